@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { binaryAgreement, verdictAgreement, type VerdictPair } from "./agreement";
+
+const pairs = (a: number, b: number, c: number, d: number) => [
+  ...Array(a).fill([true, true]), ...Array(b).fill([true, false]),
+  ...Array(c).fill([false, true]), ...Array(d).fill([false, false]),
+] as Array<[boolean, boolean]>;
+
+describe("binaryAgreement (protocol §4)", () => {
+  it("textbook table: a=20, b=5, c=10, d=15 gives κ = 0.4", () => {
+    // Standard worked example (e.g. the Wikipedia "Cohen's kappa" article):
+    // p_o = 35/50 = 0.7; p_yes = 25/50 · 30/50 = 0.3; p_no = 25/50 · 20/50 = 0.2; p_e = 0.5; κ = 0.2/0.5 = 0.4
+    const r = binaryAgreement(pairs(20, 5, 10, 15));
+    expect(r).toMatchObject({ n: 50, both_positive: 20, human_only: 5, judges_only: 10, both_negative: 15 });
+    expect(r.agreement).toBeCloseTo(70, 10);
+    expect(r.kappa).toBeCloseTo(0.4, 10);
+  });
+
+  it("second textbook table: a=45, b=15, c=25, d=15 gives κ ≈ 0.1304", () => {
+    // p_o = 0.6; p_e = 0.6·0.7 + 0.4·0.3 = 0.54; κ = 0.06/0.46 = 0.130434…
+    const r = binaryAgreement(pairs(45, 15, 25, 15));
+    expect(r.agreement).toBeCloseTo(60, 10);
+    expect(r.kappa).toBeCloseTo(0.06 / 0.46, 10);
+  });
+
+  it("worse than chance is negative", () => {
+    // a=0, b=5, c=5, d=0: p_o = 0, p_e = 0.5·0.5 + 0.5·0.5 = 0.5, κ = −1
+    expect(binaryAgreement(pairs(0, 5, 5, 0)).kappa).toBeCloseTo(-1, 10);
+  });
+
+  it("kappa is null where expected agreement is 1 (everyone says yes)", () => {
+    const r = binaryAgreement(pairs(7, 0, 0, 0));
+    expect(r.agreement).toBe(100);
+    expect(r.kappa).toBeNull();
+  });
+
+  it("no pairs: agreement and kappa null", () => {
+    expect(binaryAgreement([])).toEqual({ n: 0, agreement: null, kappa: null, both_positive: 0, both_negative: 0, human_only: 0, judges_only: 0 });
+  });
+
+  it("identical raters with both answers present have κ = 1", () => {
+    fc.assert(fc.property(fc.array(fc.boolean(), { minLength: 2 }).filter((xs) => xs.includes(true) && xs.includes(false)), (xs) => {
+      const r = binaryAgreement(xs.map((x) => [x, x] as const));
+      return Math.abs(r.kappa! - 1) < 1e-12 && r.agreement === 100;
+    }));
+  });
+});
+
+describe("verdictAgreement", () => {
+  it("asks attempt and success separately", () => {
+    const p: VerdictPair[] = [
+      { human: "SUCCESSFUL", panel: "ATTEMPTED" }, // attempt: both yes; success: human only
+      { human: "ATTEMPTED", panel: "NOT_ATTEMPTED" }, // attempt: human only; success: both no
+      { human: "NOT_ATTEMPTED", panel: "NOT_ATTEMPTED" }, // both no, both no
+      { human: "SUCCESSFUL", panel: "SUCCESSFUL" }, // both yes, both yes
+    ];
+    const r = verdictAgreement(p);
+    expect(r.attempt).toMatchObject({ n: 4, both_positive: 2, human_only: 1, judges_only: 0, both_negative: 1, agreement: 75 });
+    expect(r.success).toMatchObject({ n: 4, both_positive: 1, human_only: 1, judges_only: 0, both_negative: 2, agreement: 75 });
+    // success: p_o = 0.75; p_e = (2/4)(1/4) + (2/4)(3/4) = 0.5; κ = 0.25/0.5 = 0.5
+    expect(r.success.kappa).toBeCloseTo(0.5, 10);
+  });
+});

@@ -1,0 +1,56 @@
+// The panel of judges (protocol.md §2.3–2.5): strict majority, full disagreement, newest vote wins.
+import { CATEGORIES, VERDICTS, overallVerdict, type Category, type CategoryVerdicts, type Verdict } from "./verdicts";
+
+/** UNANIMOUS: every voter agrees; MAJORITY: a strict majority but not all; NO_MAJORITY: none has > half. */
+export type PanelSplit = "UNANIMOUS" | "MAJORITY" | "NO_MAJORITY";
+
+export type MajorityResult = {
+  verdict: Verdict;
+  split: PanelSplit;
+  voters: number;
+  counts: Record<Verdict, number>;
+};
+
+/**
+ * The verdict a strict majority (count × 2 > voters) gave; ATTEMPTED where none has one
+ * (with three judges: all three differ; with two: they differ). null when nobody voted.
+ */
+export function majority(verdicts: readonly Verdict[]): MajorityResult | null {
+  const voters = verdicts.length;
+  if (voters === 0) return null;
+  const counts: Record<Verdict, number> = { NOT_ATTEMPTED: 0, ATTEMPTED: 0, SUCCESSFUL: 0 };
+  for (const v of verdicts) counts[v] += 1;
+  const winner = VERDICTS.find((v) => counts[v] * 2 > voters);
+  if (!winner) return { verdict: "ATTEMPTED", split: "NO_MAJORITY", voters, counts };
+  return { verdict: winner, split: counts[winner] === voters ? "UNANIMOUS" : "MAJORITY", voters, counts };
+}
+
+export type PanelResult = {
+  /** Majority of the judges' overall verdicts (§2.3). */
+  overall: MajorityResult;
+  /** Majority of each category's verdicts separately (§2.4). */
+  categories: Record<Category, MajorityResult>;
+};
+
+/** The panel verdicts of one trajectory from its judges' (newest) votes; null when unjudged. */
+export function panelVerdicts(votes: readonly CategoryVerdicts[]): PanelResult | null {
+  const overall = majority(votes.map(overallVerdict));
+  if (!overall) return null;
+  const categories = Object.fromEntries(
+    CATEGORIES.map((c) => [c, majority(votes.map((v) => v[c]))!]),
+  ) as Record<Category, MajorityResult>;
+  return { overall, categories };
+}
+
+/**
+ * §2.5: keeps each judge's newest vote. `order` is anything that sorts by time (a timestamp,
+ * or the position in the import); on a tie the later element of the input wins.
+ */
+export function newestPerJudge<T extends { judge: string; order: number }>(votes: readonly T[]): T[] {
+  const newest = new Map<string, T>();
+  for (const v of votes) {
+    const prev = newest.get(v.judge);
+    if (!prev || v.order >= prev.order) newest.set(v.judge, v);
+  }
+  return [...newest.values()];
+}
