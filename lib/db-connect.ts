@@ -4,6 +4,7 @@
 // tests, so it must not import "server-only".
 import fs from "node:fs";
 import path from "node:path";
+import pg from "pg";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { PrismaPg } from "@prisma/adapter-pg";
@@ -19,7 +20,7 @@ export const DEFAULT_PGLITE_DIR = path.join(".data", "pglite");
 
 export function targetFromEnv(env: NodeJS.ProcessEnv = process.env): DbTarget {
   if (env.DATABASE_URL) return { kind: "postgres", url: env.DATABASE_URL };
-  return { kind: "pglite", dir: path.resolve(env.PGLITE_DIR || DEFAULT_PGLITE_DIR) };
+  return { kind: "pglite", dir: path.resolve(/* turbopackIgnore: true */ process.cwd(), env.PGLITE_DIR || DEFAULT_PGLITE_DIR) };
 }
 
 export function describeTarget(target: DbTarget): string {
@@ -39,13 +40,23 @@ export type DbHandle = {
   target: DbTarget;
   /** The embedded engine, when embedded: raw SQL and COPY go through it. */
   pglite: PGlite | null;
+  /** The connection pool, when PostgreSQL: shared by Prisma and the importer's raw SQL and COPY. */
+  pool: pg.Pool | null;
   close(): Promise<void>;
 };
 
 export function connect(target: DbTarget = targetFromEnv(), pglite?: PGlite): DbHandle {
   if (target.kind === "postgres") {
-    const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: target.url }) });
-    return { prisma, target, pglite: null, close: () => prisma.$disconnect() };
+    const pool = new pg.Pool({ connectionString: target.url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+    const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+    let ended = false;
+    return {
+      prisma, target, pglite: null, pool,
+      async close() {
+        await prisma.$disconnect();
+        if (!ended) { ended = true; await pool.end(); }
+      },
+    };
   }
   const engine = pglite ?? openPGlite(target.dir);
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(engine) });
@@ -53,6 +64,7 @@ export function connect(target: DbTarget = targetFromEnv(), pglite?: PGlite): Db
     prisma,
     target,
     pglite: engine,
+    pool: null,
     // PGlite keeps the process alive until it is closed, $disconnect alone is not enough.
     async close() {
       await prisma.$disconnect();

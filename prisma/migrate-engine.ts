@@ -58,7 +58,8 @@ function patchCharOid() {
   }
 }
 
-function postgresFactory(url: string): SqlMigrationAwareDriverAdapterFactory {
+/** The adapter factory for PostgreSQL, and a way to close every connection it opened (or the process lingers on idle pools). */
+function postgresFactory(url: string): { factory: SqlMigrationAwareDriverAdapterFactory; dispose(): Promise<void> } {
   patchCharOid();
   // Discrete fields: a connectionString would override the shadow database's name.
   const c = parse(url);
@@ -69,10 +70,15 @@ function postgresFactory(url: string): SqlMigrationAwareDriverAdapterFactory {
     try { await client.query(sql); } finally { await client.end(); }
   };
   const base = new PrismaPg(cfg);
-  return {
+  const opened: Array<{ dispose(): Promise<void> }> = [];
+  const factory = {
     provider: base.provider,
     adapterName: base.adapterName,
-    connect: () => base.connect(),
+    async connect() {
+      const adapter = await base.connect();
+      opened.push(adapter);
+      return adapter;
+    },
     // adapter-pg's own shadow database is dropped before its pool closes; make and drop our own.
     async connectToShadowDb() {
       const name = `prisma_shadow_${crypto.randomUUID().replaceAll("-", "")}`;
@@ -83,6 +89,7 @@ function postgresFactory(url: string): SqlMigrationAwareDriverAdapterFactory {
       return shadow;
     },
   } as SqlMigrationAwareDriverAdapterFactory;
+  return { factory, dispose: async () => { await Promise.all(opened.splice(0).map((a) => a.dispose())); } };
 }
 
 function migrationsList() {
@@ -101,15 +108,17 @@ function migrationsList() {
 async function withEngine<T>(target: DbTarget, pglite: PGlite | undefined, fn: (engine: Engine) => Promise<T>): Promise<T> {
   const bg = await loadWasm();
   const ownPglite = target.kind === "pglite" && !pglite ? openPGlite(target.dir) : undefined;
-  const factory = target.kind === "postgres" ? postgresFactory(target.url) : new PrismaPGlite((pglite ?? ownPglite)!);
+  const pgFactory = target.kind === "postgres" ? postgresFactory(target.url) : null;
+  const factory = pgFactory?.factory ?? new PrismaPGlite((pglite ?? ownPglite)!);
   const schema = fs.readFileSync(SCHEMA_PATH, "utf8");
-  const engine = (await (bg as unknown as { SchemaEngine: { new(...a: unknown[]): Promise<Engine> } }).SchemaEngine.new(
+  const engine = (await (bg as unknown as { SchemaEngine: { new: (...a: unknown[]) => Promise<Engine> } }).SchemaEngine.new(
     { datamodels: [[SCHEMA_PATH, schema]] }, () => {}, bindMigrationAwareSqlAdapterFactory(factory),
   )) as Engine;
   try {
     return await fn(engine);
   } finally {
     (engine as unknown as { free?: () => void }).free?.();
+    await pgFactory?.dispose();
     if (ownPglite) await ownPglite.close();
   }
 }

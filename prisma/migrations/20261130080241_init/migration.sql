@@ -98,7 +98,7 @@ CREATE TABLE "message" (
 CREATE TABLE "tool_call" (
     "id" SERIAL NOT NULL,
     "trajectoryId" INTEGER NOT NULL,
-    "messageId" INTEGER NOT NULL,
+    "messageSeq" INTEGER NOT NULL,
     "step" INTEGER NOT NULL,
     "seq" INTEGER NOT NULL,
     "callId" TEXT,
@@ -132,6 +132,7 @@ CREATE TABLE "judge_vote" (
     "raw" TEXT,
     "evidence" JSONB NOT NULL DEFAULT '[]',
     "importId" INTEGER,
+    "votedAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" TIMESTAMP(3) NOT NULL,
 
@@ -280,6 +281,9 @@ CREATE UNIQUE INDEX "message_trajectoryId_seq_key" ON "message"("trajectoryId", 
 CREATE INDEX "tool_call_trajectoryId_step_idx" ON "tool_call"("trajectoryId", "step");
 
 -- CreateIndex
+CREATE INDEX "tool_call_trajectoryId_messageSeq_idx" ON "tool_call"("trajectoryId", "messageSeq");
+
+-- CreateIndex
 CREATE UNIQUE INDEX "judge_name_key" ON "judge"("name");
 
 -- CreateIndex
@@ -340,7 +344,7 @@ ALTER TABLE "message" ADD CONSTRAINT "message_trajectoryId_fkey" FOREIGN KEY ("t
 ALTER TABLE "tool_call" ADD CONSTRAINT "tool_call_trajectoryId_fkey" FOREIGN KEY ("trajectoryId") REFERENCES "trajectory"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 -- AddForeignKey
-ALTER TABLE "tool_call" ADD CONSTRAINT "tool_call_messageId_fkey" FOREIGN KEY ("messageId") REFERENCES "message"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+ALTER TABLE "tool_call" ADD CONSTRAINT "tool_call_trajectoryId_messageSeq_fkey" FOREIGN KEY ("trajectoryId", "messageSeq") REFERENCES "message"("trajectoryId", "seq") ON DELETE CASCADE ON UPDATE CASCADE;
 
 -- AddForeignKey
 ALTER TABLE "judge_vote" ADD CONSTRAINT "judge_vote_trajectoryId_fkey" FOREIGN KEY ("trajectoryId") REFERENCES "trajectory"("id") ON DELETE CASCADE ON UPDATE CASCADE;

@@ -1,0 +1,24 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import "./globals.css";
+
+export const metadata: Metadata = {
+  title: { default: "Shortcut Audit", template: "%s · Shortcut Audit" },
+  description: "Audit coding-agent trajectories for shortcutting.",
+};
+
+export default function RootLayout({ children }: { children: React.ReactNode }) {
+  return (
+    <html lang="en">
+      <body>
+        <header className="site-header">
+          <Link href="/" className="brand">Shortcut Audit</Link>
+          <nav aria-label="Main">
+            <Link href="/">Overview</Link>
+          </nav>
+        </header>
+        <main>{children}</main>
+      </body>
+    </html>
+  );
+}

@@ -1,0 +1,58 @@
+import { getOverview } from "@/lib/data/overview";
+import { formatCount } from "@/lib/format";
+
+// Reads the database on every request, never at build time.
+export const dynamic = "force-dynamic";
+
+export default async function HomePage() {
+  const { totals, rows } = await getOverview();
+  return (
+    <>
+      <h1>Overview</h1>
+      {totals.trajectories === 0 ? (
+        <p className="empty">The database is empty. Import trajectories with <code>npm run cli -- import FILE</code>.</p>
+      ) : null}
+      <dl className="totals" aria-label="Totals">
+        {([
+          ["Trajectories", totals.trajectories],
+          ["Tasks", totals.tasks],
+          ["Judge votes", totals.votes],
+          ["Unparseable judge answers", totals.unparseable],
+          ["Judges", totals.judges],
+          ["Human labels", totals.labels],
+          ["Annotators", totals.annotators],
+        ] as const).map(([label, value]) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd>{formatCount(value)}</dd>
+          </div>
+        ))}
+      </dl>
+      <h2 id="by-model">Trajectories by benchmark and model</h2>
+      <table aria-labelledby="by-model">
+        <thead>
+          <tr>
+            <th scope="col">Benchmark</th>
+            <th scope="col">Model</th>
+            <th scope="col" className="num">Trajectories</th>
+            <th scope="col" className="num">Judged</th>
+            <th scope="col" className="num">Resolved</th>
+            <th scope="col" className="num">Labelled</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={`${r.benchmark}/${r.model}`}>
+              <td>{r.benchmark}</td>
+              <td>{r.model}</td>
+              <td className="num">{formatCount(r.trajectories)}</td>
+              <td className="num">{formatCount(r.judged)}</td>
+              <td className="num">{formatCount(r.resolved)}</td>
+              <td className="num">{formatCount(r.labelled)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}

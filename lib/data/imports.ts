@@ -1,0 +1,91 @@
+import "server-only";
+// One import: a stream of records from one file lands whole, in one transaction, or not at all.
+// The Import row that records it is written outside that transaction, so a rejected file is still
+// listed with its errors.
+import { parseInterchangeRecord, type JudgeVoteRecord, type LabelRecord, type TrajectoryRecord } from "@/lib/import/interchange";
+import { db } from "@/lib/db";
+import { ImportWriter, type Located, type RecordError, type WriteCounts } from "./ingest";
+import { transaction } from "./sql";
+
+/** A record as read from a file: its line (or record index) and its parsed JSON value. */
+export type RawRecord = { line: number; value: unknown };
+
+export type ImportSource = {
+  fileName: string;
+  format: string;
+  fileBytes?: number;
+  fileSha256?: string | null;
+  source?: "cli" | "web" | "seed";
+  userId?: string | null;
+};
+
+export type ImportOutcome =
+  | { ok: true; importId: number; counts: WriteCounts; records: number }
+  | { ok: false; importId: number; errors: RecordError[]; errorCount: number; records: number };
+
+/** At most this many errors are kept and shown for one file; the count says how many there were. */
+export const MAX_REPORTED_ERRORS = 100;
+/** Trajectories are written this many at a time, so memory stays bounded on large files. */
+const BATCH = 200;
+
+class Rejected extends Error {
+  constructor(readonly errors: RecordError[], readonly errorCount: number) {
+    super(`${errorCount} bad record(s)`);
+  }
+}
+
+export async function runImport(source: ImportSource, records: AsyncIterable<RawRecord> | Iterable<RawRecord>, onProgress?: (records: number) => void): Promise<ImportOutcome> {
+  const started = await db().import.create({
+    data: { fileName: source.fileName, format: source.format, fileBytes: BigInt(source.fileBytes ?? 0), fileSha256: source.fileSha256 ?? null, source: source.source ?? "cli", userId: source.userId ?? null },
+    select: { id: true },
+  });
+  const importId = started.id;
+  let count = 0;
+  try {
+    const counts = await transaction(async (sql) => {
+      const writer = new ImportWriter(sql, { importId, now: new Date() });
+      const errors: RecordError[] = [];
+      let errorCount = 0;
+      const fail = (e: RecordError[]) => {
+        errorCount += e.length;
+        errors.push(...e.slice(0, Math.max(0, MAX_REPORTED_ERRORS - errors.length)));
+      };
+      let batch: Array<Located<TrajectoryRecord>> = [];
+      const votes: Array<Located<JudgeVoteRecord>> = [];
+      const labels: Array<Located<LabelRecord>> = [];
+      const flush = async () => {
+        // After the first error nothing more is written (it will be rolled back); reading goes on to report every bad record.
+        if (!errorCount) fail(await writer.trajectories(batch));
+        batch = [];
+      };
+      for await (const { line, value } of records) {
+        count += 1;
+        const parsed = parseInterchangeRecord(value);
+        if (!parsed.ok) fail(parsed.errors.map((e) => ({ line, ...e })));
+        else if (parsed.value.type === "trajectory") batch.push({ line, record: parsed.value.record });
+        // Votes and labels wait until every trajectory of the file is in: they may name one further down.
+        else if (parsed.value.type === "judge_vote") votes.push({ line, record: parsed.value.record });
+        else labels.push({ line, record: parsed.value.record });
+        if (batch.length >= BATCH) await flush();
+        if (count % 100 === 0) onProgress?.(count);
+      }
+      await flush();
+      if (!errorCount) fail(await writer.votes(votes));
+      if (!errorCount) fail(await writer.labels(labels));
+      if (errorCount) throw new Rejected(errors.sort((a, b) => a.line - b.line), errorCount);
+      return writer.finish();
+    });
+    onProgress?.(count);
+    await db().import.update({
+      where: { id: importId },
+      data: { status: "SUCCEEDED", finishedAt: new Date(), trajectories: counts.trajectories, votes: counts.votes, labels: counts.labels, replaced: counts.replaced, unparseable: counts.unparseable },
+    });
+    return { ok: true, importId, counts, records: count };
+  } catch (e) {
+    const rejected = e instanceof Rejected ? e : null;
+    const errors = rejected?.errors ?? [{ line: count, field: null, message: `import stopped: ${e instanceof Error ? e.message : String(e)}` }];
+    await db().import.update({ where: { id: importId }, data: { status: "FAILED", finishedAt: new Date(), rejected: rejected?.errorCount ?? 1, errors } });
+    if (!rejected) throw e;
+    return { ok: false, importId, errors, errorCount: rejected.errorCount, records: count };
+  }
+}

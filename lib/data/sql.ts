@@ -1,0 +1,73 @@
+import "server-only";
+// Raw SQL for the write paths that Prisma cannot make fast: an import is one transaction that
+// streams rows in with COPY. Both databases speak it: PostgreSQL through pg-copy-streams on a
+// pooled connection, PGlite through COPY ... FROM '/dev/blob'.
+import { pipeline } from "node:stream/promises";
+import { Readable } from "node:stream";
+import { from as copyFromStream } from "pg-copy-streams";
+import { currentDb } from "@/lib/db-connect";
+
+export interface Sql {
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /** COPY rows into table(columns); values: string, number, boolean, Date, null, or objects (as JSON). */
+  copy(table: string, columns: readonly string[], rows: ReadonlyArray<readonly unknown[]>): Promise<void>;
+}
+
+/** One value in COPY's text format: \N for null; backslash, tab, newline and CR escaped. */
+function copyValue(v: unknown): string {
+  if (v === null || v === undefined) return "\\N";
+  const s = typeof v === "string" ? v
+    : typeof v === "boolean" ? (v ? "t" : "f")
+    : v instanceof Date ? v.toISOString()
+    : typeof v === "number" || typeof v === "bigint" ? String(v)
+    : JSON.stringify(v);
+  return s.replace(/[\\\t\n\r]/g, (c) => (c === "\\" ? "\\\\" : c === "\t" ? "\\t" : c === "\n" ? "\\n" : "\\r"));
+}
+
+/** COPY text-format lines, produced lazily in chunks so a large batch is never one huge string. */
+function* copyLines(rows: ReadonlyArray<readonly unknown[]>): Generator<string> {
+  let chunk = "";
+  for (const row of rows) {
+    chunk += row.map(copyValue).join("\t") + "\n";
+    if (chunk.length > 1 << 20) { yield chunk; chunk = ""; }
+  }
+  if (chunk) yield chunk;
+}
+
+const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
+const copySql = (table: string, columns: readonly string[], source: string) =>
+  `COPY ${quoteIdent(table)} (${columns.map(quoteIdent).join(", ")}) FROM ${source}`;
+
+/** Runs fn in one transaction: everything it wrote lands, or (on any throw) nothing does. */
+export async function transaction<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
+  const handle = currentDb();
+  if (handle.pool) {
+    const client = await handle.pool.connect();
+    const sql: Sql = {
+      async query<R>(text: string, params?: unknown[]) { return (await client.query(text, params)).rows as R[]; },
+      async copy(table, columns, rows) {
+        if (!rows.length) return;
+        await pipeline(Readable.from(copyLines(rows)), client.query(copyFromStream(copySql(table, columns, "STDIN"))));
+      },
+    };
+    try {
+      await client.query("BEGIN");
+      const out = await fn(sql);
+      await client.query("COMMIT");
+      client.release();
+      return out;
+    } catch (e) {
+      // A connection that failed mid-COPY or lost the server is discarded, not returned to the pool.
+      await client.query("ROLLBACK").then(() => client.release(), (err) => client.release(err));
+      throw e;
+    }
+  }
+  const engine = handle.pglite!;
+  return engine.transaction(async (tx) => fn({
+    async query<R>(text: string, params?: unknown[]) { return (await tx.query<R>(text, params)).rows; },
+    async copy(table, columns, rows) {
+      if (!rows.length) return;
+      await tx.query(copySql(table, columns, "'/dev/blob'"), [], { blob: new Blob([...copyLines(rows)]) });
+    },
+  }));
+}

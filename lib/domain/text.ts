@@ -1,0 +1,21 @@
+// Agent output is untrusted text. It is kept, never refused, but PostgreSQL text cannot hold a NUL
+// byte and UTF-8 cannot hold a lone surrogate, so both are replaced by visible stand-ins.
+
+/** U+2400 SYMBOL FOR NULL: what a NUL byte becomes, so the reader still sees one was there. */
+export const NUL_STAND_IN = "\u2400";
+
+/** NUL → U+2400, lone surrogates → U+FFFD. Everything else (escape codes, HTML) is kept as is. */
+export function storableText(s: string): string {
+  const noNul = s.includes("\u0000") ? s.replaceAll("\u0000", NUL_STAND_IN) : s;
+  return noNul.isWellFormed() ? noNul : noNul.toWellFormed();
+}
+
+/** The same for every string inside a JSON value (keys too), for jsonb columns. */
+export function storableJson(value: unknown): unknown {
+  if (typeof value === "string") return storableText(value);
+  if (Array.isArray(value)) return value.map(storableJson);
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [storableText(k), storableJson(v)]));
+  }
+  return value;
+}

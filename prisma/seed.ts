@@ -1,0 +1,16 @@
+// Loads the demo study (prisma/factories.ts) through the same import path as real files.
+import { db } from "@/lib/db";
+import { runImport, type RawRecord } from "@/lib/data/imports";
+import { demoData, type DemoOptions } from "./factories";
+
+export async function isEmpty(): Promise<boolean> {
+  return (await db().trajectory.count()) === 0;
+}
+
+export async function seedDemo(options: DemoOptions = {}) {
+  const data = demoData(options);
+  const records: RawRecord[] = [...data.trajectories, ...data.votes, ...data.labels].map((value, i) => ({ line: i + 1, value }));
+  const outcome = await runImport({ fileName: "demo study (generated)", format: "interchange", source: "seed" }, records);
+  if (!outcome.ok) throw new Error(`demo data rejected: ${outcome.errors.map((e) => `record ${e.line}: ${e.field ?? ""} ${e.message}`).join("; ")}`);
+  return outcome.counts;
+}
