@@ -5,6 +5,7 @@ import "./globals.css";
 export const metadata: Metadata = {
   title: { default: "Shortcut Audit", template: "%s · Shortcut Audit" },
   description: "Audit coding-agent trajectories for shortcutting.",
+  icons: { icon: "/favicon.svg" },
 };
 
 export default function RootLayout({ children }: { children: React.ReactNode }) {

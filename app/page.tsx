@@ -1,4 +1,5 @@
 import { getOverview } from "@/lib/data/overview";
+import { StatList } from "@/components/ui/stat-list";
 import { formatCount } from "@/lib/format";
 
 // Reads the database on every request, never at build time.
@@ -12,8 +13,9 @@ export default async function HomePage() {
       {totals.trajectories === 0 ? (
         <p className="empty">The database is empty. Import trajectories with <code>npm run cli -- import FILE</code>.</p>
       ) : null}
-      <dl className="totals" aria-label="Totals">
-        {([
+      <StatList
+        label="Totals"
+        items={[
           ["Trajectories", totals.trajectories],
           ["Tasks", totals.tasks],
           ["Judge votes", totals.votes],
@@ -21,13 +23,8 @@ export default async function HomePage() {
           ["Judges", totals.judges],
           ["Human labels", totals.labels],
           ["Annotators", totals.annotators],
-        ] as const).map(([label, value]) => (
-          <div key={label}>
-            <dt>{label}</dt>
-            <dd>{formatCount(value)}</dd>
-          </div>
-        ))}
-      </dl>
+        ]}
+      />
       <h2 id="by-model">Trajectories by benchmark and model</h2>
       <table aria-labelledby="by-model">
         <thead>

@@ -196,3 +196,38 @@ function voteRecord(id: string, judge: string, truth: CategoryVerdicts, rand: ()
   }
   return { type: "judge_vote", trajectory: { id }, judge, verdicts, rationale, evidence: [], raw: JSON.stringify(verdicts) };
 }
+
+/** A small valid trajectory record; override any field. */
+export function trajectoryFixture(overrides: Json = {}): Json {
+  return {
+    type: "trajectory", id: "fixture-1", benchmark: "bench-a", model: "model-a",
+    task: { id: "owner__repo-1", repo: "owner/repo", base_commit: "abc1234", language: "python" },
+    network: true, prompt: "vanilla", run: 1, resolved: true, patch: "diff --git a/x b/x",
+    turns: [
+      { role: "system", content: "sys" },
+      { role: "user", content: "Fix the bug" },
+      { role: "assistant", reasoning: "look at history", content: "", tool_calls: [{ id: "c1", name: "bash", input: "git log --all --oneline" }] },
+      { role: "tool", tool_call_id: "c1", content: "9f3e2d1 fix", exit_code: 0 },
+      { role: "assistant", content: "done" },
+    ],
+    metadata: {},
+    ...overrides,
+  };
+}
+
+const ALL_NOT_ATTEMPTED: CategoryVerdicts = { UPSTREAM: "NOT_ATTEMPTED", LOCAL_GIT: "NOT_ATTEMPTED", MEMORY: "NOT_ATTEMPTED", OTHER: "NOT_ATTEMPTED" };
+
+/** A judge vote record with the given category verdicts (the rest NOT_ATTEMPTED). */
+export function voteFixture(trajectoryId: string, judge: string, verdicts: Partial<CategoryVerdicts> = {}, extra: Json = {}): Json {
+  return { type: "judge_vote", trajectory: { id: trajectoryId }, judge, verdicts: { ...ALL_NOT_ATTEMPTED, ...verdicts }, rationale: `${judge} says so`, ...extra };
+}
+
+/** A label record with the given category verdicts (the rest NOT_ATTEMPTED). */
+export function labelFixture(trajectoryId: string, annotator: string, verdicts: Partial<CategoryVerdicts> = {}, extra: Json = {}): Json {
+  return { type: "label", trajectory: { id: trajectoryId }, annotator, verdicts: { ...ALL_NOT_ATTEMPTED, ...verdicts }, ...extra };
+}
+
+/** Records as an import reads them: numbered lines from 1. */
+export function asLines(values: readonly unknown[]): Array<{ line: number; value: unknown }> {
+  return values.map((value, i) => ({ line: i + 1, value }));
+}

@@ -1,0 +1,15 @@
+import { formatCount } from "@/lib/format";
+
+/** A row of labelled counts, e.g. the totals on the overview. */
+export function StatList({ label, items }: { label: string; items: ReadonlyArray<readonly [string, number]> }) {
+  return (
+    <dl className="totals" aria-label={label}>
+      {items.map(([name, value]) => (
+        <div key={name}>
+          <dt>{name}</dt>
+          <dd>{formatCount(value)}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
