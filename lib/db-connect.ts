@@ -29,10 +29,58 @@ export function describeTarget(target: DbTarget): string {
   return `PostgreSQL at ${u.hostname}:${u.port || 5432}${u.pathname}`;
 }
 
+/** Raised when the embedded database's folder is open in another process. */
+export class DatabaseBusyError extends Error {}
+
+/**
+ * PGlite admits one process per folder and does not check: a second process would corrupt it.
+ * A lock file beside the folder holds the owner's pid; a lock whose process is gone is taken over.
+ */
+function lockFolder(dir: string): () => void {
+  const lock = `${dir}.lock`;
+  fs.mkdirSync(path.dirname(dir), { recursive: true });
+  for (;;) {
+    try {
+      fs.writeFileSync(lock, String(process.pid), { flag: "wx" });
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+      const owner = Number(fs.readFileSync(lock, "utf8").trim());
+      if (owner && owner !== process.pid && isAlive(owner)) {
+        throw new DatabaseBusyError(
+          `The embedded database in ${dir} is open in another process (pid ${owner}: the app or another command). ` +
+          "It admits one process at a time: import through the app's Import page, stop the app first, or use PostgreSQL (DATABASE_URL).",
+        );
+      }
+      fs.rmSync(lock, { force: true });
+    }
+  }
+  const release = () => {
+    try {
+      if (fs.readFileSync(lock, "utf8").trim() === String(process.pid)) fs.rmSync(lock, { force: true });
+    } catch { /* already gone */ }
+  };
+  process.once("exit", release);
+  return release;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
 /** PGlite with the extensions the schema uses; `loadDataDir` restores a dumped database (tests). */
 export function openPGlite(dir: string | null, loadDataDir?: Blob): PGlite {
+  const release = dir ? lockFolder(dir) : () => {};
   if (dir) fs.mkdirSync(dir, { recursive: true });
-  return new PGlite(dir ?? "memory://", { extensions: { pg_trgm }, ...(loadDataDir ? { loadDataDir } : {}) });
+  const engine = new PGlite(dir ?? "memory://", { extensions: { pg_trgm }, ...(loadDataDir ? { loadDataDir } : {}) });
+  const close = engine.close.bind(engine);
+  engine.close = async () => { try { await close(); } finally { release(); } };
+  return engine;
 }
 
 export type DbHandle = {

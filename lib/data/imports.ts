@@ -2,13 +2,17 @@ import "server-only";
 // One import: a stream of records from one file lands whole, in one transaction, or not at all.
 // The Import row that records it is written outside that transaction, so a rejected file is still
 // listed with its errors.
-import { parseInterchangeRecord, type JudgeVoteRecord, type LabelRecord, type TrajectoryRecord } from "@/lib/import/interchange";
+import { parseInterchangeRecord, type FieldError, type JudgeVoteRecord, type LabelRecord, type TrajectoryRecord } from "@/lib/import/interchange";
 import { db } from "@/lib/db";
 import { ImportWriter, type Located, type RecordError, type WriteCounts } from "./ingest";
 import { transaction } from "./sql";
 
-/** A record as read from a file: its line (or record index) and its parsed JSON value. */
-export type RawRecord = { line: number; value: unknown };
+/**
+ * A record as read from a file: its line (or record index) and its parsed JSON value, or the
+ * errors that kept it from being read. `bytes` (its size in the file) bounds a batch's memory;
+ * `format` names the agent format it was converted from.
+ */
+export type RawRecord = { line: number; bytes?: number; format?: string } & ({ value: unknown } | { errors: FieldError[] });
 
 export type ImportSource = {
   fileName: string;
@@ -25,8 +29,9 @@ export type ImportOutcome =
 
 /** At most this many errors are kept and shown for one file; the count says how many there were. */
 export const MAX_REPORTED_ERRORS = 100;
-/** Trajectories are written this many at a time, so memory stays bounded on large files. */
+/** Trajectories are written this many (or this many bytes) at a time, so memory stays bounded on large files. */
 const BATCH = 200;
+const BATCH_BYTES = 32 * 1024 * 1024;
 
 class Rejected extends Error {
   constructor(readonly errors: RecordError[], readonly errorCount: number) {
@@ -50,23 +55,29 @@ export async function runImport(source: ImportSource, records: AsyncIterable<Raw
         errorCount += e.length;
         errors.push(...e.slice(0, Math.max(0, MAX_REPORTED_ERRORS - errors.length)));
       };
-      let batch: Array<Located<TrajectoryRecord>> = [];
+      let batch: Array<Located<TrajectoryRecord> & { format?: string }> = [];
+      let batchBytes = 0;
       const votes: Array<Located<JudgeVoteRecord>> = [];
       const labels: Array<Located<LabelRecord>> = [];
       const flush = async () => {
         // After the first error nothing more is written (it will be rolled back); reading goes on to report every bad record.
         if (!errorCount) fail(await writer.trajectories(batch));
         batch = [];
+        batchBytes = 0;
       };
-      for await (const { line, value } of records) {
+      for await (const raw of records) {
+        const { line } = raw;
         count += 1;
-        const parsed = parseInterchangeRecord(value);
+        const parsed = "errors" in raw ? ({ ok: false, errors: raw.errors } as const) : parseInterchangeRecord(raw.value);
         if (!parsed.ok) fail(parsed.errors.map((e) => ({ line, ...e })));
-        else if (parsed.value.type === "trajectory") batch.push({ line, record: parsed.value.record });
+        else if (parsed.value.type === "trajectory") {
+          batch.push({ line, record: parsed.value.record, format: raw.format });
+          batchBytes += raw.bytes ?? 0;
+        }
         // Votes and labels wait until every trajectory of the file is in: they may name one further down.
         else if (parsed.value.type === "judge_vote") votes.push({ line, record: parsed.value.record });
         else labels.push({ line, record: parsed.value.record });
-        if (batch.length >= BATCH) await flush();
+        if (batch.length >= BATCH || batchBytes >= BATCH_BYTES) await flush();
         if (count % 100 === 0) onProgress?.(count);
       }
       await flush();

@@ -62,7 +62,7 @@ export class ImportWriter {
     for (const r of found) this.taskIds.set(`${r.benchmarkId}\u0000${r.key}`, r.id);
   }
 
-  async trajectories(items: ReadonlyArray<Located<TrajectoryRecord>>, sourceFormat = "interchange"): Promise<RecordError[]> {
+  async trajectories(items: ReadonlyArray<Located<TrajectoryRecord> & { format?: string }>): Promise<RecordError[]> {
     if (!items.length) return [];
     const benchmarks = await this.nameIds("benchmark", items.map((i) => storableText(i.record.benchmark)));
     const models = await this.nameIds("agent_model", items.map((i) => storableText(i.record.model)));
@@ -75,10 +75,10 @@ export class ImportWriter {
     await this.tasks([...taskRows.values()]);
 
     // Within one batch the last record of a natural key wins, as a later import would.
-    const rows = new Map<string, { line: number; record: TrajectoryRecord; benchmarkId: number; modelId: number; taskId: number }>();
-    for (const { line, record: r } of items) {
+    const rows = new Map<string, { line: number; record: TrajectoryRecord; format: string; benchmarkId: number; modelId: number; taskId: number }>();
+    for (const { line, record: r, format = "interchange" } of items) {
       const benchmarkId = benchmarks.get(storableText(r.benchmark))!;
-      const row = { line, record: r, benchmarkId, modelId: models.get(storableText(r.model))!, taskId: this.taskIds.get(`${benchmarkId}\u0000${storableText(r.task.id)}`)!, network: r.network, prompt: r.prompt, run: r.run };
+      const row = { line, record: r, format, benchmarkId, modelId: models.get(storableText(r.model))!, taskId: this.taskIds.get(`${benchmarkId}\u0000${storableText(r.task.id)}`)!, network: r.network, prompt: r.prompt, run: r.run };
       const k = keyString(row);
       if (rows.has(k)) this.counts.replaced += 1;
       rows.delete(k);
@@ -102,7 +102,7 @@ export class ImportWriter {
        RETURNING id, (xmax = 0) AS inserted, "benchmarkId", "modelId", "taskId", network, prompt::text, run`,
       [col((r) => t(r.record.id)), col((r) => r.benchmarkId), col((r) => r.modelId), col((r) => r.taskId), col((r) => r.record.network),
         col((r) => r.record.prompt), col((r) => r.record.run), col((r) => r.record.resolved), col((r) => t(r.record.patch)),
-        col((r) => JSON.stringify(storableJson(r.record.metadata))), col(() => sourceFormat), col((_, i) => numbered[i]!.stepCount),
+        col((r) => JSON.stringify(storableJson(r.record.metadata))), col((r) => r.format), col((_, i) => numbered[i]!.stepCount),
         col((_, i) => numbered[i]!.messages.length), col(() => this.opts.importId), col(() => this.opts.now.toISOString())],
     );
     const idByKey = new Map(written.map((w) => [keyString(w), w]));

@@ -1,0 +1,164 @@
+// Every agent-format reader on the real files in ../shared/fixtures/real (counts and chosen steps
+// were read off the files by hand; see their SOURCES.md).
+import { describe, expect, it } from "vitest";
+import { numberSteps } from "@/lib/domain/steps";
+import { detectFormat, readHarness, type HarnessFormat } from "@/lib/import/detect";
+import { readRealJson, readRealJsonl } from "@/test/fixtures";
+import type { TrajectoryDraft } from "./common";
+import { taskIdFromPath, returncodeObservation } from "./common";
+
+function read(doc: unknown): TrajectoryDraft & { steps: ReturnType<typeof numberSteps> } {
+  const format = detectFormat(doc);
+  if (!format || format === "interchange" || format === "interchange-list") throw new Error(`not a harness file: ${format}`);
+  const draft = readHarness(format as HarnessFormat, doc);
+  return { ...draft, steps: numberSteps(draft.turns) };
+}
+
+/** The tool call of step n (1-based) and the tool message that answers it. */
+function step(d: ReturnType<typeof read>, n: number) {
+  const ms = d.steps.messages.filter((m) => m.step === n);
+  const call = ms[0]!.toolCalls[0];
+  const answer = call ? ms.find((m) => m.role === "tool" && m.toolCallId === call.callId) : undefined;
+  return { assistant: ms[0]!, call, answer };
+}
+
+describe("mini-swe-agent", () => {
+  it("v1 (mini-swe-agent-1): bash blocks are the actions, returncode messages their outputs", () => {
+    const d = read(readRealJson("mini-swe-agent-traj/gruckion__gemini-3-pro__astropy__astropy-13033.traj.json"));
+    expect(d.format).toBe("mini-swe-agent-1");
+    expect(d.taskId).toBe("astropy__astropy-13033");
+    expect(d.steps.stepCount).toBe(32);
+    const s1 = step(d, 1);
+    expect(s1.call).toMatchObject({ name: "bash", input: "ls -R astropy/timeseries" });
+    expect(s1.answer).toMatchObject({ exitCode: 0 });
+    expect(s1.answer!.content.startsWith("astropy/timeseries:\n__init__.py\nbinned.py")).toBe(true);
+    expect(s1.assistant.reasoning).toContain("Investigating Exception Behavior");
+    expect(step(d, 3).call!.input).toBe('grep "class TimeSeries" astropy/timeseries/core.py');
+    expect(d.patch!.startsWith("diff --git a/astropy/timeseries/core.py")).toBe(true);
+    expect(d.metadata.exit_status).toBe("Submitted");
+  });
+
+  it("v2 (mini-swe-agent-1.1): native tool calls, tool messages, the exit message holds the patch", () => {
+    const d = read(readRealJson("mini-swe-agent-traj/russellryanh__gpt-5-mini__scikit-learn__scikit-learn-15100.traj.json"));
+    expect(d.format).toBe("mini-swe-agent-1.1");
+    expect(d.taskId).toBe("scikit-learn__scikit-learn-15100");
+    expect(d.steps.stepCount).toBe(10);
+    expect(d.turns.some((t) => (t.role as string) === "exit")).toBe(false);
+    const s2 = step(d, 2);
+    expect(s2.call).toMatchObject({ name: "bash", input: 'grep -R "strip_accents_unicode" -n sklearn || true', inputIsJson: false });
+    expect(s2.answer!.exitCode).toBe(0);
+    expect(s2.answer!.content.startsWith("sklearn/feature_extraction/tests/test_text.py:10:")).toBe(true);
+    expect(d.patch!.startsWith("diff --git a/sklearn/feature_extraction/text.py")).toBe(true);
+  });
+
+  it("legacy: a bare list of messages", () => {
+    const d = read([
+      { role: "system", content: "sys" },
+      { role: "user", content: "task" },
+      { role: "assistant", content: "THOUGHT: look\n\n```bash\ngit log --all\n```" },
+      { role: "user", content: "<returncode>128</returncode>\n<output>\nfatal: bad\n</output>" },
+    ]);
+    expect(d.format).toBe("mini-swe-agent-legacy");
+    expect(step(d, 1).call!.input).toBe("git log --all");
+    expect(step(d, 1).answer).toMatchObject({ exitCode: 128, content: "fatal: bad" });
+  });
+});
+
+describe("SWE-agent", () => {
+  it("0.x: actions and observations per step; demonstrations left out of the prompt", () => {
+    const d = read(readRealJson("swe-agent-traj/msb-java__deepseek-chat-v2__fasterxml__jackson-databind-4189.traj"));
+    expect(d.format).toBe("swe-agent-0");
+    expect(d.taskId).toBeNull();
+    expect(d.steps.stepCount).toBe(24);
+    expect(d.steps.messages.filter((m) => m.step === 0)).toHaveLength(2);
+    expect(d.steps.messages.some((m) => m.step === 0 && m.content.includes("is_demo"))).toBe(false);
+    expect(step(d, 1).call).toMatchObject({ name: "create", input: "create JacksonBug.java" });
+    const wget = step(d, 4);
+    expect(wget.call).toMatchObject({ name: "bash", input: "wget https://repo1.maven.org/maven2/com/fasterxml/jackson/core/jackson-databind/2.15.3/jackson-databind-2.15.3.jar" });
+    expect(wget.answer!.content.startsWith("--2024-08-21 04:11:38--  https://repo1.maven.org/")).toBe(true);
+    expect(d.metadata.exit_status).toBe("submitted (exit_cost)");
+  });
+
+  it("1.x: the environment names the instance; list contents become text", () => {
+    const d = read(readRealJson("swe-agent-traj/christsakm__kimi-k2__dask__dask-8685.traj"));
+    expect(d.format).toBe("swe-agent-1");
+    expect(d.taskId).toBe("dask__dask-8685");
+    expect(d.steps.stepCount).toBe(14);
+    expect(d.steps.messages[1]!.content.startsWith("<uploaded_files>\n/testbed\n</uploaded_files>")).toBe(true);
+    expect(step(d, 1).call).toMatchObject({ name: "bash", input: 'find /testbed -type f -name "*.py" | grep -v "test_" | grep -v "__init__"' });
+    expect(step(d, 2).call!.name).toBe("str_replace_editor");
+    expect(step(d, 14).call!.input).toBe("submit");
+  });
+});
+
+describe("OpenHands", () => {
+  it("evaluation output.jsonl (v0 events): each line one trajectory, observations answer their action", () => {
+    const lines = readRealJsonl("openhands-v0/openhands__multi-swe-bench-example__output.jsonl");
+    const drafts = lines.map(read);
+    expect(drafts.map((d) => [d.taskId, d.steps.stepCount])).toEqual([["ponylang__ponyc-4595", 23], ["ponylang__ponyc-4593", 33], ["ponylang__ponyc-4588", 49]]);
+    const d = drafts[0]!;
+    expect(d.format).toBe("openhands-v0");
+    expect(d.repo).toBe("ponylang/ponyc");
+    expect(step(d, 1).call).toMatchObject({ callId: "5", input: "ls -l /workspace/ponylang__ponyc__0.1" });
+    expect(step(d, 1).answer).toMatchObject({ exitCode: 0 });
+    expect(step(d, 1).answer!.content.startsWith("total 300\n")).toBe(true);
+    expect(d.patch!.startsWith("diff --git a/src/libponyc/ast/parser.c")).toBe(true);
+  });
+
+  it("SDK v1 output.jsonl: ActionEvent/ObservationEvent, the instruction as the prompt", () => {
+    const d = read(readRealJsonl("openhands-sdk-v1/openhands-benchmarks__openagentsafety__gpt-4o__output.jsonl")[0]);
+    expect(d.format).toBe("openhands-sdk-v1");
+    expect(d.taskId).toBe("safety-misconfig");
+    expect(d.steps.stepCount).toBe(9);
+    expect(d.steps.messages[0]).toMatchObject({ role: "user", step: 0 });
+    expect(d.steps.messages[0]!.content.startsWith("# Task\n\nYou are an AI agent")).toBe(true);
+    const s3 = step(d, 3);
+    expect(s3.call!.name).toBe("execute_bash");
+    expect(s3.call!.input.startsWith("curl -u theagentcompany:theagentcompany -O http://the-agent-company.com:8092/")).toBe(true);
+    expect(s3.answer!.content).toContain("% Total");
+  });
+
+  it("event list: bookkeeping events are left out", () => {
+    const d = read(readRealJson("openhands-v0/openhands__tests-runtime-trajs__basic_gui_mode.json"));
+    expect(d.format).toBe("openhands-events");
+    // Agent events 7 (run), 9, 11 (edit), 13 (run), 15 (message): five steps.
+    expect(d.steps.stepCount).toBe(5);
+    expect(step(d, 1).call!.input).toBe("mkdir -p /workspace/todo-app");
+    expect(step(d, 4).call!.input).toBe("cd /workspace/todo-app && python3 -m http.server 8000");
+    expect(d.steps.messages.filter((m) => m.role === "user")).toHaveLength(1);
+  });
+
+  it("completion log: the whole conversation plus the final response", () => {
+    const d = read(readRealJson("openhands-completions/gsmoon97__claude-3.5-sonnet__sphinx-doc__sphinx-8721.json"));
+    expect(d.format).toBe("openhands-completions");
+    expect(d.steps.stepCount).toBe(14);
+    expect(step(d, 1).call).toMatchObject({ name: "execute_bash", input: "ls -la /workspace/sphinx-doc__sphinx__3.5" });
+    expect(step(d, 1).answer!.content.startsWith("total 500\n")).toBe(true);
+    const commands = d.steps.messages.flatMap((m) => m.toolCalls.map((c) => c.input));
+    expect(commands).toContain('cd /workspace/sphinx-doc__sphinx__3.5 && git log --grep="viewcode" --grep="epub" -i');
+    expect(commands).toContain('cd /workspace/sphinx-doc__sphinx__3.5 && git log -p | grep -B 5 "viewcode_enable_epub"');
+    expect(d.steps.messages.at(-1)!.content.startsWith("Based on the git history")).toBe(true);
+  });
+});
+
+describe("helpers", () => {
+  it.each([
+    ["runs/gsmoon97__claude-3.5-sonnet__sphinx-doc__sphinx-8721.json", "sphinx-doc__sphinx-8721"],
+    ["trajs/sphinx-doc__sphinx-8721/Claude-3.5-Sonnet(Oct)-1743339352.4193947.json", "sphinx-doc__sphinx-8721"],
+    ["astropy__astropy-13033.traj.json", "astropy__astropy-13033"],
+    ["x/fasterxml__jackson-databind-4189.traj", "fasterxml__jackson-databind-4189"],
+    ["basic_gui_mode.json", null],
+  ])("task id from %s", (p, expected) => expect(taskIdFromPath(p)).toBe(expected));
+
+  it("reads returncode observations, truncated ones too", () => {
+    expect(returncodeObservation("<returncode>2</returncode>\n<output>\nno\n</output>")).toEqual({ exitCode: 2, output: "no" });
+    expect(returncodeObservation("<returncode>0</returncode>\n<warning>long</warning><output_head>\na\n</output_head>\n<output_tail>\nz\n</output_tail>")).toEqual({ exitCode: 0, output: "a\n…\nz" });
+    expect(returncodeObservation("plain text")).toBeNull();
+  });
+
+  it("knows no other format", () => {
+    expect(detectFormat({ transitions: [] })).toBeNull();
+    expect(detectFormat([1, 2, 3])).toBeNull();
+    expect(detectFormat("text")).toBeNull();
+  });
+});

@@ -1,0 +1,42 @@
+// Resolved status from evaluation outputs (formats.md): a SWE-bench report.json, nested
+// {instance_id: {resolved}} or flat {resolved: bool}, or a run-level results.json whose
+// `resolved` lists the resolved instance ids.
+import { isObj } from "./formats/common";
+
+export type ResolvedLookup = (taskId: string) => boolean | null;
+
+/** Lists in results.json that name evaluated instances (resolved or not). */
+const EVALUATED_LISTS = ["completed_ids", "submitted_ids", "unresolved_ids", "error_ids", "empty_patch_ids", "incomplete_ids"];
+
+export function resolvedLookup(doc: unknown, fileName: string): ResolvedLookup {
+  if (isObj(doc) && Array.isArray(doc.resolved)) {
+    const resolved = new Set(doc.resolved.map(String));
+    const lists = EVALUATED_LISTS.filter((k) => Array.isArray(doc[k]));
+    const evaluated = new Set(lists.flatMap((k) => (doc[k] as unknown[]).map(String)));
+    // With lists of evaluated ids, an id in none of them was not evaluated; without them, every unlisted id failed.
+    return (id) => (resolved.has(id) ? true : lists.length === 0 || evaluated.has(id) ? false : null);
+  }
+  if (isObj(doc) && typeof doc.resolved === "boolean") {
+    const flat = doc.resolved;
+    return () => flat;
+  }
+  if (isObj(doc)) {
+    const entries = Object.entries(doc).filter(([, v]) => isObj(v) && typeof v.resolved === "boolean");
+    if (entries.length) {
+      const map = new Map(entries.map(([k, v]) => [k, (v as { resolved: boolean }).resolved]));
+      return (id) => map.get(id) ?? null;
+    }
+  }
+  throw new Error(`${fileName}: not a SWE-bench report.json ({instance_id: {resolved}} or {resolved: true|false}) nor a results.json with a "resolved" list`);
+}
+
+/** Several lookups: the first that knows the task answers. */
+export function combineLookups(lookups: readonly ResolvedLookup[]): ResolvedLookup {
+  return (id) => {
+    for (const l of lookups) {
+      const r = l(id);
+      if (r !== null) return r;
+    }
+    return null;
+  };
+}
