@@ -4,6 +4,7 @@ import "server-only";
 // listed with its errors.
 import { parseInterchangeRecord, type FieldError, type JudgeVoteRecord, type LabelRecord, type TrajectoryRecord } from "@/lib/import/interchange";
 import { db } from "@/lib/db";
+import { storableJson } from "@/lib/domain/text";
 import { ImportWriter, type Located, type RecordError, type WriteCounts } from "./ingest";
 import { transaction } from "./sql";
 
@@ -46,6 +47,7 @@ export async function runImport(source: ImportSource, records: AsyncIterable<Raw
   });
   const importId = started.id;
   let count = 0;
+  const formats = new Set<string>();
   try {
     const counts = await transaction(async (sql) => {
       const writer = new ImportWriter(sql, { importId, now: new Date() });
@@ -68,6 +70,7 @@ export async function runImport(source: ImportSource, records: AsyncIterable<Raw
       for await (const raw of records) {
         const { line } = raw;
         count += 1;
+        if ("value" in raw) formats.add(raw.format ?? "interchange");
         const parsed = "errors" in raw ? ({ ok: false, errors: raw.errors } as const) : parseInterchangeRecord(raw.value);
         if (!parsed.ok) fail(parsed.errors.map((e) => ({ line, ...e })));
         else if (parsed.value.type === "trajectory") {
@@ -89,13 +92,13 @@ export async function runImport(source: ImportSource, records: AsyncIterable<Raw
     onProgress?.(count);
     await db().import.update({
       where: { id: importId },
-      data: { status: "SUCCEEDED", finishedAt: new Date(), trajectories: counts.trajectories, votes: counts.votes, labels: counts.labels, replaced: counts.replaced, unparseable: counts.unparseable },
+      data: { status: "SUCCEEDED", finishedAt: new Date(), format: [...formats].sort().join(", ") || source.format, trajectories: counts.trajectories, votes: counts.votes, labels: counts.labels, replaced: counts.replaced, unparseable: counts.unparseable },
     });
     return { ok: true, importId, counts, records: count };
   } catch (e) {
     const rejected = e instanceof Rejected ? e : null;
     const errors = rejected?.errors ?? [{ line: count, field: null, message: `import stopped: ${e instanceof Error ? e.message : String(e)}` }];
-    await db().import.update({ where: { id: importId }, data: { status: "FAILED", finishedAt: new Date(), rejected: rejected?.errorCount ?? 1, errors } });
+    await db().import.update({ where: { id: importId }, data: { status: "FAILED", finishedAt: new Date(), format: [...formats].sort().join(", ") || source.format, rejected: rejected?.errorCount ?? 1, errors: storableJson(errors) as RecordError[] } });
     if (!rejected) throw e;
     return { ok: false, importId, errors, errorCount: rejected.errorCount, records: count };
   }

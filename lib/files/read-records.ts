@@ -5,7 +5,8 @@
 import fs from "node:fs";
 import readline from "node:readline";
 import { createGunzip } from "node:zlib";
-import { Readable } from "node:stream";
+import { Transform, type Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { detectFormat, KNOWN_FORMATS, readHarness, type HarnessFormat } from "@/lib/import/detect";
 import { draftToRecord, type Condition } from "@/lib/import/condition";
 import type { ResolvedLookup } from "@/lib/import/resolved";
@@ -30,11 +31,26 @@ async function isGzip(file: string): Promise<boolean> {
   }
 }
 
+/** The file's text as a stream (through gunzip when compressed), counting the bytes read. */
 async function openText(file: string, onBytes?: (n: number) => void): Promise<Readable> {
-  const raw = fs.createReadStream(file);
+  const gzip = await isGzip(file);
   let bytes = 0;
-  raw.on("data", (chunk) => { bytes += chunk.length; onBytes?.(bytes); });
-  return (await isGzip(file)) ? raw.pipe(createGunzip()) : raw;
+  const counter = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      bytes += chunk.length;
+      onBytes?.(bytes);
+      done(null, chunk);
+    },
+  });
+  const raw = fs.createReadStream(file);
+  // pipeline() destroys every stage on error; the consumer sees the error through the last one.
+  if (gzip) {
+    const gunzip = createGunzip();
+    pipeline(raw, counter, gunzip).catch(() => {});
+    return gunzip;
+  }
+  pipeline(raw, counter).catch(() => {});
+  return counter;
 }
 
 /** The JSON text's parse error, short: where and what. */

@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { seedDemo } from "@/prisma/seed";
+import { EXPORTS } from "./export";
+import { getOverview } from "./overview";
+import { runImport } from "./imports";
+
+/** Everything a figure depends on, keyed by natural key so ids may differ. */
+async function snapshot() {
+  const trajectories = await db().trajectory.findMany({
+    select: {
+      network: true, prompt: true, run: true, resolved: true, patch: true, externalId: true, stepCount: true, messageCount: true,
+      panelVerdict: true, panelUpstream: true, panelLocalGit: true, panelMemory: true, panelOther: true, panelSplit: true, voteCount: true, unparseableVotes: true, labelCount: true,
+      benchmark: { select: { name: true } }, model: { select: { name: true } }, task: { select: { key: true, repo: true } },
+      messages: { orderBy: { seq: "asc" }, select: { role: true, step: true, content: true, reasoning: true, toolCallId: true, exitCode: true } },
+      toolCalls: { orderBy: [{ messageSeq: "asc" }, { seq: "asc" }], select: { name: true, input: true, inputIsJson: true, step: true } },
+      votes: { orderBy: { judge: { name: "asc" } }, select: { judge: { select: { name: true } }, overall: true, upstream: true, localGit: true, memory: true, other: true, parseStatus: true, rationale: true } },
+      labels: { orderBy: { annotator: { handle: "asc" } }, select: { annotator: { select: { handle: true } }, overall: true, upstream: true, localGit: true, memory: true, other: true, note: true } },
+    },
+  });
+  const key = (t: (typeof trajectories)[number]) => [t.benchmark.name, t.model.name, t.task.key, t.network, t.prompt, t.run].join("|");
+  return { overview: await getOverview(), trajectories: trajectories.sort((a, b) => key(a).localeCompare(key(b))) };
+}
+
+describe("export", () => {
+  it("importing an export into an empty database gives back the same data and figures", async () => {
+    await seedDemo({ tasksPerBenchmark: 2, labelled: 10 });
+    const before = await snapshot();
+    expect(before.trajectories.length).toBe(2 * 2 * 3 * 2 * 2 * 3);
+    expect(before.overview.totals.unparseable).toBeGreaterThan(0);
+    expect(before.overview.totals.labels).toBeGreaterThan(0);
+
+    const records: unknown[] = [];
+    for (const source of EXPORTS.all) for await (const r of source()) records.push(JSON.parse(JSON.stringify(r)));
+    expect(records.filter((r) => (r as { type: string }).type === "trajectory")).toHaveLength(before.trajectories.length);
+
+    await db().$executeRawUnsafe(`TRUNCATE trajectory, task, benchmark, agent_model, judge, judge_vote, label, label_revision, "user", import RESTART IDENTITY CASCADE`);
+    expect((await getOverview()).totals.trajectories).toBe(0);
+
+    const outcome = await runImport({ fileName: "export.jsonl", format: "interchange" }, records.map((value, i) => ({ line: i + 1, value })));
+    expect(outcome.ok).toBe(true);
+    expect(await snapshot()).toEqual(before);
+  });
+});

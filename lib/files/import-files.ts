@@ -1,0 +1,114 @@
+import "server-only";
+// Importing files from disk, shared by the command line and the browser's Import page: which files
+// a path names, which condition each gets (options or a manifest), and one all-or-nothing import per file.
+import fs from "node:fs";
+import path from "node:path";
+import crypto from "node:crypto";
+import { z } from "zod";
+import { runImport, type ImportOutcome, type ImportSource } from "@/lib/data/imports";
+import type { Condition } from "@/lib/import/condition";
+import { combineLookups, resolvedLookup, type ResolvedLookup } from "@/lib/import/resolved";
+import { fileShape, readRecords } from "./read-records";
+
+/** Files an import reads when given a folder (recursively). */
+const IMPORTABLE = /\.(jsonl|json|traj)(\.gz)?$/i;
+
+/** The files a list of paths names: files as given, folders walked recursively, in a stable order. */
+export function expandPaths(paths: readonly string[], exclude: ReadonlySet<string> = new Set()): string[] {
+  const out: string[] = [];
+  const walk = (p: string, explicit: boolean) => {
+    const st = fs.statSync(p);
+    if (st.isDirectory()) {
+      for (const name of fs.readdirSync(p).sort()) walk(path.join(p, name), false);
+    } else if ((explicit || IMPORTABLE.test(p)) && !exclude.has(path.resolve(p))) {
+      out.push(p);
+    }
+  };
+  for (const p of paths) walk(p, true);
+  return out;
+}
+
+const ConditionSchema = z.object({
+  benchmark: z.string().min(1).optional(),
+  model: z.string().min(1).optional(),
+  network: z.boolean().optional(),
+  prompt: z.enum(["vanilla", "principled"]).optional(),
+  run: z.number().int().min(1).optional(),
+  task: z.string().min(1).optional(),
+});
+
+const ManifestSchema = z.array(ConditionSchema.extend({ path: z.string().min(1), resolved: z.union([z.string(), z.array(z.string())]).optional() }));
+
+export type ManifestEntry = { path: string; condition: Condition; resolved: ResolvedLookup | null };
+
+export function readJsonFile(file: string): unknown {
+  try {
+    return JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch (e) {
+    throw new Error(`${file}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/** Resolved-status lookups from report.json / results.json files. */
+export function loadResolved(files: readonly string[]): ResolvedLookup | null {
+  return files.length ? combineLookups(files.map((f) => resolvedLookup(readJsonFile(f), f))) : null;
+}
+
+/**
+ * A manifest: a JSON list of {path, benchmark, model, network, prompt, run, task?, resolved?}; each
+ * entry applies to the files under its path (relative to the manifest), the longest path winning.
+ */
+export function loadManifest(file: string): ManifestEntry[] {
+  const parsed = ManifestSchema.safeParse(readJsonFile(file));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`${file}: entry ${String(issue.path[0] ?? "?")}${issue.path.length > 1 ? `.${issue.path.slice(1).join(".")}` : ""}: ${issue.message}`);
+  }
+  const base = path.dirname(path.resolve(file));
+  return parsed.data.map(({ path: p, resolved, ...condition }) => ({
+    path: path.resolve(base, p),
+    condition,
+    resolved: loadResolved((typeof resolved === "string" ? [resolved] : resolved ?? []).map((r) => path.resolve(base, r))),
+  }));
+}
+
+/** The condition of a file: the manifest entry over it (longest path), then command-line options. */
+export function conditionFor(file: string, options: Condition, manifest: readonly ManifestEntry[]): { condition: Condition; resolved: ResolvedLookup | null } {
+  const abs = path.resolve(file);
+  const entry = manifest
+    .filter((e) => abs === e.path || abs.startsWith(e.path.endsWith(path.sep) ? e.path : e.path + path.sep))
+    .sort((a, b) => b.path.length - a.path.length)[0];
+  return { condition: { ...entry?.condition, ...stripUndefined(options) }, resolved: entry?.resolved ?? null };
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+async function sha256(file: string): Promise<string> {
+  const hash = crypto.createHash("sha256");
+  for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest("hex");
+}
+
+export type FileProgress = { bytes: number; records: number };
+
+export type FileImport = ImportOutcome & { file: string; unit: "line" | "record"; bytes: number; seconds: number };
+
+/** Imports one file: everything it holds lands, or (any bad record) nothing does. */
+export async function importFile(
+  file: string,
+  opts: { condition: Condition; resolved: ResolvedLookup | null; source: ImportSource["source"]; userId?: string | null; displayName?: string; onProgress?: (p: FileProgress) => void },
+): Promise<FileImport> {
+  const started = performance.now();
+  const bytes = fs.statSync(file).size;
+  let progress: FileProgress = { bytes: 0, records: 0 };
+  const report = (p: Partial<FileProgress>) => { progress = { ...progress, ...p }; opts.onProgress?.(progress); };
+  const records = readRecords(file, { condition: opts.condition, resolved: opts.resolved, onBytes: (b) => report({ bytes: b }) });
+  const outcome = await runImport(
+    { fileName: opts.displayName ?? file, format: "auto", fileBytes: bytes, fileSha256: await sha256(file), source: opts.source, userId: opts.userId ?? null },
+    records,
+    (n) => report({ records: n }),
+  );
+  return { ...outcome, file: opts.displayName ?? file, unit: fileShape(file).unit, bytes, seconds: (performance.now() - started) / 1000 };
+}

@@ -1,0 +1,132 @@
+// npm run cli -- <command>   (see `npm run cli -- help`)
+// Data goes to standard output; progress, logs and warnings to standard error.
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { closeCurrentDb, currentDb, describeTarget, DatabaseBusyError } from "@/lib/db-connect";
+import { applyMigrations } from "@/prisma/migrate-engine";
+import { EXPORTS } from "@/lib/data/export";
+import { conditionFor, expandPaths, importFile, loadManifest, loadResolved, type FileImport } from "@/lib/files/import-files";
+import type { Condition } from "@/lib/import/condition";
+import { ProgressBar, formatBytes } from "./progress";
+
+const HELP = `Shortcut Audit command line
+
+  import [options] FILE_OR_FOLDER...   import files (folders recursively); each file lands whole or not at all
+      --benchmark B --model M --network on|off --prompt vanilla|principled --run N [--task ID]
+                                       the condition, for agent-harness files (they do not say it)
+      --manifest FILE                  conditions per path instead: [{"path", "benchmark", "model", "network", "prompt", "run", "resolved"?}]
+      --resolved FILE                  resolved status from a SWE-bench report.json or a results.json (repeatable)
+  export trajectories|votes|labels|all print records as JSONL (the app's own format)
+
+Exit status: 0 on success, 1 when any file was rejected or the command failed.`;
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(1);
+}
+
+function conditionOptions(v: Record<string, string | boolean | string[] | undefined>): Condition {
+  const network = v.network as string | undefined;
+  if (network !== undefined && !["on", "off", "true", "false"].includes(network)) fail(`--network takes on or off, not "${network}"`);
+  const prompt = v.prompt as string | undefined;
+  if (prompt !== undefined && prompt !== "vanilla" && prompt !== "principled") fail(`--prompt takes vanilla or principled, not "${prompt}"`);
+  const run = v.run === undefined ? undefined : Number(v.run);
+  if (run !== undefined && !(Number.isInteger(run) && run >= 1)) fail(`--run takes a whole number ≥ 1, not "${v.run}"`);
+  return {
+    benchmark: v.benchmark as string | undefined, model: v.model as string | undefined,
+    network: network === undefined ? undefined : network === "on" || network === "true",
+    prompt: prompt as Condition["prompt"], run, task: v.task as string | undefined,
+  };
+}
+
+async function importCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args, allowPositionals: true,
+    options: {
+      benchmark: { type: "string" }, model: { type: "string" }, network: { type: "string" }, prompt: { type: "string" },
+      run: { type: "string" }, task: { type: "string" }, manifest: { type: "string" }, resolved: { type: "string", multiple: true },
+    },
+  });
+  if (!positionals.length) fail("import: name at least one file or folder");
+  const options = conditionOptions(values);
+  const resolvedFiles = values.resolved ?? [];
+  const manifest = values.manifest ? loadManifest(values.manifest) : [];
+  const resolved = loadResolved(resolvedFiles);
+  const files = expandPaths(positionals, new Set([...resolvedFiles, ...(values.manifest ? [values.manifest] : [])].map((f) => path.resolve(f))));
+  if (!files.length) fail("import: no .jsonl, .json or .traj files there");
+
+  const bar = new ProgressBar(process.stderr, files);
+  const results: FileImport[] = [];
+  const started = performance.now();
+  for (const file of files) {
+    const own = conditionFor(file, options, manifest);
+    bar.start(file);
+    const result = await importFile(file, {
+      condition: own.condition, resolved: own.resolved ?? resolved, source: "cli",
+      onProgress: (p) => bar.update(p.bytes, p.records),
+    });
+    bar.finish(result.bytes);
+    results.push(result);
+    const summary = result.ok
+      ? `${result.counts.trajectories} trajectories (${result.counts.replaced} replaced), ${result.counts.votes} votes (${result.counts.unparseable} unparseable), ${result.counts.labels} labels`
+      : `REJECTED: ${result.errorCount} bad record(s), nothing imported`;
+    console.error(`${result.ok ? "ok  " : "FAIL"} ${file}: ${summary} (${formatBytes(result.bytes)}, ${result.seconds.toFixed(1)} s)`);
+  }
+  printSummary(results, (performance.now() - started) / 1000);
+  return results.every((r) => r.ok) ? 0 : 1;
+}
+
+function printSummary(results: FileImport[], seconds: number): void {
+  const ok = results.filter((r) => r.ok);
+  const sum = (k: "trajectories" | "replaced" | "votes" | "unparseable" | "labels") => ok.reduce((n, r) => n + (r.ok ? r.counts[k] : 0), 0);
+  const bytes = results.reduce((n, r) => n + r.bytes, 0);
+  const rejected = results.filter((r) => !r.ok);
+  console.error("");
+  console.error(`imported ${ok.length} of ${results.length} file(s) in ${seconds.toFixed(1)} s (${formatBytes(bytes)}, ${formatBytes(bytes / Math.max(seconds, 1e-3))}/s)`);
+  console.error(`  trajectories: ${sum("trajectories")} (${sum("replaced")} replaced)   judge votes: ${sum("votes")} (${sum("unparseable")} unparseable)   labels: ${sum("labels")}`);
+  console.error(`  rejected: ${rejected.length} file(s), ${rejected.reduce((n, r) => n + (r.ok ? 0 : r.errorCount), 0)} bad record(s)`);
+  for (const r of rejected) {
+    if (r.ok) continue;
+    for (const e of r.errors) console.error(`  ${r.file}:${r.unit === "line" ? "" : "record "}${e.line}: ${e.field ? `${e.field}: ` : ""}${e.message}`);
+    if (r.errorCount > r.errors.length) console.error(`  ${r.file}: … and ${r.errorCount - r.errors.length} more`);
+  }
+}
+
+async function exportCommand(args: string[]): Promise<number> {
+  const what = args[0] as keyof typeof EXPORTS | undefined;
+  if (!what || !(what in EXPORTS)) fail(`export: say what: ${Object.keys(EXPORTS).join(", ")}`);
+  let n = 0;
+  for (const source of EXPORTS[what]) {
+    for await (const record of source()) {
+      n += 1;
+      if (!process.stdout.write(JSON.stringify(record) + "\n")) await new Promise((r) => process.stdout.once("drain", r));
+    }
+  }
+  console.error(`exported ${n} record(s)`);
+  return 0;
+}
+
+async function main(): Promise<number> {
+  const [command, ...rest] = process.argv.slice(2);
+  if (!command || command === "help" || command === "--help") {
+    console.log(HELP);
+    return command ? 0 : 1;
+  }
+  const commands: Record<string, (a: string[]) => Promise<number>> = { import: importCommand, export: exportCommand };
+  const run = commands[command];
+  if (!run) fail(`unknown command "${command}"\n\n${HELP}`);
+  const handle = currentDb();
+  console.error(`database: ${describeTarget(handle.target)}`);
+  await applyMigrations(handle.target, handle.pglite ?? undefined);
+  return run(rest);
+}
+
+let code = 1;
+try {
+  code = await main();
+} catch (e) {
+  console.error(e instanceof DatabaseBusyError ? e.message : `error: ${e instanceof Error ? e.message : String(e)}`);
+} finally {
+  await closeCurrentDb().catch(() => {});
+}
+process.exit(code);

@@ -1,0 +1,62 @@
+// A progress bar on standard error when it is a terminal: bytes of all files, records, MB/s.
+import fs from "node:fs";
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${Math.round(n)} B`;
+  if (n < 1024 ** 2) return `${(n / 1024).toFixed(1)} KB`;
+  if (n < 1024 ** 3) return `${(n / 1024 ** 2).toFixed(1)} MB`;
+  return `${(n / 1024 ** 3).toFixed(2)} GB`;
+}
+
+export class ProgressBar {
+  private readonly total: number;
+  private done = 0;
+  private current = 0;
+  private records = 0;
+  private file = "";
+  private readonly started = performance.now();
+  private lastDraw = 0;
+
+  constructor(private readonly out: NodeJS.WriteStream, files: readonly string[]) {
+    this.total = files.reduce((n, f) => n + fs.statSync(f).size, 0);
+  }
+
+  private get tty(): boolean {
+    return this.out.isTTY === true;
+  }
+
+  start(file: string): void {
+    this.file = file;
+    this.current = 0;
+    this.records = 0;
+    this.draw(true);
+  }
+
+  update(bytes: number, records: number): void {
+    this.current = bytes;
+    this.records = records;
+    this.draw(false);
+  }
+
+  finish(bytes: number): void {
+    this.done += bytes;
+    this.current = 0;
+    if (this.tty) this.out.write("\r\x1b[K");
+  }
+
+  private draw(force: boolean): void {
+    if (!this.tty) return;
+    const now = performance.now();
+    if (!force && now - this.lastDraw < 100) return;
+    this.lastDraw = now;
+    const bytes = this.done + this.current;
+    const fraction = this.total ? Math.min(1, bytes / this.total) : 1;
+    const width = 24;
+    const filled = Math.round(fraction * width);
+    const seconds = (now - this.started) / 1000;
+    const rate = seconds > 0 ? bytes / seconds : 0;
+    const recordRate = seconds > 0 ? this.records / seconds : 0;
+    const name = this.file.length > 40 ? `…${this.file.slice(-39)}` : this.file;
+    this.out.write(`\r\x1b[K[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${(fraction * 100).toFixed(0).padStart(3)}% ${formatBytes(bytes)}/${formatBytes(this.total)} ${formatBytes(rate)}/s ${this.records.toLocaleString("en-US")} records (${recordRate.toFixed(0)}/s) ${name}`);
+  }
+}
