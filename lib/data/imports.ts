@@ -60,6 +60,7 @@ export async function runImport(source: ImportSource, records: AsyncIterable<Raw
       let batch: Array<Located<TrajectoryRecord> & { format?: string }> = [];
       let batchBytes = 0;
       const votes: Array<Located<JudgeVoteRecord>> = [];
+      const fileRefs = new Set<string>();
       const labels: Array<Located<LabelRecord>> = [];
       const flush = async () => {
         // After the first error nothing more is written (it will be rolled back); reading goes on to report every bad record.
@@ -72,9 +73,15 @@ export async function runImport(source: ImportSource, records: AsyncIterable<Raw
         count += 1;
         if ("value" in raw) formats.add(raw.format ?? "interchange");
         const parsed = "errors" in raw ? ({ ok: false, errors: raw.errors } as const) : parseInterchangeRecord(raw.value);
-        if (!parsed.ok) fail(parsed.errors.map((e) => ({ line, ...e })));
+        if (!parsed.ok) {
+          fail(parsed.errors.map((e) => ({ line, ...e })));
+          // A bad trajectory is still in the file: votes naming it by id are not "missing".
+          const id = "value" in raw ? (raw.value as { id?: unknown } | null)?.id : undefined;
+          if (typeof id === "string") fileRefs.add(ImportWriter.idRefKey(id));
+        }
         else if (parsed.value.type === "trajectory") {
           batch.push({ line, record: parsed.value.record, format: raw.format });
+          for (const k of ImportWriter.fileRefKeys(parsed.value.record)) fileRefs.add(k);
           batchBytes += raw.bytes ?? 0;
         }
         // Votes and labels wait until every trajectory of the file is in: they may name one further down.
@@ -84,8 +91,13 @@ export async function runImport(source: ImportSource, records: AsyncIterable<Raw
         if (count % 100 === 0) onProgress?.(count);
       }
       await flush();
-      if (!errorCount) fail(await writer.votes(votes));
-      if (!errorCount) fail(await writer.labels(labels));
+      // Once the file is rejected nothing more is written, but every vote or label whose
+      // trajectory exists nowhere (database or file) is still named.
+      if (errorCount) fail(await writer.missingReferences([...votes, ...labels], fileRefs));
+      else {
+        fail(await writer.votes(votes));
+        fail(errorCount ? await writer.missingReferences(labels, fileRefs) : await writer.labels(labels));
+      }
       if (errorCount) throw new Rejected(errors.sort((a, b) => a.line - b.line), errorCount);
       return writer.finish();
     });

@@ -77,14 +77,26 @@ describe("runImport", () => {
       labelFixture("present-1", "dave"),
       { type: "label", annotator: "dave", trajectory: { benchmark: "bench-a", model: "model-a", task: "present", network: false, prompt: "vanilla", run: 1 }, verdicts: { UPSTREAM: A, LOCAL_GIT: A, MEMORY: A, OTHER: A } },
     ]));
-    expect(outcome).toMatchObject({ ok: false, errors: [{ line: 2, field: "trajectory", message: 'no trajectory has id "absent-1"' }] });
+    expect(outcome).toMatchObject({
+      ok: false,
+      errors: [
+        { line: 2, field: "trajectory", message: 'no trajectory has id "absent-1"' },
+        { line: 4, field: "trajectory", message: "no trajectory bench-a / model-a / present / network off / vanilla / run 1" },
+      ],
+    });
     expect(await counts()).toEqual(before);
-    // Votes failed first; labels were never written. Fixing the vote brings up the label's error.
-    const second = await runImport(source("missing.jsonl"), asLines([
-      trajectoryFixture({ id: "present-1", task: { id: "present" } }),
-      { type: "label", annotator: "dave", trajectory: { benchmark: "bench-a", model: "model-a", task: "present", network: false, prompt: "vanilla", run: 1 }, verdicts: { UPSTREAM: A, LOCAL_GIT: A, MEMORY: A, OTHER: A } },
+  });
+
+  it("a rejected file still names every vote and label whose trajectory exists nowhere", async () => {
+    const outcome = await runImport(source("many.jsonl"), asLines([
+      trajectoryFixture({ id: "many-1", task: { id: "many" }, prompt: "wrong" }),
+      voteFixture("many-1", "j1"), // its trajectory is in the file (though bad): not reported again
+      voteFixture("nowhere-1", "j1"),
+      labelFixture("nowhere-2", "fay"),
     ]));
-    expect(second).toMatchObject({ ok: false, errors: [{ line: 2, message: "no trajectory bench-a / model-a / present / network off / vanilla / run 1" }] });
+    expect(outcome).toMatchObject({ ok: false, errorCount: 3 });
+    if (outcome.ok) return;
+    expect(outcome.errors.map((e) => [e.line, e.field])).toEqual([[1, "prompt"], [3, "trajectory"], [4, "trajectory"]]);
   });
 
   it("refuses an id that already names another trajectory", async () => {

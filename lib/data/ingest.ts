@@ -11,11 +11,11 @@ import { numberSteps } from "@/lib/domain/steps";
 import { storableJson, storableText } from "@/lib/domain/text";
 import { parseJudgeAnswer } from "@/lib/domain/judge-answer";
 import { overallVerdict, type CategoryVerdicts } from "@/lib/domain/verdicts";
-import type { JudgeVoteRecord, LabelRecord, NaturalKey, TrajectoryRecord, TrajectoryRef } from "@/lib/import/interchange";
+import type { JudgeVoteRecord, LabelRecord, NaturalKey, RecordError, TrajectoryRecord, TrajectoryRef } from "@/lib/import/interchange";
 import { refreshDerived } from "./derived";
 import type { Sql } from "./sql";
 
-export type RecordError = { line: number; field: string | null; message: string };
+export type { RecordError };
 export type Located<T> = { line: number; record: T };
 export type WriteCounts = { trajectories: number; replaced: number; votes: number; labels: number; unparseable: number };
 
@@ -167,6 +167,28 @@ export class ImportWriter {
       for (const row of rows) out.set(`key:${nameKeyString(row)}`, row.id);
     }
     return out;
+  }
+
+  /**
+   * For a file that is already rejected: the votes or labels whose trajectory is neither in the
+   * database nor among the file's own trajectories (`fileRefs`, from fileRefKeys), so one pass
+   * reports every bad record.
+   */
+  async missingReferences(items: ReadonlyArray<Located<{ trajectory: TrajectoryRef }>>, fileRefs: ReadonlySet<string>): Promise<RecordError[]> {
+    const pending = items.filter((i) => !fileRefs.has(ImportWriter.refKey(i.record.trajectory)));
+    if (!pending.length) return [];
+    const ids = await this.resolve(pending.map((i) => i.record.trajectory));
+    return pending.filter((i) => !ids.has(ImportWriter.refKey(i.record.trajectory))).map((i) => ImportWriter.missing(i.line, i.record.trajectory));
+  }
+
+  /** The references by which a file's own trajectory can be named: its id and its natural key. */
+  static fileRefKeys(r: TrajectoryRecord): string[] {
+    const key = ImportWriter.refKey({ key: { benchmark: r.benchmark, model: r.model, task: r.task.id, network: r.network, prompt: r.prompt, run: r.run } });
+    return r.id ? [ImportWriter.refKey({ id: r.id }), key] : [key];
+  }
+
+  static idRefKey(id: string): string {
+    return ImportWriter.refKey({ id });
   }
 
   private static refKey(ref: TrajectoryRef): string {

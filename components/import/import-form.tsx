@@ -1,0 +1,112 @@
+"use client";
+// Drop files (or choose them), give the condition for agent-harness files, and watch each file
+// upload and import in turn. Each file lands whole or not at all; rejections list line and field.
+import { useRef, useState } from "react";
+import { useRouter } from "next/navigation";
+import { uploadImport, type UploadState } from "./upload-import";
+
+type Item = { key: string; file: File; state: UploadState };
+
+const FIELDS = [
+  ["benchmark", "Benchmark", "e.g. swe-bench-verified"],
+  ["model", "Model", "e.g. claude-3.5-sonnet"],
+  ["run", "Run", "1"],
+  ["task", "Task id (one file)", "owner__repo-123"],
+] as const;
+
+export function ImportForm() {
+  const router = useRouter();
+  const [items, setItems] = useState<Item[]>([]);
+  const [dragging, setDragging] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+  const resolvedInput = useRef<HTMLInputElement>(null);
+
+  const update = (key: string, state: UploadState) => setItems((xs) => xs.map((x) => (x.key === key ? { ...x, state } : x)));
+
+  async function start(files: File[]) {
+    if (!files.length || busy) return;
+    const queued = files.map((file, i) => ({ key: `${Date.now()}-${i}-${file.name}`, file, state: { phase: "queued" } as UploadState }));
+    setItems((xs) => [...queued, ...xs]);
+    setBusy(true);
+    const fields = new FormData(form.current!);
+    const resolved = [...(resolvedInput.current?.files ?? [])];
+    for (const item of queued) await uploadImport(item.file, fields, resolved, (s) => update(item.key, s));
+    setBusy(false);
+    router.refresh();
+  }
+
+  return (
+    <section aria-labelledby="new-import">
+      <h2 id="new-import">New import</h2>
+      <form ref={form} className="import-form" onSubmit={(e) => e.preventDefault()}>
+        <fieldset>
+          <legend>Condition, for agent-harness files (the app&apos;s own records carry theirs)</legend>
+          {FIELDS.map(([name, label, placeholder]) => (
+            <label key={name}>
+              {label}
+              <input name={name} placeholder={placeholder} inputMode={name === "run" ? "numeric" : undefined} />
+            </label>
+          ))}
+          <label>
+            Network
+            <select name="network" defaultValue="">
+              <option value="">—</option>
+              <option value="on">on</option>
+              <option value="off">off</option>
+            </select>
+          </label>
+          <label>
+            Prompt
+            <select name="prompt" defaultValue="">
+              <option value="">—</option>
+              <option value="vanilla">vanilla</option>
+              <option value="principled">principled</option>
+            </select>
+          </label>
+          <label>
+            Resolved status (report.json / results.json)
+            <input ref={resolvedInput} type="file" name="resolved" accept=".json" multiple />
+          </label>
+        </fieldset>
+        <label
+          className={`drop-zone${dragging ? " dragging" : ""}`}
+          onDragOver={(e) => { e.preventDefault(); setDragging(true); }}
+          onDragLeave={() => setDragging(false)}
+          onDrop={(e) => { e.preventDefault(); setDragging(false); void start([...e.dataTransfer.files]); }}
+        >
+          <span>Drop .jsonl, .json, .traj or .gz files here, or choose them</span>
+          <input type="file" multiple aria-label="Files to import" disabled={busy} accept=".jsonl,.json,.traj,.gz" onChange={(e) => { void start([...(e.target.files ?? [])]); e.target.value = ""; }} />
+        </label>
+      </form>
+      {items.length > 0 && (
+        <ul className="upload-list" aria-label="This session's imports">
+          {items.map((item) => <UploadItem key={item.key} item={item} />)}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function UploadItem({ item }: { item: Item }) {
+  const s = item.state;
+  return (
+    <li className={`upload upload-${s.phase}`}>
+      <strong>{item.file.name}</strong>{" "}
+      {s.phase === "queued" && <span>waiting</span>}
+      {s.phase === "uploading" && <><progress max={1} value={s.fraction} aria-label={`Uploading ${item.file.name}`} /> uploading {Math.round(s.fraction * 100)}%</>}
+      {s.phase === "importing" && <><progress aria-label={`Importing ${item.file.name}`} /> importing: {s.records.toLocaleString("en-US")} records read</>}
+      {s.phase === "failed" && <span role="alert">failed: {s.message}</span>}
+      {s.phase === "done" && (s.result.ok ? (
+        <span role="status">imported {s.result.counts.trajectories} trajectories ({s.result.counts.replaced} replaced), {s.result.counts.votes} judge votes ({s.result.counts.unparseable} unparseable), {s.result.counts.labels} labels in {s.result.seconds.toFixed(1)} s</span>
+      ) : (
+        <div role="alert">
+          rejected: {s.result.errorCount} bad record(s), nothing imported
+          <ul className="errors">
+            {s.result.errors.map((e, i) => <li key={i}>{s.result.unit === "line" ? "line" : "record"} {e.line}{e.field ? `, ${e.field}` : ""}: {e.message}</li>)}
+          </ul>
+        </div>
+      ))}
+    </li>
+  );
+}
