@@ -7,6 +7,8 @@ const [cmd = "deploy", name = "migration"] = process.argv.slice(2);
 const target = targetFromEnv();
 try {
   if (cmd === "dev") {
+    // The engine diffs against a shadow database only once the existing migrations are applied.
+    await applyMigrations(target);
     const created = await createMigration(target, name);
     console.error(created ? `created prisma/migrations/${created}` : "schema unchanged: no migration written");
   } else if (cmd !== "deploy") {

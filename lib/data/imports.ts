@@ -62,11 +62,20 @@ export async function runImport(source: ImportSource, records: AsyncIterable<Raw
       const votes: Array<Located<JudgeVoteRecord>> = [];
       const fileRefs = new Set<string>();
       const labels: Array<Located<LabelRecord>> = [];
+      // One batch is written while the next is read and validated: the database and the parser work
+      // at the same time. At most one write is in flight (the transaction is one connection).
+      let writing: Promise<void> = Promise.resolve();
       const flush = async () => {
-        // After the first error nothing more is written (it will be rolled back); reading goes on to report every bad record.
-        if (!errorCount) fail(await writer.trajectories(batch));
+        const items = batch;
         batch = [];
         batchBytes = 0;
+        await writing;
+        // After the first error nothing more is written (it will be rolled back); reading goes on to report every bad record.
+        if (!errorCount && items.length) {
+          writing = writer.trajectories(items).then(fail);
+          // Handled here so a failure is not an unhandled rejection before the next await reaches it.
+          writing.catch(() => {});
+        }
       };
       for await (const raw of records) {
         const { line } = raw;
@@ -91,6 +100,7 @@ export async function runImport(source: ImportSource, records: AsyncIterable<Raw
         if (count % 100 === 0) onProgress?.(count);
       }
       await flush();
+      await writing;
       // Once the file is rejected nothing more is written, but every vote or label whose
       // trajectory exists nowhere (database or file) is still named.
       if (errorCount) fail(await writer.missingReferences([...votes, ...labels], fileRefs));

@@ -46,8 +46,9 @@ describe("runImport", () => {
     await runImport(source("a.jsonl"), asLines([trajectoryFixture({ id: "keep-1", task: { id: "keep" } }), voteFixture("keep-1", "j1", { UPSTREAM: A })]));
     const shorter = trajectoryFixture({ id: "keep-1", task: { id: "keep" }, resolved: false, turns: [{ role: "user", content: "only the prompt" }] });
     await runImport(source("b.jsonl"), asLines([shorter]));
-    const t = await db().trajectory.findUniqueOrThrow({ where: { externalId: "keep-1" }, select: { resolved: true, stepCount: true, _count: { select: { messages: true, toolCalls: true, votes: true } }, panelVerdict: true } });
-    expect(t).toEqual({ resolved: false, stepCount: 0, _count: { messages: 1, toolCalls: 0, votes: 1 }, panelVerdict: A });
+    const t = await db().trajectory.findUniqueOrThrow({ where: { externalId: "keep-1" }, select: { id: true, resolved: true, stepCount: true, _count: { select: { messages: true, votes: true } }, panelVerdict: true } });
+    expect(t).toMatchObject({ resolved: false, stepCount: 0, _count: { messages: 1, votes: 1 }, panelVerdict: A });
+    expect(await db().toolCall.count({ where: { trajectoryId: t.id } })).toBe(0);
   });
 
   it("rejects the whole file when any record is bad, naming line and field of each", async () => {
@@ -108,9 +109,23 @@ describe("runImport", () => {
   it("keeps untrusted text: NUL as U+2400, markup and escape codes as they are", async () => {
     const payload = "<script>alert(1)</script>\u001b[31mred\u001b[0m\u0000end";
     await runImport(source("nul.jsonl"), asLines([trajectoryFixture({ id: "nul-1", task: { id: "nul" }, turns: [{ role: "assistant", content: payload, tool_calls: [{ id: "c", name: "bash", input: "echo \u0000" }] }] })]));
-    const t = await db().trajectory.findUniqueOrThrow({ where: { externalId: "nul-1" }, select: { messages: { select: { content: true } }, toolCalls: { select: { input: true } } } });
+    const t = await db().trajectory.findUniqueOrThrow({ where: { externalId: "nul-1" }, select: { id: true, messages: { select: { content: true } } } });
     expect(t.messages[0]!.content).toBe("<script>alert(1)</script>\u001b[31mred\u001b[0m\u2400end");
-    expect(t.toolCalls[0]!.input).toBe("echo \u2400");
+    expect((await db().toolCall.findFirstOrThrow({ where: { trajectoryId: t.id }, select: { input: true } })).input).toBe("echo \u2400");
+  });
+
+  it("keeps a trajectory of 5,000 steps whole", async () => {
+    const turns = [{ role: "user", content: "go" }, ...Array.from({ length: 5000 }, (_, i) => [
+      { role: "assistant", content: "", tool_calls: [{ id: `c${i}`, name: "bash", input: `echo ${i}` }] },
+      { role: "tool", tool_call_id: `c${i}`, content: `${i}`, exit_code: i % 2 },
+    ]).flat()];
+    const outcome = await runImport(source("long.jsonl"), asLines([trajectoryFixture({ id: "long-1", task: { id: "long" }, turns })]));
+    expect(outcome).toMatchObject({ ok: true, counts: { trajectories: 1 } });
+    const t = await db().trajectory.findUniqueOrThrow({ where: { externalId: "long-1" }, select: { id: true, stepCount: true, messageCount: true } });
+    expect(t).toMatchObject({ stepCount: 5000, messageCount: 10001 });
+    const last = await db().message.findFirstOrThrow({ where: { trajectoryId: t.id, step: 5000, role: "tool" }, select: { content: true, exitCode: true } });
+    expect(last).toEqual({ content: "4999", exitCode: 1 });
+    expect(await db().toolCall.count({ where: { trajectoryId: t.id } })).toBe(5000);
   });
 
   it("a trajectory with no turns is kept", async () => {
