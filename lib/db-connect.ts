@@ -96,8 +96,14 @@ export type DbHandle = {
 export function connect(target: DbTarget = targetFromEnv(), pglite?: PGlite): DbHandle {
   if (target.kind === "postgres") {
     const pool = new pg.Pool({ connectionString: target.url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
-    const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
     let ended = false;
+    // An idle connection that the server drops (a restart, or a database dropped at the end of a
+    // test) must not crash the process: without a listener the pool's "error" event would throw.
+    // The pool replaces the connection on next use.
+    pool.on("error", (err) => {
+      if (!ended) console.error(`database connection lost: ${err.message}`);
+    });
+    const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
     return {
       prisma, target, pglite: null, pool,
       async close() {
