@@ -19,7 +19,8 @@ export type ImportSource = {
   fileName: string;
   format: string;
   fileBytes?: number;
-  fileSha256?: string | null;
+  /** The file's SHA-256, asked for when the import ends (the file has been read by then). */
+  sha256?: () => string | null;
   source?: "cli" | "web" | "seed";
   userId?: string | null;
 };
@@ -42,7 +43,7 @@ class Rejected extends Error {
 
 export async function runImport(source: ImportSource, records: AsyncIterable<RawRecord> | Iterable<RawRecord>, onProgress?: (records: number) => void): Promise<ImportOutcome> {
   const started = await db().import.create({
-    data: { fileName: source.fileName, format: source.format, fileBytes: BigInt(source.fileBytes ?? 0), fileSha256: source.fileSha256 ?? null, source: source.source ?? "cli", userId: source.userId ?? null },
+    data: { fileName: source.fileName, format: source.format, fileBytes: BigInt(source.fileBytes ?? 0), source: source.source ?? "cli", userId: source.userId ?? null },
     select: { id: true },
   });
   const importId = started.id;
@@ -69,10 +70,12 @@ export async function runImport(source: ImportSource, records: AsyncIterable<Raw
         const items = batch;
         batch = [];
         batchBytes = 0;
-        await writing;
         // After the first error nothing more is written (it will be rolled back); reading goes on to report every bad record.
-        if (!errorCount && items.length) {
-          writing = writer.trajectories(items).then(fail);
+        if (errorCount || !items.length) return;
+        const prepared = writer.prepare(items);
+        await writing;
+        if (!errorCount) {
+          writing = writer.writeTrajectories(prepared).then(fail);
           // Handled here so a failure is not an unhandled rejection before the next await reaches it.
           writing.catch(() => {});
         }
@@ -114,13 +117,13 @@ export async function runImport(source: ImportSource, records: AsyncIterable<Raw
     onProgress?.(count);
     await db().import.update({
       where: { id: importId },
-      data: { status: "SUCCEEDED", finishedAt: new Date(), format: [...formats].sort().join(", ") || source.format, trajectories: counts.trajectories, votes: counts.votes, labels: counts.labels, replaced: counts.replaced, unparseable: counts.unparseable },
+      data: { status: "SUCCEEDED", finishedAt: new Date(), fileSha256: source.sha256?.() ?? null, format: [...formats].sort().join(", ") || source.format, trajectories: counts.trajectories, votes: counts.votes, labels: counts.labels, replaced: counts.replaced, unparseable: counts.unparseable },
     });
     return { ok: true, importId, counts, records: count };
   } catch (e) {
     const rejected = e instanceof Rejected ? e : null;
     const errors = rejected?.errors ?? [{ line: count, field: null, message: `import stopped: ${e instanceof Error ? e.message : String(e)}` }];
-    await db().import.update({ where: { id: importId }, data: { status: "FAILED", finishedAt: new Date(), format: [...formats].sort().join(", ") || source.format, rejected: rejected?.errorCount ?? 1, errors: storableJson(errors) as RecordError[] } });
+    await db().import.update({ where: { id: importId }, data: { status: "FAILED", finishedAt: new Date(), fileSha256: source.sha256?.() ?? null, format: [...formats].sort().join(", ") || source.format, rejected: rejected?.errorCount ?? 1, errors: storableJson(errors) as RecordError[] } });
     if (!rejected) throw e;
     return { ok: false, importId, errors, errorCount: rejected.errorCount, records: count };
   }

@@ -13,11 +13,18 @@ import { parseJudgeAnswer } from "@/lib/domain/judge-answer";
 import { overallVerdict, type CategoryVerdicts } from "@/lib/domain/verdicts";
 import type { JudgeVoteRecord, LabelRecord, NaturalKey, RecordError, TrajectoryRecord, TrajectoryRef } from "@/lib/import/interchange";
 import { refreshDerived } from "./derived";
-import type { Sql } from "./sql";
+import { chunkLines, encodeCopyRow, type Sql } from "./sql";
 
 export type { RecordError };
 export type Located<T> = { line: number; record: T };
 export type WriteCounts = { trajectories: number; replaced: number; votes: number; labels: number; unparseable: number };
+
+/** Trajectories ready to write: deduplicated, numbered, rows encoded (see ImportWriter.prepare). */
+export type PreparedTrajectories = {
+  list: Array<Located<TrajectoryRecord> & { format: string; stepCount: number; messageCount: number; messageRows: string[]; callRows: string[] }>;
+  /** Records replaced by a later record of the same natural key within the batch. */
+  duplicates: number;
+};
 
 const MESSAGE_COLUMNS = ["trajectoryId", "seq", "step", "role", "content", "reasoning", "toolCallId", "exitCode"] as const;
 const TOOL_CALL_COLUMNS = ["trajectoryId", "messageSeq", "step", "seq", "callId", "name", "input", "inputIsJson"] as const;
@@ -62,8 +69,40 @@ export class ImportWriter {
     for (const r of found) this.taskIds.set(`${r.benchmarkId}\u0000${r.key}`, r.id);
   }
 
+  /**
+   * The database-free part of writing trajectories: the last record of a natural key wins within
+   * the batch (as a later import would), steps are numbered, and message and tool-call rows are
+   * encoded for COPY, all but their trajectory id. Called while the previous batch is being written.
+   */
+  prepare(items: ReadonlyArray<Located<TrajectoryRecord> & { format?: string }>): PreparedTrajectories {
+    const byKey = new Map<string, Located<TrajectoryRecord> & { format: string }>();
+    let duplicates = 0;
+    for (const { line, record, format = "interchange" } of items) {
+      const k = nameKeyString({ benchmark: storableText(record.benchmark), model: storableText(record.model), task: storableText(record.task.id), network: record.network, prompt: record.prompt, run: record.run });
+      if (byKey.has(k)) duplicates += 1;
+      byKey.delete(k);
+      byKey.set(k, { line, record, format });
+    }
+    const list = [...byKey.values()].map((item) => {
+      const { messages, stepCount } = numberSteps(item.record.turns);
+      const messageRows: string[] = [];
+      const callRows: string[] = [];
+      for (const m of messages) {
+        messageRows.push(encodeCopyRow([m.seq, m.step, m.role, storableText(m.content), t(m.reasoning), t(m.toolCallId), m.exitCode]));
+        for (const c of m.toolCalls) callRows.push(encodeCopyRow([m.seq, m.step, c.seq, t(c.callId), storableText(c.name), storableText(c.input), c.inputIsJson]));
+      }
+      return { ...item, stepCount, messageCount: messages.length, messageRows, callRows };
+    });
+    return { list, duplicates };
+  }
+
   async trajectories(items: ReadonlyArray<Located<TrajectoryRecord> & { format?: string }>): Promise<RecordError[]> {
-    if (!items.length) return [];
+    return this.writeTrajectories(this.prepare(items));
+  }
+
+  async writeTrajectories(prepared: PreparedTrajectories): Promise<RecordError[]> {
+    if (!prepared.list.length) return [];
+    const items = prepared.list;
     const benchmarks = await this.nameIds("benchmark", items.map((i) => storableText(i.record.benchmark)));
     const models = await this.nameIds("agent_model", items.map((i) => storableText(i.record.model)));
     const taskRows = new Map<string, { benchmarkId: number; key: string; repo: string | null; baseCommit: string | null; language: string | null }>();
@@ -74,22 +113,14 @@ export class ImportWriter {
     }
     await this.tasks([...taskRows.values()]);
 
-    // Within one batch the last record of a natural key wins, as a later import would.
-    const rows = new Map<string, { line: number; record: TrajectoryRecord; format: string; benchmarkId: number; modelId: number; taskId: number }>();
-    for (const { line, record: r, format = "interchange" } of items) {
-      const benchmarkId = benchmarks.get(storableText(r.benchmark))!;
-      const row = { line, record: r, format, benchmarkId, modelId: models.get(storableText(r.model))!, taskId: this.taskIds.get(`${benchmarkId}\u0000${storableText(r.task.id)}`)!, network: r.network, prompt: r.prompt, run: r.run };
-      const k = keyString(row);
-      if (rows.has(k)) this.counts.replaced += 1;
-      rows.delete(k);
-      rows.set(k, row);
-    }
-    const errors = await this.checkExternalIds([...rows.values()]);
+    const list = items.map((item) => {
+      const benchmarkId = benchmarks.get(storableText(item.record.benchmark))!;
+      return { ...item, benchmarkId, modelId: models.get(storableText(item.record.model))!, taskId: this.taskIds.get(`${benchmarkId}\u0000${storableText(item.record.task.id)}`)! };
+    });
+    const errors = await this.checkExternalIds(list);
     if (errors.length) return errors;
 
-    const list = [...rows.values()];
-    const numbered = list.map((r) => numberSteps(r.record.turns));
-    const col = <T>(f: (r: (typeof list)[number], i: number) => T) => list.map(f);
+    const col = <T>(f: (r: (typeof list)[number]) => T) => list.map(f);
     const written = await this.sql.query<{ id: number; inserted: boolean; benchmarkId: number; modelId: number; taskId: number; network: boolean; prompt: string; run: number }>(
       `INSERT INTO trajectory ("externalId", "benchmarkId", "modelId", "taskId", network, prompt, run, resolved, patch, metadata,
          "sourceFormat", "stepCount", "messageCount", "importId", "updatedAt")
@@ -102,27 +133,23 @@ export class ImportWriter {
        RETURNING id, (xmax = 0) AS inserted, "benchmarkId", "modelId", "taskId", network, prompt::text, run`,
       [col((r) => t(r.record.id)), col((r) => r.benchmarkId), col((r) => r.modelId), col((r) => r.taskId), col((r) => r.record.network),
         col((r) => r.record.prompt), col((r) => r.record.run), col((r) => r.record.resolved), col((r) => t(r.record.patch)),
-        col((r) => JSON.stringify(storableJson(r.record.metadata))), col((r) => r.format), col((_, i) => numbered[i]!.stepCount),
-        col((_, i) => numbered[i]!.messages.length), col(() => this.opts.importId), col(() => this.opts.now.toISOString())],
+        col((r) => JSON.stringify(storableJson(r.record.metadata))), col((r) => r.format), col((r) => r.stepCount),
+        col((r) => r.messageCount), col(() => this.opts.importId), col(() => this.opts.now.toISOString())],
     );
-    const idByKey = new Map(written.map((w) => [keyString(w), w]));
+    const idByKey = new Map(written.map((w) => [keyString(w), w.id]));
     const replacedIds = written.filter((w) => !w.inserted).map((w) => w.id);
     if (replacedIds.length) await this.sql.query(`DELETE FROM message WHERE "trajectoryId" = ANY($1::int[])`, [replacedIds]);
 
-    const messages: unknown[][] = [];
-    const calls: unknown[][] = [];
-    list.forEach((r, i) => {
-      const id = idByKey.get(keyString({ ...r, network: r.record.network, prompt: r.record.prompt, run: r.record.run }))!.id;
-      this.touched.add(id);
-      for (const m of numbered[i]!.messages) {
-        messages.push([id, m.seq, m.step, m.role, storableText(m.content), t(m.reasoning), t(m.toolCallId), m.exitCode]);
-        for (const c of m.toolCalls) calls.push([id, m.seq, m.step, c.seq, t(c.callId), storableText(c.name), storableText(c.input), c.inputIsJson]);
-      }
-    });
-    await this.sql.copy("message", MESSAGE_COLUMNS, messages);
-    await this.sql.copy("tool_call", TOOL_CALL_COLUMNS, calls);
+    const ids = list.map((r) => idByKey.get(keyString({ ...r, network: r.record.network, prompt: r.record.prompt, run: r.record.run }))!);
+    for (const id of ids) this.touched.add(id);
+    // Each encoded row gets its trajectory id in front: the one part that needed the database.
+    const withIds = (rows: (r: (typeof list)[number]) => string[]) => chunkLines((function* () {
+      for (let i = 0; i < list.length; i++) for (const row of rows(list[i]!)) yield `${ids[i]}\t${row}`;
+    })());
+    await this.sql.copyText("message", MESSAGE_COLUMNS, withIds((r) => r.messageRows));
+    await this.sql.copyText("tool_call", TOOL_CALL_COLUMNS, withIds((r) => r.callRows));
     this.counts.trajectories += written.length;
-    this.counts.replaced += replacedIds.length;
+    this.counts.replaced += replacedIds.length + prepared.duplicates;
     return [];
   }
 

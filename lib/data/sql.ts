@@ -11,6 +11,13 @@ export interface Sql {
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
   /** COPY rows into table(columns); values: string, number, boolean, Date, null, or objects (as JSON). */
   copy(table: string, columns: readonly string[], rows: ReadonlyArray<readonly unknown[]>): Promise<void>;
+  /** COPY text already encoded (encodeCopyRow lines), in chunks. */
+  copyText(table: string, columns: readonly string[], chunks: Iterable<string>): Promise<void>;
+}
+
+/** One row in COPY's text format, without its newline. */
+export function encodeCopyRow(values: readonly unknown[]): string {
+  return values.map(copyValue).join("\t");
 }
 
 /** One value in COPY's text format: \N for null; backslash, tab, newline and CR escaped. */
@@ -24,14 +31,18 @@ function copyValue(v: unknown): string {
   return s.replace(/[\\\t\n\r]/g, (c) => (c === "\\" ? "\\\\" : c === "\t" ? "\\t" : c === "\n" ? "\\n" : "\\r"));
 }
 
-/** COPY text-format lines, produced lazily in chunks so a large batch is never one huge string. */
-function* copyLines(rows: ReadonlyArray<readonly unknown[]>): Generator<string> {
+/** Joins lines into chunks of about 1 MB, so a large batch is never one huge string. */
+export function* chunkLines(lines: Iterable<string>): Generator<string> {
   let chunk = "";
-  for (const row of rows) {
-    chunk += row.map(copyValue).join("\t") + "\n";
+  for (const line of lines) {
+    chunk += line + "\n";
     if (chunk.length > 1 << 20) { yield chunk; chunk = ""; }
   }
   if (chunk) yield chunk;
+}
+
+function* copyLines(rows: ReadonlyArray<readonly unknown[]>): Generator<string> {
+  yield* chunkLines((function* () { for (const row of rows) yield encodeCopyRow(row); })());
 }
 
 const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
@@ -46,8 +57,10 @@ export async function transaction<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
     const sql: Sql = {
       async query<R>(text: string, params?: unknown[]) { return (await client.query(text, params)).rows as R[]; },
       async copy(table, columns, rows) {
-        if (!rows.length) return;
-        await pipeline(Readable.from(copyLines(rows)), client.query(copyFromStream(copySql(table, columns, "STDIN"))));
+        if (rows.length) await this.copyText(table, columns, copyLines(rows));
+      },
+      async copyText(table, columns, chunks) {
+        await pipeline(Readable.from(chunks), client.query(copyFromStream(copySql(table, columns, "STDIN"))));
       },
     };
     try {
@@ -63,11 +76,17 @@ export async function transaction<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
     }
   }
   const engine = handle.pglite!;
-  return engine.transaction(async (tx) => fn({
-    async query<R>(text: string, params?: unknown[]) { return (await tx.query<R>(text, params)).rows; },
-    async copy(table, columns, rows) {
-      if (!rows.length) return;
-      await tx.query(copySql(table, columns, "'/dev/blob'"), [], { blob: new Blob([...copyLines(rows)]) });
-    },
-  }));
+  return engine.transaction(async (tx) => {
+    const sql: Sql = {
+      async query<R>(text: string, params?: unknown[]) { return (await tx.query<R>(text, params)).rows; },
+      async copy(table, columns, rows) {
+        if (rows.length) await sql.copyText(table, columns, copyLines(rows));
+      },
+      async copyText(table, columns, chunks) {
+        const parts = [...chunks];
+        if (parts.length) await tx.query(copySql(table, columns, "'/dev/blob'"), [], { blob: new Blob(parts) });
+      },
+    };
+    return fn(sql);
+  });
 }

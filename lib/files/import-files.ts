@@ -85,12 +85,6 @@ function stripUndefined<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-async function sha256(file: string): Promise<string> {
-  const hash = crypto.createHash("sha256");
-  for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest("hex");
-}
-
 export type FileProgress = { bytes: number; records: number };
 
 export type FileImport = ImportOutcome & { file: string; unit: "line" | "record"; bytes: number; seconds: number };
@@ -104,9 +98,11 @@ export async function importFile(
   const bytes = fs.statSync(file).size;
   let progress: FileProgress = { bytes: 0, records: 0 };
   const report = (p: Partial<FileProgress>) => { progress = { ...progress, ...p }; opts.onProgress?.(progress); };
-  const records = readRecords(file, { condition: opts.condition, resolved: opts.resolved, onBytes: (b) => report({ bytes: b }) });
+  // The checksum is taken while the file is read for import, not in a pass of its own.
+  const hash = crypto.createHash("sha256");
+  const records = readRecords(file, { condition: opts.condition, resolved: opts.resolved, hash, onBytes: (b) => report({ bytes: b }) });
   const outcome = await runImport(
-    { fileName: opts.displayName ?? file, format: "auto", fileBytes: bytes, fileSha256: await sha256(file), source: opts.source, userId: opts.userId ?? null },
+    { fileName: opts.displayName ?? file, format: "auto", fileBytes: bytes, sha256: () => hash.copy().digest("hex"), source: opts.source, userId: opts.userId ?? null },
     records,
     (n) => report({ records: n }),
   );

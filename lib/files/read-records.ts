@@ -17,6 +17,8 @@ export type ReadOptions = {
   resolved: ResolvedLookup | null;
   /** Called with the compressed bytes read so far. */
   onBytes?: (bytes: number) => void;
+  /** Fed every byte of the file as it is read (its checksum, without a second pass). */
+  hash?: { update(chunk: Buffer): unknown };
 };
 
 const GZIP_MAGIC = [0x1f, 0x8b];
@@ -32,13 +34,14 @@ async function isGzip(file: string): Promise<boolean> {
 }
 
 /** The file's text as a stream (through gunzip when compressed), counting the bytes read. */
-async function openText(file: string, onBytes?: (n: number) => void): Promise<Readable> {
+async function openText(file: string, opts: Pick<ReadOptions, "onBytes" | "hash">): Promise<Readable> {
   const gzip = await isGzip(file);
   let bytes = 0;
   const counter = new Transform({
     transform(chunk: Buffer, _enc, done) {
       bytes += chunk.length;
-      onBytes?.(bytes);
+      opts.hash?.update(chunk);
+      opts.onBytes?.(bytes);
       done(null, chunk);
     },
   });
@@ -97,7 +100,7 @@ export async function* readRecords(file: string, opts: ReadOptions): AsyncGenera
     yield* readLines(file, opts);
     return;
   }
-  const stream = await openText(file, opts.onBytes);
+  const stream = await openText(file, opts);
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);
   const text = Buffer.concat(chunks).toString("utf8");
@@ -122,7 +125,7 @@ function isJson(s: string): boolean {
 }
 
 async function* readLines(file: string, opts: ReadOptions): AsyncGenerator<RawRecord> {
-  const lines = readline.createInterface({ input: await openText(file, opts.onBytes), crlfDelay: Infinity });
+  const lines = readline.createInterface({ input: await openText(file, opts), crlfDelay: Infinity });
   let n = 0;
   for await (const text of lines) {
     n += 1;
