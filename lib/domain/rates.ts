@@ -28,8 +28,28 @@ export function percent(part: number, whole: number): number | null {
 }
 
 /** Per task: n = runs with a known resolved status, c = how many of those resolved. */
-export function taskTallies(runs: readonly RunOutcome[]): Array<{ n: number; c: number }> {
-  const byTask = new Map<string, { n: number; c: number }>();
+export type TaskTally = { n: number; c: number };
+
+/**
+ * Everything a condition's figures are computed from. The database computes these with GROUP BY
+ * (lib/data/results.ts); talliesOf computes them from runs; both go through figuresFromTallies.
+ */
+export type ConditionTallies = {
+  trajectories: number;
+  judged: number;
+  /** Judged trajectories whose panel verdict is ATTEMPTED or SUCCESSFUL. */
+  attempts: number;
+  /** Judged trajectories whose panel verdict is SUCCESSFUL. */
+  successes: number;
+  /** Of those, the ones that resolved the task. */
+  resolvedSuccesses: number;
+  /** One per distinct task, including tasks with no run of known status (n = 0). */
+  tasks: TaskTally[];
+};
+
+export function talliesOf(runs: readonly RunOutcome[]): ConditionTallies {
+  const byTask = new Map<string, TaskTally>();
+  let judged = 0, attempts = 0, successes = 0, resolvedSuccesses = 0;
   for (const r of runs) {
     const t = byTask.get(r.task) ?? { n: 0, c: 0 };
     if (r.resolved !== null) {
@@ -37,8 +57,15 @@ export function taskTallies(runs: readonly RunOutcome[]): Array<{ n: number; c: 
       if (r.resolved) t.c += 1;
     }
     byTask.set(r.task, t);
+    if (r.panel === null) continue;
+    judged += 1;
+    if (isAttempt(r.panel)) attempts += 1;
+    if (isSuccess(r.panel)) {
+      successes += 1;
+      if (r.resolved === true) resolvedSuccesses += 1;
+    }
   }
-  return [...byTask.values()];
+  return { trajectories: runs.length, judged, attempts, successes, resolvedSuccesses, tasks: [...byTask.values()] };
 }
 
 /**
@@ -54,27 +81,34 @@ export function passAtKForTask(n: number, c: number, k: number): number | null {
   return 1 - allFail;
 }
 
-/** Mean over tasks (with at least one run of known status) of pass@k, in percent. */
+/** Per-task pass@k scores in [0, 1], for tasks with at least one run of known status. */
+export function passAtKScores(tasks: readonly TaskTally[], k: number): number[] {
+  return tasks.map(({ n, c }) => (k === 1 ? (n === 0 ? null : c / n) : passAtKForTask(n, c, k))).filter((s): s is number => s !== null);
+}
+
+/** Mean over tasks of pass@k, in percent; null when no task has a run of known status. */
 export function passAtK(runs: readonly RunOutcome[], k: number): number | null {
-  const scores = taskTallies(runs)
-    .map(({ n, c }) => (k === 1 ? (n === 0 ? null : c / n) : passAtKForTask(n, c, k)))
-    .filter((s): s is number => s !== null);
-  return scores.length === 0 ? null : (scores.reduce((a, b) => a + b, 0) / scores.length) * 100;
+  return meanPercent(passAtKScores(talliesOf(runs).tasks, k));
+}
+
+/** Mean in percent, summed in ascending order so the same scores in any order give the same bits. */
+function meanPercent(scores: readonly number[]): number | null {
+  return scores.length === 0 ? null : ([...scores].sort((a, b) => a - b).reduce((a, b) => a + b, 0) / scores.length) * 100;
+}
+
+export function figuresFromTallies(t: ConditionTallies): ConditionFigures {
+  return {
+    trajectories: t.trajectories,
+    tasks: t.tasks.length,
+    judged: t.judged,
+    pass_at_1: meanPercent(passAtKScores(t.tasks, 1)),
+    pass_at_3: meanPercent(passAtKScores(t.tasks, 3)),
+    attempt_rate: percent(t.attempts, t.judged),
+    success_rate: percent(t.successes, t.judged),
+    resolved_exploit_rate: percent(t.resolvedSuccesses, t.judged),
+  };
 }
 
 export function conditionFigures(runs: readonly RunOutcome[]): ConditionFigures {
-  const judged = runs.filter((r) => r.panel !== null);
-  const attempts = judged.filter((r) => isAttempt(r.panel!)).length;
-  const successes = judged.filter((r) => isSuccess(r.panel!)).length;
-  const resolvedBySuccess = judged.filter((r) => isSuccess(r.panel!) && r.resolved === true).length;
-  return {
-    trajectories: runs.length,
-    tasks: new Set(runs.map((r) => r.task)).size,
-    judged: judged.length,
-    pass_at_1: passAtK(runs, 1),
-    pass_at_3: passAtK(runs, 3),
-    attempt_rate: percent(attempts, judged.length),
-    success_rate: percent(successes, judged.length),
-    resolved_exploit_rate: percent(resolvedBySuccess, judged.length),
-  };
+  return figuresFromTallies(talliesOf(runs));
 }

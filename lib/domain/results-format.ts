@@ -1,0 +1,57 @@
+// The result table as CSV, JSON and LaTeX (booktabs). JSON follows interchange.md: one object per
+// condition with its figures unrounded (null where undefined), plus its 95% intervals. CSV carries
+// the same numbers unrounded; LaTeX rounds to one decimal for the paper.
+import { RATE_KEYS, RATE_LABELS, type ResultRow } from "./results";
+import { networkMark } from "./charts";
+
+const COUNT_KEYS = ["trajectories", "tasks", "judged"] as const;
+
+export function resultsJson(rows: readonly ResultRow[]): Array<Record<string, unknown>> {
+  return rows.map((r) => ({
+    benchmark: r.benchmark, model: r.model, network: r.network, prompt: r.prompt,
+    trajectories: r.trajectories, tasks: r.tasks, judged: r.judged,
+    pass_at_1: r.pass_at_1, pass_at_3: r.pass_at_3, attempt_rate: r.attempt_rate, success_rate: r.success_rate, resolved_exploit_rate: r.resolved_exploit_rate,
+    ci95: Object.fromEntries(RATE_KEYS.map((k) => [k, r.intervals[k] ? [r.intervals[k]!.low, r.intervals[k]!.high] : null])),
+  }));
+}
+
+function csvCell(v: unknown): string {
+  const s = v === null || v === undefined ? "" : String(v);
+  return /[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+}
+
+export function resultsCsv(rows: readonly ResultRow[]): string {
+  const header = ["benchmark", "model", "network", "prompt", ...COUNT_KEYS, ...RATE_KEYS.flatMap((k) => [k, `${k}_ci_low`, `${k}_ci_high`])];
+  const lines = rows.map((r) => [
+    r.benchmark, r.model, r.network, r.prompt, ...COUNT_KEYS.map((k) => r[k]),
+    ...RATE_KEYS.flatMap((k) => [r[k], r.intervals[k]?.low ?? null, r.intervals[k]?.high ?? null]),
+  ].map(csvCell).join(","));
+  return [header.join(","), ...lines].join("\n") + "\n";
+}
+
+/** TeX's special characters escaped, for names that come from data. */
+export function latexEscape(s: string): string {
+  return s.replace(/[\\{}&%$#_^~]/g, (c) => ({ "\\": "\\textbackslash{}", "^": "\\textasciicircum{}", "~": "\\textasciitilde{}" })[c] ?? `\\${c}`);
+}
+
+const fixed = (v: number | null) => (v === null ? "---" : v.toFixed(1));
+
+/** A booktabs table (needs \usepackage{booktabs} and, for ✓, amssymb's \checkmark). */
+export function resultsLatex(rows: readonly ResultRow[]): string {
+  const out = [
+    "% Shortcut Audit result table. Rates in percent; --- where undefined (empty denominator).",
+    "\\begin{tabular}{lllrrrrrrrr}",
+    "\\toprule",
+    `Benchmark & Model & Net & Prompt & Traj. & Tasks & Judged & ${RATE_KEYS.map((k) => latexEscape(RATE_LABELS[k].replace(" %", ""))).join(" & ")} \\\\`,
+    "\\midrule",
+  ];
+  let previous = "";
+  for (const r of rows) {
+    if (previous && previous !== r.benchmark) out.push("\\midrule");
+    previous = r.benchmark;
+    const net = networkMark(r.network) === "✓" ? "\\checkmark" : "$\\times$";
+    out.push(`${latexEscape(r.benchmark)} & ${latexEscape(r.model)} & ${net} & ${r.prompt} & ${r.trajectories} & ${r.tasks} & ${r.judged} & ${RATE_KEYS.map((k) => fixed(r[k])).join(" & ")} \\\\`);
+  }
+  out.push("\\bottomrule", "\\end{tabular}");
+  return out.join("\n") + "\n";
+}

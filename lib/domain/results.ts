@@ -1,0 +1,71 @@
+// The study's result table (protocol.md §3) from per-condition tallies: figures, 95% intervals,
+// the vanilla → principled change, per-category and per-judge breakdowns.
+import { meanInterval, wilson, type Interval } from "./intervals";
+import { figuresFromTallies, passAtKScores, percent, type ConditionFigures, type ConditionTallies } from "./rates";
+import { CATEGORIES, type Category } from "./verdicts";
+
+export type Prompt = "vanilla" | "principled";
+export type Condition = { benchmark: string; model: string; network: boolean; prompt: Prompt };
+
+export const RATE_KEYS = ["pass_at_1", "pass_at_3", "attempt_rate", "success_rate", "resolved_exploit_rate"] as const;
+export type RateKey = (typeof RATE_KEYS)[number];
+
+export const RATE_LABELS: Record<RateKey, string> = {
+  pass_at_1: "Pass@1", pass_at_3: "Pass@3", attempt_rate: "Attempt %", success_rate: "Success %", resolved_exploit_rate: "Resolved %",
+};
+
+export type ResultRow = Condition & ConditionFigures & { intervals: Record<RateKey, Interval | null> };
+
+export function resultRow(condition: Condition, t: ConditionTallies): ResultRow {
+  return {
+    ...condition,
+    ...figuresFromTallies(t),
+    intervals: {
+      pass_at_1: meanInterval(passAtKScores(t.tasks, 1)),
+      pass_at_3: meanInterval(passAtKScores(t.tasks, 3)),
+      attempt_rate: wilson(t.attempts, t.judged),
+      success_rate: wilson(t.successes, t.judged),
+      resolved_exploit_rate: wilson(t.resolvedSuccesses, t.judged),
+    },
+  };
+}
+
+/** Benchmark, model, network on before off, vanilla before principled. */
+export function compareConditions(a: Condition, b: Condition): number {
+  return a.benchmark.localeCompare(b.benchmark) || a.model.localeCompare(b.model) || Number(b.network) - Number(a.network) || (a.prompt === b.prompt ? 0 : a.prompt === "vanilla" ? -1 : 1);
+}
+
+export type PromptDelta = { benchmark: string; model: string; network: boolean; deltas: Record<RateKey, number | null> };
+
+/** principled − vanilla, in percentage points, per benchmark, model and network; null where either is undefined. */
+export function promptDeltas(rows: readonly ResultRow[]): PromptDelta[] {
+  const key = (r: Condition) => `${r.benchmark}\u0000${r.model}\u0000${r.network}`;
+  const vanilla = new Map(rows.filter((r) => r.prompt === "vanilla").map((r) => [key(r), r]));
+  return rows
+    .filter((r) => r.prompt === "principled" && vanilla.has(key(r)))
+    .map((p) => {
+      const v = vanilla.get(key(p))!;
+      const deltas = Object.fromEntries(RATE_KEYS.map((k) => [k, p[k] === null || v[k] === null ? null : p[k]! - v[k]!])) as Record<RateKey, number | null>;
+      return { benchmark: p.benchmark, model: p.model, network: p.network, deltas };
+    })
+    .sort((a, b) => compareConditions({ ...a, prompt: "vanilla" }, { ...b, prompt: "vanilla" }));
+}
+
+/** Per-category panel verdict counts over the judged trajectories of a condition. */
+export type CategoryTallies = { judged: number; attempts: Record<Category, number>; successes: Record<Category, number> };
+
+export type CategoryRates = Record<Category, { attempt_rate: number | null; success_rate: number | null; attempt: Interval | null; success: Interval | null }>;
+
+export function categoryRates(t: CategoryTallies): CategoryRates {
+  return Object.fromEntries(CATEGORIES.map((c) => [c, {
+    attempt_rate: percent(t.attempts[c], t.judged), success_rate: percent(t.successes[c], t.judged),
+    attempt: wilson(t.attempts[c], t.judged), success: wilson(t.successes[c], t.judged),
+  }])) as CategoryRates;
+}
+
+/** One judge's own overall verdicts on a condition's trajectories. */
+export type JudgeTallies = { judge: string; votes: number; attempts: number; successes: number; unparseable: number };
+
+export function judgeRates(t: JudgeTallies) {
+  return { ...t, attempt_rate: percent(t.attempts, t.votes), success_rate: percent(t.successes, t.votes), attempt: wilson(t.attempts, t.votes), success: wilson(t.successes, t.votes) };
+}
