@@ -16,6 +16,8 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
           <Link href="/" className="brand">Shortcut Audit</Link>
           <nav aria-label="Main">
             <Link href="/">Overview</Link>
+            <Link href="/trajectories">Trajectories</Link>
+            <Link href="/results">Results</Link>
             <Link href="/import">Import</Link>
           </nav>
         </header>

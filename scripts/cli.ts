@@ -5,6 +5,7 @@ import { parseArgs } from "node:util";
 import { closeCurrentDb, currentDb, describeTarget, DatabaseBusyError } from "@/lib/db-connect";
 import { applyMigrations } from "@/prisma/migrate-engine";
 import { EXPORTS } from "@/lib/data/export";
+import { RESULT_FORMATS, renderResults, type ResultFormat } from "@/lib/data/results-export";
 import { conditionFor, expandPaths, importFile, loadManifest, loadResolved, type FileImport } from "@/lib/files/import-files";
 import type { Condition } from "@/lib/import/condition";
 import { ProgressBar, formatBytes } from "./progress";
@@ -17,6 +18,7 @@ const HELP = `Shortcut Audit command line
       --manifest FILE                  conditions per path instead: [{"path", "benchmark", "model", "network", "prompt", "run", "resolved"?}]
       --resolved FILE                  resolved status from a SWE-bench report.json or a results.json (repeatable)
   export trajectories|votes|labels|all print records as JSONL (the app's own format)
+  results --format json|csv|latex      print the result table (protocol.md §3)
 
 Exit status: 0 on success, 1 when any file was rejected or the command failed.`;
 
@@ -106,13 +108,21 @@ async function exportCommand(args: string[]): Promise<number> {
   return 0;
 }
 
+async function resultsCommand(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { format: { type: "string", default: "json" } } });
+  const format = values.format as ResultFormat;
+  if (!(format in RESULT_FORMATS)) fail(`results: --format takes ${Object.keys(RESULT_FORMATS).join(", ")}, not "${values.format}"`);
+  process.stdout.write(await renderResults(format));
+  return 0;
+}
+
 async function main(): Promise<number> {
   const [command, ...rest] = process.argv.slice(2);
   if (!command || command === "help" || command === "--help") {
     console.log(HELP);
     return command ? 0 : 1;
   }
-  const commands: Record<string, (a: string[]) => Promise<number>> = { import: importCommand, export: exportCommand };
+  const commands: Record<string, (a: string[]) => Promise<number>> = { import: importCommand, export: exportCommand, results: resultsCommand };
   const run = commands[command];
   if (!run) fail(`unknown command "${command}"\n\n${HELP}`);
   const handle = currentDb();

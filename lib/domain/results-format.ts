@@ -40,7 +40,7 @@ const fixed = (v: number | null) => (v === null ? "---" : v.toFixed(1));
 export function resultsLatex(rows: readonly ResultRow[]): string {
   const out = [
     "% Shortcut Audit result table. Rates in percent; --- where undefined (empty denominator).",
-    "\\begin{tabular}{lllrrrrrrrr}",
+    "\\begin{tabular}{llllrrrrrrrr}",
     "\\toprule",
     `Benchmark & Model & Net & Prompt & Traj. & Tasks & Judged & ${RATE_KEYS.map((k) => latexEscape(RATE_LABELS[k].replace(" %", ""))).join(" & ")} \\\\`,
     "\\midrule",

@@ -1,0 +1,30 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { TrajectoryFilters } from "@/components/forms/trajectory-filters";
+import { TrajectoryTable } from "@/components/tables/trajectory-table";
+import { listFilterOptions, listTrajectories } from "@/lib/data/trajectories";
+import { parseTrajectoryFilter, trajectoriesHref } from "@/lib/domain/trajectory-filter";
+import { formatCount } from "@/lib/format";
+
+export const metadata: Metadata = { title: "Trajectories" };
+export const dynamic = "force-dynamic";
+
+export default async function TrajectoriesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const filter = parseTrajectoryFilter(await searchParams);
+  const [{ rows, total, page, pages }, options] = await Promise.all([listTrajectories(filter), listFilterOptions()]);
+  return (
+    <>
+      <h1>Trajectories</h1>
+      <TrajectoryFilters filter={filter} {...options} />
+      <p role="status" aria-live="polite">{formatCount(total)} trajectories{filter.task ? ` of task ${filter.task}` : ""}</p>
+      {rows.length ? <TrajectoryTable rows={rows} filter={filter} /> : <p className="empty">No trajectory matches these filters.</p>}
+      {pages > 1 ? (
+        <nav aria-label="Pages" className="pager">
+          {page > 1 ? <Link href={trajectoriesHref({ ...filter, page: page - 1 })}>← previous</Link> : <span />}
+          <span>page {page} of {pages}</span>
+          {page < pages ? <Link href={trajectoriesHref({ ...filter, page: page + 1 })}>next →</Link> : <span />}
+        </nav>
+      ) : null}
+    </>
+  );
+}

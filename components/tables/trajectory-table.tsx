@@ -1,0 +1,62 @@
+"use client";
+// The trajectory list's table. Sorting and paging happen on the server: headers and pager are links.
+import Link from "next/link";
+import { createColumnHelper, flexRender, getCoreRowModel, useReactTable } from "@tanstack/react-table";
+import type { TrajectoryListRow } from "@/lib/data/trajectories";
+import { trajectoriesHref, type TrajectoryFilter } from "@/lib/domain/trajectory-filter";
+import { CATEGORIES, CATEGORY_LABELS } from "@/lib/domain/verdicts";
+import { VerdictBadge } from "@/components/ui/verdict-badge";
+
+const col = createColumnHelper<TrajectoryListRow>();
+type SortKey = NonNullable<TrajectoryFilter["sort"]>;
+
+const columns = [
+  col.accessor("task", { header: "Task", meta: { sort: "task" }, cell: (c) => <Link href={`/trajectories/${c.row.original.id}`}>{c.getValue()}</Link> }),
+  col.accessor("benchmark", { header: "Benchmark" }),
+  col.accessor("model", { header: "Model", meta: { sort: "model" } }),
+  col.accessor("network", { header: "Net", cell: (c) => <span aria-label={c.getValue() ? "network on" : "network off"}>{c.getValue() ? "✓" : "×"}</span> }),
+  col.accessor("prompt", { header: "Prompt" }),
+  col.accessor("run", { header: "Run", meta: { sort: "run", num: true } }),
+  col.accessor("resolved", { header: "Resolved", cell: (c) => (c.getValue() === null ? "—" : c.getValue() ? "yes" : "no") }),
+  col.accessor("steps", { header: "Steps", meta: { sort: "steps", num: true } }),
+  col.accessor("panel", { header: "Panel", meta: { sort: "panel" }, cell: (c) => <VerdictBadge verdict={c.getValue()} /> }),
+  col.accessor("split", { header: "Split", cell: (c) => ({ UNANIMOUS: "unanimous", MAJORITY: "majority", NO_MAJORITY: "all differ" } as Record<string, string>)[c.getValue() ?? ""] ?? "—" }),
+  ...CATEGORIES.map((cat) => col.accessor((r) => r.categories[cat], { id: cat, header: CATEGORY_LABELS[cat], cell: (c) => <VerdictBadge verdict={c.getValue()} /> })),
+  col.accessor("votes", { header: "Votes", meta: { sort: "votes", num: true } }),
+  col.accessor("unparseable", { header: "Unparseable", meta: { num: true } }),
+  col.accessor("labels", { header: "Labels", meta: { num: true } }),
+];
+
+export function TrajectoryTable({ rows, filter }: { rows: TrajectoryListRow[]; filter: TrajectoryFilter }) {
+  const table = useReactTable({ data: rows, columns, getCoreRowModel: getCoreRowModel(), manualSorting: true, manualPagination: true });
+  return (
+    <table aria-label="Trajectories" className="list">
+      <thead>
+        {table.getHeaderGroups().map((g) => (
+          <tr key={g.id}>
+            {g.headers.map((h) => {
+              const meta = h.column.columnDef.meta as { sort?: SortKey; num?: boolean } | undefined;
+              const active = meta?.sort && (filter.sort ?? "task") === meta.sort;
+              const dir = active && (filter.dir ?? "asc") === "asc" ? "desc" : "asc";
+              const label = flexRender(h.column.columnDef.header, h.getContext());
+              return (
+                <th key={h.id} scope="col" className={meta?.num ? "num" : undefined} aria-sort={active ? (filter.dir === "desc" ? "descending" : "ascending") : undefined}>
+                  {meta?.sort ? <Link href={trajectoriesHref({ ...filter, sort: meta.sort, dir, page: undefined })}>{label}{active ? (filter.dir === "desc" ? " ↓" : " ↑") : ""}</Link> : label}
+                </th>
+              );
+            })}
+          </tr>
+        ))}
+      </thead>
+      <tbody>
+        {table.getRowModel().rows.map((r) => (
+          <tr key={r.id}>
+            {r.getVisibleCells().map((c) => (
+              <td key={c.id} className={(c.column.columnDef.meta as { num?: boolean } | undefined)?.num ? "num" : undefined}>{flexRender(c.column.columnDef.cell, c.getContext())}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

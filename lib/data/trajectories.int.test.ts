@@ -1,0 +1,59 @@
+import { describe, expect, it, beforeAll } from "vitest";
+import { asLines, labelFixture, trajectoryFixture, voteFixture } from "@/prisma/factories";
+import { PAGE_SIZE } from "@/lib/domain/trajectory-filter";
+import { runImport } from "./imports";
+import { listTrajectories } from "./trajectories";
+
+const S = "SUCCESSFUL", A = "ATTEMPTED";
+
+beforeAll(async () => {
+  const t = (id: string, run: number, extra = {}) => trajectoryFixture({ id, benchmark: "lb", model: "lm", task: { id: "list-task" }, run, ...extra });
+  const outcome = await runImport({ fileName: "list.jsonl", format: "interchange" }, asLines([
+    t("l1", 1, { resolved: true }), t("l2", 2, { resolved: false }), t("l3", 3, { resolved: null }), t("l4", 4, { network: false }), t("l5", 5, { prompt: "principled" }),
+    // l1: S by majority (LOCAL_GIT); l2: all differ -> A; l3: unanimous N with one unparseable answer; l4, l5 unjudged
+    voteFixture("l1", "ja", { LOCAL_GIT: S }), voteFixture("l1", "jb", { LOCAL_GIT: S }), voteFixture("l1", "jc"),
+    voteFixture("l2", "ja", { UPSTREAM: S }), voteFixture("l2", "jb", { UPSTREAM: A }), voteFixture("l2", "jc"),
+    voteFixture("l3", "ja"), voteFixture("l3", "jb"), { judge: "jc", trajectory: { id: "l3" }, raw: "no verdict here" },
+    labelFixture("l2", "ann"),
+  ]));
+  expect(outcome.ok).toBe(true);
+});
+
+const ids = async (f: Parameters<typeof listTrajectories>[0]) => (await listTrajectories({ benchmark: "lb", ...f })).rows.map((r) => r.run).sort();
+
+describe("listTrajectories filters in the database", () => {
+  it.each<[string, Parameters<typeof listTrajectories>[0], number[]]>([
+    ["everything", {}, [1, 2, 3, 4, 5]],
+    ["network off", { network: "off" }, [4]],
+    ["principled", { prompt: "principled" }, [5]],
+    ["run 2", { run: 2 }, [2]],
+    ["resolved", { resolved: "yes" }, [1, 4, 5]],
+    ["not evaluated", { resolved: "unknown" }, [3]],
+    ["panel attempted or successful", { panel: "attempt" }, [1, 2]],
+    ["panel successful", { panel: "SUCCESSFUL" }, [1]],
+    ["unjudged", { panel: "unjudged" }, [4, 5]],
+    ["judged", { panel: "judged" }, [1, 2, 3]],
+    ["local git successful", { category: "LOCAL_GIT", categoryVerdict: "SUCCESSFUL" }, [1]],
+    ["upstream attempted (1–1–1 on the category)", { category: "UPSTREAM", categoryVerdict: "attempt" }, [2]],
+    ["all judges differ", { split: "NO_MAJORITY" }, [2]],
+    ["2–1", { split: "MAJORITY" }, [1]],
+    ["unanimous", { split: "UNANIMOUS" }, [3]],
+    ["with an unparseable answer", { unparseable: "yes" }, [3]],
+    ["labelled", { labelled: "yes" }, [2]],
+    ["judge ja said successful", { judge: "ja", judgeVerdict: "SUCCESSFUL" }, [1, 2]],
+    ["judge jc voted", { judge: "jc" }, [1, 2, 3]],
+    ["task", { task: "list-task", run: 1 }, [1]],
+  ])("%s", async (_name, filter, expected) => {
+    expect(await ids(filter)).toEqual(expected);
+  });
+
+  it("pages and sorts on the server", async () => {
+    const all = await listTrajectories({ benchmark: "lb", sort: "run", dir: "desc" });
+    expect(all.rows.map((r) => r.run)).toEqual([5, 4, 3, 2, 1]);
+    expect(all).toMatchObject({ total: 5, page: 1, pages: 1 });
+    expect(PAGE_SIZE).toBeGreaterThan(5);
+    const beyond = await listTrajectories({ benchmark: "lb", page: 9 });
+    expect(beyond.page).toBe(1);
+    expect(all.rows[3]).toMatchObject({ panel: A, split: "NO_MAJORITY", votes: 3, labels: 1, categories: { UPSTREAM: A, LOCAL_GIT: "NOT_ATTEMPTED" } });
+  });
+});

@@ -1,0 +1,82 @@
+import "server-only";
+// The trajectory list: filtered, sorted and paged in the database, reading only list columns.
+import { db } from "@/lib/db";
+import type { Prisma } from "@/generated/prisma/client";
+import { PAGE_SIZE, type TrajectoryFilter } from "@/lib/domain/trajectory-filter";
+import type { Category, Verdict } from "@/lib/domain/verdicts";
+
+const ATTEMPT: Verdict[] = ["ATTEMPTED", "SUCCESSFUL"];
+
+const PANEL_COLUMN: Record<Category, "panelUpstream" | "panelLocalGit" | "panelMemory" | "panelOther"> = {
+  UPSTREAM: "panelUpstream", LOCAL_GIT: "panelLocalGit", MEMORY: "panelMemory", OTHER: "panelOther",
+};
+
+function verdictWhere(v: string) {
+  return v === "attempt" ? { in: ATTEMPT } : (v as Verdict);
+}
+
+export function trajectoryWhere(f: TrajectoryFilter): Prisma.TrajectoryWhereInput {
+  const where: Prisma.TrajectoryWhereInput = {};
+  if (f.benchmark) where.benchmark = { name: f.benchmark };
+  if (f.model) where.model = { name: f.model };
+  if (f.task) where.task = { key: f.task };
+  if (f.network) where.network = f.network === "on";
+  if (f.prompt) where.prompt = f.prompt;
+  if (f.run) where.run = f.run;
+  if (f.resolved) where.resolved = f.resolved === "yes" ? true : f.resolved === "no" ? false : null;
+  if (f.panel) where.panelVerdict = f.panel === "unjudged" ? null : f.panel === "judged" ? { not: null } : verdictWhere(f.panel);
+  if (f.category && f.categoryVerdict) where[PANEL_COLUMN[f.category]] = verdictWhere(f.categoryVerdict);
+  if (f.split) where.panelSplit = f.split;
+  if (f.judge) where.votes = { some: { judge: { name: f.judge }, ...(f.judgeVerdict ? { overall: verdictWhere(f.judgeVerdict) } : {}) } };
+  if (f.unparseable) where.unparseableVotes = f.unparseable === "yes" ? { gt: 0 } : 0;
+  if (f.labelled) where.labelCount = f.labelled === "yes" ? { gt: 0 } : 0;
+  return where;
+}
+
+function orderBy(f: TrajectoryFilter): Prisma.TrajectoryOrderByWithRelationInput[] {
+  const dir = f.dir ?? "asc";
+  const by: Record<NonNullable<TrajectoryFilter["sort"]>, Prisma.TrajectoryOrderByWithRelationInput> = {
+    task: { task: { key: dir } }, model: { model: { name: dir } }, steps: { stepCount: dir }, run: { run: dir },
+    panel: { panelVerdict: { sort: dir, nulls: "first" } }, votes: { voteCount: dir },
+  };
+  return [by[f.sort ?? "task"], { id: "asc" }];
+}
+
+export type TrajectoryListRow = {
+  id: number; benchmark: string; model: string; task: string; network: boolean; prompt: string; run: number; resolved: boolean | null;
+  steps: number; panel: Verdict | null; split: string | null; categories: Record<Category, Verdict | null>; votes: number; unparseable: number; labels: number;
+};
+
+export async function listTrajectories(f: TrajectoryFilter): Promise<{ rows: TrajectoryListRow[]; total: number; page: number; pages: number }> {
+  const where = trajectoryWhere(f);
+  const total = await db().trajectory.count({ where });
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  const page = Math.min(f.page ?? 1, pages);
+  const rows = await db().trajectory.findMany({
+    where, orderBy: orderBy(f), skip: (page - 1) * PAGE_SIZE, take: PAGE_SIZE,
+    select: {
+      id: true, network: true, prompt: true, run: true, resolved: true, stepCount: true, panelVerdict: true, panelSplit: true,
+      panelUpstream: true, panelLocalGit: true, panelMemory: true, panelOther: true, voteCount: true, unparseableVotes: true, labelCount: true,
+      benchmark: { select: { name: true } }, model: { select: { name: true } }, task: { select: { key: true } },
+    },
+  });
+  return {
+    total, page, pages,
+    rows: rows.map((r) => ({
+      id: r.id, benchmark: r.benchmark.name, model: r.model.name, task: r.task.key, network: r.network, prompt: r.prompt, run: r.run,
+      resolved: r.resolved, steps: r.stepCount, panel: r.panelVerdict, split: r.panelSplit,
+      categories: { UPSTREAM: r.panelUpstream, LOCAL_GIT: r.panelLocalGit, MEMORY: r.panelMemory, OTHER: r.panelOther },
+      votes: r.voteCount, unparseable: r.unparseableVotes, labels: r.labelCount,
+    })),
+  };
+}
+
+/** The values the filter menus offer. */
+export async function listFilterOptions(): Promise<{ benchmarks: string[]; models: string[] }> {
+  const [benchmarks, models] = await Promise.all([
+    db().benchmark.findMany({ select: { name: true }, orderBy: { name: "asc" } }),
+    db().agentModel.findMany({ select: { name: true }, orderBy: { name: "asc" } }),
+  ]);
+  return { benchmarks: benchmarks.map((b) => b.name), models: models.map((m) => m.name) };
+}
+
