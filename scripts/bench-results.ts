@@ -1,0 +1,74 @@
+// npm run bench:results -- [--trajectories N]
+// Fills a fresh database with N trajectories (no messages) and 3 votes each, in SQL, then times the
+// result-table aggregation (getResults: three GROUP BY queries and the figures) beside the bare SQL
+// aggregate (one GROUP BY count over the same rows), and the first page of the trajectory list.
+// Prints a table and the figures as one JSON line. PostgreSQL with DATABASE_URL, else PGlite.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { closeCurrentDb, connect, setCurrentDb, describeTarget, type DbTarget } from "@/lib/db-connect";
+import { applyMigrations } from "@/prisma/migrate-engine";
+import { getResults } from "@/lib/data/results";
+import { listTrajectories } from "@/lib/data/trajectories";
+import { adminQuery, withDatabase } from "@/test/test-db";
+
+const { values } = parseArgs({ options: { trajectories: { type: "string", default: "15000" }, repeat: { type: "string", default: "5" } } });
+const N = Number(values.trajectories), REPEAT = Number(values.repeat);
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sa-bench-results-"));
+
+async function freshTarget(): Promise<DbTarget> {
+  if (!process.env.DATABASE_URL) return { kind: "pglite", dir: path.join(dir, "pglite") };
+  await adminQuery(process.env.DATABASE_URL, `DROP DATABASE IF EXISTS "shortcut_audit_bench" WITH (FORCE)`);
+  await adminQuery(process.env.DATABASE_URL, `CREATE DATABASE "shortcut_audit_bench"`);
+  return { kind: "postgres", url: withDatabase(process.env.DATABASE_URL, "shortcut_audit_bench") };
+}
+
+async function time(fn: () => Promise<unknown>): Promise<number> {
+  const samples: number[] = [];
+  for (let i = 0; i < REPEAT; i++) {
+    const t0 = performance.now();
+    await fn();
+    samples.push(performance.now() - t0);
+  }
+  return samples.sort((a, b) => a - b)[Math.floor(samples.length / 2)]!;
+}
+
+const target = await freshTarget();
+const handle = connect(target);
+setCurrentDb(handle);
+await applyMigrations(target, handle.pglite ?? undefined);
+const sql = (q: string) => handle.prisma.$executeRawUnsafe(q);
+// The paper's design: 3 models × 2 benchmarks × 2 networks × 2 prompts × 3 runs over N/72 tasks a benchmark.
+await sql(`INSERT INTO benchmark (name) VALUES ('bench-a'), ('bench-b')`);
+await sql(`INSERT INTO agent_model (name) VALUES ('model-1'), ('model-2'), ('model-3')`);
+await sql(`INSERT INTO judge (name) VALUES ('judge-1'), ('judge-2'), ('judge-3')`);
+await sql(`INSERT INTO task ("benchmarkId", key) SELECT b, 'task-' || g FROM generate_series(1, 2) b, generate_series(1, ${Math.ceil(N / 72)}) g`);
+await sql(`INSERT INTO trajectory ("benchmarkId", "modelId", "taskId", network, prompt, run, resolved, "updatedAt")
+  SELECT t."benchmarkId", m, t.id, net, p::"Prompt", r, CASE WHEN random() < 0.05 THEN NULL ELSE random() < 0.4 END, now()
+  FROM task t, generate_series(1, 3) m, (VALUES (true), (false)) n(net), (VALUES ('vanilla'), ('principled')) pr(p), generate_series(1, 3) r
+  LIMIT ${N}`);
+const verdict = `(ARRAY['NOT_ATTEMPTED','ATTEMPTED','SUCCESSFUL'])[1 + floor(random() * 3)::int]::"Verdict"`;
+await sql(`INSERT INTO judge_vote ("trajectoryId", "judgeId", upstream, "localGit", memory, other, overall, "parseStatus", "updatedAt")
+  SELECT t.id, j, ${verdict}, ${verdict}, ${verdict}, ${verdict}, ${verdict}, 'GIVEN', now() FROM trajectory t, generate_series(1, 3) j`);
+// Stored panel columns as the import would leave them (values need not follow the votes for timing).
+await sql(`UPDATE trajectory SET "panelVerdict" = ${verdict}, "panelUpstream" = ${verdict}, "panelLocalGit" = ${verdict}, "panelMemory" = ${verdict}, "panelOther" = ${verdict},
+  "panelSplit" = 'MAJORITY', "voteCount" = 3`);
+await sql(`ANALYZE`);
+
+const rows = await handle.prisma.trajectory.count();
+const votes = await handle.prisma.judgeVote.count();
+const results = await time(() => getResults());
+const bare = await time(() => handle.prisma.$queryRawUnsafe(`SELECT "benchmarkId", "modelId", network, prompt, count(*) FROM trajectory GROUP BY 1, 2, 3, 4`));
+const list = await time(() => listTrajectories({}));
+const filtered = await time(() => listTrajectories({ panel: "SUCCESSFUL", network: "on", split: "MAJORITY" }));
+
+const figures = { database: target.kind, trajectories: rows, votes, results_ms: +results.toFixed(1), bare_group_by_ms: +bare.toFixed(1), ratio_to_bare: +(results / bare).toFixed(2), list_page_ms: +list.toFixed(1), filtered_list_page_ms: +filtered.toFixed(1) };
+console.error(`${describeTarget(target)}: ${rows} trajectories, ${votes} votes; median of ${REPEAT}`);
+console.log(`result table    ${figures.results_ms.toFixed(1).padStart(8)} ms   bare GROUP BY ${figures.bare_group_by_ms.toFixed(1)} ms   ratio ${figures.ratio_to_bare}`);
+console.log(`list, page 1    ${figures.list_page_ms.toFixed(1).padStart(8)} ms   filtered ${figures.filtered_list_page_ms.toFixed(1)} ms`);
+console.log(JSON.stringify(figures));
+await closeCurrentDb();
+fs.rmSync(dir, { recursive: true, force: true });
+if (process.env.DATABASE_URL) await adminQuery(process.env.DATABASE_URL, `DROP DATABASE IF EXISTS "shortcut_audit_bench" WITH (FORCE)`);
+process.exit(0);
