@@ -2,11 +2,11 @@ import "server-only";
 // One trajectory: its header, its judges' votes, and its steps a page at a time, with long texts
 // cut in the database (a tool output may be tens of MB; the page never loads it whole).
 import { db } from "@/lib/db";
+import { suspectMarks, type SuspectMark } from "@/lib/domain/suspects";
 import { voteVerdicts } from "./derived";
 
 /** Characters of a message's text shown before it is cut. */
 export const TEXT_PREVIEW = 4000;
-export const STEPS_PER_PAGE = 50;
 
 export async function getTrajectory(id: number) {
   const t = await db().trajectory.findUnique({
@@ -15,16 +15,75 @@ export async function getTrajectory(id: number) {
       id: true, externalId: true, network: true, prompt: true, run: true, resolved: true, patch: true, stepCount: true, sourceFormat: true,
       panelVerdict: true, panelSplit: true, panelUpstream: true, panelLocalGit: true, panelMemory: true, panelOther: true,
       benchmark: { select: { name: true } }, model: { select: { name: true } }, task: { select: { key: true, repo: true, baseCommit: true, language: true } },
-      votes: { orderBy: { judge: { name: "asc" } }, select: { upstream: true, localGit: true, memory: true, other: true, overall: true, parseStatus: true, rationale: true, raw: true, judge: { select: { name: true } } } },
+      votes: { orderBy: { judge: { name: "asc" } }, select: { upstream: true, localGit: true, memory: true, other: true, overall: true, parseStatus: true, rationale: true, raw: true, evidence: true, judge: { select: { name: true } } } },
+      labels: { orderBy: { annotator: { handle: "asc" } }, select: { evidence: true, note: true, annotator: { select: { handle: true } } } },
     },
   });
   if (!t) return null;
-  return { ...t, votes: t.votes.map((v) => ({ judge: v.judge.name, verdicts: voteVerdicts(v), overall: v.overall, parseStatus: v.parseStatus, rationale: v.rationale, raw: v.raw })) };
+  const { labels, ...rest } = t;
+  return {
+    ...rest,
+    votes: t.votes.map((v) => ({ judge: v.judge.name, verdicts: voteVerdicts(v), overall: v.overall, parseStatus: v.parseStatus, rationale: v.rationale, raw: v.raw, evidence: readEvidence(v.evidence) })),
+    citations: [
+      ...t.votes.flatMap((v) => readEvidence(v.evidence).map((e) => ({ ...e, by: v.judge.name, kind: "judge" as const }))),
+      ...labels.flatMap((l) => readEvidence(l.evidence).map((e) => ({ ...e, by: l.annotator.handle, kind: "annotator" as const }))),
+    ],
+  };
+}
+
+export type Citation = { step: number; category: string | null; note: string | null };
+
+/** Cited steps as stored (validated on import; read defensively all the same). */
+function readEvidence(value: unknown): Citation[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((e) => (e && typeof e === "object" && Number.isInteger((e as Citation).step)
+    ? [{ step: (e as Citation).step, category: typeof (e as Citation).category === "string" ? (e as Citation).category : null, note: typeof (e as Citation).note === "string" ? (e as Citation).note : null }]
+    : []));
+}
+
+/** Steps whose tool calls or words a suspect rule marks, over the whole trajectory. */
+export async function getSuspectSteps(trajectoryId: number): Promise<Array<{ step: number; marks: SuspectMark[] }>> {
+  const [calls, words] = await Promise.all([
+    db().$queryRaw<Array<{ step: number; input: string }>>`SELECT step, left(input, 20000) AS input FROM tool_call WHERE "trajectoryId" = ${trajectoryId}`,
+    db().$queryRaw<Array<{ step: number; text: string }>>`
+      SELECT step, left(coalesce(reasoning, '') || E'\n' || content, 20000) AS text FROM message WHERE "trajectoryId" = ${trajectoryId} AND role = 'assistant'`,
+  ]);
+  const byStep = new Map<number, SuspectMark[]>();
+  const add = (step: number, marks: SuspectMark[]) => {
+    if (!marks.length) return;
+    const own = byStep.get(step) ?? [];
+    for (const m of marks) if (!own.some((o) => o.rule === m.rule)) own.push(m);
+    byStep.set(step, own);
+  };
+  for (const c of calls) add(c.step, suspectMarks(c.input));
+  for (const w of words) add(w.step, suspectMarks(null, w.text));
+  return [...byStep.entries()].map(([step, marks]) => ({ step, marks })).sort((a, b) => a.step - b.step);
+}
+
+/** Other trajectories of the same task and model: other runs, networks and prompts. */
+export async function getSiblings(trajectoryId: number) {
+  const t = await db().trajectory.findUnique({ where: { id: trajectoryId }, select: { taskId: true, modelId: true } });
+  if (!t) return [];
+  return db().trajectory.findMany({
+    where: { taskId: t.taskId, modelId: t.modelId, id: { not: trajectoryId } },
+    orderBy: [{ network: "desc" }, { prompt: "asc" }, { run: "asc" }],
+    select: { id: true, network: true, prompt: true, run: true, resolved: true, panelVerdict: true, stepCount: true },
+  });
+}
+
+/** One text of a message or tool call, whole (for "show all"). */
+export async function getFullText(trajectoryId: number, seq: number, part: "content" | "reasoning" | "input", call = 0): Promise<string | null> {
+  if (part === "input") {
+    const c = await db().toolCall.findFirst({ where: { trajectoryId, messageSeq: seq, seq: call }, select: { input: true } });
+    return c?.input ?? null;
+  }
+  const m = await db().message.findFirst({ where: { trajectoryId, seq }, select: { content: true, reasoning: true } });
+  return m ? (part === "content" ? m.content : m.reasoning) : null;
 }
 
 export type StepMessage = {
   seq: number; step: number; role: string; content: string; contentLength: number; reasoning: string | null; reasoningLength: number;
-  toolCallId: string | null; exitCode: number | null; calls: Array<{ name: string; input: string; inputLength: number; callId: string | null }>;
+  toolCallId: string | null; exitCode: number | null; calls: Array<{ seq: number; name: string; input: string; inputLength: number; callId: string | null }>;
 };
 
 /** Messages of steps [from, to], texts cut to TEXT_PREVIEW characters (their full lengths alongside). */
@@ -35,11 +94,11 @@ export async function getSteps(trajectoryId: number, from: number, to: number): 
       SELECT seq, step, role::text AS role, left(content, ${TEXT_PREVIEW}) AS content, length(content) AS "contentLength",
         left(reasoning, ${TEXT_PREVIEW}) AS reasoning, coalesce(length(reasoning), 0) AS "reasoningLength", "toolCallId", "exitCode"
       FROM message WHERE "trajectoryId" = ${trajectoryId} AND step BETWEEN ${from} AND ${to} ORDER BY step, seq`,
-    prisma.$queryRaw<Array<{ messageSeq: number; name: string; input: string; inputLength: number; callId: string | null }>>`
-      SELECT "messageSeq", name, left(input, ${TEXT_PREVIEW}) AS input, length(input) AS "inputLength", "callId"
+    prisma.$queryRaw<Array<{ messageSeq: number; seq: number; name: string; input: string; inputLength: number; callId: string | null }>>`
+      SELECT "messageSeq", seq, name, left(input, ${TEXT_PREVIEW}) AS input, length(input) AS "inputLength", "callId"
       FROM tool_call WHERE "trajectoryId" = ${trajectoryId} AND step BETWEEN ${from} AND ${to} ORDER BY "messageSeq", seq`,
   ]);
   const bySeq = new Map<number, StepMessage["calls"]>();
-  for (const c of calls) bySeq.set(c.messageSeq, [...(bySeq.get(c.messageSeq) ?? []), { name: c.name, input: c.input, inputLength: c.inputLength, callId: c.callId }]);
+  for (const c of calls) bySeq.set(c.messageSeq, [...(bySeq.get(c.messageSeq) ?? []), { seq: c.seq, name: c.name, input: c.input, inputLength: c.inputLength, callId: c.callId }]);
   return messages.map((m) => ({ ...m, calls: bySeq.get(m.seq) ?? [] }));
 }

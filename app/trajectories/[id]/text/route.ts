@@ -1,0 +1,20 @@
+import { z } from "zod";
+import { getFullText } from "@/lib/data/trajectory";
+
+export const dynamic = "force-dynamic";
+
+const Query = z.object({
+  seq: z.coerce.number().int().min(0),
+  part: z.enum(["content", "reasoning", "input"]).default("content"),
+  call: z.coerce.number().int().min(0).default(0),
+});
+
+/** One message's or tool call's whole text, as plain text (never HTML), however long. */
+export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
+  const id = z.coerce.number().int().positive().safeParse((await params).id);
+  const q = Query.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  if (!id.success || !q.success) return new Response("bad request: give seq (a message position), part (content, reasoning or input) and call", { status: 400 });
+  const text = await getFullText(id.data, q.data.seq, q.data.part, q.data.call);
+  if (text === null) return new Response("no such text", { status: 404 });
+  return new Response(text, { headers: { "content-type": "text/plain; charset=utf-8", "x-content-type-options": "nosniff", "content-security-policy": "default-src 'none'; sandbox" } });
+}

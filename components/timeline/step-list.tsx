@@ -1,0 +1,63 @@
+// The steps of one page of a trajectory: each message's reasoning, text, tool calls and output,
+// with the suspect-rule marks and the judges' and annotators' citations of the step.
+import type { Citation, StepMessage } from "@/lib/data/trajectory";
+import type { SuspectMark } from "@/lib/domain/suspects";
+import { CATEGORY_LABELS, type Category } from "@/lib/domain/verdicts";
+import { TerminalText } from "./terminal-text";
+
+export type StepCitation = Citation & { by: string; kind: "judge" | "annotator" };
+
+function Cut({ trajectoryId, seq, part, call, shown, length }: { trajectoryId: number; seq: number; part: string; call?: number; shown: string; length: number }) {
+  if (length <= shown.length) return null;
+  return (
+    <a className="show-all" href={`/trajectories/${trajectoryId}/text?seq=${seq}&part=${part}${call !== undefined ? `&call=${call}` : ""}`} target="_blank" rel="noopener">
+      show all {length.toLocaleString("en-US")} characters
+    </a>
+  );
+}
+
+const categoryName = (c: string | null) => (c && c in CATEGORY_LABELS ? CATEGORY_LABELS[c as Category] : c);
+
+export function StepList({ trajectoryId, messages, suspects, citations }: {
+  trajectoryId: number; messages: StepMessage[]; suspects: Map<number, SuspectMark[]>; citations: Map<number, StepCitation[]>;
+}) {
+  let lastStep = -1;
+  return (
+    <ol className="steps">
+      {messages.map((m) => {
+        const first = m.step !== lastStep;
+        lastStep = m.step;
+        const marks = first ? suspects.get(m.step) ?? [] : [];
+        const cited = first ? citations.get(m.step) ?? [] : [];
+        return (
+          <li key={m.seq} id={first ? `step-${m.step}` : undefined} tabIndex={first ? -1 : undefined}
+            className={`msg msg-${m.role}${marks.length ? " suspect" : ""}${cited.length ? " cited" : ""}`} data-step={m.step}>
+            <div className="msg-head">
+              {first && m.step > 0 ? <a href={`#step-${m.step}`} className="step-link">step {m.step}</a> : <span>{m.step === 0 ? "task prompt" : `step ${m.step}`}</span>}
+              {" · "}{m.role}{m.exitCode !== null ? ` · exit ${m.exitCode}` : ""}
+            </div>
+            {marks.length ? (
+              <ul className="marks" aria-label={`Suspect marks of step ${m.step}`}>
+                {marks.map((k) => <li key={k.rule}><strong>{CATEGORY_LABELS[k.category]}</strong> · {k.rule}: {k.why}</li>)}
+              </ul>
+            ) : null}
+            {cited.length ? (
+              <ul className="citations" aria-label={`Citations of step ${m.step}`}>
+                {cited.map((c, i) => <li key={i}>cited by {c.kind} <strong>{c.by}</strong>{c.category ? ` (${categoryName(c.category)})` : ""}{c.note ? `: ${c.note}` : ""}</li>)}
+              </ul>
+            ) : null}
+            {m.reasoning ? <><TerminalText className="reasoning" text={m.reasoning} /><Cut trajectoryId={trajectoryId} seq={m.seq} part="reasoning" shown={m.reasoning} length={m.reasoningLength} /></> : null}
+            {m.content ? <><TerminalText text={m.content} /><Cut trajectoryId={trajectoryId} seq={m.seq} part="content" shown={m.content} length={m.contentLength} /></> : null}
+            {m.calls.map((c) => (
+              <div key={c.seq} className="call">
+                <div className="tool">{c.name}</div>
+                <TerminalText className="command" text={c.input} />
+                <Cut trajectoryId={trajectoryId} seq={m.seq} part="input" call={c.seq} shown={c.input} length={c.inputLength} />
+              </div>
+            ))}
+          </li>
+        );
+      })}
+    </ol>
+  );
+}

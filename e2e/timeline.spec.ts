@@ -1,0 +1,93 @@
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { trajectoryFixture, voteFixture } from "../prisma/factories";
+
+const PAYLOADS = [
+  "<script>window.__pwned = 1; alert('script')</script>",
+  "<img src=x onerror=\"window.__pwned = 2; alert('img')\">",
+  "<a href=\"javascript:alert('link')\">click</a>",
+  "\u001b[31mred text\u001b[0m and \u001b]0;window title\u0007 after",
+] as const;
+
+async function importRecords(request: APIRequestContext, name: string, records: unknown[]) {
+  const res = await request.post("/api/imports", {
+    multipart: { file: { name, mimeType: "application/x-ndjson", buffer: Buffer.from(records.map((r) => JSON.stringify(r)).join("\n")) } },
+  });
+  expect(res.status()).toBe(200);
+  expect(await res.text()).toContain('"ok":true');
+}
+
+const steps = (n: number, suspicious: Record<number, string>) => [
+  { role: "system", content: PAYLOADS[0] },
+  { role: "user", content: `Fix it. ${PAYLOADS[1]}` },
+  ...Array.from({ length: n }, (_, i) => {
+    const step = i + 1;
+    const command = suspicious[step] ?? `sed -n '${step},${step + 10}p' src/lib.py`;
+    return [
+      { role: "assistant", reasoning: `thinking ${PAYLOADS[2]}`, content: "", tool_calls: [{ id: `c${step}`, name: "bash", input: command }] },
+      { role: "tool", tool_call_id: `c${step}`, content: step === 2 ? PAYLOADS[3] : `output ${step} ${PAYLOADS[step % 2 === 0 ? 0 : 1]}`, exit_code: 0 },
+    ];
+  }).flat(),
+];
+
+test("agent text full of markup and escape codes is shown as text, and nothing runs", async ({ page, request }) => {
+  await importRecords(request, "payload.jsonl", [
+    trajectoryFixture({ id: "e2e-payload", benchmark: "e2e-timeline", task: { id: "payload__task-1" }, turns: steps(3, {}), patch: PAYLOADS[0] }),
+    voteFixture("e2e-payload", "judge-<b>x</b>", {}, { rationale: PAYLOADS[1] }),
+  ]);
+  const dialogs: string[] = [];
+  page.on("dialog", (d) => { dialogs.push(d.message()); void d.dismiss(); });
+  await page.goto("/trajectories?benchmark=e2e-timeline");
+  await page.getByRole("table", { name: "Trajectories" }).getByRole("link", { name: "payload__task-1" }).click();
+  await expect(page.getByRole("heading", { name: "payload__task-1" })).toBeVisible();
+
+  await expect(page.getByText(PAYLOADS[0]).filter({ visible: true }).first()).toBeVisible();
+  await expect(page.getByRole("table", { name: "Judges" })).toContainText(PAYLOADS[1]);
+  await expect(page.getByText("thinking <a href=\"javascript:alert('link')\">click</a>").first()).toBeVisible();
+  await expect(page.getByText("judge-<b>x</b>")).toBeVisible();
+  // Escape codes: the colour is kept as styling, the title sequence removed, no raw ESC bytes.
+  const coloured = page.locator(".ansi-1", { hasText: "red text" });
+  await expect(coloured).toBeVisible();
+  await expect(page.getByText("and  after")).toBeVisible();
+  expect(await page.locator("body").innerText()).not.toContain("\u001b");
+
+  expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+  await expect(page.locator("main script")).toHaveCount(0);
+  await expect(page.locator("main img")).toHaveCount(0);
+  await expect(page.locator("main a[href^='javascript:']")).toHaveCount(0);
+  expect(dialogs).toEqual([]);
+});
+
+test("keys jump between suspect steps across pages, and a judge's cited step opens", async ({ page, request }) => {
+  await importRecords(request, "suspects.jsonl", [
+    trajectoryFixture({
+      id: "e2e-suspects", benchmark: "e2e-timeline", task: { id: "suspects__task-1" },
+      turns: steps(70, { 3: "git log --all --oneline | head", 20: "curl -sL https://api.github.com/repos/o/r/pulls/1", 64: "find / -name lib.py" }),
+    }),
+    voteFixture("e2e-suspects", "judge-a", { LOCAL_GIT: "SUCCESSFUL" }, { evidence: [{ step: 64, category: "OTHER", note: "searches the whole disk" }] }),
+  ]);
+  await page.goto("/trajectories?benchmark=e2e-timeline");
+  await page.getByRole("link", { name: "suspects__task-1" }).click();
+  await expect(page.getByRole("heading", { name: "Suspect steps" })).toBeVisible();
+  const index = page.locator(".suspect-index");
+  await expect(index).toContainText("step 3: Local git (git-log-all-refs)");
+  await expect(index).toContainText("step 20: Upstream");
+  await expect(index).toContainText("step 64: Other (find-from-root)");
+
+  await page.keyboard.press("j");
+  await expect(page).toHaveURL(/#step-3$/);
+  await expect(page.locator("#step-3")).toBeFocused();
+  await expect(page.getByRole("list", { name: "Suspect marks of step 3" })).toContainText("lists commits of every ref");
+  await page.keyboard.press("j");
+  await expect(page).toHaveURL(/#step-20$/);
+  // Step 64 is on the second page: the key follows it there.
+  await page.keyboard.press("j");
+  await expect(page).toHaveURL(/page=2#step-64$/);
+  await expect(page.getByRole("heading", { name: /^Steps 51–70 of 70/ })).toBeVisible();
+  await page.keyboard.press("k");
+  await expect(page).toHaveURL(/page=1#step-20$/);
+
+  // The judge's cited step, linked from the judge panel.
+  await page.getByRole("table", { name: "Judges" }).getByRole("link", { name: "step 64" }).click();
+  await expect(page).toHaveURL(/page=2#step-64$/);
+  await expect(page.getByRole("list", { name: "Citations of step 64" })).toContainText("cited by judge judge-a (Other): searches the whole disk");
+});
