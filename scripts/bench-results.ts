@@ -1,7 +1,8 @@
 // npm run bench:results -- [--trajectories N]
-// Fills a fresh database with N trajectories (no messages) and 3 votes each, in SQL, then times the
+// Fills a fresh database with N trajectories (20 steps each, one of 5,000) and 3 votes each, in SQL, then times the
 // result-table aggregation (getResults: three GROUP BY queries and the figures) beside the bare SQL
-// aggregate (one GROUP BY count over the same rows), and the first page of the trajectory list.
+// aggregate (one GROUP BY count over the same rows), the trajectory list (filtered and text-searched)
+// and the pages of the 5,000-step trajectory.
 // Prints a table and the figures as one JSON line. PostgreSQL with DATABASE_URL, else PGlite.
 import fs from "node:fs";
 import os from "node:os";
@@ -11,6 +12,7 @@ import { closeCurrentDb, connect, setCurrentDb, describeTarget, type DbTarget } 
 import { applyMigrations } from "@/prisma/migrate-engine";
 import { getResults } from "@/lib/data/results";
 import { listTrajectories } from "@/lib/data/trajectories";
+import { getSteps, getSuspectSteps } from "@/lib/data/trajectory";
 import { adminQuery, withDatabase } from "@/test/test-db";
 
 const { values } = parseArgs({ options: { trajectories: { type: "string", default: "15000" }, repeat: { type: "string", default: "5" } } });
@@ -54,6 +56,22 @@ await sql(`INSERT INTO judge_vote ("trajectoryId", "judgeId", upstream, "localGi
 // Stored panel columns as the import would leave them (values need not follow the votes for timing).
 await sql(`UPDATE trajectory SET "panelVerdict" = ${verdict}, "panelUpstream" = ${verdict}, "panelLocalGit" = ${verdict}, "panelMemory" = ${verdict}, "panelOther" = ${verdict},
   "panelSplit" = 'MAJORITY', "voteCount" = 3`);
+// 20 steps a trajectory: a command and its output (whose start is searchable), for text search.
+await sql(`INSERT INTO message ("trajectoryId", seq, step, role, content)
+  SELECT t.id, s * 2, s, 'assistant', '' FROM trajectory t, generate_series(1, 20) s`);
+await sql(`INSERT INTO message ("trajectoryId", seq, step, role, content, "searchText")
+  SELECT t.id, s * 2 + 1, s, 'tool', o, left(o, 2000) FROM trajectory t, generate_series(1, 20) s, LATERAL (SELECT repeat(md5(t.id::text || ':' || s) || ' ', 12) AS o) x`);
+await sql(`INSERT INTO tool_call ("trajectoryId", "messageSeq", step, seq, name, input)
+  SELECT t.id, s * 2, s, 0, 'bash', CASE WHEN (t.id + s) % 97 = 0 THEN 'git log --all --oneline | head' ELSE 'sed -n ' || s || ',40p src/mod_' || (t.id % 50) || '.py' END
+  FROM trajectory t, generate_series(1, 20) s`);
+// One trajectory of 5,000 steps, for the timeline.
+const [long] = await handle.prisma.$queryRawUnsafe<Array<{ id: number }>>(`SELECT min(id) AS id FROM trajectory`);
+const longId = long!.id;
+await sql(`DELETE FROM message WHERE "trajectoryId" = ${longId}`);
+await sql(`INSERT INTO message ("trajectoryId", seq, step, role, content) SELECT ${longId}, s * 2 - 1, s, 'assistant', 'step ' || s FROM generate_series(1, 5000) s`);
+await sql(`INSERT INTO message ("trajectoryId", seq, step, role, content, "searchText") SELECT ${longId}, s * 2, s, 'tool', repeat('out ', 200), 'out' FROM generate_series(1, 5000) s`);
+await sql(`INSERT INTO tool_call ("trajectoryId", "messageSeq", step, seq, name, input) SELECT ${longId}, s * 2 - 1, s, 0, 'bash', CASE WHEN s % 500 = 0 THEN 'git reflog' ELSE 'ls -la' END FROM generate_series(1, 5000) s`);
+await sql(`UPDATE trajectory SET "stepCount" = 5000, "messageCount" = 10000 WHERE id = ${longId}`);
 await sql(`ANALYZE`);
 
 const rows = await handle.prisma.trajectory.count();
@@ -62,11 +80,23 @@ const results = await time(() => getResults());
 const bare = await time(() => handle.prisma.$queryRawUnsafe(`SELECT "benchmarkId", "modelId", network, prompt, count(*) FROM trajectory GROUP BY 1, 2, 3, 4`));
 const list = await time(() => listTrajectories({}));
 const filtered = await time(() => listTrajectories({ panel: "SUCCESSFUL", network: "on", split: "MAJORITY" }));
+const searchCommand = await time(() => listTrajectories({ q: "git log --all" }));
+const [probe] = await handle.prisma.$queryRawUnsafe<Array<{ text: string }>>(`SELECT substr("searchText", 5, 12) AS text FROM message WHERE "searchText" IS NOT NULL OFFSET 1234 LIMIT 1`);
+const searchOutput = await time(() => listTrajectories({ q: probe!.text }));
+const timelineFirst = await time(() => getSteps(longId, 0, 50));
+const timelineLast = await time(() => getSteps(longId, 4951, 5000));
+const suspectIndex = await time(() => getSuspectSteps(longId));
 
-const figures = { database: target.kind, trajectories: rows, votes, results_ms: +results.toFixed(1), bare_group_by_ms: +bare.toFixed(1), ratio_to_bare: +(results / bare).toFixed(2), list_page_ms: +list.toFixed(1), filtered_list_page_ms: +filtered.toFixed(1) };
+const figures = {
+  database: target.kind, trajectories: rows, votes, results_ms: +results.toFixed(1), bare_group_by_ms: +bare.toFixed(1), ratio_to_bare: +(results / bare).toFixed(2),
+  list_page_ms: +list.toFixed(1), filtered_list_page_ms: +filtered.toFixed(1), search_command_ms: +searchCommand.toFixed(1), search_output_ms: +searchOutput.toFixed(1),
+  timeline_5000_first_page_ms: +timelineFirst.toFixed(1), timeline_5000_last_page_ms: +timelineLast.toFixed(1), timeline_5000_suspect_index_ms: +suspectIndex.toFixed(1),
+};
 console.error(`${describeTarget(target)}: ${rows} trajectories, ${votes} votes; median of ${REPEAT}`);
 console.log(`result table    ${figures.results_ms.toFixed(1).padStart(8)} ms   bare GROUP BY ${figures.bare_group_by_ms.toFixed(1)} ms   ratio ${figures.ratio_to_bare}`);
 console.log(`list, page 1    ${figures.list_page_ms.toFixed(1).padStart(8)} ms   filtered ${figures.filtered_list_page_ms.toFixed(1)} ms`);
+console.log(`text search     ${figures.search_command_ms.toFixed(1).padStart(8)} ms in commands   ${figures.search_output_ms.toFixed(1)} ms in outputs`);
+console.log(`5,000 steps     ${figures.timeline_5000_first_page_ms.toFixed(1).padStart(8)} ms first page   ${figures.timeline_5000_last_page_ms.toFixed(1)} ms last page   ${figures.timeline_5000_suspect_index_ms.toFixed(1)} ms suspect index`);
 console.log(JSON.stringify(figures));
 await closeCurrentDb();
 fs.rmSync(dir, { recursive: true, force: true });

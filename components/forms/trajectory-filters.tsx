@@ -22,6 +22,10 @@ const VERDICT_OPTIONS: Option[] = [["attempt", "attempted or successful"], ["SUC
 export function TrajectoryFilters({ filter, benchmarks, models }: { filter: TrajectoryFilter; benchmarks: string[]; models: string[] }) {
   return (
     <form method="get" action="/trajectories" className="filters" aria-label="Filters">
+      <label className="search">
+        Text in commands or outputs
+        <input type="search" name="q" defaultValue={filter.q ?? ""} placeholder="e.g. git log --all" minLength={2} maxLength={200} />
+      </label>
       <Select name="benchmark" label="Benchmark" value={filter.benchmark} options={benchmarks.map((b) => [b, b] as const)} />
       <Select name="model" label="Model" value={filter.model} options={models.map((m) => [m, m] as const)} />
       <Select name="network" label="Network" value={filter.network} options={[["on", "on ✓"], ["off", "off ×"]]} />

@@ -8,7 +8,7 @@ import "server-only";
 // - untrusted text is stored as storableText makes it (NUL → U+2400).
 // Bulk rows (messages, tool calls) go in with COPY; everything else with set-based statements.
 import { numberSteps } from "@/lib/domain/steps";
-import { storableJson, storableText } from "@/lib/domain/text";
+import { SEARCH_PREFIX, storableJson, storableText } from "@/lib/domain/text";
 import { parseJudgeAnswer } from "@/lib/domain/judge-answer";
 import { overallVerdict, type CategoryVerdicts } from "@/lib/domain/verdicts";
 import type { JudgeVoteRecord, LabelRecord, NaturalKey, RecordError, TrajectoryRecord, TrajectoryRef } from "@/lib/import/interchange";
@@ -26,7 +26,7 @@ export type PreparedTrajectories = {
   duplicates: number;
 };
 
-const MESSAGE_COLUMNS = ["trajectoryId", "seq", "step", "role", "content", "reasoning", "toolCallId", "exitCode"] as const;
+const MESSAGE_COLUMNS = ["trajectoryId", "seq", "step", "role", "content", "reasoning", "toolCallId", "exitCode", "searchText"] as const;
 const TOOL_CALL_COLUMNS = ["trajectoryId", "messageSeq", "step", "seq", "callId", "name", "input", "inputIsJson"] as const;
 
 const keyString = (k: { benchmarkId: number; modelId: number; taskId: number; network: boolean; prompt: string; run: number }) =>
@@ -88,7 +88,10 @@ export class ImportWriter {
       const messageRows: string[] = [];
       const callRows: string[] = [];
       for (const m of messages) {
-        messageRows.push(encodeCopyRow([m.seq, m.step, m.role, storableText(m.content), t(m.reasoning), t(m.toolCallId), m.exitCode]));
+        const content = storableText(m.content);
+        // Tool outputs are searchable by their start (lib/data/trajectories.ts).
+        const searchText = m.role === "tool" ? storableText(content.slice(0, SEARCH_PREFIX)) : null;
+        messageRows.push(encodeCopyRow([m.seq, m.step, m.role, content, t(m.reasoning), t(m.toolCallId), m.exitCode, searchText]));
         for (const c of m.toolCalls) callRows.push(encodeCopyRow([m.seq, m.step, c.seq, t(c.callId), storableText(c.name), storableText(c.input), c.inputIsJson]));
       }
       return { ...item, stepCount, messageCount: messages.length, messageRows, callRows };

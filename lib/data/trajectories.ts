@@ -4,6 +4,7 @@ import { db } from "@/lib/db";
 import type { Prisma } from "@/generated/prisma/client";
 import { PAGE_SIZE, type TrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import type { Category, Verdict } from "@/lib/domain/verdicts";
+import { containsPattern } from "@/lib/domain/text";
 
 const ATTEMPT: Verdict[] = ["ATTEMPTED", "SUCCESSFUL"];
 
@@ -47,8 +48,18 @@ export type TrajectoryListRow = {
   steps: number; panel: Verdict | null; split: string | null; categories: Record<Category, Verdict | null>; votes: number; unparseable: number; labels: number;
 };
 
+/** Trajectories whose commands or tool-output starts contain the text (trigram indexes serve ILIKE). */
+async function matchingText(q: string): Promise<number[]> {
+  const pattern = containsPattern(q);
+  const rows = await db().$queryRaw<Array<{ id: number }>>`
+    SELECT "trajectoryId" AS id FROM tool_call WHERE input ILIKE ${pattern}
+    UNION SELECT "trajectoryId" FROM message WHERE "searchText" ILIKE ${pattern}`;
+  return rows.map((r) => r.id);
+}
+
 export async function listTrajectories(f: TrajectoryFilter): Promise<{ rows: TrajectoryListRow[]; total: number; page: number; pages: number }> {
   const where = trajectoryWhere(f);
+  if (f.q) where.id = { in: await matchingText(f.q) };
   const total = await db().trajectory.count({ where });
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const page = Math.min(f.page ?? 1, pages);

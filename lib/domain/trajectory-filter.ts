@@ -10,6 +10,8 @@ export const PAGE_SIZE = 50;
 export const SORTS = ["task", "model", "steps", "run", "panel", "votes"] as const;
 
 const FIELDS = {
+  /** Free text, found in commands and in the start of tool outputs. */
+  q: z.string().trim().min(2).max(200),
   benchmark: text,
   model: text,
   task: text,

@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { z } from "zod";
 import { StepList, type StepCitation } from "@/components/timeline/step-list";
 import { SuspectNavigator } from "@/components/timeline/suspect-navigator";
+import { PatchView } from "@/components/timeline/patch-view";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
 import { getSiblings, getSteps, getSuspectSteps, getTrajectory, TEXT_PREVIEW } from "@/lib/data/trajectory";
 import { pageSteps, stepHref, STEPS_PER_PAGE } from "@/lib/domain/timeline";
@@ -90,7 +91,7 @@ export default async function TrajectoryPage({ params, searchParams }: { params:
         </section>
       ) : null}
 
-      {t.patch ? <details><summary>Final patch</summary><pre className="text">{t.patch}</pre></details> : null}
+      {t.patch ? <details open={t.patch.length < 20_000}><summary>Final patch ({t.patch.split("\n").length} lines)</summary><PatchView patch={t.patch} /></details> : null}
 
       <section aria-labelledby="steps">
         <h2 id="steps">Steps {from}–{Math.min(to, t.stepCount)} of {t.stepCount}</h2>
