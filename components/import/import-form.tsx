@@ -7,6 +7,8 @@ import { uploadImport, type UploadState } from "./upload-import";
 
 type Item = { key: string; file: File; state: UploadState };
 
+const CHOICES = [["network", "Network", ["on", "off"]], ["prompt", "Prompt", ["vanilla", "principled"]]] as const;
+
 const FIELDS = [
   ["benchmark", "Benchmark", "e.g. swe-bench-verified"],
   ["model", "Model", "e.g. claude-3.5-sonnet"],
@@ -48,22 +50,15 @@ export function ImportForm() {
               <input name={name} placeholder={placeholder} inputMode={name === "run" ? "numeric" : undefined} />
             </label>
           ))}
-          <label>
-            Network
-            <select name="network" defaultValue="">
-              <option value="">—</option>
-              <option value="on">on</option>
-              <option value="off">off</option>
-            </select>
-          </label>
-          <label>
-            Prompt
-            <select name="prompt" defaultValue="">
-              <option value="">—</option>
-              <option value="vanilla">vanilla</option>
-              <option value="principled">principled</option>
-            </select>
-          </label>
+          {CHOICES.map(([name, label, options]) => (
+            <label key={name}>
+              {label}
+              <select name={name} defaultValue="">
+                <option value="">—</option>
+                {options.map((o) => <option key={o} value={o}>{o}</option>)}
+              </select>
+            </label>
+          ))}
           <label>
             Resolved status (report.json / results.json)
             <input ref={resolvedInput} type="file" name="resolved" accept=".json" multiple />

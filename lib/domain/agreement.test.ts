@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { binaryAgreement, verdictAgreement, type VerdictPair } from "./agreement";
+import { binaryAgreement, krippendorffAlphaNominal, verdictAgreement, type VerdictPair } from "./agreement";
 
 const pairs = (a: number, b: number, c: number, d: number) => [
   ...Array(a).fill([true, true]), ...Array(b).fill([true, false]),
@@ -36,7 +36,7 @@ describe("binaryAgreement (protocol §4)", () => {
   });
 
   it("no pairs: agreement and kappa null", () => {
-    expect(binaryAgreement([])).toEqual({ n: 0, agreement: null, kappa: null, both_positive: 0, both_negative: 0, human_only: 0, judges_only: 0 });
+    expect(binaryAgreement([])).toEqual({ n: 0, agreement: null, kappa: null, kappa_ci: null, both_positive: 0, both_negative: 0, human_only: 0, judges_only: 0 });
   });
 
   it("identical raters with both answers present have κ = 1", () => {
@@ -60,5 +60,39 @@ describe("verdictAgreement", () => {
     expect(r.success).toMatchObject({ n: 4, both_positive: 1, human_only: 1, judges_only: 0, both_negative: 2, agreement: 75 });
     // success: p_o = 0.75; p_e = (2/4)(1/4) + (2/4)(3/4) = 0.5; κ = 0.25/0.5 = 0.5
     expect(r.success.kappa).toBeCloseTo(0.5, 10);
+  });
+});
+
+describe("kappa interval", () => {
+  it("κ ± 1.96·√(p_o(1−p_o) / (n(1−p_e)²))", () => {
+    // a=20, b=5, c=10, d=15: p_o = 0.7, p_e = 0.5, n = 50: SE = √(0.21 / (50 · 0.25)) = √0.0168 = 0.129615
+    const r = binaryAgreement(pairs(20, 5, 10, 15));
+    expect(r.kappa_ci![0]).toBeCloseTo(0.4 - 1.959964 * 0.129615, 4);
+    expect(r.kappa_ci![1]).toBeCloseTo(0.4 + 1.959964 * 0.129615, 4);
+    expect(binaryAgreement(pairs(3, 0, 0, 0)).kappa_ci).toBeNull();
+  });
+});
+
+describe("krippendorffAlphaNominal", () => {
+  it("Krippendorff's own worked example (2011, nominal, 4 observers, missing values): α = 0.743", () => {
+    // Units 1–12; rows are observers A–D; null = not coded.
+    const A = [1, 2, 3, 3, 2, 1, 4, 1, 2, null, null, null];
+    const B = [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, null, 3];
+    const C = [null, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, null];
+    const D = [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, null];
+    const units = A.map((_, u) => [A[u], B[u], C[u], D[u]].filter((v): v is number => v !== null));
+    expect(krippendorffAlphaNominal(units)).toBeCloseTo(0.743, 3);
+  });
+
+  it("two coders in full agreement: α = 1; systematic disagreement is negative", () => {
+    expect(krippendorffAlphaNominal([["a", "a"], ["b", "b"], ["a", "a"]])).toBe(1);
+    // Two units, both split a/b: o_ab = o_ba = 2, n_a = n_b = 2, n = 4; α = 1 − 3·4 / (2·2 + 2·2) = −0.5
+    expect(krippendorffAlphaNominal([["a", "b"], ["b", "a"]])).toBe(-0.5);
+  });
+
+  it("undefined with nothing pairable or a single value throughout", () => {
+    expect(krippendorffAlphaNominal([["a"], ["b"]])).toBeNull();
+    expect(krippendorffAlphaNominal([["a", "a"], ["a", "a"]])).toBeNull();
+    expect(krippendorffAlphaNominal([])).toBeNull();
   });
 });

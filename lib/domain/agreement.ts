@@ -1,9 +1,12 @@
 // Human labels against the judge panel (protocol.md §4): two binary questions, attempt and
 // success, each with n, percent agreement, confusion counts and Cohen's kappa.
+import { Z95 } from "./intervals";
 import { isAttempt, isSuccess, type Verdict } from "./verdicts";
 
 export type BinaryAgreement = {
   n: number;
+  /** 95% interval of kappa: κ ± 1.96·SE with SE = √(p_o(1−p_o) / (n(1−p_e)²)) (Cohen 1960); null with kappa. */
+  kappa_ci: [number, number] | null;
   /** Percent of pairs where both answer alike; null when n = 0. */
   agreement: number | null;
   /** Cohen's kappa; null when n = 0 or expected agreement is 1. */
@@ -29,12 +32,13 @@ export function binaryAgreement(pairs: ReadonlyArray<readonly [human: boolean, j
   }
   const n = a + b + c + d;
   const base = { n, both_positive: a, both_negative: d, human_only: b, judges_only: c };
-  if (n === 0) return { ...base, agreement: null, kappa: null };
+  if (n === 0) return { ...base, agreement: null, kappa: null, kappa_ci: null };
   const expectedNumerator = (a + b) * (a + c) + (c + d) * (b + d);
   const po = (a + d) / n;
   const pe = expectedNumerator / (n * n);
   const kappa = expectedNumerator === n * n ? null : (po - pe) / (1 - pe);
-  return { ...base, agreement: po * 100, kappa };
+  const se = kappa === null ? 0 : Math.sqrt((po * (1 - po)) / (n * (1 - pe) ** 2));
+  return { ...base, agreement: po * 100, kappa, kappa_ci: kappa === null ? null : [kappa - Z95 * se, kappa + Z95 * se] };
 }
 
 export type VerdictPair = { human: Verdict; panel: Verdict };
@@ -44,4 +48,38 @@ export function verdictAgreement(pairs: readonly VerdictPair[]): { attempt: Bina
     attempt: binaryAgreement(pairs.map((p) => [isAttempt(p.human), isAttempt(p.panel)] as const)),
     success: binaryAgreement(pairs.map((p) => [isSuccess(p.human), isSuccess(p.panel)] as const)),
   };
+}
+
+/**
+ * Krippendorff's alpha for nominal data (Krippendorff 2011, "Computing Krippendorff's
+ * Alpha-Reliability"). `units` holds each unit's values, one per coder who coded it; units with
+ * fewer than two values are not pairable and are left out. With the coincidence matrix
+ * o_ck = Σ_u (number of c–k pairs in u) / (m_u − 1), n_c = Σ_k o_ck and n = Σ_c n_c:
+ * α = 1 − (n − 1) · Σ_{c≠k} o_ck / Σ_{c≠k} n_c·n_k. null when nothing is pairable or every value is the same.
+ */
+export function krippendorffAlphaNominal<T>(units: ReadonlyArray<readonly T[]>): number | null {
+  const o = new Map<T, Map<T, number>>();
+  const add = (c: T, k: T, w: number) => {
+    const row = o.get(c) ?? new Map<T, number>();
+    row.set(k, (row.get(k) ?? 0) + w);
+    o.set(c, row);
+  };
+  for (const values of units) {
+    const m = values.length;
+    if (m < 2) continue;
+    for (let i = 0; i < m; i++) for (let j = 0; j < m; j++) if (i !== j) add(values[i]!, values[j]!, 1 / (m - 1));
+  }
+  const totals = new Map<T, number>();
+  let n = 0, observed = 0;
+  for (const [c, row] of o) {
+    for (const [k, w] of row) {
+      totals.set(c, (totals.get(c) ?? 0) + w);
+      n += w;
+      if (c !== k) observed += w;
+    }
+  }
+  let expected = 0;
+  for (const [c, nc] of totals) for (const [k, nk] of totals) if (c !== k) expected += nc * nk;
+  if (n === 0 || expected === 0) return null;
+  return 1 - ((n - 1) * observed) / expected;
 }

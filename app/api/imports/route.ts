@@ -19,8 +19,7 @@ const MAX_UPLOAD_BYTES = Number(process.env.IMPORT_MAX_UPLOAD_BYTES ?? 1024 * 10
 
 type Received = { dir: string; file: { path: string; name: string } | null; resolved: string[]; fields: Record<string, string>; tooLarge: boolean };
 
-async function receive(request: Request): Promise<Received> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "shortcut-audit-upload-"));
+async function receive(request: Request, dir: string): Promise<Received> {
   const out: Received = { dir, file: null, resolved: [], fields: {}, tooLarge: false };
   const parser = busboy({ headers: Object.fromEntries(request.headers), limits: { fileSize: MAX_UPLOAD_BYTES, files: 20, fields: 20 } });
   const writes: Promise<void>[] = [];
@@ -45,10 +44,12 @@ export async function POST(request: Request) {
   const declared = Number(request.headers.get("content-length") ?? 0);
   if (declared > MAX_UPLOAD_BYTES + 1024 * 1024) return json({ error: `the file is larger than the upload limit (${MAX_UPLOAD_BYTES} bytes): import it from the command line` }, 413);
 
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "shortcut-audit-upload-"));
   let received: Received;
   try {
-    received = await receive(request);
+    received = await receive(request, dir);
   } catch {
+    fs.rmSync(dir, { recursive: true, force: true });
     return json({ error: "the upload was cut off or malformed" }, 400);
   }
   const cleanup = () => fs.rmSync(received.dir, { recursive: true, force: true });

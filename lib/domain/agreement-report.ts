@@ -1,0 +1,61 @@
+// The agreement figures of protocol.md §4 from human labels: each label against its trajectory's
+// panel verdict, overall and by condition, model and benchmark; each single judge against the
+// humans; and, where trajectories have several labels, Krippendorff's alpha between annotators.
+import { krippendorffAlphaNominal, verdictAgreement, type BinaryAgreement } from "./agreement";
+import type { Verdict } from "./verdicts";
+
+/** One human label (its newest form) on a trajectory, with what the judges said of it. */
+export type LabelPoint = {
+  trajectoryId: number;
+  annotator: string;
+  human: Verdict;
+  /** The panel verdict; null when the trajectory is unjudged (such labels do not count). */
+  panel: Verdict | null;
+  /** Each judge's own overall verdict on the trajectory. */
+  judges: Record<string, Verdict>;
+  benchmark: string;
+  model: string;
+  network: boolean;
+  prompt: "vanilla" | "principled";
+};
+
+export type Agreement = { attempt: BinaryAgreement; success: BinaryAgreement };
+
+export type AgreementReport = {
+  overall: Agreement;
+  by_condition: Array<{ network: boolean; prompt: string } & Agreement>;
+  by_model: Array<{ model: string } & Agreement>;
+  by_benchmark: Array<{ benchmark: string } & Agreement>;
+  judges: Array<{ judge: string } & Agreement>;
+  inter_annotator: { alpha: number | null; units: number; labels: number };
+};
+
+function agreementOf(points: readonly LabelPoint[]): Agreement {
+  return verdictAgreement(points.map((p) => ({ human: p.human, panel: p.panel! })));
+}
+
+function groupBy<K extends string>(points: readonly LabelPoint[], key: (p: LabelPoint) => K): Map<K, LabelPoint[]> {
+  const groups = new Map<K, LabelPoint[]>();
+  for (const p of points) groups.set(key(p), [...(groups.get(key(p)) ?? []), p]);
+  return new Map([...groups.entries()].sort(([a], [b]) => a.localeCompare(b)));
+}
+
+export function agreementReport(labels: readonly LabelPoint[]): AgreementReport {
+  const judged = labels.filter((p) => p.panel !== null);
+  const byCondition = groupBy(judged, (p) => `${p.network ? "0" : "1"}|${p.prompt === "vanilla" ? "0" : "1"}`);
+  const judgeNames = [...new Set(judged.flatMap((p) => Object.keys(p.judges)))].sort();
+  // Inter-annotator agreement: every labelled trajectory, judged or not, with its labels' overall verdicts.
+  const units = [...groupBy(labels, (p) => String(p.trajectoryId)).values()].map((ps) => ps.map((p) => p.human));
+  const pairable = units.filter((u) => u.length >= 2);
+  return {
+    overall: agreementOf(judged),
+    by_condition: [...byCondition.values()].map((ps) => ({ network: ps[0]!.network, prompt: ps[0]!.prompt, ...agreementOf(ps) })),
+    by_model: [...groupBy(judged, (p) => p.model).entries()].map(([model, ps]) => ({ model, ...agreementOf(ps) })),
+    by_benchmark: [...groupBy(judged, (p) => p.benchmark).entries()].map(([benchmark, ps]) => ({ benchmark, ...agreementOf(ps) })),
+    judges: judgeNames.map((judge) => {
+      const own = judged.filter((p) => p.judges[judge] !== undefined);
+      return { judge, ...verdictAgreement(own.map((p) => ({ human: p.human, panel: p.judges[judge]! }))) };
+    }),
+    inter_annotator: { alpha: krippendorffAlphaNominal(pairable), units: pairable.length, labels: pairable.reduce((n, u) => n + u.length, 0) },
+  };
+}
