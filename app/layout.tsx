@@ -18,6 +18,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
             <Link href="/">Overview</Link>
             <Link href="/trajectories">Trajectories</Link>
             <Link href="/results">Results</Link>
+            <Link href="/agreement">Agreement</Link>
             <Link href="/import">Import</Link>
           </nav>
         </header>

@@ -5,7 +5,7 @@ import { parseArgs } from "node:util";
 import { closeCurrentDb, currentDb, describeTarget, DatabaseBusyError } from "@/lib/db-connect";
 import { applyMigrations } from "@/prisma/migrate-engine";
 import { EXPORTS } from "@/lib/data/export";
-import { RESULT_FORMATS, renderResults, type ResultFormat } from "@/lib/data/results-export";
+import { REPORTS, REPORT_FORMATS, isReportFormat, type ReportName } from "@/lib/data/reports";
 import { conditionFor, expandPaths, importFile, loadManifest, loadResolved, type FileImport } from "@/lib/files/import-files";
 import type { Condition } from "@/lib/import/condition";
 import { ProgressBar, formatBytes } from "./progress";
@@ -19,6 +19,7 @@ const HELP = `Shortcut Audit command line
       --resolved FILE                  resolved status from a SWE-bench report.json or a results.json (repeatable)
   export trajectories|votes|labels|all print records as JSONL (the app's own format)
   results --format json|csv|latex      print the result table (protocol.md §3)
+  agreement --format json|csv|latex    print human-vs-judge agreement (protocol.md §4)
 
 Exit status: 0 on success, 1 when any file was rejected or the command failed.`;
 
@@ -108,13 +109,13 @@ async function exportCommand(args: string[]): Promise<number> {
   return 0;
 }
 
-async function resultsCommand(args: string[]): Promise<number> {
+/** results / agreement --format json|csv|latex: a report on standard output. */
+const reportCommand = (name: ReportName) => async (args: string[]): Promise<number> => {
   const { values } = parseArgs({ args, options: { format: { type: "string", default: "json" } } });
-  const format = values.format as ResultFormat;
-  if (!(format in RESULT_FORMATS)) fail(`results: --format takes ${Object.keys(RESULT_FORMATS).join(", ")}, not "${values.format}"`);
-  process.stdout.write(await renderResults(format));
+  if (!isReportFormat(values.format)) fail(`${name}: --format takes ${Object.keys(REPORT_FORMATS).join(", ")}, not "${values.format}"`);
+  process.stdout.write(await REPORTS[name](values.format));
   return 0;
-}
+};
 
 async function main(): Promise<number> {
   const [command, ...rest] = process.argv.slice(2);
@@ -122,7 +123,7 @@ async function main(): Promise<number> {
     console.log(HELP);
     return command ? 0 : 1;
   }
-  const commands: Record<string, (a: string[]) => Promise<number>> = { import: importCommand, export: exportCommand, results: resultsCommand };
+  const commands: Record<string, (a: string[]) => Promise<number>> = { import: importCommand, export: exportCommand, results: reportCommand("results"), agreement: reportCommand("agreement") };
   const run = commands[command];
   if (!run) fail(`unknown command "${command}"\n\n${HELP}`);
   const handle = currentDb();

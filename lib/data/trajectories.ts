@@ -25,7 +25,11 @@ export function trajectoryWhere(f: TrajectoryFilter): Prisma.TrajectoryWhereInpu
   if (f.prompt) where.prompt = f.prompt;
   if (f.run) where.run = f.run;
   if (f.resolved) where.resolved = f.resolved === "yes" ? true : f.resolved === "no" ? false : null;
-  if (f.panel) where.panelVerdict = f.panel === "unjudged" ? null : f.panel === "judged" ? { not: null } : verdictWhere(f.panel);
+  if (f.panel) where.panelVerdict = f.panel === "unjudged" ? null : f.panel === "judged" ? { not: null } : f.panel === "no-success" ? { in: ["ATTEMPTED", "NOT_ATTEMPTED"] } : verdictWhere(f.panel);
+  if (f.human) {
+    const overall = { attempt: { in: ATTEMPT }, "no-attempt": "NOT_ATTEMPTED" as const, success: "SUCCESSFUL" as const, "no-success": { in: ["ATTEMPTED", "NOT_ATTEMPTED"] as Verdict[] } }[f.human];
+    where.labels = { some: { overall } };
+  }
   if (f.category && f.categoryVerdict) where[PANEL_COLUMN[f.category]] = verdictWhere(f.categoryVerdict);
   if (f.split) where.panelSplit = f.split;
   if (f.judge) where.votes = { some: { judge: { name: f.judge }, ...(f.judgeVerdict ? { overall: verdictWhere(f.judgeVerdict) } : {}) } };

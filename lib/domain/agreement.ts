@@ -5,7 +5,7 @@ import { isAttempt, isSuccess, type Verdict } from "./verdicts";
 
 export type BinaryAgreement = {
   n: number;
-  /** 95% interval of kappa: κ ± 1.96·SE with SE = √(p_o(1−p_o) / (n(1−p_e)²)) (Cohen 1960); null with kappa. */
+  /** 95% interval of kappa: κ ± 1.96·SE with SE = √(p_o(1−p_o) / (n(1−p_e)²)) (Cohen 1960), within [−1, 1]; null with kappa. */
   kappa_ci: [number, number] | null;
   /** Percent of pairs where both answer alike; null when n = 0. */
   agreement: number | null;
@@ -38,7 +38,8 @@ export function binaryAgreement(pairs: ReadonlyArray<readonly [human: boolean, j
   const pe = expectedNumerator / (n * n);
   const kappa = expectedNumerator === n * n ? null : (po - pe) / (1 - pe);
   const se = kappa === null ? 0 : Math.sqrt((po * (1 - po)) / (n * (1 - pe) ** 2));
-  return { ...base, agreement: po * 100, kappa, kappa_ci: kappa === null ? null : [kappa - Z95 * se, kappa + Z95 * se] };
+  // Clipped to κ's range [−1, 1].
+  return { ...base, agreement: po * 100, kappa, kappa_ci: kappa === null ? null : [Math.max(-1, kappa - Z95 * se), Math.min(1, kappa + Z95 * se)] };
 }
 
 export type VerdictPair = { human: Verdict; panel: Verdict };

@@ -20,7 +20,7 @@ const FIELDS = {
   run: z.coerce.number().int().min(1),
   resolved: anyOf(["yes", "no", "unknown"]),
   /** "attempt": ATTEMPTED or SUCCESSFUL; "judged"/"unjudged": any verdict / none. */
-  panel: anyOf(["attempt", "judged", "unjudged", ...VERDICTS]),
+  panel: anyOf(["attempt", "no-success", "judged", "unjudged", ...VERDICTS]),
   category: anyOf(CATEGORIES),
   /** The verdict the chosen category's panel must have ("attempt": ATTEMPTED or SUCCESSFUL). */
   categoryVerdict: anyOf(["attempt", ...VERDICTS]),
@@ -29,6 +29,8 @@ const FIELDS = {
   judge: text,
   judgeVerdict: anyOf(["attempt", ...VERDICTS]),
   unparseable: anyOf(["yes", "no"]),
+  /** Some human label says (or does not say) an exploit was attempted / successful. */
+  human: anyOf(["attempt", "no-attempt", "success", "no-success"]),
   labelled: anyOf(["yes", "no"]),
   sort: anyOf(SORTS),
   dir: anyOf(["asc", "desc"]),

@@ -1,0 +1,37 @@
+import "server-only";
+// The study's two reports (the result table and the agreement figures) in each export format,
+// shared by the command line and the pages' downloads, so every output carries the same numbers.
+import { agreementCsv, agreementJson, agreementLatex } from "@/lib/domain/agreement-format";
+import { resultsCsv, resultsJson, resultsLatex } from "@/lib/domain/results-format";
+import { getAgreement } from "./agreement";
+import { getResults } from "./results";
+
+export const REPORT_FORMATS = { json: { type: "application/json", extension: "json" }, csv: { type: "text/csv", extension: "csv" }, latex: { type: "application/x-tex", extension: "tex" } } as const;
+export type ReportFormat = keyof typeof REPORT_FORMATS;
+
+const json = (v: unknown) => JSON.stringify(v, null, 2) + "\n";
+
+export const REPORTS = {
+  results: async (format: ReportFormat) => {
+    const rows = (await getResults()).map((r) => r.row);
+    return { json: () => json(resultsJson(rows)), csv: () => resultsCsv(rows), latex: () => resultsLatex(rows) }[format]();
+  },
+  agreement: async (format: ReportFormat) => {
+    const report = await getAgreement();
+    return { json: () => json(agreementJson(report)), csv: () => agreementCsv(report), latex: () => agreementLatex(report) }[format]();
+  },
+} as const;
+export type ReportName = keyof typeof REPORTS;
+
+export function isReportFormat(v: unknown): v is ReportFormat {
+  return typeof v === "string" && v in REPORT_FORMATS;
+}
+
+/** A report as a download, or 400 for an unknown format. */
+export async function reportResponse(name: ReportName, format: string | null): Promise<Response> {
+  const f = format ?? "csv";
+  if (!isReportFormat(f)) return Response.json({ error: `format is one of ${Object.keys(REPORT_FORMATS).join(", ")}` }, { status: 400 });
+  return new Response(await REPORTS[name](f), {
+    headers: { "content-type": `${REPORT_FORMATS[f].type}; charset=utf-8`, "content-disposition": `attachment; filename="shortcut-audit-${name}.${REPORT_FORMATS[f].extension}"` },
+  });
+}
