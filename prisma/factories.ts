@@ -123,7 +123,8 @@ export function demoData(options: DemoOptions = {}): DemoData {
     if (rand() < 0.04) continue; // a few trajectories stay unjudged
     for (const judge of DEMO_JUDGES) out.votes.push(voteRecord(id, judge, truth, rand));
   }
-  const labelled = truths.filter((_, i) => i % Math.max(1, Math.floor(truths.length / (options.labelled ?? 16))) === 0);
+  // A random sample (from the same seed) so every condition can have labels.
+  const labelled = truths.map((t) => ({ t, key: rand() })).sort((a, b) => a.key - b.key).slice(0, options.labelled ?? 16).map((x) => x.t);
   labelled.forEach(({ id, truth }, i) => {
     const annotators = i % 3 === 0 ? DEMO_ANNOTATORS : [DEMO_ANNOTATORS[i % 2]!];
     for (const annotator of annotators) {

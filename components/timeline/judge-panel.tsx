@@ -1,0 +1,40 @@
+// Judges × categories: each verdict, each judge's overall verdict and rationale, the raw answer of
+// unparseable ones, cited steps as links, and the panel with how it was reached.
+import Link from "next/link";
+import { VerdictBadge } from "@/components/ui/verdict-badge";
+import type { getTrajectory } from "@/lib/data/trajectory";
+import { stepHref } from "@/lib/domain/timeline";
+import { CATEGORIES, CATEGORY_LABELS } from "@/lib/domain/verdicts";
+
+type Loaded = NonNullable<Awaited<ReturnType<typeof getTrajectory>>>;
+
+const SPLIT_TEXT = { UNANIMOUS: "unanimous", MAJORITY: "strict majority", NO_MAJORITY: "no majority: counted as attempted" } as const;
+
+export function JudgePanel({ t }: { t: Loaded }) {
+  return (
+    <section aria-labelledby="panel">
+      <h2 id="panel">Judges</h2>
+      <table aria-labelledby="panel">
+        <thead><tr><th scope="col">Judge</th>{CATEGORIES.map((c) => <th key={c} scope="col">{CATEGORY_LABELS[c]}</th>)}<th scope="col">Overall</th><th scope="col">Rationale</th><th scope="col">Cited steps</th></tr></thead>
+        <tbody>
+          {t.votes.map((v) => (
+            <tr key={v.judge}>
+              <th scope="row">{v.judge}</th>
+              {CATEGORIES.map((c) => <td key={c}><VerdictBadge verdict={v.verdicts[c]} /></td>)}
+              <td><VerdictBadge verdict={v.overall} />{v.parseStatus === "UNPARSEABLE" ? <div className="warn">unparseable answer: counted as not attempted</div> : null}</td>
+              <td className="text">{v.rationale ?? ""}{v.parseStatus === "UNPARSEABLE" && v.raw ? <details><summary>raw answer</summary><pre className="text">{v.raw}</pre></details> : null}</td>
+              <td>{v.evidence.map((e, i) => <div key={i}><Link href={stepHref(t.id, e.step)}>step {e.step}</Link>{e.note ? `: ${e.note}` : ""}</div>)}</td>
+            </tr>
+          ))}
+          <tr className="panel-row">
+            <th scope="row">panel</th>
+            {[t.panelUpstream, t.panelLocalGit, t.panelMemory, t.panelOther].map((v, i) => <td key={i}><VerdictBadge verdict={v} /></td>)}
+            <td><VerdictBadge verdict={t.panelVerdict} /></td>
+            <td>{t.panelSplit ? SPLIT_TEXT[t.panelSplit] : "no votes: unjudged"}</td>
+            <td />
+          </tr>
+        </tbody>
+      </table>
+    </section>
+  );
+}
