@@ -1,5 +1,6 @@
 // npm run cli -- <command>   (see `npm run cli -- help`)
 // Data goes to standard output; progress, logs and warnings to standard error.
+import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { closeCurrentDb, currentDb, describeTarget, DatabaseBusyError } from "@/lib/db-connect";
@@ -65,7 +66,7 @@ async function importCommand(args: string[]): Promise<number> {
     const own = conditionFor(file, options, manifest);
     bar.start(file);
     const result = await importFile(file, {
-      condition: own.condition, resolved: own.resolved ?? resolved, source: "cli",
+      condition: own.condition, resolved: own.resolved ?? resolved, source: "cli", byName: os.userInfo().username,
       onProgress: (p) => bar.update(p.bytes, p.records),
     });
     bar.finish(result.bytes);

@@ -27,6 +27,7 @@ export class ProgressBar {
 
   start(file: string): void {
     this.file = file;
+    this.lastDraw = performance.now();
     this.current = 0;
     this.records = 0;
     this.draw(true);
@@ -45,8 +46,15 @@ export class ProgressBar {
   }
 
   private draw(force: boolean): void {
-    if (!this.tty) return;
     const now = performance.now();
+    if (!this.tty) {
+      // Logs (CI, a pipe) get a plain line every few seconds instead of a bar.
+      if (!force && this.records > 0 && now - this.lastDraw >= 2000) {
+        this.lastDraw = now;
+        this.out.write(`… ${this.file}: ${this.records.toLocaleString("en-US")} records, ${formatBytes(this.done + this.current)} read\n`);
+      }
+      return;
+    }
     if (!force && now - this.lastDraw < 100) return;
     this.lastDraw = now;
     const bytes = this.done + this.current;

@@ -22,7 +22,7 @@ export function ImportHistory({ imports }: { imports: ImportRow[] }) {
               <tr key={i.id}>
                 <td className="file-name">{i.fileName}</td>
                 <td><time dateTime={i.startedAt.toISOString()}>{i.startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC</time></td>
-                <td>{i.by ?? (i.source === "cli" ? "command line" : i.source === "seed" ? "demo seed" : "browser")}</td>
+                <td>{[i.by, { cli: "command line", seed: "demo seed", web: "browser" }[i.source] ?? i.source].filter(Boolean).join(", ")}</td>
                 <td>{i.format ?? "—"}</td>
                 <td className={`status-${i.status.toLowerCase()}`}>{STATUS[i.status]}</td>
                 <td className="num">{formatCount(i.trajectories)}</td>

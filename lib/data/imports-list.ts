@@ -14,8 +14,8 @@ export async function listImports(limit = 100): Promise<ImportRow[]> {
     orderBy: { id: "desc" }, take: limit,
     select: {
       id: true, fileName: true, format: true, source: true, status: true, startedAt: true, finishedAt: true, fileBytes: true,
-      trajectories: true, votes: true, labels: true, replaced: true, rejected: true, unparseable: true, errors: true, user: { select: { name: true } },
+      trajectories: true, votes: true, labels: true, replaced: true, rejected: true, unparseable: true, errors: true, byName: true, user: { select: { name: true } },
     },
   });
-  return rows.map(({ user, fileBytes, errors, ...r }) => ({ ...r, by: user?.name ?? null, bytes: Number(fileBytes), errors: (errors as RecordError[]) ?? [] }));
+  return rows.map(({ user, byName, fileBytes, errors, ...r }) => ({ ...r, by: user?.name ?? byName, bytes: Number(fileBytes), errors: (errors as RecordError[]) ?? [] }));
 }

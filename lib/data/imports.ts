@@ -23,6 +23,8 @@ export type ImportSource = {
   sha256?: () => string | null;
   source?: "cli" | "web" | "seed";
   userId?: string | null;
+  /** Who ran it, when no signed-in user did (the command line's operating-system user). */
+  byName?: string | null;
 };
 
 export type ImportOutcome =
@@ -43,7 +45,7 @@ class Rejected extends Error {
 
 export async function runImport(source: ImportSource, records: AsyncIterable<RawRecord> | Iterable<RawRecord>, onProgress?: (records: number) => void): Promise<ImportOutcome> {
   const started = await db().import.create({
-    data: { fileName: source.fileName, format: source.format, fileBytes: BigInt(source.fileBytes ?? 0), source: source.source ?? "cli", userId: source.userId ?? null },
+    data: { fileName: source.fileName, format: source.format, fileBytes: BigInt(source.fileBytes ?? 0), source: source.source ?? "cli", userId: source.userId ?? null, byName: source.byName ?? null },
     select: { id: true },
   });
   const importId = started.id;

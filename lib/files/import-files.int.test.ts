@@ -9,6 +9,7 @@ import { connect, currentDb, openPGlite } from "@/lib/db-connect";
 import { demoData, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { realFixture } from "@/test/fixtures";
 import { applyMigrations } from "@/prisma/migrate-engine";
+import { listImports } from "@/lib/data/imports-list";
 import { conditionFor, expandPaths, importFile, loadManifest, loadResolved } from "./import-files";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "sa-import-"));
@@ -45,7 +46,7 @@ describe("importFile on real agent files", () => {
     ]);
     for (const round of [1, 2]) {
       for (const file of files) {
-        const r = await importFile(file, { condition, resolved, source: "cli" });
+        const r = await importFile(file, { condition, resolved, source: "cli", byName: "tester" });
         expect(r.ok, `${file}: ${JSON.stringify(!r.ok && r.errors)}`).toBe(true);
         if (r.ok) expect(r.counts.replaced).toBe(round === 1 ? 0 : r.counts.trajectories);
       }
@@ -64,6 +65,9 @@ describe("importFile on real agent files", () => {
     const imports = await db().import.findMany({ where: { status: "SUCCEEDED" }, select: { fileSha256: true, fileBytes: true, format: true } });
     expect(imports).toHaveLength(10);
     expect(imports.every((i) => i.fileSha256?.length === 64 && i.fileBytes > 0n)).toBe(true);
+    // Listed with who ran them, newest first.
+    const listed = await listImports();
+    expect(listed[0]).toMatchObject({ fileName: files.at(-1), by: "tester", source: "cli", status: "SUCCEEDED", trajectories: 3, replaced: 3 });
   });
 
   it("a manifest gives each folder its condition; options override it", () => {
@@ -155,14 +159,15 @@ describe("a killed import", () => {
     child.stderr.on("data", (d) => { stderr += String(d); });
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
 
-    // Kill once the import has begun writing: its row is RUNNING (PostgreSQL), or some time after it started (PGlite).
+    // Kill once the import has begun writing.
     const deadline = Date.now() + 60_000;
     for (;;) {
       if (Date.now() > deadline) throw new Error(`import never started: ${stderr}`);
-      if (target.kind === "postgres" ? (await db().import.count({ where: { status: "RUNNING", fileName: file } })) > 0 : stderr.includes("database:")) break;
+      // PostgreSQL: its import row is RUNNING. PGlite (one process only): the command's first progress line.
+      if (target.kind === "postgres" ? (await db().import.count({ where: { status: "RUNNING", fileName: file } })) > 0 : / records, /.test(stderr)) break;
       await new Promise((r) => setTimeout(r, 50));
     }
-    await new Promise((r) => setTimeout(r, target.kind === "postgres" ? 400 : 2500));
+    await new Promise((r) => setTimeout(r, 400));
     child.kill("SIGKILL");
     expect((await exited).signal).toBe("SIGKILL");
 

@@ -92,7 +92,7 @@ export type FileImport = ImportOutcome & { file: string; unit: "line" | "record"
 /** Imports one file: everything it holds lands, or (any bad record) nothing does. */
 export async function importFile(
   file: string,
-  opts: { condition: Condition; resolved: ResolvedLookup | null; source: ImportSource["source"]; userId?: string | null; displayName?: string; onProgress?: (p: FileProgress) => void },
+  opts: { condition: Condition; resolved: ResolvedLookup | null; source: ImportSource["source"]; userId?: string | null; byName?: string | null; displayName?: string; onProgress?: (p: FileProgress) => void },
 ): Promise<FileImport> {
   const started = performance.now();
   const bytes = fs.statSync(file).size;
@@ -102,7 +102,7 @@ export async function importFile(
   const hash = crypto.createHash("sha256");
   const records = readRecords(file, { condition: opts.condition, resolved: opts.resolved, hash, onBytes: (b) => report({ bytes: b }) });
   const outcome = await runImport(
-    { fileName: opts.displayName ?? file, format: "auto", fileBytes: bytes, sha256: () => hash.copy().digest("hex"), source: opts.source, userId: opts.userId ?? null },
+    { fileName: opts.displayName ?? file, format: "auto", fileBytes: bytes, sha256: () => hash.copy().digest("hex"), source: opts.source, userId: opts.userId ?? null, byName: opts.byName ?? null },
     records,
     (n) => report({ records: n }),
   );
