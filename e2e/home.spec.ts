@@ -31,3 +31,13 @@ test("the health endpoint reports the database", async ({ request }) => {
   expect(res.status()).toBe(200);
   expect(await res.json()).toMatchObject({ ok: true });
 });
+
+test("pages answer with protective headers, and an unknown trajectory is a 404 page", async ({ request, page }) => {
+  const res = await request.get("/");
+  expect(res.headers()["x-content-type-options"]).toBe("nosniff");
+  expect(res.headers()["x-frame-options"]).toBe("DENY");
+  const missing = await page.goto("/trajectories/999999999");
+  expect(missing?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
+  expect((await page.goto("/trajectories/not-a-number"))?.status()).toBe(404);
+});
