@@ -1,0 +1,79 @@
+// Annotation studies (issue "Annotation study"): a sample stratified by condition, drawn from a
+// seed so the same draw can be repeated, and its items assigned to annotators with an overlap.
+// Pure and deterministic: the same inputs give the same draw and assignment, whatever their order.
+
+/** A stratum key: "benchmark|model|network|prompt". */
+export function stratumOf(c: { benchmark: string; model: string; network: boolean; prompt: string }): string {
+  return `${c.benchmark}|${c.model}|${c.network ? "net" : "nonet"}|${c.prompt}`;
+}
+
+/** FNV-1a 32-bit hash of a string: turns a seed text into a PRNG seed. */
+function hash(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** mulberry32 over a text seed: uniform floats in [0, 1). */
+function random(seed: string): () => number {
+  let a = hash(seed);
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Fisher–Yates shuffle of a copy, driven by the seed. */
+function shuffled<T>(items: readonly T[], seed: string): T[] {
+  const out = [...items];
+  const rand = random(seed);
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+export type Candidate = { id: number; stratum: string };
+export type SampledItem = Candidate & { position: number };
+
+/**
+ * Up to `size` trajectories from each stratum (all of a smaller one), chosen by a shuffle seeded
+ * with the seed and the stratum, so that changing one stratum's size leaves the others' draws alone.
+ * Positions interleave the strata, so a queue walked in order covers every condition early.
+ */
+export function drawSample(candidates: readonly Candidate[], size: number | Readonly<Record<string, number>>, seed: string): SampledItem[] {
+  const byStratum = new Map<string, Candidate[]>();
+  for (const c of [...candidates].sort((a, b) => a.id - b.id)) byStratum.set(c.stratum, [...(byStratum.get(c.stratum) ?? []), c]);
+  const strata = [...byStratum.keys()].sort();
+  const drawn = strata.map((s) => shuffled(byStratum.get(s)!, `${seed}|${s}`).slice(0, Math.max(0, typeof size === "number" ? size : size[s] ?? 0)));
+  const out: SampledItem[] = [];
+  for (let round = 0; drawn.some((d) => d.length > round); round++) {
+    for (const d of drawn) if (d[round]) out.push({ ...d[round]!, position: out.length });
+  }
+  return out;
+}
+
+/**
+ * Each item gets `overlap` different annotators, the work spread evenly: annotators are taken in a
+ * seeded order, round-robin, so loads differ by at most one. Throws when overlap exceeds the annotators.
+ */
+export function assignAnnotators(items: readonly SampledItem[], annotators: readonly string[], overlap: number, seed: string): Map<number, string[]> {
+  const people = shuffled([...new Set(annotators)].sort(), `${seed}|annotators`);
+  if (overlap < 1 || overlap > people.length) throw new RangeError(`overlap must be between 1 and the number of annotators (${people.length})`);
+  const out = new Map<number, string[]>();
+  let next = 0;
+  for (const item of [...items].sort((a, b) => a.position - b.position)) {
+    const chosen: string[] = [];
+    for (let k = 0; k < overlap; k++) chosen.push(people[(next + k) % people.length]!);
+    next = (next + overlap) % people.length;
+    out.set(item.id, chosen);
+  }
+  return out;
+}
