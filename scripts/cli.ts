@@ -5,7 +5,9 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { closeCurrentDb, currentDb, describeTarget, DatabaseBusyError } from "@/lib/db-connect";
 import { applyMigrations } from "@/prisma/migrate-engine";
+import fs from "node:fs";
 import { EXPORTS } from "@/lib/data/export";
+import { ImportInterrupted } from "@/lib/data/imports";
 import { REPORTS, REPORT_FORMATS, isReportFormat, type ReportName } from "@/lib/data/reports";
 import { conditionFor, expandPaths, importFile, loadManifest, loadResolved, type FileImport } from "@/lib/files/import-files";
 import type { Condition } from "@/lib/import/condition";
@@ -65,10 +67,18 @@ async function importCommand(args: string[]): Promise<number> {
   for (const file of files) {
     const own = conditionFor(file, options, manifest);
     bar.start(file);
-    const result = await importFile(file, {
-      condition: own.condition, resolved: own.resolved ?? resolved, source: "cli", byName: os.userInfo().username,
-      onProgress: (p) => bar.update(p.bytes, p.records),
-    });
+    let result: FileImport;
+    try {
+      result = await importFile(file, {
+        condition: own.condition, resolved: own.resolved ?? resolved, source: "cli", byName: os.userInfo().username,
+        onProgress: (p) => bar.update(p.bytes, p.records),
+      });
+    } catch (e) {
+      // The database went away mid-file: report it as this file's failure and go on (later files say so too).
+      if (!(e instanceof ImportInterrupted)) throw e;
+      const bytes = fs.statSync(file).size;
+      result = { ok: false, importId: 0, errors: [{ line: 0, field: null, message: e.message }], errorCount: 1, records: 0, file, unit: "line", bytes, seconds: 0 };
+    }
     bar.finish(result.bytes);
     results.push(result);
     const summary = result.ok
@@ -91,7 +101,7 @@ function printSummary(results: FileImport[], seconds: number): void {
   console.error(`  rejected: ${rejected.length} file(s), ${rejected.reduce((n, r) => n + (r.ok ? 0 : r.errorCount), 0)} bad record(s)`);
   for (const r of rejected) {
     if (r.ok) continue;
-    for (const e of r.errors) console.error(`  ${r.file}:${r.unit === "line" ? "" : "record "}${e.line}: ${e.field ? `${e.field}: ` : ""}${e.message}`);
+    for (const e of r.errors) console.error(`  ${r.file}${e.line > 0 ? `:${r.unit === "line" ? "" : "record "}${e.line}` : ""}: ${e.field ? `${e.field}: ` : ""}${e.message}`);
     if (r.errorCount > r.errors.length) console.error(`  ${r.file}: … and ${r.errorCount - r.errors.length} more`);
   }
 }

@@ -124,9 +124,15 @@ export async function runImport(source: ImportSource, records: AsyncIterable<Raw
     return { ok: true, importId, counts, records: count };
   } catch (e) {
     const rejected = e instanceof Rejected ? e : null;
-    const errors = rejected?.errors ?? [{ line: count, field: null, message: `import stopped: ${e instanceof Error ? e.message : String(e)}` }];
-    await db().import.update({ where: { id: importId }, data: { status: "FAILED", finishedAt: new Date(), fileSha256: source.sha256?.() ?? null, format: [...formats].sort().join(", ") || source.format, rejected: rejected?.errorCount ?? 1, errors: storableJson(errors) as RecordError[] } });
-    if (!rejected) throw e;
+    const reason = rejected ? null : `the import stopped after ${count} record(s) (${e instanceof Error ? e.message : String(e)}); nothing from this file was written`;
+    const errors = rejected?.errors ?? [{ line: count, field: null, message: reason! }];
+    // The database may be the thing that failed: recording the failure is best effort.
+    await db().import.update({ where: { id: importId }, data: { status: "FAILED", finishedAt: new Date(), fileSha256: source.sha256?.() ?? null, format: [...formats].sort().join(", ") || source.format, rejected: rejected?.errorCount ?? 1, errors: storableJson(errors) as RecordError[] } })
+      .catch(() => {});
+    if (!rejected) throw new ImportInterrupted(reason!, { cause: e });
     return { ok: false, importId, errors, errorCount: rejected.errorCount, records: count };
   }
 }
+
+/** An import that stopped for a reason other than its records (the database went away): nothing of it was written. */
+export class ImportInterrupted extends Error {}

@@ -54,6 +54,10 @@ export async function transaction<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
   const handle = currentDb();
   if (handle.pool) {
     const client = await handle.pool.connect();
+    // A checked-out connection that dies emits "error" on itself, not on the pool: without a
+    // listener that would crash the process. The failing query rejects, and the catch below handles it.
+    const ignore = () => {};
+    client.on("error", ignore);
     const sql: Sql = {
       async query<R>(text: string, params?: unknown[]) { return (await client.query(text, params)).rows as R[]; },
       async copy(table, columns, rows) {
@@ -67,11 +71,13 @@ export async function transaction<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
       await client.query("BEGIN");
       const out = await fn(sql);
       await client.query("COMMIT");
+      client.off("error", ignore);
       client.release();
       return out;
     } catch (e) {
       // A connection that failed mid-COPY or lost the server is discarded, not returned to the pool.
       await client.query("ROLLBACK").then(() => client.release(), (err) => client.release(err));
+      client.off("error", ignore);
       throw e;
     }
   }
