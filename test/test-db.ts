@@ -6,8 +6,6 @@ import crypto from "node:crypto";
 import pg from "pg";
 import { connect, openPGlite, type DbHandle } from "@/lib/db-connect";
 
-export const TEMPLATE_DB = "shortcut_audit_test_template";
-export const TEMPLATE_DUMP = ".data/test-template.tar.gz";
 
 /** The server URL with another database name. */
 export function withDatabase(url: string, database: string): string {
@@ -22,16 +20,17 @@ export async function adminQuery(url: string, sql: string): Promise<void> {
   try { await client.query(sql); } finally { await client.end(); }
 }
 
-export async function openTestDb(): Promise<{ handle: DbHandle; drop(): Promise<void> }> {
+/** A database of the test file's own, copied from the run's migrated template (test/int-global-setup.ts). */
+export async function openTestDb(template: string): Promise<{ handle: DbHandle; drop(): Promise<void> }> {
   const url = process.env.DATABASE_URL;
   if (url) {
     // Test databases carry the "shortcut_audit_test_" prefix; nothing else is ever dropped.
     const name = `shortcut_audit_test_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
-    await adminQuery(url, `CREATE DATABASE "${name}" TEMPLATE "${TEMPLATE_DB}"`);
+    await adminQuery(url, `CREATE DATABASE "${name}" TEMPLATE "${template}"`);
     const handle = connect({ kind: "postgres", url: withDatabase(url, name) });
     return { handle, drop: async () => { await handle.close(); await adminQuery(url, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`); } };
   }
-  const pglite = openPGlite(null, new Blob([fs.readFileSync(TEMPLATE_DUMP)]));
+  const pglite = openPGlite(null, new Blob([fs.readFileSync(template)]));
   const handle = connect({ kind: "pglite", dir: null }, pglite);
   return { handle, drop: () => handle.close() };
 }
