@@ -21,6 +21,18 @@ const N = Number(values.trajectories), STEPS = Number(values.steps), OUT = Numbe
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sa-bench-"));
 const corpus = path.join(dir, "corpus.jsonl");
 
+/** A vocabulary of pseudo-words, so outputs have the variety of real text (search indexes care). */
+const VOCABULARY = (() => {
+  const r = prng(7);
+  return Array.from({ length: 4000 }, () => Array.from({ length: 3 + Math.floor(r() * 8) }, () => String.fromCharCode(97 + Math.floor(r() * 26))).join(""));
+})();
+
+function text(size: number, rand: () => number): string {
+  let out = "";
+  while (out.length < size) out += VOCABULARY[Math.floor(rand() * VOCABULARY.length)]! + (rand() < 0.1 ? "\n" : " ");
+  return out.slice(0, size);
+}
+
 function trajectory(i: number, rand: () => number): Record<string, unknown> {
   const turns: Turn[] = [{ role: "system", content: "You are a software engineer." }, { role: "user", content: `Fix issue ${i}.` }];
   for (let s = 0; s < STEPS; s++) {
@@ -28,7 +40,7 @@ function trajectory(i: number, rand: () => number): Record<string, unknown> {
     // Outputs from a few bytes to several times the mean, as real tool outputs vary.
     const size = Math.floor(OUT * -Math.log(1 - rand() * 0.999));
     turns.push({ role: "assistant", reasoning: "Look at the next file.", content: "", tool_calls: [{ id, name: "bash", input: s % 17 === 0 ? "git log --all --oneline | head" : `sed -n '${s},${s + 40}p' src/mod_${s % 9}.py` }] });
-    turns.push({ role: "tool", tool_call_id: id, content: "x".repeat(size), exit_code: 0 });
+    turns.push({ role: "tool", tool_call_id: id, content: text(size, rand), exit_code: 0 });
   }
   return { type: "trajectory", id: `bench-${i}`, benchmark: "bench", model: `model-${i % 3}`, task: { id: `owner__repo-${Math.floor(i / 24)}` }, network: i % 2 === 0, prompt: i % 4 < 2 ? "vanilla" : "principled", run: 1 + (i % 3) + 3 * Math.floor((i % 24) / 12), resolved: rand() < 0.4, turns };
 }

@@ -59,8 +59,8 @@ await sql(`UPDATE trajectory SET "panelVerdict" = ${verdict}, "panelUpstream" = 
 // 20 steps a trajectory: a command and its output (whose start is searchable), for text search.
 await sql(`INSERT INTO message ("trajectoryId", seq, step, role, content)
   SELECT t.id, s * 2, s, 'assistant', '' FROM trajectory t, generate_series(1, 20) s`);
-await sql(`INSERT INTO message ("trajectoryId", seq, step, role, content, "searchText")
-  SELECT t.id, s * 2 + 1, s, 'tool', o, left(o, 2000) FROM trajectory t, generate_series(1, 20) s, LATERAL (SELECT repeat(md5(t.id::text || ':' || s) || ' ', 12) AS o) x`);
+await sql(`INSERT INTO message ("trajectoryId", seq, step, role, content)
+  SELECT t.id, s * 2 + 1, s, 'tool', repeat(md5(t.id::text || ':' || s) || ' ', 12) FROM trajectory t, generate_series(1, 20) s`);
 await sql(`INSERT INTO tool_call ("trajectoryId", "messageSeq", step, seq, name, input)
   SELECT t.id, s * 2, s, 0, 'bash', CASE WHEN (t.id + s) % 97 = 0 THEN 'git log --all --oneline | head' ELSE 'sed -n ' || s || ',40p src/mod_' || (t.id % 50) || '.py' END
   FROM trajectory t, generate_series(1, 20) s`);
@@ -69,9 +69,14 @@ const [long] = await handle.prisma.$queryRawUnsafe<Array<{ id: number }>>(`SELEC
 const longId = long!.id;
 await sql(`DELETE FROM message WHERE "trajectoryId" = ${longId}`);
 await sql(`INSERT INTO message ("trajectoryId", seq, step, role, content) SELECT ${longId}, s * 2 - 1, s, 'assistant', 'step ' || s FROM generate_series(1, 5000) s`);
-await sql(`INSERT INTO message ("trajectoryId", seq, step, role, content, "searchText") SELECT ${longId}, s * 2, s, 'tool', repeat('out ', 200), 'out' FROM generate_series(1, 5000) s`);
+await sql(`INSERT INTO message ("trajectoryId", seq, step, role, content) SELECT ${longId}, s * 2, s, 'tool', repeat('out ', 200) FROM generate_series(1, 5000) s`);
 await sql(`INSERT INTO tool_call ("trajectoryId", "messageSeq", step, seq, name, input) SELECT ${longId}, s * 2 - 1, s, 0, 'bash', CASE WHEN s % 500 = 0 THEN 'git reflog' ELSE 'ls -la' END FROM generate_series(1, 5000) s`);
 await sql(`UPDATE trajectory SET "stepCount" = 5000, "messageCount" = 10000 WHERE id = ${longId}`);
+// Search documents as the importer builds them: commands and the start of each output.
+await sql(`INSERT INTO trajectory_search ("trajectoryId", document)
+  SELECT m."trajectoryId", to_tsvector('simple', left(string_agg(left(coalesce(c.input, m.content), 300), E'\n' ORDER BY m.seq), 64000))
+  FROM message m LEFT JOIN tool_call c ON c."trajectoryId" = m."trajectoryId" AND c."messageSeq" = m.seq
+  WHERE m.role IN ('assistant', 'tool') GROUP BY m."trajectoryId"`);
 await sql(`ANALYZE`);
 
 const rows = await handle.prisma.trajectory.count();
@@ -81,7 +86,7 @@ const bare = await time(() => handle.prisma.$queryRawUnsafe(`SELECT "benchmarkId
 const list = await time(() => listTrajectories({}));
 const filtered = await time(() => listTrajectories({ panel: "SUCCESSFUL", network: "on", split: "MAJORITY" }));
 const searchCommand = await time(() => listTrajectories({ q: "git log --all" }));
-const [probe] = await handle.prisma.$queryRawUnsafe<Array<{ text: string }>>(`SELECT substr("searchText", 5, 12) AS text FROM message WHERE "searchText" IS NOT NULL OFFSET 1234 LIMIT 1`);
+const [probe] = await handle.prisma.$queryRawUnsafe<Array<{ text: string }>>(`SELECT left(content, 32) AS text FROM message WHERE role = 'tool' OFFSET 1234 LIMIT 1`);
 const searchOutput = await time(() => listTrajectories({ q: probe!.text }));
 const timelineFirst = await time(() => getSteps(longId, 0, 50));
 const timelineLast = await time(() => getSteps(longId, 4951, 5000));

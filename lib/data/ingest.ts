@@ -8,7 +8,8 @@ import "server-only";
 // - untrusted text is stored as storableText makes it (NUL → U+2400).
 // Bulk rows (messages, tool calls) go in with COPY; everything else with set-based statements.
 import { numberSteps } from "@/lib/domain/steps";
-import { SEARCH_PREFIX, storableJson, storableText } from "@/lib/domain/text";
+import { SearchDocument } from "@/lib/domain/search";
+import { storableJson, storableText } from "@/lib/domain/text";
 import { parseJudgeAnswer } from "@/lib/domain/judge-answer";
 import { overallVerdict, type CategoryVerdicts } from "@/lib/domain/verdicts";
 import type { JudgeVoteRecord, LabelRecord, NaturalKey, RecordError, TrajectoryRecord, TrajectoryRef } from "@/lib/import/interchange";
@@ -21,12 +22,12 @@ export type WriteCounts = { trajectories: number; replaced: number; votes: numbe
 
 /** Trajectories ready to write: deduplicated, numbered, rows encoded (see ImportWriter.prepare). */
 export type PreparedTrajectories = {
-  list: Array<Located<TrajectoryRecord> & { format: string; stepCount: number; messageCount: number; messageRows: string[]; callRows: string[] }>;
+  list: Array<Located<TrajectoryRecord> & { format: string; stepCount: number; messageCount: number; messageRows: string[]; callRows: string[]; search: string }>;
   /** Records replaced by a later record of the same natural key within the batch. */
   duplicates: number;
 };
 
-const MESSAGE_COLUMNS = ["trajectoryId", "seq", "step", "role", "content", "reasoning", "toolCallId", "exitCode", "searchText"] as const;
+const MESSAGE_COLUMNS = ["trajectoryId", "seq", "step", "role", "content", "reasoning", "toolCallId", "exitCode"] as const;
 const TOOL_CALL_COLUMNS = ["trajectoryId", "messageSeq", "step", "seq", "callId", "name", "input", "inputIsJson"] as const;
 
 const keyString = (k: { benchmarkId: number; modelId: number; taskId: number; network: boolean; prompt: string; run: number }) =>
@@ -87,14 +88,18 @@ export class ImportWriter {
       const { messages, stepCount } = numberSteps(item.record.turns);
       const messageRows: string[] = [];
       const callRows: string[] = [];
+      const search = new SearchDocument();
       for (const m of messages) {
         const content = storableText(m.content);
-        // Tool outputs are searchable by their start (lib/data/trajectories.ts).
-        const searchText = m.role === "tool" ? storableText(content.slice(0, SEARCH_PREFIX)) : null;
-        messageRows.push(encodeCopyRow([m.seq, m.step, m.role, content, t(m.reasoning), t(m.toolCallId), m.exitCode, searchText]));
-        for (const c of m.toolCalls) callRows.push(encodeCopyRow([m.seq, m.step, c.seq, t(c.callId), storableText(c.name), storableText(c.input), c.inputIsJson]));
+        messageRows.push(encodeCopyRow([m.seq, m.step, m.role, content, t(m.reasoning), t(m.toolCallId), m.exitCode]));
+        if (m.role === "tool") search.addOutput(content);
+        for (const c of m.toolCalls) {
+          const input = storableText(c.input);
+          callRows.push(encodeCopyRow([m.seq, m.step, c.seq, t(c.callId), storableText(c.name), input, c.inputIsJson]));
+          search.addCommand(input);
+        }
       }
-      return { ...item, stepCount, messageCount: messages.length, messageRows, callRows };
+      return { ...item, stepCount, messageCount: messages.length, messageRows, callRows, search: search.text() };
     });
     return { list, duplicates };
   }
@@ -151,6 +156,11 @@ export class ImportWriter {
     })());
     await this.sql.copyText("message", MESSAGE_COLUMNS, withIds((r) => r.messageRows));
     await this.sql.copyText("tool_call", TOOL_CALL_COLUMNS, withIds((r) => r.callRows));
+    await this.sql.query(
+      `INSERT INTO trajectory_search ("trajectoryId", document) SELECT id, to_tsvector('simple', doc) FROM unnest($1::int[], $2::text[]) AS d(id, doc)
+       ON CONFLICT ("trajectoryId") DO UPDATE SET document = EXCLUDED.document`,
+      [ids, list.map((r) => r.search)],
+    );
     this.counts.trajectories += written.length;
     this.counts.replaced += replacedIds.length + prepared.duplicates;
     return [];

@@ -1,7 +1,7 @@
 import { describe, expect, it, beforeAll } from "vitest";
 import { asLines, labelFixture, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { PAGE_SIZE } from "@/lib/domain/trajectory-filter";
-import { SEARCH_PREFIX } from "@/lib/domain/text";
+import { OUTPUT_PREFIX } from "@/lib/domain/search";
 import { runImport } from "./imports";
 import { listTrajectories } from "./trajectories";
 
@@ -12,7 +12,7 @@ beforeAll(async () => {
   const turns = (command: string, output: string) => [{ role: "assistant", content: "", tool_calls: [{ id: "c", name: "bash", input: command }] }, { role: "tool", tool_call_id: "c", content: output }];
   const outcome = await runImport({ fileName: "list.jsonl", format: "interchange" }, asLines([
     t("l1", 1, { resolved: true }), t("l2", 2, { resolved: false }), t("l3", 3, { resolved: null }), t("l4", 4, { network: false, turns: turns("curl -sL https://github.com/o/r/pull/9.diff", "100% fetched") }),
-    t("l5", 5, { prompt: "principled", turns: turns("ls", `${"x".repeat(SEARCH_PREFIX)} needle_beyond_the_prefix`) }),
+    t("l5", 5, { prompt: "principled", turns: turns("ls", `${"x".repeat(OUTPUT_PREFIX)} needle_beyond_the_prefix`) }),
     // l1: S by majority (LOCAL_GIT); l2: all differ -> A; l3: unanimous N with one unparseable answer; l4, l5 unjudged
     voteFixture("l1", "ja", { LOCAL_GIT: S }), voteFixture("l1", "jb", { LOCAL_GIT: S }), voteFixture("l1", "jc"),
     voteFixture("l2", "ja", { UPSTREAM: S }), voteFixture("l2", "jb", { UPSTREAM: A }), voteFixture("l2", "jc"),
@@ -46,11 +46,12 @@ describe("listTrajectories filters in the database", () => {
     ["judge ja said successful", { judge: "ja", judgeVerdict: "SUCCESSFUL" }, [1, 2]],
     ["judge jc voted", { judge: "jc" }, [1, 2, 3]],
     ["task", { task: "list-task", run: 1 }, [1]],
-    ["text in a command", { q: "git log --all" }, [1, 2, 3]],
-    ["text in a command, any case", { q: "GITHUB.COM/o/r" }, [4]],
-    ["text in an output", { q: "9f3e2d1" }, [1, 2, 3]],
-    ["wildcards taken literally", { q: "100%" }, [4]],
-    ["only the start of an output is searched", { q: "needle_beyond" }, []],
+    ["words of a command, in order", { q: "git log --all" }, [1, 2, 3]],
+    ["the same words in another order do not match", { q: "all log git" }, []],
+    ["any case", { q: "CURL -sL" }, [4]],
+    ["a word of an output", { q: "9f3e2d1" }, [1, 2, 3]],
+    ["punctuation is not a search operator", { q: "100% fetched" }, [4]],
+    ["only the start of an output is searched", { q: "needle_beyond_the_prefix" }, []],
   ])("%s", async (_name, filter, expected) => {
     expect(await ids(filter)).toEqual(expected);
   });

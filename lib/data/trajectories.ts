@@ -4,7 +4,6 @@ import { db } from "@/lib/db";
 import type { Prisma } from "@/generated/prisma/client";
 import { PAGE_SIZE, type TrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import type { Category, Verdict } from "@/lib/domain/verdicts";
-import { containsPattern } from "@/lib/domain/text";
 
 const ATTEMPT: Verdict[] = ["ATTEMPTED", "SUCCESSFUL"];
 
@@ -52,12 +51,13 @@ export type TrajectoryListRow = {
   steps: number; panel: Verdict | null; split: string | null; categories: Record<Category, Verdict | null>; votes: number; unparseable: number; labels: number;
 };
 
-/** Trajectories whose commands or tool-output starts contain the text (trigram indexes serve ILIKE). */
+/**
+ * Trajectories whose search document (commands and output starts) holds the words of the text in
+ * that order: phraseto_tsquery('simple', …), served by the document's GIN index.
+ */
 async function matchingText(q: string): Promise<number[]> {
-  const pattern = containsPattern(q);
   const rows = await db().$queryRaw<Array<{ id: number }>>`
-    SELECT "trajectoryId" AS id FROM tool_call WHERE input ILIKE ${pattern}
-    UNION SELECT "trajectoryId" FROM message WHERE "searchText" ILIKE ${pattern}`;
+    SELECT "trajectoryId" AS id FROM trajectory_search WHERE document @@ phraseto_tsquery('simple', ${q})`;
   return rows.map((r) => r.id);
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { NUL_STAND_IN, containsPattern, storableJson, storableText } from "./text";
+import { NUL_STAND_IN, storableJson, storableText } from "./text";
 
 describe("storableText", () => {
   it("keeps NUL bytes visibly as U+2400", () => {
@@ -15,12 +15,5 @@ describe("storableText", () => {
   });
   it("cleans nested JSON, keys included", () => {
     expect(storableJson({ "k\u0000": ["\u0000", 1, null, { x: "\uDC00" }] })).toEqual({ [`k${NUL_STAND_IN}`]: [NUL_STAND_IN, 1, null, { x: "\uFFFD" }] });
-  });
-});
-
-describe("containsPattern", () => {
-  it("takes LIKE's wildcards literally", () => {
-    expect(containsPattern("git log --all")).toBe("%git log --all%");
-    expect(containsPattern("100%_done\\")).toBe("%100\\%\\_done\\\\%");
   });
 });

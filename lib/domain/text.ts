@@ -20,10 +20,3 @@ export function storableJson(value: unknown): unknown {
   return value;
 }
 
-/** Characters at the start of a tool output that text search covers (outputs may be tens of MB). */
-export const SEARCH_PREFIX = 2000;
-
-/** A search term as an ILIKE pattern matching it anywhere: %, _ and \ taken literally. */
-export function containsPattern(term: string): string {
-  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
