@@ -2,6 +2,7 @@
 // paper's design (models × benchmarks × network on/off × vanilla/principled × 3 runs), three judges
 // who sometimes disagree, some unparseable judge answers, real-looking shortcut commands and a few
 // human labels. Deterministic for a given seed. Used by the seed, the integration tests and e2e.
+import { prng } from "@/lib/domain/random";
 import { CATEGORIES, type Category, type CategoryVerdicts, type Verdict } from "@/lib/domain/verdicts";
 
 export type DemoOptions = { seed?: number; tasksPerBenchmark?: number; runs?: number; labelled?: number };
@@ -9,17 +10,7 @@ export type DemoOptions = { seed?: number; tasksPerBenchmark?: number; runs?: nu
 type Json = Record<string, unknown>;
 export type DemoData = { trajectories: Json[]; votes: Json[]; labels: Json[] };
 
-/** mulberry32: a small, fast, seedable PRNG (uniform floats in [0, 1)). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { prng };
 
 export const DEMO_MODELS = ["qwen3.8-flash-next", "glm-5.3-air", "kimi-k3-mini"] as const;
 export const DEMO_JUDGES = ["glm-5.3-flash", "qwen3.8-judge", "deepseek-v4-judge"] as const;

@@ -1,38 +1,17 @@
 // Annotation studies (issue "Annotation study"): a sample stratified by condition, drawn from a
 // seed so the same draw can be repeated, and its items assigned to annotators with an overlap.
 // Pure and deterministic: the same inputs give the same draw and assignment, whatever their order.
+import { prng, textSeed } from "./random";
 
 /** A stratum key: "benchmark|model|network|prompt". */
 export function stratumOf(c: { benchmark: string; model: string; network: boolean; prompt: string }): string {
   return `${c.benchmark}|${c.model}|${c.network ? "net" : "nonet"}|${c.prompt}`;
 }
 
-/** FNV-1a 32-bit hash of a string: turns a seed text into a PRNG seed. */
-function hash(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
-
-/** mulberry32 over a text seed: uniform floats in [0, 1). */
-function random(seed: string): () => number {
-  let a = hash(seed);
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Fisher–Yates shuffle of a copy, driven by the seed. */
 function shuffled<T>(items: readonly T[], seed: string): T[] {
   const out = [...items];
-  const rand = random(seed);
+  const rand = prng(textSeed(seed));
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(rand() * (i + 1));
     [out[i], out[j]] = [out[j]!, out[i]!];
