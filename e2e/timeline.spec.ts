@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { trajectoryFixture, voteFixture } from "../prisma/factories";
+import { labelFixture, trajectoryFixture, voteFixture } from "../prisma/factories";
 
 const PAYLOADS = [
   "<script>window.__pwned = 1; alert('script')</script>",
@@ -32,7 +32,8 @@ const steps = (n: number, suspicious: Record<number, string>) => [
 test("agent text full of markup and escape codes is shown as text, and nothing runs", async ({ page, request }) => {
   await importRecords(request, "payload.jsonl", [
     trajectoryFixture({ id: "e2e-payload", benchmark: "e2e-timeline", task: { id: "payload__task-1" }, turns: steps(3, {}), patch: PAYLOADS[0] }),
-    voteFixture("e2e-payload", "judge-<b>x</b>", {}, { rationale: PAYLOADS[1] }),
+    voteFixture("e2e-payload", "judge-<b>x</b>", {}, { rationale: PAYLOADS[1], evidence: [{ step: 1, category: "OTHER", note: PAYLOADS[0] }] }),
+    labelFixture("e2e-payload", "<i>annotator</i>", {}, { note: PAYLOADS[1], evidence: [{ step: 2, note: PAYLOADS[2] }] }),
   ]);
   const dialogs: string[] = [];
   page.on("dialog", (d) => { dialogs.push(d.message()); void d.dismiss(); });
@@ -43,7 +44,10 @@ test("agent text full of markup and escape codes is shown as text, and nothing r
   await expect(page.getByText(PAYLOADS[0]).filter({ visible: true }).first()).toBeVisible();
   await expect(page.getByRole("table", { name: "Judges" })).toContainText(PAYLOADS[1]);
   await expect(page.getByText("thinking <a href=\"javascript:alert('link')\">click</a>").first()).toBeVisible();
-  await expect(page.getByText("judge-<b>x</b>")).toBeVisible();
+  await expect(page.getByText("judge-<b>x</b>").first()).toBeVisible();
+  // Cited-step notes of a judge and of an annotator, markup and all, as text.
+  await expect(page.getByRole("list", { name: "Citations of step 1" })).toContainText(`cited by judge judge-<b>x</b> (Other): ${PAYLOADS[0]}`);
+  await expect(page.getByRole("list", { name: "Citations of step 2" })).toContainText(`cited by annotator <i>annotator</i>: ${PAYLOADS[2]}`);
   // Escape codes: the colour is kept as styling, the title sequence removed, no raw ESC bytes.
   const coloured = page.locator(".ansi-1", { hasText: "red text" });
   await expect(coloured).toBeVisible();
