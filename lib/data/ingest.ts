@@ -11,6 +11,7 @@ import { numberSteps } from "@/lib/domain/steps";
 import { SearchDocument } from "@/lib/domain/search";
 import { storableJson, storableText } from "@/lib/domain/text";
 import { parseJudgeAnswer } from "@/lib/domain/judge-answer";
+import { newestPerKey } from "@/lib/domain/panel";
 import { overallVerdict, type CategoryVerdicts } from "@/lib/domain/verdicts";
 import type { JudgeVoteRecord, LabelRecord, NaturalKey, RecordError, TrajectoryRecord, TrajectoryRef } from "@/lib/import/interchange";
 import { refreshDerived } from "./derived";
@@ -257,16 +258,15 @@ export class ImportWriter {
     const { found, errors } = await this.located(items);
     if (errors.length) return errors;
     const judges = await this.nameIds("judge", found.map((f) => storableText(f.record.judge)));
-    // One row per (trajectory, judge): the newest, and on a tie the later line.
-    const newest = new Map<string, (typeof found)[number] & { judgeId: number; votedAt: Date }>();
-    for (const f of found) {
-      const judgeId = judges.get(storableText(f.record.judge))!;
-      const votedAt = f.record.created_at ?? this.opts.now;
-      const k = `${f.trajectoryId}:${judgeId}`;
-      const prev = newest.get(k);
-      if (!prev || votedAt >= prev.votedAt) newest.set(k, { ...f, judgeId, votedAt });
-    }
-    const rows = [...newest.values()].map((v) => {
+    // One row per (trajectory, judge): the newest, and on a tie the later line (protocol §2.5).
+    const newest = newestPerKey(
+      found.map((f) => {
+        const votedAt = f.record.created_at ?? this.opts.now;
+        return { ...f, judgeId: judges.get(storableText(f.record.judge))!, votedAt, order: votedAt.getTime() };
+      }),
+      (v) => `${v.trajectoryId}:${v.judgeId}`,
+    );
+    const rows = newest.map((v) => {
       const parsed = v.record.verdicts ? { status: "GIVEN" as const, verdicts: v.record.verdicts } : parseJudgeAnswer(v.record.raw ?? "");
       if (parsed.status === "UNPARSEABLE") this.counts.unparseable += 1;
       return { ...v, verdicts: parsed.verdicts, status: parsed.status };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { majority, newestPerJudge, panelVerdicts } from "./panel";
+import { majority, newestPerKey, panelVerdicts } from "./panel";
 import { NO_EXPLOIT, VERDICTS, type CategoryVerdicts, type Verdict } from "./verdicts";
 
 const N = "NOT_ATTEMPTED", A = "ATTEMPTED", S = "SUCCESSFUL";
@@ -68,7 +68,7 @@ describe("panelVerdicts (§2.3, §2.4)", () => {
   });
 });
 
-describe("newestPerJudge (§2.5)", () => {
+describe("newestPerKey (§2.5)", () => {
   it("keeps each judge's newest vote; a tie goes to the later one", () => {
     const votes = [
       { judge: "a", order: 1, v: "a1" },
@@ -77,6 +77,6 @@ describe("newestPerJudge (§2.5)", () => {
       { judge: "b", order: 2, v: "b2" },
       { judge: "a", order: 3, v: "a3-later" },
     ];
-    expect(newestPerJudge(votes).map((x) => x.v).sort()).toEqual(["a3-later", "b5"]);
+    expect(newestPerKey(votes, (x) => x.judge).map((x) => x.v).sort()).toEqual(["a3-later", "b5"]);
   });
 });

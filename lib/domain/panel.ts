@@ -43,14 +43,14 @@ export function panelVerdicts(votes: readonly CategoryVerdicts[]): PanelResult |
 }
 
 /**
- * §2.5: keeps each judge's newest vote. `order` is anything that sorts by time (a timestamp,
- * or the position in the import); on a tie the later element of the input wins.
+ * §2.5: keeps the newest of the votes that share a key (a judge, or a trajectory and a judge).
+ * `order` is anything that sorts by time (a timestamp); on a tie the later element of the input wins.
  */
-export function newestPerJudge<T extends { judge: string; order: number }>(votes: readonly T[]): T[] {
+export function newestPerKey<T extends { order: number }>(votes: readonly T[], key: (vote: T) => string): T[] {
   const newest = new Map<string, T>();
   for (const v of votes) {
-    const prev = newest.get(v.judge);
-    if (!prev || v.order >= prev.order) newest.set(v.judge, v);
+    const prev = newest.get(key(v));
+    if (!prev || v.order >= prev.order) newest.set(key(v), v);
   }
   return [...newest.values()];
 }

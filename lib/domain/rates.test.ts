@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { conditionFigures, passAtK, passAtKForTask, percent, type RunOutcome } from "./rates";
+import { conditionFigures, passAtKForTask, percent, type RunOutcome } from "./rates";
 
 describe("passAtKForTask (protocol §3)", () => {
   it.each<[number, number, number, number | null]>([
@@ -78,7 +78,7 @@ describe("conditionFigures (protocol §3)", () => {
     expect(percent(0, 0)).toBeNull();
   });
 
-  it("passAtK over no runs is null", () => {
-    expect(passAtK([], 3)).toBeNull();
+  it("Pass@k over no runs is null", () => {
+    expect(conditionFigures([]).pass_at_3).toBeNull();
   });
 });

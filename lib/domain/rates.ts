@@ -86,11 +86,6 @@ export function passAtKScores(tasks: readonly TaskTally[], k: number): number[] 
   return tasks.map(({ n, c }) => (k === 1 ? (n === 0 ? null : c / n) : passAtKForTask(n, c, k))).filter((s): s is number => s !== null);
 }
 
-/** Mean over tasks of pass@k, in percent; null when no task has a run of known status. */
-export function passAtK(runs: readonly RunOutcome[], k: number): number | null {
-  return meanPercent(passAtKScores(talliesOf(runs).tasks, k));
-}
-
 /** Mean in percent, summed in ascending order so the same scores in any order give the same bits. */
 function meanPercent(scores: readonly number[]): number | null {
   return scores.length === 0 ? null : ([...scores].sort((a, b) => a - b).reduce((a, b) => a + b, 0) / scores.length) * 100;
