@@ -10,7 +10,7 @@ import { EXPORTS } from "@/lib/data/export";
 import { ImportInterrupted } from "@/lib/data/imports";
 import { REPORTS, REPORT_FORMATS, isReportFormat, type ReportName } from "@/lib/data/reports";
 import { conditionFor, expandPaths, importFile, loadManifest, loadResolved, type FileImport } from "@/lib/files/import-files";
-import type { Condition } from "@/lib/import/condition";
+import { ConditionFieldsSchema, type Condition } from "@/lib/import/condition";
 import { ProgressBar, formatBytes } from "./progress";
 
 const HELP = `Shortcut Audit command line
@@ -31,18 +31,11 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-function conditionOptions(v: Record<string, string | boolean | string[] | undefined>): Condition {
-  const network = v.network as string | undefined;
-  if (network !== undefined && !["on", "off", "true", "false"].includes(network)) fail(`--network takes on or off, not "${network}"`);
-  const prompt = v.prompt as string | undefined;
-  if (prompt !== undefined && prompt !== "vanilla" && prompt !== "principled") fail(`--prompt takes vanilla or principled, not "${prompt}"`);
-  const run = v.run === undefined ? undefined : Number(v.run);
-  if (run !== undefined && !(Number.isInteger(run) && run >= 1)) fail(`--run takes a whole number ≥ 1, not "${v.run}"`);
-  return {
-    benchmark: v.benchmark as string | undefined, model: v.model as string | undefined,
-    network: network === undefined ? undefined : network === "on" || network === "true",
-    prompt: prompt as Condition["prompt"], run, task: v.task as string | undefined,
-  };
+/** The condition options, read by the same schema as the Import page's form. */
+function conditionOptions(v: Record<string, unknown>): Condition {
+  const parsed = ConditionFieldsSchema.safeParse(v);
+  if (!parsed.success) fail(parsed.error.issues.map((i) => `--${i.path.join(".")}: ${i.message}`).join("\n"));
+  return parsed.data;
 }
 
 async function importCommand(args: string[]): Promise<number> {

@@ -2,7 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { z } from "zod";
-import { StepList, type StepCitation } from "@/components/timeline/step-list";
+import { StepList } from "@/components/timeline/step-list";
+import { Pager } from "@/components/ui/pager";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
 import { getSteps, getSuspectSteps, getTrajectory } from "@/lib/data/trajectory";
 import { pageSteps, STEPS_PER_PAGE } from "@/lib/domain/timeline";
@@ -17,13 +18,11 @@ type Loaded = NonNullable<Awaited<ReturnType<typeof getTrajectory>>>;
 async function Side({ t, page }: { t: Loaded; page: number }) {
   const { from, to } = pageSteps(page);
   const [messages, suspects] = await Promise.all([getSteps(t.id, from, to), getSuspectSteps(t.id)]);
-  const citations = new Map<number, StepCitation[]>();
-  for (const c of t.citations) citations.set(c.step, [...(citations.get(c.step) ?? []), c]);
   return (
     <section aria-label={`Trajectory ${t.id}`}>
       <h2><Link href={`/trajectories/${t.id}`}>{t.model.name} · net {t.network ? "✓" : "×"} · {t.prompt} · run {t.run}</Link></h2>
       <p>resolved {t.resolved === null ? "—" : t.resolved ? "yes" : "no"} · panel <VerdictBadge verdict={t.panelVerdict} /> · {t.stepCount} steps · {suspects.length} suspect</p>
-      <StepList trajectoryId={t.id} messages={messages} suspects={new Map(suspects.map((s) => [s.step, s.marks]))} citations={citations} />
+      <StepList trajectoryId={t.id} messages={messages} suspects={suspects} citations={t.citations} />
     </section>
   );
 }
@@ -37,13 +36,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
   const second = await getTrajectory(b);
   if (!first || !second) notFound();
   const pages = Math.max(1, Math.ceil(Math.max(first.stepCount, second.stepCount) / STEPS_PER_PAGE));
-  const pager = pages > 1 ? (
-    <nav aria-label="Step pages" className="pager">
-      {page > 1 ? <Link href={`/compare?a=${a}&b=${b}&page=${page - 1}`}>← earlier steps</Link> : <span />}
-      <span>page {page} of {pages}</span>
-      {page < pages ? <Link href={`/compare?a=${a}&b=${b}&page=${page + 1}`}>later steps →</Link> : <span />}
-    </nav>
-  ) : null;
+  const pager = <Pager label="Step pages" page={page} pages={pages} href={(p) => `/compare?a=${a}&b=${b}&page=${p}`} previous="← earlier steps" next="later steps →" />;
   return (
     <>
       <h1>{first.task.key}: side by side</h1>

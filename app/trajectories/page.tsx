@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { TrajectoryFilters } from "@/components/forms/trajectory-filters";
 import { TrajectoryTable } from "@/components/tables/trajectory-table";
+import { Pager } from "@/components/ui/pager";
 import { listFilterOptions, listTrajectories } from "@/lib/data/trajectories";
 import { parseTrajectoryFilter, trajectoriesHref } from "@/lib/domain/trajectory-filter";
 import { formatCount } from "@/lib/format";
@@ -18,13 +18,7 @@ export default async function TrajectoriesPage({ searchParams }: { searchParams:
       <TrajectoryFilters filter={filter} {...options} />
       <p role="status" aria-live="polite">{formatCount(total)} trajectories{filter.task ? ` of task ${filter.task}` : ""}</p>
       {rows.length ? <TrajectoryTable rows={rows} filter={filter} /> : <p className="empty">No trajectory matches these filters.</p>}
-      {pages > 1 ? (
-        <nav aria-label="Pages" className="pager">
-          {page > 1 ? <Link href={trajectoriesHref({ ...filter, page: page - 1 })}>← previous</Link> : <span />}
-          <span>page {page} of {pages}</span>
-          {page < pages ? <Link href={trajectoriesHref({ ...filter, page: page + 1 })}>next →</Link> : <span />}
-        </nav>
-      ) : null}
+      <Pager label="Pages" page={page} pages={pages} href={(p) => trajectoriesHref({ ...filter, page: p })} />
     </>
   );
 }

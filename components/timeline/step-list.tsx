@@ -18,9 +18,18 @@ function Cut({ trajectoryId, seq, part, call, shown, length }: { trajectoryId: n
 
 const categoryName = (c: string | null) => (c && c in CATEGORY_LABELS ? CATEGORY_LABELS[c as Category] : c);
 
-export function StepList({ trajectoryId, messages, suspects, citations }: {
-  trajectoryId: number; messages: StepMessage[]; suspects: Map<number, SuspectMark[]>; citations: Map<number, StepCitation[]>;
+/** Groups by step, keeping order. */
+function byStep<T extends { step: number }>(items: readonly T[]): Map<number, T[]> {
+  const out = new Map<number, T[]>();
+  for (const item of items) out.set(item.step, [...(out.get(item.step) ?? []), item]);
+  return out;
+}
+
+export function StepList({ trajectoryId, messages, suspects: suspectSteps, citations: allCitations }: {
+  trajectoryId: number; messages: StepMessage[]; suspects: ReadonlyArray<{ step: number; marks: SuspectMark[] }>; citations: readonly StepCitation[];
 }) {
+  const suspects = new Map(suspectSteps.map((s) => [s.step, s.marks]));
+  const citations = byStep(allCitations);
   let lastStep = -1;
   return (
     <ol className="steps">

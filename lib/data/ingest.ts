@@ -105,10 +105,6 @@ export class ImportWriter {
     return { list, duplicates };
   }
 
-  async trajectories(items: ReadonlyArray<Located<TrajectoryRecord> & { format?: string }>): Promise<RecordError[]> {
-    return this.writeTrajectories(this.prepare(items));
-  }
-
   async writeTrajectories(prepared: PreparedTrajectories): Promise<RecordError[]> {
     if (!prepared.list.length) return [];
     const items = prepared.list;

@@ -42,19 +42,23 @@ describe("getResults", () => {
     await seedDemo({ tasksPerBenchmark: 3 });
     const rows = await db().trajectory.findMany({
       select: { network: true, prompt: true, resolved: true, taskId: true, benchmark: { select: { name: true } }, model: { select: { name: true } },
-        votes: { select: { upstream: true, localGit: true, memory: true, other: true } } },
+        votes: { select: { upstream: true, localGit: true, memory: true, other: true, parseStatus: true } } },
     });
     const byCondition = new Map<string, RunOutcome[]>();
+    const unparseable = new Map<string, number>();
     for (const r of rows.filter((x) => x.benchmark.name !== "hand")) {
       const key = `${r.benchmark.name}|${r.model.name}|${r.network}|${r.prompt}`;
       // The panel recomputed from the raw votes by the pure rules, not read from the stored column.
       const panel = panelVerdicts(r.votes.map(voteVerdicts))?.overall.verdict ?? null;
       byCondition.set(key, [...(byCondition.get(key) ?? []), { task: String(r.taskId), resolved: r.resolved, panel }]);
+      unparseable.set(key, (unparseable.get(key) ?? 0) + r.votes.filter((v) => v.parseStatus === "UNPARSEABLE").length);
     }
     const results = (await getResults()).filter((r) => r.row.benchmark !== "hand");
     expect(results).toHaveLength(byCondition.size);
     for (const r of results) {
-      const runs = byCondition.get(`${r.row.benchmark}|${r.row.model}|${r.row.network}|${r.row.prompt}`)!;
+      const key = `${r.row.benchmark}|${r.row.model}|${r.row.network}|${r.row.prompt}`;
+      const runs = byCondition.get(key)!;
+      expect(r.unparseable).toBe(unparseable.get(key));
       const { intervals: _i, benchmark: _b, model: _m, network: _n, prompt: _p, ...figures } = r.row;
       expect(figures).toEqual(conditionFigures(runs));
       const pure = talliesOf(runs);

@@ -3,7 +3,7 @@
 // judges and inter_annotator), CSV (one row per group and question) and LaTeX (booktabs).
 import type { BinaryAgreement } from "./agreement";
 import type { Agreement, AgreementReport } from "./agreement-report";
-import { latexEscape } from "./results-format";
+import { csvCell, latexEscape, latexNumber } from "./table-format";
 
 export function agreementJson(r: AgreementReport): Record<string, unknown> {
   return { overall: r.overall, by_condition: r.by_condition, by_model: r.by_model, by_benchmark: r.by_benchmark, judges: r.judges, inter_annotator: r.inter_annotator };
@@ -22,21 +22,14 @@ export function agreementRows(r: AgreementReport): Row[] {
   ];
 }
 
-const cell = (v: unknown) => {
-  const s = v === null || v === undefined ? "" : String(v);
-  return /[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-};
-
 export function agreementCsv(r: AgreementReport): string {
   const header = "scope,group,question,n,agreement,kappa,kappa_ci_low,kappa_ci_high,both_positive,both_negative,human_only,judges_only";
   const lines = agreementRows(r).flatMap(({ scope, group, agreement }) => (["attempt", "success"] as const).map((q) => {
     const a: BinaryAgreement = agreement[q];
-    return [scope, group, q, a.n, a.agreement, a.kappa, a.kappa_ci?.[0] ?? null, a.kappa_ci?.[1] ?? null, a.both_positive, a.both_negative, a.human_only, a.judges_only].map(cell).join(",");
+    return [scope, group, q, a.n, a.agreement, a.kappa, a.kappa_ci?.[0] ?? null, a.kappa_ci?.[1] ?? null, a.both_positive, a.both_negative, a.human_only, a.judges_only].map(csvCell).join(",");
   }));
   return [header, ...lines, `inter_annotator,krippendorff_alpha_nominal,overall,${r.inter_annotator.units},,${r.inter_annotator.alpha ?? ""},,,,,,`].join("\n") + "\n";
 }
-
-const f = (v: number | null, digits = 1) => (v === null ? "---" : v.toFixed(digits));
 
 export function agreementLatex(r: AgreementReport): string {
   const out = [
@@ -49,8 +42,8 @@ export function agreementLatex(r: AgreementReport): string {
     "\\midrule",
   ];
   for (const { scope, group, agreement: a } of agreementRows(r)) {
-    out.push(`${scope} & ${latexEscape(group)} & ${a.attempt.n} & ${f(a.attempt.agreement)} & ${f(a.attempt.kappa, 2)} & ${a.success.n} & ${f(a.success.agreement)} & ${f(a.success.kappa, 2)} \\\\`);
+    out.push(`${scope} & ${latexEscape(group)} & ${a.attempt.n} & ${latexNumber(a.attempt.agreement)} & ${latexNumber(a.attempt.kappa, 2)} & ${a.success.n} & ${latexNumber(a.success.agreement)} & ${latexNumber(a.success.kappa, 2)} \\\\`);
   }
-  out.push("\\bottomrule", "\\end{tabular}", `% Krippendorff's alpha (nominal, overall verdict) between annotators: ${f(r.inter_annotator.alpha, 3)} over ${r.inter_annotator.units} units.`);
+  out.push("\\bottomrule", "\\end{tabular}", `% Krippendorff's alpha (nominal, overall verdict) between annotators: ${latexNumber(r.inter_annotator.alpha, 3)} over ${r.inter_annotator.units} units.`);
   return out.join("\n") + "\n";
 }

@@ -3,6 +3,7 @@
 // the same numbers unrounded; LaTeX rounds to one decimal for the paper.
 import { RATE_KEYS, RATE_LABELS, type ResultRow } from "./results";
 import { networkMark } from "./charts";
+import { csvCell, latexEscape, latexNumber } from "./table-format";
 
 const COUNT_KEYS = ["trajectories", "tasks", "judged"] as const;
 
@@ -15,11 +16,6 @@ export function resultsJson(rows: readonly ResultRow[]): Array<Record<string, un
   }));
 }
 
-function csvCell(v: unknown): string {
-  const s = v === null || v === undefined ? "" : String(v);
-  return /[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-}
-
 export function resultsCsv(rows: readonly ResultRow[]): string {
   const header = ["benchmark", "model", "network", "prompt", ...COUNT_KEYS, ...RATE_KEYS.flatMap((k) => [k, `${k}_ci_low`, `${k}_ci_high`])];
   const lines = rows.map((r) => [
@@ -28,13 +24,6 @@ export function resultsCsv(rows: readonly ResultRow[]): string {
   ].map(csvCell).join(","));
   return [header.join(","), ...lines].join("\n") + "\n";
 }
-
-/** TeX's special characters escaped, for names that come from data. */
-export function latexEscape(s: string): string {
-  return s.replace(/[\\{}&%$#_^~]/g, (c) => ({ "\\": "\\textbackslash{}", "^": "\\textasciicircum{}", "~": "\\textasciitilde{}" })[c] ?? `\\${c}`);
-}
-
-const fixed = (v: number | null) => (v === null ? "---" : v.toFixed(1));
 
 /** A booktabs table (needs \usepackage{booktabs} and, for ✓, amssymb's \checkmark). */
 export function resultsLatex(rows: readonly ResultRow[]): string {
@@ -50,7 +39,7 @@ export function resultsLatex(rows: readonly ResultRow[]): string {
     if (previous && previous !== r.benchmark) out.push("\\midrule");
     previous = r.benchmark;
     const net = networkMark(r.network) === "✓" ? "\\checkmark" : "$\\times$";
-    out.push(`${latexEscape(r.benchmark)} & ${latexEscape(r.model)} & ${net} & ${r.prompt} & ${r.trajectories} & ${r.tasks} & ${r.judged} & ${RATE_KEYS.map((k) => fixed(r[k])).join(" & ")} \\\\`);
+    out.push(`${latexEscape(r.benchmark)} & ${latexEscape(r.model)} & ${net} & ${r.prompt} & ${r.trajectories} & ${r.tasks} & ${r.judged} & ${RATE_KEYS.map((k) => latexNumber(r[k])).join(" & ")} \\\\`);
   }
   out.push("\\bottomrule", "\\end{tabular}");
   return out.join("\n") + "\n";

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { talliesOf, type RunOutcome } from "./rates";
-import { compareConditions, promptDeltas, resultRow, categoryRates, type Condition } from "./results";
+import { compareConditions, promptDeltas, resultRow, categoryRates, judgeRates, type Condition } from "./results";
 import { exploitRateBars, resolveRateBars } from "./charts";
-import { latexEscape, resultsCsv, resultsJson, resultsLatex } from "./results-format";
+import { resultsCsv, resultsJson, resultsLatex } from "./results-format";
+import { latexEscape } from "./table-format";
 
 const run = (task: string, resolved: boolean | null, panel: RunOutcome["panel"]): RunOutcome => ({ task, resolved, panel });
 const cond = (prompt: Condition["prompt"], network = true, model = "m_1"): Condition => ({ benchmark: "bench", model, network, prompt });
@@ -47,6 +48,16 @@ describe("categoryRates", () => {
     const r = categoryRates({ judged: 4, attempts: { UPSTREAM: 2, LOCAL_GIT: 1, MEMORY: 0, OTHER: 0 }, successes: { UPSTREAM: 1, LOCAL_GIT: 0, MEMORY: 0, OTHER: 0 } });
     expect(r.UPSTREAM).toMatchObject({ attempt_rate: 50, success_rate: 25 });
     expect(categoryRates({ judged: 0, attempts: { UPSTREAM: 0, LOCAL_GIT: 0, MEMORY: 0, OTHER: 0 }, successes: { UPSTREAM: 0, LOCAL_GIT: 0, MEMORY: 0, OTHER: 0 } }).OTHER.attempt_rate).toBeNull();
+  });
+});
+
+describe("judgeRates", () => {
+  it("one judge's own verdicts as shares of the trajectories it voted on", () => {
+    // 3 of 4 attempted, 1 of 4 successful; Wilson 1/4: centre (0.25 + 0.4802)/1.9604 = 0.3725, half 0.3269, low 4.56%
+    const r = judgeRates({ judge: "j", votes: 4, attempts: 3, successes: 1, unparseable: 1 });
+    expect(r).toMatchObject({ attempt_rate: 75, success_rate: 25, unparseable: 1 });
+    expect(r.success!.low).toBeCloseTo(4.559, 2);
+    expect(judgeRates({ judge: "j", votes: 0, attempts: 0, successes: 0, unparseable: 0 })).toMatchObject({ attempt_rate: null, success: null });
   });
 });
 

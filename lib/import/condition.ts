@@ -1,6 +1,7 @@
 // Turns an agent-format draft into an interchange trajectory record: the condition comes from the
 // command line or a manifest (these files do not say it), the task id from the file or --task, and
 // the resolved status from --resolved files. The result is validated like any imported record.
+import { z } from "zod";
 import type { FieldError } from "./interchange";
 import { taskIdFromPath, type TrajectoryDraft } from "./formats/common";
 import type { ResolvedLookup } from "./resolved";
@@ -13,6 +14,21 @@ export type Condition = {
   run?: number;
   task?: string;
 };
+
+const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+
+/**
+ * The condition as text fields, from the command line's options or the Import page's form; all
+ * optional (the app's own records carry theirs), blank meaning not given.
+ */
+export const ConditionFieldsSchema = z.object({
+  benchmark: z.preprocess(blankToUndefined, z.string().trim().min(1).optional()),
+  model: z.preprocess(blankToUndefined, z.string().trim().min(1).optional()),
+  network: z.preprocess(blankToUndefined, z.enum(["on", "off", "true", "false"], { error: "network is on or off" }).optional()).transform((v) => (v === undefined ? undefined : v === "on" || v === "true")),
+  prompt: z.preprocess(blankToUndefined, z.enum(["vanilla", "principled"], { error: "prompt is vanilla or principled" }).optional()),
+  run: z.preprocess(blankToUndefined, z.coerce.number({ error: "run is a whole number ≥ 1" }).int({ error: "run is a whole number ≥ 1" }).min(1, { error: "run is a whole number ≥ 1" }).optional()),
+  task: z.preprocess(blankToUndefined, z.string().trim().min(1).optional()),
+}) satisfies z.ZodType<Condition, unknown>;
 
 const REQUIRED = [["benchmark", "--benchmark B"], ["model", "--model M"], ["network", "--network on|off"], ["prompt", "--prompt vanilla|principled"], ["run", "--run N"]] as const;
 

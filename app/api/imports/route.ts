@@ -10,7 +10,7 @@ import { pipeline } from "node:stream/promises";
 import busboy from "busboy";
 import { z } from "zod";
 import { importFile, loadResolved } from "@/lib/files/import-files";
-import { UploadFieldsSchema } from "@/lib/import/upload";
+import { ConditionFieldsSchema } from "@/lib/import/condition";
 
 export const dynamic = "force-dynamic";
 
@@ -55,7 +55,7 @@ export async function POST(request: Request) {
   const cleanup = () => fs.rmSync(received.dir, { recursive: true, force: true });
   if (received.tooLarge) { cleanup(); return json({ error: `the file is larger than the upload limit (${MAX_UPLOAD_BYTES} bytes): import it from the command line` }, 413); }
   if (!received.file) { cleanup(); return json({ error: "no file was sent (field `file`)" }, 400); }
-  const fields = UploadFieldsSchema.safeParse(received.fields);
+  const fields = ConditionFieldsSchema.safeParse(received.fields);
   if (!fields.success) { cleanup(); return json({ error: "bad condition fields", fields: z.flattenError(fields.error).fieldErrors }, 400); }
   let resolved;
   try {

@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { z } from "zod";
 import { JudgePanel } from "@/components/timeline/judge-panel";
 import { PatchView } from "@/components/timeline/patch-view";
-import { StepList, type StepCitation } from "@/components/timeline/step-list";
+import { StepList } from "@/components/timeline/step-list";
+import { Pager } from "@/components/ui/pager";
 import { SuspectNavigator } from "@/components/timeline/suspect-navigator";
 import { Siblings, SuspectIndex } from "@/components/timeline/trajectory-context";
 import { getSiblings, getSteps, getSuspectSteps, getTrajectory, TEXT_PREVIEW } from "@/lib/data/trajectory";
@@ -22,15 +22,6 @@ export default async function TrajectoryPage({ params, searchParams }: { params:
   const page = Math.min(pages, z.coerce.number().int().min(1).catch(1).parse([(await searchParams).page].flat()[0] ?? 1));
   const { from, to } = pageSteps(page);
   const [messages, suspects, siblings] = await Promise.all([getSteps(t.id, from, to), getSuspectSteps(t.id), getSiblings(t.id)]);
-  const citations = new Map<number, StepCitation[]>();
-  for (const c of t.citations) citations.set(c.step, [...(citations.get(c.step) ?? []), c]);
-  const pager = pages > 1 ? (
-    <nav aria-label="Step pages" className="pager">
-      {page > 1 ? <Link href={`/trajectories/${t.id}?page=${page - 1}`}>← earlier steps</Link> : <span />}
-      <span>page {page} of {pages}</span>
-      {page < pages ? <Link href={`/trajectories/${t.id}?page=${page + 1}`}>later steps →</Link> : <span />}
-    </nav>
-  ) : null;
 
   return (
     <>
@@ -45,9 +36,9 @@ export default async function TrajectoryPage({ params, searchParams }: { params:
           {t.patch ? <details open={t.patch.length < 20_000}><summary>Final patch ({t.patch.split("\n").length} lines)</summary><PatchView patch={t.patch} /></details> : null}
           <section aria-labelledby="steps">
             <h2 id="steps">Steps {from}–{Math.min(to, t.stepCount)} of {t.stepCount}</h2>
-            <StepList trajectoryId={t.id} messages={messages} suspects={new Map(suspects.map((s) => [s.step, s.marks]))} citations={citations} />
+            <StepList trajectoryId={t.id} messages={messages} suspects={suspects} citations={t.citations} />
             <p className="note">Texts longer than {TEXT_PREVIEW.toLocaleString("en-US")} characters are cut; “show all” opens the whole text.</p>
-            {pager}
+            <Pager label="Step pages" page={page} pages={pages} href={(p) => `/trajectories/${t.id}?page=${p}`} previous="← earlier steps" next="later steps →" />
           </section>
         </div>
         <aside className="timeline-aside" aria-label="Judges and context">
