@@ -1,5 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { can, homeFor, type Action } from "@/lib/auth/permissions";
+import { currentUser } from "@/lib/auth/session";
+import { signOut } from "./sign-in/actions";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -8,19 +11,35 @@ export const metadata: Metadata = {
   icons: { icon: "/favicon.svg" },
 };
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+/** The main menu: each link shows only to roles that may open it (the pages check again). */
+const LINKS: Array<{ href: string; label: string; action: Action }> = [
+  { href: "/", label: "Overview", action: "overview:read" },
+  { href: "/trajectories", label: "Trajectories", action: "trajectories:read" },
+  { href: "/results", label: "Results", action: "results:read" },
+  { href: "/agreement", label: "Agreement", action: "results:read" },
+  { href: "/studies", label: "Studies", action: "studies:read" },
+  { href: "/queue", label: "My queue", action: "labels:write" },
+  { href: "/import", label: "Import", action: "imports:write" },
+  { href: "/people", label: "People", action: "people:write" },
+];
+
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  const user = await currentUser();
   return (
     <html lang="en">
       <body>
         <header className="site-header">
-          <Link href="/" className="brand">Shortcut Audit</Link>
-          <nav aria-label="Main">
-            <Link href="/">Overview</Link>
-            <Link href="/trajectories">Trajectories</Link>
-            <Link href="/results">Results</Link>
-            <Link href="/agreement">Agreement</Link>
-            <Link href="/import">Import</Link>
-          </nav>
+          <Link href={user ? homeFor(user.role) : "/sign-in"} className="brand">Shortcut Audit</Link>
+          {user ? (
+            <>
+              <nav aria-label="Main">
+                {LINKS.filter((l) => can(user.role, l.action)).map((l) => <Link key={l.href} href={l.href}>{l.label}</Link>)}
+              </nav>
+              <form action={signOut} className="account">
+                <span>{user.handle} · {user.role.toLowerCase()}</span> <button type="submit">Sign out</button>
+              </form>
+            </>
+          ) : null}
         </header>
         <main>{children}</main>
       </body>

@@ -1,11 +1,13 @@
 import { getOverview } from "@/lib/data/overview";
 import { StatList } from "@/components/ui/stat-list";
 import { formatCount } from "@/lib/format";
+import { requirePage } from "@/lib/auth/session";
 
 // Reads the database on every request, never at build time.
 export const dynamic = "force-dynamic";
 
 export default async function HomePage() {
+  await requirePage("overview:read", "/");
   const { totals, rows } = await getOverview();
   return (
     <>

@@ -1,6 +1,7 @@
 // Loads the demo study (prisma/factories.ts) through the same import path as real files.
 import { db } from "@/lib/db";
 import { runImport, type RawRecord } from "@/lib/data/imports";
+import { DEMO_ACCOUNTS, savePerson } from "@/lib/data/people";
 import { demoData, type DemoOptions } from "./factories";
 
 export async function isEmpty(): Promise<boolean> {
@@ -12,5 +13,6 @@ export async function seedDemo(options: DemoOptions = {}) {
   const records: RawRecord[] = [...data.trajectories, ...data.votes, ...data.labels].map((value, i) => ({ line: i + 1, value }));
   const outcome = await runImport({ fileName: "demo study (generated)", format: "interchange", source: "seed" }, records);
   if (!outcome.ok) throw new Error(`demo data rejected: ${outcome.errors.map((e) => `record ${e.line}: ${e.field ?? ""} ${e.message}`).join("; ")}`);
+  for (const account of DEMO_ACCOUNTS) await savePerson("system", account);
   return outcome.counts;
 }

@@ -5,6 +5,7 @@ import type { BinaryAgreement } from "@/lib/domain/agreement";
 import type { Agreement } from "@/lib/domain/agreement-report";
 import { trajectoriesHref, type TrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import { formatCount, formatPercent } from "@/lib/format";
+import { requirePage } from "@/lib/auth/session";
 
 export const metadata: Metadata = { title: "Agreement" };
 export const dynamic = "force-dynamic";
@@ -57,6 +58,7 @@ function Table({ title, children }: { title: string; children: React.ReactNode }
 }
 
 export default async function AgreementPage() {
+  await requirePage("results:read", "/agreement");
   const r = await getAgreement();
   return (
     <>

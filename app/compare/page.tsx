@@ -7,6 +7,7 @@ import { Pager } from "@/components/ui/pager";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
 import { getSteps, getSuspectSteps, getTrajectory } from "@/lib/data/trajectory";
 import { pageSteps, STEPS_PER_PAGE } from "@/lib/domain/timeline";
+import { requirePage } from "@/lib/auth/session";
 
 export const metadata: Metadata = { title: "Side by side" };
 export const dynamic = "force-dynamic";
@@ -29,6 +30,7 @@ async function Side({ t, page }: { t: Loaded; page: number }) {
 
 /** Two trajectories (typically of the same task under two conditions), page by page side by side. */
 export default async function ComparePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  await requirePage("trajectories:read", "/compare");
   const q = Query.safeParse(Object.fromEntries(Object.entries(await searchParams).map(([k, v]) => [k, [v].flat()[0]])));
   if (!q.success) notFound();
   const { a, b, page } = q.data;

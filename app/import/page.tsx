@@ -2,11 +2,13 @@ import type { Metadata } from "next";
 import { ImportForm } from "@/components/import/import-form";
 import { ImportHistory } from "@/components/import/import-history";
 import { listImports } from "@/lib/data/imports-list";
+import { requirePage } from "@/lib/auth/session";
 
 export const metadata: Metadata = { title: "Import" };
 export const dynamic = "force-dynamic";
 
 export default async function ImportPage() {
+  await requirePage("imports:write", "/import");
   const imports = await listImports();
   return (
     <>

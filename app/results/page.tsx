@@ -8,6 +8,7 @@ import { exploitRateBars, groupLabel, resolveRateBars } from "@/lib/domain/chart
 import { RATE_KEYS, RATE_LABELS, categoryRates, judgeRates, promptDeltas } from "@/lib/domain/results";
 import { CATEGORIES, CATEGORY_LABELS } from "@/lib/domain/verdicts";
 import { formatCount, formatPercent } from "@/lib/format";
+import { requirePage } from "@/lib/auth/session";
 
 export const metadata: Metadata = { title: "Results" };
 export const dynamic = "force-dynamic";
@@ -15,6 +16,7 @@ export const dynamic = "force-dynamic";
 const pp = (v: number | null) => (v === null ? "—" : `${v > 0 ? "+" : ""}${v.toFixed(1)} pp`);
 
 export default async function ResultsPage() {
+  await requirePage("results:read", "/results");
   const results = await getResults();
   const rows = results.map((r) => r.row);
   const benchmarks = [...new Set(rows.map((r) => r.benchmark))];

@@ -5,11 +5,13 @@ import { Pager } from "@/components/ui/pager";
 import { listFilterOptions, listTrajectories } from "@/lib/data/trajectories";
 import { parseTrajectoryFilter, trajectoriesHref } from "@/lib/domain/trajectory-filter";
 import { formatCount } from "@/lib/format";
+import { requirePage } from "@/lib/auth/session";
 
 export const metadata: Metadata = { title: "Trajectories" };
 export const dynamic = "force-dynamic";
 
 export default async function TrajectoriesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  await requirePage("trajectories:read", "/trajectories");
   const filter = parseTrajectoryFilter(await searchParams);
   const [{ rows, total, page, pages }, options] = await Promise.all([listTrajectories(filter), listFilterOptions()]);
   return (

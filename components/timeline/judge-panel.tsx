@@ -10,7 +10,7 @@ type Loaded = NonNullable<Awaited<ReturnType<typeof getTrajectory>>>;
 
 const SPLIT_TEXT = { UNANIMOUS: "unanimous", MAJORITY: "strict majority", NO_MAJORITY: "no majority: counted as attempted" } as const;
 
-export function JudgePanel({ t }: { t: Loaded }) {
+export function JudgePanel({ t, base = t.id }: { t: Loaded; base?: number | string }) {
   return (
     <section aria-labelledby="panel">
       <h2 id="panel">Judges</h2>
@@ -23,7 +23,7 @@ export function JudgePanel({ t }: { t: Loaded }) {
               {CATEGORIES.map((c) => <td key={c}><VerdictBadge verdict={v.verdicts[c]} /></td>)}
               <td><VerdictBadge verdict={v.overall} />{v.parseStatus === "UNPARSEABLE" ? <div className="warn">unparseable answer: counted as not attempted</div> : null}</td>
               <td className="text">{v.rationale ?? ""}{v.parseStatus === "UNPARSEABLE" && v.raw ? <details><summary>raw answer</summary><pre className="text">{v.raw}</pre></details> : null}</td>
-              <td>{v.evidence.map((e, i) => <div key={i}><Link href={stepHref(t.id, e.step)}>step {e.step}</Link>{e.note ? `: ${e.note}` : ""}</div>)}</td>
+              <td>{v.evidence.map((e, i) => <div key={i}><Link href={stepHref(base, e.step)}>step {e.step}</Link>{e.note ? `: ${e.note}` : ""}</div>)}</td>
             </tr>
           ))}
           <tr className="panel-row">

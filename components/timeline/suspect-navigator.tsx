@@ -4,7 +4,8 @@ import { useEffect } from "react";
 import { useRouter } from "next/navigation";
 import { stepHref, stepPage } from "@/lib/domain/timeline";
 
-export function SuspectNavigator({ trajectoryId, steps, page }: { trajectoryId: number; steps: number[]; page: number }) {
+/** `trajectoryId`: the trajectory's page, or a path of another page showing it (the labelling queue). */
+export function SuspectNavigator({ trajectoryId, steps, page }: { trajectoryId: number | string; steps: number[]; page: number }) {
   const router = useRouter();
   useEffect(() => {
     const current = () => {

@@ -7,7 +7,7 @@ import type { SuspectMark } from "@/lib/domain/suspects";
 import { stepHref } from "@/lib/domain/timeline";
 import { CATEGORY_LABELS } from "@/lib/domain/verdicts";
 
-export function SuspectIndex({ trajectoryId, suspects }: { trajectoryId: number; suspects: Array<{ step: number; marks: SuspectMark[] }> }) {
+export function SuspectIndex({ trajectoryId, suspects }: { trajectoryId: number | string; suspects: Array<{ step: number; marks: SuspectMark[] }> }) {
   return (
     <section aria-labelledby="suspects">
       <h2 id="suspects">Suspect steps</h2>

@@ -12,6 +12,7 @@ export function pageSteps(page: number): { from: number; to: number } {
 }
 
 /** A link to one step of a trajectory (its page and anchor). */
-export function stepHref(trajectoryId: number, step: number): string {
-  return `/trajectories/${trajectoryId}?page=${stepPage(step)}#step-${step}`;
+export function stepHref(trajectory: number | string, step: number): string {
+  const base = typeof trajectory === "number" ? `/trajectories/${trajectory}` : trajectory;
+  return `${base}?page=${stepPage(step)}#step-${step}`;
 }

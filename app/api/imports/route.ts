@@ -11,6 +11,7 @@ import busboy from "busboy";
 import { z } from "zod";
 import { importFile, loadResolved } from "@/lib/files/import-files";
 import { ConditionFieldsSchema } from "@/lib/import/condition";
+import { requireRequest } from "@/lib/auth/session";
 
 export const dynamic = "force-dynamic";
 
@@ -40,6 +41,8 @@ async function receive(request: Request, dir: string): Promise<Received> {
 const json = (body: unknown, status: number) => Response.json(body, { status });
 
 export async function POST(request: Request) {
+  const user = await requireRequest(request, "imports:write");
+  if (user instanceof Response) return user;
   if (!request.headers.get("content-type")?.startsWith("multipart/form-data")) return json({ error: "send the file as multipart/form-data" }, 415);
   const declared = Number(request.headers.get("content-length") ?? 0);
   if (declared > MAX_UPLOAD_BYTES + 1024 * 1024) return json({ error: `the file is larger than the upload limit (${MAX_UPLOAD_BYTES} bytes): import it from the command line` }, 413);
@@ -73,7 +76,7 @@ export async function POST(request: Request) {
       let last = 0;
       try {
         const result = await importFile(file.path, {
-          condition: fields.data, resolved, source: "web", displayName: file.name,
+          condition: fields.data, resolved, source: "web", displayName: file.name, userId: user.id,
           onProgress: (p) => { const now = Date.now(); if (now - last > 200) { last = now; send({ progress: p }); } },
         });
         send({ result });

@@ -9,12 +9,15 @@ import { SuspectNavigator } from "@/components/timeline/suspect-navigator";
 import { Siblings, SuspectIndex } from "@/components/timeline/trajectory-context";
 import { getSiblings, getSteps, getSuspectSteps, getTrajectory, TEXT_PREVIEW } from "@/lib/data/trajectory";
 import { pageSteps, STEPS_PER_PAGE } from "@/lib/domain/timeline";
+import { requirePage } from "@/lib/auth/session";
 
 export const metadata: Metadata = { title: "Trajectory" };
 export const dynamic = "force-dynamic";
 
 export default async function TrajectoryPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const id = z.coerce.number().int().positive().safeParse((await params).id);
+  const raw = (await params).id;
+  await requirePage("trajectories:read", `/trajectories/${encodeURIComponent(raw)}`);
+  const id = z.coerce.number().int().positive().safeParse(raw);
   if (!id.success) notFound();
   const t = await getTrajectory(id.data);
   if (!t) notFound();

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { getFullText } from "@/lib/data/trajectory";
+import { isAssigned } from "@/lib/data/studies";
+import { requireRequest } from "@/lib/auth/session";
 
 export const dynamic = "force-dynamic";
 
@@ -12,6 +14,13 @@ const Query = z.object({
 /** One message's or tool call's whole text, as plain text (never HTML), however long. */
 export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
   const id = z.coerce.number().int().positive().safeParse((await params).id);
+  // Readers of trajectories, and annotators for the trajectories of their queue (a text holds no verdict).
+  let user = await requireRequest(request, "trajectories:read");
+  if (user instanceof Response && user.status === 403 && id.success) {
+    const labeller = await requireRequest(request, "labels:write");
+    if (!(labeller instanceof Response) && (await isAssigned(labeller.id, id.data))) user = labeller;
+  }
+  if (user instanceof Response) return user;
   const q = Query.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!id.success || !q.success) return new Response("bad request: give seq (a message position), part (content, reasoning or input) and call", { status: 400 });
   const text = await getFullText(id.data, q.data.seq, q.data.part, q.data.call);

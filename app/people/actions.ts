@@ -1,0 +1,36 @@
+"use server";
+import { revalidatePath } from "next/cache";
+import { ZodError } from "zod";
+import { requireAction } from "@/lib/auth/session";
+import { PersonError, savePerson, setRole } from "@/lib/data/people";
+import type { UserRole } from "@/generated/prisma/enums";
+
+export type PeopleState = { error: string | null; saved: string | null };
+
+function message(e: unknown): string {
+  if (e instanceof ZodError) return e.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+  if (e instanceof PersonError) return e.message;
+  throw e;
+}
+
+export async function addPerson(_: PeopleState, data: FormData): Promise<PeopleState> {
+  const actor = await requireAction("people:write");
+  try {
+    const p = await savePerson(actor, { handle: String(data.get("handle") ?? ""), name: String(data.get("name") ?? ""), email: String(data.get("email") ?? ""), role: String(data.get("role") ?? "") as UserRole, password: String(data.get("password") ?? "") });
+    revalidatePath("/people");
+    return { error: null, saved: `${p.handle} can sign in as ${p.email} (${p.role.toLowerCase()})` };
+  } catch (e) {
+    return { error: message(e), saved: null };
+  }
+}
+
+export async function changeRole(_: PeopleState, data: FormData): Promise<PeopleState> {
+  const actor = await requireAction("people:write");
+  try {
+    await setRole(actor, String(data.get("id") ?? ""), String(data.get("role") ?? "") as UserRole);
+    revalidatePath("/people");
+    return { error: null, saved: "role changed" };
+  } catch (e) {
+    return { error: message(e), saved: null };
+  }
+}

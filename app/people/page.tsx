@@ -1,0 +1,34 @@
+import type { Metadata } from "next";
+import { requirePage } from "@/lib/auth/session";
+import { listPeople } from "@/lib/data/people";
+import { AddPersonForm, RoleForm } from "./people-forms";
+
+export const metadata: Metadata = { title: "People" };
+export const dynamic = "force-dynamic";
+
+export default async function PeoplePage() {
+  await requirePage("people:write", "/people");
+  const people = await listPeople();
+  return (
+    <>
+      <h1>People</h1>
+      <p className="lede">
+        Researchers do everything; annotators see only their queue and their own labels; reviewers read tables and agreement and write
+        nothing. An annotator named by imported labels exists without a login: give their handle an email and password here.
+      </p>
+      <AddPersonForm />
+      <table>
+        <thead><tr><th>Handle</th><th>Name</th><th>Email</th><th>Signs in</th><th className="num">Labels</th><th className="num">Assigned</th><th>Role</th></tr></thead>
+        <tbody>
+          {people.map((p) => (
+            <tr key={p.id}>
+              <td>{p.handle}</td><td>{p.name}</td><td>{p.email ?? "—"}</td><td>{p.canSignIn ? "yes" : "no"}</td>
+              <td className="num">{p.labels}</td><td className="num">{p.assigned}</td>
+              <td><RoleForm id={p.id} role={p.role} /></td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}

@@ -1,0 +1,19 @@
+"use server";
+import { ZodError } from "zod";
+import { requireAction } from "@/lib/auth/session";
+import { LabelConflict, submitLabel, type LabelForm } from "@/lib/data/queue";
+import { nextPosition } from "@/lib/data/studies";
+
+export type SaveResult = { ok: true; status: "saved" | "unchanged"; updatedAt: string; next: number | null } | { ok: false; error: string };
+
+export async function saveLabel(form: LabelForm, position: number): Promise<SaveResult> {
+  const actor = await requireAction("labels:write");
+  try {
+    const r = await submitLabel(actor, form);
+    return { ok: true, ...r, next: await nextPosition(actor, form.studyId, position) };
+  } catch (e) {
+    if (e instanceof LabelConflict) return { ok: false, error: e.message };
+    if (e instanceof ZodError) return { ok: false, error: e.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") };
+    throw e;
+  }
+}

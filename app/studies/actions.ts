@@ -1,0 +1,43 @@
+"use server";
+import { redirect } from "next/navigation";
+import { requireAction } from "@/lib/auth/session";
+import { createStudy, draftStudy, StudyError, type StudyDraft } from "@/lib/data/studies";
+import { ZodError } from "zod";
+
+export type DraftState = { draft: StudyDraft | null; error: string | null };
+
+/** The form as the data layer reads it: per-stratum sizes come as fields named "size:<stratum>". */
+function designFrom(data: FormData) {
+  const sizes: Record<string, string> = {};
+  for (const [k, v] of data) if (k.startsWith("size:") && String(v).trim() !== "") sizes[k.slice(5)] = String(v);
+  return {
+    name: data.get("name"), seed: data.get("seed"), size: data.get("size"), sizes, overlap: data.get("overlap"),
+    blind: data.get("blind") === "on", annotators: data.getAll("annotators").map(String),
+  };
+}
+
+function message(e: unknown): string {
+  if (e instanceof ZodError) return e.issues.map((i) => `${i.path.join(".") || "form"}: ${i.message}`).join("; ");
+  if (e instanceof StudyError) return e.message;
+  throw e;
+}
+
+export async function previewStudy(_: DraftState, data: FormData): Promise<DraftState> {
+  const actor = await requireAction("studies:write");
+  try {
+    return { draft: await draftStudy(actor, designFrom(data)), error: null };
+  } catch (e) {
+    return { draft: null, error: message(e) };
+  }
+}
+
+export async function saveStudy(_: DraftState, data: FormData): Promise<DraftState> {
+  const actor = await requireAction("studies:write");
+  let id: number;
+  try {
+    id = await createStudy(actor, designFrom(data), String(data.get("digest") ?? ""));
+  } catch (e) {
+    return { draft: null, error: message(e) };
+  }
+  redirect(`/studies?created=${id}`);
+}

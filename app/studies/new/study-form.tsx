@@ -1,0 +1,75 @@
+"use client";
+// Draw a study: the form is previewed (draw and assignment shown), then saved as shown.
+import { useActionState, useState } from "react";
+import { previewStudy, saveStudy, type DraftState } from "../actions";
+
+type Labeller = { handle: string; name: string; role: string };
+
+export function StudyForm({ labellers, defaultSeed }: { labellers: Labeller[]; defaultSeed: string }) {
+  const [preview, previewAction, previewing] = useActionState<DraftState, FormData>(previewStudy, { draft: null, error: null });
+  const [saved, saveAction, saving] = useActionState<DraftState, FormData>(saveStudy, { draft: null, error: null });
+  // Any change after a preview hides it: what is saved must be what was shown.
+  const [stale, setStale] = useState(false);
+  const draft = stale ? null : preview.draft;
+  const error = saved.error ?? preview.error;
+  return (
+    <form action={previewAction} onChange={() => setStale(true)} onSubmit={() => setStale(false)} className="study-form">
+      <fieldset>
+        <legend>Design</legend>
+        <label>Name <input name="name" required maxLength={200} /></label>
+        <label>Seed <input name="seed" required defaultValue={defaultSeed} maxLength={200} /></label>
+        <label>Items per stratum <input name="size" type="number" min={0} max={10000} defaultValue={5} required /></label>
+        <label>Annotators per item <input name="overlap" type="number" min={1} max={20} defaultValue={1} required /></label>
+        <label className="check"><input name="blind" type="checkbox" defaultChecked /> Blind: annotators see no judge verdict until they have labelled</label>
+      </fieldset>
+      <fieldset>
+        <legend>Annotators</legend>
+        {labellers.length ? labellers.map((l) => (
+          <label key={l.handle} className="check"><input type="checkbox" name="annotators" value={l.handle} /> {l.name} ({l.handle}, {l.role.toLowerCase()})</label>
+        )) : <p className="empty">Nobody can label yet: add annotators on the People page.</p>}
+      </fieldset>
+      {preview.draft ? (
+        <fieldset>
+          <legend>Size per stratum (empty: the size above)</legend>
+          <table>
+            <thead><tr><th>Stratum (benchmark | model | network | prompt)</th><th className="num">Trajectories</th><th className="num">Size</th></tr></thead>
+            <tbody>
+              {preview.draft.strata.map((s) => (
+                <tr key={s.stratum}>
+                  <td>{s.stratum}</td><td className="num">{s.pool}</td>
+                  <td className="num"><input name={`size:${s.stratum}`} type="number" min={0} max={10000} aria-label={`size of ${s.stratum}`}
+                    defaultValue={preview.draft!.design.sizes[s.stratum] ?? ""} placeholder={String(preview.draft!.design.size)} /></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </fieldset>
+      ) : null}
+      {error ? <p role="alert" className="error">{error}</p> : null}
+      <p className="filter-actions">
+        <button type="submit" disabled={previewing}>{previewing ? "Drawing…" : "Preview the draw"}</button>
+        {draft ? <button type="submit" formAction={saveAction} disabled={saving}>{saving ? "Saving…" : `Save this study (${draft.items.length} items)`}</button> : null}
+      </p>
+      {draft ? <input type="hidden" name="digest" value={draft.digest} /> : null}
+      {draft ? <DraftView draft={draft} /> : null}
+    </form>
+  );
+}
+
+function DraftView({ draft }: { draft: NonNullable<DraftState["draft"]> }) {
+  return (
+    <section aria-label="Preview">
+      <h2>Preview: {draft.items.length} items, seed “{draft.design.seed}”</h2>
+      <table>
+        <thead><tr><th>Stratum</th><th className="num">Trajectories</th><th className="num">Drawn</th></tr></thead>
+        <tbody>{draft.strata.map((s) => <tr key={s.stratum}><td>{s.stratum}</td><td className="num">{s.pool}</td><td className="num">{s.drawn}</td></tr>)}</tbody>
+      </table>
+      <h3>Assignment ({draft.design.overlap} per item)</h3>
+      <ul>{draft.load.map((l) => <li key={l.handle}>{l.handle}: {l.items} items</li>)}</ul>
+      <details>
+        <summary>Items in queue order</summary>
+        <ol start={0}>{draft.items.map((i) => <li key={i.trajectoryId}><a href={`/trajectories/${i.trajectoryId}`}>#{i.trajectoryId}</a> {i.stratum} → {i.annotators.join(", ")}</li>)}</ol>
+      </details>
+    </section>
+  );
+}

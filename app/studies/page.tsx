@@ -1,0 +1,33 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { can } from "@/lib/auth/permissions";
+import { requirePage } from "@/lib/auth/session";
+import { listStudies } from "@/lib/data/studies";
+
+export const metadata: Metadata = { title: "Studies" };
+export const dynamic = "force-dynamic";
+
+export default async function StudiesPage() {
+  const user = await requirePage("studies:read", "/studies");
+  const studies = await listStudies(user);
+  return (
+    <>
+      <h1>Annotation studies</h1>
+      {can(user.role, "studies:write") ? <p><Link href="/studies/new">New study…</Link></p> : null}
+      {studies.length ? (
+        <table>
+          <thead><tr><th>Study</th><th>Seed</th><th className="num">Items</th><th className="num">Per item</th><th>Blind</th><th>Created</th><th>Progress (labelled / assigned)</th></tr></thead>
+          <tbody>
+            {studies.map((s) => (
+              <tr key={s.id}>
+                <td>{s.name}</td><td><code>{s.seed}</code></td><td className="num">{s.items}</td><td className="num">{s.overlap}</td>
+                <td>{s.blind ? "yes" : "no"}</td><td>{s.createdAt.toISOString().slice(0, 16).replace("T", " ")}{s.createdBy ? ` by ${s.createdBy}` : ""}</td>
+                <td>{s.progress.map((p) => <span key={p.handle} className="progress-chip">{p.handle} {p.done}/{p.assigned}</span>)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : <p className="empty">No study yet.</p>}
+    </>
+  );
+}

@@ -1,0 +1,69 @@
+// Authentication with better-auth: email and password, passwords hashed with scrypt, sessions in the
+// database (table "session"), the session token in an httpOnly cookie signed with the app's secret.
+// Nobody signs themselves up: researchers create accounts (People page, or `npm run cli -- user add`).
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { betterAuth } from "better-auth";
+import { prismaAdapter } from "better-auth/adapters/prisma";
+import { nextCookies } from "better-auth/next-js";
+import type { PrismaClient } from "@/generated/prisma/client";
+import { currentDb } from "@/lib/db-connect";
+
+export const MIN_PASSWORD = 8;
+
+/**
+ * The secret that signs session cookies: BETTER_AUTH_SECRET, or one generated once into
+ * .data/auth-secret (mode 600) so a fresh machine needs no setup and sessions survive restarts.
+ */
+export function authSecret(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.BETTER_AUTH_SECRET) return env.BETTER_AUTH_SECRET;
+  const file = path.resolve(/* turbopackIgnore: true */ process.cwd(), ".data", "auth-secret");
+  try {
+    return fs.readFileSync(file, "utf8").trim();
+  } catch {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    try {
+      fs.writeFileSync(file, crypto.randomBytes(32).toString("base64url"), { flag: "wx", mode: 0o600 });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    }
+    return fs.readFileSync(file, "utf8").trim();
+  }
+}
+
+function createAuth(prisma: PrismaClient) {
+  return betterAuth({
+    appName: "Shortcut Audit",
+    secret: authSecret(),
+    baseURL: process.env.BETTER_AUTH_URL,
+    // Requests that change state must come from this site: the origin the browser addressed (Host).
+    trustedOrigins: (request) => {
+      const host = request?.headers.get("host");
+      return host ? [`${new URL(request!.url).protocol}//${host}`] : [];
+    },
+    database: prismaAdapter(prisma, { provider: "postgresql" }),
+    emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: MIN_PASSWORD, autoSignIn: false },
+    user: {
+      additionalFields: {
+        handle: { type: "string", required: true, input: false },
+        role: { type: "string", required: false, input: false },
+      },
+    },
+    session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
+    telemetry: { enabled: false },
+    plugins: [nextCookies()],
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+const instances = new WeakMap<PrismaClient, Auth>();
+
+/** The auth instance bound to this process's database (tests swap databases; each gets its own). */
+export function auth(): Auth {
+  const prisma = currentDb().prisma;
+  let a = instances.get(prisma);
+  if (!a) instances.set(prisma, (a = createAuth(prisma)));
+  return a;
+}

@@ -1,0 +1,56 @@
+// Who may do what. One table, read by every page, route handler and server action through
+// lib/auth/session.ts, and by the data layer's write functions (assertCan), so the server enforces
+// each permission whatever the UI shows. Pure: the permission-matrix tests read it directly.
+import type { UserRole } from "@/generated/prisma/enums";
+
+export const ROLES = ["RESEARCHER", "ANNOTATOR", "REVIEWER"] as const satisfies readonly UserRole[];
+
+export const PERMISSIONS = {
+  /** The overview page. */
+  "overview:read": ["RESEARCHER", "REVIEWER"],
+  /** The trajectory list, timelines, full texts, compare. Judges' verdicts are on them. */
+  "trajectories:read": ["RESEARCHER", "REVIEWER"],
+  /** Result tables and agreement, on the page and as downloads. */
+  "results:read": ["RESEARCHER", "REVIEWER"],
+  /** Import files and read the import history. */
+  "imports:write": ["RESEARCHER"],
+  /** Studies: their list and progress. */
+  "studies:read": ["RESEARCHER", "REVIEWER"],
+  /** Draw, create and assign studies. */
+  "studies:write": ["RESEARCHER"],
+  /** People: accounts and roles. */
+  "people:write": ["RESEARCHER"],
+  /** Label the items of one's own queue. */
+  "labels:write": ["RESEARCHER", "ANNOTATOR"],
+} as const satisfies Record<string, readonly UserRole[]>;
+
+export type Action = keyof typeof PERMISSIONS;
+export const ACTIONS = Object.keys(PERMISSIONS) as Action[];
+
+export type Actor = { id: string; role: UserRole; handle: string };
+
+export function can(role: UserRole | null | undefined, action: Action): boolean {
+  return !!role && (PERMISSIONS[action] as readonly UserRole[]).includes(role);
+}
+
+/** Thrown by the data layer when an actor lacks a permission; pages and routes answer 403. */
+export class PermissionDenied extends Error {
+  constructor(readonly action: Action, readonly role: UserRole | null) {
+    super(`${role ? role.toLowerCase() : "a signed-out visitor"} may not ${action.replace(":", " ")}`);
+  }
+}
+
+export function assertCan(actor: Actor | null, action: Action): asserts actor is Actor {
+  if (!actor || !can(actor.role, action)) throw new PermissionDenied(action, actor?.role ?? null);
+}
+
+/** Where a role lands after signing in: the first page it may read. */
+export function homeFor(role: UserRole): string {
+  return can(role, "overview:read") ? "/" : "/queue";
+}
+
+/** A post-sign-in destination from the query string, only if it is a path on this site. */
+export function safeNext(next: string | null | undefined): string | null {
+  if (!next || !next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) return null;
+  return next;
+}

@@ -1,0 +1,42 @@
+import "server-only";
+// The signed-in user of this request, and the guards every page, route handler and server action
+// calls first. Signed out: pages redirect to sign in, routes answer 401. Not allowed: 403.
+import { cache } from "react";
+import { headers } from "next/headers";
+import { forbidden, redirect } from "next/navigation";
+import type { UserRole } from "@/generated/prisma/enums";
+import { auth } from "./auth";
+import { can, PermissionDenied, type Action, type Actor } from "./permissions";
+
+async function actorFrom(h: Headers): Promise<Actor | null> {
+  const s = await auth().api.getSession({ headers: h });
+  if (!s) return null;
+  const user = s.user as typeof s.user & { role?: string | null; handle: string };
+  return { id: user.id, role: (user.role ?? "ANNOTATOR") as UserRole, handle: user.handle };
+}
+
+/** The signed-in user, or null; read once per request. */
+export const currentUser = cache(async (): Promise<Actor | null> => actorFrom(await headers()));
+
+/** For a page: the user if they may do `action`; otherwise sign in (then back to `path`) or 403. */
+export async function requirePage(action: Action, path: string): Promise<Actor> {
+  const user = await currentUser();
+  if (!user) redirect(`/sign-in?next=${encodeURIComponent(path)}`);
+  if (!can(user.role, action)) forbidden();
+  return user;
+}
+
+/** For a server action: the user if they may do `action`, else PermissionDenied. */
+export async function requireAction(action: Action): Promise<Actor> {
+  const user = await currentUser();
+  if (!user || !can(user.role, action)) throw new PermissionDenied(action, user?.role ?? null);
+  return user;
+}
+
+/** For a route handler: the user, or the 401/403 response to send instead. */
+export async function requireRequest(request: Request, action: Action): Promise<Actor | Response> {
+  const user = await actorFrom(request.headers);
+  if (!user) return Response.json({ error: "sign in first" }, { status: 401 });
+  if (!can(user.role, action)) return Response.json({ error: new PermissionDenied(action, user.role).message }, { status: 403 });
+  return user;
+}

@@ -1,0 +1,83 @@
+import "server-only";
+// People: the accounts that sign in and the annotators named by imported labels. A researcher gives
+// an account a login (email + password, hashed with scrypt by better-auth) and a role.
+import { hashPassword } from "better-auth/crypto";
+import { z } from "zod";
+import type { UserRole } from "@/generated/prisma/enums";
+import { MIN_PASSWORD } from "@/lib/auth/auth";
+import { assertCan, ROLES, type Actor } from "@/lib/auth/permissions";
+import { db } from "@/lib/db";
+
+export const PersonSchema = z.object({
+  handle: z.string().trim().regex(/^[\w.-]{1,64}$/, "a handle is 1–64 letters, digits, dots, dashes or underscores"),
+  name: z.string().trim().max(200).optional(),
+  email: z.email("give a valid email").transform((e) => e.toLowerCase()),
+  role: z.enum(ROLES),
+  password: z.string().min(MIN_PASSWORD, `a password has at least ${MIN_PASSWORD} characters`).max(200),
+});
+export type PersonInput = z.input<typeof PersonSchema>;
+
+export type Person = { id: string; handle: string; name: string; email: string | null; role: UserRole; canSignIn: boolean; labels: number; assigned: number };
+
+export async function listPeople(): Promise<Person[]> {
+  const users = await db().user.findMany({
+    orderBy: { handle: "asc" },
+    select: { id: true, handle: true, name: true, email: true, role: true, accounts: { select: { providerId: true } }, _count: { select: { labels: true, assignments: true } } },
+  });
+  return users.map((u) => ({
+    id: u.id, handle: u.handle, name: u.name, email: u.email, role: u.role,
+    canSignIn: u.accounts.some((a) => a.providerId === "credential"), labels: u._count.labels, assigned: u._count.assignments,
+  }));
+}
+
+/**
+ * Creates an account that can sign in, or gives a login to an annotator who so far existed only as
+ * a name on imported labels (same handle). Without an actor it is the system (seed, command line).
+ */
+export async function savePerson(actor: Actor | "system", input: PersonInput): Promise<Person> {
+  if (actor !== "system") assertCan(actor, "people:write");
+  const p = PersonSchema.parse(input);
+  const hash = await hashPassword(p.password);
+  const id = await db().$transaction(async (tx) => {
+    const taken = await tx.user.findUnique({ where: { email: p.email }, select: { handle: true } });
+    if (taken && taken.handle !== p.handle) throw new PersonError(`the email ${p.email} belongs to ${taken.handle}`);
+    const user = await tx.user.upsert({
+      where: { handle: p.handle },
+      create: { handle: p.handle, name: p.name || p.handle, email: p.email, role: p.role },
+      update: { email: p.email, role: p.role, ...(p.name ? { name: p.name } : {}) },
+      select: { id: true },
+    });
+    await tx.account.upsert({
+      where: { providerId_accountId: { providerId: "credential", accountId: user.id } },
+      create: { providerId: "credential", accountId: user.id, userId: user.id, password: hash },
+      update: { password: hash },
+    });
+    return user.id;
+  });
+  return (await listPeople()).find((u) => u.id === id)!;
+}
+
+/** Changes a role. The last researcher cannot stop being one: someone must be able to manage. */
+export async function setRole(actor: Actor, userId: string, role: UserRole): Promise<void> {
+  assertCan(actor, "people:write");
+  await db().$transaction(async (tx) => {
+    const target = await tx.user.findUnique({ where: { id: userId }, select: { role: true } });
+    if (!target) throw new PersonError("no such person");
+    if (target.role === "RESEARCHER" && role !== "RESEARCHER") {
+      const researchers = await tx.user.count({ where: { role: "RESEARCHER", accounts: { some: { providerId: "credential" } } } });
+      if (researchers <= 1) throw new PersonError("this is the last researcher who can sign in; make another one first");
+    }
+    await tx.user.update({ where: { id: userId }, data: { role } });
+    // A changed role takes effect now: the person signs in again under it.
+    await tx.session.deleteMany({ where: { userId } });
+  });
+}
+
+export class PersonError extends Error {}
+
+/** The demo study's accounts, one per role (README, "Demo accounts"). */
+export const DEMO_ACCOUNTS: ReadonlyArray<PersonInput & { name: string }> = [
+  { handle: "rosa", name: "Rosa (researcher)", email: "researcher@example.org", role: "RESEARCHER", password: "demo-researcher" },
+  { handle: "carol", name: "Carol (annotator)", email: "annotator@example.org", role: "ANNOTATOR", password: "demo-annotator" },
+  { handle: "rey", name: "Rey (reviewer)", email: "reviewer@example.org", role: "REVIEWER", password: "demo-reviewer" },
+];
