@@ -19,6 +19,10 @@ export default defineConfig({
       args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
     },
   },
+  projects: [
+    { name: "setup", testMatch: /auth\.setup\.ts/ },
+    { name: "journeys", dependencies: ["setup"], use: { storageState: ".data/e2e-auth/researcher.json" } },
+  ],
   webServer: {
     // Builds when stale, then serves on a fresh database loaded with the demo study (scripts/e2e-server.ts).
     command: "npx tsx scripts/e2e-server.ts",

@@ -7,6 +7,7 @@ import type { UserRole } from "@/generated/prisma/enums";
 import { MIN_PASSWORD } from "@/lib/auth/auth";
 import { assertCan, ROLES, type Actor } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
+export { DEMO_ACCOUNTS } from "./demo-accounts";
 
 export const PersonSchema = z.object({
   handle: z.string().trim().regex(/^[\w.-]{1,64}$/, "a handle is 1–64 letters, digits, dots, dashes or underscores"),
@@ -74,10 +75,3 @@ export async function setRole(actor: Actor, userId: string, role: UserRole): Pro
 }
 
 export class PersonError extends Error {}
-
-/** The demo study's accounts, one per role (README, "Demo accounts"). */
-export const DEMO_ACCOUNTS: ReadonlyArray<PersonInput & { name: string }> = [
-  { handle: "rosa", name: "Rosa (researcher)", email: "researcher@example.org", role: "RESEARCHER", password: "demo-researcher" },
-  { handle: "carol", name: "Carol (annotator)", email: "annotator@example.org", role: "ANNOTATOR", password: "demo-annotator" },
-  { handle: "rey", name: "Rey (reviewer)", email: "reviewer@example.org", role: "REVIEWER", password: "demo-reviewer" },
-];

@@ -1,6 +1,6 @@
 "use client";
 // Draw a study: the form is previewed (draw and assignment shown), then saved as shown.
-import { useActionState, useState } from "react";
+import { startTransition, useActionState, useState, type FormEvent } from "react";
 import { previewStudy, saveStudy, type DraftState } from "../actions";
 
 type Labeller = { handle: string; name: string; role: string };
@@ -11,9 +11,19 @@ export function StudyForm({ labellers, defaultSeed }: { labellers: Labeller[]; d
   // Any change after a preview hides it: what is saved must be what was shown.
   const [stale, setStale] = useState(false);
   const draft = stale ? null : preview.draft;
-  const error = saved.error ?? preview.error;
+  const [last, setLast] = useState<"preview" | "save">("preview");
+  const error = last === "save" ? saved.error : preview.error;
+  // Submitted by hand rather than through the form's action, which would reset the fields afterwards.
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const submitter = (e.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+    const data = new FormData(e.currentTarget, submitter);
+    setStale(false);
+    setLast(submitter?.name === "save" ? "save" : "preview");
+    startTransition(() => (submitter?.name === "save" ? saveAction : previewAction)(data));
+  };
   return (
-    <form action={previewAction} onChange={() => setStale(true)} onSubmit={() => setStale(false)} className="study-form">
+    <form onSubmit={submit} onChange={() => setStale(true)} className="study-form">
       <fieldset>
         <legend>Design</legend>
         <label>Name <input name="name" required maxLength={200} /></label>
@@ -48,7 +58,7 @@ export function StudyForm({ labellers, defaultSeed }: { labellers: Labeller[]; d
       {error ? <p role="alert" className="error">{error}</p> : null}
       <p className="filter-actions">
         <button type="submit" disabled={previewing}>{previewing ? "Drawing…" : "Preview the draw"}</button>
-        {draft ? <button type="submit" formAction={saveAction} disabled={saving}>{saving ? "Saving…" : `Save this study (${draft.items.length} items)`}</button> : null}
+        {draft ? <button type="submit" name="save" value="1" disabled={saving}>{saving ? "Saving…" : `Save this study (${draft.items.length} items)`}</button> : null}
       </p>
       {draft ? <input type="hidden" name="digest" value={draft.digest} /> : null}
       {draft ? <DraftView draft={draft} /> : null}

@@ -47,7 +47,7 @@ export default async function LabelPage({ params, searchParams }: { params: Prom
     <>
       <SuspectNavigator trajectoryId={base} steps={suspects.map((s) => s.step)} page={page} />
       <p className="note">
-        <Link href="/queue">My queue</Link> · {item.study.name} · item {item.index + 1} of {item.total}
+        <Link href="/queue">My queue</Link> · {item.study.name} · item {item.index + 1} of {item.total} · trajectory #{t.id}
         {item.study.blind ? " · blind study" : ""}
       </p>
       <h1>{t.task.key}</h1>
