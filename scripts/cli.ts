@@ -11,6 +11,7 @@ import { ImportInterrupted } from "@/lib/data/imports";
 import { REPORTS, REPORT_FORMATS, isReportFormat, type ReportName } from "@/lib/data/reports";
 import { conditionFor, expandPaths, importFile, loadManifest, loadResolved, type FileImport } from "@/lib/files/import-files";
 import { ConditionFieldsSchema, type Condition } from "@/lib/import/condition";
+import { listPeople, PersonSchema, savePerson } from "@/lib/data/people";
 import { ProgressBar, formatBytes } from "./progress";
 
 const HELP = `Shortcut Audit command line
@@ -23,6 +24,10 @@ const HELP = `Shortcut Audit command line
   export trajectories|votes|labels|all print records as JSONL (the app's own format)
   results --format json|csv|latex      print the result table (protocol.md §3)
   agreement --format json|csv|latex    print human-vs-judge agreement (protocol.md §4)
+  user add --handle H --email E --role researcher|annotator|reviewer [--name N]
+                                       create an account that signs in (or give a login to an imported annotator);
+                                       the password is read from SHORTCUT_AUDIT_PASSWORD or the first line of standard input
+  user list                            print people, roles and whether they can sign in
 
 Exit status: 0 on success, 1 when any file was rejected or the command failed.`;
 
@@ -121,13 +126,30 @@ const reportCommand = (name: ReportName) => async (args: string[]): Promise<numb
   return 0;
 };
 
+/** user add | user list: accounts, for a database without the demo study (or a first researcher). */
+async function userCommand(args: string[]): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub === "list") {
+    for (const p of await listPeople()) console.log([p.handle, p.role.toLowerCase(), p.email ?? "-", p.canSignIn ? "signs in" : "no login", `${p.labels} labels`].join("\t"));
+    return 0;
+  }
+  if (sub !== "add") fail("user: give add or list");
+  const { values } = parseArgs({ args: rest, options: { handle: { type: "string" }, email: { type: "string" }, role: { type: "string" }, name: { type: "string" } } });
+  const password = process.env.SHORTCUT_AUDIT_PASSWORD ?? fs.readFileSync(0, "utf8").split("\n")[0]!;
+  const parsed = PersonSchema.safeParse({ ...values, role: values.role?.toUpperCase(), password });
+  if (!parsed.success) fail(parsed.error.issues.map((i) => `--${i.path.join(".")}: ${i.message}`).join("\n"));
+  const person = await savePerson("system", parsed.data);
+  console.error(`${person.handle} (${person.role.toLowerCase()}) signs in as ${person.email}`);
+  return 0;
+}
+
 async function main(): Promise<number> {
   const [command, ...rest] = process.argv.slice(2);
   if (!command || command === "help" || command === "--help") {
     console.log(HELP);
     return command ? 0 : 1;
   }
-  const commands: Record<string, (a: string[]) => Promise<number>> = { import: importCommand, export: exportCommand, results: reportCommand("results"), agreement: reportCommand("agreement") };
+  const commands: Record<string, (a: string[]) => Promise<number>> = { import: importCommand, export: exportCommand, results: reportCommand("results"), agreement: reportCommand("agreement"), user: userCommand };
   const run = commands[command];
   if (!run) fail(`unknown command "${command}"\n\n${HELP}`);
   const handle = currentDb();

@@ -36,7 +36,8 @@ function createAuth(prisma: PrismaClient) {
   return betterAuth({
     appName: "Shortcut Audit",
     secret: authSecret(),
-    baseURL: process.env.BETTER_AUTH_URL,
+    // Set BETTER_AUTH_URL when served under one known address; otherwise the address each request names.
+    baseURL: process.env.BETTER_AUTH_URL || { allowedHosts: ["*"], protocol: "auto", fallback: "http://localhost:3000" },
     // Requests that change state must come from this site: the origin the browser addressed (Host).
     trustedOrigins: (request) => {
       const host = request?.headers.get("host");

@@ -1,0 +1,76 @@
+import { expect, request as newRequest, test } from "@playwright/test";
+import { DEMO_ACCOUNTS } from "../lib/data/demo-accounts";
+import { stateFile } from "./roles";
+
+// Every page and route, for each role and for a signed-out visitor, answered by the server itself
+// (no browser UI involved). Expected answers written out by hand from the issue: researchers do
+// everything, annotators only their queue, reviewers read results and agreement and write nothing.
+// Runs before study.spec.ts (alphabetical), so the demo annotator has no assigned item yet.
+
+type Who = "RESEARCHER" | "ANNOTATOR" | "REVIEWER" | "SIGNED_OUT";
+const WHO: Who[] = ["RESEARCHER", "ANNOTATOR", "REVIEWER", "SIGNED_OUT"];
+
+// [method, path, researcher, annotator, reviewer, signed out]
+const MATRIX: Array<[string, string, number, number, number, number]> = [
+  ["GET", "/", 200, 403, 200, 307],
+  ["GET", "/trajectories", 200, 403, 200, 307],
+  ["GET", "/trajectories/1", 200, 403, 200, 307],
+  ["GET", "/compare?a=1&b=2", 200, 403, 200, 307],
+  ["GET", "/results", 200, 403, 200, 307],
+  ["GET", "/agreement", 200, 403, 200, 307],
+  ["GET", "/import", 200, 403, 403, 307],
+  ["GET", "/studies", 200, 403, 200, 307],
+  ["GET", "/studies/new", 200, 403, 403, 307],
+  ["GET", "/people", 200, 403, 403, 307],
+  ["GET", "/queue", 200, 200, 403, 307],
+  // Not an item of theirs: labellers are sent back to their queue.
+  ["GET", "/queue/999/0", 307, 307, 403, 307],
+  ["GET", "/api/results?format=json", 200, 403, 200, 401],
+  ["GET", "/api/agreement?format=csv", 200, 403, 200, 401],
+  ["GET", "/trajectories/1/text?seq=0", 200, 403, 200, 401],
+  // The researcher passes the permission check and meets the next one (not multipart: 415).
+  ["POST", "/api/imports", 415, 403, 403, 401],
+  ["GET", "/api/health", 200, 200, 200, 200],
+  ["GET", "/sign-in", 307, 307, 307, 200],
+];
+
+for (const [column, who] of WHO.entries()) {
+  test(`what ${who === "SIGNED_OUT" ? "a signed-out visitor" : `the ${who.toLowerCase()}`} may open`, async ({ baseURL }) => {
+    const api = await newRequest.newContext({ baseURL, storageState: who === "SIGNED_OUT" ? { cookies: [], origins: [] } : stateFile(who), maxRedirects: 0 });
+    const answers = [];
+    for (const [method, path, ...expected] of MATRIX) {
+      const res = await api.fetch(path, { method, headers: method === "POST" ? { "content-type": "text/plain", origin: baseURL! } : {}, data: method === "POST" ? "x" : undefined });
+      answers.push([method, path, res.status(), expected[column]]);
+      if (res.status() === 307 && who === "SIGNED_OUT" && path !== "/sign-in") expect(res.headers().location).toMatch(/^\/sign-in\?next=/);
+    }
+    // One comparison for the whole column, so a failure lists every wrong answer.
+    expect(answers.filter(([, , got, want]) => got !== want)).toEqual([]);
+    await api.dispose();
+  });
+}
+
+test("a forged cross-site sign-in is refused, and every sign-in makes a new session token", async ({ baseURL }) => {
+  const account = DEMO_ACCOUNTS.find((a) => a.role === "REVIEWER")!;
+  const api = await newRequest.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
+  const body = { email: account.email, password: account.password };
+  const forged = await api.post("/api/auth/sign-in/email", { data: body, headers: { origin: "http://evil.example" } });
+  expect(forged.status()).toBe(403);
+
+  // Session fixation: a token planted before sign-in is not the one the server hands out, nor valid.
+  const host = new URL(baseURL!).hostname;
+  const planted = "planted-token-0000000000000000.c2lnbmF0dXJl";
+  const context = await newRequest.newContext({ baseURL, storageState: { cookies: [{ name: "better-auth.session_token", value: planted, domain: host, path: "/", expires: -1, httpOnly: true, secure: false, sameSite: "Lax" }], origins: [] } });
+  expect((await context.get("/api/results?format=json")).status()).toBe(401);
+  const signIn = await context.post("/api/auth/sign-in/email", { data: body, headers: { origin: baseURL! } });
+  expect(signIn.status()).toBe(200);
+  const issued = /better-auth\.session_token=([^;]+)/.exec(signIn.headers()["set-cookie"] ?? "");
+  const token = decodeURIComponent(issued![1]!);
+  expect(token).not.toBe(planted);
+  expect((await context.get("/api/results?format=json")).status()).toBe(200);
+
+  // Signing out ends the session on the server: the old token no longer opens anything.
+  expect((await context.post("/api/auth/sign-out", { data: {}, headers: { origin: baseURL! } })).status()).toBe(200);
+  const replay = await newRequest.newContext({ baseURL, storageState: { cookies: [{ name: "better-auth.session_token", value: token, domain: host, path: "/", expires: -1, httpOnly: true, secure: false, sameSite: "Lax" }], origins: [] } });
+  expect((await replay.get("/api/results?format=json")).status()).toBe(401);
+  await Promise.all([api.dispose(), context.dispose(), replay.dispose()]);
+});

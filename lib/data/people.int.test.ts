@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { auth } from "@/lib/auth/auth";
+import { PermissionDenied } from "@/lib/auth/permissions";
+import { db } from "@/lib/db";
+import { asLines, labelFixture, trajectoryFixture } from "@/prisma/factories";
+import { runImport } from "./imports";
+import { listPeople, savePerson, setRole } from "./people";
+
+const signIn = (email: string, password: string) => auth().api.signInEmail({ body: { email, password } });
+
+describe("people", () => {
+  it("creates an account that signs in with its password, stored only as a slow hash", async () => {
+    const p = await savePerson("system", { handle: "res1", email: "Res1@Example.org", role: "RESEARCHER", password: "correct horse" });
+    expect(p).toMatchObject({ handle: "res1", email: "res1@example.org", role: "RESEARCHER", canSignIn: true });
+    const stored = await db().account.findFirstOrThrow({ where: { userId: p.id } });
+    expect(stored.password).not.toContain("correct horse");
+    // better-auth's scrypt hash: "salt:key" in hex.
+    expect(stored.password).toMatch(/^[0-9a-f]{32}:[0-9a-f]{128}$/);
+    const session = await signIn("res1@example.org", "correct horse");
+    expect(session.user).toMatchObject({ handle: "res1", role: "RESEARCHER" });
+    expect(await db().session.count({ where: { userId: p.id } })).toBe(1);
+    await expect(signIn("res1@example.org", "wrong horse")).rejects.toThrow();
+  });
+
+  it("gives a login to an annotator who so far was only a name on imported labels", async () => {
+    const imported = await runImport({ fileName: "p.jsonl", format: "interchange" }, asLines([trajectoryFixture({ id: "p1" }), labelFixture("p1", "imogen")]));
+    expect(imported.ok).toBe(true);
+    expect((await listPeople()).find((p) => p.handle === "imogen")).toMatchObject({ canSignIn: false, labels: 1 });
+    await savePerson("system", { handle: "imogen", email: "imogen@example.org", role: "ANNOTATOR", password: "imogen-pass" });
+    expect((await listPeople()).find((p) => p.handle === "imogen")).toMatchObject({ canSignIn: true, labels: 1 });
+    expect((await signIn("imogen@example.org", "imogen-pass")).user).toMatchObject({ handle: "imogen", role: "ANNOTATOR" });
+  });
+
+  it("refuses an email that is someone else's, and leaves the last researcher a researcher", async () => {
+    await expect(savePerson("system", { handle: "other", email: "res1@example.org", role: "ANNOTATOR", password: "password-9" })).rejects.toThrow(/belongs to res1/);
+    const res1 = (await listPeople()).find((p) => p.handle === "res1")!;
+    const actor = { id: res1.id, handle: "res1", role: "RESEARCHER" as const };
+    await expect(setRole(actor, res1.id, "REVIEWER")).rejects.toThrow(/last researcher/);
+    const ann = (await listPeople()).find((p) => p.handle === "imogen")!;
+    await expect(setRole({ id: ann.id, handle: "imogen", role: "ANNOTATOR" }, res1.id, "ANNOTATOR")).rejects.toThrow(PermissionDenied);
+    // A role change ends the person's sessions: they sign in again under the new role.
+    await signIn("imogen@example.org", "imogen-pass");
+    await setRole(actor, ann.id, "REVIEWER");
+    expect(await db().session.count({ where: { userId: ann.id } })).toBe(0);
+    expect((await signIn("imogen@example.org", "imogen-pass")).user).toMatchObject({ role: "REVIEWER" });
+  });
+});
