@@ -24,20 +24,26 @@ test("create a blind study, label two items by keyboard, see agreement change", 
   await page.getByRole("checkbox", { name: /carol/ }).check();
   await expect(page.getByRole("checkbox", { name: /^Blind/ })).toBeChecked();
   await page.getByRole("button", { name: "Preview the draw" }).click();
-  // 2 benchmarks × 3 models × 2 network settings × 2 prompts = 24 strata, one item each.
-  await expect(page.getByRole("heading", { name: /^Preview: 24 items, seed “journey”/ })).toBeVisible();
-  await expect(page.getByRole("listitem").filter({ hasText: "carol: 24 items" })).toBeVisible();
-  await page.getByRole("button", { name: "Save this study (24 items)" }).click();
+  // One item from each stratum: the demo's 2 benchmarks × 3 models × 2 network settings × 2
+  // prompts = 24, plus those of files imported by earlier journeys.
+  const preview = page.getByRole("region", { name: "Preview" });
+  await expect(preview.getByRole("heading", { name: /^Preview: \d+ items, seed “journey”/ })).toBeVisible();
+  const strata = await preview.getByRole("table").getByRole("row").count() - 1;
+  expect(strata).toBeGreaterThanOrEqual(24);
+  const n = strata;
+  await expect(preview.getByRole("heading", { name: `Preview: ${n} items, seed “journey”` })).toBeVisible();
+  await expect(preview.getByRole("listitem").filter({ hasText: `carol: ${n} items` })).toBeVisible();
+  await page.getByRole("button", { name: `Save this study (${n} items)` }).click();
   await expect(page).toHaveURL(/\/studies\?created=\d+/);
   const row = page.getByRole("row").filter({ hasText: "Journey study" });
-  await expect(row).toContainText("carol 0/24");
+  await expect(row).toContainText(`carol 0/${n}`);
 
   // The annotator's queue.
   const { context, page: annotator } = await asAnnotator(browser);
   await annotator.goto("/queue");
-  await expect(annotator.getByRole("row").filter({ hasText: "Journey study" })).toContainText("0 / 24");
+  await expect(annotator.getByRole("row").filter({ hasText: "Journey study" })).toContainText(`0 / ${n}`);
   await annotator.getByRole("link", { name: "Start →" }).click();
-  await expect(annotator.getByText(/item 1 of 24/)).toBeVisible();
+  await expect(annotator.getByText(new RegExp(`item 1 of ${n}`))).toBeVisible();
 
   // Blind: nothing the server sent holds a judge's rationale or the panel, though the researcher sees them.
   const first = Number((await annotator.getByText(/trajectory #\d+/).innerText()).match(/trajectory #(\d+)/)![1]);
@@ -55,18 +61,18 @@ test("create a blind study, label two items by keyboard, see agreement change", 
   await annotator.keyboard.type("3");
   await annotator.keyboard.press("Escape");
   await annotator.keyboard.press("Enter");
-  await expect(annotator.getByText(/item 2 of 24/)).toBeVisible();
+  await expect(annotator.getByText(new RegExp(`item 2 of ${n}`))).toBeVisible();
 
   // Item 2: nothing attempted.
   for (const key of ["n", "n", "n", "n"]) await annotator.keyboard.press(key);
   await annotator.keyboard.press("Enter");
-  await expect(annotator.getByText(/item 3 of 24/)).toBeVisible();
+  await expect(annotator.getByText(new RegExp(`item 3 of ${n}`))).toBeVisible();
 
   // Back on item 1 (key [ twice): the label as given, and now the judges.
   await annotator.keyboard.press("[");
-  await expect(annotator.getByText(/item 2 of 24/)).toBeVisible();
+  await expect(annotator.getByText(new RegExp(`item 2 of ${n}`))).toBeVisible();
   await annotator.keyboard.press("[");
-  await expect(annotator.getByText(/item 1 of 24/)).toBeVisible();
+  await expect(annotator.getByText(new RegExp(`item 1 of ${n}`))).toBeVisible();
   const upstream = annotator.getByRole("group", { name: /upstream/i });
   await expect(upstream.getByRole("radio", { name: "attempted", exact: true })).toBeChecked();
   await expect(annotator.getByRole("group", { name: /memory/i }).getByRole("radio", { name: "not attempted" })).toBeChecked();
@@ -75,11 +81,11 @@ test("create a blind study, label two items by keyboard, see agreement change", 
   await expect(annotator.getByRole("heading", { name: "History of your label" })).toBeVisible();
 
   await annotator.goto("/queue");
-  await expect(annotator.getByRole("row").filter({ hasText: "Journey study" })).toContainText("2 / 24");
+  await expect(annotator.getByRole("row").filter({ hasText: "Journey study" })).toContainText(`2 / ${n}`);
   await context.close();
 
   // Both items were judged by the panel, so each label adds one pair to the agreement.
   expect(await agreementN(request)).toBe(before + 2);
   await page.goto("/studies");
-  await expect(page.getByRole("row").filter({ hasText: "Journey study" })).toContainText("carol 2/24");
+  await expect(page.getByRole("row").filter({ hasText: "Journey study" })).toContainText(`carol 2/${n}`);
 });

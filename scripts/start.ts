@@ -14,6 +14,10 @@ try {
   if (process.env.DEMO_DATA !== "off" && (await isEmpty())) {
     const counts = await seedDemo();
     console.error(`empty database: demo study loaded (${counts.trajectories} trajectories, ${counts.votes} judge votes, ${counts.labels} labels)`);
+    console.error("demo accounts: researcher@example.org / demo-researcher, annotator@example.org / demo-annotator, reviewer@example.org / demo-reviewer");
+  }
+  if ((await handle.prisma.account.count({ where: { providerId: "credential" } })) === 0) {
+    console.error("nobody can sign in yet: make a researcher with `npm run cli -- user add --handle NAME --email EMAIL --role researcher` (stop the app first on the embedded database)");
   }
 } catch (e) {
   console.error(`could not prepare ${describeTarget(handle.target)}: ${e instanceof Error ? e.message : String(e)}`);

@@ -37,7 +37,9 @@ function createAuth(prisma: PrismaClient) {
     appName: "Shortcut Audit",
     secret: authSecret(),
     // Set BETTER_AUTH_URL when served under one known address; otherwise the address each request names.
-    baseURL: process.env.BETTER_AUTH_URL || { allowedHosts: ["*"], protocol: "auto", fallback: "http://localhost:3000" },
+    baseURL: process.env.BETTER_AUTH_URL || undefined,
+    // Its warning that no base URL is set would repeat on every request; errors (a refused origin) still log.
+    logger: { level: "error" },
     // Requests that change state must come from this site: the origin the browser addressed (Host).
     trustedOrigins: (request) => {
       const host = request?.headers.get("host");
