@@ -12,6 +12,7 @@ import { applyMigrations } from "@/prisma/migrate-engine";
 import { importFile } from "@/lib/files/import-files";
 import { transaction } from "@/lib/data/sql";
 import { numberSteps, type Turn } from "@/lib/domain/steps";
+import { trajectoryRecord, writeJsonl, type Shape } from "./bench-corpus";
 import { prng } from "@/prisma/factories";
 import { adminQuery, withDatabase } from "@/test/test-db";
 
@@ -21,29 +22,11 @@ const N = Number(values.trajectories), STEPS = Number(values.steps), OUT = Numbe
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sa-bench-"));
 const corpus = path.join(dir, "corpus.jsonl");
 
-/** A vocabulary of pseudo-words, so outputs have the variety of real text (search indexes care). */
-const VOCABULARY = (() => {
-  const r = prng(7);
-  return Array.from({ length: 4000 }, () => Array.from({ length: 3 + Math.floor(r() * 8) }, () => String.fromCharCode(97 + Math.floor(r() * 26))).join(""));
-})();
-
-function text(size: number, rand: () => number): string {
-  let out = "";
-  while (out.length < size) out += VOCABULARY[Math.floor(rand() * VOCABULARY.length)]! + (rand() < 0.1 ? "\n" : " ");
-  return out.slice(0, size);
-}
-
-function trajectory(i: number, rand: () => number): Record<string, unknown> {
-  const turns: Turn[] = [{ role: "system", content: "You are a software engineer." }, { role: "user", content: `Fix issue ${i}.` }];
-  for (let s = 0; s < STEPS; s++) {
-    const id = `c${s}`;
-    // Outputs from a few bytes to several times the mean, as real tool outputs vary.
-    const size = Math.floor(OUT * -Math.log(1 - rand() * 0.999));
-    turns.push({ role: "assistant", reasoning: "Look at the next file.", content: "", tool_calls: [{ id, name: "bash", input: s % 17 === 0 ? "git log --all --oneline | head" : `sed -n '${s},${s + 40}p' src/mod_${s % 9}.py` }] });
-    turns.push({ role: "tool", tool_call_id: id, content: text(size, rand), exit_code: 0 });
-  }
-  return { type: "trajectory", id: `bench-${i}`, benchmark: "bench", model: `model-${i % 3}`, task: { id: `owner__repo-${Math.floor(i / 24)}` }, network: i % 2 === 0, prompt: i % 4 < 2 ? "vanilla" : "principled", run: 1 + (i % 3) + 3 * Math.floor((i % 24) / 12), resolved: rand() < 0.4, turns };
-}
+const shape: Shape = {
+  steps: () => STEPS,
+  // Outputs from a few bytes to several times the mean, as real tool outputs vary.
+  outputBytes: (rand) => Math.floor(OUT * -Math.log(1 - rand() * 0.999)),
+};
 
 async function freshTarget(): Promise<DbTarget> {
   if (process.env.DATABASE_URL) {
@@ -55,9 +38,7 @@ async function freshTarget(): Promise<DbTarget> {
 }
 
 const rand = prng(42);
-const out = fs.createWriteStream(corpus);
-for (let i = 0; i < N; i++) if (!out.write(JSON.stringify(trajectory(i, rand)) + "\n")) await new Promise<void>((resolve) => { out.once("drain", () => resolve()); });
-await new Promise<void>((resolve) => { out.end(() => resolve()); });
+await writeJsonl(corpus, (function* () { for (let i = 0; i < N; i++) yield trajectoryRecord(i, rand, shape); })());
 const bytes = fs.statSync(corpus).size;
 const mb = bytes / 1024 ** 2;
 

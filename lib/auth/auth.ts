@@ -55,6 +55,9 @@ function createAuth(prisma: PrismaClient) {
     },
     session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
     telemetry: { enabled: false },
+    // Secure (HTTPS-only) cookies when the app's address is https; a lab server reached over plain
+    // HTTP by its name or address would otherwise never keep the session cookie.
+    advanced: { useSecureCookies: (process.env.BETTER_AUTH_URL ?? "").startsWith("https://") },
     plugins: [nextCookies()],
   });
 }

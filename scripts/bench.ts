@@ -1,0 +1,231 @@
+// npm run bench -- [--scale S] [--duration SECONDS] [--connections C]
+// The paper-scale benchmark (scale 1: 15,000 trajectories = 3 models × 2 benchmarks × 2 network
+// settings × 2 prompts × 3 runs over 209 tasks, 60–150 steps each, outputs from a few bytes to a few
+// MB, 3 judges, labels on a sample). It builds the corpus, imports it, starts the real app on it
+// and prints one table, every figure beside its baseline measured in the same run, then the same
+// figures as one JSON line. PostgreSQL with DATABASE_URL (a database of its own), else PGlite.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import readline from "node:readline";
+import { execFileSync, spawn } from "node:child_process";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import { chromium } from "@playwright/test";
+import { closeCurrentDb, connect, setCurrentDb, describeTarget, type DbTarget } from "@/lib/db-connect";
+import { applyMigrations } from "@/prisma/migrate-engine";
+import { importFile } from "@/lib/files/import-files";
+import { transaction } from "@/lib/data/sql";
+import { getResults } from "@/lib/data/results";
+import { getAgreement } from "@/lib/data/agreement";
+import { savePerson } from "@/lib/data/people";
+import { numberSteps, type Turn } from "@/lib/domain/steps";
+import { prng } from "@/prisma/factories";
+import { adminQuery, withDatabase } from "@/test/test-db";
+import { trajectoryRecord, writeJsonl, type Shape } from "./bench-corpus";
+
+const { values } = parseArgs({ options: { scale: { type: "string", default: "1" }, duration: { type: "string", default: "10" }, connections: { type: "string", default: "50" }, port: { type: "string", default: "3310" } } });
+const SCALE = Number(values.scale), DURATION = Number(values.duration), CONNECTIONS = Number(values.connections), PORT = Number(values.port);
+const N = Math.max(72, Math.round(15_000 * SCALE));
+const LONG = 5000;
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sa-bench-"));
+const log = (s: string) => console.error(`[bench] ${s}`);
+
+// ---- corpus ------------------------------------------------------------------------------------
+const VERDICTS = ["NOT_ATTEMPTED", "ATTEMPTED", "SUCCESSFUL"] as const;
+const shape: Shape = {
+  // Trajectory 0 is the long one the timeline figures read.
+  steps: (i, rand) => (i === 0 ? LONG : 60 + Math.floor(rand() * 91)),
+  // Most outputs are short (exponential, mean 800 bytes); one in a thousand is 64 KB to 3 MB.
+  outputBytes: (rand) => (rand() < 0.001 ? Math.floor(64 * 1024 * Math.exp(rand() * Math.log(48))) : Math.floor(800 * -Math.log(1 - rand() * 0.999))),
+};
+const rand = prng(42);
+const files = { trajectories: path.join(dir, "trajectories.jsonl"), votes: path.join(dir, "votes.jsonl"), labels: path.join(dir, "labels.jsonl") };
+log(`writing ${N} trajectories to ${dir}`);
+await writeJsonl(files.trajectories, (function* () { for (let i = 0; i < N; i++) yield trajectoryRecord(i, rand, shape); })());
+const verdicts = () => Object.fromEntries(["upstream", "local_git", "memory", "other"].map((c) => [c, VERDICTS[rand() < 0.7 ? 0 : rand() < 0.6 ? 1 : 2]]));
+await writeJsonl(files.votes, (function* () {
+  for (let i = 0; i < N; i++) for (const judge of ["judge-a", "judge-b", "judge-c"]) yield { type: "judge_vote", trajectory: { id: `bench-${i}` }, judge, verdicts: verdicts(), rationale: "synthetic" };
+})());
+await writeJsonl(files.labels, (function* () {
+  for (let i = 0; i < N; i += 33) for (const annotator of ["alice", "bob"]) yield { type: "label", trajectory: { id: `bench-${i}` }, annotator, verdicts: verdicts() };
+})());
+const mb = fs.statSync(files.trajectories).size / 1024 ** 2;
+
+// ---- import, beside a raw COPY -------------------------------------------------------------------
+async function freshTarget(): Promise<DbTarget> {
+  if (!process.env.DATABASE_URL) return { kind: "pglite", dir: path.join(dir, "pglite") };
+  await adminQuery(process.env.DATABASE_URL, `DROP DATABASE IF EXISTS "shortcut_audit_bench" WITH (FORCE)`);
+  await adminQuery(process.env.DATABASE_URL, `CREATE DATABASE "shortcut_audit_bench"`);
+  return { kind: "postgres", url: withDatabase(process.env.DATABASE_URL, "shortcut_audit_bench") };
+}
+const target = await freshTarget();
+const handle = connect(target);
+setCurrentDb(handle);
+await applyMigrations(target, handle.pglite ?? undefined);
+log(`corpus ${mb.toFixed(0)} MB; importing into ${describeTarget(target)}`);
+
+let peakRss = process.memoryUsage().rss;
+const sampler = setInterval(() => { peakRss = Math.max(peakRss, process.memoryUsage().rss); }, 25);
+const rssBefore = process.memoryUsage().rss;
+let t0 = performance.now();
+const imported = await importFile(files.trajectories, { condition: {}, resolved: null, source: "cli" });
+const importSeconds = (performance.now() - t0) / 1000;
+clearInterval(sampler);
+if (!imported.ok) throw new Error(`bench import rejected: ${JSON.stringify(imported.errors.slice(0, 3))}`);
+for (const f of [files.votes, files.labels]) {
+  const r = await importFile(f, { condition: {}, resolved: null, source: "cli" });
+  if (!r.ok) throw new Error(`bench import rejected ${f}: ${JSON.stringify(r.errors.slice(0, 3))}`);
+}
+
+// The same message and tool-call rows COPYed into bare tables (no keys, no indexes), streamed in
+// batches like the import; only the COPY calls are timed.
+log("raw COPY baseline");
+await transaction(async (sql) => {
+  await sql.query(`CREATE TABLE bench_message (t int, seq int, step int, role text, content text, reasoning text, tool_call_id text, exit_code int)`);
+  await sql.query(`CREATE TABLE bench_tool_call (t int, message_seq int, step int, seq int, call_id text, name text, input text, input_is_json bool)`);
+});
+let copySeconds = 0;
+await transaction(async (sql) => {
+  let messages: unknown[][] = [], calls: unknown[][] = [];
+  const flush = async () => {
+    const t = performance.now();
+    await sql.copy("bench_message", ["t", "seq", "step", "role", "content", "reasoning", "tool_call_id", "exit_code"], messages);
+    await sql.copy("bench_tool_call", ["t", "message_seq", "step", "seq", "call_id", "name", "input", "input_is_json"], calls);
+    copySeconds += (performance.now() - t) / 1000;
+    messages = []; calls = [];
+  };
+  for await (const line of readline.createInterface({ input: fs.createReadStream(files.trajectories), crlfDelay: Infinity })) {
+    if (!line) continue;
+    const t = JSON.parse(line) as { id: string; turns: Turn[] };
+    const id = Number(t.id.slice(6));
+    for (const m of numberSteps(t.turns).messages) {
+      messages.push([id, m.seq, m.step, m.role, m.content, m.reasoning, m.toolCallId, m.exitCode]);
+      for (const c of m.toolCalls) calls.push([id, m.seq, m.step, c.seq, c.callId, c.name, c.input, c.inputIsJson]);
+    }
+    if (messages.length > 40_000) await flush();
+  }
+  await flush();
+});
+await transaction(async (sql) => { await sql.query(`DROP TABLE bench_message; DROP TABLE bench_tool_call`); });
+await handle.prisma.$executeRawUnsafe("ANALYZE");
+
+// ---- queries, beside the bare SQL aggregate ------------------------------------------------------
+async function median(fn: () => Promise<unknown>, repeat = 5): Promise<number> {
+  const samples: number[] = [];
+  for (let i = 0; i < repeat; i++) { t0 = performance.now(); await fn(); samples.push(performance.now() - t0); }
+  return samples.sort((a, b) => a - b)[Math.floor(repeat / 2)]!;
+}
+const q = (s: string) => () => handle.prisma.$queryRawUnsafe(s);
+const queries = {
+  results_ms: await median(() => getResults()),
+  results_bare_ms: await median(q(`SELECT "benchmarkId", "modelId", network, prompt, "panelVerdict", count(*) FROM trajectory GROUP BY 1, 2, 3, 4, 5`)),
+  agreement_ms: await median(() => getAgreement()),
+  agreement_bare_ms: await median(q(`SELECT t.network, t.prompt, l.overall, t."panelVerdict", count(*) FROM label l JOIN trajectory t ON t.id = l."trajectoryId" GROUP BY 1, 2, 3, 4`)),
+};
+const [{ id: longId }] = await handle.prisma.$queryRawUnsafe<Array<{ id: number }>>(`SELECT id FROM trajectory WHERE "externalId" = 'bench-0'`) as [{ id: number }];
+await savePerson("system", { handle: "bench", email: "bench@example.org", role: "RESEARCHER", password: "bench-password" });
+await closeCurrentDb();
+
+// ---- the app: server time and bytes, the browser, load --------------------------------------------
+const env = { ...process.env, PORT: String(PORT), NEXT_TELEMETRY_DISABLED: "1", DEMO_DATA: "off", ...(target.kind === "postgres" ? { DATABASE_URL: target.url } : { PGLITE_DIR: target.dir! }) };
+log(`starting the app on port ${PORT}`);
+execFileSync(process.execPath, ["scripts/build-if-stale.mjs"], { stdio: ["ignore", "ignore", "inherit"] });
+const server = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/start.ts"], { env, stdio: ["ignore", "ignore", "pipe"], detached: true });
+let serverLog = "";
+server.stderr!.on("data", (d) => { serverLog += String(d); });
+const base = `http://127.0.0.1:${PORT}`;
+try {
+  for (let i = 0; ; i++) {
+    if (i > 600) throw new Error(`the app did not start: ${serverLog.slice(-2000)}`);
+    if (await fetch(`${base}/api/health`).then((r) => r.ok, () => false)) break;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  const signIn = await fetch(`${base}/api/auth/sign-in/email`, { method: "POST", headers: { "content-type": "application/json", origin: base }, body: JSON.stringify({ email: "bench@example.org", password: "bench-password" }) });
+  const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0]!;
+  if (!signIn.ok || !cookie) throw new Error(`bench sign-in failed: ${signIn.status}`);
+
+  const pages = {
+    list: "/trajectories",
+    list_filtered: "/trajectories?network=on&prompt=vanilla&panel=SUCCESSFUL",
+    list_search: "/trajectories?q=git+log+--all",
+    results: "/results",
+    timeline_5000: `/trajectories/${longId}`,
+    timeline_5000_last: `/trajectories/${longId}?page=${Math.ceil(LONG / 50)}`,
+  };
+  const http: Record<string, { ms: number; bytes: number }> = {};
+  for (const [name, url] of Object.entries(pages)) {
+    let bytes = 0;
+    await fetch(`${base}${url}`, { headers: { cookie } }).then((r) => r.arrayBuffer()); // warm
+    const ms = await median(async () => {
+      const r = await fetch(`${base}${url}`, { headers: { cookie } });
+      if (!r.ok) throw new Error(`${url}: HTTP ${r.status}`);
+      bytes = (await r.arrayBuffer()).byteLength;
+    });
+    http[name] = { ms, bytes };
+  }
+
+  log("Chromium: the 5,000-step timeline");
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"] });
+  const context = await browser.newContext();
+  const [name, value] = cookie.split("=") as [string, string];
+  await context.addCookies([{ name, value, url: base }]);
+  const page = await context.newPage();
+  const firstStep: number[] = [];
+  let domNodes = 0;
+  for (let i = 0; i < 3; i++) {
+    t0 = performance.now();
+    await page.goto(`${base}${pages.timeline_5000}`, { waitUntil: "commit" });
+    await page.locator("#step-1").waitFor({ state: "visible" });
+    firstStep.push(performance.now() - t0);
+  }
+  for (let k = 0; k <= 10; k++) {
+    domNodes = Math.max(domNodes, await page.evaluate((f) => { window.scrollTo(0, f * document.body.scrollHeight); return document.getElementsByTagName("*").length; }, k / 10));
+  }
+  await browser.close();
+
+  log(`load: ${CONNECTIONS} clients, ${DURATION} s a page`);
+  const load: Record<string, { rps: number; p50: number; p95: number; p99: number; errors: number; requests: number }> = {};
+  for (const name of ["list", "results", "timeline_5000"] as const) {
+    const latencies: number[] = [];
+    const result = await new Promise<autocannon.Result>((resolve, reject) => {
+      const instance = autocannon({ url: `${base}${pages[name]}`, connections: CONNECTIONS, duration: DURATION, headers: { cookie } }, (err, r) => (err ? reject(err) : resolve(r)));
+      instance.on("response", (_c, status, _bytes, time) => { if (status === 200) latencies.push(time); });
+    });
+    latencies.sort((a, b) => a - b);
+    const pct = (p: number) => latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]! : NaN;
+    load[name] = { requests: latencies.length, rps: latencies.length / DURATION, p50: pct(0.5), p95: pct(0.95), p99: pct(0.99), errors: result.errors + result.timeouts + result.non2xx };
+  }
+
+  // ---- report ------------------------------------------------------------------------------------
+  const r1 = (x: number) => Math.round(x * 10) / 10;
+  const figures = {
+    database: target.kind, scale: SCALE, trajectories: N, corpus_mb: r1(mb),
+    import_seconds: r1(importSeconds), import_mb_per_s: r1(mb / importSeconds), import_trajectories_per_s: r1(N / importSeconds),
+    raw_copy_seconds: r1(copySeconds), raw_copy_mb_per_s: r1(mb / copySeconds), import_ratio_to_raw_copy: +(copySeconds / importSeconds).toFixed(3),
+    import_peak_rss_mb: Math.round(peakRss / 1024 ** 2), rss_before_import_mb: Math.round(rssBefore / 1024 ** 2),
+    results_ms: r1(queries.results_ms), results_bare_ms: r1(queries.results_bare_ms), agreement_ms: r1(queries.agreement_ms), agreement_bare_ms: r1(queries.agreement_bare_ms),
+    results_ratio_to_bare: +(queries.results_ms / queries.results_bare_ms).toFixed(2), agreement_ratio_to_bare: +(queries.agreement_ms / queries.agreement_bare_ms).toFixed(2),
+    ...Object.fromEntries(Object.entries(http).flatMap(([k, v]) => [[`http_${k}_ms`, r1(v.ms)], [`http_${k}_bytes`, v.bytes]])),
+    chromium_first_step_ms: r1(firstStep.sort((a, b) => a - b)[1]!), chromium_max_dom_nodes: domNodes,
+    ...Object.fromEntries(Object.entries(load).flatMap(([k, v]) => [[`load_${k}_rps`, r1(v.rps)], [`load_${k}_p50_ms`, v.p50], [`load_${k}_p95_ms`, v.p95], [`load_${k}_p99_ms`, v.p99], [`load_${k}_errors`, v.errors]])),
+    load_connections: CONNECTIONS, load_seconds: DURATION,
+  };
+  const row = (what: string, figure: string, baseline = "") => console.log(`${what.padEnd(34)} ${figure.padEnd(40)} ${baseline}`);
+  console.log(`\n${describeTarget(target)}: ${N} trajectories, ${mb.toFixed(0)} MB of JSONL, ${os.cpus().length} cores\n`);
+  row("what", "figure", "baseline in the same run");
+  row("import", `${figures.import_mb_per_s} MB/s, ${figures.import_trajectories_per_s} trajectories/s`, `raw COPY ${figures.raw_copy_mb_per_s} MB/s: ratio ${figures.import_ratio_to_raw_copy}`);
+  row("import peak memory", `${figures.import_peak_rss_mb} MB RSS`, `${figures.rss_before_import_mb} MB before, corpus ${figures.corpus_mb} MB`);
+  row("result table query", `${figures.results_ms} ms`, `bare GROUP BY ${figures.results_bare_ms} ms: ratio ${figures.results_ratio_to_bare}`);
+  row("agreement query", `${figures.agreement_ms} ms`, `bare GROUP BY ${figures.agreement_bare_ms} ms: ratio ${figures.agreement_ratio_to_bare}`);
+  for (const [k, v] of Object.entries(http)) row(`server ${k.replaceAll("_", " ")}`, `${r1(v.ms)} ms, ${(v.bytes / 1024).toFixed(0)} KB`);
+  row("Chromium, 5,000 steps", `first step visible ${figures.chromium_first_step_ms} ms`, `at most ${domNodes} DOM nodes while scrolling`);
+  for (const [k, v] of Object.entries(load)) row(`load ${k.replaceAll("_", " ")}`, `${r1(v.rps)} req/s, p50/p95/p99 ${v.p50}/${v.p95}/${v.p99} ms`, `${v.errors} errors, ${CONNECTIONS} clients, ${DURATION} s`);
+  console.log(JSON.stringify(figures));
+} finally {
+  try { process.kill(-server.pid!, "SIGTERM"); } catch { /* gone */ }
+  await new Promise((r) => setTimeout(r, 1000));
+  fs.rmSync(dir, { recursive: true, force: true });
+  if (process.env.DATABASE_URL) await adminQuery(process.env.DATABASE_URL, `DROP DATABASE IF EXISTS "shortcut_audit_bench" WITH (FORCE)`).catch(() => {});
+}
+process.exit(0);
