@@ -6,10 +6,15 @@ import { ZodError } from "zod";
 
 export type DraftState = { draft: StudyDraft | null; error: string | null };
 
-/** The form as the data layer reads it: per-stratum sizes come as fields named "size:<stratum>". */
+/**
+ * The form as the data layer reads it. Per-stratum sizes come as pairs of fields in order, "stratum"
+ * and "stratumSize": a stratum's name is data (it may hold quotes), so it travels as a value.
+ */
 function designFrom(data: FormData) {
+  const strata = data.getAll("stratum").map(String);
+  const given = data.getAll("stratumSize").map(String);
   const sizes: Record<string, string> = {};
-  for (const [k, v] of data) if (k.startsWith("size:") && String(v).trim() !== "") sizes[k.slice(5)] = String(v);
+  strata.forEach((s, i) => { if (given[i]?.trim()) sizes[s] = given[i]!; });
   return {
     name: data.get("name"), seed: data.get("seed"), size: data.get("size"), sizes, overlap: data.get("overlap"),
     blind: data.get("blind") === "on", annotators: data.getAll("annotators").map(String),

@@ -58,7 +58,6 @@ export async function draftStudy(actor: Actor, input: unknown): Promise<StudyDra
   const pool = await candidates();
   const sizeOf = (s: string) => design.sizes[s] ?? design.size;
   const drawn = drawSample(pool, Object.fromEntries([...new Set(pool.map((c) => c.stratum))].map((s) => [s, sizeOf(s)])), design.seed);
-  if (!drawn.length) throw new StudyError("the draw is empty: raise the size per stratum");
   let assignment: Map<number, string[]>;
   try {
     assignment = assignAnnotators(drawn, design.annotators, design.overlap, design.seed);
@@ -86,6 +85,7 @@ export async function draftStudy(actor: Actor, input: unknown): Promise<StudyDra
 /** Saves a study exactly as previewed (digest), or refuses. */
 export async function createStudy(actor: Actor, input: unknown, digest: string): Promise<number> {
   const draft = await draftStudy(actor, input);
+  if (!draft.items.length) throw new StudyError("the draw is empty: raise the size per stratum");
   if (draft.digest !== digest) throw new StudyError("the trajectories changed since the preview: preview the draw again before saving");
   const users = new Map((await labellers()).map((u) => [u.handle, u.id]));
   return db().$transaction(async (tx) => {

@@ -47,7 +47,7 @@ export function StudyForm({ labellers, defaultSeed }: { labellers: Labeller[]; d
               {preview.draft.strata.map((s) => (
                 <tr key={s.stratum}>
                   <td>{s.stratum}</td><td className="num">{s.pool}</td>
-                  <td className="num"><input name={`size:${s.stratum}`} type="number" min={0} max={10000} aria-label={`size of ${s.stratum}`}
+                  <td className="num"><input type="hidden" name="stratum" value={s.stratum} /><input name="stratumSize" type="number" min={0} max={10000} aria-label={`size of ${s.stratum}`}
                     defaultValue={preview.draft!.design.sizes[s.stratum] ?? ""} placeholder={String(preview.draft!.design.size)} /></td>
                 </tr>
               ))}
@@ -58,7 +58,8 @@ export function StudyForm({ labellers, defaultSeed }: { labellers: Labeller[]; d
       {error ? <p role="alert" className="error">{error}</p> : null}
       <p className="filter-actions">
         <button type="submit" disabled={previewing}>{previewing ? "Drawing…" : "Preview the draw"}</button>
-        {draft ? <button type="submit" name="save" value="1" disabled={saving}>{saving ? "Saving…" : `Save this study (${draft.items.length} items)`}</button> : null}
+        {draft && !draft.items.length ? <span role="alert" className="error">The draw is empty: give a stratum a size above 0.</span> : null}
+        {draft?.items.length ? <button type="submit" name="save" value="1" disabled={saving}>{saving ? "Saving…" : `Save this study (${draft.items.length} items)`}</button> : null}
       </p>
       {draft ? <input type="hidden" name="digest" value={draft.digest} /> : null}
       {draft ? <DraftView draft={draft} /> : null}
