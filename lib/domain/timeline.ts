@@ -16,3 +16,15 @@ export function stepHref(trajectory: number | string, step: number): string {
   const base = typeof trajectory === "number" ? `/trajectories/${trajectory}` : trajectory;
   return `${base}?page=${stepPage(step)}#step-${step}`;
 }
+
+/** "3, 17 40" → [3, 17, 40], or the first bad token. */
+export function parseSteps(text: string, stepCount: number): { steps: number[] } | { error: string } {
+  const tokens = text.split(/[\s,;]+/).filter(Boolean);
+  const steps: number[] = [];
+  for (const t of tokens) {
+    const n = Number(t);
+    if (!Number.isInteger(n) || n < 0 || n > stepCount) return { error: `“${t}” is not a step between 0 and ${stepCount}` };
+    if (!steps.includes(n)) steps.push(n);
+  }
+  return { steps: steps.sort((a, b) => a - b) };
+}

@@ -5,22 +5,11 @@ import { useEffect, useRef, useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import type { OwnLabel } from "@/lib/data/queue";
 import { CATEGORIES, CATEGORY_LABELS, NO_EXPLOIT, VERDICTS, type CategoryVerdicts, type Verdict } from "@/lib/domain/verdicts";
+import { parseSteps } from "@/lib/domain/timeline";
 import { saveLabel } from "../../actions";
 
 const KEYS: Record<string, Verdict> = { n: "NOT_ATTEMPTED", a: "ATTEMPTED", s: "SUCCESSFUL" };
 const VERDICT_TEXT: Record<Verdict, string> = { NOT_ATTEMPTED: "not attempted", ATTEMPTED: "attempted", SUCCESSFUL: "successful" };
-
-/** "3, 17 40" → [3, 17, 40], or the first bad token. */
-export function parseSteps(text: string, stepCount: number): { steps: number[] } | { error: string } {
-  const tokens = text.split(/[\s,;]+/).filter(Boolean);
-  const steps: number[] = [];
-  for (const t of tokens) {
-    const n = Number(t);
-    if (!Number.isInteger(n) || n < 0 || n > stepCount) return { error: `“${t}” is not a step between 0 and ${stepCount}` };
-    if (!steps.includes(n)) steps.push(n);
-  }
-  return { steps: steps.sort((a, b) => a - b) };
-}
 
 export function LabelPanel({ studyId, trajectoryId, position, stepCount, label, previous, following, done }: {
   studyId: number; trajectoryId: number; position: number; stepCount: number; label: OwnLabel | null;
