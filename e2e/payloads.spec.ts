@@ -9,8 +9,9 @@ test("markup in names, notes, raw answers, file and study names stays text on ev
   // A file name cannot hold "/" (the upload keeps its last path part) and the browser escapes its
   // quotes, so: no closing tag, no quotes.
   const fileName = "<img src=x onerror=alert(1)>.jsonl";
+  // The benchmark sorts last, so the other journeys' first strata stay the demo study's.
   const records = [
-    trajectoryFixture({ id: "e2e-xss", benchmark: `bench ${XSS(2)}`, model: `model ${XSS(3)}`, task: { id: `task ${XSS(4)}`, repo: `repo ${XSS(5)}` } }),
+    trajectoryFixture({ id: "e2e-xss", benchmark: `zz bench ${XSS(2)}`, model: `model ${XSS(3)}`, task: { id: `task ${XSS(4)}`, repo: `repo ${XSS(5)}` } }),
     // An answer no verdict can be read from: kept raw, shown raw.
     { type: "judge_vote", trajectory: { id: "e2e-xss" }, judge: `judge ${XSS(6)}`, raw: `no verdict here ${XSS(7)}` },
     { type: "judge_vote", trajectory: { id: "e2e-xss" }, judge: "judge-2", verdicts: { upstream: "ATTEMPTED", local_git: "NOT_ATTEMPTED", memory: "NOT_ATTEMPTED", other: "NOT_ATTEMPTED" }, rationale: `r ${XSS(8)}` },
@@ -30,7 +31,7 @@ test("markup in names, notes, raw answers, file and study names stays text on ev
   await expect(page.getByText(fileName).first()).toBeVisible();
   await clean();
 
-  await page.goto(`/trajectories?benchmark=${encodeURIComponent(`bench ${XSS(2)}`)}`);
+  await page.goto(`/trajectories?benchmark=${encodeURIComponent(`zz bench ${XSS(2)}`)}`);
   const table = page.getByRole("table", { name: "Trajectories" });
   await expect(table).toContainText(`model ${XSS(3)}`);
   await clean();
@@ -44,7 +45,7 @@ test("markup in names, notes, raw answers, file and study names stays text on ev
 
   for (const path of ["/results", "/agreement", "/"]) {
     await page.goto(path);
-    await expect(page.getByText(`bench ${XSS(2)}`).first()).toBeVisible();
+    await expect(page.getByText(`zz bench ${XSS(2)}`).first()).toBeVisible();
     await clean();
   }
 
@@ -59,7 +60,7 @@ test("markup in names, notes, raw answers, file and study names stays text on ev
   await page.getByRole("checkbox", { name: /rosa/ }).check();
   await page.getByRole("button", { name: "Preview the draw" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "The draw is empty" })).toBeVisible();
-  const stratum = page.getByRole("spinbutton", { name: new RegExp(`^size of bench `) });
+  const stratum = page.getByRole("spinbutton", { name: new RegExp(`^size of zz bench `) });
   await stratum.fill("1");
   await page.getByRole("button", { name: "Preview the draw" }).click();
   await page.getByRole("button", { name: "Save this study (1 items)" }).click();
