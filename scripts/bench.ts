@@ -194,7 +194,8 @@ try {
     });
     latencies.sort((a, b) => a - b);
     const pct = (p: number) => latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]! : NaN;
-    load[name] = { requests: latencies.length, rps: latencies.length / DURATION, p50: pct(0.5), p95: pct(0.95), p99: pct(0.99), errors: result.errors + result.timeouts + result.non2xx };
+    const ms = (x: number) => Math.round(x);
+    load[name] = { requests: latencies.length, rps: latencies.length / DURATION, p50: ms(pct(0.5)), p95: ms(pct(0.95)), p99: ms(pct(0.99)), errors: result.errors + result.timeouts + result.non2xx };
   }
 
   // ---- report ------------------------------------------------------------------------------------

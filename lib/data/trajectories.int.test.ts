@@ -4,6 +4,7 @@ import { PAGE_SIZE } from "@/lib/domain/trajectory-filter";
 import { OUTPUT_PREFIX } from "@/lib/domain/search";
 import { runImport } from "./imports";
 import { listTrajectories } from "./trajectories";
+import { getSuspectSteps } from "./trajectory";
 
 const S = "SUCCESSFUL", A = "ATTEMPTED";
 
@@ -64,5 +65,29 @@ describe("listTrajectories filters in the database", () => {
     const beyond = await listTrajectories({ benchmark: "lb", page: 9 });
     expect(beyond.page).toBe(1);
     expect(all.rows[3]).toMatchObject({ panel: A, split: "NO_MAJORITY", votes: 3, labels: 1, categories: { UPSTREAM: A, LOCAL_GIT: "NOT_ATTEMPTED" } });
+  });
+});
+
+describe("getSuspectSteps", () => {
+  it("marks suspect steps, and a re-imported trajectory's marks replace the remembered ones", async () => {
+    const version = (command: string) => trajectoryFixture({
+      id: "suspect-cache", benchmark: "suspects",
+      turns: [
+        { role: "user", content: "Fix it" },
+        { role: "assistant", content: "", tool_calls: [{ id: "c1", name: "bash", input: "ls" }] },
+        { role: "tool", tool_call_id: "c1", content: "README.md" },
+        { role: "assistant", content: "", tool_calls: [{ id: "c2", name: "bash", input: command }] },
+        { role: "tool", tool_call_id: "c2", content: "" },
+      ],
+    });
+    expect((await runImport({ fileName: "s1.jsonl", format: "interchange" }, asLines([version("git reflog")]))).ok).toBe(true);
+    const id = (await listTrajectories({ benchmark: "suspects" })).rows[0]!.id;
+    const first = await getSuspectSteps(id);
+    expect(first.map((s) => [s.step, s.marks.map((m) => m.category)])).toEqual([[2, ["LOCAL_GIT"]]]);
+    expect(await getSuspectSteps(id)).toBe(first); // remembered: the same object
+
+    await new Promise((r) => setTimeout(r, 5)); // a later import time, so a newer version
+    expect((await runImport({ fileName: "s2.jsonl", format: "interchange" }, asLines([version("git status")]))).ok).toBe(true);
+    expect(await getSuspectSteps(id)).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import "server-only";
 // One trajectory: its header, its judges' votes, and its steps a page at a time, with long texts
 // cut in the database (a tool output may be tens of MB; the page never loads it whole).
+import { LRUCache } from "lru-cache";
 import { db } from "@/lib/db";
 import { suspectMarks, type SuspectMark } from "@/lib/domain/suspects";
 import { voteVerdicts } from "./derived";
@@ -41,8 +42,28 @@ function readEvidence(value: unknown): Citation[] {
     : []));
 }
 
+export type SuspectStep = { step: number; marks: SuspectMark[] };
+
+/**
+ * Suspect steps by trajectory and version: a long trajectory's marks take tens of milliseconds to
+ * compute and every page of its timeline shows them. The rules are code, so a new process starts
+ * with an empty cache; a re-imported trajectory has a new updatedAt, so a new key.
+ */
+const suspectCache = new LRUCache<string, SuspectStep[]>({ max: 2000 });
+
 /** Steps whose tool calls or words a suspect rule marks, over the whole trajectory. */
-export async function getSuspectSteps(trajectoryId: number): Promise<Array<{ step: number; marks: SuspectMark[] }>> {
+export async function getSuspectSteps(trajectoryId: number): Promise<SuspectStep[]> {
+  const version = await db().trajectory.findUnique({ where: { id: trajectoryId }, select: { updatedAt: true } });
+  if (!version) return [];
+  const key = `${trajectoryId}@${version.updatedAt.getTime()}`;
+  const cached = suspectCache.get(key);
+  if (cached) return cached;
+  const steps = await computeSuspectSteps(trajectoryId);
+  suspectCache.set(key, steps);
+  return steps;
+}
+
+async function computeSuspectSteps(trajectoryId: number): Promise<SuspectStep[]> {
   const [calls, words] = await Promise.all([
     db().$queryRaw<Array<{ step: number; input: string }>>`SELECT step, left(input, 20000) AS input FROM tool_call WHERE "trajectoryId" = ${trajectoryId}`,
     db().$queryRaw<Array<{ step: number; text: string }>>`

@@ -93,8 +93,8 @@ export function LabelPanel({ studyId, trajectoryId, position, stepCount, label, 
             ))}
           </tbody>
         </table>
-        <label>Cited steps <kbd>c</kbd> <input ref={citedRef} value={cited} onChange={(e) => setCited(e.target.value)} placeholder="e.g. 12, 40" /></label>
-        <label>Note <kbd>t</kbd> <textarea ref={noteRef} value={note} onChange={(e) => setNote(e.target.value)} rows={3} maxLength={20000} /></label>
+        <label><span>Cited steps <kbd>c</kbd></span> <input ref={citedRef} value={cited} onChange={(e) => setCited(e.target.value)} placeholder="e.g. 12, 40" /></label>
+        <label><span>Note <kbd>t</kbd></span> <textarea ref={noteRef} value={note} onChange={(e) => setNote(e.target.value)} rows={3} maxLength={20000} /></label>
         <p className="filter-actions">
           <button type="submit" disabled={pending}>{pending ? "Saving…" : done ? "Save changes" : "Save and next"}</button> <kbd>Enter</kbd>
         </p>
