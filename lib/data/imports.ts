@@ -43,94 +43,119 @@ class Rejected extends Error {
   }
 }
 
+/** Bad records of one file: all counted, the first MAX_REPORTED_ERRORS kept. */
+class ErrorLog {
+  readonly errors: RecordError[] = [];
+  count = 0;
+  readonly add = (e: readonly RecordError[]) => {
+    this.count += e.length;
+    this.errors.push(...e.slice(0, Math.max(0, MAX_REPORTED_ERRORS - this.errors.length)));
+  };
+}
+
+/**
+ * Trajectories go to the database in batches. One batch is written while the next is read and
+ * validated: the database and the parser work at the same time. At most one write is in flight
+ * (the transaction is one connection). After the first error nothing more is written (it will be
+ * rolled back); reading goes on to report every bad record.
+ */
+class TrajectoryBatches {
+  private batch: Array<Located<TrajectoryRecord> & { format?: string }> = [];
+  private bytes = 0;
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly writer: ImportWriter, private readonly log: ErrorLog) {}
+
+  async add(item: Located<TrajectoryRecord> & { format?: string }, bytes: number): Promise<void> {
+    this.batch.push(item);
+    this.bytes += bytes;
+    if (this.batch.length >= BATCH || this.bytes >= BATCH_BYTES) await this.flush();
+  }
+
+  private async flush(): Promise<void> {
+    const items = this.batch;
+    this.batch = [];
+    this.bytes = 0;
+    if (this.log.count || !items.length) return;
+    const prepared = this.writer.prepare(items);
+    await this.writing;
+    if (this.log.count) return;
+    this.writing = this.writer.writeTrajectories(prepared).then(this.log.add);
+    // Handled here so a failure is not an unhandled rejection before the next await reaches it.
+    this.writing.catch(() => {});
+  }
+
+  /** Writes what is left and waits for the last write. */
+  async end(): Promise<void> {
+    await this.flush();
+    await this.writing;
+  }
+}
+
+/** Reads, validates and writes one file's records inside the import's transaction; throws Rejected on any bad record. */
+async function writeRecords(
+  writer: ImportWriter, records: AsyncIterable<RawRecord> | Iterable<RawRecord>, seen: { count: number; formats: Set<string> }, onProgress?: (records: number) => void,
+): Promise<WriteCounts> {
+  const log = new ErrorLog();
+  const trajectories = new TrajectoryBatches(writer, log);
+  const votes: Array<Located<JudgeVoteRecord>> = [];
+  const labels: Array<Located<LabelRecord>> = [];
+  const fileRefs = new Set<string>();
+  for await (const raw of records) {
+    const { line } = raw;
+    seen.count += 1;
+    if ("value" in raw) seen.formats.add(raw.format ?? "interchange");
+    const parsed = "errors" in raw ? ({ ok: false, errors: raw.errors } as const) : parseInterchangeRecord(raw.value);
+    if (!parsed.ok) {
+      log.add(parsed.errors.map((e) => ({ line, ...e })));
+      // A bad trajectory is still in the file: votes naming it by id are not "missing".
+      const id = "value" in raw ? (raw.value as { id?: unknown } | null)?.id : undefined;
+      if (typeof id === "string") fileRefs.add(ImportWriter.idRefKey(id));
+    } else if (parsed.value.type === "trajectory") {
+      for (const k of ImportWriter.fileRefKeys(parsed.value.record)) fileRefs.add(k);
+      await trajectories.add({ line, record: parsed.value.record, format: raw.format }, raw.bytes ?? 0);
+    }
+    // Votes and labels wait until every trajectory of the file is in: they may name one further down.
+    else if (parsed.value.type === "judge_vote") votes.push({ line, record: parsed.value.record });
+    else labels.push({ line, record: parsed.value.record });
+    if (seen.count % 100 === 0) onProgress?.(seen.count);
+  }
+  await trajectories.end();
+  // Once the file is rejected nothing more is written, but every vote or label whose
+  // trajectory exists nowhere (database or file) is still named.
+  if (log.count) log.add(await writer.missingReferences([...votes, ...labels], fileRefs));
+  else {
+    log.add(await writer.votes(votes));
+    log.add(log.count ? await writer.missingReferences(labels, fileRefs) : await writer.labels(labels));
+  }
+  if (log.count) throw new Rejected(log.errors.sort((x, y) => x.line - y.line), log.count);
+  return writer.finish();
+}
+
 export async function runImport(source: ImportSource, records: AsyncIterable<RawRecord> | Iterable<RawRecord>, onProgress?: (records: number) => void): Promise<ImportOutcome> {
-  const started = await db().import.create({
+  const { id: importId } = await db().import.create({
     data: { fileName: source.fileName, format: source.format, fileBytes: BigInt(source.fileBytes ?? 0), source: source.source ?? "cli", userId: source.userId ?? null, byName: source.byName ?? null },
     select: { id: true },
   });
-  const importId = started.id;
-  let count = 0;
-  const formats = new Set<string>();
+  const seen = { count: 0, formats: new Set<string>() };
+  const format = () => [...seen.formats].sort().join(", ") || source.format;
   try {
-    const counts = await transaction(async (sql) => {
-      const writer = new ImportWriter(sql, { importId, now: new Date() });
-      const errors: RecordError[] = [];
-      let errorCount = 0;
-      const fail = (e: RecordError[]) => {
-        errorCount += e.length;
-        errors.push(...e.slice(0, Math.max(0, MAX_REPORTED_ERRORS - errors.length)));
-      };
-      let batch: Array<Located<TrajectoryRecord> & { format?: string }> = [];
-      let batchBytes = 0;
-      const votes: Array<Located<JudgeVoteRecord>> = [];
-      const fileRefs = new Set<string>();
-      const labels: Array<Located<LabelRecord>> = [];
-      // One batch is written while the next is read and validated: the database and the parser work
-      // at the same time. At most one write is in flight (the transaction is one connection).
-      let writing: Promise<void> = Promise.resolve();
-      const flush = async () => {
-        const items = batch;
-        batch = [];
-        batchBytes = 0;
-        // After the first error nothing more is written (it will be rolled back); reading goes on to report every bad record.
-        if (errorCount || !items.length) return;
-        const prepared = writer.prepare(items);
-        await writing;
-        if (!errorCount) {
-          writing = writer.writeTrajectories(prepared).then(fail);
-          // Handled here so a failure is not an unhandled rejection before the next await reaches it.
-          writing.catch(() => {});
-        }
-      };
-      for await (const raw of records) {
-        const { line } = raw;
-        count += 1;
-        if ("value" in raw) formats.add(raw.format ?? "interchange");
-        const parsed = "errors" in raw ? ({ ok: false, errors: raw.errors } as const) : parseInterchangeRecord(raw.value);
-        if (!parsed.ok) {
-          fail(parsed.errors.map((e) => ({ line, ...e })));
-          // A bad trajectory is still in the file: votes naming it by id are not "missing".
-          const id = "value" in raw ? (raw.value as { id?: unknown } | null)?.id : undefined;
-          if (typeof id === "string") fileRefs.add(ImportWriter.idRefKey(id));
-        }
-        else if (parsed.value.type === "trajectory") {
-          batch.push({ line, record: parsed.value.record, format: raw.format });
-          for (const k of ImportWriter.fileRefKeys(parsed.value.record)) fileRefs.add(k);
-          batchBytes += raw.bytes ?? 0;
-        }
-        // Votes and labels wait until every trajectory of the file is in: they may name one further down.
-        else if (parsed.value.type === "judge_vote") votes.push({ line, record: parsed.value.record });
-        else labels.push({ line, record: parsed.value.record });
-        if (batch.length >= BATCH || batchBytes >= BATCH_BYTES) await flush();
-        if (count % 100 === 0) onProgress?.(count);
-      }
-      await flush();
-      await writing;
-      // Once the file is rejected nothing more is written, but every vote or label whose
-      // trajectory exists nowhere (database or file) is still named.
-      if (errorCount) fail(await writer.missingReferences([...votes, ...labels], fileRefs));
-      else {
-        fail(await writer.votes(votes));
-        fail(errorCount ? await writer.missingReferences(labels, fileRefs) : await writer.labels(labels));
-      }
-      if (errorCount) throw new Rejected(errors.sort((a, b) => a.line - b.line), errorCount);
-      return writer.finish();
-    });
-    onProgress?.(count);
+    const counts = await transaction((sql) => writeRecords(new ImportWriter(sql, { importId, now: new Date() }), records, seen, onProgress));
+    onProgress?.(seen.count);
     await db().import.update({
       where: { id: importId },
-      data: { status: "SUCCEEDED", finishedAt: new Date(), fileSha256: source.sha256?.() ?? null, format: [...formats].sort().join(", ") || source.format, trajectories: counts.trajectories, votes: counts.votes, labels: counts.labels, replaced: counts.replaced, unparseable: counts.unparseable },
+      data: { status: "SUCCEEDED", finishedAt: new Date(), fileSha256: source.sha256?.() ?? null, format: format(), trajectories: counts.trajectories, votes: counts.votes, labels: counts.labels, replaced: counts.replaced, unparseable: counts.unparseable },
     });
-    return { ok: true, importId, counts, records: count };
+    return { ok: true, importId, counts, records: seen.count };
   } catch (e) {
     const rejected = e instanceof Rejected ? e : null;
-    const reason = rejected ? null : `the import stopped after ${count} record(s) (${e instanceof Error ? e.message : String(e)}); nothing from this file was written`;
-    const errors = rejected?.errors ?? [{ line: count, field: null, message: reason! }];
+    const reason = rejected ? null : `the import stopped after ${seen.count} record(s) (${e instanceof Error ? e.message : String(e)}); nothing from this file was written`;
+    const errors = rejected?.errors ?? [{ line: seen.count, field: null, message: reason! }];
     // The database may be the thing that failed: recording the failure is best effort.
-    await db().import.update({ where: { id: importId }, data: { status: "FAILED", finishedAt: new Date(), fileSha256: source.sha256?.() ?? null, format: [...formats].sort().join(", ") || source.format, rejected: rejected?.errorCount ?? 1, errors: storableJson(errors) as RecordError[] } })
+    await db().import.update({ where: { id: importId }, data: { status: "FAILED", finishedAt: new Date(), fileSha256: source.sha256?.() ?? null, format: format(), rejected: rejected?.errorCount ?? 1, errors: storableJson(errors) as RecordError[] } })
       .catch(() => {});
     if (!rejected) throw new ImportInterrupted(reason!, { cause: e });
-    return { ok: false, importId, errors, errorCount: rejected.errorCount, records: count };
+    return { ok: false, importId, errors, errorCount: rejected.errorCount, records: seen.count };
   }
 }
 
