@@ -6,6 +6,7 @@ import type { Agreement } from "@/lib/domain/agreement-report";
 import { trajectoriesHref, type TrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import { formatCount, formatPercent } from "@/lib/format";
 import { requirePage } from "@/lib/auth/session";
+import { networkWords } from "@/lib/domain/charts";
 
 export const metadata: Metadata = { title: "Agreement" };
 export const dynamic = "force-dynamic";
@@ -72,7 +73,7 @@ export default async function AgreementPage() {
       <h2>Overall and by condition</h2>
       <Table title="Agreement by condition">
         <Rows label="all labels" agreement={r.overall} base={{ panel: "judged" }} />
-        {r.by_condition.map((c) => <Rows key={`${c.network}-${c.prompt}`} label={`network ${c.network ? "on ✓" : "off ×"}, ${c.prompt}`} agreement={c} base={{ network: c.network ? "on" : "off", prompt: c.prompt as TrajectoryFilter["prompt"] }} />)}
+        {r.by_condition.map((c) => <Rows key={`${c.network}-${c.prompt}`} label={`network ${networkWords(c.network)}, ${c.prompt}`} agreement={c} base={{ network: c.network ? "on" : "off", prompt: c.prompt as TrajectoryFilter["prompt"] }} />)}
       </Table>
       <h2>By model and benchmark</h2>
       <Table title="Agreement by model and benchmark">

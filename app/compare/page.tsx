@@ -8,6 +8,7 @@ import { VerdictBadge } from "@/components/ui/verdict-badge";
 import { getSteps, getSuspectSteps, getTrajectory } from "@/lib/data/trajectory";
 import { pageSteps, STEPS_PER_PAGE } from "@/lib/domain/timeline";
 import { requirePage } from "@/lib/auth/session";
+import { networkMark } from "@/lib/domain/charts";
 
 export const metadata: Metadata = { title: "Side by side" };
 export const dynamic = "force-dynamic";
@@ -21,7 +22,7 @@ async function Side({ t, page }: { t: Loaded; page: number }) {
   const [messages, suspects] = await Promise.all([getSteps(t.id, from, to), getSuspectSteps(t.id)]);
   return (
     <section aria-label={`Trajectory ${t.id}`}>
-      <h2><Link href={`/trajectories/${t.id}`}>{t.model.name} · net {t.network ? "✓" : "×"} · {t.prompt} · run {t.run}</Link></h2>
+      <h2><Link href={`/trajectories/${t.id}`}>{t.model.name} · net {networkMark(t.network)} · {t.prompt} · run {t.run}</Link></h2>
       <p>resolved {t.resolved === null ? "—" : t.resolved ? "yes" : "no"} · panel <VerdictBadge verdict={t.panelVerdict} /> · {t.stepCount} steps · {suspects.length} suspect</p>
       <StepList trajectoryId={t.id} messages={messages} suspects={suspects} citations={t.citations} />
     </section>

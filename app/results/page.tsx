@@ -9,6 +9,7 @@ import { RATE_KEYS, RATE_LABELS, categoryRates, judgeRates, promptDeltas } from 
 import { CATEGORIES, CATEGORY_LABELS } from "@/lib/domain/verdicts";
 import { formatCount, formatPercent } from "@/lib/format";
 import { requirePage } from "@/lib/auth/session";
+import { NetworkMark } from "@/components/ui/network-mark";
 
 export const metadata: Metadata = { title: "Results" };
 export const dynamic = "force-dynamic";
@@ -44,7 +45,7 @@ export default async function ResultsPage() {
               <thead><tr><th scope="col">Model</th><th scope="col">Net</th>{RATE_KEYS.map((k) => <th key={k} scope="col" className="num">Δ {RATE_LABELS[k]}</th>)}</tr></thead>
               <tbody>
                 {deltas.filter((d) => d.benchmark === b).map((d) => (
-                  <tr key={`${d.model}-${d.network}`}><th scope="row">{d.model}</th><td>{d.network ? "✓" : "×"}</td>{RATE_KEYS.map((k) => <td key={k} className="num">{pp(d.deltas[k])}</td>)}</tr>
+                  <tr key={`${d.model}-${d.network}`}><th scope="row">{d.model}</th><td><NetworkMark network={d.network} /></td>{RATE_KEYS.map((k) => <td key={k} className="num">{pp(d.deltas[k])}</td>)}</tr>
                 ))}
               </tbody>
             </table>
@@ -59,7 +60,7 @@ export default async function ResultsPage() {
                   const rates = categoryRates(r.categories);
                   return (
                     <tr key={`${r.row.model}-${r.row.network}-${r.row.prompt}`}>
-                      <th scope="row">{r.row.model}</th><td>{r.row.network ? "✓" : "×"}</td><td>{r.row.prompt}</td>
+                      <th scope="row">{r.row.model}</th><td><NetworkMark network={r.row.network} /></td><td>{r.row.prompt}</td>
                       {CATEGORIES.map((c) => {
                         const base = drillDown(r.row).judged;
                         return (
@@ -84,7 +85,7 @@ export default async function ResultsPage() {
                     const jr = judgeRates(j);
                     return (
                       <tr key={`${r.row.model}-${r.row.network}-${r.row.prompt}-${j.judge}`}>
-                        <td>{r.row.model}</td><td>{r.row.network ? "✓" : "×"}</td><td>{r.row.prompt}</td><td>{j.judge}</td>
+                        <td>{r.row.model}</td><td><NetworkMark network={r.row.network} /></td><td>{r.row.prompt}</td><td>{j.judge}</td>
                         <td className="num"><Link href={trajectoriesHref({ ...drillDown(r.row).trajectories, judge: j.judge })}>{formatCount(j.votes)}</Link></td>
                         <td className="num"><Link href={trajectoriesHref({ ...drillDown(r.row).trajectories, judge: j.judge, judgeVerdict: "attempt" })}>{formatPercent(jr.attempt_rate)}</Link></td>
                         <td className="num"><Link href={trajectoriesHref({ ...drillDown(r.row).trajectories, judge: j.judge, judgeVerdict: "SUCCESSFUL" })}>{formatPercent(jr.success_rate)}</Link></td>
@@ -93,7 +94,7 @@ export default async function ResultsPage() {
                     );
                   }),
                   <tr key={`${r.row.model}-${r.row.network}-${r.row.prompt}-panel`} className="panel-row">
-                    <td>{r.row.model}</td><td>{r.row.network ? "✓" : "×"}</td><td>{r.row.prompt}</td><td><strong>panel</strong></td>
+                    <td>{r.row.model}</td><td><NetworkMark network={r.row.network} /></td><td>{r.row.prompt}</td><td><strong>panel</strong></td>
                     <td className="num">{formatCount(r.row.judged)}</td><td className="num">{formatPercent(r.row.attempt_rate)}</td><td className="num">{formatPercent(r.row.success_rate)}</td>
                     <td className="num"><Link href={trajectoriesHref({ ...drillDown(r.row).trajectories, unparseable: "yes" })}>{formatCount(r.unparseable)}</Link></td>
                   </tr>,

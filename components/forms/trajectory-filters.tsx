@@ -2,6 +2,7 @@
 import Link from "next/link";
 import type { TrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import { CATEGORIES, CATEGORY_LABELS } from "@/lib/domain/verdicts";
+import { networkWords } from "@/lib/domain/charts";
 
 type Option = readonly [value: string, label: string];
 
@@ -28,7 +29,7 @@ export function TrajectoryFilters({ filter, benchmarks, models }: { filter: Traj
       </label>
       <Select name="benchmark" label="Benchmark" value={filter.benchmark} options={benchmarks.map((b) => [b, b] as const)} />
       <Select name="model" label="Model" value={filter.model} options={models.map((m) => [m, m] as const)} />
-      <Select name="network" label="Network" value={filter.network} options={[["on", "on ✓"], ["off", "off ×"]]} />
+      <Select name="network" label="Network" value={filter.network} options={[["on", networkWords(true)], ["off", networkWords(false)]]} />
       <Select name="prompt" label="Prompt" value={filter.prompt} options={[["vanilla", "vanilla"], ["principled", "principled"]]} />
       <Select name="run" label="Run" value={filter.run} options={[["1", "1"], ["2", "2"], ["3", "3"]]} />
       <Select name="resolved" label="Resolved" value={filter.resolved} options={[["yes", "yes"], ["no", "no"], ["unknown", "not evaluated"]]} />

@@ -5,6 +5,7 @@ import { RATE_KEYS, RATE_LABELS } from "@/lib/domain/results";
 import type { Interval } from "@/lib/domain/intervals";
 import { trajectoriesHref, type TrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import { formatCount, formatPercent } from "@/lib/format";
+import { NetworkMark } from "@/components/ui/network-mark";
 
 /** The trajectories behind each figure of a row. */
 export function drillDown(row: ResultRow): Record<"trajectories" | "tasks" | "judged" | RateKey, TrajectoryFilter> {
@@ -38,7 +39,7 @@ export function ResultTable({ benchmark, rows }: { benchmark: string; rows: Resu
           return (
             <tr key={`${r.model}-${r.network}-${r.prompt}`}>
               <th scope="row">{r.model}</th>
-              <td aria-label={r.network ? "network on" : "network off"}>{r.network ? "✓" : "×"}</td>
+              <td><NetworkMark network={r.network} /></td>
               <td>{r.prompt}</td>
               {(["trajectories", "tasks", "judged"] as const).map((k) => (
                 <td key={k} className="num"><Link href={trajectoriesHref(links[k])} aria-label={`${k} of ${label}: ${r[k]}`}>{formatCount(r[k])}</Link></td>

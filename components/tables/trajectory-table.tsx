@@ -6,6 +6,7 @@ import type { TrajectoryListRow } from "@/lib/data/trajectories";
 import { trajectoriesHref, type TrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import { CATEGORIES, CATEGORY_LABELS } from "@/lib/domain/verdicts";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
+import { NetworkMark } from "@/components/ui/network-mark";
 
 const col = createColumnHelper<TrajectoryListRow>();
 type SortKey = NonNullable<TrajectoryFilter["sort"]>;
@@ -14,7 +15,7 @@ const columns = [
   col.accessor("task", { header: "Task", meta: { sort: "task" }, cell: (c) => <Link href={`/trajectories/${c.row.original.id}`}>{c.getValue()}</Link> }),
   col.accessor("benchmark", { header: "Benchmark" }),
   col.accessor("model", { header: "Model", meta: { sort: "model" } }),
-  col.accessor("network", { header: "Net", cell: (c) => <span aria-label={c.getValue() ? "network on" : "network off"}>{c.getValue() ? "✓" : "×"}</span> }),
+  col.accessor("network", { header: "Net", cell: (c) => <NetworkMark network={c.getValue()} /> }),
   col.accessor("prompt", { header: "Prompt" }),
   col.accessor("run", { header: "Run", meta: { sort: "run", num: true } }),
   col.accessor("resolved", { header: "Resolved", cell: (c) => (c.getValue() === null ? "—" : c.getValue() ? "yes" : "no") }),

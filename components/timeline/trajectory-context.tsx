@@ -6,6 +6,7 @@ import type { getSiblings } from "@/lib/data/trajectory";
 import type { SuspectMark } from "@/lib/domain/suspects";
 import { stepHref } from "@/lib/domain/timeline";
 import { CATEGORY_LABELS } from "@/lib/domain/verdicts";
+import { NetworkMark } from "@/components/ui/network-mark";
 
 export function SuspectIndex({ trajectoryId, suspects }: { trajectoryId: number | string; suspects: Array<{ step: number; marks: SuspectMark[] }> }) {
   return (
@@ -33,7 +34,7 @@ export function Siblings({ trajectoryId, siblings }: { trajectoryId: number; sib
         <tbody>
           {siblings.map((s) => (
             <tr key={s.id}>
-              <td>{s.network ? "✓" : "×"}</td><td>{s.prompt}</td><td>{s.run}</td><td>{s.resolved === null ? "—" : s.resolved ? "yes" : "no"}</td>
+              <td><NetworkMark network={s.network} /></td><td>{s.prompt}</td><td>{s.run}</td><td>{s.resolved === null ? "—" : s.resolved ? "yes" : "no"}</td>
               <td><VerdictBadge verdict={s.panelVerdict} /></td><td className="num">{s.stepCount}</td>
               <td><Link href={`/trajectories/${s.id}`}>open</Link> · <Link href={`/compare?a=${trajectoryId}&b=${s.id}`}>side by side</Link></td>
             </tr>

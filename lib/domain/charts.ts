@@ -3,6 +3,8 @@ import type { ResultRow } from "./results";
 import { percent, type TaskTally } from "./rates";
 
 export const networkMark = (network: boolean) => (network ? "✓" : "×");
+/** In a sentence: "on ✓" / "off ×". */
+export const networkWords = (network: boolean) => (network ? "on ✓" : "off ×");
 
 /** The x-axis group of a model and network setting, e.g. "glm-5.3 · net ✓". */
 export function groupLabel(model: string, network: boolean): string {

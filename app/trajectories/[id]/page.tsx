@@ -10,6 +10,7 @@ import { Siblings, SuspectIndex } from "@/components/timeline/trajectory-context
 import { getSiblings, getSteps, getSuspectSteps, getTrajectory, TEXT_PREVIEW } from "@/lib/data/trajectory";
 import { pageSteps, STEPS_PER_PAGE } from "@/lib/domain/timeline";
 import { requirePage } from "@/lib/auth/session";
+import { networkWords } from "@/lib/domain/charts";
 
 export const metadata: Metadata = { title: "Trajectory" };
 export const dynamic = "force-dynamic";
@@ -31,7 +32,7 @@ export default async function TrajectoryPage({ params, searchParams }: { params:
       <SuspectNavigator trajectoryId={t.id} steps={suspects.map((s) => s.step)} page={page} />
       <h1>{t.task.key}</h1>
       <p>
-        {t.benchmark.name} · {t.model.name} · network {t.network ? "on ✓" : "off ×"} · {t.prompt} · run {t.run} · resolved {t.resolved === null ? "—" : t.resolved ? "yes" : "no"} ·{" "}
+        {t.benchmark.name} · {t.model.name} · network {networkWords(t.network)} · {t.prompt} · run {t.run} · resolved {t.resolved === null ? "—" : t.resolved ? "yes" : "no"} ·{" "}
         {t.stepCount} steps · {t.sourceFormat}{t.task.repo ? ` · ${t.task.repo}` : ""}{t.task.baseCommit ? ` @ ${t.task.baseCommit}` : ""}
       </p>
       <div className="timeline-layout">
