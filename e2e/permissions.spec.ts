@@ -74,3 +74,23 @@ test("a forged cross-site sign-in is refused, and every sign-in makes a new sess
   expect((await replay.get("/api/results?format=json")).status()).toBe(401);
   await Promise.all([api.dispose(), context.dispose(), replay.dispose()]);
 });
+
+test("a server action posted from another site is refused; from this site it runs", async ({ baseURL }) => {
+  // A session of its own (signing out must not end the journeys' shared one).
+  const account = DEMO_ACCOUNTS.find((a) => a.role === "REVIEWER")!;
+  const api = await newRequest.newContext({ baseURL, storageState: { cookies: [], origins: [] }, maxRedirects: 0 });
+  expect((await api.post("/api/auth/sign-in/email", { data: { email: account.email, password: account.password }, headers: { origin: baseURL! } })).status()).toBe(200);
+  // The sign-out form's action id, as the page sends it to the browser.
+  const html = await (await api.get("/results")).text();
+  const actionId = /name="\$ACTION_ID_([0-9a-f]+)"/.exec(html)![1]!;
+  const signOut = (origin: string) => api.post("/results", { multipart: { [`$ACTION_ID_${actionId}`]: "" }, headers: { origin } });
+
+  const forged = await signOut("http://evil.example");
+  expect(forged.status()).toBeGreaterThanOrEqual(400);
+  expect((await api.get("/api/results?format=json")).status()).toBe(200); // still signed in
+
+  const genuine = await signOut(baseURL!);
+  expect(genuine.status()).toBeLessThan(400);
+  expect((await api.get("/api/results?format=json")).status()).toBe(401); // signed out
+  await api.dispose();
+});
