@@ -29,7 +29,8 @@ export default defineConfig({
     url: `http://127.0.0.1:${PORT}/api/health`,
     timeout: 300_000,
     reuseExistingServer: false,
-    env: { PORT: String(PORT) },
+    // A small upload limit, so the 413 journey need not send a gigabyte.
+    env: { PORT: String(PORT), IMPORT_MAX_UPLOAD_BYTES: "4000000" },
     stdout: "pipe",
     stderr: "pipe",
   },

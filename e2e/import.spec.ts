@@ -74,3 +74,18 @@ test("an agent-harness file imports with the condition given in the form", async
   });
   await expect(page.getByRole("list", { name: "This session's imports" }).getByRole("status")).toContainText("imported 1 trajectories");
 });
+
+test("a file over the upload limit is refused with 413 and a pointer to the command line", async ({ page, request }) => {
+  // The e2e server runs with IMPORT_MAX_UPLOAD_BYTES=4000000 (playwright.config.ts).
+  const before = await (await request.get("/import")).text();
+  const big = Buffer.concat([jsonl([trajectoryFixture({ id: "e2e-too-big", benchmark: "e2e-too-big", task: { id: "big" } })]), Buffer.alloc(4_500_000, "\n")]);
+  const res = await request.post("/api/imports", { multipart: { file: { name: "too-big.jsonl", mimeType: "application/x-ndjson", buffer: big } } });
+  expect(res.status()).toBe(413);
+  expect((await res.json()).error).toMatch(/larger than the upload limit \(4000000 bytes\): import it from the command line/);
+  // Nothing imported, nothing listed.
+  expect(before).not.toContain("too-big.jsonl");
+  await page.goto("/import");
+  await expect(page.getByRole("table", { name: "Past imports" }).getByRole("row").filter({ hasText: "too-big.jsonl" })).toHaveCount(0);
+  await page.goto("/trajectories?benchmark=e2e-too-big");
+  await expect(page.getByRole("status")).toHaveText(/^0 /);
+});

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { connect, currentDb, openPGlite } from "@/lib/db-connect";
 import { demoData, trajectoryFixture, voteFixture } from "@/prisma/factories";
+import { prng } from "@/lib/domain/random";
 import { realFixture } from "@/test/fixtures";
 import { applyMigrations } from "@/prisma/migrate-engine";
 import { listImports } from "@/lib/data/imports-list";
@@ -134,19 +135,23 @@ describe("importFile rejections: the whole file, with the line named", () => {
   });
 });
 
-describe("a killed import", () => {
-  it("leaves the database as it was before the file, and usable", async () => {
+// Kill points in the write, drawn from a seed (KILL_SEED overrides it; the test names show the delays).
+const KILL_SEED = Number(process.env.KILL_SEED ?? 20261130);
+const killDelays = (() => { const r = prng(KILL_SEED); return [0, 1, 2].map((i) => Math.round(i * 500 + r() * 500)); })();
+
+describe(`a killed import (seed ${KILL_SEED})`, () => {
+  it.each(killDelays)("killed %i ms after it began writing, leaves the database as it was before the file, and usable", async (delay) => {
     // A file large enough to be mid-write when killed: the demo study, repeated over many runs.
     const demo = demoData({ tasksPerBenchmark: 5 });
     const records = [1, 2, 3, 4, 5, 6].flatMap((k) => demo.trajectories.map((t) => ({ ...t, id: `${t.id}-k${k}`, run: (t.run as number) + 3 * k })));
-    const file = write("killed.jsonl", jsonl(records));
+    const file = write(`killed-${delay}.jsonl`, jsonl(records));
     const target = currentDb().target;
     const env: NodeJS.ProcessEnv = { ...process.env };
     let pgliteDir: string | null = null;
     if (target.kind === "postgres") env.DATABASE_URL = target.url;
     else {
       delete env.DATABASE_URL;
-      pgliteDir = path.join(tmp, "killed-pglite");
+      pgliteDir = path.join(tmp, `killed-pglite-${delay}`);
       env.PGLITE_DIR = pgliteDir;
       // Migrated beforehand, so the child spends its time importing.
       const engine = openPGlite(pgliteDir);
@@ -167,7 +172,7 @@ describe("a killed import", () => {
       if (target.kind === "postgres" ? (await db().import.count({ where: { status: "RUNNING", fileName: file } })) > 0 : / records, /.test(stderr)) break;
       await new Promise((r) => setTimeout(r, 50));
     }
-    await new Promise((r) => setTimeout(r, 400));
+    await new Promise((r) => setTimeout(r, delay));
     child.kill("SIGKILL");
     expect((await exited).signal).toBe("SIGKILL");
 
