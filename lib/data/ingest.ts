@@ -23,7 +23,7 @@ export type WriteCounts = { trajectories: number; replaced: number; votes: numbe
 
 /** Trajectories ready to write: deduplicated, numbered, rows encoded (see ImportWriter.prepare). */
 export type PreparedTrajectories = {
-  list: Array<Located<TrajectoryRecord> & { format: string; stepCount: number; messageCount: number; messageRows: string[]; callRows: string[]; search: string }>;
+  list: Array<Located<TrajectoryRecord> & { format: string; stepCount: number; messageCount: number; messageRows: string[]; callRows: string[]; search: { commands: string; outputs: string } }>;
   /** Records replaced by a later record of the same natural key within the batch. */
   duplicates: number;
 };
@@ -100,7 +100,7 @@ export class ImportWriter {
           search.addCommand(input);
         }
       }
-      return { ...item, stepCount, messageCount: messages.length, messageRows, callRows, search: search.text() };
+      return { ...item, stepCount, messageCount: messages.length, messageRows, callRows, search: search.texts() };
     });
     return { list, duplicates };
   }
@@ -154,9 +154,10 @@ export class ImportWriter {
     await this.sql.copyText("message", MESSAGE_COLUMNS, withIds((r) => r.messageRows));
     await this.sql.copyText("tool_call", TOOL_CALL_COLUMNS, withIds((r) => r.callRows));
     await this.sql.query(
-      `INSERT INTO trajectory_search ("trajectoryId", document) SELECT id, to_tsvector('simple', doc) FROM unnest($1::int[], $2::text[]) AS d(id, doc)
-       ON CONFLICT ("trajectoryId") DO UPDATE SET document = EXCLUDED.document`,
-      [ids, list.map((r) => r.search)],
+      `INSERT INTO trajectory_search ("trajectoryId", commands, outputs)
+       SELECT id, to_tsvector('simple', c), to_tsvector('simple', o) FROM unnest($1::int[], $2::text[], $3::text[]) AS d(id, c, o)
+       ON CONFLICT ("trajectoryId") DO UPDATE SET commands = EXCLUDED.commands, outputs = EXCLUDED.outputs`,
+      [ids, list.map((r) => r.search.commands), list.map((r) => r.search.outputs)],
     );
     this.counts.trajectories += written.length;
     this.counts.replaced += replacedIds.length + prepared.duplicates;

@@ -52,12 +52,14 @@ export type TrajectoryListRow = {
 };
 
 /**
- * Trajectories whose search document (commands and output starts) holds the words of the text in
- * that order: phraseto_tsquery('simple', …), served by the document's GIN index.
+ * Trajectories whose commands or output starts hold the words of the text in that order:
+ * phraseto_tsquery('simple', …), served by the two documents' GIN indexes. The small commands
+ * document is checked first, so a common command is not looked for in every output.
  */
 async function matchingText(q: string): Promise<number[]> {
   const rows = await db().$queryRaw<Array<{ id: number }>>`
-    SELECT "trajectoryId" AS id FROM trajectory_search WHERE document @@ phraseto_tsquery('simple', ${q})`;
+    SELECT "trajectoryId" AS id FROM trajectory_search, phraseto_tsquery('simple', ${q}) AS query
+    WHERE commands @@ query OR outputs @@ query`;
   return rows.map((r) => r.id);
 }
 

@@ -137,13 +137,13 @@ describe("importFile rejections: the whole file, with the line named", () => {
 
 // Kill points in the write, drawn from a seed (KILL_SEED overrides it; the test names show the delays).
 const KILL_SEED = Number(process.env.KILL_SEED ?? 20261130);
-const killDelays = (() => { const r = prng(KILL_SEED); return [0, 1, 2].map((i) => Math.round(i * 500 + r() * 500)); })();
+const killDelays = (() => { const r = prng(KILL_SEED); return [0, 1, 2].map((i) => Math.round(i * 250 + r() * 250)); })();
 
 describe(`a killed import (seed ${KILL_SEED})`, () => {
   it.each(killDelays)("killed %i ms after it began writing, leaves the database as it was before the file, and usable", async (delay) => {
     // A file large enough to be mid-write when killed: the demo study, repeated over many runs.
     const demo = demoData({ tasksPerBenchmark: 5 });
-    const records = [1, 2, 3, 4, 5, 6].flatMap((k) => demo.trajectories.map((t) => ({ ...t, id: `${t.id}-k${k}`, run: (t.run as number) + 3 * k })));
+    const records = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].flatMap((k) => demo.trajectories.map((t) => ({ ...t, id: `${t.id}-k${k}`, run: (t.run as number) + 3 * k })));
     const file = write(`killed-${delay}.jsonl`, jsonl(records));
     const target = currentDb().target;
     const env: NodeJS.ProcessEnv = { ...process.env };
