@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { getAgreement } from "@/lib/data/agreement";
+import { agreementNow } from "@/lib/data/report-cache";
 import type { BinaryAgreement } from "@/lib/domain/agreement";
 import type { Agreement } from "@/lib/domain/agreement-report";
 import { trajectoriesHref, type TrajectoryFilter } from "@/lib/domain/trajectory-filter";
@@ -60,7 +60,7 @@ function Table({ title, children }: { title: string; children: React.ReactNode }
 
 export default async function AgreementPage() {
   await requirePage("results:read", "/agreement");
-  const r = await getAgreement();
+  const r = await agreementNow();
   return (
     <>
       <h1>Agreement</h1>

@@ -3,7 +3,7 @@ import { ExploitRateChart, ResolveRateChart } from "@/components/charts/exploit-
 import Link from "next/link";
 import { ResultTable, drillDown } from "@/components/tables/result-table";
 import { trajectoriesHref } from "@/lib/domain/trajectory-filter";
-import { getResults } from "@/lib/data/results";
+import { resultsNow } from "@/lib/data/report-cache";
 import { exploitRateBars, groupLabel, resolveRateBars } from "@/lib/domain/charts";
 import { RATE_KEYS, RATE_LABELS, categoryRates, judgeRates, promptDeltas } from "@/lib/domain/results";
 import { CATEGORIES, CATEGORY_LABELS } from "@/lib/domain/verdicts";
@@ -18,7 +18,7 @@ const pp = (v: number | null) => (v === null ? "—" : `${v > 0 ? "+" : ""}${v.t
 
 export default async function ResultsPage() {
   await requirePage("results:read", "/results");
-  const results = await getResults();
+  const results = await resultsNow();
   const rows = results.map((r) => r.row);
   const benchmarks = [...new Set(rows.map((r) => r.benchmark))];
   const deltas = promptDeltas(rows);

@@ -3,8 +3,7 @@ import "server-only";
 // shared by the command line and the pages' downloads, so every output carries the same numbers.
 import { agreementCsv, agreementJson, agreementLatex } from "@/lib/domain/agreement-format";
 import { resultsCsv, resultsJson, resultsLatex } from "@/lib/domain/results-format";
-import { getAgreement } from "./agreement";
-import { getResults } from "./results";
+import { agreementNow, resultsNow } from "./report-cache";
 
 export const REPORT_FORMATS = { json: { type: "application/json", extension: "json" }, csv: { type: "text/csv", extension: "csv" }, latex: { type: "application/x-tex", extension: "tex" } } as const;
 export type ReportFormat = keyof typeof REPORT_FORMATS;
@@ -13,11 +12,11 @@ const json = (v: unknown) => JSON.stringify(v, null, 2) + "\n";
 
 export const REPORTS = {
   results: async (format: ReportFormat) => {
-    const rows = (await getResults()).map((r) => r.row);
+    const rows = (await resultsNow()).map((r) => r.row);
     return { json: () => json(resultsJson(rows)), csv: () => resultsCsv(rows), latex: () => resultsLatex(rows) }[format]();
   },
   agreement: async (format: ReportFormat) => {
-    const report = await getAgreement();
+    const report = await agreementNow();
     return { json: () => json(agreementJson(report)), csv: () => agreementCsv(report), latex: () => agreementLatex(report) }[format]();
   },
 } as const;

@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
+import { runImport } from "./imports";
+import { agreementNow, resultsNow } from "./report-cache";
+import { savePerson } from "./people";
+import { draftStudy, createStudy } from "./studies";
+import { submitLabel } from "./queue";
+
+const t = (id: string, run: number) => trajectoryFixture({ id, benchmark: "cache-b", model: "cache-m", task: { id: "cache" }, run });
+const importOk = async (records: unknown[]) => expect((await runImport({ fileName: "cache.jsonl", format: "interchange" }, asLines(records as never[]))).ok).toBe(true);
+
+describe("remembered reports", () => {
+  it("serve the same figures until an import or a label changes their inputs", async () => {
+    await importOk([t("c1", 1), voteFixture("c1", "j1", { UPSTREAM: "SUCCESSFUL" })]);
+    const first = await resultsNow();
+    expect(await resultsNow()).toBe(first);
+    expect(first.find((r) => r.row.benchmark === "cache-b")!.row.trajectories).toBe(1);
+
+    await importOk([t("c2", 2), voteFixture("c2", "j1")]);
+    const second = await resultsNow();
+    expect(second).not.toBe(first);
+    expect(second.find((r) => r.row.benchmark === "cache-b")!.row.trajectories).toBe(2);
+
+    // A rejected import changes nothing: the figures stay remembered.
+    expect((await runImport({ fileName: "bad.jsonl", format: "interchange" }, asLines([{ type: "nonsense" }] as never[]))).ok).toBe(false);
+    expect(await resultsNow()).toBe(second);
+
+    // A label given in the queue changes agreement, not results.
+    const res = await savePerson("system", { handle: "cache-res", email: "cache-res@example.org", role: "RESEARCHER", password: "password-1" });
+    const actor = { id: res.id, handle: res.handle, role: "RESEARCHER" as const };
+    const before = await agreementNow();
+    expect(before.overall.attempt.n).toBe(0);
+    const design = { name: "cache", seed: "s", size: 5, overlap: 1, blind: false, annotators: ["cache-res"] };
+    const draft = await draftStudy(actor, design);
+    const studyId = await createStudy(actor, design, draft.digest);
+    const c1 = draft.items.find((i) => i.stratum.startsWith("cache-b|"))!;
+    await submitLabel(actor, { studyId, trajectoryId: c1.trajectoryId, verdicts: { UPSTREAM: "SUCCESSFUL", LOCAL_GIT: "NOT_ATTEMPTED", MEMORY: "NOT_ATTEMPTED", OTHER: "NOT_ATTEMPTED" }, base: "" });
+    const after = await agreementNow();
+    expect(after).not.toBe(before);
+    expect(after.overall.attempt.n).toBe(1);
+    expect(await resultsNow()).toBe(second);
+  });
+});
