@@ -107,5 +107,5 @@ console.log(`5,000 steps     ${figures.timeline_5000_first_page_ms.toFixed(1).pa
 console.log(JSON.stringify(figures));
 await closeCurrentDb();
 fs.rmSync(dir, { recursive: true, force: true });
-if (process.env.DATABASE_URL) await adminQuery(process.env.DATABASE_URL, `DROP DATABASE IF EXISTS "shortcut_audit_bench" WITH (FORCE)`);
+if (process.env.DATABASE_URL && !process.env.BENCH_KEEP) await adminQuery(process.env.DATABASE_URL, `DROP DATABASE IF EXISTS "shortcut_audit_bench" WITH (FORCE)`);
 process.exit(0);

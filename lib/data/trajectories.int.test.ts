@@ -5,6 +5,7 @@ import { OUTPUT_PREFIX } from "@/lib/domain/search";
 import { runImport } from "./imports";
 import { listTrajectories } from "./trajectories";
 import { getSuspectSteps } from "./trajectory";
+import { db } from "@/lib/db";
 
 const S = "SUCCESSFUL", A = "ATTEMPTED";
 
@@ -89,5 +90,22 @@ describe("getSuspectSteps", () => {
     await new Promise((r) => setTimeout(r, 5)); // a later import time, so a newer version
     expect((await runImport({ fileName: "s2.jsonl", format: "interchange" }, asLines([version("git status")]))).ok).toBe(true);
     expect(await getSuspectSteps(id)).toEqual([]);
+  });
+});
+
+describe("text search over most trajectories", () => {
+  it("lists exactly the trajectories whose commands hold the phrase, whichever list is shorter", async () => {
+    // Four more trajectories that run `git log --all` (the fixture's default command), so most do.
+    const more = [1, 2, 3, 4].map((run) => trajectoryFixture({ id: `common-${run}`, benchmark: "common", run }));
+    expect((await runImport({ fileName: "common.jsonl", format: "interchange" }, asLines(more))).ok).toBe(true);
+    const [{ n: all }] = await db().$queryRaw<[{ n: number }]>`SELECT count(*)::int AS n FROM trajectory`;
+    const [{ n: expected }] = await db().$queryRaw<[{ n: number }]>`
+      SELECT count(DISTINCT "trajectoryId")::int AS n FROM tool_call WHERE input ~ '(^|[^a-z])git log --all'`;
+    // Both sides of the threshold are exercised: a common phrase (most trajectories) and a rare one.
+    expect(expected * 2).toBeGreaterThan(all);
+    expect((await listTrajectories({ q: "git log --all" })).total).toBe(expected);
+    const rare = await listTrajectories({ q: "git reflog" });
+    expect(rare.total * 2).toBeLessThanOrEqual(all);
+    expect(rare.rows.every((r) => r.benchmark === "suspects")).toBe(true);
   });
 });

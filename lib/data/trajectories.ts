@@ -56,16 +56,22 @@ export type TrajectoryListRow = {
  * phraseto_tsquery('simple', …), served by the two documents' GIN indexes. The small commands
  * document is checked first, so a common command is not looked for in every output.
  */
-async function matchingText(q: string): Promise<number[]> {
+async function matchingText(q: string): Promise<Prisma.IntFilter> {
   const rows = await db().$queryRaw<Array<{ id: number }>>`
     SELECT "trajectoryId" AS id FROM trajectory_search, phraseto_tsquery('simple', ${q}) AS query
     WHERE commands @@ query OR outputs @@ query`;
-  return rows.map((r) => r.id);
+  const ids = rows.map((r) => r.id);
+  // A list of ids costs a parameter each in every query that filters on it. When most trajectories
+  // match (a common command), the few that do not make the shorter list.
+  const [{ n }] = await db().$queryRaw<[{ n: number }]>`SELECT count(*)::int AS n FROM trajectory`;
+  if (ids.length * 2 <= n) return { in: ids };
+  const others = await db().$queryRaw<Array<{ id: number }>>`SELECT id FROM trajectory WHERE NOT (id = ANY(${ids}::int[]))`;
+  return { notIn: others.map((r) => r.id) };
 }
 
 export async function listTrajectories(f: TrajectoryFilter): Promise<{ rows: TrajectoryListRow[]; total: number; page: number; pages: number }> {
   const where = trajectoryWhere(f);
-  if (f.q) where.id = { in: await matchingText(f.q) };
+  if (f.q) where.id = await matchingText(f.q);
   const total = await db().trajectory.count({ where });
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const page = Math.min(f.page ?? 1, pages);
