@@ -94,3 +94,24 @@ test("a server action posted from another site is refused; from this site it run
   expect((await api.get("/api/results?format=json")).status()).toBe(401); // signed out
   await api.dispose();
 });
+
+// Last in this file: it spends this address's sign-in attempts for a minute (later journeys reuse
+// the signed-in states of auth.setup.ts and do not sign in again).
+test("guessing passwords is cut off after 10 attempts a minute from one address", async ({ baseURL }) => {
+  const api = await newRequest.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
+  const statuses: number[] = [];
+  let retryAfter: string | undefined;
+  for (let i = 0; i < 11; i++) {
+    const res = await api.post("/api/auth/sign-in/email", { data: { email: "researcher@example.org", password: `wrong-${i}` }, headers: { origin: baseURL! } });
+    statuses.push(res.status());
+    retryAfter ??= res.headers()["x-retry-after"];
+  }
+  // Wrong passwords answer 401 until the limit; then 429 with the seconds to wait.
+  expect(statuses.filter((s) => s !== 401 && s !== 429)).toEqual([]);
+  expect(statuses.at(-1)).toBe(429);
+  expect(Number(retryAfter)).toBeGreaterThan(0);
+  // Even the right password waits.
+  const account = DEMO_ACCOUNTS.find((a) => a.role === "RESEARCHER")!;
+  expect((await api.post("/api/auth/sign-in/email", { data: { email: account.email, password: account.password }, headers: { origin: baseURL! } })).status()).toBe(429);
+  await api.dispose();
+});
