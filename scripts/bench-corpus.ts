@@ -1,9 +1,29 @@
-// Synthetic corpora for the benchmarks (bench.ts, bench-import.ts): trajectories in the app's own
-// JSONL with the paper's design (3 models × 2 benchmarks × 2 network settings × 2 prompts × 3 runs
-// per task), outputs of varied words (search indexes care), written as a stream to a file.
+// What the benchmarks share (bench.ts, bench-import.ts, bench-results.ts): a fresh database of their
+// own, synthetic corpora in the app's own JSONL with the paper's design (3 models × 2 benchmarks × 2
+// network settings × 2 prompts × 3 runs per task, outputs of varied words: search indexes care),
+// written as a stream, and the raw COPY baseline.
 import fs from "node:fs";
-import type { Turn } from "@/lib/domain/steps";
+import path from "node:path";
+import readline from "node:readline";
+import type { DbTarget } from "@/lib/db-connect";
+import { adminQuery, withDatabase } from "@/test/test-db";
+import { transaction } from "@/lib/data/sql";
+import { numberSteps, type Turn } from "@/lib/domain/steps";
 import { prng } from "@/prisma/factories";
+
+const BENCH_DATABASE = "shortcut_audit_bench";
+
+/** An empty database for a benchmark: on the DATABASE_URL server, else PGlite in `dir`. */
+export async function freshTarget(dir: string): Promise<DbTarget> {
+  if (!process.env.DATABASE_URL) return { kind: "pglite", dir: path.join(dir, "pglite") };
+  await dropBenchDatabase();
+  await adminQuery(process.env.DATABASE_URL, `CREATE DATABASE "${BENCH_DATABASE}"`);
+  return { kind: "postgres", url: withDatabase(process.env.DATABASE_URL, BENCH_DATABASE) };
+}
+
+export async function dropBenchDatabase(): Promise<void> {
+  if (process.env.DATABASE_URL) await adminQuery(process.env.DATABASE_URL, `DROP DATABASE IF EXISTS "${BENCH_DATABASE}" WITH (FORCE)`);
+}
 
 /** A vocabulary of pseudo-words, so outputs have the variety of real text. */
 const VOCABULARY = (() => {
@@ -50,4 +70,41 @@ export async function writeJsonl(file: string, records: Iterable<unknown>): Prom
   }
   await new Promise<void>((resolve) => { out.end(() => resolve()); });
   return n;
+}
+
+/**
+ * The baseline of the import benchmarks: the same message and tool-call rows as the import writes,
+ * COPYed into bare tables (no keys, no indexes) in one transaction, streamed in batches like the
+ * import. Only the COPY calls are timed. The tables are dropped afterwards.
+ */
+export async function rawCopy(file: string): Promise<{ seconds: number; rows: number }> {
+  await transaction(async (sql) => {
+    await sql.query(`CREATE TABLE bench_message (t int, seq int, step int, role text, content text, reasoning text, tool_call_id text, exit_code int)`);
+    await sql.query(`CREATE TABLE bench_tool_call (t int, message_seq int, step int, seq int, call_id text, name text, input text, input_is_json bool)`);
+  });
+  let seconds = 0, rows = 0;
+  await transaction(async (sql) => {
+    let messages: unknown[][] = [], calls: unknown[][] = [];
+    const flush = async () => {
+      const t = performance.now();
+      await sql.copy("bench_message", ["t", "seq", "step", "role", "content", "reasoning", "tool_call_id", "exit_code"], messages);
+      await sql.copy("bench_tool_call", ["t", "message_seq", "step", "seq", "call_id", "name", "input", "input_is_json"], calls);
+      seconds += (performance.now() - t) / 1000;
+      rows += messages.length + calls.length;
+      messages = []; calls = [];
+    };
+    for await (const line of readline.createInterface({ input: fs.createReadStream(file), crlfDelay: Infinity })) {
+      if (!line) continue;
+      const t = JSON.parse(line) as { id: string; turns: Turn[] };
+      const id = Number(t.id.slice(6));
+      for (const m of numberSteps(t.turns).messages) {
+        messages.push([id, m.seq, m.step, m.role, m.content, m.reasoning, m.toolCallId, m.exitCode]);
+        for (const c of m.toolCalls) calls.push([id, m.seq, m.step, c.seq, c.callId, c.name, c.input, c.inputIsJson]);
+      }
+      if (messages.length > 40_000) await flush();
+    }
+    await flush();
+  });
+  await transaction(async (sql) => { await sql.query(`DROP TABLE bench_message; DROP TABLE bench_tool_call`); });
+  return { seconds, rows };
 }

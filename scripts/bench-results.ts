@@ -8,23 +8,17 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { closeCurrentDb, connect, setCurrentDb, describeTarget, type DbTarget } from "@/lib/db-connect";
+import { closeCurrentDb, connect, setCurrentDb, describeTarget } from "@/lib/db-connect";
 import { applyMigrations } from "@/prisma/migrate-engine";
 import { getResults } from "@/lib/data/results";
 import { listTrajectories } from "@/lib/data/trajectories";
 import { getSteps, getSuspectSteps } from "@/lib/data/trajectory";
-import { adminQuery, withDatabase } from "@/test/test-db";
+import { dropBenchDatabase, freshTarget } from "./bench-corpus";
 
 const { values } = parseArgs({ options: { trajectories: { type: "string", default: "15000" }, repeat: { type: "string", default: "5" } } });
 const N = Number(values.trajectories), REPEAT = Number(values.repeat);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sa-bench-results-"));
 
-async function freshTarget(): Promise<DbTarget> {
-  if (!process.env.DATABASE_URL) return { kind: "pglite", dir: path.join(dir, "pglite") };
-  await adminQuery(process.env.DATABASE_URL, `DROP DATABASE IF EXISTS "shortcut_audit_bench" WITH (FORCE)`);
-  await adminQuery(process.env.DATABASE_URL, `CREATE DATABASE "shortcut_audit_bench"`);
-  return { kind: "postgres", url: withDatabase(process.env.DATABASE_URL, "shortcut_audit_bench") };
-}
 
 async function time(fn: () => Promise<unknown>): Promise<number> {
   const samples: number[] = [];
@@ -36,7 +30,7 @@ async function time(fn: () => Promise<unknown>): Promise<number> {
   return samples.sort((a, b) => a - b)[Math.floor(samples.length / 2)]!;
 }
 
-const target = await freshTarget();
+const target = await freshTarget(dir);
 const handle = connect(target);
 setCurrentDb(handle);
 await applyMigrations(target, handle.pglite ?? undefined);
@@ -107,5 +101,5 @@ console.log(`5,000 steps     ${figures.timeline_5000_first_page_ms.toFixed(1).pa
 console.log(JSON.stringify(figures));
 await closeCurrentDb();
 fs.rmSync(dir, { recursive: true, force: true });
-if (process.env.DATABASE_URL && !process.env.BENCH_KEEP) await adminQuery(process.env.DATABASE_URL, `DROP DATABASE IF EXISTS "shortcut_audit_bench" WITH (FORCE)`);
+if (!process.env.BENCH_KEEP) await dropBenchDatabase();
 process.exit(0);

@@ -7,22 +7,18 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import readline from "node:readline";
 import { execFileSync, spawn } from "node:child_process";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { chromium } from "@playwright/test";
-import { closeCurrentDb, connect, setCurrentDb, describeTarget, type DbTarget } from "@/lib/db-connect";
+import { closeCurrentDb, connect, setCurrentDb, describeTarget } from "@/lib/db-connect";
 import { applyMigrations } from "@/prisma/migrate-engine";
 import { importFile } from "@/lib/files/import-files";
-import { transaction } from "@/lib/data/sql";
 import { getResults } from "@/lib/data/results";
 import { getAgreement } from "@/lib/data/agreement";
 import { savePerson } from "@/lib/data/people";
-import { numberSteps, type Turn } from "@/lib/domain/steps";
 import { prng } from "@/prisma/factories";
-import { adminQuery, withDatabase } from "@/test/test-db";
-import { trajectoryRecord, writeJsonl, type Shape } from "./bench-corpus";
+import { dropBenchDatabase, freshTarget, rawCopy, trajectoryRecord, writeJsonl, type Shape } from "./bench-corpus";
 
 const { values } = parseArgs({ options: { scale: { type: "string", default: "1" }, duration: { type: "string", default: "10" }, connections: { type: "string", default: "50" }, port: { type: "string", default: "3310" } } });
 const SCALE = Number(values.scale), DURATION = Number(values.duration), CONNECTIONS = Number(values.connections), PORT = Number(values.port);
@@ -53,13 +49,7 @@ await writeJsonl(files.labels, (function* () {
 const mb = fs.statSync(files.trajectories).size / 1024 ** 2;
 
 // ---- import, beside a raw COPY -------------------------------------------------------------------
-async function freshTarget(): Promise<DbTarget> {
-  if (!process.env.DATABASE_URL) return { kind: "pglite", dir: path.join(dir, "pglite") };
-  await adminQuery(process.env.DATABASE_URL, `DROP DATABASE IF EXISTS "shortcut_audit_bench" WITH (FORCE)`);
-  await adminQuery(process.env.DATABASE_URL, `CREATE DATABASE "shortcut_audit_bench"`);
-  return { kind: "postgres", url: withDatabase(process.env.DATABASE_URL, "shortcut_audit_bench") };
-}
-const target = await freshTarget();
+const target = await freshTarget(dir);
 const handle = connect(target);
 setCurrentDb(handle);
 await applyMigrations(target, handle.pglite ?? undefined);
@@ -78,36 +68,8 @@ for (const f of [files.votes, files.labels]) {
   if (!r.ok) throw new Error(`bench import rejected ${f}: ${JSON.stringify(r.errors.slice(0, 3))}`);
 }
 
-// The same message and tool-call rows COPYed into bare tables (no keys, no indexes), streamed in
-// batches like the import; only the COPY calls are timed.
 log("raw COPY baseline");
-await transaction(async (sql) => {
-  await sql.query(`CREATE TABLE bench_message (t int, seq int, step int, role text, content text, reasoning text, tool_call_id text, exit_code int)`);
-  await sql.query(`CREATE TABLE bench_tool_call (t int, message_seq int, step int, seq int, call_id text, name text, input text, input_is_json bool)`);
-});
-let copySeconds = 0;
-await transaction(async (sql) => {
-  let messages: unknown[][] = [], calls: unknown[][] = [];
-  const flush = async () => {
-    const t = performance.now();
-    await sql.copy("bench_message", ["t", "seq", "step", "role", "content", "reasoning", "tool_call_id", "exit_code"], messages);
-    await sql.copy("bench_tool_call", ["t", "message_seq", "step", "seq", "call_id", "name", "input", "input_is_json"], calls);
-    copySeconds += (performance.now() - t) / 1000;
-    messages = []; calls = [];
-  };
-  for await (const line of readline.createInterface({ input: fs.createReadStream(files.trajectories), crlfDelay: Infinity })) {
-    if (!line) continue;
-    const t = JSON.parse(line) as { id: string; turns: Turn[] };
-    const id = Number(t.id.slice(6));
-    for (const m of numberSteps(t.turns).messages) {
-      messages.push([id, m.seq, m.step, m.role, m.content, m.reasoning, m.toolCallId, m.exitCode]);
-      for (const c of m.toolCalls) calls.push([id, m.seq, m.step, c.seq, c.callId, c.name, c.input, c.inputIsJson]);
-    }
-    if (messages.length > 40_000) await flush();
-  }
-  await flush();
-});
-await transaction(async (sql) => { await sql.query(`DROP TABLE bench_message; DROP TABLE bench_tool_call`); });
+const { seconds: copySeconds } = await rawCopy(files.trajectories);
 await handle.prisma.$executeRawUnsafe("ANALYZE");
 
 // ---- queries, beside the bare SQL aggregate ------------------------------------------------------
@@ -227,6 +189,6 @@ try {
   try { process.kill(-server.pid!, "SIGTERM"); } catch { /* gone */ }
   await new Promise((r) => setTimeout(r, 1000));
   fs.rmSync(dir, { recursive: true, force: true });
-  if (process.env.DATABASE_URL) await adminQuery(process.env.DATABASE_URL, `DROP DATABASE IF EXISTS "shortcut_audit_bench" WITH (FORCE)`).catch(() => {});
+  await dropBenchDatabase().catch(() => {});
 }
 process.exit(0);
