@@ -1,4 +1,5 @@
 // Display formatting shared by pages and exports. Undefined figures (null) show as an em dash.
+import { ZodError } from "zod";
 
 export const UNDEFINED_FIGURE = "—";
 
@@ -9,4 +10,19 @@ export function formatCount(n: number): string {
 /** A percentage with one decimal, or "—" when undefined. */
 export function formatPercent(p: number | null, digits = 1): string {
   return p === null || !Number.isFinite(p) ? UNDEFINED_FIGURE : `${p.toFixed(digits)}%`;
+}
+
+/** A form's validation issues in one line each field: "field: message" (a prefix such as "--" for options). */
+export function issuesText(issues: ReadonlyArray<{ path: readonly PropertyKey[]; message: string }>, prefix = "", separator = "; "): string {
+  return issues.map((i) => `${prefix}${i.path.map(String).join(".") || "form"}: ${i.message}`).join(separator);
+}
+
+/**
+ * What a server action tells its form when the input was refused: the validation issues, or the
+ * message of one of the errors the action expects (`expected`). Anything else is a fault: rethrown.
+ */
+export function refusal(e: unknown, expected: ReadonlyArray<abstract new (...args: never[]) => Error>): string {
+  if (e instanceof ZodError) return issuesText(e.issues);
+  if (expected.some((kind) => e instanceof kind)) return (e as Error).message;
+  throw e;
 }

@@ -12,6 +12,7 @@ import { REPORTS, REPORT_FORMATS, isReportFormat, type ReportName } from "@/lib/
 import { conditionFor, expandPaths, importFile, loadManifest, loadResolved, type FileImport } from "@/lib/files/import-files";
 import { ConditionFieldsSchema, type Condition } from "@/lib/import/condition";
 import { listPeople, PersonSchema, savePerson } from "@/lib/data/people";
+import { issuesText } from "@/lib/format";
 import { ProgressBar, formatBytes } from "./progress";
 
 const HELP = `Shortcut Audit command line
@@ -39,7 +40,7 @@ function fail(message: string): never {
 /** The condition options, read by the same schema as the Import page's form. */
 function conditionOptions(v: Record<string, unknown>): Condition {
   const parsed = ConditionFieldsSchema.safeParse(v);
-  if (!parsed.success) fail(parsed.error.issues.map((i) => `--${i.path.join(".")}: ${i.message}`).join("\n"));
+  if (!parsed.success) fail(issuesText(parsed.error.issues, "--", "\n"));
   return parsed.data;
 }
 
@@ -137,7 +138,7 @@ async function userCommand(args: string[]): Promise<number> {
   const { values } = parseArgs({ args: rest, options: { handle: { type: "string" }, email: { type: "string" }, role: { type: "string" }, name: { type: "string" } } });
   const password = process.env.SHORTCUT_AUDIT_PASSWORD ?? fs.readFileSync(0, "utf8").split("\n")[0]!;
   const parsed = PersonSchema.safeParse({ ...values, role: values.role?.toUpperCase(), password });
-  if (!parsed.success) fail(parsed.error.issues.map((i) => `--${i.path.join(".")}: ${i.message}`).join("\n"));
+  if (!parsed.success) fail(issuesText(parsed.error.issues, "--", "\n"));
   const person = await savePerson("system", parsed.data);
   console.error(`${person.handle} (${person.role.toLowerCase()}) signs in as ${person.email}`);
   return 0;

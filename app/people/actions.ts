@@ -1,17 +1,13 @@
 "use server";
 import { revalidatePath } from "next/cache";
-import { ZodError } from "zod";
 import { requireAction } from "@/lib/auth/session";
+import { refusal } from "@/lib/format";
 import { PersonError, savePerson, setRole } from "@/lib/data/people";
 import type { UserRole } from "@/generated/prisma/enums";
 
 export type PeopleState = { error: string | null; saved: string | null };
 
-function message(e: unknown): string {
-  if (e instanceof ZodError) return e.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
-  if (e instanceof PersonError) return e.message;
-  throw e;
-}
+const message = (e: unknown) => refusal(e, [PersonError]);
 
 export async function addPerson(_: PeopleState, data: FormData): Promise<PeopleState> {
   const actor = await requireAction("people:write");

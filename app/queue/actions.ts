@@ -1,6 +1,6 @@
 "use server";
-import { ZodError } from "zod";
 import { requireAction } from "@/lib/auth/session";
+import { refusal } from "@/lib/format";
 import { LabelConflict, submitLabel, type LabelForm } from "@/lib/data/queue";
 import { nextPosition } from "@/lib/data/studies";
 
@@ -12,8 +12,6 @@ export async function saveLabel(form: LabelForm, position: number): Promise<Save
     const r = await submitLabel(actor, form);
     return { ok: true, ...r, next: await nextPosition(actor, form.studyId, position) };
   } catch (e) {
-    if (e instanceof LabelConflict) return { ok: false, error: e.message };
-    if (e instanceof ZodError) return { ok: false, error: e.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") };
-    throw e;
+    return { ok: false, error: refusal(e, [LabelConflict]) };
   }
 }

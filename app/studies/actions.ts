@@ -1,8 +1,8 @@
 "use server";
 import { redirect } from "next/navigation";
 import { requireAction } from "@/lib/auth/session";
+import { refusal } from "@/lib/format";
 import { createStudy, draftStudy, StudyError, type StudyDraft } from "@/lib/data/studies";
-import { ZodError } from "zod";
 
 export type DraftState = { draft: StudyDraft | null; error: string | null };
 
@@ -21,11 +21,7 @@ function designFrom(data: FormData) {
   };
 }
 
-function message(e: unknown): string {
-  if (e instanceof ZodError) return e.issues.map((i) => `${i.path.join(".") || "form"}: ${i.message}`).join("; ");
-  if (e instanceof StudyError) return e.message;
-  throw e;
-}
+const message = (e: unknown) => refusal(e, [StudyError]);
 
 export async function previewStudy(_: DraftState, data: FormData): Promise<DraftState> {
   const actor = await requireAction("studies:write");

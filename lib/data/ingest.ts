@@ -12,9 +12,9 @@ import { SearchDocument } from "@/lib/domain/search";
 import { storableJson, storableText } from "@/lib/domain/text";
 import { parseJudgeAnswer } from "@/lib/domain/judge-answer";
 import { newestPerKey } from "@/lib/domain/panel";
-import { overallVerdict, type CategoryVerdicts } from "@/lib/domain/verdicts";
+import { overallVerdict, type CategoryVerdicts, type Verdict } from "@/lib/domain/verdicts";
 import type { JudgeVoteRecord, LabelRecord, NaturalKey, RecordError, TrajectoryRecord, TrajectoryRef } from "@/lib/import/interchange";
-import { refreshDerived } from "./derived";
+import { refreshDerived, voteVerdicts } from "./derived";
 import { chunkLines, encodeCopyRow, type Sql } from "./sql";
 
 export type { RecordError };
@@ -333,7 +333,7 @@ export type LabelWrite = {
  */
 export async function writeLabel(sql: Sql, w: LabelWrite): Promise<boolean> {
   const form = { verdicts: w.verdicts, evidence: w.evidence, note: w.note };
-  const [before] = await sql.query<{ id: number; upstream: string; localGit: string; memory: string; other: string; evidence: unknown; note: string | null }>(
+  const [before] = await sql.query<{ id: number; upstream: Verdict; localGit: Verdict; memory: Verdict; other: Verdict; evidence: unknown; note: string | null }>(
     `SELECT id, upstream, "localGit", memory, other, evidence, note FROM label WHERE "trajectoryId" = $1 AND "annotatorId" = $2 FOR UPDATE`,
     [w.trajectoryId, w.annotatorId],
   );
@@ -350,7 +350,7 @@ export async function writeLabel(sql: Sql, w: LabelWrite): Promise<boolean> {
   );
   if (!row) return false;
   const previous = before
-    ? { verdicts: { UPSTREAM: before.upstream, LOCAL_GIT: before.localGit, MEMORY: before.memory, OTHER: before.other }, evidence: before.evidence, note: before.note }
+    ? { verdicts: voteVerdicts(before), evidence: before.evidence, note: before.note }
     : null;
   await sql.query(`INSERT INTO label_revision ("labelId", "editorId", "createdAt", before, after) VALUES ($1, $2, $3, $4::jsonb, $5::jsonb)`,
     [row.id, w.editorId, w.at.toISOString(), previous === null ? null : JSON.stringify(previous), JSON.stringify(form)]);

@@ -3,6 +3,7 @@ import "server-only";
 // an account a login (email + password, hashed with scrypt by better-auth) and a role.
 import { hashPassword } from "better-auth/crypto";
 import { z } from "zod";
+import type { Prisma } from "@/generated/prisma/client";
 import type { UserRole } from "@/generated/prisma/enums";
 import { MIN_PASSWORD } from "@/lib/auth/auth";
 import { assertCan, ROLES, type Actor } from "@/lib/auth/permissions";
@@ -20,15 +21,17 @@ export type PersonInput = z.input<typeof PersonSchema>;
 
 export type Person = { id: string; handle: string; name: string; email: string | null; role: UserRole; canSignIn: boolean; labels: number; assigned: number };
 
-export async function listPeople(): Promise<Person[]> {
-  const users = await db().user.findMany({
-    orderBy: { handle: "asc" },
-    select: { id: true, handle: true, name: true, email: true, role: true, accounts: { select: { providerId: true } }, _count: { select: { labels: true, assignments: true } } },
-  });
-  return users.map((u) => ({
+const PERSON = { id: true, handle: true, name: true, email: true, role: true, accounts: { select: { providerId: true } }, _count: { select: { labels: true, assignments: true } } } as const;
+
+function personOf(u: Prisma.UserGetPayload<{ select: typeof PERSON }>): Person {
+  return {
     id: u.id, handle: u.handle, name: u.name, email: u.email, role: u.role,
     canSignIn: u.accounts.some((a) => a.providerId === "credential"), labels: u._count.labels, assigned: u._count.assignments,
-  }));
+  };
+}
+
+export async function listPeople(): Promise<Person[]> {
+  return (await db().user.findMany({ orderBy: { handle: "asc" }, select: PERSON })).map(personOf);
 }
 
 /**
@@ -55,7 +58,7 @@ export async function savePerson(actor: Actor | "system", input: PersonInput): P
     });
     return user.id;
   });
-  return (await listPeople()).find((u) => u.id === id)!;
+  return personOf(await db().user.findUniqueOrThrow({ where: { id }, select: PERSON }));
 }
 
 /** Changes a role. The last researcher cannot stop being one: someone must be able to manage. */

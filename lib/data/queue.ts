@@ -6,8 +6,8 @@ import { z } from "zod";
 import { assertCan, PermissionDenied, type Actor } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
 import { storableText } from "@/lib/domain/text";
-import { CATEGORIES, VERDICTS, type CategoryVerdicts } from "@/lib/domain/verdicts";
-import { refreshDerived } from "./derived";
+import { CATEGORIES, VERDICTS, type CategoryVerdicts, type Verdict } from "@/lib/domain/verdicts";
+import { refreshDerived, voteVerdicts } from "./derived";
 import { writeLabel } from "./ingest";
 import { transaction } from "./sql";
 import { getTrajectory } from "./trajectory";
@@ -15,9 +15,11 @@ import { getTrajectory } from "./trajectory";
 export type OwnLabel = { verdicts: CategoryVerdicts; evidence: Array<{ step: number; category: string | null; note: string | null }>; note: string | null; updatedAt: string };
 export type Revision = { at: Date; editor: string | null; before: unknown; after: unknown };
 
-function ownLabelOf(l: { upstream: string; localGit: string; memory: string; other: string; evidence: unknown; note: string | null; updatedAt: Date }): OwnLabel {
+type LabelRow = { upstream: Verdict; localGit: Verdict; memory: Verdict; other: Verdict; evidence: unknown; note: string | null; updatedAt: Date };
+
+function ownLabelOf(l: LabelRow): OwnLabel {
   return {
-    verdicts: { UPSTREAM: l.upstream, LOCAL_GIT: l.localGit, MEMORY: l.memory, OTHER: l.other } as CategoryVerdicts,
+    verdicts: voteVerdicts(l),
     evidence: Array.isArray(l.evidence) ? (l.evidence as OwnLabel["evidence"]) : [], note: l.note, updatedAt: l.updatedAt.toISOString(),
   };
 }
@@ -60,7 +62,6 @@ export async function queueItem(actor: Actor, studyId: number, position: number)
     judges,
   };
 }
-export type QueueItem = NonNullable<Awaited<ReturnType<typeof queueItem>>>;
 
 const verdict = z.enum(VERDICTS);
 export const LabelFormSchema = z.object({
@@ -100,7 +101,7 @@ export async function submitLabel(actor: Actor, input: LabelForm): Promise<{ sta
     );
     if (!assigned) throw new PermissionDenied("labels:write", actor.role);
     await sql.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`label:${f.trajectoryId}:${actor.id}`]);
-    const [stored] = await sql.query<{ upstream: string; localGit: string; memory: string; other: string; evidence: unknown; note: string | null; updatedAt: Date }>(
+    const [stored] = await sql.query<LabelRow>(
       `SELECT upstream, "localGit", memory, other, evidence, note, "updatedAt" FROM label WHERE "trajectoryId" = $1 AND "annotatorId" = $2`,
       [f.trajectoryId, actor.id],
     );

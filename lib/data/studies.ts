@@ -50,10 +50,15 @@ export async function labellers(): Promise<Array<{ id: string; handle: string; n
 
 /** Draws the sample and assigns it, without saving. */
 export async function draftStudy(actor: Actor, input: unknown): Promise<StudyDraft> {
+  return (await draw(actor, input)).draft;
+}
+
+/** The draft, and the user ids of the handles it assigns (createStudy writes them). */
+async function draw(actor: Actor, input: unknown): Promise<{ draft: StudyDraft; userIds: Map<string, string> }> {
   assertCan(actor, "studies:write");
   const design = StudyDesignSchema.parse(input);
-  const known = new Set((await labellers()).map((u) => u.handle));
-  const unknown = design.annotators.filter((h) => !known.has(h));
+  const userIds = new Map((await labellers()).map((u) => [u.handle, u.id]));
+  const unknown = design.annotators.filter((h) => !userIds.has(h));
   if (unknown.length) throw new StudyError(`not annotators who can sign in: ${unknown.join(", ")}`);
   const pool = await candidates();
   const sizeOf = (s: string) => design.sizes[s] ?? design.size;
@@ -75,19 +80,19 @@ export async function draftStudy(actor: Actor, input: unknown): Promise<StudyDra
   const load = new Map<string, number>(design.annotators.map((h) => [h, 0]));
   for (const i of items) for (const h of i.annotators) load.set(h, (load.get(h) ?? 0) + 1);
   const digest = crypto.createHash("sha256").update(JSON.stringify(items)).digest("hex").slice(0, 16);
-  return {
+  const draft = {
     design, items, digest,
     strata: [...strata.values()].sort((a, b) => a.stratum.localeCompare(b.stratum)),
     load: [...load.entries()].map(([handle, n]) => ({ handle, items: n })),
   };
+  return { draft, userIds };
 }
 
 /** Saves a study exactly as previewed (digest), or refuses. */
 export async function createStudy(actor: Actor, input: unknown, digest: string): Promise<number> {
-  const draft = await draftStudy(actor, input);
+  const { draft, userIds: users } = await draw(actor, input);
   if (!draft.items.length) throw new StudyError("the draw is empty: raise the size per stratum");
   if (draft.digest !== digest) throw new StudyError("the trajectories changed since the preview: preview the draw again before saving");
-  const users = new Map((await labellers()).map((u) => [u.handle, u.id]));
   return db().$transaction(async (tx) => {
     if (await tx.study.findUnique({ where: { name: draft.design.name }, select: { id: true } })) throw new StudyError(`a study named "${draft.design.name}" exists`);
     const study = await tx.study.create({
