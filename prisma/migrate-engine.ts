@@ -58,6 +58,19 @@ function patchCharOid() {
   }
 }
 
+/**
+ * adapter-pg runs a migration by splitting its script at every semicolon, which breaks a DO block
+ * (and a semicolon in a comment). The native engine sends the script whole, as one simple query,
+ * which PostgreSQL runs as one implicit transaction: so does this.
+ */
+function wholeScripts<A extends object>(adapter: A): A {
+  const own = adapter as unknown as { client: { query(sql: string): Promise<unknown> }; onError(e: unknown): never; executeScript(script: string): Promise<void> };
+  own.executeScript = async (script) => {
+    try { await own.client.query(script); } catch (e) { own.onError(e); }
+  };
+  return adapter;
+}
+
 /** The adapter factory for PostgreSQL, and a way to close every connection it opened (or the process lingers on idle pools). */
 function postgresFactory(url: string): { factory: SqlMigrationAwareDriverAdapterFactory; dispose(): Promise<void> } {
   patchCharOid();
@@ -75,7 +88,7 @@ function postgresFactory(url: string): { factory: SqlMigrationAwareDriverAdapter
     provider: base.provider,
     adapterName: base.adapterName,
     async connect() {
-      const adapter = await base.connect();
+      const adapter = wholeScripts(await base.connect());
       opened.push(adapter);
       return adapter;
     },
@@ -83,7 +96,7 @@ function postgresFactory(url: string): { factory: SqlMigrationAwareDriverAdapter
     async connectToShadowDb() {
       const name = `prisma_shadow_${crypto.randomUUID().replaceAll("-", "")}`;
       await admin(`CREATE DATABASE "${name}"`);
-      const shadow = await new PrismaPg({ ...cfg, database: name }).connect();
+      const shadow = wholeScripts(await new PrismaPg({ ...cfg, database: name }).connect());
       const dispose = shadow.dispose.bind(shadow);
       shadow.dispose = async () => { await dispose(); await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`); };
       return shadow;
