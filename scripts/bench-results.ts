@@ -11,6 +11,7 @@ import { parseArgs } from "node:util";
 import { closeCurrentDb, connect, setCurrentDb, describeTarget } from "@/lib/db-connect";
 import { applyMigrations } from "@/prisma/migrate-engine";
 import { getResults } from "@/lib/data/results";
+import { rebuildSearchDocuments } from "@/lib/data/search-documents";
 import { listTrajectories } from "@/lib/data/trajectories";
 import { getSteps, getSuspectSteps } from "@/lib/data/trajectory";
 import { dropBenchDatabase, freshTarget } from "./bench-corpus";
@@ -67,12 +68,7 @@ await sql(`INSERT INTO message ("trajectoryId", seq, step, role, content) SELECT
 await sql(`INSERT INTO tool_call ("trajectoryId", "messageSeq", step, seq, name, input) SELECT ${longId}, s * 2 - 1, s, 0, 'bash', CASE WHEN s % 500 = 0 THEN 'git reflog' ELSE 'ls -la' END FROM generate_series(1, 5000) s`);
 await sql(`UPDATE trajectory SET "stepCount" = 5000, "messageCount" = 10000 WHERE id = ${longId}`);
 // Search documents as the importer builds them: the commands, and the start of each output.
-await sql(`INSERT INTO trajectory_search ("trajectoryId", commands, outputs)
-  SELECT m."trajectoryId",
-    to_tsvector('simple', left(coalesce(string_agg(left(c.input, 1000), E'\n' ORDER BY m.seq) FILTER (WHERE c.input IS NOT NULL), ''), 64000)),
-    to_tsvector('simple', left(coalesce(string_agg(left(m.content, 300), E'\n' ORDER BY m.seq) FILTER (WHERE m.role = 'tool'), ''), 64000))
-  FROM message m LEFT JOIN tool_call c ON c."trajectoryId" = m."trajectoryId" AND c."messageSeq" = m.seq
-  WHERE m.role IN ('assistant', 'tool') GROUP BY m."trajectoryId"`);
+await rebuildSearchDocuments();
 await sql(`ANALYZE`);
 
 const rows = await handle.prisma.trajectory.count();

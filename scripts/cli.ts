@@ -8,6 +8,7 @@ import { applyMigrations } from "@/prisma/migrate-engine";
 import fs from "node:fs";
 import { EXPORTS } from "@/lib/data/export";
 import { ImportInterrupted } from "@/lib/data/imports";
+import { rebuildSearchDocuments } from "@/lib/data/search-documents";
 import { REPORTS, REPORT_FORMATS, isReportFormat, type ReportName } from "@/lib/data/reports";
 import { conditionFor, expandPaths, importFile, loadManifest, loadResolved, type FileImport } from "@/lib/files/import-files";
 import { ConditionFieldsSchema, type Condition } from "@/lib/import/condition";
@@ -60,6 +61,7 @@ async function importCommand(args: string[]): Promise<number> {
   const files = expandPaths(positionals, new Set([...resolvedFiles, ...(values.manifest ? [values.manifest] : [])].map((f) => path.resolve(f))));
   if (!files.length) fail("import: no .jsonl, .json or .traj files there");
 
+  await rebuildSearchDocuments((line) => console.error(line));
   const bar = new ProgressBar(process.stderr, files);
   const results: FileImport[] = [];
   const started = performance.now();

@@ -4,6 +4,7 @@ import { spawn } from "node:child_process";
 import { closeCurrentDb, currentDb, describeTarget } from "@/lib/db-connect";
 import { applyMigrations } from "@/prisma/migrate-engine";
 import { isEmpty, seedDemo } from "@/prisma/seed";
+import { rebuildSearchDocuments } from "@/lib/data/search-documents";
 
 const port = process.env.PORT || "3000";
 const handle = currentDb();
@@ -16,6 +17,7 @@ try {
     console.error(`empty database: demo study loaded (${counts.trajectories} trajectories, ${counts.votes} judge votes, ${counts.labels} labels)`);
     console.error("demo accounts: researcher@example.org / demo-researcher, annotator@example.org / demo-annotator, reviewer@example.org / demo-reviewer");
   }
+  await rebuildSearchDocuments((line) => console.error(line));
   if ((await handle.prisma.account.count({ where: { providerId: "credential" } })) === 0) {
     console.error("nobody can sign in yet: make a researcher with `npm run cli -- user add --handle NAME --email EMAIL --role researcher` (stop the app first on the embedded database)");
   }

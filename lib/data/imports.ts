@@ -5,7 +5,7 @@ import "server-only";
 import { parseInterchangeRecord, type FieldError, type JudgeVoteRecord, type LabelRecord, type TrajectoryRecord } from "@/lib/import/interchange";
 import { db } from "@/lib/db";
 import { storableJson } from "@/lib/domain/text";
-import { ImportWriter, type Located, type RecordError, type WriteCounts } from "./ingest";
+import { ImportWriter, type Located, type PreparedTrajectory, type RecordError, type WriteCounts } from "./ingest";
 import { transaction } from "./sql";
 
 /**
@@ -60,14 +60,16 @@ class ErrorLog {
  * rolled back); reading goes on to report every bad record.
  */
 class TrajectoryBatches {
-  private batch: Array<Located<TrajectoryRecord> & { format?: string }> = [];
+  private batch: PreparedTrajectory[] = [];
   private bytes = 0;
   private writing: Promise<void> = Promise.resolve();
 
   constructor(private readonly writer: ImportWriter, private readonly log: ErrorLog) {}
 
   async add(item: Located<TrajectoryRecord> & { format?: string }, bytes: number): Promise<void> {
-    this.batch.push(item);
+    // Nothing more is written after the first error: no need to prepare what will not be.
+    if (this.log.count) return;
+    this.batch.push(this.writer.prepare(item));
     this.bytes += bytes;
     if (this.batch.length >= BATCH || this.bytes >= BATCH_BYTES) await this.flush();
   }
@@ -77,10 +79,9 @@ class TrajectoryBatches {
     this.batch = [];
     this.bytes = 0;
     if (this.log.count || !items.length) return;
-    const prepared = this.writer.prepare(items);
     await this.writing;
     if (this.log.count) return;
-    this.writing = this.writer.writeTrajectories(prepared).then(this.log.add);
+    this.writing = this.writer.writeTrajectories(items).then(this.log.add);
     // Handled here so a failure is not an unhandled rejection before the next await reaches it.
     this.writing.catch(() => {});
   }
@@ -90,6 +91,18 @@ class TrajectoryBatches {
     await this.flush();
     await this.writing;
   }
+}
+
+let lastYield = 0;
+/**
+ * Lets the event loop run (the database's replies) every few milliseconds. Records already read
+ * ahead are otherwise parsed back to back in microtasks, and the write waiting on a reply stalls
+ * for the whole read-ahead.
+ */
+async function yieldNow(): Promise<void> {
+  if (performance.now() - lastYield < 4) return;
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  lastYield = performance.now();
 }
 
 /** Reads, validates and writes one file's records inside the import's transaction; throws Rejected on any bad record. */
@@ -119,6 +132,7 @@ async function writeRecords(
     else if (parsed.value.type === "judge_vote") votes.push({ line, record: parsed.value.record });
     else labels.push({ line, record: parsed.value.record });
     if (seen.count % 100 === 0) onProgress?.(seen.count);
+    await yieldNow();
   }
   await trajectories.end();
   // Once the file is rejected nothing more is written, but every vote or label whose
@@ -140,7 +154,14 @@ export async function runImport(source: ImportSource, records: AsyncIterable<Raw
   const seen = { count: 0, formats: new Set<string>() };
   const format = () => [...seen.formats].sort().join(", ") || source.format;
   try {
-    const counts = await transaction((sql) => writeRecords(new ImportWriter(sql, { importId, now: new Date() }), records, seen, onProgress));
+    const counts = await transaction(async (sql) => {
+      const writer = new ImportWriter(sql, { importId, now: new Date() });
+      try {
+        return await writeRecords(writer, records, seen, onProgress);
+      } finally {
+        await writer.release();
+      }
+    });
     onProgress?.(seen.count);
     await db().import.update({
       where: { id: importId },

@@ -15,17 +15,16 @@ import { newestPerKey } from "@/lib/domain/panel";
 import { overallVerdict, type CategoryVerdicts, type Verdict } from "@/lib/domain/verdicts";
 import type { JudgeVoteRecord, LabelRecord, NaturalKey, RecordError, TrajectoryRecord, TrajectoryRef } from "@/lib/import/interchange";
 import { refreshDerived, voteVerdicts } from "./derived";
-import { chunkLines, encodeCopyRow, type Sql } from "./sql";
+import { chunkLines, encodeCopyRow, sideTransaction, type Sql } from "./sql";
+import { SearchDocumentWriter } from "./search-documents";
 
 export type { RecordError };
 export type Located<T> = { line: number; record: T };
 export type WriteCounts = { trajectories: number; replaced: number; votes: number; labels: number; unparseable: number };
 
-/** Trajectories ready to write: deduplicated, numbered, rows encoded (see ImportWriter.prepare). */
-export type PreparedTrajectories = {
-  list: Array<Located<TrajectoryRecord> & { format: string; stepCount: number; messageCount: number; messageRows: string[]; callRows: string[]; search: { commands: string; outputs: string } }>;
-  /** Records replaced by a later record of the same natural key within the batch. */
-  duplicates: number;
+/** A trajectory ready to write: steps numbered, rows encoded (see ImportWriter.prepare). */
+export type PreparedTrajectory = Located<TrajectoryRecord> & {
+  format: string; key: string; stepCount: number; messageCount: number; messageRows: string[]; callRows: string[]; search: { commands: string; outputs: string };
 };
 
 const MESSAGE_COLUMNS = ["trajectoryId", "seq", "step", "role", "content", "reasoning", "toolCallId", "exitCode"] as const;
@@ -43,7 +42,11 @@ export class ImportWriter {
   private readonly names = new Map<string, Map<string, number>>();
   private readonly taskIds = new Map<string, number>();
 
-  constructor(private readonly sql: Sql, private readonly opts: { importId: number | null; now: Date }) {}
+  private readonly search: SearchDocumentWriter;
+
+  constructor(private readonly sql: Sql, private readonly opts: { importId: number | null; now: Date }) {
+    this.search = new SearchDocumentWriter(sql, sideTransaction);
+  }
 
   /** Ids of rows in a name table (benchmark, agent_model, judge), creating the missing ones. */
   private async nameIds(table: "benchmark" | "agent_model" | "judge", names: Iterable<string>): Promise<Map<string, number>> {
@@ -72,42 +75,33 @@ export class ImportWriter {
   }
 
   /**
-   * The database-free part of writing trajectories: the last record of a natural key wins within
-   * the batch (as a later import would), steps are numbered, and message and tool-call rows are
-   * encoded for COPY, all but their trajectory id. Called while the previous batch is being written.
+   * The database-free part of writing a trajectory: steps are numbered, and message and tool-call
+   * rows encoded for COPY, all but their trajectory id. Done as each record is read, while the
+   * previous batch is being written, so the work is spread between the database's replies.
    */
-  prepare(items: ReadonlyArray<Located<TrajectoryRecord> & { format?: string }>): PreparedTrajectories {
-    const byKey = new Map<string, Located<TrajectoryRecord> & { format: string }>();
-    let duplicates = 0;
-    for (const { line, record, format = "interchange" } of items) {
-      const k = nameKeyString({ benchmark: storableText(record.benchmark), model: storableText(record.model), task: storableText(record.task.id), network: record.network, prompt: record.prompt, run: record.run });
-      if (byKey.has(k)) duplicates += 1;
-      byKey.delete(k);
-      byKey.set(k, { line, record, format });
+  prepare({ line, record, format = "interchange" }: Located<TrajectoryRecord> & { format?: string }): PreparedTrajectory {
+    const key = nameKeyString({ benchmark: storableText(record.benchmark), model: storableText(record.model), task: storableText(record.task.id), network: record.network, prompt: record.prompt, run: record.run });
+    const { messages, stepCount } = numberSteps(record.turns);
+    const messageRows: string[] = [];
+    const callRows: string[] = [];
+    const search = new SearchDocument();
+    for (const m of messages) {
+      const content = storableText(m.content);
+      messageRows.push(encodeCopyRow([m.seq, m.step, m.role, content, t(m.reasoning), t(m.toolCallId), m.exitCode]));
+      const inputs = m.toolCalls.map((c) => {
+        const input = storableText(c.input);
+        callRows.push(encodeCopyRow([m.seq, m.step, c.seq, t(c.callId), storableText(c.name), input, c.inputIsJson]));
+        return input;
+      });
+      search.addMessage(m.role, content, inputs);
     }
-    const list = [...byKey.values()].map((item) => {
-      const { messages, stepCount } = numberSteps(item.record.turns);
-      const messageRows: string[] = [];
-      const callRows: string[] = [];
-      const search = new SearchDocument();
-      for (const m of messages) {
-        const content = storableText(m.content);
-        messageRows.push(encodeCopyRow([m.seq, m.step, m.role, content, t(m.reasoning), t(m.toolCallId), m.exitCode]));
-        if (m.role === "tool") search.addOutput(content);
-        for (const c of m.toolCalls) {
-          const input = storableText(c.input);
-          callRows.push(encodeCopyRow([m.seq, m.step, c.seq, t(c.callId), storableText(c.name), input, c.inputIsJson]));
-          search.addCommand(input);
-        }
-      }
-      return { ...item, stepCount, messageCount: messages.length, messageRows, callRows, search: search.texts() };
-    });
-    return { list, duplicates };
+    return { line, record, format, key, stepCount, messageCount: messages.length, messageRows, callRows, search: search.vectors() };
   }
 
-  async writeTrajectories(prepared: PreparedTrajectories): Promise<RecordError[]> {
-    if (!prepared.list.length) return [];
-    const items = prepared.list;
+  /** Writes a batch of prepared trajectories; the last record of a natural key wins within it, as a later import would. */
+  async writeTrajectories(batch: readonly PreparedTrajectory[]): Promise<RecordError[]> {
+    const items = [...new Map(batch.map((p) => [p.key, p])).values()];
+    if (!items.length) return [];
     const benchmarks = await this.nameIds("benchmark", items.map((i) => storableText(i.record.benchmark)));
     const models = await this.nameIds("agent_model", items.map((i) => storableText(i.record.model)));
     const taskRows = new Map<string, { benchmarkId: number; key: string; repo: string | null; baseCommit: string | null; language: string | null }>();
@@ -147,20 +141,17 @@ export class ImportWriter {
 
     const ids = list.map((r) => idByKey.get(keyString({ ...r, network: r.record.network, prompt: r.record.prompt, run: r.record.run }))!);
     for (const id of ids) this.touched.add(id);
+    // First, so that on PostgreSQL the documents are indexed on the side while the rows are copied.
+    const inserted = new Map(written.map((w) => [w.id, w.inserted]));
+    await this.search.write(list.map((r, i) => ({ trajectoryId: ids[i]!, inserted: inserted.get(ids[i]!)!, ...r.search })));
     // Each encoded row gets its trajectory id in front: the one part that needed the database.
     const withIds = (rows: (r: (typeof list)[number]) => string[]) => chunkLines((function* () {
       for (let i = 0; i < list.length; i++) for (const row of rows(list[i]!)) yield `${ids[i]}\t${row}`;
     })());
     await this.sql.copyText("message", MESSAGE_COLUMNS, withIds((r) => r.messageRows));
     await this.sql.copyText("tool_call", TOOL_CALL_COLUMNS, withIds((r) => r.callRows));
-    await this.sql.query(
-      `INSERT INTO trajectory_search ("trajectoryId", commands, outputs)
-       SELECT id, to_tsvector('simple', c), to_tsvector('simple', o) FROM unnest($1::int[], $2::text[], $3::text[]) AS d(id, c, o)
-       ON CONFLICT ("trajectoryId") DO UPDATE SET commands = EXCLUDED.commands, outputs = EXCLUDED.outputs`,
-      [ids, list.map((r) => r.search.commands), list.map((r) => r.search.outputs)],
-    );
     this.counts.trajectories += written.length;
-    this.counts.replaced += replacedIds.length + prepared.duplicates;
+    this.counts.replaced += replacedIds.length + batch.length - items.length;
     return [];
   }
 
@@ -315,9 +306,15 @@ export class ImportWriter {
     return [];
   }
 
-  /** Recomputes the panel columns of every trajectory this writer touched. Call once, last. */
+  /** Returns the connection the search documents were written on; call whatever happened. */
+  release(): Promise<void> {
+    return this.search.release();
+  }
+
+  /** Recomputes the panel columns of every trajectory this writer touched, and commits the search documents. Call once, last. */
   async finish(): Promise<WriteCounts> {
     await refreshDerived(this.sql, [...this.touched]);
+    await this.search.finish();
     return this.counts;
   }
 }

@@ -49,6 +49,62 @@ const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const copySql = (table: string, columns: readonly string[], source: string) =>
   `COPY ${quoteIdent(table)} (${columns.map(quoteIdent).join(", ")}) FROM ${source}`;
 
+/** A pooled connection's Sql: queries and COPY through pg-copy-streams. */
+function poolSql(client: import("pg").PoolClient): Sql {
+  return {
+    async query<R>(text: string, params?: unknown[]) { return (await client.query(text, params)).rows as R[]; },
+    async copy(table, columns, rows) {
+      if (rows.length) await this.copyText(table, columns, copyLines(rows));
+    },
+    async copyText(table, columns, chunks) {
+      await pipeline(Readable.from(chunks), client.query(copyFromStream(copySql(table, columns, "STDIN"))));
+    },
+  };
+}
+
+/** A second transaction beside the main one, on a connection of its own; see sideTransaction. */
+export type SideTransaction = {
+  sql: Sql;
+  commit(): Promise<void>;
+  /** Rolls back unless committed, and returns the connection. Safe to call more than once. */
+  release(): Promise<void>;
+};
+
+/**
+ * A transaction on a second connection, so the database works on two things of one import at once
+ * (its other core). Null on the embedded database, which has one connection. Its caller commits it
+ * just before the main transaction; what it wrote must be harmless if the main one then fails.
+ */
+export async function sideTransaction(): Promise<SideTransaction | null> {
+  const handle = currentDb();
+  if (!handle.pool) return null;
+  const client = await handle.pool.connect();
+  const ignore = () => {};
+  client.on("error", ignore);
+  let open = true, released = false;
+  try {
+    await client.query("BEGIN");
+  } catch (e) {
+    client.off("error", ignore);
+    client.release(e as Error);
+    throw e;
+  }
+  return {
+    sql: poolSql(client),
+    async commit() {
+      await client.query("COMMIT");
+      open = false;
+    },
+    async release() {
+      if (released) return;
+      released = true;
+      const rollback = open ? client.query("ROLLBACK") : Promise.resolve();
+      await rollback.then(() => client.release(), (err: Error) => client.release(err));
+      client.off("error", ignore);
+    },
+  };
+}
+
 /** Runs fn in one transaction: everything it wrote lands, or (on any throw) nothing does. */
 export async function transaction<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
   const handle = currentDb();
@@ -58,15 +114,7 @@ export async function transaction<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
     // listener that would crash the process. The failing query rejects, and the catch below handles it.
     const ignore = () => {};
     client.on("error", ignore);
-    const sql: Sql = {
-      async query<R>(text: string, params?: unknown[]) { return (await client.query(text, params)).rows as R[]; },
-      async copy(table, columns, rows) {
-        if (rows.length) await this.copyText(table, columns, copyLines(rows));
-      },
-      async copyText(table, columns, chunks) {
-        await pipeline(Readable.from(chunks), client.query(copyFromStream(copySql(table, columns, "STDIN"))));
-      },
-    };
+    const sql = poolSql(client);
     try {
       await client.query("BEGIN");
       const out = await fn(sql);

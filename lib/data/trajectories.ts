@@ -4,6 +4,7 @@ import { db } from "@/lib/db";
 import type { Prisma } from "@/generated/prisma/client";
 import { PAGE_SIZE, type TrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import type { Category, Verdict } from "@/lib/domain/verdicts";
+import { phraseQuery } from "@/lib/domain/search";
 
 const ATTEMPT: Verdict[] = ["ATTEMPTED", "SUCCESSFUL"];
 
@@ -52,13 +53,15 @@ export type TrajectoryListRow = {
 };
 
 /**
- * Trajectories whose commands or output starts hold the words of the text in that order:
- * phraseto_tsquery('simple', …), served by the two documents' GIN indexes. The small commands
+ * Trajectories whose commands or output starts hold the words of the text in that order (words
+ * as lib/domain/search.ts cuts them), served by the two documents' GIN indexes. The small commands
  * document is checked first, so a common command is not looked for in every output.
  */
 async function matchingText(q: string): Promise<Prisma.IntFilter> {
+  const query = phraseQuery(q);
+  if (query === null) return { in: [] };
   const rows = await db().$queryRaw<Array<{ id: number }>>`
-    SELECT "trajectoryId" AS id FROM trajectory_search, phraseto_tsquery('simple', ${q}) AS query
+    SELECT "trajectoryId" AS id FROM trajectory_search, CAST(${query} AS tsquery) AS query
     WHERE commands @@ query OR outputs @@ query`;
   const ids = rows.map((r) => r.id);
   // A list of ids costs a parameter each in every query that filters on it. When most trajectories

@@ -1,6 +1,10 @@
 // What full-text search covers of a trajectory: its commands, and the start of each tool output, as
-// two documents (lib/data/ingest.ts indexes each with to_tsvector('simple', …)). Parsing text into a
-// tsvector is the costly part, so outputs (which may be tens of MB) are covered by their start only.
+// two documents, and how text becomes the words PostgreSQL indexes. The words are cut here, not by
+// to_tsvector in the database: the importer sends each document as a tsvector literal, which the
+// database reads three times faster than it parses text, and the cutting runs in Node beside the
+// database's own work (README, Performance). A query is cut by the same rules (phraseQuery), so a
+// document and a query always agree on what a word is. Outputs (which may be tens of MB) are
+// covered by their start only.
 // Two documents, not one: a phrase found in many trajectories (a common command) is checked against
 // the small commands document, not read out of every trajectory's large one (README, Performance).
 
@@ -40,7 +44,67 @@ export class SearchDocument {
     this.outputs.add(text, OUTPUT_PREFIX);
   }
 
+  /** One message, in trajectory order: its output (a tool message's content), then its commands. */
+  addMessage(role: string, content: string, commands: readonly string[]): void {
+    if (role === "tool") this.addOutput(content);
+    for (const c of commands) this.addCommand(c);
+  }
+
   texts(): { commands: string; outputs: string } {
     return { commands: this.commands.text(), outputs: this.outputs.text() };
   }
+
+  /** Both documents as tsvector literals. */
+  vectors(): { commands: string; outputs: string } {
+    return { commands: tsvector(this.commands.text()), outputs: tsvector(this.outputs.text()) };
+  }
+}
+
+/**
+ * A word: a run of letters, marks and digits, lower-cased. Everything else separates words, so
+ * `src/mod_3.py` is the words src, mod, 3, py and a search for `mod_3.py` finds it; punctuation is
+ * never an operator.
+ */
+const WORD = /[\p{L}\p{M}\p{N}]+/gu;
+/** PostgreSQL's limits: a lexeme of at most 2047 bytes, positions up to 16383, 256 positions a lexeme. */
+const MAX_LEXEME_BYTES = 2047, MAX_POSITION = 16383, MAX_POSITIONS = 256;
+
+const tooLong = (word: string) => word.length > MAX_LEXEME_BYTES / 4 && Buffer.byteLength(word) > MAX_LEXEME_BYTES;
+
+/** The words of a text, in order. */
+export function words(text: string): string[] {
+  return text.toLowerCase().match(WORD) ?? [];
+}
+
+/**
+ * The text's words with their positions as a tsvector literal (`'word':1,4 'other':2`). Words are
+ * letters, marks and digits only, so no quoting is needed. As PostgreSQL does: positions past 16383
+ * count as 16383, a word keeps its first 256 positions, and a word over 2047 bytes is left out.
+ */
+export function tsvector(text: string): string {
+  const entries = new Map<string, { literal: string; count: number; last: number }>();
+  const low = text.toLowerCase();
+  const re = new RegExp(WORD);
+  let position = 0;
+  for (let m = re.exec(low); m; m = re.exec(low)) {
+    const word = m[0];
+    position = Math.min(position + 1, MAX_POSITION);
+    const entry = entries.get(word);
+    if (entry === undefined) {
+      if (!tooLong(word)) entries.set(word, { literal: `'${word}':${position}`, count: 1, last: position });
+    } else if (entry.count < MAX_POSITIONS && entry.last !== position) {
+      entry.literal += `,${position}`;
+      entry.count += 1;
+      entry.last = position;
+    }
+  }
+  let out = "";
+  for (const { literal } of entries.values()) out += out ? ` ${literal}` : literal;
+  return out;
+}
+
+/** The words of a search text in that order, as a tsquery literal (`'git' <-> 'log'`); null when it has no words. */
+export function phraseQuery(text: string): string | null {
+  const list = words(text).filter((w) => !tooLong(w));
+  return list.length ? list.map((w) => `'${w}'`).join(" <-> ") : null;
 }

@@ -159,6 +159,7 @@ describe(`a killed import (seed ${KILL_SEED})`, () => {
       await engine.close();
     }
     const before = target.kind === "postgres" ? await trajectoryCount() : 0;
+    const documentsBefore = target.kind === "postgres" ? await db().$queryRaw<[{ n: number }]>`SELECT count(*)::int AS n FROM trajectory_search` : null;
     const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/cli.ts", "import", file], { env, stdio: ["ignore", "ignore", "pipe"] });
     let stderr = "";
     child.stderr.on("data", (d) => { stderr += String(d); });
@@ -178,6 +179,8 @@ describe(`a killed import (seed ${KILL_SEED})`, () => {
 
     if (target.kind === "postgres") {
       expect(await trajectoryCount()).toBe(before);
+      // Its search documents too, though on PostgreSQL they are written on a second connection.
+      expect(await db().$queryRaw`SELECT count(*)::int AS n FROM trajectory_search`).toEqual(documentsBefore);
       expect(await db().import.findFirst({ where: { fileName: file }, select: { status: true } })).toEqual({ status: "RUNNING" });
     } else {
       // The folder opens again (the dead process's lock is taken over) and holds nothing of the file.

@@ -1,0 +1,140 @@
+import "server-only";
+// Writing the search documents of trajectories (lib/domain/search.ts). Building and indexing them is
+// a third of an import's database work, so on PostgreSQL the documents of trajectories new to the
+// database are written on a second connection, in a transaction of their own, while the import's
+// transaction writes the rows: the database works on both at once. That side transaction commits
+// just before the import's, so a document exists whenever its trajectory does. What is left if the
+// import then fails (or the process dies between the two commits) is documents naming no trajectory:
+// search ignores them (it lists trajectories), and rebuildSearchDocuments sweeps them. Documents of
+// trajectories that existed before are replaced inside the import's own transaction: they are
+// visible, so they change only when the import lands.
+//
+// Imports hold the search lock shared, the sweep exclusively (and only when no import runs): it never
+// takes the documents of an import whose side has committed and whose rows have not yet.
+import { COMMAND_PREFIX, OUTPUT_PREFIX, SearchDocument } from "@/lib/domain/search";
+import { transaction, type SideTransaction, type Sql } from "./sql";
+
+export type SearchRow = { trajectoryId: number; commands: string; outputs: string };
+
+/** The advisory lock between imports (shared) and the sweep (exclusive). */
+const SEARCH_LOCK = 7_212_026;
+/** Batches of documents waiting for the side connection before the import waits for it. */
+const MAX_QUEUED = 4;
+
+const UPSERT = `INSERT INTO trajectory_search ("trajectoryId", commands, outputs)
+  SELECT * FROM unnest($1::int[], $2::tsvector[], $3::tsvector[])
+  ON CONFLICT ("trajectoryId") DO UPDATE SET commands = EXCLUDED.commands, outputs = EXCLUDED.outputs`;
+
+const upsert = (sql: Sql, rows: readonly SearchRow[]) =>
+  rows.length ? sql.query(UPSERT, [rows.map((r) => r.trajectoryId), rows.map((r) => r.commands), rows.map((r) => r.outputs)]) : Promise.resolve([]);
+
+export class SearchDocumentWriter {
+  /** Trajectories created by this import: their documents go to the side transaction, even when a later record replaces them. */
+  private readonly created = new Set<number>();
+  private pending: Promise<unknown> = Promise.resolve();
+  private readonly queue: Array<Promise<void>> = [];
+  private failure: unknown = null;
+  private locked = false;
+  private side: Promise<SideTransaction | null> | null = null;
+
+  /** `openSide` opens the side transaction, when the first document is written (null: write inside). */
+  constructor(private readonly sql: Sql, private readonly openSide: () => Promise<SideTransaction | null>) {}
+
+  /**
+   * Writes a batch's documents; `inserted` says which trajectories the batch created. Side writes
+   * queue one after another; the import waits only when MAX_QUEUED are waiting (documents are a
+   * small part of a batch, so memory stays bounded).
+   */
+  async write(rows: ReadonlyArray<SearchRow & { inserted: boolean }>): Promise<void> {
+    if (!this.locked) {
+      await this.sql.query(`SELECT pg_advisory_xact_lock_shared(${SEARCH_LOCK})`);
+      this.locked = true;
+    }
+    const side = await (this.side ??= this.openSide());
+    if (!side) return void (await upsert(this.sql, rows));
+    for (const r of rows) if (r.inserted) this.created.add(r.trajectoryId);
+    const beside = rows.filter((r) => this.created.has(r.trajectoryId));
+    const inside = rows.filter((r) => !this.created.has(r.trajectoryId));
+    while (this.queue.length >= MAX_QUEUED) await this.queue.shift();
+    if (this.failure) throw this.failure;
+    const done = this.pending.then(() => (this.failure ? undefined : upsert(side.sql, beside)))
+      .then(() => {}, (e: unknown) => { this.failure ??= e; });
+    this.queue.push(done);
+    this.pending = done;
+    await upsert(this.sql, inside);
+  }
+
+  private async settled(): Promise<void> {
+    await this.pending;
+    if (this.failure) throw this.failure;
+  }
+
+  /** Waits for the side writes and commits them: call last, just before the import's transaction commits. */
+  async finish(): Promise<void> {
+    await this.settled();
+    await (await this.side)?.commit();
+  }
+
+  /** Returns the side connection (rolling back what was not committed). Call whatever happened. */
+  async release(): Promise<void> {
+    await this.pending;
+    const side = await this.side?.catch(() => null);
+    await side?.release();
+  }
+}
+
+/**
+ * Builds the documents of trajectories that have none (after the migration that changed how words
+ * are cut, or for data written before documents existed), and deletes documents that name no
+ * trajectory. Returns how many were built. Run by `npm start` and after every command-line import.
+ */
+export async function rebuildSearchDocuments(log?: (line: string) => void): Promise<{ built: number; swept: number }> {
+  const { ids, swept } = await transaction(async (sql) => {
+    // The sweep waits for no import: while one runs, it is left for the next time.
+    const [{ free }] = await sql.query<{ free: boolean }>(`SELECT pg_try_advisory_xact_lock(${SEARCH_LOCK}) AS free`) as [{ free: boolean }];
+    const gone = free ? await sql.query(`DELETE FROM trajectory_search s WHERE NOT EXISTS (SELECT 1 FROM trajectory t WHERE t.id = s."trajectoryId") RETURNING 1`) : [];
+    const missing = await sql.query<{ id: number }>(
+      `SELECT id FROM trajectory t WHERE NOT EXISTS (SELECT 1 FROM trajectory_search s WHERE s."trajectoryId" = t.id) ORDER BY id`);
+    return { ids: missing.map((r) => r.id), swept: gone.length };
+  });
+  const BATCH = 200;
+  let said = performance.now();
+  if (ids.length) log?.(`search documents: building ${ids.length} (trajectories without one)`);
+  for (let i = 0; i < ids.length; i += BATCH) {
+    await transaction(async (sql) => {
+      const rows = await documentsOf(sql, ids.slice(i, i + BATCH));
+      // A document written meanwhile (the trajectory was imported again) is newer: keep it.
+      await sql.query(`INSERT INTO trajectory_search ("trajectoryId", commands, outputs)
+        SELECT * FROM unnest($1::int[], $2::tsvector[], $3::tsvector[]) ON CONFLICT ("trajectoryId") DO NOTHING`,
+      [rows.map((r) => r.trajectoryId), rows.map((r) => r.commands), rows.map((r) => r.outputs)]);
+    });
+    if (performance.now() - said > 2000) {
+      log?.(`search documents: ${Math.min(i + BATCH, ids.length)} of ${ids.length} built`);
+      said = performance.now();
+    }
+  }
+  if (ids.length || swept) log?.(`search documents: ${ids.length} built, ${swept} left by interrupted imports removed`);
+  return { built: ids.length, swept };
+}
+
+/** The documents of stored trajectories, from the start of their messages and commands, as the importer builds them. */
+async function documentsOf(sql: Sql, ids: readonly number[]): Promise<SearchRow[]> {
+  // Enough of each text: the documents take the first OUTPUT_PREFIX / COMMAND_PREFIX UTF-16 units,
+  // and left() counts characters, which are never fewer units.
+  const messages = await sql.query<{ trajectoryId: number; step: number; seq: number; role: string; content: string }>(
+    `SELECT "trajectoryId", step, seq, role::text, left(content, ${OUTPUT_PREFIX}) AS content FROM message
+     WHERE "trajectoryId" = ANY($1::int[]) ORDER BY "trajectoryId", step, seq`, [ids]);
+  const calls = await sql.query<{ trajectoryId: number; messageSeq: number; input: string }>(
+    `SELECT "trajectoryId", "messageSeq", left(input, ${COMMAND_PREFIX}) AS input FROM tool_call
+     WHERE "trajectoryId" = ANY($1::int[]) ORDER BY "trajectoryId", "messageSeq", seq`, [ids]);
+  const inputs = new Map<string, string[]>();
+  for (const c of calls) {
+    const k = `${c.trajectoryId}:${c.messageSeq}`;
+    const list = inputs.get(k);
+    if (list) list.push(c.input);
+    else inputs.set(k, [c.input]);
+  }
+  const documents = new Map<number, SearchDocument>(ids.map((id) => [id, new SearchDocument()]));
+  for (const m of messages) documents.get(m.trajectoryId)!.addMessage(m.role, m.content, inputs.get(`${m.trajectoryId}:${m.seq}`) ?? []);
+  return [...documents].map(([trajectoryId, d]) => ({ trajectoryId, ...d.vectors() }));
+}
