@@ -9,6 +9,7 @@ import type { DbTarget } from "@/lib/db-connect";
 import { adminQuery, withDatabase } from "@/test/test-db";
 import { transaction } from "@/lib/data/sql";
 import { numberSteps, type Turn } from "@/lib/domain/steps";
+import { SearchDocument } from "@/lib/domain/search";
 import { prng } from "@/prisma/factories";
 
 const BENCH_DATABASE = "shortcut_audit_bench";
@@ -73,38 +74,53 @@ export async function writeJsonl(file: string, records: Iterable<unknown>): Prom
 }
 
 /**
- * The baseline of the import benchmarks: the same message and tool-call rows as the import writes,
+ * The baseline of the import benchmarks: the same rows as the import writes (trajectories, their
+ * messages and tool calls, and their search documents as tsvector literals, cut by the same code)
  * COPYed into bare tables (no keys, no indexes) in one transaction, streamed in batches like the
- * import. Only the COPY calls are timed. The tables are dropped afterwards.
+ * import. Only the COPY calls are timed: reading the file and building the rows are not. The tables
+ * are dropped afterwards. `compression` sets the compression of the text and tsvector columns
+ * (default: the server's, pglz), for comparing like with like where the app's tables use lz4.
  */
-export async function rawCopy(file: string): Promise<{ seconds: number; rows: number }> {
+export async function rawCopy(file: string, opts: { compression?: "lz4" } = {}): Promise<{ seconds: number; rows: number }> {
+  const text = opts.compression ? `text COMPRESSION ${opts.compression}` : "text";
+  const tsvector = opts.compression ? `tsvector COMPRESSION ${opts.compression}` : "tsvector";
   await transaction(async (sql) => {
-    await sql.query(`CREATE TABLE bench_message (t int, seq int, step int, role text, content text, reasoning text, tool_call_id text, exit_code int)`);
-    await sql.query(`CREATE TABLE bench_tool_call (t int, message_seq int, step int, seq int, call_id text, name text, input text, input_is_json bool)`);
+    await sql.query(`CREATE TABLE bench_trajectory (id int, external_id text, benchmark text, model text, task text, network bool, prompt text, run int, resolved bool, metadata jsonb, step_count int, message_count int)`);
+    await sql.query(`CREATE TABLE bench_message (t int, seq int, step int, role text, content ${text}, reasoning ${text}, tool_call_id text, exit_code int)`);
+    await sql.query(`CREATE TABLE bench_tool_call (t int, message_seq int, step int, seq int, call_id text, name text, input ${text}, input_is_json bool)`);
+    await sql.query(`CREATE TABLE bench_search (t int, commands ${tsvector}, outputs ${tsvector})`);
   });
   let seconds = 0, rows = 0;
   await transaction(async (sql) => {
-    let messages: unknown[][] = [], calls: unknown[][] = [];
+    let trajectories: unknown[][] = [], messages: unknown[][] = [], calls: unknown[][] = [], documents: unknown[][] = [];
     const flush = async () => {
       const t = performance.now();
+      await sql.copy("bench_trajectory", ["id", "external_id", "benchmark", "model", "task", "network", "prompt", "run", "resolved", "metadata", "step_count", "message_count"], trajectories);
       await sql.copy("bench_message", ["t", "seq", "step", "role", "content", "reasoning", "tool_call_id", "exit_code"], messages);
       await sql.copy("bench_tool_call", ["t", "message_seq", "step", "seq", "call_id", "name", "input", "input_is_json"], calls);
+      await sql.copy("bench_search", ["t", "commands", "outputs"], documents);
       seconds += (performance.now() - t) / 1000;
-      rows += messages.length + calls.length;
-      messages = []; calls = [];
+      rows += trajectories.length + messages.length + calls.length + documents.length;
+      trajectories = []; messages = []; calls = []; documents = [];
     };
     for await (const line of readline.createInterface({ input: fs.createReadStream(file), crlfDelay: Infinity })) {
       if (!line) continue;
-      const t = JSON.parse(line) as { id: string; turns: Turn[] };
+      const t = JSON.parse(line) as { id: string; benchmark: string; model: string; task: { id: string }; network: boolean; prompt: string; run: number; resolved: boolean; metadata?: unknown; turns: Turn[] };
       const id = Number(t.id.slice(6));
-      for (const m of numberSteps(t.turns).messages) {
+      const { messages: numbered, stepCount } = numberSteps(t.turns);
+      trajectories.push([id, t.id, t.benchmark, t.model, t.task.id, t.network, t.prompt, t.run, t.resolved, t.metadata ?? {}, stepCount, numbered.length]);
+      const search = new SearchDocument();
+      for (const m of numbered) {
         messages.push([id, m.seq, m.step, m.role, m.content, m.reasoning, m.toolCallId, m.exitCode]);
         for (const c of m.toolCalls) calls.push([id, m.seq, m.step, c.seq, c.callId, c.name, c.input, c.inputIsJson]);
+        search.addMessage(m.role, m.content, m.toolCalls.map((c) => c.input));
       }
+      const { commands, outputs } = search.vectors();
+      documents.push([id, commands, outputs]);
       if (messages.length > 40_000) await flush();
     }
     await flush();
   });
-  await transaction(async (sql) => { await sql.query(`DROP TABLE bench_message; DROP TABLE bench_tool_call`); });
+  await transaction(async (sql) => { await sql.query(`DROP TABLE bench_trajectory, bench_message, bench_tool_call, bench_search`); });
   return { seconds, rows };
 }

@@ -1,8 +1,9 @@
 // npm run bench:import -- [--trajectories N] [--steps S] [--output-bytes B]
 // Generates a synthetic JSONL corpus, imports it into a fresh database (PostgreSQL with
 // DATABASE_URL, else PGlite in a temporary folder), and prints MB/s and trajectories/s beside a raw
-// COPY of the same message and tool-call rows into bare tables (no indexes, no constraints) in the
-// same run, as a ratio. Ends with the figures as one JSON line.
+// COPY of the same rows (trajectories, messages, tool calls, search documents) into bare tables (no
+// indexes, no constraints) in the same run, as a ratio; on PostgreSQL also beside bare tables whose
+// text is lz4-compressed as the app's is. Ends with the figures as one JSON line.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -46,17 +47,21 @@ clearInterval(sampler);
 if (!result.ok) throw new Error(`bench import rejected: ${JSON.stringify(result.errors.slice(0, 3))}`);
 
 const { seconds: copySeconds, rows } = await rawCopy(corpus);
+// Like with like: the app's message and tool-call text is lz4-compressed where the server has lz4.
+const lz4 = target.kind === "postgres" ? await rawCopy(corpus, { compression: "lz4" }) : null;
 
 const figures = {
   database: target.kind, trajectories: N, steps: STEPS, corpus_mb: +mb.toFixed(2), rows,
   import_seconds: +importSeconds.toFixed(2), import_mb_per_s: +(mb / importSeconds).toFixed(2), import_trajectories_per_s: +(N / importSeconds).toFixed(1),
   raw_copy_seconds: +copySeconds.toFixed(2), raw_copy_mb_per_s: +(mb / copySeconds).toFixed(2),
   ratio_to_raw_copy: +(copySeconds / importSeconds).toFixed(3), peak_rss_mb: Math.round(peakRss / 1024 ** 2),
+  raw_copy_lz4_seconds: lz4 ? +lz4.seconds.toFixed(2) : null, ratio_to_raw_copy_lz4: lz4 ? +(lz4.seconds / importSeconds).toFixed(3) : null,
 };
 console.log("");
 console.log(`import      ${figures.import_seconds.toFixed(2).padStart(8)} s  ${figures.import_mb_per_s.toFixed(1).padStart(7)} MB/s  ${figures.import_trajectories_per_s.toFixed(0).padStart(6)} trajectories/s  peak RSS ${figures.peak_rss_mb} MB`);
 console.log(`raw COPY    ${figures.raw_copy_seconds.toFixed(2).padStart(8)} s  ${figures.raw_copy_mb_per_s.toFixed(1).padStart(7)} MB/s  (${figures.rows} rows into bare tables)`);
 console.log(`ratio       import rate / raw COPY rate = ${figures.ratio_to_raw_copy}`);
+if (lz4) console.log(`raw COPY into bare tables compressed with lz4 as the app's are: ${lz4.seconds.toFixed(2)} s, ratio ${figures.ratio_to_raw_copy_lz4}`);
 console.log(JSON.stringify(figures));
 
 await closeCurrentDb();

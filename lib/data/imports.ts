@@ -36,6 +36,8 @@ export const MAX_REPORTED_ERRORS = 100;
 /** Trajectories are written this many (or this many bytes) at a time, so memory stays bounded on large files. */
 const BATCH = 200;
 const BATCH_BYTES = 32 * 1024 * 1024;
+/** The first batch is smaller, so the database starts writing while the parser is still at the start. */
+const FIRST_BATCH_BYTES = 2 * 1024 * 1024;
 
 class Rejected extends Error {
   constructor(readonly errors: RecordError[], readonly errorCount: number) {
@@ -62,6 +64,7 @@ class ErrorLog {
 class TrajectoryBatches {
   private batch: PreparedTrajectory[] = [];
   private bytes = 0;
+  private limit = FIRST_BATCH_BYTES;
   private writing: Promise<void> = Promise.resolve();
 
   constructor(private readonly writer: ImportWriter, private readonly log: ErrorLog) {}
@@ -71,13 +74,15 @@ class TrajectoryBatches {
     if (this.log.count) return;
     this.batch.push(this.writer.prepare(item));
     this.bytes += bytes;
-    if (this.batch.length >= BATCH || this.bytes >= BATCH_BYTES) await this.flush();
+    if (this.batch.length >= BATCH || this.bytes >= this.limit) await this.flush();
   }
 
   private async flush(): Promise<void> {
     const items = this.batch;
     this.batch = [];
     this.bytes = 0;
+    // Each batch up to twice the last, so the writer never waits long for the next.
+    this.limit = Math.min(this.limit * 2, BATCH_BYTES);
     if (this.log.count || !items.length) return;
     await this.writing;
     if (this.log.count) return;

@@ -15,7 +15,7 @@ import { newestPerKey } from "@/lib/domain/panel";
 import { overallVerdict, type CategoryVerdicts, type Verdict } from "@/lib/domain/verdicts";
 import type { JudgeVoteRecord, LabelRecord, NaturalKey, RecordError, TrajectoryRecord, TrajectoryRef } from "@/lib/import/interchange";
 import { refreshDerived, voteVerdicts } from "./derived";
-import { chunkLines, encodeCopyRow, sideTransaction, type Sql } from "./sql";
+import { encodeCopyRow, sideTransaction, type Sql } from "./sql";
 import { SearchDocumentWriter } from "./search-documents";
 
 export type { RecordError };
@@ -24,7 +24,10 @@ export type WriteCounts = { trajectories: number; replaced: number; votes: numbe
 
 /** A trajectory ready to write: steps numbered, rows encoded (see ImportWriter.prepare). */
 export type PreparedTrajectory = Located<TrajectoryRecord> & {
-  format: string; key: string; stepCount: number; messageCount: number; messageRows: string[]; callRows: string[]; search: { commands: string; outputs: string };
+  format: string; key: string; stepCount: number; messageCount: number;
+  /** COPY rows of its messages and tool calls, one a line, each line lacking only the trajectory id in front. */
+  messageRows: string; callRows: string;
+  search: { commands: string; outputs: string };
 };
 
 const MESSAGE_COLUMNS = ["trajectoryId", "seq", "step", "role", "content", "reasoning", "toolCallId", "exitCode"] as const;
@@ -95,7 +98,11 @@ export class ImportWriter {
       });
       search.addMessage(m.role, content, inputs);
     }
-    return { line, record, format, key, stepCount, messageCount: messages.length, messageRows, callRows, search: search.vectors() };
+    // The turns are not kept: their text now lives in the encoded rows, and a batch holds one copy, not two.
+    return {
+      line, record: { ...record, turns: [] }, format, key, stepCount, messageCount: messages.length,
+      messageRows: messageRows.join("\n"), callRows: callRows.join("\n"), search: search.vectors(),
+    };
   }
 
   /** Writes a batch of prepared trajectories; the last record of a natural key wins within it, as a later import would. */
@@ -144,10 +151,14 @@ export class ImportWriter {
     // First, so that on PostgreSQL the documents are indexed on the side while the rows are copied.
     const inserted = new Map(written.map((w) => [w.id, w.inserted]));
     await this.search.write(list.map((r, i) => ({ trajectoryId: ids[i]!, inserted: inserted.get(ids[i]!)!, ...r.search })));
-    // Each encoded row gets its trajectory id in front: the one part that needed the database.
-    const withIds = (rows: (r: (typeof list)[number]) => string[]) => chunkLines((function* () {
-      for (let i = 0; i < list.length; i++) for (const row of rows(list[i]!)) yield `${ids[i]}\t${row}`;
-    })());
+    // Each encoded row gets its trajectory id in front: the one part that needed the database. A
+    // newline inside a value is escaped in COPY's text format, so every raw newline starts a row.
+    const withIds = (rows: (r: (typeof list)[number]) => string) => (function* () {
+      for (let i = 0; i < list.length; i++) {
+        const block = rows(list[i]!);
+        if (block) yield `${ids[i]}\t${block.replaceAll("\n", `\n${ids[i]}\t`)}\n`;
+      }
+    })();
     await this.sql.copyText("message", MESSAGE_COLUMNS, withIds((r) => r.messageRows));
     await this.sql.copyText("tool_call", TOOL_CALL_COLUMNS, withIds((r) => r.callRows));
     this.counts.trajectories += written.length;

@@ -21,12 +21,17 @@ const SEARCH_LOCK = 7_212_026;
 /** Batches of documents waiting for the side connection before the import waits for it. */
 const MAX_QUEUED = 4;
 
-const UPSERT = `INSERT INTO trajectory_search ("trajectoryId", commands, outputs)
-  SELECT * FROM unnest($1::int[], $2::tsvector[], $3::tsvector[])
-  ON CONFLICT ("trajectoryId") DO UPDATE SET commands = EXCLUDED.commands, outputs = EXCLUDED.outputs`;
-
-const upsert = (sql: Sql, rows: readonly SearchRow[]) =>
-  rows.length ? sql.query(UPSERT, [rows.map((r) => r.trajectoryId), rows.map((r) => r.commands), rows.map((r) => r.outputs)]) : Promise.resolve([]);
+/**
+ * Replaces the documents of these trajectories: deletes any they had (written before, or left by an
+ * interrupted import under an id used again after a reset), then COPYs the rows in. A tsvector
+ * literal holds only words, digits, quotes, colons, commas and spaces, so it goes into COPY's text
+ * format as it is (no array literal to build and parse, as an INSERT of unnest() would need).
+ */
+async function replaceDocuments(sql: Sql, rows: readonly SearchRow[]): Promise<void> {
+  if (!rows.length) return;
+  await sql.query(`DELETE FROM trajectory_search WHERE "trajectoryId" = ANY($1::int[])`, [rows.map((r) => r.trajectoryId)]);
+  await sql.copyText("trajectory_search", ["trajectoryId", "commands", "outputs"], rows.map((r) => `${r.trajectoryId}\t${r.commands}\t${r.outputs}\n`));
+}
 
 export class SearchDocumentWriter {
   /** Trajectories created by this import: their documents go to the side transaction, even when a later record replaces them. */
@@ -51,17 +56,17 @@ export class SearchDocumentWriter {
       this.locked = true;
     }
     const side = await (this.side ??= this.openSide());
-    if (!side) return void (await upsert(this.sql, rows));
-    for (const r of rows) if (r.inserted) this.created.add(r.trajectoryId);
-    const beside = rows.filter((r) => this.created.has(r.trajectoryId));
-    const inside = rows.filter((r) => !this.created.has(r.trajectoryId));
+    if (!side) return replaceDocuments(this.sql, rows);
+    const beside = rows.filter((r) => r.inserted || this.created.has(r.trajectoryId));
+    const inside = rows.filter((r) => !r.inserted && !this.created.has(r.trajectoryId));
+    for (const r of beside) this.created.add(r.trajectoryId);
     while (this.queue.length >= MAX_QUEUED) await this.queue.shift();
     if (this.failure) throw this.failure;
-    const done = this.pending.then(() => (this.failure ? undefined : upsert(side.sql, beside)))
+    const done = this.pending.then(() => (this.failure ? undefined : replaceDocuments(side.sql, beside)))
       .then(() => {}, (e: unknown) => { this.failure ??= e; });
     this.queue.push(done);
     this.pending = done;
-    await upsert(this.sql, inside);
+    await replaceDocuments(this.sql, inside);
   }
 
   private async settled(): Promise<void> {
@@ -105,7 +110,7 @@ export async function rebuildSearchDocuments(log?: (line: string) => void): Prom
       const rows = await documentsOf(sql, ids.slice(i, i + BATCH));
       // A document written meanwhile (the trajectory was imported again) is newer: keep it.
       await sql.query(`INSERT INTO trajectory_search ("trajectoryId", commands, outputs)
-        SELECT * FROM unnest($1::int[], $2::tsvector[], $3::tsvector[]) ON CONFLICT ("trajectoryId") DO NOTHING`,
+        SELECT * FROM unnest($1::int[], $2::text[]::tsvector[], $3::text[]::tsvector[]) ON CONFLICT ("trajectoryId") DO NOTHING`,
       [rows.map((r) => r.trajectoryId), rows.map((r) => r.commands), rows.map((r) => r.outputs)]);
     });
     if (performance.now() - said > 2000) {

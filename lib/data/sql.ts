@@ -32,7 +32,7 @@ function copyValue(v: unknown): string {
 }
 
 /** Joins lines into chunks of about 1 MB, so a large batch is never one huge string. */
-export function* chunkLines(lines: Iterable<string>): Generator<string> {
+function* chunkLines(lines: Iterable<string>): Generator<string> {
   let chunk = "";
   for (const line of lines) {
     chunk += line + "\n";

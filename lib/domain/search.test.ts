@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import fc from "fast-check";
 import { COMMAND_PREFIX, OUTPUT_PREFIX, SEARCH_DOCUMENT_LIMIT, SearchDocument, phraseQuery, tsvector, words } from "./search";
 
 describe("SearchDocument", () => {
@@ -54,5 +55,15 @@ describe("tsvector and phraseQuery: one rule for what a word is", () => {
     for (let i = 0; i + 1 < ws.length; i++) {
       expect(vector).toMatch(new RegExp(`'${ws[i]}':[0-9,]*\\b${i + 1}\\b`));
     }
+  });
+});
+
+describe("the word scanner", () => {
+  it("finds exactly the runs of Unicode letters, marks and digits, whatever the text", () => {
+    const reference = (s: string) => s.toLowerCase().match(/[\p{L}\p{M}\p{N}]+/gu) ?? [];
+    fc.assert(fc.property(fc.string({ unit: "binary" }), (s) => { expect(words(s)).toEqual(reference(s)); }), { numRuns: 500 });
+    fc.assert(fc.property(fc.string({ unit: fc.constantFrom("a", "Z", "9", " ", "_", "é", "\u0301", "😀", "\ud800", "東", "-", "\n") }), (s) => {
+      expect(words(s)).toEqual(reference(s));
+    }), { numRuns: 500 });
   });
 });

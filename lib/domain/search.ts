@@ -61,11 +61,36 @@ export class SearchDocument {
 }
 
 /**
- * A word: a run of letters, marks and digits, lower-cased. Everything else separates words, so
+ * A word: a run of letters, marks and digits (Unicode's L, M and N), lower-cased. Everything else separates words, so
  * `src/mod_3.py` is the words src, mod, 3, py and a search for `mod_3.py` finds it; punctuation is
  * never an operator.
  */
-const WORD = /[\p{L}\p{M}\p{N}]+/gu;
+const WORD_CHAR = /[\p{L}\p{M}\p{N}]/u;
+
+/** Calls `word` with each word of the lower-cased text, in order: a scan with a fast path for ASCII. */
+function eachWord(text: string, word: (w: string) => void): void {
+  const low = text.toLowerCase();
+  let start = -1;
+  for (let i = 0; i < low.length; i++) {
+    const c = low.charCodeAt(i);
+    let inWord: boolean;
+    let width = 1;
+    if (c < 128) inWord = (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
+    else {
+      const cp = low.codePointAt(i)!;
+      width = cp > 0xffff ? 2 : 1;
+      inWord = WORD_CHAR.test(String.fromCodePoint(cp));
+    }
+    if (inWord) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      word(low.slice(start, i));
+      start = -1;
+    }
+    i += width - 1;
+  }
+  if (start >= 0) word(low.slice(start));
+}
 /** PostgreSQL's limits: a lexeme of at most 2047 bytes, positions up to 16383, 256 positions a lexeme. */
 const MAX_LEXEME_BYTES = 2047, MAX_POSITION = 16383, MAX_POSITIONS = 256;
 
@@ -73,7 +98,9 @@ const tooLong = (word: string) => word.length > MAX_LEXEME_BYTES / 4 && Buffer.b
 
 /** The words of a text, in order. */
 export function words(text: string): string[] {
-  return text.toLowerCase().match(WORD) ?? [];
+  const out: string[] = [];
+  eachWord(text, (w) => out.push(w));
+  return out;
 }
 
 /**
@@ -83,11 +110,8 @@ export function words(text: string): string[] {
  */
 export function tsvector(text: string): string {
   const entries = new Map<string, { literal: string; count: number; last: number }>();
-  const low = text.toLowerCase();
-  const re = new RegExp(WORD);
   let position = 0;
-  for (let m = re.exec(low); m; m = re.exec(low)) {
-    const word = m[0];
+  eachWord(text, (word) => {
     position = Math.min(position + 1, MAX_POSITION);
     const entry = entries.get(word);
     if (entry === undefined) {
@@ -97,7 +121,7 @@ export function tsvector(text: string): string {
       entry.count += 1;
       entry.last = position;
     }
-  }
+  });
   let out = "";
   for (const { literal } of entries.values()) out += out ? ` ${literal}` : literal;
   return out;
