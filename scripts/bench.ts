@@ -70,6 +70,7 @@ for (const f of [files.votes, files.labels]) {
 
 log("raw COPY baseline");
 const { seconds: copySeconds } = await rawCopy(files.trajectories);
+const lz4Seconds = handle.target.kind === "postgres" ? (await rawCopy(files.trajectories, { compression: "lz4" })).seconds : null;
 await handle.prisma.$executeRawUnsafe("ANALYZE");
 
 // ---- queries, beside the bare SQL aggregate ------------------------------------------------------
@@ -166,6 +167,7 @@ try {
     database: target.kind, scale: SCALE, trajectories: N, corpus_mb: r1(mb),
     import_seconds: r1(importSeconds), import_mb_per_s: r1(mb / importSeconds), import_trajectories_per_s: r1(N / importSeconds),
     raw_copy_seconds: r1(copySeconds), raw_copy_mb_per_s: r1(mb / copySeconds), import_ratio_to_raw_copy: +(copySeconds / importSeconds).toFixed(3),
+    import_ratio_to_raw_copy_lz4: lz4Seconds === null ? null : +(lz4Seconds / importSeconds).toFixed(3),
     import_peak_rss_mb: Math.round(peakRss / 1024 ** 2), rss_before_import_mb: Math.round(rssBefore / 1024 ** 2),
     results_ms: r1(queries.results_ms), results_bare_ms: r1(queries.results_bare_ms), agreement_ms: r1(queries.agreement_ms), agreement_bare_ms: r1(queries.agreement_bare_ms),
     results_ratio_to_bare: +(queries.results_ms / queries.results_bare_ms).toFixed(2), agreement_ratio_to_bare: +(queries.agreement_ms / queries.agreement_bare_ms).toFixed(2),
@@ -177,7 +179,7 @@ try {
   const row = (what: string, figure: string, baseline = "") => console.log(`${what.padEnd(34)} ${figure.padEnd(40)} ${baseline}`);
   console.log(`\n${describeTarget(target)}: ${N} trajectories, ${mb.toFixed(0)} MB of JSONL, ${os.cpus().length} cores\n`);
   row("what", "figure", "baseline in the same run");
-  row("import", `${figures.import_mb_per_s} MB/s, ${figures.import_trajectories_per_s} trajectories/s`, `raw COPY ${figures.raw_copy_mb_per_s} MB/s: ratio ${figures.import_ratio_to_raw_copy}`);
+  row("import", `${figures.import_mb_per_s} MB/s, ${figures.import_trajectories_per_s} trajectories/s`, `raw COPY ${figures.raw_copy_mb_per_s} MB/s: ratio ${figures.import_ratio_to_raw_copy}${figures.import_ratio_to_raw_copy_lz4 === null ? "" : ` (${figures.import_ratio_to_raw_copy_lz4} against bare tables compressed with lz4)`}`);
   row("import peak memory", `${figures.import_peak_rss_mb} MB RSS`, `${figures.rss_before_import_mb} MB before, corpus ${figures.corpus_mb} MB`);
   row("result table query", `${figures.results_ms} ms`, `bare GROUP BY ${figures.results_bare_ms} ms: ratio ${figures.results_ratio_to_bare}`);
   row("agreement query", `${figures.agreement_ms} ms`, `bare GROUP BY ${figures.agreement_bare_ms} ms: ratio ${figures.agreement_ratio_to_bare}`);
