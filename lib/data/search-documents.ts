@@ -91,7 +91,7 @@ export class SearchDocumentWriter {
 /**
  * Builds the documents of trajectories that have none (after the migration that changed how words
  * are cut, or for data written before documents existed), and deletes documents that name no
- * trajectory. Returns how many were built. Run by `npm start` and after every command-line import.
+ * trajectory. Returns how many were built. Run by `npm start` and before every command-line import.
  */
 export async function rebuildSearchDocuments(log?: (line: string) => void): Promise<{ built: number; swept: number }> {
   const { ids, swept } = await transaction(async (sql) => {

@@ -6,5 +6,5 @@ ALTER TABLE "trajectory_search" DROP CONSTRAINT "trajectory_search_trajectoryId_
 
 -- Documents are now cut into words by the app (lib/domain/search.ts), not by to_tsvector: the
 -- existing ones are dropped and rebuilt from the stored messages by rebuildSearchDocuments, which
--- npm start and every import run.
+-- npm start and every command-line import run.
 DELETE FROM "trajectory_search";
