@@ -36,7 +36,7 @@ export const MAX_REPORTED_ERRORS = 100;
 /** Trajectories are written this many (or this many bytes) at a time, so memory stays bounded on large files. */
 const BATCH = 200;
 const BATCH_BYTES = 32 * 1024 * 1024;
-/** The first batch is smaller, so the database starts writing while the parser is still at the start. */
+/** Batches grow from this size, doubling, to BATCH_BYTES: the database starts writing while the parser is still near the start. */
 const FIRST_BATCH_BYTES = 2 * 1024 * 1024;
 
 class Rejected extends Error {
@@ -81,7 +81,6 @@ class TrajectoryBatches {
     const items = this.batch;
     this.batch = [];
     this.bytes = 0;
-    // Each batch up to twice the last, so the writer never waits long for the next.
     this.limit = Math.min(this.limit * 2, BATCH_BYTES);
     if (this.log.count || !items.length) return;
     await this.writing;
