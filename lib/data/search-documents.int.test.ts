@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import { currentDb } from "@/lib/db-connect";
 import { asLines, trajectoryFixture } from "@/prisma/factories";
 import { runImport } from "./imports";
 import { listTrajectories } from "./trajectories";
@@ -74,5 +75,23 @@ describe("search documents", () => {
     expect(await documentCount()).toBe(before.documents);
     expect(await db().trajectory.count()).toBe(before.trajectories);
     expect(await found("rejectedword")).toEqual([]);
+  });
+
+  it.runIf(process.env.DATABASE_URL)("a rebuild leaves a trajectory that an import holds to that import", async () => {
+    expect((await runImport(source("sd-held.jsonl"), asLines([withCommand("sd-held", 2000, "echo heldword")]))).ok).toBe(true);
+    const { id } = await db().trajectory.findFirstOrThrow({ where: { externalId: "sd-held" }, select: { id: true } });
+    await db().$executeRaw`DELETE FROM trajectory_search WHERE "trajectoryId" = ${id}`;
+    // Another connection holds the row as an import replacing it does (its upsert locks it).
+    const holder = await currentDb().pool!.connect();
+    try {
+      await holder.query("BEGIN");
+      await holder.query(`SELECT id FROM trajectory WHERE id = $1 FOR UPDATE`, [id]);
+      expect(await rebuildSearchDocuments()).toEqual({ built: 0, swept: 0 });
+      await holder.query("COMMIT");
+    } finally {
+      holder.release();
+    }
+    expect(await rebuildSearchDocuments()).toEqual({ built: 1, swept: 0 });
+    expect(await found("heldword")).toEqual([2000]);
   });
 });

@@ -91,7 +91,7 @@ export class SearchDocumentWriter {
 /**
  * Builds the documents of trajectories that have none (after the migration that changed how words
  * are cut, or for data written before documents existed), and deletes documents that name no
- * trajectory. Returns how many were built. Run by `npm start` and before every command-line import.
+ * trajectory. Returns how many were built (a trajectory being imported at that moment is left to its import). Run by `npm start` and before every command-line import.
  */
 export async function rebuildSearchDocuments(log?: (line: string) => void): Promise<{ built: number; swept: number }> {
   const { ids, swept } = await transaction(async (sql) => {
@@ -103,11 +103,15 @@ export async function rebuildSearchDocuments(log?: (line: string) => void): Prom
     return { ids: missing.map((r) => r.id), swept: gone.length };
   });
   const BATCH = 200;
-  let said = performance.now();
+  let said = performance.now(), built = 0;
   if (ids.length) log?.(`search documents: building ${ids.length} (trajectories without one)`);
   for (let i = 0; i < ids.length; i += BATCH) {
     await transaction(async (sql) => {
-      const rows = await documentsOf(sql, ids.slice(i, i + BATCH));
+      // A trajectory an import is replacing right now is locked by it, and that import writes its
+      // document: skip it. The others are locked here, so no import rewrites them meanwhile.
+      const free = await sql.query<{ id: number }>(`SELECT id FROM trajectory WHERE id = ANY($1::int[]) FOR SHARE SKIP LOCKED`, [ids.slice(i, i + BATCH)]);
+      const rows = await documentsOf(sql, free.map((r) => r.id));
+      built += rows.length;
       // A document written meanwhile (the trajectory was imported again) is newer: keep it.
       await sql.query(`INSERT INTO trajectory_search ("trajectoryId", commands, outputs)
         SELECT * FROM unnest($1::int[], $2::text[]::tsvector[], $3::text[]::tsvector[]) ON CONFLICT ("trajectoryId") DO NOTHING`,
@@ -118,8 +122,8 @@ export async function rebuildSearchDocuments(log?: (line: string) => void): Prom
       said = performance.now();
     }
   }
-  if (ids.length || swept) log?.(`search documents: ${ids.length} built, ${swept} left by interrupted imports removed`);
-  return { built: ids.length, swept };
+  if (ids.length || swept) log?.(`search documents: ${built} built, ${swept} left by interrupted imports removed`);
+  return { built, swept };
 }
 
 /** The documents of stored trajectories, from the start of their messages and commands, as the importer builds them. */
