@@ -61,9 +61,9 @@ export class SearchDocument {
 }
 
 /**
- * A word: a run of letters, marks and digits (Unicode's L, M and N), lower-cased. Everything else separates words, so
- * `src/mod_3.py` is the words src, mod, 3, py and a search for `mod_3.py` finds it; punctuation is
- * never an operator.
+ * A word: a run of letters, marks and digits (Unicode's L, M and N), lower-cased. Everything else
+ * separates words, so `src/mod_3.py` is the words src, mod, 3, py and a search for `mod_3.py`
+ * finds it; punctuation is never an operator.
  */
 const WORD_CHAR = /[\p{L}\p{M}\p{N}]/u;
 
@@ -91,6 +91,7 @@ function eachWord(text: string, word: (w: string) => void): void {
   }
   if (start >= 0) word(low.slice(start));
 }
+
 /** PostgreSQL's limits: a lexeme of at most 2047 bytes, positions up to 16383, 256 positions a lexeme. */
 const MAX_LEXEME_BYTES = 2047, MAX_POSITION = 16383, MAX_POSITIONS = 256;
 
