@@ -8,28 +8,37 @@ import { demoData } from "@/prisma/factories";
 import { withDatabase } from "@/test/test-db";
 import { ImportInterrupted, runImport } from "./imports";
 
+// Which backends to terminate: every one in a transaction (the import's rows and its search
+// documents), or only the second connection that writes the search documents.
+const CUTS: Array<[string, string]> = [
+  ["every connection of the import", ""],
+  ["only the connection writing its search documents", ` AND query LIKE '%trajectory_search%'`],
+];
+
 describe.runIf(process.env.DATABASE_URL)("an import whose database connection is cut", () => {
-  it("fails with a clear error and leaves nothing of the file", async () => {
+  it.each(CUTS)("%s: fails with a clear error and leaves nothing of the file", async (name, which) => {
     const target = currentDb().target;
     if (target.kind !== "postgres") throw new Error("PostgreSQL only");
     const database = new URL(target.url).pathname.slice(1);
     const demo = demoData({ tasksPerBenchmark: 5 });
-    const records = [1, 2, 3, 4].flatMap((k) => demo.trajectories.map((t) => ({ ...t, id: `${t.id}-cut${k}`, run: (t.run as number) + 3 * k })));
+    const records = [1, 2, 3, 4].flatMap((k) => demo.trajectories.map((t) => ({ ...t, id: `${t.id}-cut${k}-${CUTS.findIndex(([n]) => n === name)}`, run: (t.run as number) + 3 * k })));
     const before = await db().trajectory.count();
 
     let progressed = 0;
     let cut = false;
     const admin = new pg.Client({ connectionString: withDatabase(process.env.DATABASE_URL!, "postgres") });
     await admin.connect();
-    const importing = runImport({ fileName: "cut.jsonl", format: "interchange" }, (async function* () {
+    const fileName = `cut-${name}.jsonl`;
+    let terminated = 0;
+    const importing = runImport({ fileName, format: "interchange" }, (async function* () {
       for (const [i, value] of records.entries()) {
         // After the first batches have been written, terminate the connection that holds the import's transaction.
         if (i === 600 && !cut) {
           cut = true;
-          await admin.query(
-            `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND xact_start IS NOT NULL AND state <> 'idle' AND pid <> pg_backend_pid()`,
+          terminated = (await admin.query(
+            `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND xact_start IS NOT NULL AND state <> 'idle' AND pid <> pg_backend_pid()${which}`,
             [database],
-          );
+          )).rowCount ?? 0;
         }
         yield { line: i + 1, value };
       }
@@ -38,11 +47,13 @@ describe.runIf(process.env.DATABASE_URL)("an import whose database connection is
     await admin.end();
 
     expect(cut).toBe(true);
+    expect(terminated).toBeGreaterThan(0);
     expect(progressed).toBeGreaterThan(0);
     expect(error).toBeInstanceOf(ImportInterrupted);
     expect((error as Error).message).toMatch(/^the import stopped after \d+ record\(s\) \(.*terminat.*\); nothing from this file was written$/);
     expect(await db().trajectory.count()).toBe(before);
-    const row = await db().import.findFirstOrThrow({ where: { fileName: "cut.jsonl" }, select: { status: true, errors: true } });
+    expect(await db().$queryRaw`SELECT count(*)::int AS n FROM trajectory_search t WHERE NOT EXISTS (SELECT 1 FROM trajectory x WHERE x.id = t."trajectoryId")`).toEqual([{ n: 0 }]);
+    const row = await db().import.findFirstOrThrow({ where: { fileName }, select: { status: true, errors: true } });
     expect(row.status).toBe("FAILED");
     expect(JSON.stringify(row.errors)).toContain("nothing from this file was written");
   });
