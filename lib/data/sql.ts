@@ -49,20 +49,7 @@ const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const copySql = (table: string, columns: readonly string[], source: string) =>
   `COPY ${quoteIdent(table)} (${columns.map(quoteIdent).join(", ")}) FROM ${source}`;
 
-/** A pooled connection's Sql: queries and COPY through pg-copy-streams. */
-function poolSql(client: import("pg").PoolClient): Sql {
-  return {
-    async query<R>(text: string, params?: unknown[]) { return (await client.query(text, params)).rows as R[]; },
-    async copy(table, columns, rows) {
-      if (rows.length) await this.copyText(table, columns, copyLines(rows));
-    },
-    async copyText(table, columns, chunks) {
-      await pipeline(Readable.from(chunks), client.query(copyFromStream(copySql(table, columns, "STDIN"))));
-    },
-  };
-}
-
-/** A second transaction beside the main one, on a connection of its own; see sideTransaction. */
+/** A transaction held on a connection of its own; see sideTransaction. */
 export type SideTransaction = {
   sql: Sql;
   commit(): Promise<void>;
@@ -71,62 +58,74 @@ export type SideTransaction = {
 };
 
 /**
+ * A pooled PostgreSQL connection holding one transaction: queries and COPY (pg-copy-streams). A
+ * connection that dies emits "error" on itself, not on the pool (unheard, that would crash the
+ * process); the first such error is kept and reported for every later failure on the connection,
+ * which would otherwise say only that the client "is not queryable". A connection that failed is
+ * discarded, not returned to the pool.
+ */
+async function pooledTransaction(pool: import("pg").Pool): Promise<SideTransaction> {
+  const client = await pool.connect();
+  let cause: Error | null = null;
+  const onError = (e: Error) => { cause ??= e; };
+  client.on("error", onError);
+  const explained = async <T>(run: () => Promise<T>): Promise<T> => {
+    try { return await run(); } catch (e) { throw cause ?? e; }
+  };
+  const sql: Sql = {
+    query: <R>(text: string, params?: unknown[]) => explained(async () => (await client.query(text, params)).rows as R[]),
+    async copy(table, columns, rows) {
+      if (rows.length) await this.copyText(table, columns, copyLines(rows));
+    },
+    copyText: (table, columns, chunks) =>
+      explained(() => pipeline(Readable.from(chunks), client.query(copyFromStream(copySql(table, columns, "STDIN"))))),
+  };
+  let open = false, released = false;
+  const release = async () => {
+    if (released) return;
+    released = true;
+    const end = open ? client.query("ROLLBACK") : Promise.resolve();
+    await end.then(() => client.release(cause ?? undefined), (err: Error) => client.release(err));
+    client.off("error", onError);
+  };
+  try {
+    await explained(() => client.query("BEGIN"));
+    open = true;
+  } catch (e) {
+    await release();
+    throw e;
+  }
+  return {
+    sql,
+    async commit() {
+      await explained(() => client.query("COMMIT"));
+      open = false;
+    },
+    release,
+  };
+}
+
+/**
  * A transaction on a second connection, so the database works on two things of one import at once
  * (its other core). Null on the embedded database, which has one connection. Its caller commits it
  * just before the main transaction; what it wrote must be harmless if the main one then fails.
  */
 export async function sideTransaction(): Promise<SideTransaction | null> {
-  const handle = currentDb();
-  if (!handle.pool) return null;
-  const client = await handle.pool.connect();
-  const ignore = () => {};
-  client.on("error", ignore);
-  let open = true, released = false;
-  try {
-    await client.query("BEGIN");
-  } catch (e) {
-    client.off("error", ignore);
-    client.release(e as Error);
-    throw e;
-  }
-  return {
-    sql: poolSql(client),
-    async commit() {
-      await client.query("COMMIT");
-      open = false;
-    },
-    async release() {
-      if (released) return;
-      released = true;
-      const rollback = open ? client.query("ROLLBACK") : Promise.resolve();
-      await rollback.then(() => client.release(), (err: Error) => client.release(err));
-      client.off("error", ignore);
-    },
-  };
+  const { pool } = currentDb();
+  return pool ? pooledTransaction(pool) : null;
 }
 
 /** Runs fn in one transaction: everything it wrote lands, or (on any throw) nothing does. */
 export async function transaction<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
   const handle = currentDb();
   if (handle.pool) {
-    const client = await handle.pool.connect();
-    // A checked-out connection that dies emits "error" on itself, not on the pool: without a
-    // listener that would crash the process. The failing query rejects, and the catch below handles it.
-    const ignore = () => {};
-    client.on("error", ignore);
-    const sql = poolSql(client);
+    const tx = await pooledTransaction(handle.pool);
     try {
-      await client.query("BEGIN");
-      const out = await fn(sql);
-      await client.query("COMMIT");
-      client.off("error", ignore);
-      client.release();
+      const out = await fn(tx.sql);
+      await tx.commit();
       return out;
-    } catch (e) {
-      // A connection that failed mid-COPY or lost the server is discarded, not returned to the pool.
-      await client.query("ROLLBACK").then(() => client.release(), (err) => client.release(err));
-      client.off("error", ignore);
-      throw e;
+    } finally {
+      await tx.release();
     }
   }
   const engine = handle.pglite!;
