@@ -36,7 +36,7 @@ async function replaceDocuments(sql: Sql, rows: readonly SearchRow[]): Promise<v
 export class SearchDocumentWriter {
   /** Trajectories created by this import: their documents go to the side transaction, even when a later record replaces them. */
   private readonly created = new Set<number>();
-  private pending: Promise<unknown> = Promise.resolve();
+  /** Side writes not yet known to be done, oldest first; each starts when the one before it ends. */
   private readonly queue: Array<Promise<void>> = [];
   private failure: unknown = null;
   private locked = false;
@@ -62,15 +62,14 @@ export class SearchDocumentWriter {
     for (const r of beside) this.created.add(r.trajectoryId);
     while (this.queue.length >= MAX_QUEUED) await this.queue.shift();
     if (this.failure) throw this.failure;
-    const done = this.pending.then(() => (this.failure ? undefined : replaceDocuments(side.sql, beside)))
-      .then(() => {}, (e: unknown) => { this.failure ??= e; });
-    this.queue.push(done);
-    this.pending = done;
+    const previous = this.queue.at(-1) ?? Promise.resolve();
+    this.queue.push(previous.then(() => (this.failure ? undefined : replaceDocuments(side.sql, beside)))
+      .then(() => {}, (e: unknown) => { this.failure ??= e; }));
     await replaceDocuments(this.sql, inside);
   }
 
   private async settled(): Promise<void> {
-    await this.pending;
+    await Promise.all(this.queue);
     if (this.failure) throw this.failure;
   }
 
@@ -82,7 +81,7 @@ export class SearchDocumentWriter {
 
   /** Returns the side connection (rolling back what was not committed). Call whatever happened. */
   async release(): Promise<void> {
-    await this.pending;
+    await Promise.all(this.queue);
     const side = await this.side?.catch(() => null);
     await side?.release();
   }
