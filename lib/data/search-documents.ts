@@ -12,7 +12,7 @@ import "server-only";
 // Imports hold the search lock shared, the sweep exclusively (and only when no import runs): it never
 // takes the documents of an import whose side has committed and whose rows have not yet.
 import { COMMAND_PREFIX, OUTPUT_PREFIX, SearchDocument } from "@/lib/domain/search";
-import { transaction, type SideTransaction, type Sql } from "./sql";
+import { transaction, type HeldTransaction, type Sql } from "./sql";
 
 export type SearchRow = { trajectoryId: number; commands: string; outputs: string };
 
@@ -40,10 +40,10 @@ export class SearchDocumentWriter {
   private readonly queue: Array<Promise<void>> = [];
   private failure: unknown = null;
   private locked = false;
-  private side: Promise<SideTransaction | null> | null = null;
+  private side: Promise<HeldTransaction | null> | null = null;
 
   /** `openSide` opens the side transaction, when the first document is written (null: write inside). */
-  constructor(private readonly sql: Sql, private readonly openSide: () => Promise<SideTransaction | null>) {}
+  constructor(private readonly sql: Sql, private readonly openSide: () => Promise<HeldTransaction | null>) {}
 
   /**
    * Writes a batch's documents; `inserted` says which trajectories the batch created. Side writes

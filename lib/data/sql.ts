@@ -49,8 +49,8 @@ const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const copySql = (table: string, columns: readonly string[], source: string) =>
   `COPY ${quoteIdent(table)} (${columns.map(quoteIdent).join(", ")}) FROM ${source}`;
 
-/** A transaction held on a connection of its own; see sideTransaction. */
-export type SideTransaction = {
+/** A transaction held on a pooled connection of its own (the import's, or the one beside it: sideTransaction). */
+export type HeldTransaction = {
   sql: Sql;
   commit(): Promise<void>;
   /** Rolls back unless committed, and returns the connection. Safe to call more than once. */
@@ -64,7 +64,7 @@ export type SideTransaction = {
  * which would otherwise say only that the client "is not queryable". A connection that failed is
  * discarded, not returned to the pool.
  */
-async function pooledTransaction(pool: import("pg").Pool): Promise<SideTransaction> {
+async function pooledTransaction(pool: import("pg").Pool): Promise<HeldTransaction> {
   const client = await pool.connect();
   let cause: Error | null = null;
   const onError = (e: Error) => { cause ??= e; };
@@ -110,7 +110,7 @@ async function pooledTransaction(pool: import("pg").Pool): Promise<SideTransacti
  * (its other core). Null on the embedded database, which has one connection. Its caller commits it
  * just before the main transaction; what it wrote must be harmless if the main one then fails.
  */
-export async function sideTransaction(): Promise<SideTransaction | null> {
+export async function sideTransaction(): Promise<HeldTransaction | null> {
   const { pool } = currentDb();
   return pool ? pooledTransaction(pool) : null;
 }
