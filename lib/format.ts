@@ -7,6 +7,14 @@ export function formatCount(n: number): string {
   return n.toLocaleString("en-US");
 }
 
+/** A size in bytes for people: 512 B, 3.0 KB, 256.0 MB, 2.70 GB (binary units). */
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${Math.round(n)} B`;
+  if (n < 1024 ** 2) return `${(n / 1024).toFixed(1)} KB`;
+  if (n < 1024 ** 3) return `${(n / 1024 ** 2).toFixed(1)} MB`;
+  return `${(n / 1024 ** 3).toFixed(2)} GB`;
+}
+
 /** A percentage with one decimal, or "—" when undefined. */
 export function formatPercent(p: number | null, digits = 1): string {
   return p === null || !Number.isFinite(p) ? UNDEFINED_FIGURE : `${p.toFixed(digits)}%`;

@@ -1,7 +1,7 @@
 // Loads the demo study (prisma/factories.ts) through the same import path as real files.
 import { db } from "@/lib/db";
 import { runImport, type RawRecord } from "@/lib/data/imports";
-import { DEMO_ACCOUNTS, savePerson } from "@/lib/data/people";
+import { DEMO_ACCOUNTS, createPerson } from "@/lib/data/people";
 import { demoData, type DemoOptions } from "./factories";
 
 export async function isEmpty(): Promise<boolean> {
@@ -13,6 +13,9 @@ export async function seedDemo(options: DemoOptions = {}) {
   const records: RawRecord[] = [...data.trajectories, ...data.votes, ...data.labels].map((value, i) => ({ line: i + 1, value }));
   const outcome = await runImport({ fileName: "demo study (generated)", format: "interchange", source: "seed" }, records);
   if (!outcome.ok) throw new Error(`demo data rejected: ${outcome.errors.map((e) => `record ${e.line}: ${e.field ?? ""} ${e.message}`).join("; ")}`);
-  for (const account of DEMO_ACCOUNTS) await savePerson("system", account);
+  // An account that exists already (a second seed with --force) keeps its password.
+  for (const account of DEMO_ACCOUNTS) {
+    if (!(await db().user.findUnique({ where: { email: account.email }, select: { id: true } }))) await createPerson("system", account);
+  }
   return outcome.counts;
 }

@@ -16,7 +16,7 @@ import { applyMigrations } from "@/prisma/migrate-engine";
 import { importFile } from "@/lib/files/import-files";
 import { getResults } from "@/lib/data/results";
 import { getAgreement } from "@/lib/data/agreement";
-import { savePerson } from "@/lib/data/people";
+import { createPerson } from "@/lib/data/people";
 import { prng } from "@/prisma/factories";
 import { dropBenchDatabase, freshTarget, rawCopy, trajectoryRecord, writeJsonl, type Shape } from "./bench-corpus";
 
@@ -87,7 +87,7 @@ const queries = {
   agreement_bare_ms: await median(q(`SELECT t.network, t.prompt, l.overall, t."panelVerdict", count(*) FROM label l JOIN trajectory t ON t.id = l."trajectoryId" GROUP BY 1, 2, 3, 4`)),
 };
 const [{ id: longId }] = await handle.prisma.$queryRawUnsafe<Array<{ id: number }>>(`SELECT id FROM trajectory WHERE "externalId" = 'bench-0'`) as [{ id: number }];
-await savePerson("system", { handle: "bench", email: "bench@example.org", role: "RESEARCHER", password: "bench-password" });
+await createPerson("system", { handle: "bench", email: "bench@example.org", role: "RESEARCHER", password: "bench-password" });
 await closeCurrentDb();
 
 // ---- the app: server time and bytes, the browser, load --------------------------------------------

@@ -12,7 +12,8 @@ import { rebuildSearchDocuments } from "@/lib/data/search-documents";
 import { REPORTS, REPORT_FORMATS, isReportFormat, type ReportName } from "@/lib/data/reports";
 import { conditionFor, expandPaths, importFile, loadManifest, loadResolved, type FileImport } from "@/lib/files/import-files";
 import { ConditionFieldsSchema, type Condition } from "@/lib/import/condition";
-import { listPeople, PersonSchema, savePerson } from "@/lib/data/people";
+import { config } from "@/lib/config";
+import { createPerson, listPeople, PersonSchema, setPassword } from "@/lib/data/people";
 import { issuesText } from "@/lib/format";
 import { ProgressBar, formatBytes } from "./progress";
 
@@ -29,6 +30,7 @@ const HELP = `Shortcut Audit command line
   user add --handle H --email E --role researcher|annotator|reviewer [--name N]
                                        create an account that signs in (or give a login to an imported annotator);
                                        the password is read from SHORTCUT_AUDIT_PASSWORD or the first line of standard input
+  user password --handle H             set a person's password (read as for user add) and end their sessions
   user list                            print people, roles and whether they can sign in
 
 Exit status: 0 on success, 1 when any file was rejected or the command failed.`;
@@ -136,17 +138,25 @@ async function userCommand(args: string[]): Promise<number> {
     for (const p of await listPeople()) console.log([p.handle, p.role.toLowerCase(), p.email ?? "-", p.canSignIn ? "signs in" : "no login", `${p.labels} labels`].join("\t"));
     return 0;
   }
-  if (sub !== "add") fail("user: give add or list");
+  if (sub !== "add" && sub !== "password") fail("user: give add, password or list");
   const { values } = parseArgs({ args: rest, options: { handle: { type: "string" }, email: { type: "string" }, role: { type: "string" }, name: { type: "string" } } });
   const password = process.env.SHORTCUT_AUDIT_PASSWORD ?? fs.readFileSync(0, "utf8").split("\n")[0]!;
+  if (sub === "password") {
+    const person = (await listPeople()).find((p) => p.handle === values.handle);
+    if (!person) fail(`user password: no person with the handle ${values.handle ?? "(give --handle)"}`);
+    await setPassword("system", person.id, password);
+    console.error(`${person.handle}: password set, sessions ended`);
+    return 0;
+  }
   const parsed = PersonSchema.safeParse({ ...values, role: values.role?.toUpperCase(), password });
   if (!parsed.success) fail(issuesText(parsed.error.issues, "--", "\n"));
-  const person = await savePerson("system", parsed.data);
+  const person = await createPerson("system", parsed.data);
   console.error(`${person.handle} (${person.role.toLowerCase()}) signs in as ${person.email}`);
   return 0;
 }
 
 async function main(): Promise<number> {
+  config(); // a bad setting stops here, naming the variable
   const [command, ...rest] = process.argv.slice(2);
   if (!command || command === "help" || command === "--help") {
     console.log(HELP);

@@ -5,7 +5,8 @@ import fs from "node:fs";
 import { spawn, execFileSync } from "node:child_process";
 import { adminQuery, withDatabase } from "@/test/test-db";
 
-const env = { ...process.env };
+// The journeys read the demo study: asked for, since a PostgreSQL database does not get it unasked.
+const env: NodeJS.ProcessEnv = { ...process.env, DEMO_DATA: "on" };
 if (env.DATABASE_URL) {
   await adminQuery(env.DATABASE_URL, `DROP DATABASE IF EXISTS "shortcut_audit_e2e" WITH (FORCE)`);
   await adminQuery(env.DATABASE_URL, `CREATE DATABASE "shortcut_audit_e2e"`);

@@ -1,12 +1,8 @@
 // A progress bar on standard error when it is a terminal: bytes of all files, records, MB/s.
 import fs from "node:fs";
+import { formatBytes } from "@/lib/format";
 
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${Math.round(n)} B`;
-  if (n < 1024 ** 2) return `${(n / 1024).toFixed(1)} KB`;
-  if (n < 1024 ** 3) return `${(n / 1024 ** 2).toFixed(1)} MB`;
-  return `${(n / 1024 ** 3).toFixed(2)} GB`;
-}
+export { formatBytes };
 
 export class ProgressBar {
   private readonly total: number;

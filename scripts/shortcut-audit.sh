@@ -3,4 +3,4 @@
 dir=$(cd "$(dirname "$0")/.." && pwd)
 export PGLITE_DIR="${PGLITE_DIR:-$dir/.data/pglite}"
 export TSX_TSCONFIG_PATH="$dir/tsconfig.json"
-exec node --conditions=react-server --import "$dir/node_modules/tsx/dist/esm/index.mjs" "$dir/scripts/cli.ts" "$@"
+exec node --max-old-space-size="${HEAP_LIMIT_MB:-512}" --conditions=react-server --import "$dir/node_modules/tsx/dist/esm/index.mjs" "$dir/scripts/cli.ts" "$@"

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { z } from "zod";
+import { IdParam, wholeNumber } from "@/lib/domain/params";
 import { StepList } from "@/components/timeline/step-list";
 import { Pager } from "@/components/ui/pager";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
@@ -13,7 +14,7 @@ import { networkMark } from "@/lib/domain/charts";
 export const metadata: Metadata = { title: "Side by side" };
 export const dynamic = "force-dynamic";
 
-const Query = z.object({ a: z.coerce.number().int().positive(), b: z.coerce.number().int().positive(), page: z.coerce.number().int().min(1).catch(1).default(1) });
+const Query = z.object({ a: IdParam, b: IdParam, page: wholeNumber(1).catch(1).default(1) });
 
 type Loaded = NonNullable<Awaited<ReturnType<typeof getTrajectory>>>;
 
@@ -34,11 +35,12 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
   await requirePage("trajectories:read", "/compare");
   const q = Query.safeParse(Object.fromEntries(Object.entries(await searchParams).map(([k, v]) => [k, [v].flat()[0]])));
   if (!q.success) notFound();
-  const { a, b, page } = q.data;
+  const { a, b } = q.data;
   const first = await getTrajectory(a);
   const second = await getTrajectory(b);
   if (!first || !second) notFound();
   const pages = Math.max(1, Math.ceil(Math.max(first.stepCount, second.stepCount) / STEPS_PER_PAGE));
+  const page = Math.min(q.data.page, pages);
   const pager = <Pager label="Step pages" page={page} pages={pages} href={(p) => `/compare?a=${a}&b=${b}&page=${p}`} previous="← earlier steps" next="later steps →" />;
   return (
     <>

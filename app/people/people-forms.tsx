@@ -1,6 +1,6 @@
 "use client";
 import { useActionState } from "react";
-import { addPerson, changeRole, type PeopleState } from "./actions";
+import { addPerson, changePassword, changeRole, type PeopleState } from "./actions";
 
 const ROLE_OPTIONS = [["ANNOTATOR", "annotator"], ["REVIEWER", "reviewer"], ["RESEARCHER", "researcher"]] as const;
 
@@ -28,6 +28,19 @@ export function RoleForm({ id, role }: { id: string; role: string }) {
       <select name="role" defaultValue={role} aria-label="Role">{ROLE_OPTIONS.map(([v, t]) => <option key={v} value={v}>{t}</option>)}</select>
       <button type="submit" disabled={pending}>Change</button>
       {state.error ? <span role="alert" className="error"> {state.error}</span> : null}
+    </form>
+  );
+}
+
+export function PasswordForm({ id, handle }: { id: string; handle: string }) {
+  const [state, action, pending] = useActionState<PeopleState, FormData>(changePassword, { error: null, saved: null });
+  return (
+    <form action={action}>
+      <input type="hidden" name="id" value={id} />
+      <input name="password" type="password" minLength={8} required autoComplete="new-password" aria-label={`New password for ${handle}`} placeholder="new password" />
+      <button type="submit" disabled={pending}>Set</button>
+      {state.error ? <span role="alert" className="error"> {state.error}</span> : null}
+      {state.saved ? <span role="status" className="status-succeeded"> {state.saved}</span> : null}
     </form>
   );
 }

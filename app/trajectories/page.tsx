@@ -1,9 +1,10 @@
 import type { Metadata } from "next";
+import { notFound } from "next/navigation";
 import { TrajectoryFilters } from "@/components/forms/trajectory-filters";
 import { TrajectoryTable } from "@/components/tables/trajectory-table";
 import { Pager } from "@/components/ui/pager";
 import { listFilterOptions, listTrajectories } from "@/lib/data/trajectories";
-import { parseTrajectoryFilter, trajectoriesHref } from "@/lib/domain/trajectory-filter";
+import { readTrajectoryFilter, trajectoriesHref } from "@/lib/domain/trajectory-filter";
 import { formatCount } from "@/lib/format";
 import { requirePage } from "@/lib/auth/session";
 
@@ -12,7 +13,8 @@ export const dynamic = "force-dynamic";
 
 export default async function TrajectoriesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   await requirePage("trajectories:read", "/trajectories");
-  const filter = parseTrajectoryFilter(await searchParams);
+  const { filter, invalid } = readTrajectoryFilter(await searchParams);
+  if (invalid.length) notFound();
   const [{ rows, total, page, pages }, options] = await Promise.all([listTrajectories(filter), listFilterOptions()]);
   return (
     <>

@@ -9,6 +9,8 @@ import { prismaAdapter } from "better-auth/adapters/prisma";
 import { nextCookies } from "better-auth/next-js";
 import type { PrismaClient } from "@/generated/prisma/client";
 import { currentDb } from "@/lib/db-connect";
+import { CLIENT_ADDRESS_HEADER } from "@/lib/server/client-address";
+import { appOrigin } from "./origin";
 
 export const MIN_PASSWORD = 8;
 
@@ -40,10 +42,10 @@ function createAuth(prisma: PrismaClient) {
     baseURL: process.env.BETTER_AUTH_URL || undefined,
     // Its warning that no base URL is set would repeat on every request; errors (a refused origin) still log.
     logger: { level: "error" },
-    // Requests that change state must come from this site: the origin the browser addressed (Host).
+    // Requests that change state must come from this app's own pages (lib/auth/origin.ts).
     trustedOrigins: (request) => {
-      const host = request?.headers.get("host");
-      return host ? [`${new URL(request!.url).protocol}//${host}`] : [];
+      const origin = request ? appOrigin(request) : null;
+      return origin ? [origin] : [];
     },
     database: prismaAdapter(prisma, { provider: "postgresql" }),
     emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: MIN_PASSWORD, autoSignIn: false },
@@ -59,7 +61,14 @@ function createAuth(prisma: PrismaClient) {
     telemetry: { enabled: false },
     // Secure (HTTPS-only) cookies when the app's address is https; a lab server reached over plain
     // HTTP by its name or address would otherwise never keep the session cookie.
-    advanced: { useSecureCookies: (process.env.BETTER_AUTH_URL ?? "").startsWith("https://") },
+    advanced: {
+      useSecureCookies: (process.env.BETTER_AUTH_URL ?? "").startsWith("https://"),
+      // The client's address, as the app's server worked it out (lib/server/client-address.ts): the
+      // socket's, or the one a configured proxy forwarded. X-Forwarded-For itself is not read, since
+      // anyone can send it. Without the server in front (a bare `next start`) the header is absent
+      // and every client shares one bucket: closed, not open.
+      ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] },
+    },
     plugins: [nextCookies()],
   });
 }

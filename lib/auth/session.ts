@@ -3,9 +3,10 @@ import "server-only";
 // calls first. Signed out: pages redirect to sign in, routes answer 401. Not allowed: 403.
 import { cache } from "react";
 import { headers } from "next/headers";
-import { forbidden, redirect } from "next/navigation";
+import { forbidden, redirect, unauthorized } from "next/navigation";
 import type { UserRole } from "@/generated/prisma/enums";
 import { auth } from "./auth";
+import { fromThisApp } from "./origin";
 import { can, PermissionDenied, type Action, type Actor } from "./permissions";
 
 async function actorFrom(h: Headers): Promise<Actor | null> {
@@ -26,15 +27,24 @@ export async function requirePage(action: Action, path: string): Promise<Actor> 
   return user;
 }
 
-/** For a server action: the user if they may do `action`, else PermissionDenied. */
+/** For a server action: the user if they may do `action`; otherwise it answers 401 (signed out) or 403. */
 export async function requireAction(action: Action): Promise<Actor> {
   const user = await currentUser();
-  if (!user || !can(user.role, action)) throw new PermissionDenied(action, user?.role ?? null);
+  if (!user) unauthorized();
+  if (!can(user.role, action)) forbidden();
   return user;
 }
 
-/** For a route handler: the user, or the 401/403 response to send instead. */
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * For a route handler: the user, or the 401/403 response to send instead. A request that changes
+ * state must come from this app's pages (its Origin), as server actions must.
+ */
 export async function requireRequest(request: Request, action: Action): Promise<Actor | Response> {
+  if (!SAFE_METHODS.has(request.method) && !fromThisApp(request)) {
+    return Response.json({ error: "refused: this request did not come from this app's pages (its Origin header)" }, { status: 403 });
+  }
   const user = await actorFrom(request.headers);
   if (!user) return Response.json({ error: "sign in first" }, { status: 401 });
   if (!can(user.role, action)) return Response.json({ error: new PermissionDenied(action, user.role).message }, { status: 403 });

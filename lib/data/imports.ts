@@ -150,38 +150,84 @@ async function writeRecords(
   return writer.finish();
 }
 
-export async function runImport(source: ImportSource, records: AsyncIterable<RawRecord> | Iterable<RawRecord>, onProgress?: (records: number) => void): Promise<ImportOutcome> {
-  const { id: importId } = await db().import.create({
-    data: { fileName: source.fileName, format: source.format, fileBytes: BigInt(source.fileBytes ?? 0), source: source.source ?? "cli", userId: source.userId ?? null, byName: source.byName ?? null },
+/** Calls a progress listener without letting it fail the import (a browser that went away, say). */
+export function safely<T>(onProgress: ((progress: T) => void) | undefined): (progress: T) => void {
+  return (progress) => {
+    try {
+      onProgress?.(progress);
+    } catch {
+      // Progress is a courtesy: the import's outcome does not depend on who is listening.
+    }
+  };
+}
+
+/** The Import row that records one file, created before the file is read (a rejected file is still listed). */
+async function createImportRow(source: ImportSource): Promise<number> {
+  const { id } = await db().import.create({
+    data: {
+      fileName: source.fileName, format: source.format, fileBytes: BigInt(source.fileBytes ?? 0), source: source.source ?? "cli",
+      userId: source.userId ?? null, byName: source.byName ?? null,
+    },
     select: { id: true },
   });
+  return id;
+}
+
+/**
+ * Records a file that failed before its records could be read (an upload cut off): listed with the
+ * reason, nothing written.
+ */
+export async function recordFailedImport(source: ImportSource, reason: string): Promise<number> {
+  const id = await createImportRow(source);
+  await markFailed(id, { rejected: 1, errors: [{ line: 0, field: null, message: reason }] });
+  return id;
+}
+
+async function markFailed(importId: number, data: { rejected: number; errors: RecordError[]; format?: string; sha256?: string | null }) {
+  await db().import.update({
+    where: { id: importId },
+    data: {
+      status: "FAILED", finishedAt: new Date(), fileSha256: data.sha256 ?? null, format: data.format, rejected: data.rejected,
+      errors: storableJson(data.errors) as RecordError[],
+    },
+  });
+}
+
+export async function runImport(source: ImportSource, records: AsyncIterable<RawRecord> | Iterable<RawRecord>, onProgress?: (records: number) => void): Promise<ImportOutcome> {
+  const importId = await createImportRow(source);
   const seen = { count: 0, formats: new Set<string>() };
   const format = () => [...seen.formats].sort().join(", ") || source.format;
+  const progress = safely(onProgress);
+  let counts: WriteCounts;
   try {
-    const counts = await transaction(async (sql) => {
+    counts = await transaction(async (sql) => {
       const writer = new ImportWriter(sql, { importId, now: new Date() });
+      let written: WriteCounts;
       try {
-        return await writeRecords(writer, records, seen, onProgress);
+        written = await writeRecords(writer, records, seen, progress);
       } finally {
         await writer.release();
       }
+      // Marked succeeded in the same transaction as its rows: a committed import is never listed
+      // as failed, and a failed one never as succeeded, whatever happens after the commit.
+      await sql.query(
+        `UPDATE "import" SET status = 'SUCCEEDED', "finishedAt" = $2, "fileSha256" = $3, format = $4, trajectories = $5, votes = $6,
+           labels = $7, replaced = $8, unparseable = $9 WHERE id = $1`,
+        [importId, new Date(), source.sha256?.() ?? null, format(), written.trajectories, written.votes, written.labels, written.replaced, written.unparseable],
+      );
+      return written;
     });
-    onProgress?.(seen.count);
-    await db().import.update({
-      where: { id: importId },
-      data: { status: "SUCCEEDED", finishedAt: new Date(), fileSha256: source.sha256?.() ?? null, format: format(), trajectories: counts.trajectories, votes: counts.votes, labels: counts.labels, replaced: counts.replaced, unparseable: counts.unparseable },
-    });
-    return { ok: true, importId, counts, records: seen.count };
   } catch (e) {
     const rejected = e instanceof Rejected ? e : null;
     const reason = rejected ? null : `the import stopped after ${seen.count} record(s) (${e instanceof Error ? e.message : String(e)}); nothing from this file was written`;
     const errors = rejected?.errors ?? [{ line: seen.count, field: null, message: reason! }];
     // The database may be the thing that failed: recording the failure is best effort.
-    await db().import.update({ where: { id: importId }, data: { status: "FAILED", finishedAt: new Date(), fileSha256: source.sha256?.() ?? null, format: format(), rejected: rejected?.errorCount ?? 1, errors: storableJson(errors) as RecordError[] } })
-      .catch(() => {});
+    await markFailed(importId, { rejected: rejected?.errorCount ?? 1, errors, format: format(), sha256: source.sha256?.() ?? null }).catch(() => {});
     if (!rejected) throw new ImportInterrupted(reason!, { cause: e });
     return { ok: false, importId, errors, errorCount: rejected.errorCount, records: seen.count };
   }
+  progress(seen.count);
+  return { ok: true, importId, counts, records: seen.count };
 }
 
 /** An import that stopped for a reason other than its records (the database went away): nothing of it was written. */

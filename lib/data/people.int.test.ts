@@ -4,13 +4,13 @@ import { PermissionDenied } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
 import { asLines, labelFixture, trajectoryFixture } from "@/prisma/factories";
 import { runImport } from "./imports";
-import { listPeople, savePerson, setRole } from "./people";
+import { createPerson, listPeople, setPassword, setRole } from "./people";
 
 const signIn = (email: string, password: string) => auth().api.signInEmail({ body: { email, password } });
 
 describe("people", () => {
   it("creates an account that signs in with its password, stored only as a slow hash", async () => {
-    const p = await savePerson("system", { handle: "res1", email: "Res1@Example.org", role: "RESEARCHER", password: "correct horse" });
+    const p = await createPerson("system", { handle: "res1", email: "Res1@Example.org", role: "RESEARCHER", password: "correct horse" });
     expect(p).toMatchObject({ handle: "res1", email: "res1@example.org", role: "RESEARCHER", canSignIn: true });
     const stored = await db().account.findFirstOrThrow({ where: { userId: p.id } });
     expect(stored.password).not.toContain("correct horse");
@@ -26,13 +26,13 @@ describe("people", () => {
     const imported = await runImport({ fileName: "p.jsonl", format: "interchange" }, asLines([trajectoryFixture({ id: "p1" }), labelFixture("p1", "imogen")]));
     expect(imported.ok).toBe(true);
     expect((await listPeople()).find((p) => p.handle === "imogen")).toMatchObject({ canSignIn: false, labels: 1 });
-    await savePerson("system", { handle: "imogen", email: "imogen@example.org", role: "ANNOTATOR", password: "imogen-pass" });
+    await createPerson("system", { handle: "imogen", email: "imogen@example.org", role: "ANNOTATOR", password: "imogen-pass" });
     expect((await listPeople()).find((p) => p.handle === "imogen")).toMatchObject({ canSignIn: true, labels: 1 });
     expect((await signIn("imogen@example.org", "imogen-pass")).user).toMatchObject({ handle: "imogen", role: "ANNOTATOR" });
   });
 
   it("refuses an email that is someone else's, and leaves the last researcher a researcher", async () => {
-    await expect(savePerson("system", { handle: "other", email: "res1@example.org", role: "ANNOTATOR", password: "password-9" })).rejects.toThrow(/belongs to res1/);
+    await expect(createPerson("system", { handle: "other", email: "res1@example.org", role: "ANNOTATOR", password: "password-9" })).rejects.toThrow(/belongs to res1/);
     const res1 = (await listPeople()).find((p) => p.handle === "res1")!;
     const actor = { id: res1.id, handle: "res1", role: "RESEARCHER" as const };
     await expect(setRole(actor, res1.id, "REVIEWER")).rejects.toThrow(/last researcher/);
@@ -43,5 +43,34 @@ describe("people", () => {
     await setRole(actor, ann.id, "REVIEWER");
     expect(await db().session.count({ where: { userId: ann.id } })).toBe(0);
     expect((await signIn("imogen@example.org", "imogen-pass")).user).toMatchObject({ role: "REVIEWER" });
+  });
+
+  it("adding never overwrites an account: an existing handle or email is refused, role, password and sessions untouched", async () => {
+    const res1 = (await listPeople()).find((p) => p.handle === "res1")!;
+    await signIn("res1@example.org", "correct horse");
+    const sessions = await db().session.count({ where: { userId: res1.id } });
+    expect(sessions).toBeGreaterThan(0);
+    await expect(createPerson("system", { handle: "res1", email: "new-res1@example.org", role: "ANNOTATOR", password: "takeover-1" }))
+      .rejects.toThrow(/res1 has an account already/);
+    await expect(createPerson("system", { handle: "someone", email: "res1@example.org", role: "ANNOTATOR", password: "takeover-2" }))
+      .rejects.toThrow(/belongs to res1/);
+    expect((await listPeople()).find((p) => p.handle === "res1")).toMatchObject({ role: "RESEARCHER", email: "res1@example.org" });
+    expect(await db().session.count({ where: { userId: res1.id } })).toBe(sessions);
+    expect((await signIn("res1@example.org", "correct horse")).user).toMatchObject({ handle: "res1" });
+    await expect(signIn("res1@example.org", "takeover-1")).rejects.toThrow();
+  });
+
+  it("a new password is its own action, and it ends the person's sessions", async () => {
+    const res1 = (await listPeople()).find((p) => p.handle === "res1")!;
+    const actor = { id: res1.id, handle: "res1", role: "RESEARCHER" as const };
+    const ann = (await listPeople()).find((p) => p.handle === "imogen")!;
+    await signIn("imogen@example.org", "imogen-pass");
+    expect(await db().session.count({ where: { userId: ann.id } })).toBeGreaterThan(0);
+    await expect(setPassword({ id: ann.id, handle: "imogen", role: "REVIEWER" }, ann.id, "my-own-new-pass")).rejects.toThrow(PermissionDenied);
+    await expect(setPassword(actor, ann.id, "short")).rejects.toThrow(/at least 8/);
+    await setPassword(actor, ann.id, "a-new-password");
+    expect(await db().session.count({ where: { userId: ann.id } })).toBe(0);
+    await expect(signIn("imogen@example.org", "imogen-pass")).rejects.toThrow();
+    expect((await signIn("imogen@example.org", "a-new-password")).user).toMatchObject({ handle: "imogen" });
   });
 });

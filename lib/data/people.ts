@@ -36,29 +36,41 @@ export async function listPeople(): Promise<Person[]> {
 
 /**
  * Creates an account that can sign in, or gives a login to an annotator who so far existed only as
- * a name on imported labels (same handle). Without an actor it is the system (seed, command line).
+ * a name on imported labels (same handle, no login yet). An existing login is never replaced here:
+ * a handle or email that already signs in is refused (change a role or password with their own
+ * actions, which end the person's sessions). Without an actor it is the system (seed, command line).
  */
-export async function savePerson(actor: Actor | "system", input: PersonInput): Promise<Person> {
+export async function createPerson(actor: Actor | "system", input: PersonInput): Promise<Person> {
   if (actor !== "system") assertCan(actor, "people:write");
   const p = PersonSchema.parse(input);
   const hash = await hashPassword(p.password);
   const id = await db().$transaction(async (tx) => {
-    const taken = await tx.user.findUnique({ where: { email: p.email }, select: { handle: true } });
-    if (taken && taken.handle !== p.handle) throw new PersonError(`the email ${p.email} belongs to ${taken.handle}`);
-    const user = await tx.user.upsert({
-      where: { handle: p.handle },
-      create: { handle: p.handle, name: p.name || p.handle, email: p.email, role: p.role },
-      update: { email: p.email, role: p.role, ...(p.name ? { name: p.name } : {}) },
-      select: { id: true },
-    });
-    await tx.account.upsert({
-      where: { providerId_accountId: { providerId: "credential", accountId: user.id } },
-      create: { providerId: "credential", accountId: user.id, userId: user.id, password: hash },
-      update: { password: hash },
-    });
+    const byEmail = await tx.user.findUnique({ where: { email: p.email }, select: { handle: true } });
+    if (byEmail) throw new PersonError(`the email ${p.email} belongs to ${byEmail.handle} already`);
+    const byHandle = await tx.user.findUnique({ where: { handle: p.handle }, select: { id: true, email: true, accounts: { select: { providerId: true } } } });
+    if (byHandle && (byHandle.email || byHandle.accounts.length)) {
+      throw new PersonError(`${p.handle} has an account already: change their role or password in their row instead`);
+    }
+    const user = byHandle
+      ? await tx.user.update({ where: { id: byHandle.id }, data: { email: p.email, role: p.role, ...(p.name ? { name: p.name } : {}) }, select: { id: true } })
+      : await tx.user.create({ data: { handle: p.handle, name: p.name || p.handle, email: p.email, role: p.role }, select: { id: true } });
+    await tx.account.create({ data: { providerId: "credential", accountId: user.id, userId: user.id, password: hash } });
     return user.id;
   });
   return personOf(await db().user.findUniqueOrThrow({ where: { id }, select: PERSON }));
+}
+
+export const PasswordSchema = PersonSchema.shape.password;
+
+/** Sets a person's password and ends their sessions: whoever knew the old one is signed out. */
+export async function setPassword(actor: Actor | "system", userId: string, password: string): Promise<void> {
+  if (actor !== "system") assertCan(actor, "people:write");
+  const hash = await hashPassword(PasswordSchema.parse(password));
+  await db().$transaction(async (tx) => {
+    const updated = await tx.account.updateMany({ where: { userId, providerId: "credential" }, data: { password: hash } });
+    if (!updated.count) throw new PersonError("this person has no login: add one with the form above");
+    await tx.session.deleteMany({ where: { userId } });
+  });
 }
 
 /** Changes a role. The last researcher cannot stop being one: someone must be able to manage. */

@@ -3,6 +3,7 @@ import "server-only";
 // and the judges only when the study is not blind or the label has been given. In a blind study the
 // judges' verdicts, rationales and panel results are never read for the page, so no payload holds them.
 import { z } from "zod";
+import { PG_INT_MAX } from "@/lib/domain/params";
 import { assertCan, PermissionDenied, type Actor } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
 import { storableText } from "@/lib/domain/text";
@@ -65,10 +66,10 @@ export async function queueItem(actor: Actor, studyId: number, position: number)
 
 const verdict = z.enum(VERDICTS);
 export const LabelFormSchema = z.object({
-  studyId: z.number().int().positive(),
-  trajectoryId: z.number().int().positive(),
+  studyId: z.number().int().positive().max(PG_INT_MAX),
+  trajectoryId: z.number().int().positive().max(PG_INT_MAX),
   verdicts: z.object(Object.fromEntries(CATEGORIES.map((c) => [c, verdict])) as Record<(typeof CATEGORIES)[number], typeof verdict>),
-  evidence: z.array(z.object({ step: z.number().int().min(0), category: z.enum(CATEGORIES).nullable().default(null), note: z.string().max(2000).nullable().default(null) })).max(200).default([]),
+  evidence: z.array(z.object({ step: z.number().int().min(0).max(PG_INT_MAX), category: z.enum(CATEGORIES).nullable().default(null), note: z.string().max(2000).nullable().default(null) })).max(200).default([]),
   note: z.string().max(20_000).nullable().default(null),
   /** The label's updatedAt when the form was opened ("" for a new label): a guard against overwriting another tab. */
   base: z.string(),

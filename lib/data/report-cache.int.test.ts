@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { runImport } from "./imports";
 import { agreementNow, resultsNow } from "./report-cache";
-import { savePerson } from "./people";
+import { createPerson } from "./people";
 import { draftStudy, createStudy } from "./studies";
 import { submitLabel } from "./queue";
 
@@ -26,7 +26,7 @@ describe("remembered reports", () => {
     expect(await resultsNow()).toBe(second);
 
     // A label given in the queue changes agreement, not results.
-    const res = await savePerson("system", { handle: "cache-res", email: "cache-res@example.org", role: "RESEARCHER", password: "password-1" });
+    const res = await createPerson("system", { handle: "cache-res", email: "cache-res@example.org", role: "RESEARCHER", password: "password-1" });
     const actor = { id: res.id, handle: res.handle, role: "RESEARCHER" as const };
     const before = await agreementNow();
     expect(before.overall.attempt.n).toBe(0);

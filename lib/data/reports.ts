@@ -23,7 +23,7 @@ export const REPORTS = {
 export type ReportName = keyof typeof REPORTS;
 
 export function isReportFormat(v: unknown): v is ReportFormat {
-  return typeof v === "string" && v in REPORT_FORMATS;
+  return typeof v === "string" && Object.hasOwn(REPORT_FORMATS, v);
 }
 
 /** A report as a download, or 400 for an unknown format. */
@@ -31,6 +31,11 @@ export async function reportResponse(name: ReportName, format: string | null): P
   const f = format ?? "csv";
   if (!isReportFormat(f)) return Response.json({ error: `format is one of ${Object.keys(REPORT_FORMATS).join(", ")}` }, { status: 400 });
   return new Response(await REPORTS[name](f), {
-    headers: { "content-type": `${REPORT_FORMATS[f].type}; charset=utf-8`, "content-disposition": `attachment; filename="shortcut-audit-${name}.${REPORT_FORMATS[f].extension}"` },
+    headers: {
+      "content-type": `${REPORT_FORMATS[f].type}; charset=utf-8`,
+      "content-disposition": `attachment; filename="shortcut-audit-${name}.${REPORT_FORMATS[f].extension}"`,
+      // A download is a copy of the study at this moment: no cache keeps it for the next reader.
+      "cache-control": "no-store",
+    },
   });
 }

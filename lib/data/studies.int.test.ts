@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { PermissionDenied, type Actor } from "@/lib/auth/permissions";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { runImport } from "./imports";
-import { savePerson } from "./people";
+import { createPerson } from "./people";
 import { LabelConflict, queueItem, submitLabel, type LabelForm } from "./queue";
 import { createStudy, draftStudy, listStudies, myQueue, nextPosition, StudyError } from "./studies";
 import { db } from "@/lib/db";
@@ -21,7 +21,7 @@ beforeAll(async () => {
   ]));
   expect(outcome.ok).toBe(true);
   const person = async (handle: string, role: Actor["role"]): Promise<Actor> => {
-    const p = await savePerson("system", { handle, email: `${handle}@example.org`, role, password: "password-1" });
+    const p = await createPerson("system", { handle, email: `${handle}@example.org`, role, password: "password-1" });
     return { id: p.id, handle, role };
   };
   researcher = await person("res", "RESEARCHER");
@@ -140,7 +140,7 @@ describe("permissions at the server", () => {
     ["list studies", (a) => listStudies(a), { RESEARCHER: true, ANNOTATOR: false, REVIEWER: true }],
     ["read a queue", (a) => myQueue(a), { RESEARCHER: true, ANNOTATOR: true, REVIEWER: false }],
     ["open a queue item", (a, s) => queueItem(a, s, 0), { RESEARCHER: true, ANNOTATOR: true, REVIEWER: false }],
-    ["add a person", (a) => savePerson(a, { handle: `p-${a.handle}`, email: `p-${a.handle}@example.org`, role: "ANNOTATOR", password: "password-2" }), { RESEARCHER: true, ANNOTATOR: false, REVIEWER: false }],
+    ["add a person", (a) => createPerson(a, { handle: `p-${a.handle}`, email: `p-${a.handle}@example.org`, role: "ANNOTATOR", password: "password-2" }), { RESEARCHER: true, ANNOTATOR: false, REVIEWER: false }],
   ];
   it.each(cases)("%s", async (_, call, allowed) => {
     const d = await draftStudy(researcher, design({ name: `perm-${_}` }));

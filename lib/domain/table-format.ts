@@ -1,8 +1,14 @@
 // Cell formatting shared by the CSV and LaTeX exports of both reports (results, agreement).
 
-/** One CSV cell: empty for null, quoted when it holds a comma, quote or line break. */
+/**
+ * One CSV cell: empty for null, quoted when it holds a comma, quote or line break. Text that a
+ * spreadsheet would run as a formula (starting with =, +, -, @, tab or carriage return: a model
+ * or benchmark name comes from imported data) gets a leading apostrophe, as OWASP advises, so it
+ * shows as text. Numbers are written as numbers: -12.5 stays a figure.
+ */
 export function csvCell(v: unknown): string {
-  const s = v === null || v === undefined ? "" : String(v);
+  const raw = v === null || v === undefined ? "" : String(v);
+  const s = typeof v !== "number" && typeof v !== "bigint" && /^[=+\-@\t\r]/.test(raw) ? `'${raw}` : raw;
   return /[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
 }
 

@@ -1,9 +1,12 @@
 // The trajectory list's filters, as they stand in the URL (the URL is the state, so a link
-// reproduces the view). Each parameter is read on its own: a bad one falls back to "any".
+// reproduces the view). Each parameter is read on its own: a value the list does not offer falls
+// back to "any"; a value that could never name anything (a control character, a number beyond the
+// database's range) makes the address bad, and the list page answers it with 404.
 import { z } from "zod";
 import { CATEGORIES, VERDICTS } from "./verdicts";
+import { cleanText, malformed, wholeNumber } from "./params";
 
-const text = z.string().trim().min(1).max(500);
+const text = cleanText(z.string().trim().min(1).max(500));
 const anyOf = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values);
 
 export const PAGE_SIZE = 50;
@@ -11,13 +14,13 @@ export const SORTS = ["task", "model", "steps", "run", "panel", "votes"] as cons
 
 const FIELDS = {
   /** Free text, found in commands and in the start of tool outputs. */
-  q: z.string().trim().min(2).max(200),
+  q: cleanText(z.string().trim().min(2).max(200)),
   benchmark: text,
   model: text,
   task: text,
   network: anyOf(["on", "off"]),
   prompt: anyOf(["vanilla", "principled"]),
-  run: z.coerce.number().int().min(1),
+  run: wholeNumber(1),
   resolved: anyOf(["yes", "no", "unknown"]),
   /** "attempt": ATTEMPTED or SUCCESSFUL; "judged"/"unjudged": any verdict / none. */
   panel: anyOf(["attempt", "no-success", "judged", "unjudged", ...VERDICTS]),
@@ -34,24 +37,33 @@ const FIELDS = {
   labelled: anyOf(["yes", "no"]),
   sort: anyOf(SORTS),
   dir: anyOf(["asc", "desc"]),
-  page: z.coerce.number().int().min(1),
+  page: wholeNumber(1),
 } as const;
 
 export type TrajectoryFilter = { [K in keyof typeof FIELDS]?: z.output<(typeof FIELDS)[K]> };
 
 export const FILTER_KEYS = Object.keys(FIELDS) as Array<keyof typeof FIELDS>;
 
-/** Reads the filter from URL search params; unknown or bad values are left out. */
-export function parseTrajectoryFilter(params: Record<string, string | string[] | undefined> | URLSearchParams): TrajectoryFilter {
+type Params = Record<string, string | string[] | undefined> | URLSearchParams;
+
+/** Reads the filter from URL search params; unknown parameters are ignored, bad values left out. */
+export function parseTrajectoryFilter(params: Params): TrajectoryFilter {
+  return readTrajectoryFilter(params).filter;
+}
+
+/** The filter, and the parameters whose values were refused (empty when the address is good). */
+export function readTrajectoryFilter(params: Params): { filter: TrajectoryFilter; invalid: string[] } {
   const get = (k: string) => (params instanceof URLSearchParams ? params.get(k) ?? undefined : [params[k]].flat()[0]);
   const out: Record<string, unknown> = {};
+  const invalid: string[] = [];
   for (const key of FILTER_KEYS) {
     const raw = get(key);
     if (raw === undefined || raw === "") continue;
     const parsed = FIELDS[key].safeParse(raw);
     if (parsed.success) out[key] = parsed.data;
+    else if (malformed(raw, key === "run" || key === "page")) invalid.push(key);
   }
-  return out as TrajectoryFilter;
+  return { filter: out as TrajectoryFilter, invalid };
 }
 
 /** The list's URL for a filter: the link every drill-down uses. */

@@ -5,9 +5,10 @@ import fs from "node:fs";
 import path from "node:path";
 import crypto from "node:crypto";
 import { z } from "zod";
-import { runImport, type ImportOutcome, type ImportSource } from "@/lib/data/imports";
+import { runImport, safely, type ImportOutcome, type ImportSource } from "@/lib/data/imports";
 import type { Condition } from "@/lib/import/condition";
 import { combineLookups, resolvedLookup, type ResolvedLookup } from "@/lib/import/resolved";
+import { readLimits } from "./limits";
 import { fileShape, readRecords } from "./read-records";
 
 /** Files an import reads when given a folder (recursively). */
@@ -97,10 +98,11 @@ export async function importFile(
   const started = performance.now();
   const bytes = fs.statSync(file).size;
   let progress: FileProgress = { bytes: 0, records: 0 };
-  const report = (p: Partial<FileProgress>) => { progress = { ...progress, ...p }; opts.onProgress?.(progress); };
+  const listener = safely(opts.onProgress);
+  const report = (p: Partial<FileProgress>) => { progress = { ...progress, ...p }; listener(progress); };
   // The checksum is taken while the file is read for import, not in a pass of its own.
   const hash = crypto.createHash("sha256");
-  const records = readRecords(file, { condition: opts.condition, resolved: opts.resolved, hash, onBytes: (b) => report({ bytes: b }) });
+  const records = readRecords(file, { condition: opts.condition, resolved: opts.resolved, limits: readLimits(), hash, onBytes: (b) => report({ bytes: b }) });
   const outcome = await runImport(
     { fileName: opts.displayName ?? file, format: "auto", fileBytes: bytes, sha256: () => hash.copy().digest("hex"), source: opts.source, userId: opts.userId ?? null, byName: opts.byName ?? null },
     records,

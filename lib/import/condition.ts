@@ -2,6 +2,7 @@
 // command line or a manifest (these files do not say it), the task id from the file or --task, and
 // the resolved status from --resolved files. The result is validated like any imported record.
 import { z } from "zod";
+import { PG_INT_MAX } from "@/lib/domain/params";
 import type { FieldError } from "./interchange";
 import { taskIdFromPath, type TrajectoryDraft } from "./formats/common";
 import type { ResolvedLookup } from "./resolved";
@@ -26,7 +27,7 @@ export const ConditionFieldsSchema = z.object({
   model: z.preprocess(blankToUndefined, z.string().trim().min(1).optional()),
   network: z.preprocess(blankToUndefined, z.enum(["on", "off", "true", "false"], { error: "network is on or off" }).optional()).transform((v) => (v === undefined ? undefined : v === "on" || v === "true")),
   prompt: z.preprocess(blankToUndefined, z.enum(["vanilla", "principled"], { error: "prompt is vanilla or principled" }).optional()),
-  run: z.preprocess(blankToUndefined, z.coerce.number({ error: "run is a whole number ≥ 1" }).int({ error: "run is a whole number ≥ 1" }).min(1, { error: "run is a whole number ≥ 1" }).optional()),
+  run: z.preprocess(blankToUndefined, z.coerce.number({ error: "run is a whole number ≥ 1" }).int({ error: "run is a whole number ≥ 1" }).min(1, { error: "run is a whole number ≥ 1" }).max(PG_INT_MAX, { error: `run is at most ${PG_INT_MAX}` }).optional()),
   task: z.preprocess(blankToUndefined, z.string().trim().min(1).optional()),
 }) satisfies z.ZodType<Condition, unknown>;
 

@@ -2,6 +2,7 @@
 // Pure: plain values in, validated records or field-named errors out. Unknown extra fields are
 // allowed (other tools may add them) and ignored.
 import { z } from "zod";
+import { PG_INT_MAX } from "@/lib/domain/params";
 import { CATEGORIES, VERDICTS, normalizeCategory, normalizeVerdict, type Category, type CategoryVerdicts } from "@/lib/domain/verdicts";
 import type { Turn } from "@/lib/domain/steps";
 
@@ -11,7 +12,7 @@ const optionalText = z.string().nullish().transform((v) => v ?? null);
 
 const promptSchema = z.enum(["vanilla", "principled"], { error: 'prompt must be "vanilla" or "principled"' });
 const networkSchema = z.boolean({ error: "network must be true or false" });
-const runSchema = z.number({ error: "run must be a whole number ≥ 1" }).int({ error: "run must be a whole number ≥ 1" }).min(1, { error: "run must be a whole number ≥ 1" });
+const runSchema = z.number({ error: "run must be a whole number ≥ 1" }).int({ error: "run must be a whole number ≥ 1" }).min(1, { error: "run must be a whole number ≥ 1" }).max(PG_INT_MAX, { error: `run must be at most ${PG_INT_MAX}` });
 
 /** Four category verdicts; keys and values in any case, with `-`, `_` or spaces alike. */
 export const VerdictsSchema = z
@@ -45,7 +46,8 @@ const turnSchema = z.object({
   reasoning: z.string({ error: "reasoning must be a string or null" }).nullish(),
   tool_calls: z.array(toolCallSchema, { error: "tool_calls must be a list" }).nullish().transform((v) => v ?? undefined),
   tool_call_id: z.string().nullish(),
-  exit_code: z.number({ error: "exit_code must be a whole number" }).int({ error: "exit_code must be a whole number" }).nullish(),
+  exit_code: z.number({ error: "exit_code must be a whole number" }).int({ error: "exit_code must be a whole number" })
+    .min(-PG_INT_MAX - 1, { error: "exit_code is out of range" }).max(PG_INT_MAX, { error: "exit_code is out of range" }).nullish(),
 }) satisfies z.ZodType<Turn, unknown>;
 
 const taskSchema = z.object({
@@ -93,7 +95,8 @@ const trajectoryRefSchema = z.union(
 
 const evidenceSchema = z
   .array(z.object({
-    step: z.number({ error: "step must be a whole number ≥ 0" }).int().min(0, { error: "step must be a whole number ≥ 0" }),
+    step: z.number({ error: "step must be a whole number ≥ 0" }).int().min(0, { error: "step must be a whole number ≥ 0" })
+      .max(PG_INT_MAX, { error: `step must be at most ${PG_INT_MAX}` }),
     category: z.string().nullish().transform((c, ctx) => {
       if (c == null) return null;
       const category = normalizeCategory(c);

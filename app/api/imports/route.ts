@@ -12,30 +12,34 @@ import { z } from "zod";
 import { importFile, loadResolved } from "@/lib/files/import-files";
 import { ConditionFieldsSchema } from "@/lib/import/condition";
 import { requireRequest } from "@/lib/auth/session";
+import { recordFailedImport } from "@/lib/data/imports";
+import { config } from "@/lib/config";
+import { formatBytes } from "@/lib/format";
 
 export const dynamic = "force-dynamic";
 
-/** Uploads larger than this are refused (413): such files go through the command line. */
-const MAX_UPLOAD_BYTES = Number(process.env.IMPORT_MAX_UPLOAD_BYTES ?? 1024 * 1024 * 1024);
+type Received = {
+  dir: string; file: { path: string; name: string } | null; resolved: string[]; fields: Record<string, string>; tooLarge: boolean;
+  /** Bytes of the request body read so far. */
+  bytes: number;
+};
 
-type Received = { dir: string; file: { path: string; name: string } | null; resolved: string[]; fields: Record<string, string>; tooLarge: boolean };
-
-async function receive(request: Request, dir: string): Promise<Received> {
-  const out: Received = { dir, file: null, resolved: [], fields: {}, tooLarge: false };
-  const parser = busboy({ headers: Object.fromEntries(request.headers), limits: { fileSize: MAX_UPLOAD_BYTES, files: 20, fields: 20 } });
+async function receive(request: Request, out: Received, maxBytes: number): Promise<void> {
+  const parser = busboy({ headers: Object.fromEntries(request.headers), limits: { fileSize: maxBytes, files: 20, fields: 20, fieldSize: 64 * 1024 } });
   const writes: Promise<void>[] = [];
   parser.on("field", (name, value) => { out.fields[name] = value; });
   parser.on("file", (name, stream, info) => {
     const safe = path.basename(info.filename || "upload").replace(/[^\w.-]/g, "_");
-    const target = path.join(dir, `${writes.length}-${safe}`);
+    const target = path.join(out.dir, `${writes.length}-${safe}`);
     stream.on("limit", () => { out.tooLarge = true; });
     writes.push(pipeline(stream, fs.createWriteStream(target)));
     if (name === "file" && !out.file) out.file = { path: target, name: info.filename || "upload" };
     else if (name === "resolved") out.resolved.push(target);
   });
-  await pipeline(Readable.fromWeb(request.body as import("node:stream/web").ReadableStream), parser);
+  const body = Readable.fromWeb(request.body as import("node:stream/web").ReadableStream);
+  body.on("data", (chunk: Buffer) => { out.bytes += chunk.length; });
+  await pipeline(body, parser);
   await Promise.all(writes);
-  return out;
 }
 
 const json = (body: unknown, status: number) => Response.json(body, { status });
@@ -43,20 +47,25 @@ const json = (body: unknown, status: number) => Response.json(body, { status });
 export async function POST(request: Request) {
   const user = await requireRequest(request, "imports:write");
   if (user instanceof Response) return user;
+  const maxBytes = config().IMPORT_MAX_UPLOAD_BYTES;
+  const tooLarge = () => json({ error: `the file is larger than the upload limit (${maxBytes} bytes): import it from the command line` }, 413);
   if (!request.headers.get("content-type")?.startsWith("multipart/form-data")) return json({ error: "send the file as multipart/form-data" }, 415);
   const declared = Number(request.headers.get("content-length") ?? 0);
-  if (declared > MAX_UPLOAD_BYTES + 1024 * 1024) return json({ error: `the file is larger than the upload limit (${MAX_UPLOAD_BYTES} bytes): import it from the command line` }, 413);
+  if (declared > maxBytes + 1024 * 1024) return tooLarge();
 
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "shortcut-audit-upload-"));
-  let received: Received;
-  try {
-    received = await receive(request, dir);
-  } catch {
-    fs.rmSync(dir, { recursive: true, force: true });
-    return json({ error: "the upload was cut off or malformed" }, 400);
-  }
+  const received: Received = { dir: fs.mkdtempSync(path.join(os.tmpdir(), "shortcut-audit-upload-")), file: null, resolved: [], fields: {}, tooLarge: false, bytes: 0 };
   const cleanup = () => fs.rmSync(received.dir, { recursive: true, force: true });
-  if (received.tooLarge) { cleanup(); return json({ error: `the file is larger than the upload limit (${MAX_UPLOAD_BYTES} bytes): import it from the command line` }, 413); }
+  try {
+    await receive(request, received, maxBytes);
+  } catch {
+    cleanup();
+    // Listed on the Import page with the reason, so an upload that died is not lost without a word.
+    const fileName = received.file?.name ?? "upload";
+    const reason = `the upload was cut off after ${formatBytes(received.bytes)} (the connection closed or the form was malformed); nothing was imported`;
+    await recordFailedImport({ fileName, format: "auto", source: "web", userId: user.id }, reason).catch((e) => console.error("could not record a failed upload", e));
+    return json({ error: reason }, 400);
+  }
+  if (received.tooLarge) { cleanup(); return tooLarge(); }
   if (!received.file) { cleanup(); return json({ error: "no file was sent (field `file`)" }, 400); }
   const fields = ConditionFieldsSchema.safeParse(received.fields);
   if (!fields.success) { cleanup(); return json({ error: "bad condition fields", fields: z.flattenError(fields.error).fieldErrors }, 400); }
@@ -72,7 +81,17 @@ export async function POST(request: Request) {
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
-      const send = (line: unknown) => controller.enqueue(encoder.encode(JSON.stringify(line) + "\n"));
+      // The browser may go away mid-import: the import goes on (it is listed on the Import page),
+      // and what could not be sent is dropped.
+      let listening = true;
+      const send = (line: unknown) => {
+        if (!listening) return;
+        try {
+          controller.enqueue(encoder.encode(JSON.stringify(line) + "\n"));
+        } catch {
+          listening = false;
+        }
+      };
       let last = 0;
       try {
         const result = await importFile(file.path, {
@@ -86,8 +105,11 @@ export async function POST(request: Request) {
         send({ error: "the import stopped: the database did not accept it; nothing was imported (see the server log)" });
       } finally {
         cleanup();
-        controller.close();
+        try { controller.close(); } catch { /* the browser is gone */ }
       }
+    },
+    cancel() {
+      // The browser closed the answer; start() above goes on to the end of the import.
     },
   });
   return new Response(body, { headers: { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store" } });

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { z } from "zod";
+import { firstValue, IdParam, wholeNumber } from "@/lib/domain/params";
 import { JudgePanel } from "@/components/timeline/judge-panel";
 import { PatchView } from "@/components/timeline/patch-view";
 import { StepList } from "@/components/timeline/step-list";
@@ -18,12 +18,12 @@ export const dynamic = "force-dynamic";
 export default async function TrajectoryPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const raw = (await params).id;
   await requirePage("trajectories:read", `/trajectories/${encodeURIComponent(raw)}`);
-  const id = z.coerce.number().int().positive().safeParse(raw);
+  const id = IdParam.safeParse(raw);
   if (!id.success) notFound();
   const t = await getTrajectory(id.data);
   if (!t) notFound();
   const pages = Math.max(1, Math.ceil(t.stepCount / STEPS_PER_PAGE));
-  const page = Math.min(pages, z.coerce.number().int().min(1).catch(1).parse([(await searchParams).page].flat()[0] ?? 1));
+  const page = Math.min(pages, wholeNumber(1).catch(1).parse(firstValue((await searchParams).page) ?? "1"));
   const { from, to } = pageSteps(page);
   const [messages, suspects, siblings] = await Promise.all([getSteps(t.id, from, to), getSuspectSteps(t.id), getSiblings(t.id)]);
 

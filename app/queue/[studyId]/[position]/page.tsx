@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
-import { z } from "zod";
+import { firstValue, IndexParam, wholeNumber } from "@/lib/domain/params";
 import { JudgePanel } from "@/components/timeline/judge-panel";
 import { PatchView } from "@/components/timeline/patch-view";
 import { StepList, type StepCitation } from "@/components/timeline/step-list";
@@ -18,13 +18,12 @@ import { LabelPanel } from "./label-panel";
 export const metadata: Metadata = { title: "Label" };
 export const dynamic = "force-dynamic";
 
-const Num = z.coerce.number().int().min(0);
 
 export default async function LabelPage({ params, searchParams }: { params: Promise<{ studyId: string; position: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const raw = await params;
   const user = await requirePage("labels:write", `/queue/${encodeURIComponent(raw.studyId)}/${encodeURIComponent(raw.position)}`);
-  const studyId = Num.safeParse(raw.studyId);
-  const position = Num.safeParse(raw.position);
+  const studyId = IndexParam.safeParse(raw.studyId);
+  const position = IndexParam.safeParse(raw.position);
   if (!studyId.success || !position.success) notFound();
   const item = await queueItem(user, studyId.data, position.data);
   if (!item) {
@@ -35,7 +34,7 @@ export default async function LabelPage({ params, searchParams }: { params: Prom
   const t = item.trajectory;
   const base = `/queue/${item.study.id}/${item.position}`;
   const pages = Math.max(1, Math.ceil(t.stepCount / STEPS_PER_PAGE));
-  const page = Math.min(pages, z.coerce.number().int().min(1).catch(1).parse([(await searchParams).page].flat()[0] ?? 1));
+  const page = Math.min(pages, wholeNumber(1).catch(1).parse(firstValue((await searchParams).page) ?? "1"));
   const { from, to } = pageSteps(page);
   const [messages, suspects] = await Promise.all([getSteps(t.id, from, to), getSuspectSteps(t.id)]);
   // Citations: this annotator's own, and the judges' once they are shown.

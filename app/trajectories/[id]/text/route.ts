@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { IdParam, IndexParam } from "@/lib/domain/params";
 import { getFullText } from "@/lib/data/trajectory";
 import { isAssigned } from "@/lib/data/studies";
 import { requireRequest } from "@/lib/auth/session";
@@ -6,14 +7,14 @@ import { requireRequest } from "@/lib/auth/session";
 export const dynamic = "force-dynamic";
 
 const Query = z.object({
-  seq: z.coerce.number().int().min(0),
+  seq: IndexParam,
   part: z.enum(["content", "reasoning", "input"]).default("content"),
-  call: z.coerce.number().int().min(0).default(0),
+  call: IndexParam.default(0),
 });
 
 /** One message's or tool call's whole text, as plain text (never HTML), however long. */
 export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
-  const id = z.coerce.number().int().positive().safeParse((await params).id);
+  const id = IdParam.safeParse((await params).id);
   // Readers of trajectories, and annotators for the trajectories of their queue (a text holds no verdict).
   let user = await requireRequest(request, "trajectories:read");
   if (user instanceof Response && user.status === 403 && id.success) {
@@ -25,5 +26,11 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
   if (!id.success || !q.success) return new Response("bad request: give seq (a message position), part (content, reasoning or input) and call", { status: 400 });
   const text = await getFullText(id.data, q.data.seq, q.data.part, q.data.call);
   if (text === null) return new Response("no such text", { status: 404 });
-  return new Response(text, { headers: { "content-type": "text/plain; charset=utf-8", "x-content-type-options": "nosniff", "content-security-policy": "default-src 'none'; sandbox" } });
+  return new Response(text, {
+    headers: {
+      "content-type": "text/plain; charset=utf-8", "x-content-type-options": "nosniff", "content-security-policy": "default-src 'none'; sandbox",
+      // Agent text may hold secrets: not kept by the browser or any cache between.
+      "cache-control": "no-store",
+    },
+  });
 }

@@ -1,0 +1,88 @@
+// The environment variables the app reads, parsed once with zod. A bad value stops the program with a
+// message that names the variable and what it accepts, instead of turning into NaN later.
+import { z } from "zod";
+
+const MiB = 1024 * 1024;
+
+/** A whole number of bytes, written plainly (1048576) or with a unit (512MB, 1GiB; 1 KB = 1024 bytes). */
+const bytes = (fallback: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+(\.\d+)?\s*([KMGT]i?B?)?$/i, "a size in bytes such as 268435456, 256MB or 1GiB")
+    .transform((s) => {
+      const m = /^(\d+(?:\.\d+)?)\s*([KMGT])?/i.exec(s)!;
+      const unit = { K: 1, M: 2, G: 3, T: 4 }[(m[2] ?? "").toUpperCase() as "K"] ?? 0;
+      return Math.floor(Number(m[1]) * 1024 ** unit);
+    })
+    .pipe(z.number().int().min(1, "a size of at least 1 byte"))
+    .optional()
+    .transform((v) => v ?? fallback);
+
+const positiveInt = (fallback: number, max = Number.MAX_SAFE_INTEGER) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, `a whole number from 1 to ${max}`)
+    .transform(Number)
+    .pipe(z.number().int().min(1, `a whole number from 1 to ${max}`).max(max, `a whole number from 1 to ${max}`))
+    .optional()
+    .transform((v) => v ?? fallback);
+
+/**
+ * Which proxies may tell the client's address in X-Forwarded-For: "off" (none: the socket's address
+ * is the client), a hop count ("1": the nearest proxy), or addresses and ranges ("127.0.0.1",
+ * "10.0.0.0/8", "loopback", "uniquelocal", comma-separated).
+ */
+const trustProxy = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v, ctx) => {
+    if (!v || /^(off|false|no|0)$/i.test(v)) return { kind: "off" } as const;
+    if (/^\d+$/.test(v)) return { kind: "hops", hops: Number(v) } as const;
+    const list = v.split(",").map((s) => s.trim()).filter(Boolean);
+    const word = /^(loopback|linklocal|uniquelocal)$/i;
+    const address = /^[0-9a-f:.]+(\/\d{1,3})?$/i;
+    const bad = list.filter((s) => !word.test(s) && !address.test(s));
+    if (bad.length) {
+      ctx.addIssue({ code: "custom", message: `"off", a hop count, or addresses and ranges such as 127.0.0.1, 10.0.0.0/8, loopback (not ${bad.join(", ")})` });
+      return z.NEVER;
+    }
+    return { kind: "list", list } as const;
+  });
+
+const EnvSchema = z.object({
+  PORT: positiveInt(3000, 65535),
+  /** Off: no demo study. On: load it into an empty database. Unset: on for the embedded database only. */
+  DEMO_DATA: z.enum(["on", "off"], { message: "on or off" }).optional(),
+  TRUST_PROXY: trustProxy,
+  /** The V8 heap of the server and the command line, in MB: an import's memory stays bounded by it. */
+  HEAP_LIMIT_MB: positiveInt(512, 1 << 20),
+  IMPORT_MAX_UPLOAD_BYTES: bytes(1024 * MiB),
+  /** The longest JSON Lines line, or JSON record, an import reads. */
+  IMPORT_MAX_RECORD_BYTES: bytes(256 * MiB),
+  /** The most text a compressed file may expand to. */
+  IMPORT_MAX_DECOMPRESSED_BYTES: bytes(64 * 1024 * MiB),
+  /** A compressed file that expands more than this many times its size is refused as a decompression bomb. */
+  IMPORT_MAX_GZIP_RATIO: positiveInt(100),
+});
+
+export type Config = z.output<typeof EnvSchema>;
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; throws ConfigError naming each bad variable and what it accepts. */
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const parsed = EnvSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== "")));
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map((i) => `${String(i.path[0])}=${JSON.stringify(env[String(i.path[0])] ?? "")}: expected ${i.message}`);
+  throw new ConfigError(`bad configuration:\n  ${lines.join("\n  ")}`);
+}
+
+let cached: Config | null = null;
+
+/** This process's configuration (read once). */
+export function config(): Config {
+  return (cached ??= parseConfig(process.env));
+}

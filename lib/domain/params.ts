@@ -1,0 +1,37 @@
+// Parameters of addresses and forms, read strictly: what could never name a row (a number beyond
+// the database's integer range, text with a NUL byte, which PostgreSQL cannot store or compare)
+// is refused here with a 4xx, instead of reaching the database and coming back as a 500.
+import { z } from "zod";
+
+/** The largest value of a PostgreSQL integer column (int4): every id and count the app stores. */
+export const PG_INT_MAX = 2_147_483_647;
+
+/** A whole number from `min` to PG_INT_MAX, written in plain digits (an address's id, position or page). */
+export const wholeNumber = (min: number) =>
+  z
+    .string()
+    .regex(/^\d{1,10}$/, "a whole number")
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(PG_INT_MAX));
+
+/** A row id: 1 to PG_INT_MAX. */
+export const IdParam = wholeNumber(1);
+/** A position or index: 0 to PG_INT_MAX. */
+export const IndexParam = wholeNumber(0);
+
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
+
+/**
+ * A parameter value that no row could ever match: it holds a control character (PostgreSQL cannot
+ * store NUL), or it is a `numeric` parameter's digits beyond the integer range.
+ */
+export function malformed(raw: string, numeric: boolean): boolean {
+  return CONTROL.test(raw) || (numeric && /^\d+$/.test(raw) && Number(raw) > PG_INT_MAX);
+}
+
+/** Text with no NUL byte or other C0 control character but tab, newline and carriage return. */
+export const cleanText = (schema: z.ZodString) =>
+  schema.refine((s) => !CONTROL.test(s), "no control characters");
+
+/** The first value of a search parameter that may be given several times. */
+export const firstValue = (v: string | string[] | undefined): string | undefined => [v].flat()[0];

@@ -1,0 +1,32 @@
+// Who is asking: the address a request came from, worked out once by the app's server
+// (scripts/server.ts) and handed to the app in a header of its own, which a client cannot set
+// (the server replaces whatever came in). X-Forwarded-For is believed only as far as TRUST_PROXY
+// says: by default not at all, so the socket's address is the client; behind a proxy, the hops
+// that are trusted proxies are skipped (proxy-addr, as Express does), and the first one that is
+// not is the client.
+import type { IncomingMessage } from "node:http";
+import proxyaddr from "proxy-addr";
+import type { Config } from "@/lib/config";
+
+/** The header the server sets to the client's address; the sign-in rate limit keys on it. */
+export const CLIENT_ADDRESS_HEADER = "x-shortcut-audit-client";
+
+export type Trust = (address: string, hop: number) => boolean;
+
+/** The trust function for a TRUST_PROXY setting. */
+export function trustFor(setting: Config["TRUST_PROXY"]): Trust {
+  if (setting.kind === "off") return () => false;
+  if (setting.kind === "hops") return (_address, hop) => hop < setting.hops;
+  return proxyaddr.compile(setting.list);
+}
+
+/** The client's address: the socket's, or the nearest untrusted one X-Forwarded-For names through trusted proxies. */
+export function clientAddress(req: Pick<IncomingMessage, "headers" | "socket">, trust: Trust): string {
+  const address = proxyaddr(req as IncomingMessage, trust);
+  return address.startsWith("::ffff:") ? address.slice("::ffff:".length) : address;
+}
+
+/** Replaces any client-sent copy of the header with the address worked out here. */
+export function stampClientAddress(req: IncomingMessage, trust: Trust): void {
+  req.headers[CLIENT_ADDRESS_HEADER] = clientAddress(req, trust);
+}
