@@ -75,11 +75,11 @@ test("an agent-harness file imports with the condition given in the form", async
   await expect(page.getByRole("list", { name: "This session's imports" }).getByRole("status")).toContainText("imported 1 trajectories");
 });
 
-test("a file over the upload limit is refused with 413 and a pointer to the command line", async ({ page, request }) => {
+test("a file over the upload limit is refused with 413 and a pointer to the command line", async ({ page, request, baseURL }) => {
   // The e2e server runs with IMPORT_MAX_UPLOAD_BYTES=4000000 (playwright.config.ts).
   const before = await (await request.get("/import")).text();
   const big = Buffer.concat([jsonl([trajectoryFixture({ id: "e2e-too-big", benchmark: "e2e-too-big", task: { id: "big" } })]), Buffer.alloc(4_500_000, "\n")]);
-  const res = await request.post("/api/imports", { multipart: { file: { name: "too-big.jsonl", mimeType: "application/x-ndjson", buffer: big } } });
+  const res = await request.post("/api/imports", { multipart: { file: { name: "too-big.jsonl", mimeType: "application/x-ndjson", buffer: big } }, headers: { origin: baseURL! } });
   expect(res.status()).toBe(413);
   expect((await res.json()).error).toMatch(/larger than the upload limit \(4000000 bytes\): import it from the command line/);
   // Nothing imported, nothing listed.

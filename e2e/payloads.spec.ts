@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { labelFixture, trajectoryFixture } from "../prisma/factories";
+import { APP_ORIGIN } from "./roles";
 
 // Markup in every text a file, a person or a study can bring, on every page that shows it: shown
 // as text, never run. (timeline.spec.ts covers the steps, rationales and citations of a timeline.)
@@ -17,7 +18,7 @@ test("markup in names, notes, raw answers, file and study names stays text on ev
     { type: "judge_vote", trajectory: { id: "e2e-xss" }, judge: "judge-2", verdicts: { upstream: "ATTEMPTED", local_git: "NOT_ATTEMPTED", memory: "NOT_ATTEMPTED", other: "NOT_ATTEMPTED" }, rationale: `r ${XSS(8)}` },
     labelFixture("e2e-xss", `annotator ${XSS(9)}`, { UPSTREAM: "ATTEMPTED" }, { note: `note ${XSS(10)}` }),
   ];
-  const res = await request.post("/api/imports", { multipart: { file: { name: fileName, mimeType: "application/x-ndjson", buffer: Buffer.from(records.map((r) => JSON.stringify(r)).join("\n")) } } });
+  const res = await request.post("/api/imports", { multipart: { file: { name: fileName, mimeType: "application/x-ndjson", buffer: Buffer.from(records.map((r) => JSON.stringify(r)).join("\n")) } }, headers: { origin: APP_ORIGIN } });
   expect(await res.text()).toContain('"ok":true');
 
   const dialogs: string[] = [];

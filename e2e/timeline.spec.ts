@@ -1,5 +1,6 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { labelFixture, trajectoryFixture, voteFixture } from "../prisma/factories";
+import { APP_ORIGIN } from "./roles";
 
 const PAYLOADS = [
   "<script>window.__pwned = 1; alert('script')</script>",
@@ -11,6 +12,7 @@ const PAYLOADS = [
 async function importRecords(request: APIRequestContext, name: string, records: unknown[]) {
   const res = await request.post("/api/imports", {
     multipart: { file: { name, mimeType: "application/x-ndjson", buffer: Buffer.from(records.map((r) => JSON.stringify(r)).join("\n")) } },
+    headers: { origin: APP_ORIGIN },
   });
   expect(res.status()).toBe(200);
   expect(await res.text()).toContain('"ok":true');

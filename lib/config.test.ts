@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseConfig } from "./config";
+import { demoWanted, parseConfig } from "./config";
 
 describe("configuration", () => {
   it("has defaults for everything", () => {
@@ -24,5 +24,12 @@ describe("configuration", () => {
     expect(() => parseConfig({ IMPORT_MAX_RECORD_BYTES: "0" })).toThrow(/IMPORT_MAX_RECORD_BYTES="0"/);
     expect(() => parseConfig({ DEMO_DATA: "yes" })).toThrow(/DEMO_DATA="yes": expected on or off/);
     expect(() => parseConfig({ TRUST_PROXY: "everyone" })).toThrow(/TRUST_PROXY="everyone": expected "off", a hop count/);
+  });
+
+  it("loads the demo study by itself only into the embedded database; DEMO_DATA decides otherwise", () => {
+    expect(demoWanted(parseConfig({}), "pglite")).toBe(true);
+    expect(demoWanted(parseConfig({}), "postgres")).toBe(false);
+    expect(demoWanted(parseConfig({ DEMO_DATA: "on" }), "postgres")).toBe(true);
+    expect(demoWanted(parseConfig({ DEMO_DATA: "off" }), "pglite")).toBe(false);
   });
 });

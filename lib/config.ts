@@ -80,6 +80,14 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   throw new ConfigError(`bad configuration:\n  ${lines.join("\n  ")}`);
 }
 
+/**
+ * Whether `npm start` loads the demo study (and its accounts, whose passwords are published) into an
+ * empty database: when DEMO_DATA says so, else only on the embedded database, one person's machine.
+ */
+export function demoWanted(c: Pick<Config, "DEMO_DATA">, database: "postgres" | "pglite"): boolean {
+  return c.DEMO_DATA ? c.DEMO_DATA === "on" : database === "pglite";
+}
+
 let cached: Config | null = null;
 
 /** This process's configuration (read once). */

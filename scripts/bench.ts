@@ -7,7 +7,6 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { execFileSync, spawn } from "node:child_process";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { chromium } from "@playwright/test";
@@ -18,6 +17,7 @@ import { getResults } from "@/lib/data/results";
 import { getAgreement } from "@/lib/data/agreement";
 import { createPerson } from "@/lib/data/people";
 import { prng } from "@/prisma/factories";
+import { startApp } from "./bench-app";
 import { dropBenchDatabase, freshTarget, rawCopy, trajectoryRecord, writeJsonl, type Shape } from "./bench-corpus";
 
 const { values } = parseArgs({ options: { scale: { type: "string", default: "1" }, duration: { type: "string", default: "10" }, connections: { type: "string", default: "50" }, port: { type: "string", default: "3310" } } });
@@ -91,23 +91,10 @@ await createPerson("system", { handle: "bench", email: "bench@example.org", role
 await closeCurrentDb();
 
 // ---- the app: server time and bytes, the browser, load --------------------------------------------
-const env = { ...process.env, PORT: String(PORT), NEXT_TELEMETRY_DISABLED: "1", DEMO_DATA: "off", ...(target.kind === "postgres" ? { DATABASE_URL: target.url } : { PGLITE_DIR: target.dir! }) };
 log(`starting the app on port ${PORT}`);
-execFileSync(process.execPath, ["scripts/build-if-stale.mjs"], { stdio: ["ignore", "ignore", "inherit"] });
-const server = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/start.ts"], { env, stdio: ["ignore", "ignore", "pipe"], detached: true });
-let serverLog = "";
-server.stderr!.on("data", (d) => { serverLog += String(d); });
-const base = `http://127.0.0.1:${PORT}`;
+const app = await startApp(target, PORT, { email: "bench@example.org", password: "bench-password" });
+const { base, cookie } = app;
 try {
-  for (let i = 0; ; i++) {
-    if (i > 600) throw new Error(`the app did not start: ${serverLog.slice(-2000)}`);
-    if (await fetch(`${base}/api/health`).then((r) => r.ok, () => false)) break;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  const signIn = await fetch(`${base}/api/auth/sign-in/email`, { method: "POST", headers: { "content-type": "application/json", origin: base }, body: JSON.stringify({ email: "bench@example.org", password: "bench-password" }) });
-  const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0]!;
-  if (!signIn.ok || !cookie) throw new Error(`bench sign-in failed: ${signIn.status}`);
-
   const pages = {
     list: "/trajectories",
     list_filtered: "/trajectories?network=on&prompt=vanilla&panel=SUCCESSFUL",
@@ -188,8 +175,7 @@ try {
   for (const [k, v] of Object.entries(load)) row(`load ${k.replaceAll("_", " ")}`, `${r1(v.rps)} req/s, p50/p95/p99 ${v.p50}/${v.p95}/${v.p99} ms`, `${v.errors} errors, ${CONNECTIONS} clients, ${DURATION} s`);
   console.log(JSON.stringify(figures));
 } finally {
-  try { process.kill(-server.pid!, "SIGTERM"); } catch { /* gone */ }
-  await new Promise((r) => setTimeout(r, 1000));
+  await app.stop();
   fs.rmSync(dir, { recursive: true, force: true });
   await dropBenchDatabase().catch(() => {});
 }

@@ -6,7 +6,7 @@ import { applyMigrations } from "@/prisma/migrate-engine";
 import { isEmpty, seedDemo } from "@/prisma/seed";
 import { rebuildSearchDocuments } from "@/lib/data/search-documents";
 import { DEMO_ACCOUNTS } from "@/lib/data/demo-accounts";
-import { config, ConfigError } from "@/lib/config";
+import { config, ConfigError, demoWanted } from "@/lib/config";
 
 let settings;
 try {
@@ -19,7 +19,7 @@ try {
 const handle = currentDb();
 // The demo study and its accounts (known passwords) load by themselves only into the embedded
 // database, a single machine's; a server database gets them when asked (DEMO_DATA=on or db:seed).
-const demo = settings.DEMO_DATA ? settings.DEMO_DATA === "on" : handle.target.kind === "pglite";
+const demo = demoWanted(settings, handle.target.kind);
 console.error(`database: ${describeTarget(handle.target)}`);
 try {
   const applied = await applyMigrations(handle.target, handle.pglite ?? undefined);

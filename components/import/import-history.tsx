@@ -35,7 +35,7 @@ export function ImportHistory({ imports }: { imports: ImportRow[] }) {
                     <details>
                       <summary>{formatCount(i.rejected)} error(s)</summary>
                       <ul className="errors">
-                        {i.errors.map((e, k) => <li key={k}>line {e.line}{e.field ? `, ${e.field}` : ""}: {e.message}</li>)}
+                        {i.errors.map((e, k) => <li key={k}>{e.line > 0 ? `line ${e.line}${e.field ? `, ${e.field}` : ""}: ` : ""}{e.message}</li>)}
                       </ul>
                     </details>
                   )}

@@ -32,7 +32,10 @@ async function receive(request: Request, out: Received, maxBytes: number): Promi
     const safe = path.basename(info.filename || "upload").replace(/[^\w.-]/g, "_");
     const target = path.join(out.dir, `${writes.length}-${safe}`);
     stream.on("limit", () => { out.tooLarge = true; });
-    writes.push(pipeline(stream, fs.createWriteStream(target)));
+    const write = pipeline(stream, fs.createWriteStream(target));
+    // Awaited below when the body arrives whole; a body cut off fails the parser first, and this one too.
+    write.catch(() => {});
+    writes.push(write);
     if (name === "file" && !out.file) out.file = { path: target, name: info.filename || "upload" };
     else if (name === "resolved") out.resolved.push(target);
   });
