@@ -105,16 +105,17 @@ await closeCurrentDb();
 log(`starting the app on ${describeTarget(target)}`);
 const app = await startApp(target, PORT, { email: "bench@example.org", password: "bench-password" });
 try {
+  const idle = serverRss(app);
   const figures: Figure[] = [];
   for (const file of [files.bomb, files.line, files.tiny]) {
     log(`sending ${path.basename(file)}`);
     figures.push(await send(app, file));
   }
-  console.log(`\n${describeTarget(target)}, ${os.cpus().length} cores; server started at ${Math.round(serverRss(app) / MiB)} MB RSS\n`);
+  console.log(`\n${describeTarget(target)}, ${os.cpus().length} cores; the server at ${Math.round(idle / MiB)} MB RSS before the uploads, ${Math.round(serverRss(app) / MiB)} MB after\n`);
   const row = (...cells: string[]) => console.log(cells.map((c, i) => c.padEnd([18, 10, 8, 9, 10, 22, 0][i]!)).join(" "));
   row("file", "size", "HTTP", "seconds", "peak RSS", "health (failed/polls)", "answer");
   for (const f of figures) row(f.file, f.size, String(f.status), String(f.seconds), `${f.peak_rss_mb} MB`, `${f.health_failures}/${f.health_polls}, slowest ${f.health_slowest_ms} ms`, f.answer);
-  console.log(JSON.stringify({ database: target.kind, uploads: figures }));
+  console.log(JSON.stringify({ database: target.kind, server_rss_before_mb: Math.round(idle / MiB), uploads: figures }));
 } finally {
   await app.stop();
   fs.rmSync(dir, { recursive: true, force: true });

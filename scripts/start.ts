@@ -1,12 +1,9 @@
-// npm start: migrate, load the demo study into an empty database, then serve the built app.
-// The database is closed before Next starts: the embedded PGlite folder admits one process at a time.
-import { spawn } from "node:child_process";
-import { closeCurrentDb, currentDb, describeTarget } from "@/lib/db-connect";
-import { applyMigrations } from "@/prisma/migrate-engine";
-import { isEmpty, seedDemo } from "@/prisma/seed";
-import { rebuildSearchDocuments } from "@/lib/data/search-documents";
-import { DEMO_ACCOUNTS } from "@/lib/data/demo-accounts";
-import { config, ConfigError, demoWanted } from "@/lib/config";
+// npm start: prepare the database (scripts/prepare.ts, a process that exits), then serve the built app
+// (scripts/server.ts: Next behind the step that works out the client's address) with a bounded heap, so
+// an import's memory stays near its batch whatever the heap would otherwise grow to. This process
+// only waits between the two and passes signals on, so it stays small.
+import { spawn, spawnSync } from "node:child_process";
+import { config, ConfigError } from "@/lib/config";
 
 let settings;
 try {
@@ -16,50 +13,13 @@ try {
   console.error(e.message);
   process.exit(1);
 }
-const handle = currentDb();
-// The demo study and its accounts (known passwords) load by themselves only into the embedded
-// database, a single machine's; a server database gets them when asked (DEMO_DATA=on or db:seed).
-const demo = demoWanted(settings, handle.target.kind);
-console.error(`database: ${describeTarget(handle.target)}`);
-try {
-  const applied = await applyMigrations(handle.target, handle.pglite ?? undefined);
-  if (applied.length) console.error(`migrations applied: ${applied.join(", ")}`);
-  if (demo && (await isEmpty())) {
-    const counts = await seedDemo();
-    console.error(`empty database: demo study loaded (${counts.trajectories} trajectories, ${counts.votes} judge votes, ${counts.labels} labels)`);
-    console.error("demo accounts: researcher@example.org / demo-researcher, annotator@example.org / demo-annotator, reviewer@example.org / demo-reviewer");
-  }
-  await rebuildSearchDocuments((line) => console.error(line));
-  await warnOfDemoAccounts();
-  if ((await handle.prisma.account.count({ where: { providerId: "credential" } })) === 0) {
-    console.error("nobody can sign in yet: make a researcher with `npm run cli -- user add --handle NAME --email EMAIL --role researcher` (stop the app first on the embedded database)");
-  }
-} catch (e) {
-  console.error(`could not prepare ${describeTarget(handle.target)}: ${e instanceof Error ? e.message : String(e)}`);
-  if (handle.target.kind === "pglite") console.error("If another Shortcut Audit process (the app or an import) has this folder open, stop it first: the embedded database admits one process at a time.");
-  process.exit(1);
-} finally {
-  await closeCurrentDb();
-}
 
-/** On a server database, demo accounts that can still sign in with their published passwords are named loudly. */
-async function warnOfDemoAccounts() {
-  if (handle.target.kind !== "postgres") return;
-  const emails = DEMO_ACCOUNTS.map((a) => a.email);
-  const live = await handle.prisma.user.findMany({ where: { email: { in: emails }, accounts: { some: { providerId: "credential" } } }, select: { email: true } });
-  if (!live.length) return;
-  const bar = "!".repeat(100);
-  console.error(`${bar}\n!! WARNING: this PostgreSQL database has the demo accounts, whose passwords are in the README:` +
-    `\n!!   ${live.map((u) => u.email).join(", ")}` +
-    `\n!! Anyone who can reach this server can sign in as them. Set new passwords in their rows on the People page` +
-    `\n!! (or npm run cli -- user password --handle H) before others can reach the app.\n${bar}`);
-}
+const prepared = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/prepare.ts"], { stdio: "inherit" });
+if (prepared.status !== 0) process.exit(prepared.status ?? 1);
 
-// The app's own server (scripts/server.ts: Next behind the client-address stamp), with a bounded heap
-// so an import's memory stays near its batch whatever the heap would otherwise grow to.
-const next = spawn(process.execPath, [`--max-old-space-size=${settings.HEAP_LIMIT_MB}`, "--import", "tsx", "scripts/server.ts"], {
+const server = spawn(process.execPath, [`--max-old-space-size=${settings.HEAP_LIMIT_MB}`, "--import", "tsx", "scripts/server.ts"], {
   stdio: "inherit",
   env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
 });
-for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => next.kill(signal));
-next.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
+server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -3,10 +3,10 @@ import "server-only";
 // shared by the command line and the pages' downloads, so every output carries the same numbers.
 import { agreementCsv, agreementJson, agreementLatex } from "@/lib/domain/agreement-format";
 import { resultsCsv, resultsJson, resultsLatex } from "@/lib/domain/results-format";
+import { isReportFormat, REPORT_FORMATS, type ReportFormat } from "@/lib/domain/report-formats";
 import { agreementNow, resultsNow } from "./report-cache";
 
-export const REPORT_FORMATS = { json: { type: "application/json", extension: "json" }, csv: { type: "text/csv", extension: "csv" }, latex: { type: "application/x-tex", extension: "tex" } } as const;
-export type ReportFormat = keyof typeof REPORT_FORMATS;
+export { REPORT_FORMATS, isReportFormat, type ReportFormat };
 
 const json = (v: unknown) => JSON.stringify(v, null, 2) + "\n";
 
@@ -21,10 +21,6 @@ export const REPORTS = {
   },
 } as const;
 export type ReportName = keyof typeof REPORTS;
-
-export function isReportFormat(v: unknown): v is ReportFormat {
-  return typeof v === "string" && Object.hasOwn(REPORT_FORMATS, v);
-}
 
 /** A report as a download, or 400 for an unknown format. */
 export async function reportResponse(name: ReportName, format: string | null): Promise<Response> {

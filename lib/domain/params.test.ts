@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { IdParam, IndexParam, malformed, PG_INT_MAX } from "./params";
 import { readTrajectoryFilter, FILTER_KEYS } from "./trajectory-filter";
+import { isReportFormat } from "./report-formats";
 
 describe("address parameters", () => {
   it("ids are plain digits within the database's integer range", () => {
@@ -37,5 +38,12 @@ describe("address parameters", () => {
     expect(readTrajectoryFilter({ run: "2147483647", model: "m" })).toEqual({ filter: { run: 2147483647, model: "m" }, invalid: [] });
     // Values the list does not offer still fall back to "any".
     expect(readTrajectoryFilter({ prompt: "sneaky", page: "0" })).toEqual({ filter: {}, invalid: [] });
+  });
+
+  it("a report format is one of the formats' own names, never an inherited property", () => {
+    for (const name of ["toString", "constructor", "__proto__", "hasOwnProperty", "valueOf"]) expect(isReportFormat(name)).toBe(false);
+    fc.assert(fc.property(fc.string(), (s) => {
+      expect(isReportFormat(s)).toBe(["json", "csv", "latex"].includes(s));
+    }));
   });
 });
