@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { closeCurrentDb, currentDb, describeTarget, DatabaseBusyError } from "@/lib/db-connect";
-import { applyMigrations } from "@/prisma/migrate-engine";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { EXPORTS } from "@/lib/data/export";
 import { ImportInterrupted } from "@/lib/data/imports";
@@ -155,6 +155,16 @@ async function userCommand(args: string[]): Promise<number> {
   return 0;
 }
 
+/**
+ * Pending migrations, applied by a process of their own before this one opens the database: the
+ * schema engine's wasm memory (over 100 MB) is never given back, and an import's memory is
+ * measured against what the process already holds.
+ */
+function migrateApart(): void {
+  const child = spawnSync(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "migrate.ts"), "deploy"], { encoding: "utf8", stdio: ["ignore", "ignore", "pipe"] });
+  if (child.status !== 0) fail(child.stderr.trim() || "the database could not be migrated");
+}
+
 async function main(): Promise<number> {
   config(); // a bad setting stops here, naming the variable
   const [command, ...rest] = process.argv.slice(2);
@@ -165,9 +175,9 @@ async function main(): Promise<number> {
   const commands: Record<string, (a: string[]) => Promise<number>> = { import: importCommand, export: exportCommand, results: reportCommand("results"), agreement: reportCommand("agreement"), user: userCommand };
   const run = commands[command];
   if (!run) fail(`unknown command "${command}"\n\n${HELP}`);
+  migrateApart();
   const handle = currentDb();
   console.error(`database: ${describeTarget(handle.target)}`);
-  await applyMigrations(handle.target, handle.pglite ?? undefined);
   return run(rest);
 }
 
