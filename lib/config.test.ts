@@ -24,6 +24,11 @@ describe("configuration", () => {
     expect(() => parseConfig({ IMPORT_MAX_RECORD_BYTES: "0" })).toThrow(/IMPORT_MAX_RECORD_BYTES="0"/);
     expect(() => parseConfig({ DEMO_DATA: "yes" })).toThrow(/DEMO_DATA="yes": expected on or off/);
     expect(() => parseConfig({ TRUST_PROXY: "everyone" })).toThrow(/TRUST_PROXY="everyone": expected "off", a hop count/);
+    expect(() => parseConfig({ DATABASE_POOL_SIZE: "0" })).toThrow(/DATABASE_POOL_SIZE="0": expected a whole number from 1 to 1000/);
+    expect(() => parseConfig({ DATABASE_URL: "localhost:5432/db" })).toThrow(/DATABASE_URL="localhost:5432\/db": expected a PostgreSQL address/);
+    expect(() => parseConfig({ BETTER_AUTH_URL: "audit.example.org" })).toThrow(/BETTER_AUTH_URL="audit.example.org": expected an address/);
+    // Every bad variable is named at once.
+    expect(() => parseConfig({ PORT: "abc", HEAP_LIMIT_MB: "-1" })).toThrow(/PORT="abc".*\n.*HEAP_LIMIT_MB="-1"/);
   });
 
   it("loads the demo study by itself only into the embedded database; DEMO_DATA decides otherwise", () => {

@@ -52,8 +52,44 @@ const trustProxy = z
     return { kind: "list", list } as const;
   });
 
+/** A PostgreSQL connection address. */
+const databaseUrl = z
+  .string()
+  .trim()
+  .refine((v) => {
+    try {
+      return /^postgres(ql)?:$/.test(new URL(v).protocol);
+    } catch {
+      return false;
+    }
+  }, "a PostgreSQL address such as postgres://user@127.0.0.1:5432/shortcut_audit")
+  .optional();
+
+/** An absolute http(s) address. */
+const appUrl = z
+  .string()
+  .trim()
+  .refine((v) => {
+    try {
+      return /^https?:$/.test(new URL(v).protocol);
+    } catch {
+      return false;
+    }
+  }, "an address such as https://audit.example.org")
+  .optional();
+
 const EnvSchema = z.object({
+  /** PostgreSQL; unset: the embedded PGlite in PGLITE_DIR. */
+  DATABASE_URL: databaseUrl,
+  PGLITE_DIR: z.string().optional(),
+  DATABASE_POOL_SIZE: positiveInt(10, 1000),
+  /** The secret that signs session cookies; unset: one generated into .data/auth-secret. */
+  BETTER_AUTH_SECRET: z.string().min(32, "at least 32 characters").optional(),
+  /** The app's one fixed address, when it has one. */
+  BETTER_AUTH_URL: appUrl,
   PORT: positiveInt(3000, 65535),
+  /** `user add` / `user password` read the password from here, else from standard input. */
+  SHORTCUT_AUDIT_PASSWORD: z.string().optional(),
   /** Off: no demo study. On: load it into an empty database. Unset: on for the embedded database only. */
   DEMO_DATA: z.enum(["on", "off"], { message: "on or off" }).optional(),
   TRUST_PROXY: trustProxy,

@@ -10,6 +10,7 @@ import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "@/generated/prisma/client";
+import { config, type Config } from "@/lib/config";
 
 export type DbTarget =
   | { kind: "postgres"; url: string }
@@ -18,9 +19,9 @@ export type DbTarget =
 
 export const DEFAULT_PGLITE_DIR = path.join(".data", "pglite");
 
-export function targetFromEnv(env: NodeJS.ProcessEnv = process.env): DbTarget {
-  if (env.DATABASE_URL) return { kind: "postgres", url: env.DATABASE_URL };
-  return { kind: "pglite", dir: path.resolve(/* turbopackIgnore: true */ process.cwd(), env.PGLITE_DIR || DEFAULT_PGLITE_DIR) };
+export function targetFromEnv(settings: Pick<Config, "DATABASE_URL" | "PGLITE_DIR"> = config()): DbTarget {
+  if (settings.DATABASE_URL) return { kind: "postgres", url: settings.DATABASE_URL };
+  return { kind: "pglite", dir: path.resolve(/* turbopackIgnore: true */ process.cwd(), settings.PGLITE_DIR || DEFAULT_PGLITE_DIR) };
 }
 
 export function describeTarget(target: DbTarget): string {
@@ -95,7 +96,7 @@ export type DbHandle = {
 
 export function connect(target: DbTarget = targetFromEnv(), pglite?: PGlite): DbHandle {
   if (target.kind === "postgres") {
-    const pool = new pg.Pool({ connectionString: target.url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+    const pool = new pg.Pool({ connectionString: target.url, max: config().DATABASE_POOL_SIZE });
     let ended = false;
     // An idle connection that the server drops (a restart, or a database dropped at the end of a
     // test) must not crash the process: without a listener the pool's "error" event would throw.

@@ -140,7 +140,7 @@ async function userCommand(args: string[]): Promise<number> {
   }
   if (sub !== "add" && sub !== "password") fail("user: give add, password or list");
   const { values } = parseArgs({ args: rest, options: { handle: { type: "string" }, email: { type: "string" }, role: { type: "string" }, name: { type: "string" } } });
-  const password = process.env.SHORTCUT_AUDIT_PASSWORD ?? fs.readFileSync(0, "utf8").split("\n")[0]!;
+  const password = config().SHORTCUT_AUDIT_PASSWORD ?? fs.readFileSync(0, "utf8").split("\n")[0]!;
   if (sub === "password") {
     const person = (await listPeople()).find((p) => p.handle === values.handle);
     if (!person) fail(`user password: no person with the handle ${values.handle ?? "(give --handle)"}`);

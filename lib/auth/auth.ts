@@ -9,6 +9,7 @@ import { prismaAdapter } from "better-auth/adapters/prisma";
 import { nextCookies } from "better-auth/next-js";
 import type { PrismaClient } from "@/generated/prisma/client";
 import { currentDb } from "@/lib/db-connect";
+import { config } from "@/lib/config";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/server/client-address";
 import { appOrigin } from "./origin";
 
@@ -18,8 +19,8 @@ export const MIN_PASSWORD = 8;
  * The secret that signs session cookies: BETTER_AUTH_SECRET, or one generated once into
  * .data/auth-secret (mode 600) so a fresh machine needs no setup and sessions survive restarts.
  */
-export function authSecret(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.BETTER_AUTH_SECRET) return env.BETTER_AUTH_SECRET;
+export function authSecret(secret: string | undefined = config().BETTER_AUTH_SECRET): string {
+  if (secret) return secret;
   const file = path.resolve(/* turbopackIgnore: true */ process.cwd(), ".data", "auth-secret");
   try {
     return fs.readFileSync(file, "utf8").trim();
@@ -39,7 +40,7 @@ function createAuth(prisma: PrismaClient) {
     appName: "Shortcut Audit",
     secret: authSecret(),
     // Set BETTER_AUTH_URL when served under one known address; otherwise the address each request names.
-    baseURL: process.env.BETTER_AUTH_URL || undefined,
+    baseURL: config().BETTER_AUTH_URL,
     // Its warning that no base URL is set would repeat on every request; errors (a refused origin) still log.
     logger: { level: "error" },
     // Requests that change state must come from this app's own pages (lib/auth/origin.ts).
@@ -62,7 +63,7 @@ function createAuth(prisma: PrismaClient) {
     // Secure (HTTPS-only) cookies when the app's address is https; a lab server reached over plain
     // HTTP by its name or address would otherwise never keep the session cookie.
     advanced: {
-      useSecureCookies: (process.env.BETTER_AUTH_URL ?? "").startsWith("https://"),
+      useSecureCookies: (config().BETTER_AUTH_URL ?? "").startsWith("https://"),
       // The client's address, as the app's server worked it out (lib/server/client-address.ts): the
       // socket's, or the one a configured proxy forwarded. X-Forwarded-For itself is not read, since
       // anyone can send it. Without the server in front (a bare `next start`) the header is absent

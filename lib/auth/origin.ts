@@ -3,17 +3,18 @@
 // addressed (the request's Host). Browsers always send Origin on a POST, including a no-cors fetch
 // from a page on another port of the same host (same site, so its cookies ride along): the port
 // makes it another origin, and it is refused.
+import { config } from "@/lib/config";
 
 /** The origin this request should come from. */
-export function appOrigin(request: Request, fixedUrl: string | undefined = process.env.BETTER_AUTH_URL): string | null {
+export function appOrigin(request: Request, fixedUrl: string | undefined = config().BETTER_AUTH_URL): string | null {
   if (fixedUrl) return new URL(fixedUrl).origin;
   const host = request.headers.get("host");
   return host ? `${new URL(request.url).protocol}//${host}` : null;
 }
 
 /** True when the request names this app as its origin; a request without an Origin is not. */
-export function fromThisApp(request: Request, fixedUrl?: string): boolean {
+export function fromThisApp(request: Request, fixedUrl: string | undefined = config().BETTER_AUTH_URL): boolean {
   const origin = request.headers.get("origin");
-  const expected = appOrigin(request, fixedUrl ?? process.env.BETTER_AUTH_URL);
+  const expected = appOrigin(request, fixedUrl);
   return !!origin && origin !== "null" && origin === expected;
 }
