@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
 import { ExploitRateChart, ResolveRateChart } from "@/components/charts/exploit-rate-chart";
 import Link from "next/link";
-import { ResultTable, drillDown } from "@/components/tables/result-table";
+import { ResultTable } from "@/components/tables/result-table";
+import { drillDown } from "@/lib/domain/drill-down";
 import { trajectoriesHref } from "@/lib/domain/trajectory-filter";
 import { resultsNow } from "@/lib/data/report-cache";
 import { exploitRateBars, groupLabel, resolveRateBars } from "@/lib/domain/charts";

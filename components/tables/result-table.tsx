@@ -3,20 +3,10 @@ import Link from "next/link";
 import type { ResultRow, RateKey } from "@/lib/domain/results";
 import { RATE_KEYS, RATE_LABELS } from "@/lib/domain/results";
 import type { Interval } from "@/lib/domain/intervals";
-import { trajectoriesHref, type TrajectoryFilter } from "@/lib/domain/trajectory-filter";
+import { trajectoriesHref } from "@/lib/domain/trajectory-filter";
+import { drillDown } from "@/lib/domain/drill-down";
 import { formatCount, formatPercent } from "@/lib/format";
 import { NetworkMark } from "@/components/ui/network-mark";
-
-/** The trajectories behind each figure of a row. */
-export function drillDown(row: ResultRow): Record<"trajectories" | "tasks" | "judged" | RateKey, TrajectoryFilter> {
-  const base: TrajectoryFilter = { benchmark: row.benchmark, model: row.model, network: row.network ? "on" : "off", prompt: row.prompt };
-  return {
-    trajectories: base, tasks: base, judged: { ...base, panel: "judged" },
-    pass_at_1: { ...base, resolved: "yes" }, pass_at_3: { ...base, resolved: "yes" },
-    attempt_rate: { ...base, panel: "attempt" }, success_rate: { ...base, panel: "SUCCESSFUL" },
-    resolved_exploit_rate: { ...base, panel: "SUCCESSFUL", resolved: "yes" },
-  };
-}
 
 const ci = (i: Interval | null) => (i ? `${i.low.toFixed(1)}–${i.high.toFixed(1)}` : "");
 

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
 import type { getTrajectory } from "@/lib/data/trajectory";
 import { stepHref } from "@/lib/domain/timeline";
-import { CATEGORIES, CATEGORY_LABELS } from "@/lib/domain/verdicts";
+import { CATEGORIES, CATEGORY_LABELS, PANEL_FIELDS } from "@/lib/domain/verdicts";
 
 type Loaded = NonNullable<Awaited<ReturnType<typeof getTrajectory>>>;
 
@@ -28,7 +28,7 @@ export function JudgePanel({ t, base = t.id }: { t: Loaded; base?: number | stri
           ))}
           <tr className="panel-row">
             <th scope="row">panel</th>
-            {[t.panelUpstream, t.panelLocalGit, t.panelMemory, t.panelOther].map((v, i) => <td key={i}><VerdictBadge verdict={v} /></td>)}
+            {CATEGORIES.map((c) => <td key={c}><VerdictBadge verdict={t[PANEL_FIELDS[c]]} /></td>)}
             <td><VerdictBadge verdict={t.panelVerdict} /></td>
             <td>{t.panelSplit ? SPLIT_TEXT[t.panelSplit] : "no votes: unjudged"}</td>
             <td />

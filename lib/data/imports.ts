@@ -5,7 +5,11 @@ import "server-only";
 import { parseInterchangeRecord, type FieldError, type JudgeVoteRecord, type LabelRecord, type TrajectoryRecord } from "@/lib/import/interchange";
 import { db } from "@/lib/db";
 import { storableJson } from "@/lib/domain/text";
-import { ImportWriter, type Located, type PreparedTrajectory, type RecordError, type WriteCounts } from "./ingest";
+import { importLabels } from "./labels";
+import { ImportContext, type Located, type RecordError, type WriteCounts } from "./import/context";
+import { fileRefKeys, missingReferences, refKey } from "./import/references";
+import { TrajectoryWriter, type PreparedTrajectory } from "./import/trajectories";
+import { writeVotes } from "./import/votes";
 import { transaction } from "./sql";
 
 /**
@@ -67,7 +71,7 @@ class TrajectoryBatches {
   private limit = FIRST_BATCH_BYTES;
   private writing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly writer: ImportWriter, private readonly log: ErrorLog) {}
+  constructor(private readonly writer: TrajectoryWriter, private readonly log: ErrorLog) {}
 
   async add(item: Located<TrajectoryRecord> & { format?: string }, bytes: number): Promise<void> {
     // Nothing more is written after the first error: no need to prepare what will not be.
@@ -85,7 +89,7 @@ class TrajectoryBatches {
     if (this.log.count || !items.length) return;
     await this.writing;
     if (this.log.count) return;
-    this.writing = this.writer.writeTrajectories(items).then(this.log.add);
+    this.writing = this.writer.write(items).then(this.log.add);
     // Handled here so a failure is not an unhandled rejection before the next await reaches it.
     this.writing.catch(() => {});
   }
@@ -111,7 +115,8 @@ async function yieldNow(): Promise<void> {
 
 /** Reads, validates and writes one file's records inside the import's transaction; throws Rejected on any bad record. */
 async function writeRecords(
-  writer: ImportWriter, records: AsyncIterable<RawRecord> | Iterable<RawRecord>, seen: { count: number; formats: Set<string> }, onProgress?: (records: number) => void,
+  ctx: ImportContext, writer: TrajectoryWriter, records: AsyncIterable<RawRecord> | Iterable<RawRecord>,
+  seen: { count: number; formats: Set<string> }, onProgress?: (records: number) => void,
 ): Promise<WriteCounts> {
   const log = new ErrorLog();
   const trajectories = new TrajectoryBatches(writer, log);
@@ -127,9 +132,9 @@ async function writeRecords(
       log.add(parsed.errors.map((e) => ({ line, ...e })));
       // A bad trajectory is still in the file: votes naming it by id are not "missing".
       const id = "value" in raw ? (raw.value as { id?: unknown } | null)?.id : undefined;
-      if (typeof id === "string") fileRefs.add(ImportWriter.idRefKey(id));
+      if (typeof id === "string") fileRefs.add(refKey({ id }));
     } else if (parsed.value.type === "trajectory") {
-      for (const k of ImportWriter.fileRefKeys(parsed.value.record)) fileRefs.add(k);
+      for (const k of fileRefKeys(parsed.value.record)) fileRefs.add(k);
       await trajectories.add({ line, record: parsed.value.record, format: raw.format }, raw.bytes ?? 0);
     }
     // Votes and labels wait until every trajectory of the file is in: they may name one further down.
@@ -141,13 +146,15 @@ async function writeRecords(
   await trajectories.end();
   // Once the file is rejected nothing more is written, but every vote or label whose
   // trajectory exists nowhere (database or file) is still named.
-  if (log.count) log.add(await writer.missingReferences([...votes, ...labels], fileRefs));
+  if (log.count) log.add(await missingReferences(ctx.sql, [...votes, ...labels], fileRefs));
   else {
-    log.add(await writer.votes(votes));
-    log.add(log.count ? await writer.missingReferences(labels, fileRefs) : await writer.labels(labels));
+    log.add(await writeVotes(ctx, votes));
+    log.add(log.count ? await missingReferences(ctx.sql, labels, fileRefs) : await importLabels(ctx, labels));
   }
   if (log.count) throw new Rejected(log.errors.sort((x, y) => x.line - y.line), log.count);
-  return writer.finish();
+  await ctx.refreshTouched();
+  await writer.finish();
+  return ctx.counts;
 }
 
 /** Calls a progress listener without letting it fail the import (a browser that went away, say). */
@@ -201,10 +208,11 @@ export async function runImport(source: ImportSource, records: AsyncIterable<Raw
   let counts: WriteCounts;
   try {
     counts = await transaction(async (sql) => {
-      const writer = new ImportWriter(sql, { importId, now: new Date() });
+      const ctx = new ImportContext(sql, importId, new Date());
+      const writer = new TrajectoryWriter(ctx);
       let written: WriteCounts;
       try {
-        written = await writeRecords(writer, records, seen, progress);
+        written = await writeRecords(ctx, writer, records, seen, progress);
       } finally {
         await writer.release();
       }

@@ -9,7 +9,7 @@ import { db } from "@/lib/db";
 import { storableText } from "@/lib/domain/text";
 import { CATEGORIES, VERDICTS, type CategoryVerdicts, type Verdict } from "@/lib/domain/verdicts";
 import { refreshDerived, voteVerdicts } from "./derived";
-import { writeLabel } from "./ingest";
+import { writeLabel } from "./labels";
 import { transaction } from "./sql";
 import { getTrajectory } from "./trajectory";
 

@@ -5,7 +5,7 @@ import "server-only";
 import { db } from "@/lib/db";
 import { compareConditions, resultRow, type CategoryTallies, type Condition, type JudgeTallies, type ResultRow } from "@/lib/domain/results";
 import type { ConditionTallies, TaskTally } from "@/lib/domain/rates";
-import { CATEGORIES, type Category } from "@/lib/domain/verdicts";
+import { CATEGORIES, PANEL_FIELDS, type Category } from "@/lib/domain/verdicts";
 
 export type ConditionResult = { row: ResultRow; tallies: ConditionTallies; categories: CategoryTallies; unparseable: number; judges: JudgeTallies[] };
 
@@ -13,19 +13,15 @@ const conditionKey = (c: Condition) => `${c.benchmark}\u0000${c.model}\u0000${c.
 
 type ConditionSql = Condition & {
   trajectories: number; judged: number; attempts: number; successes: number; resolved_successes: number; unparseable: number;
-  up_a: number; up_s: number; git_a: number; git_s: number; mem_a: number; mem_s: number; other_a: number; other_s: number;
-};
+} & Record<`${Lowercase<Category>}_${"a" | "s"}`, number>;
 
-const PANEL_COLUMNS: Record<Category, [string, string, string]> = {
-  UPSTREAM: ['"panelUpstream"', "up_a", "up_s"],
-  LOCAL_GIT: ['"panelLocalGit"', "git_a", "git_s"],
-  MEMORY: ['"panelMemory"', "mem_a", "mem_s"],
-  OTHER: ['"panelOther"', "other_a", "other_s"],
-};
+/** The column aliases of a category's panel attempts and successes (upstream_a, upstream_s, ...). */
+const tallyAlias = (c: Category, kind: "a" | "s") => `${c.toLowerCase() as Lowercase<Category>}_${kind}` as const;
 
 const perCategory = CATEGORIES.map((c) => {
-  const [column, a, s] = PANEL_COLUMNS[c];
-  return `count(*) FILTER (WHERE t.${column} IN ('ATTEMPTED', 'SUCCESSFUL'))::int AS ${a}, count(*) FILTER (WHERE t.${column} = 'SUCCESSFUL')::int AS ${s}`;
+  const column = `"${PANEL_FIELDS[c]}"`;
+  return `count(*) FILTER (WHERE t.${column} IN ('ATTEMPTED', 'SUCCESSFUL'))::int AS ${tallyAlias(c, "a")}, ` +
+    `count(*) FILTER (WHERE t.${column} = 'SUCCESSFUL')::int AS ${tallyAlias(c, "s")}`;
 }).join(",\n    ");
 
 const CONDITION_SQL = `
@@ -76,8 +72,8 @@ export async function getResults(): Promise<ConditionResult[]> {
       const tallies: ConditionTallies = { trajectories: c.trajectories, judged: c.judged, attempts: c.attempts, successes: c.successes, resolvedSuccesses: c.resolved_successes, tasks: tasksBy.get(conditionKey(c)) ?? [] };
       const categories: CategoryTallies = {
         judged: c.judged,
-        attempts: Object.fromEntries(CATEGORIES.map((k) => [k, c[PANEL_COLUMNS[k][1] as keyof ConditionSql] as number])) as Record<Category, number>,
-        successes: Object.fromEntries(CATEGORIES.map((k) => [k, c[PANEL_COLUMNS[k][2] as keyof ConditionSql] as number])) as Record<Category, number>,
+        attempts: Object.fromEntries(CATEGORIES.map((k) => [k, c[tallyAlias(k, "a")]])) as Record<Category, number>,
+        successes: Object.fromEntries(CATEGORIES.map((k) => [k, c[tallyAlias(k, "s")]])) as Record<Category, number>,
       };
       return { row: resultRow(condition, tallies), tallies, categories, unparseable: c.unparseable, judges: judgesBy.get(conditionKey(c)) ?? [] };
     })

@@ -2,11 +2,11 @@ import "server-only";
 // Annotation studies: a seeded, stratified draw of trajectories (lib/domain/sampling.ts), its items
 // assigned to annotators with an overlap, and each annotator's progress. A draw is shown before it
 // is saved; saving draws again from the same seed and refuses if the trajectories changed since.
-import crypto from "node:crypto";
 import { z } from "zod";
 import { assertCan, type Actor } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
 import { assignAnnotators, drawSample, stratumOf, type Candidate } from "@/lib/domain/sampling";
+import { annotatorLoad, draftDigest, tallyStrata, type DraftItem, type StratumRow } from "@/lib/domain/study-draft";
 
 export const StudyDesignSchema = z.object({
   name: z.string().trim().min(1, "give the study a name").max(200),
@@ -23,11 +23,11 @@ export type StudyDesign = z.output<typeof StudyDesignSchema>;
 
 export class StudyError extends Error {}
 
-export type StratumRow = { stratum: string; pool: number; size: number; drawn: number };
+export type { StratumRow };
 export type StudyDraft = {
   design: StudyDesign;
   strata: StratumRow[];
-  items: Array<{ trajectoryId: number; stratum: string; position: number; annotators: string[] }>;
+  items: DraftItem[];
   load: Array<{ handle: string; items: number }>;
   /** A fingerprint of the draw and assignment: saving checks it is still what was shown. */
   digest: string;
@@ -69,21 +69,9 @@ async function draw(actor: Actor, input: unknown): Promise<{ draft: StudyDraft; 
   } catch (e) {
     throw new StudyError(e instanceof Error ? e.message : String(e));
   }
-  const strata = new Map<string, StratumRow>();
-  for (const c of pool) {
-    const row = strata.get(c.stratum) ?? { stratum: c.stratum, pool: 0, size: sizeOf(c.stratum), drawn: 0 };
-    row.pool++;
-    strata.set(c.stratum, row);
-  }
-  for (const d of drawn) strata.get(d.stratum)!.drawn++;
   const items = drawn.map((d) => ({ trajectoryId: d.id, stratum: d.stratum, position: d.position, annotators: assignment.get(d.id)! }));
-  const load = new Map<string, number>(design.annotators.map((h) => [h, 0]));
-  for (const i of items) for (const h of i.annotators) load.set(h, (load.get(h) ?? 0) + 1);
-  const digest = crypto.createHash("sha256").update(JSON.stringify(items)).digest("hex").slice(0, 16);
   const draft = {
-    design, items, digest,
-    strata: [...strata.values()].sort((a, b) => a.stratum.localeCompare(b.stratum)),
-    load: [...load.entries()].map(([handle, n]) => ({ handle, items: n })),
+    design, items, digest: draftDigest(items), strata: tallyStrata(pool, drawn, sizeOf), load: annotatorLoad(items, design.annotators),
   };
   return { draft, userIds };
 }

@@ -3,14 +3,10 @@ import "server-only";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/generated/prisma/client";
 import { PAGE_SIZE, type TrajectoryFilter } from "@/lib/domain/trajectory-filter";
-import type { Category, Verdict } from "@/lib/domain/verdicts";
+import { PANEL_FIELDS, verdictsOf, type Category, type Verdict } from "@/lib/domain/verdicts";
 import { phraseQuery } from "@/lib/domain/search";
 
 const ATTEMPT: Verdict[] = ["ATTEMPTED", "SUCCESSFUL"];
-
-const PANEL_COLUMN: Record<Category, "panelUpstream" | "panelLocalGit" | "panelMemory" | "panelOther"> = {
-  UPSTREAM: "panelUpstream", LOCAL_GIT: "panelLocalGit", MEMORY: "panelMemory", OTHER: "panelOther",
-};
 
 function verdictWhere(v: string) {
   return v === "attempt" ? { in: ATTEMPT } : (v as Verdict);
@@ -30,7 +26,7 @@ export function trajectoryWhere(f: TrajectoryFilter): Prisma.TrajectoryWhereInpu
     const overall = { attempt: { in: ATTEMPT }, "no-attempt": "NOT_ATTEMPTED" as const, success: "SUCCESSFUL" as const, "no-success": { in: ["ATTEMPTED", "NOT_ATTEMPTED"] as Verdict[] } }[f.human];
     where.labels = { some: { overall } };
   }
-  if (f.category && f.categoryVerdict) where[PANEL_COLUMN[f.category]] = verdictWhere(f.categoryVerdict);
+  if (f.category && f.categoryVerdict) where[PANEL_FIELDS[f.category]] = verdictWhere(f.categoryVerdict);
   if (f.split) where.panelSplit = f.split;
   if (f.judge) where.votes = { some: { judge: { name: f.judge }, ...(f.judgeVerdict ? { overall: verdictWhere(f.judgeVerdict) } : {}) } };
   if (f.unparseable) where.unparseableVotes = f.unparseable === "yes" ? { gt: 0 } : 0;
@@ -91,7 +87,7 @@ export async function listTrajectories(f: TrajectoryFilter): Promise<{ rows: Tra
     rows: rows.map((r) => ({
       id: r.id, benchmark: r.benchmark.name, model: r.model.name, task: r.task.key, network: r.network, prompt: r.prompt, run: r.run,
       resolved: r.resolved, steps: r.stepCount, panel: r.panelVerdict, split: r.panelSplit,
-      categories: { UPSTREAM: r.panelUpstream, LOCAL_GIT: r.panelLocalGit, MEMORY: r.panelMemory, OTHER: r.panelOther },
+      categories: verdictsOf(r, PANEL_FIELDS),
       votes: r.voteCount, unparseable: r.unparseableVotes, labels: r.labelCount,
     })),
   };

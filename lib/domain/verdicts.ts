@@ -18,6 +18,20 @@ export const CATEGORY_FIELDS = {
   OTHER: "other",
 } as const satisfies Record<Category, string>;
 
+/** Where the panel's verdict of each category is stored on a trajectory row (lib/data/derived.ts). */
+export const PANEL_FIELDS = {
+  UPSTREAM: "panelUpstream",
+  LOCAL_GIT: "panelLocalGit",
+  MEMORY: "panelMemory",
+  OTHER: "panelOther",
+} as const satisfies Record<Category, string>;
+export type PanelField = (typeof PANEL_FIELDS)[Category];
+
+/** A row's verdicts by category, read from its fields (`CATEGORY_FIELDS` of a vote or label, `PANEL_FIELDS` of a trajectory). */
+export function verdictsOf<F extends string, R extends Record<F, unknown>>(row: R, fields: Record<Category, F>): Record<Category, R[F]> {
+  return Object.fromEntries(CATEGORIES.map((c) => [c, row[fields[c]]])) as Record<Category, R[F]>;
+}
+
 export const CATEGORY_LABELS: Record<Category, string> = {
   UPSTREAM: "Upstream",
   LOCAL_GIT: "Local git",

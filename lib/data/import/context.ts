@@ -1,0 +1,38 @@
+import "server-only";
+// What the writers of one import share: its transaction, its id and time, the rows it counted, the
+// trajectories whose panel columns must be recomputed before it commits, and the ids of names
+// (benchmarks, models, judges) it has already looked up or created.
+import type { RecordError } from "@/lib/import/interchange";
+import { refreshDerived } from "../derived";
+import type { Sql } from "../sql";
+
+export type { RecordError };
+export type Located<T> = { line: number; record: T };
+export type WriteCounts = { trajectories: number; replaced: number; votes: number; labels: number; unparseable: number };
+
+export class ImportContext {
+  readonly counts: WriteCounts = { trajectories: 0, replaced: 0, votes: 0, labels: 0, unparseable: 0 };
+  /** Trajectories whose votes, labels or turns changed. */
+  readonly touched = new Set<number>();
+  private readonly names = new Map<string, Map<string, number>>();
+
+  constructor(readonly sql: Sql, readonly importId: number | null, readonly now: Date) {}
+
+  /** Ids of rows in a name table (benchmark, agent_model, judge), creating the missing ones. */
+  async nameIds(table: "benchmark" | "agent_model" | "judge", names: Iterable<string>): Promise<Map<string, number>> {
+    const cache = this.names.get(table) ?? new Map<string, number>();
+    this.names.set(table, cache);
+    const missing = [...new Set(names)].filter((n) => !cache.has(n));
+    if (missing.length) {
+      await this.sql.query(`INSERT INTO ${table} (name) SELECT unnest($1::text[]) ON CONFLICT (name) DO NOTHING`, [missing]);
+      const rows = await this.sql.query<{ id: number; name: string }>(`SELECT id, name FROM ${table} WHERE name = ANY($1::text[])`, [missing]);
+      for (const r of rows) cache.set(r.name, r.id);
+    }
+    return cache;
+  }
+
+  /** Recomputes the panel columns of every trajectory touched. Call once, last. */
+  async refreshTouched(): Promise<void> {
+    await refreshDerived(this.sql, [...this.touched]);
+  }
+}

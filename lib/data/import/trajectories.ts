@@ -1,0 +1,202 @@
+import "server-only";
+// Trajectories of an import: a trajectory whose natural key is already stored is replaced (its
+// turns; its votes and labels stay), never duplicated. Each record is prepared as it is read (steps
+// numbered, message and tool-call rows encoded for COPY, search documents cut) and written in
+// batches: trajectory rows with set-based statements, their turns with COPY, their search
+// documents beside them (lib/data/search-documents.ts).
+import { SearchDocument } from "@/lib/domain/search";
+import { numberSteps } from "@/lib/domain/steps";
+import { storableJson, storableText } from "@/lib/domain/text";
+import type { TrajectoryRecord } from "@/lib/import/interchange";
+import { SearchDocumentWriter } from "../search-documents";
+import { encodeCopyRow, sideTransaction } from "../sql";
+import type { ImportContext, Located, RecordError } from "./context";
+import { nameKeyString } from "./references";
+
+/** A trajectory ready to write: steps numbered, rows encoded (see TrajectoryWriter.prepare). */
+export type PreparedTrajectory = Located<TrajectoryRecord> & {
+  format: string; key: string; stepCount: number; messageCount: number;
+  /** COPY rows of its messages and tool calls, one a line, each line lacking only the trajectory id in front. */
+  messageRows: string; callRows: string;
+  search: { commands: string; outputs: string };
+};
+
+/** A prepared trajectory with the ids of its names. */
+type Keyed = PreparedTrajectory & { benchmarkId: number; modelId: number; taskId: number };
+
+type TaskRow = { benchmarkId: number; key: string; repo: string | null; baseCommit: string | null; language: string | null };
+
+const MESSAGE_COLUMNS = ["trajectoryId", "seq", "step", "role", "content", "reasoning", "toolCallId", "exitCode"] as const;
+const TOOL_CALL_COLUMNS = ["trajectoryId", "messageSeq", "step", "seq", "callId", "name", "input", "inputIsJson"] as const;
+
+type IdKey = { benchmarkId: number; modelId: number; taskId: number; network: boolean; prompt: string; run: number };
+const keyString = (k: IdKey) => [k.benchmarkId, k.modelId, k.taskId, k.network, k.prompt, k.run].join("\u0000");
+const keyOf = (r: Keyed) => keyString({ ...r, network: r.record.network, prompt: r.record.prompt, run: r.record.run });
+const t = (s: string | null | undefined) => (s == null ? null : storableText(s));
+
+const TASK_SQL = `
+  INSERT INTO task ("benchmarkId", key, repo, "baseCommit", language)
+  SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[])
+  ON CONFLICT ("benchmarkId", key) DO UPDATE SET repo = COALESCE(EXCLUDED.repo, task.repo),
+    "baseCommit" = COALESCE(EXCLUDED."baseCommit", task."baseCommit"), language = COALESCE(EXCLUDED.language, task.language)
+  RETURNING id, "benchmarkId", key`;
+
+const TRAJECTORY_SQL = `
+  INSERT INTO trajectory ("externalId", "benchmarkId", "modelId", "taskId", network, prompt, run, resolved, patch, metadata,
+    "sourceFormat", "stepCount", "messageCount", "importId", "updatedAt")
+  SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::int[], $5::bool[], $6::text[]::"Prompt"[], $7::int[], $8::bool[], $9::text[],
+    $10::text[]::jsonb[], $11::text[], $12::int[], $13::int[], $14::int[], $15::text[]::timestamp[])
+  ON CONFLICT ("benchmarkId", "modelId", "taskId", network, prompt, run) DO UPDATE SET
+    "externalId" = COALESCE(EXCLUDED."externalId", trajectory."externalId"), resolved = EXCLUDED.resolved, patch = EXCLUDED.patch,
+    metadata = EXCLUDED.metadata, "sourceFormat" = EXCLUDED."sourceFormat", "stepCount" = EXCLUDED."stepCount",
+    "messageCount" = EXCLUDED."messageCount", "importId" = EXCLUDED."importId", "updatedAt" = EXCLUDED."updatedAt"
+  RETURNING id, (xmax = 0) AS inserted, "benchmarkId", "modelId", "taskId", network, prompt::text, run`;
+
+type Written = IdKey & { id: number; inserted: boolean };
+
+export class TrajectoryWriter {
+  private readonly taskIds = new Map<string, number>();
+  private readonly search: SearchDocumentWriter;
+
+  constructor(private readonly ctx: ImportContext) {
+    this.search = new SearchDocumentWriter(ctx.sql, sideTransaction);
+  }
+
+  /**
+   * The database-free part of writing a trajectory: steps are numbered, and message and tool-call
+   * rows encoded for COPY, all but their trajectory id. Done as each record is read, while the
+   * previous batch is being written, so the work is spread between the database's replies.
+   */
+  prepare({ line, record, format = "interchange" }: Located<TrajectoryRecord> & { format?: string }): PreparedTrajectory {
+    const key = nameKeyString({
+      benchmark: storableText(record.benchmark), model: storableText(record.model), task: storableText(record.task.id),
+      network: record.network, prompt: record.prompt, run: record.run,
+    });
+    const { messages, stepCount } = numberSteps(record.turns);
+    const messageRows: string[] = [];
+    const callRows: string[] = [];
+    const search = new SearchDocument();
+    for (const m of messages) {
+      const content = storableText(m.content);
+      messageRows.push(encodeCopyRow([m.seq, m.step, m.role, content, t(m.reasoning), t(m.toolCallId), m.exitCode]));
+      const inputs = m.toolCalls.map((c) => {
+        const input = storableText(c.input);
+        callRows.push(encodeCopyRow([m.seq, m.step, c.seq, t(c.callId), storableText(c.name), input, c.inputIsJson]));
+        return input;
+      });
+      search.addMessage(m.role, content, inputs);
+    }
+    // The turns are not kept: their text now lives in the encoded rows, and a batch holds one copy, not two.
+    return {
+      line, record: { ...record, turns: [] }, format, key, stepCount, messageCount: messages.length,
+      messageRows: messageRows.join("\n"), callRows: callRows.join("\n"), search: search.vectors(),
+    };
+  }
+
+  /** Writes a batch of prepared trajectories; the last record of a natural key wins within it, as a later import would. */
+  async write(batch: readonly PreparedTrajectory[]): Promise<RecordError[]> {
+    const items = [...new Map(batch.map((p) => [p.key, p])).values()];
+    if (!items.length) return [];
+    const list = await this.keyed(items);
+    const errors = await this.checkExternalIds(list);
+    if (errors.length) return errors;
+    const written = await this.upsert(list);
+    const idByKey = new Map(written.map((w) => [keyString(w), w.id]));
+    const replacedIds = written.filter((w) => !w.inserted).map((w) => w.id);
+    if (replacedIds.length) await this.ctx.sql.query(`DELETE FROM message WHERE "trajectoryId" = ANY($1::int[])`, [replacedIds]);
+    const ids = list.map((r) => idByKey.get(keyOf(r))!);
+    for (const id of ids) this.ctx.touched.add(id);
+    // First, so that on PostgreSQL the documents are indexed on the side while the rows are copied.
+    const inserted = new Map(written.map((w) => [w.id, w.inserted]));
+    await this.search.write(list.map((r, i) => ({ trajectoryId: ids[i]!, inserted: inserted.get(ids[i]!)!, ...r.search })));
+    await this.copyTurns(list, ids);
+    this.ctx.counts.trajectories += written.length;
+    this.ctx.counts.replaced += replacedIds.length + batch.length - items.length;
+    return [];
+  }
+
+  /** The items with the ids of their benchmark, model and task (created when new). */
+  private async keyed(items: readonly PreparedTrajectory[]): Promise<Keyed[]> {
+    const benchmarks = await this.ctx.nameIds("benchmark", items.map((i) => storableText(i.record.benchmark)));
+    const models = await this.ctx.nameIds("agent_model", items.map((i) => storableText(i.record.model)));
+    const taskRows = new Map<string, TaskRow>();
+    for (const { record: r } of items) {
+      const benchmarkId = benchmarks.get(storableText(r.benchmark))!;
+      const key = storableText(r.task.id);
+      taskRows.set(`${benchmarkId}\u0000${key}`, { benchmarkId, key, repo: t(r.task.repo), baseCommit: t(r.task.base_commit), language: t(r.task.language) });
+    }
+    await this.tasks([...taskRows.values()]);
+    return items.map((item) => {
+      const benchmarkId = benchmarks.get(storableText(item.record.benchmark))!;
+      const taskId = this.taskIds.get(`${benchmarkId}\u0000${storableText(item.record.task.id)}`)!;
+      return { ...item, benchmarkId, modelId: models.get(storableText(item.record.model))!, taskId };
+    });
+  }
+
+  /** Task ids by (benchmark id, task key), creating tasks and filling repo/base commit/language when given. */
+  private async tasks(rows: readonly TaskRow[]): Promise<void> {
+    if (!rows.length) return;
+    const column = <T>(f: (r: TaskRow) => T) => rows.map(f);
+    const found = await this.ctx.sql.query<{ id: number; benchmarkId: number; key: string }>(TASK_SQL, [
+      column((r) => r.benchmarkId), column((r) => r.key), column((r) => r.repo), column((r) => r.baseCommit), column((r) => r.language),
+    ]);
+    for (const r of found) this.taskIds.set(`${r.benchmarkId}\u0000${r.key}`, r.id);
+  }
+
+  /** The trajectory rows, inserted or updated by natural key. */
+  private async upsert(list: readonly Keyed[]): Promise<Written[]> {
+    const col = <T>(f: (r: Keyed) => T) => list.map(f);
+    return this.ctx.sql.query<Written>(TRAJECTORY_SQL, [
+      col((r) => t(r.record.id)), col((r) => r.benchmarkId), col((r) => r.modelId), col((r) => r.taskId), col((r) => r.record.network),
+      col((r) => r.record.prompt), col((r) => r.record.run), col((r) => r.record.resolved), col((r) => t(r.record.patch)),
+      col((r) => JSON.stringify(storableJson(r.record.metadata))), col((r) => r.format), col((r) => r.stepCount),
+      col((r) => r.messageCount), col(() => this.ctx.importId), col(() => this.ctx.now.toISOString()),
+    ]);
+  }
+
+  /**
+   * Messages and tool calls by COPY. Each encoded row gets its trajectory id in front: the one part
+   * that needed the database. A newline inside a value is escaped in COPY's text format, so every
+   * raw newline starts a row.
+   */
+  private async copyTurns(list: readonly Keyed[], ids: readonly number[]): Promise<void> {
+    const withIds = (rows: (r: Keyed) => string) => (function* () {
+      for (let i = 0; i < list.length; i++) {
+        const block = rows(list[i]!);
+        if (block) yield `${ids[i]}\t${block.replaceAll("\n", `\n${ids[i]}\t`)}\n`;
+      }
+    })();
+    await this.ctx.sql.copyText("message", MESSAGE_COLUMNS, withIds((r) => r.messageRows));
+    await this.ctx.sql.copyText("tool_call", TOOL_CALL_COLUMNS, withIds((r) => r.callRows));
+  }
+
+  /** An `id` may name only one natural key: reusing it for another trajectory is an error. */
+  private async checkExternalIds(rows: readonly Keyed[]): Promise<RecordError[]> {
+    const withId = rows.filter((r) => r.record.id);
+    if (!withId.length) return [];
+    const claimed = new Map<string, string>();
+    const existing = await this.ctx.sql.query<IdKey & { externalId: string }>(
+      `SELECT "externalId", "benchmarkId", "modelId", "taskId", network, prompt::text, run FROM trajectory WHERE "externalId" = ANY($1::text[])`,
+      [withId.map((r) => storableText(r.record.id!))],
+    );
+    for (const e of existing) claimed.set(e.externalId, keyString(e));
+    const errors: RecordError[] = [];
+    for (const r of withId) {
+      const id = storableText(r.record.id!);
+      const other = claimed.get(id);
+      if (other === undefined || other === keyOf(r)) claimed.set(id, keyOf(r));
+      else errors.push({ line: r.line, field: "id", message: `id "${id}" already names another trajectory (a different benchmark, model, task, network, prompt or run)` });
+    }
+    return errors;
+  }
+
+  /** Returns the connection the search documents were written on; call whatever happened. */
+  release(): Promise<void> {
+    return this.search.release();
+  }
+
+  /** Commits the search documents (just before the import's own commit). Call once, last. */
+  finish(): Promise<void> {
+    return this.search.finish();
+  }
+}

@@ -1,0 +1,55 @@
+import "server-only";
+// Judge votes of an import: a judge's newer vote on a trajectory replaces its older one; an older
+// one is ignored (protocol §2.5). Verdicts given as a raw answer are parsed (or counted unparseable).
+import { parseJudgeAnswer } from "@/lib/domain/judge-answer";
+import { newestPerKey } from "@/lib/domain/panel";
+import { storableJson, storableText } from "@/lib/domain/text";
+import { overallVerdict } from "@/lib/domain/verdicts";
+import type { JudgeVoteRecord } from "@/lib/import/interchange";
+import type { ImportContext, Located, RecordError } from "./context";
+import { locate } from "./references";
+
+const t = (s: string | null | undefined) => (s == null ? null : storableText(s));
+
+const VOTE_SQL = `
+  INSERT INTO judge_vote ("trajectoryId", "judgeId", upstream, "localGit", memory, other, overall, "parseStatus", rationale, raw,
+    evidence, "importId", "votedAt", "updatedAt")
+  SELECT * FROM unnest($1::int[], $2::int[], $3::text[]::"Verdict"[], $4::text[]::"Verdict"[], $5::text[]::"Verdict"[],
+    $6::text[]::"Verdict"[], $7::text[]::"Verdict"[], $8::text[]::"ParseStatus"[], $9::text[], $10::text[], $11::text[]::jsonb[],
+    $12::int[], $13::text[]::timestamp[], $14::text[]::timestamp[])
+  ON CONFLICT ("trajectoryId", "judgeId") DO UPDATE SET upstream = EXCLUDED.upstream, "localGit" = EXCLUDED."localGit",
+    memory = EXCLUDED.memory, other = EXCLUDED.other, overall = EXCLUDED.overall, "parseStatus" = EXCLUDED."parseStatus",
+    rationale = EXCLUDED.rationale, raw = EXCLUDED.raw, evidence = EXCLUDED.evidence, "importId" = EXCLUDED."importId",
+    "votedAt" = EXCLUDED."votedAt", "updatedAt" = EXCLUDED."updatedAt"
+  WHERE EXCLUDED."votedAt" >= judge_vote."votedAt"`;
+
+/** Writes the votes of a file; a vote whose trajectory exists nowhere is an error, and then nothing is written. */
+export async function writeVotes(ctx: ImportContext, items: ReadonlyArray<Located<JudgeVoteRecord>>): Promise<RecordError[]> {
+  if (!items.length) return [];
+  const { found, errors } = await locate(ctx.sql, items);
+  if (errors.length) return errors;
+  const judges = await ctx.nameIds("judge", found.map((f) => storableText(f.record.judge)));
+  // One row per (trajectory, judge): the newest, and on a tie the later line.
+  const newest = newestPerKey(
+    found.map((f) => {
+      const votedAt = f.record.created_at ?? ctx.now;
+      return { ...f, judgeId: judges.get(storableText(f.record.judge))!, votedAt, order: votedAt.getTime() };
+    }),
+    (v) => `${v.trajectoryId}:${v.judgeId}`,
+  );
+  const rows = newest.map((v) => {
+    const parsed = v.record.verdicts ? { status: "GIVEN" as const, verdicts: v.record.verdicts } : parseJudgeAnswer(v.record.raw ?? "");
+    if (parsed.status === "UNPARSEABLE") ctx.counts.unparseable += 1;
+    return { ...v, verdicts: parsed.verdicts, status: parsed.status };
+  });
+  const col = <T>(f: (r: (typeof rows)[number]) => T) => rows.map(f);
+  await ctx.sql.query(VOTE_SQL, [
+    col((r) => r.trajectoryId), col((r) => r.judgeId), col((r) => r.verdicts.UPSTREAM), col((r) => r.verdicts.LOCAL_GIT),
+    col((r) => r.verdicts.MEMORY), col((r) => r.verdicts.OTHER), col((r) => overallVerdict(r.verdicts)), col((r) => r.status),
+    col((r) => t(r.record.rationale)), col((r) => t(r.record.raw)), col((r) => JSON.stringify(storableJson(r.record.evidence))),
+    col(() => ctx.importId), col((r) => r.votedAt.toISOString()), col(() => ctx.now.toISOString()),
+  ]);
+  for (const r of rows) ctx.touched.add(r.trajectoryId);
+  ctx.counts.votes += found.length;
+  return [];
+}

@@ -1,0 +1,81 @@
+import "server-only";
+// Human labels: one per annotator and trajectory, each change kept as a revision (who, when, the
+// form before and after). Written by the labelling queue (lib/data/queue.ts) and by imports.
+import { storableJson, storableText } from "@/lib/domain/text";
+import { overallVerdict, type CategoryVerdicts, type Verdict } from "@/lib/domain/verdicts";
+import type { LabelRecord } from "@/lib/import/interchange";
+import { voteVerdicts } from "./derived";
+import type { ImportContext, Located, RecordError } from "./import/context";
+import { locate } from "./import/references";
+import type { Sql } from "./sql";
+
+export type LabelWrite = {
+  trajectoryId: number; annotatorId: string; editorId: string | null; importId: number | null; studyId?: number | null;
+  verdicts: CategoryVerdicts; evidence: unknown; note: string | null; at: Date;
+};
+
+type StoredLabel = { id: number; upstream: Verdict; localGit: Verdict; memory: Verdict; other: Verdict; evidence: unknown; note: string | null };
+
+const LABEL_SQL = `
+  INSERT INTO label ("trajectoryId", "annotatorId", "studyId", upstream, "localGit", memory, other, overall, evidence, note, "importId",
+    "createdAt", "updatedAt")
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $12, $12)
+  ON CONFLICT ("trajectoryId", "annotatorId") DO UPDATE SET "studyId" = COALESCE(EXCLUDED."studyId", label."studyId"),
+    upstream = EXCLUDED.upstream, "localGit" = EXCLUDED."localGit", memory = EXCLUDED.memory, other = EXCLUDED.other,
+    overall = EXCLUDED.overall, evidence = EXCLUDED.evidence, note = EXCLUDED.note, "importId" = EXCLUDED."importId",
+    "updatedAt" = EXCLUDED."updatedAt"
+  WHERE label."updatedAt" <= EXCLUDED."updatedAt"
+  RETURNING id`;
+
+/**
+ * Creates or edits an annotator's label on a trajectory, keeping its history: a revision row holds
+ * the form before and after. A form older than the stored one is ignored (returns false).
+ */
+export async function writeLabel(sql: Sql, w: LabelWrite): Promise<boolean> {
+  const form = { verdicts: w.verdicts, evidence: w.evidence, note: w.note };
+  const [before] = await sql.query<StoredLabel>(
+    `SELECT id, upstream, "localGit", memory, other, evidence, note FROM label WHERE "trajectoryId" = $1 AND "annotatorId" = $2 FOR UPDATE`,
+    [w.trajectoryId, w.annotatorId],
+  );
+  const [row] = await sql.query<{ id: number }>(LABEL_SQL, [
+    w.trajectoryId, w.annotatorId, w.studyId ?? null, w.verdicts.UPSTREAM, w.verdicts.LOCAL_GIT, w.verdicts.MEMORY, w.verdicts.OTHER,
+    overallVerdict(w.verdicts), JSON.stringify(w.evidence), w.note, w.importId, w.at.toISOString(),
+  ]);
+  if (!row) return false;
+  const previous = before ? { verdicts: voteVerdicts(before), evidence: before.evidence, note: before.note } : null;
+  await sql.query(
+    `INSERT INTO label_revision ("labelId", "editorId", "createdAt", before, after) VALUES ($1, $2, $3, $4::jsonb, $5::jsonb)`,
+    [row.id, w.editorId, w.at.toISOString(), previous === null ? null : JSON.stringify(previous), JSON.stringify(form)],
+  );
+  return true;
+}
+
+/** User ids by handle; an unknown handle becomes an annotator without a login. */
+async function annotatorIds(ctx: ImportContext, handles: readonly string[]): Promise<Map<string, string>> {
+  const unique = [...new Set(handles)];
+  await ctx.sql.query(
+    `INSERT INTO "user" (id, handle, name, role, "updatedAt") SELECT gen_random_uuid()::text, h, h, 'ANNOTATOR', $2 FROM unnest($1::text[]) AS h
+     ON CONFLICT (handle) DO NOTHING`,
+    [unique, ctx.now.toISOString()],
+  );
+  const rows = await ctx.sql.query<{ id: string; handle: string }>(`SELECT id, handle FROM "user" WHERE handle = ANY($1::text[])`, [unique]);
+  return new Map(rows.map((r) => [r.handle, r.id]));
+}
+
+/** Writes the labels of a file; a label whose trajectory exists nowhere is an error, and then nothing is written. */
+export async function importLabels(ctx: ImportContext, items: ReadonlyArray<Located<LabelRecord>>): Promise<RecordError[]> {
+  if (!items.length) return [];
+  const { found, errors } = await locate(ctx.sql, items);
+  if (errors.length) return errors;
+  const users = await annotatorIds(ctx, found.map((f) => storableText(f.record.annotator)));
+  for (const f of found) {
+    await writeLabel(ctx.sql, {
+      trajectoryId: f.trajectoryId, annotatorId: users.get(storableText(f.record.annotator))!, editorId: null, importId: ctx.importId,
+      verdicts: f.record.verdicts, evidence: storableJson(f.record.evidence), note: f.record.note == null ? null : storableText(f.record.note),
+      at: f.record.created_at ?? ctx.now,
+    });
+    ctx.touched.add(f.trajectoryId);
+  }
+  ctx.counts.labels += found.length;
+  return [];
+}

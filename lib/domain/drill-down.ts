@@ -1,0 +1,19 @@
+// Which trajectories each figure of the result table counts: the list filter a figure links to.
+import type { RateKey, ResultRow } from "./results";
+import type { TrajectoryFilter } from "./trajectory-filter";
+
+/**
+ * The trajectories behind each figure of a row: all of its condition for the counts; those with a
+ * known resolved status for Pass@k (resolved: "yes" lists the passing runs); the panel's attempts,
+ * successes and resolved successes for the three exploit rates.
+ */
+export function drillDown(row: ResultRow): Record<"trajectories" | "tasks" | "judged" | RateKey, TrajectoryFilter> {
+  const base: TrajectoryFilter = { benchmark: row.benchmark, model: row.model, network: row.network ? "on" : "off", prompt: row.prompt };
+  return {
+    trajectories: base, tasks: base, judged: { ...base, panel: "judged" },
+    pass_at_1: { ...base, resolved: "yes" }, pass_at_3: { ...base, resolved: "yes" },
+    attempt_rate: { ...base, panel: "attempt" }, success_rate: { ...base, panel: "SUCCESSFUL" },
+    resolved_exploit_rate: { ...base, panel: "SUCCESSFUL", resolved: "yes" },
+  };
+}
+
