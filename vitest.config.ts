@@ -13,7 +13,12 @@ export default defineConfig({
     projects: [
       {
         resolve: { alias },
-        test: { name: "unit", include: ["lib/**/*.test.ts", "components/**/*.test.ts"], exclude: ["**/*.int.test.ts", "node_modules/**"], setupFiles: ["test/fail-on-console-error.ts"] },
+        test: {
+          name: "unit",
+          include: ["lib/**/*.test.ts", "components/**/*.test.ts"],
+          exclude: ["**/*.int.test.ts", "node_modules/**"],
+          setupFiles: ["test/fail-on-console-error.ts"],
+        },
       },
       {
         resolve: { alias },

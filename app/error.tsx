@@ -5,7 +5,9 @@ export default function ErrorPage({ reset }: { error: Error & { digest?: string 
     <>
       <h1>Something went wrong</h1>
       <p>The page could not be loaded. If the database was restarting, trying again usually works.</p>
-      <button type="button" onClick={reset}>Try again</button>
+      <button type="button" onClick={reset}>
+        Try again
+      </button>
     </>
   );
 }

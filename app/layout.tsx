@@ -29,14 +29,23 @@ export default async function RootLayout({ children }: { children: React.ReactNo
     <html lang="en">
       <body>
         <header className="site-header">
-          <Link href={user ? homeFor(user.role) : "/sign-in"} className="brand">Shortcut Audit</Link>
+          <Link href={user ? homeFor(user.role) : "/sign-in"} className="brand">
+            Shortcut Audit
+          </Link>
           {user ? (
             <>
               <nav aria-label="Main">
-                {LINKS.filter((l) => can(user.role, l.action)).map((l) => <Link key={l.href} href={l.href}>{l.label}</Link>)}
+                {LINKS.filter((l) => can(user.role, l.action)).map((l) => (
+                  <Link key={l.href} href={l.href}>
+                    {l.label}
+                  </Link>
+                ))}
               </nav>
               <form action={signOut} className="account">
-                <span>{user.handle} · {user.role.toLowerCase()}</span> <button type="submit">Sign out</button>
+                <span>
+                  {user.handle} · {user.role.toLowerCase()}
+                </span>{" "}
+                <button type="submit">Sign out</button>
               </form>
             </>
           ) : null}

@@ -13,7 +13,9 @@ export default async function HomePage() {
     <>
       <h1>Overview</h1>
       {totals.trajectories === 0 ? (
-        <p className="empty">The database is empty. Import trajectories with <code>npm run cli -- import FILE</code>.</p>
+        <p className="empty">
+          The database is empty. Import trajectories with <code>npm run cli -- import FILE</code>.
+        </p>
       ) : null}
       <StatList
         label="Totals"
@@ -33,10 +35,18 @@ export default async function HomePage() {
           <tr>
             <th scope="col">Benchmark</th>
             <th scope="col">Model</th>
-            <th scope="col" className="num">Trajectories</th>
-            <th scope="col" className="num">Judged</th>
-            <th scope="col" className="num">Resolved</th>
-            <th scope="col" className="num">Labelled</th>
+            <th scope="col" className="num">
+              Trajectories
+            </th>
+            <th scope="col" className="num">
+              Judged
+            </th>
+            <th scope="col" className="num">
+              Resolved
+            </th>
+            <th scope="col" className="num">
+              Labelled
+            </th>
           </tr>
         </thead>
         <tbody>

@@ -1,7 +1,9 @@
 import { expect, test } from "@playwright/test";
 
 test("agreement by condition, with every count leading to its trajectories", async ({ page, request }) => {
-  const report = (await (await request.get("/api/agreement?format=json")).json()) as { overall: { attempt: { n: number; both_positive: number } } };
+  const report = (await (await request.get("/api/agreement?format=json")).json()) as {
+    overall: { attempt: { n: number; both_positive: number } };
+  };
   await page.goto("/agreement");
   await expect(page.getByRole("heading", { name: "Agreement", level: 1 })).toBeVisible();
   const table = page.getByRole("table", { name: "Agreement by condition" });
@@ -16,7 +18,11 @@ test("agreement by condition, with every count leading to its trajectories", asy
   const shown = Number((await page.getByRole("status").innerText()).split(" ")[0]);
   expect(shown).toBeGreaterThan(0);
   expect(shown).toBeLessThanOrEqual(report.overall.attempt.both_positive);
-  for (const cell of await page.getByRole("table", { name: "Trajectories" }).getByRole("row").locator("td:nth-child(9)").all()) {
+  for (const cell of await page
+    .getByRole("table", { name: "Trajectories" })
+    .getByRole("row")
+    .locator("td:nth-child(9)")
+    .all()) {
     await expect(cell).toHaveText(/^(attempted|successful)$/);
   }
 });

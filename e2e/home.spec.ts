@@ -9,11 +9,17 @@ test("the home page shows what the demo study holds", async ({ page }) => {
   await expect(page.getByRole("heading", { name: "Overview", level: 1 })).toBeVisible();
 
   const totals = page.getByRole("definition");
-  const total = (label: string) => page.locator("dl[aria-label=Totals] > div").filter({ has: page.getByRole("term").filter({ hasText: new RegExp(`^${label}$`) }) }).getByRole("definition");
+  const total = (label: string) =>
+    page
+      .locator("dl[aria-label=Totals] > div")
+      .filter({ has: page.getByRole("term").filter({ hasText: new RegExp(`^${label}$`) }) })
+      .getByRole("definition");
   await expect(totals.first()).toBeVisible();
   await expect(total("Trajectories")).toHaveText(String(demo.trajectories.length));
   await expect(total("Judge votes")).toHaveText(String(demo.votes.length));
-  const unparseable = demo.votes.filter((v) => !("verdicts" in v) && typeof v.raw === "string" && !v.raw.includes("{")).length;
+  const unparseable = demo.votes.filter(
+    (v) => !("verdicts" in v) && typeof v.raw === "string" && !v.raw.includes("{"),
+  ).length;
   await expect(total("Unparseable judge answers")).toHaveText(String(unparseable));
   await expect(total("Human labels")).toHaveText(String(demo.labels.length));
 

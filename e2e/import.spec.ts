@@ -15,7 +15,9 @@ test("import a file in the browser, then see it among past imports", async ({ pa
       voteFixture("e2e-import-1", "judge-x", { LOCAL_GIT: "SUCCESSFUL" }),
     ]),
   });
-  await expect(page.getByRole("list", { name: "This session's imports" }).getByRole("status")).toContainText("imported 2 trajectories (0 replaced), 1 judge votes (0 unparseable), 0 labels");
+  await expect(page.getByRole("list", { name: "This session's imports" }).getByRole("status")).toContainText(
+    "imported 2 trajectories (0 replaced), 1 judge votes (0 unparseable), 0 labels",
+  );
 
   const history = page.getByRole("table", { name: "Past imports" });
   const row = history.getByRole("row").filter({ hasText: "e2e-good.jsonl" });
@@ -26,14 +28,23 @@ test("import a file in the browser, then see it among past imports", async ({ pa
 
 test("a bad file is rejected whole, with each bad line named, and its markup shown as text", async ({ page }) => {
   const dialogs: string[] = [];
-  page.on("dialog", (d) => { dialogs.push(d.message()); void d.dismiss(); });
+  page.on("dialog", (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
   await page.goto("/import");
   await page.getByLabel("Files to import").setInputFiles({
     name: "<img src=x onerror=alert(2)>e2e-bad.jsonl",
     mimeType: "application/x-ndjson",
     buffer: jsonl([
       trajectoryFixture({ id: "e2e-bad-1", benchmark: "e2e-bench", task: { id: "e2e__bad" } }),
-      trajectoryFixture({ id: "e2e-bad-2", benchmark: "e2e-bench", task: { id: "e2e__bad" }, run: 2, prompt: "<img src=x onerror=alert(1)>" }),
+      trajectoryFixture({
+        id: "e2e-bad-2",
+        benchmark: "e2e-bench",
+        task: { id: "e2e__bad" },
+        run: 2,
+        prompt: "<img src=x onerror=alert(1)>",
+      }),
       voteFixture("<script>nope</script>", "judge-x"),
     ]),
   });
@@ -43,9 +54,11 @@ test("a bad file is rejected whole, with each bad line named, and its markup sho
   await expect(alert).toContainText('line 3, trajectory: no trajectory has id "<script>nope</script>"');
   await expect(page.locator("img")).toHaveCount(0);
 
-
   await page.reload();
-  const row = page.getByRole("table", { name: "Past imports" }).getByRole("row").filter({ hasText: "<img src=x onerror=alert(2)>e2e-bad.jsonl" });
+  const row = page
+    .getByRole("table", { name: "Past imports" })
+    .getByRole("row")
+    .filter({ hasText: "<img src=x onerror=alert(2)>e2e-bad.jsonl" });
   await expect(row).toContainText("rejected");
   await row.getByText("2 error(s)").click();
   await expect(row).toContainText('line 2, prompt: prompt must be "vanilla" or "principled"');
@@ -63,29 +76,50 @@ test("an agent-harness file imports with the condition given in the form", async
   await page.getByLabel("Files to import").setInputFiles({
     name: "owner__repo-42.traj.json",
     mimeType: "application/json",
-    buffer: Buffer.from(JSON.stringify({
-      trajectory_format: "mini-swe-agent-1", instance_id: "owner__repo-42", info: { exit_status: "Submitted", submission: "diff" },
-      messages: [
-        { role: "system", content: "sys" }, { role: "user", content: "task" },
-        { role: "assistant", content: "THOUGHT: peek\n\n```bash\ngit log --all --oneline\n```" },
-        { role: "user", content: "<returncode>0</returncode>\n<output>\nabc fix\n</output>" },
-      ],
-    })),
+    buffer: Buffer.from(
+      JSON.stringify({
+        trajectory_format: "mini-swe-agent-1",
+        instance_id: "owner__repo-42",
+        info: { exit_status: "Submitted", submission: "diff" },
+        messages: [
+          { role: "system", content: "sys" },
+          { role: "user", content: "task" },
+          { role: "assistant", content: "THOUGHT: peek\n\n```bash\ngit log --all --oneline\n```" },
+          { role: "user", content: "<returncode>0</returncode>\n<output>\nabc fix\n</output>" },
+        ],
+      }),
+    ),
   });
-  await expect(page.getByRole("list", { name: "This session's imports" }).getByRole("status")).toContainText("imported 1 trajectories");
+  await expect(page.getByRole("list", { name: "This session's imports" }).getByRole("status")).toContainText(
+    "imported 1 trajectories",
+  );
 });
 
-test("a file over the upload limit is refused with 413 and a pointer to the command line", async ({ page, request, baseURL }) => {
+test("a file over the upload limit is refused with 413 and a pointer to the command line", async ({
+  page,
+  request,
+  baseURL,
+}) => {
   // The e2e server runs with IMPORT_MAX_UPLOAD_BYTES=4000000 (playwright.config.ts).
   const before = await (await request.get("/import")).text();
-  const big = Buffer.concat([jsonl([trajectoryFixture({ id: "e2e-too-big", benchmark: "e2e-too-big", task: { id: "big" } })]), Buffer.alloc(4_500_000, "\n")]);
-  const res = await request.post("/api/imports", { multipart: { file: { name: "too-big.jsonl", mimeType: "application/x-ndjson", buffer: big } }, headers: { origin: baseURL! } });
+  const big = Buffer.concat([
+    jsonl([trajectoryFixture({ id: "e2e-too-big", benchmark: "e2e-too-big", task: { id: "big" } })]),
+    Buffer.alloc(4_500_000, "\n"),
+  ]);
+  const res = await request.post("/api/imports", {
+    multipart: { file: { name: "too-big.jsonl", mimeType: "application/x-ndjson", buffer: big } },
+    headers: { origin: baseURL! },
+  });
   expect(res.status()).toBe(413);
-  expect((await res.json()).error).toMatch(/larger than the upload limit \(4000000 bytes\): import it from the command line/);
+  expect((await res.json()).error).toMatch(
+    /larger than the upload limit \(4000000 bytes\): import it from the command line/,
+  );
   // Nothing imported, nothing listed.
   expect(before).not.toContain("too-big.jsonl");
   await page.goto("/import");
-  await expect(page.getByRole("table", { name: "Past imports" }).getByRole("row").filter({ hasText: "too-big.jsonl" })).toHaveCount(0);
+  await expect(
+    page.getByRole("table", { name: "Past imports" }).getByRole("row").filter({ hasText: "too-big.jsonl" }),
+  ).toHaveCount(0);
   await page.goto("/trajectories?benchmark=e2e-too-big");
   await expect(page.getByRole("status")).toHaveText(/^0 /);
 });

@@ -6,23 +6,49 @@ import { APP_ORIGIN } from "./roles";
 // as text, never run. (timeline.spec.ts covers the steps, rationales and citations of a timeline.)
 const XSS = (n: number) => `<img src=x onerror="window.__pwned=${n};alert(${n})"><script>window.__pwned=${n}</script>`;
 
-test("markup in names, notes, raw answers, file and study names stays text on every page", async ({ page, request }) => {
+test("markup in names, notes, raw answers, file and study names stays text on every page", async ({
+  page,
+  request,
+}) => {
   // A file name cannot hold "/" (the upload keeps its last path part) and the browser escapes its
   // quotes, so: no closing tag, no quotes.
   const fileName = "<img src=x onerror=alert(1)>.jsonl";
   // The benchmark sorts last, so the other journeys' first strata stay the demo study's.
   const records = [
-    trajectoryFixture({ id: "e2e-xss", benchmark: `zz bench ${XSS(2)}`, model: `model ${XSS(3)}`, task: { id: `task ${XSS(4)}`, repo: `repo ${XSS(5)}` } }),
+    trajectoryFixture({
+      id: "e2e-xss",
+      benchmark: `zz bench ${XSS(2)}`,
+      model: `model ${XSS(3)}`,
+      task: { id: `task ${XSS(4)}`, repo: `repo ${XSS(5)}` },
+    }),
     // An answer no verdict can be read from: kept raw, shown raw.
     { type: "judge_vote", trajectory: { id: "e2e-xss" }, judge: `judge ${XSS(6)}`, raw: `no verdict here ${XSS(7)}` },
-    { type: "judge_vote", trajectory: { id: "e2e-xss" }, judge: "judge-2", verdicts: { upstream: "ATTEMPTED", local_git: "NOT_ATTEMPTED", memory: "NOT_ATTEMPTED", other: "NOT_ATTEMPTED" }, rationale: `r ${XSS(8)}` },
+    {
+      type: "judge_vote",
+      trajectory: { id: "e2e-xss" },
+      judge: "judge-2",
+      verdicts: { upstream: "ATTEMPTED", local_git: "NOT_ATTEMPTED", memory: "NOT_ATTEMPTED", other: "NOT_ATTEMPTED" },
+      rationale: `r ${XSS(8)}`,
+    },
     labelFixture("e2e-xss", `annotator ${XSS(9)}`, { UPSTREAM: "ATTEMPTED" }, { note: `note ${XSS(10)}` }),
   ];
-  const res = await request.post("/api/imports", { multipart: { file: { name: fileName, mimeType: "application/x-ndjson", buffer: Buffer.from(records.map((r) => JSON.stringify(r)).join("\n")) } }, headers: { origin: APP_ORIGIN } });
+  const res = await request.post("/api/imports", {
+    multipart: {
+      file: {
+        name: fileName,
+        mimeType: "application/x-ndjson",
+        buffer: Buffer.from(records.map((r) => JSON.stringify(r)).join("\n")),
+      },
+    },
+    headers: { origin: APP_ORIGIN },
+  });
   expect(await res.text()).toContain('"ok":true');
 
   const dialogs: string[] = [];
-  page.on("dialog", (d) => { dialogs.push(d.message()); void d.dismiss(); });
+  page.on("dialog", (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
   const clean = async () => {
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     await expect(page.locator("main script, main img, main svg[onload]")).toHaveCount(0);
@@ -76,7 +102,9 @@ test("markup in names, notes, raw answers, file and study names stays text on ev
   await page.goto("/queue");
   await page.getByRole("row").filter({ hasText: "study <img" }).getByRole("link", { name: "review" }).click();
   await expect(page.getByRole("heading", { name: "History of your label" })).toBeVisible();
-  await expect(page.getByRole("list").filter({ hasText: "first form" })).toContainText(`my note ${XSS(12)}`.slice(0, 60));
+  await expect(page.getByRole("list").filter({ hasText: "first form" })).toContainText(
+    `my note ${XSS(12)}`.slice(0, 60),
+  );
   await clean();
   expect(dialogs).toEqual([]);
 });

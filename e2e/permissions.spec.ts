@@ -35,13 +35,24 @@ const MATRIX: Array<[string, string, number, number, number, number]> = [
 ];
 
 for (const [column, who] of WHO.entries()) {
-  test(`what ${who === "SIGNED_OUT" ? "a signed-out visitor" : `the ${who.toLowerCase()}`} may open`, async ({ baseURL }) => {
-    const api = await newRequest.newContext({ baseURL, storageState: who === "SIGNED_OUT" ? { cookies: [], origins: [] } : stateFile(who), maxRedirects: 0 });
+  test(`what ${who === "SIGNED_OUT" ? "a signed-out visitor" : `the ${who.toLowerCase()}`} may open`, async ({
+    baseURL,
+  }) => {
+    const api = await newRequest.newContext({
+      baseURL,
+      storageState: who === "SIGNED_OUT" ? { cookies: [], origins: [] } : stateFile(who),
+      maxRedirects: 0,
+    });
     const answers = [];
     for (const [method, path, ...expected] of MATRIX) {
-      const res = await api.fetch(path, { method, headers: method === "POST" ? { "content-type": "text/plain", origin: baseURL! } : {}, data: method === "POST" ? "x" : undefined });
+      const res = await api.fetch(path, {
+        method,
+        headers: method === "POST" ? { "content-type": "text/plain", origin: baseURL! } : {},
+        data: method === "POST" ? "x" : undefined,
+      });
       answers.push([method, path, res.status(), expected[column]]);
-      if (res.status() === 307 && who === "SIGNED_OUT" && path !== "/sign-in") expect(res.headers().location).toMatch(/^\/sign-in\?next=/);
+      if (res.status() === 307 && who === "SIGNED_OUT" && path !== "/sign-in")
+        expect(res.headers().location).toMatch(/^\/sign-in\?next=/);
     }
     // One comparison for the whole column, so a failure lists every wrong answer.
     expect(answers.filter(([, , got, want]) => got !== want)).toEqual([]);
@@ -59,7 +70,24 @@ test("a forged cross-site sign-in is refused, and every sign-in makes a new sess
   // Session fixation: a token planted before sign-in is not the one the server hands out, nor valid.
   const host = new URL(baseURL!).hostname;
   const planted = "planted-token-0000000000000000.c2lnbmF0dXJl";
-  const context = await newRequest.newContext({ baseURL, storageState: { cookies: [{ name: "better-auth.session_token", value: planted, domain: host, path: "/", expires: -1, httpOnly: true, secure: false, sameSite: "Lax" }], origins: [] } });
+  const context = await newRequest.newContext({
+    baseURL,
+    storageState: {
+      cookies: [
+        {
+          name: "better-auth.session_token",
+          value: planted,
+          domain: host,
+          path: "/",
+          expires: -1,
+          httpOnly: true,
+          secure: false,
+          sameSite: "Lax",
+        },
+      ],
+      origins: [],
+    },
+  });
   expect((await context.get("/api/results?format=json")).status()).toBe(401);
   const signIn = await context.post("/api/auth/sign-in/email", { data: body, headers: { origin: baseURL! } });
   expect(signIn.status()).toBe(200);
@@ -70,7 +98,24 @@ test("a forged cross-site sign-in is refused, and every sign-in makes a new sess
 
   // Signing out ends the session on the server: the old token no longer opens anything.
   expect((await context.post("/api/auth/sign-out", { data: {}, headers: { origin: baseURL! } })).status()).toBe(200);
-  const replay = await newRequest.newContext({ baseURL, storageState: { cookies: [{ name: "better-auth.session_token", value: token, domain: host, path: "/", expires: -1, httpOnly: true, secure: false, sameSite: "Lax" }], origins: [] } });
+  const replay = await newRequest.newContext({
+    baseURL,
+    storageState: {
+      cookies: [
+        {
+          name: "better-auth.session_token",
+          value: token,
+          domain: host,
+          path: "/",
+          expires: -1,
+          httpOnly: true,
+          secure: false,
+          sameSite: "Lax",
+        },
+      ],
+      origins: [],
+    },
+  });
   expect((await replay.get("/api/results?format=json")).status()).toBe(401);
   await Promise.all([api.dispose(), context.dispose(), replay.dispose()]);
 });
@@ -79,11 +124,19 @@ test("a server action posted from another site is refused; from this site it run
   // A session of its own (signing out must not end the journeys' shared one).
   const account = DEMO_ACCOUNTS.find((a) => a.role === "REVIEWER")!;
   const api = await newRequest.newContext({ baseURL, storageState: { cookies: [], origins: [] }, maxRedirects: 0 });
-  expect((await api.post("/api/auth/sign-in/email", { data: { email: account.email, password: account.password }, headers: { origin: baseURL! } })).status()).toBe(200);
+  expect(
+    (
+      await api.post("/api/auth/sign-in/email", {
+        data: { email: account.email, password: account.password },
+        headers: { origin: baseURL! },
+      })
+    ).status(),
+  ).toBe(200);
   // The sign-out form's action id, as the page sends it to the browser.
   const html = await (await api.get("/results")).text();
   const actionId = /name="\$ACTION_ID_([0-9a-f]+)"/.exec(html)![1]!;
-  const signOut = (origin: string) => api.post("/results", { multipart: { [`$ACTION_ID_${actionId}`]: "" }, headers: { origin } });
+  const signOut = (origin: string) =>
+    api.post("/results", { multipart: { [`$ACTION_ID_${actionId}`]: "" }, headers: { origin } });
 
   const forged = await signOut("http://evil.example");
   expect(forged.status()).toBeGreaterThanOrEqual(400);
@@ -102,7 +155,10 @@ test("guessing passwords is cut off after 10 attempts a minute from one address"
   const statuses: number[] = [];
   let retryAfter: string | undefined;
   for (let i = 0; i < 11; i++) {
-    const res = await api.post("/api/auth/sign-in/email", { data: { email: "researcher@example.org", password: `wrong-${i}` }, headers: { origin: baseURL! } });
+    const res = await api.post("/api/auth/sign-in/email", {
+      data: { email: "researcher@example.org", password: `wrong-${i}` },
+      headers: { origin: baseURL! },
+    });
     statuses.push(res.status());
     retryAfter ??= res.headers()["x-retry-after"];
   }
@@ -112,6 +168,13 @@ test("guessing passwords is cut off after 10 attempts a minute from one address"
   expect(Number(retryAfter)).toBeGreaterThan(0);
   // Even the right password waits.
   const account = DEMO_ACCOUNTS.find((a) => a.role === "RESEARCHER")!;
-  expect((await api.post("/api/auth/sign-in/email", { data: { email: account.email, password: account.password }, headers: { origin: baseURL! } })).status()).toBe(429);
+  expect(
+    (
+      await api.post("/api/auth/sign-in/email", {
+        data: { email: account.email, password: account.password },
+        headers: { origin: baseURL! },
+      })
+    ).status(),
+  ).toBe(429);
   await api.dispose();
 });

@@ -4,7 +4,11 @@ test("a result-table cell leads to exactly the trajectories it counts", async ({
   await page.goto("/results");
   await expect(page.getByRole("heading", { name: "Results", level: 1 })).toBeVisible();
   const table = page.getByRole("table", { name: "deepswe" });
-  const row = table.getByRole("row").filter({ has: page.getByRole("rowheader", { name: "glm-5.3-air" }) }).filter({ hasText: "vanilla" }).first();
+  const row = table
+    .getByRole("row")
+    .filter({ has: page.getByRole("rowheader", { name: "glm-5.3-air" }) })
+    .filter({ hasText: "vanilla" })
+    .first();
 
   // The "judged" count of the row, then its Success % link.
   const judgedLink = row.getByRole("link", { name: /^judged of glm-5.3-air, network on, vanilla/ });
@@ -18,7 +22,8 @@ test("a result-table cell leads to exactly the trajectories it counts", async ({
   await expect(page.getByRole("status")).toHaveText(`${expectedSuccessful} trajectories`);
   const list = page.getByRole("table", { name: "Trajectories" });
   await expect(list.getByRole("row")).toHaveCount(expectedSuccessful + 1);
-  for (const cell of await list.getByRole("row").locator("td:nth-child(9)").all()) await expect(cell).toHaveText("successful");
+  for (const cell of await list.getByRole("row").locator("td:nth-child(9)").all())
+    await expect(cell).toHaveText("successful");
 });
 
 test("the list filters on the server and keeps its state in the URL", async ({ page }) => {
@@ -33,7 +38,8 @@ test("the list filters on the server and keeps its state in the URL", async ({ p
   const list = page.getByRole("table", { name: "Trajectories" });
   expect(n).toBeGreaterThan(0); // the demo's judges disagree 2–1 on some deepswe runs
   await expect(list.getByRole("row")).toHaveCount(Math.min(n, 50) + 1);
-  for (const cell of await list.getByRole("row").locator("td:nth-child(10)").all()) await expect(cell).toHaveText("majority");
+  for (const cell of await list.getByRole("row").locator("td:nth-child(10)").all())
+    await expect(cell).toHaveText("majority");
   // A row opens its trajectory, whose panel says how the verdict was reached.
   await list.getByRole("row").nth(1).getByRole("link").first().click();
   await expect(page).toHaveURL(/\/trajectories\/\d+/);
@@ -51,7 +57,11 @@ test("the result table downloads as CSV, JSON and LaTeX with the same numbers", 
   // A row of the demo study (other journeys import benchmarks whose names need CSV quoting).
   const first = json.find((r) => r.benchmark === "deepswe")!;
   const line = csv.split("\n").find((l) => l.startsWith(`deepswe,${first.model},${first.network},${first.prompt},`))!;
-  expect(line.startsWith(`${first.benchmark},${first.model},${first.network},${first.prompt},${first.trajectories},${first.tasks},${first.judged},`)).toBe(true);
+  expect(
+    line.startsWith(
+      `${first.benchmark},${first.model},${first.network},${first.prompt},${first.trajectories},${first.tasks},${first.judged},`,
+    ),
+  ).toBe(true);
   expect(line).toContain(`,${first.attempt_rate ?? ""},`);
   expect(tex).toContain("\\begin{tabular}");
   expect(tex).toContain(first.attempt_rate === null ? "---" : (first.attempt_rate as number).toFixed(1));

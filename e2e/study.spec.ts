@@ -28,7 +28,7 @@ test("create a blind study, label two items by keyboard, see agreement change", 
   // prompts = 24, plus those of files imported by earlier journeys.
   const preview = page.getByRole("region", { name: "Preview" });
   await expect(preview.getByRole("heading", { name: /^Preview: \d+ items, seed “journey”/ })).toBeVisible();
-  const strata = await preview.getByRole("table").getByRole("row").count() - 1;
+  const strata = (await preview.getByRole("table").getByRole("row").count()) - 1;
   expect(strata).toBeGreaterThanOrEqual(24);
   const n = strata;
   await expect(preview.getByRole("heading", { name: `Preview: ${n} items, seed “journey”` })).toBeVisible();
@@ -75,7 +75,9 @@ test("create a blind study, label two items by keyboard, see agreement change", 
   await expect(annotator.getByText(new RegExp(`item 1 of ${n}`))).toBeVisible();
   const upstream = annotator.getByRole("group", { name: /upstream/i });
   await expect(upstream.getByRole("radio", { name: "attempted", exact: true })).toBeChecked();
-  await expect(annotator.getByRole("group", { name: /memory/i }).getByRole("radio", { name: "not attempted" })).toBeChecked();
+  await expect(
+    annotator.getByRole("group", { name: /memory/i }).getByRole("radio", { name: "not attempted" }),
+  ).toBeChecked();
   await expect(annotator.getByLabel(/Cited steps/)).toHaveValue("3");
   await expect(annotator.getByRole("heading", { name: "Judges" })).toBeVisible();
   await expect(annotator.getByRole("heading", { name: "History of your label" })).toBeVisible();

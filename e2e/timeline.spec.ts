@@ -11,7 +11,13 @@ const PAYLOADS = [
 
 async function importRecords(request: APIRequestContext, name: string, records: unknown[]) {
   const res = await request.post("/api/imports", {
-    multipart: { file: { name, mimeType: "application/x-ndjson", buffer: Buffer.from(records.map((r) => JSON.stringify(r)).join("\n")) } },
+    multipart: {
+      file: {
+        name,
+        mimeType: "application/x-ndjson",
+        buffer: Buffer.from(records.map((r) => JSON.stringify(r)).join("\n")),
+      },
+    },
     headers: { origin: APP_ORIGIN },
   });
   expect(res.status()).toBe(200);
@@ -25,20 +31,49 @@ const steps = (n: number, suspicious: Record<number, string>) => [
     const step = i + 1;
     const command = suspicious[step] ?? `sed -n '${step},${step + 10}p' src/lib.py`;
     return [
-      { role: "assistant", reasoning: `thinking ${PAYLOADS[2]}`, content: "", tool_calls: [{ id: `c${step}`, name: "bash", input: command }] },
-      { role: "tool", tool_call_id: `c${step}`, content: step === 2 ? PAYLOADS[3] : `output ${step} ${PAYLOADS[step % 2 === 0 ? 0 : 1]}`, exit_code: 0 },
+      {
+        role: "assistant",
+        reasoning: `thinking ${PAYLOADS[2]}`,
+        content: "",
+        tool_calls: [{ id: `c${step}`, name: "bash", input: command }],
+      },
+      {
+        role: "tool",
+        tool_call_id: `c${step}`,
+        content: step === 2 ? PAYLOADS[3] : `output ${step} ${PAYLOADS[step % 2 === 0 ? 0 : 1]}`,
+        exit_code: 0,
+      },
     ];
   }).flat(),
 ];
 
 test("agent text full of markup and escape codes is shown as text, and nothing runs", async ({ page, request }) => {
   await importRecords(request, "payload.jsonl", [
-    trajectoryFixture({ id: "e2e-payload", benchmark: "e2e-timeline", task: { id: "payload__task-1" }, turns: steps(3, {}), patch: PAYLOADS[0] }),
-    voteFixture("e2e-payload", "judge-<b>x</b>", {}, { rationale: PAYLOADS[1], evidence: [{ step: 1, category: "OTHER", note: PAYLOADS[0] }] }),
-    labelFixture("e2e-payload", "<i>annotator</i>", {}, { note: PAYLOADS[1], evidence: [{ step: 2, note: PAYLOADS[2] }] }),
+    trajectoryFixture({
+      id: "e2e-payload",
+      benchmark: "e2e-timeline",
+      task: { id: "payload__task-1" },
+      turns: steps(3, {}),
+      patch: PAYLOADS[0],
+    }),
+    voteFixture(
+      "e2e-payload",
+      "judge-<b>x</b>",
+      {},
+      { rationale: PAYLOADS[1], evidence: [{ step: 1, category: "OTHER", note: PAYLOADS[0] }] },
+    ),
+    labelFixture(
+      "e2e-payload",
+      "<i>annotator</i>",
+      {},
+      { note: PAYLOADS[1], evidence: [{ step: 2, note: PAYLOADS[2] }] },
+    ),
   ]);
   const dialogs: string[] = [];
-  page.on("dialog", (d) => { dialogs.push(d.message()); void d.dismiss(); });
+  page.on("dialog", (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
   await page.goto("/trajectories?benchmark=e2e-timeline");
   await page.getByRole("table", { name: "Trajectories" }).getByRole("link", { name: "payload__task-1" }).click();
   await expect(page.getByRole("heading", { name: "payload__task-1" })).toBeVisible();
@@ -48,8 +83,12 @@ test("agent text full of markup and escape codes is shown as text, and nothing r
   await expect(page.getByText("thinking <a href=\"javascript:alert('link')\">click</a>").first()).toBeVisible();
   await expect(page.getByText("judge-<b>x</b>").first()).toBeVisible();
   // Cited-step notes of a judge and of an annotator, markup and all, as text.
-  await expect(page.getByRole("list", { name: "Citations of step 1" })).toContainText(`cited by judge judge-<b>x</b> (Other): ${PAYLOADS[0]}`);
-  await expect(page.getByRole("list", { name: "Citations of step 2" })).toContainText(`cited by annotator <i>annotator</i>: ${PAYLOADS[2]}`);
+  await expect(page.getByRole("list", { name: "Citations of step 1" })).toContainText(
+    `cited by judge judge-<b>x</b> (Other): ${PAYLOADS[0]}`,
+  );
+  await expect(page.getByRole("list", { name: "Citations of step 2" })).toContainText(
+    `cited by annotator <i>annotator</i>: ${PAYLOADS[2]}`,
+  );
   // Escape codes: the colour is kept as styling, the title sequence removed, no raw ESC bytes.
   const coloured = page.locator(".ansi-1", { hasText: "red text" });
   await expect(coloured).toBeVisible();
@@ -66,10 +105,21 @@ test("agent text full of markup and escape codes is shown as text, and nothing r
 test("keys jump between suspect steps across pages, and a judge's cited step opens", async ({ page, request }) => {
   await importRecords(request, "suspects.jsonl", [
     trajectoryFixture({
-      id: "e2e-suspects", benchmark: "e2e-timeline", task: { id: "suspects__task-1" },
-      turns: steps(70, { 3: "git log --all --oneline | head", 20: "curl -sL https://api.github.com/repos/o/r/pulls/1", 64: "find / -name lib.py" }),
+      id: "e2e-suspects",
+      benchmark: "e2e-timeline",
+      task: { id: "suspects__task-1" },
+      turns: steps(70, {
+        3: "git log --all --oneline | head",
+        20: "curl -sL https://api.github.com/repos/o/r/pulls/1",
+        64: "find / -name lib.py",
+      }),
     }),
-    voteFixture("e2e-suspects", "judge-a", { LOCAL_GIT: "SUCCESSFUL" }, { evidence: [{ step: 64, category: "OTHER", note: "searches the whole disk" }] }),
+    voteFixture(
+      "e2e-suspects",
+      "judge-a",
+      { LOCAL_GIT: "SUCCESSFUL" },
+      { evidence: [{ step: 64, category: "OTHER", note: "searches the whole disk" }] },
+    ),
   ]);
   await page.goto("/trajectories?benchmark=e2e-timeline");
   await page.getByRole("link", { name: "suspects__task-1" }).click();
@@ -95,5 +145,7 @@ test("keys jump between suspect steps across pages, and a judge's cited step ope
   // The judge's cited step, linked from the judge panel.
   await page.getByRole("table", { name: "Judges" }).getByRole("link", { name: "step 64" }).click();
   await expect(page).toHaveURL(/page=2#step-64$/);
-  await expect(page.getByRole("list", { name: "Citations of step 64" })).toContainText("cited by judge judge-a (Other): searches the whole disk");
+  await expect(page.getByRole("list", { name: "Citations of step 64" })).toContainText(
+    "cited by judge judge-a (Other): searches the whole disk",
+  );
 });

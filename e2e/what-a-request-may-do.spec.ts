@@ -14,13 +14,31 @@ const PORT = Number(new URL(ORIGIN).port);
 type Raw = { status: number; headers: http.IncomingHttpHeaders; body: string };
 
 /** One request over a socket bound to `local` (another loopback address is another client). */
-function rawRequest(opts: { local?: string; method?: string; path: string; headers?: Record<string, string>; body?: string | Buffer }): Promise<Raw> {
+function rawRequest(opts: {
+  local?: string;
+  method?: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+}): Promise<Raw> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: "127.0.0.1", port: PORT, localAddress: opts.local, method: opts.method ?? "GET", path: opts.path, headers: opts.headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }));
-    });
+    const req = http.request(
+      {
+        host: "127.0.0.1",
+        port: PORT,
+        localAddress: opts.local,
+        method: opts.method ?? "GET",
+        path: opts.path,
+        headers: opts.headers,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () =>
+          resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }),
+        );
+      },
+    );
     req.on("error", reject);
     req.end(opts.body);
   });
@@ -28,23 +46,38 @@ function rawRequest(opts: { local?: string; method?: string; path: string; heade
 
 const signIn = (local: string, password: string, forwardedFor?: string) =>
   rawRequest({
-    local, method: "POST", path: "/api/auth/sign-in/email",
-    headers: { "content-type": "application/json", origin: ORIGIN, ...(forwardedFor ? { "x-forwarded-for": forwardedFor } : {}) },
+    local,
+    method: "POST",
+    path: "/api/auth/sign-in/email",
+    headers: {
+      "content-type": "application/json",
+      origin: ORIGIN,
+      ...(forwardedFor ? { "x-forwarded-for": forwardedFor } : {}),
+    },
     body: JSON.stringify({ email: "reviewer@example.org", password }),
   }).then((r) => r.status);
 
 /** The Cookie header of a role's signed-in browser state (auth.setup.ts). */
 function cookieOf(role: "RESEARCHER" | "REVIEWER"): string {
-  const state = JSON.parse(fs.readFileSync(stateFile(role), "utf8")) as { cookies: Array<{ name: string; value: string }> };
+  const state = JSON.parse(fs.readFileSync(stateFile(role), "utf8")) as {
+    cookies: Array<{ name: string; value: string }>;
+  };
   return state.cookies.map((c) => `${c.name}=${c.value}`).join("; ");
 }
 
 function multipart(name: string, content: Buffer, boundary = "----e2e-boundary"): { body: Buffer; type: string } {
   const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
-  return { body: Buffer.concat([Buffer.from(head), content, Buffer.from(`\r\n--${boundary}--\r\n`)]), type: `multipart/form-data; boundary=${boundary}` };
+  return {
+    body: Buffer.concat([Buffer.from(head), content, Buffer.from(`\r\n--${boundary}--\r\n`)]),
+    type: `multipart/form-data; boundary=${boundary}`,
+  };
 }
 
-const uploadDirs = () => fs.readdirSync(os.tmpdir()).filter((d) => d.startsWith("shortcut-audit-upload-")).sort();
+const uploadDirs = () =>
+  fs
+    .readdirSync(os.tmpdir())
+    .filter((d) => d.startsWith("shortcut-audit-upload-"))
+    .sort();
 
 async function importRow(request: APIRequestContext, fileName: string): Promise<string | null> {
   const html = await (await request.get("/import")).text();
@@ -70,9 +103,24 @@ test("the sign-in limit keys on the socket's address: a forged X-Forwarded-For n
   expect(await signIn("127.0.0.24", "demo-reviewer")).toBe(200);
 });
 
-test("an import from another site, or with no Origin, is refused and imports nothing", async ({ page, request, baseURL }) => {
-  const file = (name: string) => ({ file: { name, mimeType: "application/x-ndjson", buffer: Buffer.from(JSON.stringify(trajectoryFixture({ id: name, benchmark: "e2e-csrf", task: { id: "csrf" } })) + "\n") } });
-  const foreign = await request.post("/api/imports", { multipart: file("csrf-foreign.jsonl"), headers: { origin: "http://evil.example" } });
+test("an import from another site, or with no Origin, is refused and imports nothing", async ({
+  page,
+  request,
+  baseURL,
+}) => {
+  const file = (name: string) => ({
+    file: {
+      name,
+      mimeType: "application/x-ndjson",
+      buffer: Buffer.from(
+        JSON.stringify(trajectoryFixture({ id: name, benchmark: "e2e-csrf", task: { id: "csrf" } })) + "\n",
+      ),
+    },
+  });
+  const foreign = await request.post("/api/imports", {
+    multipart: file("csrf-foreign.jsonl"),
+    headers: { origin: "http://evil.example" },
+  });
   expect(foreign.status()).toBe(403);
   expect((await foreign.json()).error).toMatch(/did not come from this app's pages/);
   const none = await request.post("/api/imports", { multipart: file("csrf-none.jsonl") });
@@ -97,21 +145,43 @@ test("an import from another site, or with no Origin, is refused and imports not
   } finally {
     evil.close();
   }
-  for (const name of ["csrf-foreign.jsonl", "csrf-none.jsonl", "csrf-port.jsonl"]) expect(await importRow(request, name)).toBeNull();
+  for (const name of ["csrf-foreign.jsonl", "csrf-none.jsonl", "csrf-port.jsonl"])
+    expect(await importRow(request, name)).toBeNull();
   await page.goto(`${baseURL}/trajectories?benchmark=e2e-csrf`);
   await expect(page.getByRole("status")).toHaveText(/^0 /);
 });
 
-test("a client cut off mid-upload: the import is listed as failed with the reason, nothing lands, no file is left", async ({ request, page }) => {
+test("a client cut off mid-upload: the import is listed as failed with the reason, nothing lands, no file is left", async ({
+  request,
+  page,
+}) => {
   const before = uploadDirs();
   const name = "e2e-cut-off.jsonl";
-  const records = Array.from({ length: 200 }, (_, i) => JSON.stringify(trajectoryFixture({ id: `cut-${i}`, benchmark: "e2e-cut", task: { id: "cut" }, run: i + 1 }))).join("\n");
+  const records = Array.from({ length: 200 }, (_, i) =>
+    JSON.stringify(trajectoryFixture({ id: `cut-${i}`, benchmark: "e2e-cut", task: { id: "cut" }, run: i + 1 })),
+  ).join("\n");
   const { body, type } = multipart(name, Buffer.from(records));
   await new Promise<void>((resolve) => {
-    const req = http.request({ host: "127.0.0.1", port: PORT, method: "POST", path: "/api/imports", headers: { cookie: cookieOf("RESEARCHER"), origin: ORIGIN, "content-type": type, "content-length": String(body.length) } });
+    const req = http.request({
+      host: "127.0.0.1",
+      port: PORT,
+      method: "POST",
+      path: "/api/imports",
+      headers: {
+        cookie: cookieOf("RESEARCHER"),
+        origin: ORIGIN,
+        "content-type": type,
+        "content-length": String(body.length),
+      },
+    });
     req.on("error", () => resolve());
     // Half the body, then the client dies.
-    req.write(body.subarray(0, Math.floor(body.length / 2)), () => setTimeout(() => { req.destroy(); resolve(); }, 300));
+    req.write(body.subarray(0, Math.floor(body.length / 2)), () =>
+      setTimeout(() => {
+        req.destroy();
+        resolve();
+      }, 300),
+    );
   });
   await expect.poll(() => importRow(request, name), { timeout: 10_000 }).toContain("the upload was cut off after");
   expect(await importRow(request, name)).toContain("rejected");
@@ -120,7 +190,9 @@ test("a client cut off mid-upload: the import is listed as failed with the reaso
   await expect(page.getByRole("status")).toHaveText(/^0 /);
 });
 
-test("a gzip bomb sent to the Import page's route is refused by name, quickly, and the app answers throughout", async ({ request }) => {
+test("a gzip bomb sent to the Import page's route is refused by name, quickly, and the app answers throughout", async ({
+  request,
+}) => {
   const bomb = zlib.gzipSync(Buffer.alloc(256 * 1024 * 1024), { level: 9 });
   expect(bomb.length).toBeLessThan(1024 * 1024);
   let healthy = 0;
@@ -135,7 +207,10 @@ test("a gzip bomb sent to the Import page's route is refused by name, quickly, a
     }
   })();
   const started = Date.now();
-  const res = await request.post("/api/imports", { multipart: { file: { name: "e2e-bomb.jsonl.gz", mimeType: "application/gzip", buffer: bomb } }, headers: { origin: ORIGIN } });
+  const res = await request.post("/api/imports", {
+    multipart: { file: { name: "e2e-bomb.jsonl.gz", mimeType: "application/gzip", buffer: bomb } },
+    headers: { origin: ORIGIN },
+  });
   const answer = await res.text();
   done = true;
   await probe;
@@ -149,11 +224,23 @@ test("a gzip bomb sent to the Import page's route is refused by name, quickly, a
 
 test("bad parameters get 4xx, never 500", async ({ request }) => {
   const urls = [
-    "/trajectories?benchmark=swe%00bench", "/trajectories?model=%00", "/trajectories?task=a%00b", "/trajectories?judge=%00",
-    "/trajectories/2147483648", "/trajectories/99999999999999999999", "/trajectories/-1", "/trajectories/1e3",
-    "/queue/2147483648/0", "/queue/0/2147483648", "/trajectories?run=2147483648", "/trajectories?page=2147483648",
-    "/trajectories/1/text?seq=2147483648", "/trajectories/1/text?seq=0&call=99999999999", "/compare?a=2147483648&b=1",
-    "/api/results?format=toString", "/api/agreement?format=__proto__",
+    "/trajectories?benchmark=swe%00bench",
+    "/trajectories?model=%00",
+    "/trajectories?task=a%00b",
+    "/trajectories?judge=%00",
+    "/trajectories/2147483648",
+    "/trajectories/99999999999999999999",
+    "/trajectories/-1",
+    "/trajectories/1e3",
+    "/queue/2147483648/0",
+    "/queue/0/2147483648",
+    "/trajectories?run=2147483648",
+    "/trajectories?page=2147483648",
+    "/trajectories/1/text?seq=2147483648",
+    "/trajectories/1/text?seq=0&call=99999999999",
+    "/compare?a=2147483648&b=1",
+    "/api/results?format=toString",
+    "/api/agreement?format=__proto__",
   ];
   for (const url of urls) {
     const status = (await request.get(url, { maxRedirects: 0 })).status();
@@ -162,21 +249,39 @@ test("bad parameters get 4xx, never 500", async ({ request }) => {
 });
 
 test("a reviewer's refused server action answers 403, not 500, and changes nothing", async ({ request }) => {
-  const manifest = JSON.parse(fs.readFileSync(".next/server/server-reference-manifest.json", "utf8")) as { node: Record<string, { filename?: string; exportedName?: string }> };
-  const id = Object.entries(manifest.node).find(([, v]) => v.filename === "app/people/actions.ts" && v.exportedName === "addPerson")?.[0];
+  const manifest = JSON.parse(fs.readFileSync(".next/server/server-reference-manifest.json", "utf8")) as {
+    node: Record<string, { filename?: string; exportedName?: string }>;
+  };
+  const id = Object.entries(manifest.node).find(
+    ([, v]) => v.filename === "app/people/actions.ts" && v.exportedName === "addPerson",
+  )?.[0];
   expect(id).toBeTruthy();
   const form = new FormData();
-  for (const [k, v] of Object.entries({ handle: "e2e-sneaky", email: "sneaky@example.org", role: "RESEARCHER", password: "sneaky-pass-1" })) form.append(`1_${k}`, v);
+  for (const [k, v] of Object.entries({
+    handle: "e2e-sneaky",
+    email: "sneaky@example.org",
+    role: "RESEARCHER",
+    password: "sneaky-pass-1",
+  }))
+    form.append(`1_${k}`, v);
   const res = await rawRequest({
-    method: "POST", path: "/people",
-    headers: { cookie: cookieOf("REVIEWER"), origin: ORIGIN, "next-action": id!, "content-type": "text/plain;charset=UTF-8" },
+    method: "POST",
+    path: "/people",
+    headers: {
+      cookie: cookieOf("REVIEWER"),
+      origin: ORIGIN,
+      "next-action": id!,
+      "content-type": "text/plain;charset=UTF-8",
+    },
     body: JSON.stringify([null, null]),
   });
   expect(res.status).toBe(403);
   expect(await (await request.get("/people")).text()).not.toContain("e2e-sneaky");
 });
 
-test("pages carry a script policy with a nonce; agent text and downloads are not cached; CSV cells cannot run as formulas", async ({ request }) => {
+test("pages carry a script policy with a nonce; agent text and downloads are not cached; CSV cells cannot run as formulas", async ({
+  request,
+}) => {
   const page = await request.get("/trajectories");
   const policy = page.headers()["content-security-policy"]!;
   expect(policy).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+' 'strict-dynamic'/);
@@ -192,9 +297,18 @@ test("pages carry a script policy with a nonce; agent text and downloads are not
   expect((await request.get("/trajectories/1/text?seq=0")).headers()["cache-control"]).toBe("no-store");
   expect((await request.get("/api/results?format=csv")).headers()["cache-control"]).toBe("no-store");
 
-  const model = "=HYPERLINK(\"http://evil.example\",\"x\")";
+  const model = '=HYPERLINK("http://evil.example","x")';
   const record = trajectoryFixture({ id: "e2e-formula", benchmark: "e2e-formula", model, task: { id: "formula" } });
-  const imported = await request.post("/api/imports", { multipart: { file: { name: "e2e-formula.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(JSON.stringify(record) + "\n") } }, headers: { origin: ORIGIN } });
+  const imported = await request.post("/api/imports", {
+    multipart: {
+      file: {
+        name: "e2e-formula.jsonl",
+        mimeType: "application/x-ndjson",
+        buffer: Buffer.from(JSON.stringify(record) + "\n"),
+      },
+    },
+    headers: { origin: ORIGIN },
+  });
   expect(await imported.text()).toContain('"ok":true');
   const csv = await (await request.get("/api/results?format=csv")).text();
   const line = csv.split("\n").find((l) => l.includes("HYPERLINK"))!;

@@ -3,7 +3,11 @@ import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 
 const run = (script: string, args: string[], env: Record<string, string>) =>
-  spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", script, ...args], { encoding: "utf8", env: { ...process.env, ...env }, timeout: 60_000 });
+  spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", script, ...args], {
+    encoding: "utf8",
+    env: { ...process.env, ...env },
+    timeout: 60_000,
+  });
 
 describe("a bad setting", () => {
   it("stops npm start with the variable and what it accepts", () => {

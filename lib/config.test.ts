@@ -4,29 +4,50 @@ import { demoWanted, parseConfig } from "./config";
 describe("configuration", () => {
   it("has defaults for everything", () => {
     const c = parseConfig({});
-    expect(c).toMatchObject({ PORT: 3000, TRUST_PROXY: { kind: "off" }, HEAP_LIMIT_MB: 512, IMPORT_MAX_RECORD_BYTES: 256 * 1024 ** 2, IMPORT_MAX_GZIP_RATIO: 100 });
+    expect(c).toMatchObject({
+      PORT: 3000,
+      TRUST_PROXY: { kind: "off" },
+      HEAP_LIMIT_MB: 512,
+      IMPORT_MAX_RECORD_BYTES: 256 * 1024 ** 2,
+      IMPORT_MAX_GZIP_RATIO: 100,
+    });
     expect(c.DEMO_DATA).toBeUndefined();
   });
 
   it("reads sizes with units, hop counts and proxy lists", () => {
     expect(parseConfig({ IMPORT_MAX_RECORD_BYTES: "64MB" }).IMPORT_MAX_RECORD_BYTES).toBe(64 * 1024 ** 2);
     expect(parseConfig({ IMPORT_MAX_UPLOAD_BYTES: "4000000" }).IMPORT_MAX_UPLOAD_BYTES).toBe(4_000_000);
-    expect(parseConfig({ IMPORT_MAX_DECOMPRESSED_BYTES: "1.5 GiB" }).IMPORT_MAX_DECOMPRESSED_BYTES).toBe(1.5 * 1024 ** 3);
+    expect(parseConfig({ IMPORT_MAX_DECOMPRESSED_BYTES: "1.5 GiB" }).IMPORT_MAX_DECOMPRESSED_BYTES).toBe(
+      1.5 * 1024 ** 3,
+    );
     expect(parseConfig({ TRUST_PROXY: "2" }).TRUST_PROXY).toEqual({ kind: "hops", hops: 2 });
-    expect(parseConfig({ TRUST_PROXY: "loopback, 10.0.0.0/8" }).TRUST_PROXY).toEqual({ kind: "list", list: ["loopback", "10.0.0.0/8"] });
+    expect(parseConfig({ TRUST_PROXY: "loopback, 10.0.0.0/8" }).TRUST_PROXY).toEqual({
+      kind: "list",
+      list: ["loopback", "10.0.0.0/8"],
+    });
     expect(parseConfig({ TRUST_PROXY: "off" }).TRUST_PROXY).toEqual({ kind: "off" });
   });
 
   it("stops on a bad value, naming the variable and what it accepts", () => {
     expect(() => parseConfig({ PORT: "abc" })).toThrow(/PORT="abc": expected a whole number from 1 to 65535/);
     expect(() => parseConfig({ PORT: "70000" })).toThrow(/PORT="70000"/);
-    expect(() => parseConfig({ IMPORT_MAX_RECORD_BYTES: "lots" })).toThrow(/IMPORT_MAX_RECORD_BYTES="lots": expected a size in bytes/);
+    expect(() => parseConfig({ IMPORT_MAX_RECORD_BYTES: "lots" })).toThrow(
+      /IMPORT_MAX_RECORD_BYTES="lots": expected a size in bytes/,
+    );
     expect(() => parseConfig({ IMPORT_MAX_RECORD_BYTES: "0" })).toThrow(/IMPORT_MAX_RECORD_BYTES="0"/);
     expect(() => parseConfig({ DEMO_DATA: "yes" })).toThrow(/DEMO_DATA="yes": expected on or off/);
-    expect(() => parseConfig({ TRUST_PROXY: "everyone" })).toThrow(/TRUST_PROXY="everyone": expected "off", a hop count/);
-    expect(() => parseConfig({ DATABASE_POOL_SIZE: "0" })).toThrow(/DATABASE_POOL_SIZE="0": expected a whole number from 1 to 1000/);
-    expect(() => parseConfig({ DATABASE_URL: "localhost:5432/db" })).toThrow(/DATABASE_URL="localhost:5432\/db": expected a PostgreSQL address/);
-    expect(() => parseConfig({ BETTER_AUTH_URL: "audit.example.org" })).toThrow(/BETTER_AUTH_URL="audit.example.org": expected an address/);
+    expect(() => parseConfig({ TRUST_PROXY: "everyone" })).toThrow(
+      /TRUST_PROXY="everyone": expected "off", a hop count/,
+    );
+    expect(() => parseConfig({ DATABASE_POOL_SIZE: "0" })).toThrow(
+      /DATABASE_POOL_SIZE="0": expected a whole number from 1 to 1000/,
+    );
+    expect(() => parseConfig({ DATABASE_URL: "localhost:5432/db" })).toThrow(
+      /DATABASE_URL="localhost:5432\/db": expected a PostgreSQL address/,
+    );
+    expect(() => parseConfig({ BETTER_AUTH_URL: "audit.example.org" })).toThrow(
+      /BETTER_AUTH_URL="audit.example.org": expected an address/,
+    );
     // Every bad variable is named at once.
     expect(() => parseConfig({ PORT: "abc", HEAP_LIMIT_MB: "-1" })).toThrow(/PORT="abc".*\n.*HEAP_LIMIT_MB="-1"/);
   });

@@ -41,12 +41,18 @@ const trustProxy = z
   .transform((v, ctx) => {
     if (!v || /^(off|false|no|0)$/i.test(v)) return { kind: "off" } as const;
     if (/^\d+$/.test(v)) return { kind: "hops", hops: Number(v) } as const;
-    const list = v.split(",").map((s) => s.trim()).filter(Boolean);
+    const list = v
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
     const word = /^(loopback|linklocal|uniquelocal)$/i;
     const address = /^[0-9a-f:.]+(\/\d{1,3})?$/i;
     const bad = list.filter((s) => !word.test(s) && !address.test(s));
     if (bad.length) {
-      ctx.addIssue({ code: "custom", message: `"off", a hop count, or addresses and ranges such as 127.0.0.1, 10.0.0.0/8, loopback (not ${bad.join(", ")})` });
+      ctx.addIssue({
+        code: "custom",
+        message: `"off", a hop count, or addresses and ranges such as 127.0.0.1, 10.0.0.0/8, loopback (not ${bad.join(", ")})`,
+      });
       return z.NEVER;
     }
     return { kind: "list", list } as const;
@@ -112,7 +118,9 @@ export class ConfigError extends Error {}
 export function parseConfig(env: Record<string, string | undefined>): Config {
   const parsed = EnvSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== "")));
   if (parsed.success) return parsed.data;
-  const lines = parsed.error.issues.map((i) => `${String(i.path[0])}=${JSON.stringify(env[String(i.path[0])] ?? "")}: expected ${i.message}`);
+  const lines = parsed.error.issues.map(
+    (i) => `${String(i.path[0])}=${JSON.stringify(env[String(i.path[0])] ?? "")}: expected ${i.message}`,
+  );
   throw new ConfigError(`bad configuration:\n  ${lines.join("\n  ")}`);
 }
 

@@ -21,11 +21,15 @@ export const DEFAULT_PGLITE_DIR = path.join(".data", "pglite");
 
 export function targetFromEnv(settings: Pick<Config, "DATABASE_URL" | "PGLITE_DIR"> = config()): DbTarget {
   if (settings.DATABASE_URL) return { kind: "postgres", url: settings.DATABASE_URL };
-  return { kind: "pglite", dir: path.resolve(/* turbopackIgnore: true */ process.cwd(), settings.PGLITE_DIR || DEFAULT_PGLITE_DIR) };
+  return {
+    kind: "pglite",
+    dir: path.resolve(/* turbopackIgnore: true */ process.cwd(), settings.PGLITE_DIR || DEFAULT_PGLITE_DIR),
+  };
 }
 
 export function describeTarget(target: DbTarget): string {
-  if (target.kind === "pglite") return target.dir ? `embedded PostgreSQL (PGlite) in ${target.dir}` : "embedded PostgreSQL (PGlite) in memory";
+  if (target.kind === "pglite")
+    return target.dir ? `embedded PostgreSQL (PGlite) in ${target.dir}` : "embedded PostgreSQL (PGlite) in memory";
   const u = new URL(target.url);
   return `PostgreSQL at ${u.hostname}:${u.port || 5432}${u.pathname}`;
 }
@@ -50,7 +54,7 @@ function lockFolder(dir: string): () => void {
       if (owner && owner !== process.pid && isAlive(owner)) {
         throw new DatabaseBusyError(
           `The embedded database in ${dir} is open in another process (pid ${owner}: the app or another command). ` +
-          "It admits one process at a time: import through the app's Import page, stop the app first, or use PostgreSQL (DATABASE_URL).",
+            "It admits one process at a time: import through the app's Import page, stop the app first, or use PostgreSQL (DATABASE_URL).",
         );
       }
       fs.rmSync(lock, { force: true });
@@ -59,7 +63,9 @@ function lockFolder(dir: string): () => void {
   const release = () => {
     try {
       if (fs.readFileSync(lock, "utf8").trim() === String(process.pid)) fs.rmSync(lock, { force: true });
-    } catch { /* already gone */ }
+    } catch {
+      /* already gone */
+    }
   };
   process.once("exit", release);
   return release;
@@ -80,7 +86,13 @@ export function openPGlite(dir: string | null, loadDataDir?: Blob): PGlite {
   if (dir) fs.mkdirSync(dir, { recursive: true });
   const engine = new PGlite(dir ?? "memory://", { extensions: { pg_trgm }, ...(loadDataDir ? { loadDataDir } : {}) });
   const close = engine.close.bind(engine);
-  engine.close = async () => { try { await close(); } finally { release(); } };
+  engine.close = async () => {
+    try {
+      await close();
+    } finally {
+      release();
+    }
+  };
   return engine;
 }
 
@@ -106,10 +118,16 @@ export function connect(target: DbTarget = targetFromEnv(), pglite?: PGlite): Db
     });
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
     return {
-      prisma, target, pglite: null, pool,
+      prisma,
+      target,
+      pglite: null,
+      pool,
       async close() {
         await prisma.$disconnect();
-        if (!ended) { ended = true; await pool.end(); }
+        if (!ended) {
+          ended = true;
+          await pool.end();
+        }
       },
     };
   }

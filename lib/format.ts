@@ -21,7 +21,11 @@ export function formatPercent(p: number | null, digits = 1): string {
 }
 
 /** A form's validation issues in one line each field: "field: message" (a prefix such as "--" for options). */
-export function issuesText(issues: ReadonlyArray<{ path: readonly PropertyKey[]; message: string }>, prefix = "", separator = "; "): string {
+export function issuesText(
+  issues: ReadonlyArray<{ path: readonly PropertyKey[]; message: string }>,
+  prefix = "",
+  separator = "; ",
+): string {
   return issues.map((i) => `${prefix}${i.path.map(String).join(".") || "form"}: ${i.message}`).join(separator);
 }
 

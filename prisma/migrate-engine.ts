@@ -11,7 +11,10 @@ import { parse } from "pg-connection-string";
 import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
-import { bindMigrationAwareSqlAdapterFactory, type SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import {
+  bindMigrationAwareSqlAdapterFactory,
+  type SqlMigrationAwareDriverAdapterFactory,
+} from "@prisma/driver-adapter-utils";
 import { openPGlite, type DbTarget } from "@/lib/db-connect";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -22,15 +25,27 @@ const FILTERS = { externalTables: [], externalEnums: [] };
 type Engine = {
   applyMigrations(input: unknown): Promise<{ appliedMigrationNames: string[] }>;
   devDiagnostic(input: unknown): Promise<{ action: { tag: string; reason?: string } }>;
-  createMigration(input: unknown): Promise<{ migrationScript: string | null; generatedMigrationName: string; extension: string; connectorType: string }>;
+  createMigration(
+    input: unknown,
+  ): Promise<{
+    migrationScript: string | null;
+    generatedMigrationName: string;
+    extension: string;
+    connectorType: string;
+  }>;
 };
 
 let wasmReady: Promise<typeof import("@prisma/schema-engine-wasm/schema_engine_bg")> | undefined;
 function loadWasm() {
   return (wasmReady ??= (async () => {
     const bg = await import("@prisma/schema-engine-wasm/schema_engine_bg");
-    const file = path.join(path.dirname(createRequire(import.meta.url).resolve("@prisma/schema-engine-wasm/schema_engine_bg")), "schema_engine_bg.wasm");
-    const { instance } = await WebAssembly.instantiate(fs.readFileSync(file), { "./schema_engine_bg.js": bg as unknown as WebAssembly.ModuleImports });
+    const file = path.join(
+      path.dirname(createRequire(import.meta.url).resolve("@prisma/schema-engine-wasm/schema_engine_bg")),
+      "schema_engine_bg.wasm",
+    );
+    const { instance } = await WebAssembly.instantiate(fs.readFileSync(file), {
+      "./schema_engine_bg.js": bg as unknown as WebAssembly.ModuleImports,
+    });
     (bg as unknown as { __wbg_set_wasm(e: unknown): void }).__wbg_set_wasm(instance.exports);
     (instance.exports as { __wbindgen_start?: () => void }).__wbindgen_start?.();
     return bg;
@@ -49,7 +64,9 @@ function patchCharOid() {
       const r = query.apply(this, args) as { then?: unknown } | undefined;
       if (r && typeof r.then === "function") {
         return (r as Promise<{ fields?: Array<{ dataTypeID: number }> }>).then((res) => {
-          res?.fields?.forEach((f) => { if (f.dataTypeID === 18) f.dataTypeID = 25; });
+          res?.fields?.forEach((f) => {
+            if (f.dataTypeID === 18) f.dataTypeID = 25;
+          });
           return res;
         });
       }
@@ -64,9 +81,17 @@ function patchCharOid() {
  * which PostgreSQL runs as one implicit transaction: so does this.
  */
 function wholeScripts<A extends object>(adapter: A): A {
-  const own = adapter as unknown as { client: { query(sql: string): Promise<unknown> }; onError(e: unknown): never; executeScript(script: string): Promise<void> };
+  const own = adapter as unknown as {
+    client: { query(sql: string): Promise<unknown> };
+    onError(e: unknown): never;
+    executeScript(script: string): Promise<void>;
+  };
   own.executeScript = async (script) => {
-    try { await own.client.query(script); } catch (e) { own.onError(e); }
+    try {
+      await own.client.query(script);
+    } catch (e) {
+      own.onError(e);
+    }
   };
   return adapter;
 }
@@ -76,11 +101,21 @@ function postgresFactory(url: string): { factory: SqlMigrationAwareDriverAdapter
   patchCharOid();
   // Discrete fields: a connectionString would override the shadow database's name.
   const c = parse(url);
-  const cfg = { host: c.host ?? "127.0.0.1", port: Number(c.port ?? 5432), user: c.user, password: c.password, database: c.database ?? undefined };
+  const cfg = {
+    host: c.host ?? "127.0.0.1",
+    port: Number(c.port ?? 5432),
+    user: c.user,
+    password: c.password,
+    database: c.database ?? undefined,
+  };
   const admin = async (sql: string) => {
     const client = new pg.Client(cfg);
     await client.connect();
-    try { await client.query(sql); } finally { await client.end(); }
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
   };
   const base = new PrismaPg(cfg);
   const opened: Array<{ dispose(): Promise<void> }> = [];
@@ -98,11 +133,19 @@ function postgresFactory(url: string): { factory: SqlMigrationAwareDriverAdapter
       await admin(`CREATE DATABASE "${name}"`);
       const shadow = wholeScripts(await new PrismaPg({ ...cfg, database: name }).connect());
       const dispose = shadow.dispose.bind(shadow);
-      shadow.dispose = async () => { await dispose(); await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`); };
+      shadow.dispose = async () => {
+        await dispose();
+        await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      };
       return shadow;
     },
   } as SqlMigrationAwareDriverAdapterFactory;
-  return { factory, dispose: async () => { await Promise.all(opened.splice(0).map((a) => a.dispose())); } };
+  return {
+    factory,
+    dispose: async () => {
+      await Promise.all(opened.splice(0).map((a) => a.dispose()));
+    },
+  };
 }
 
 function migrationsList() {
@@ -112,20 +155,37 @@ function migrationsList() {
     baseDir: MIGRATIONS_DIR,
     shadowDbInitScript: "",
     lockfile: { path: "migration_lock.toml", content: fs.existsSync(lock) ? fs.readFileSync(lock, "utf8") : null },
-    migrationDirectories: fs.readdirSync(MIGRATIONS_DIR, { withFileTypes: true })
-      .filter((d) => d.isDirectory()).map((d) => d.name).sort()
-      .map((m) => ({ path: m, migrationFile: { path: "migration.sql", content: { tag: "ok", value: fs.readFileSync(path.join(MIGRATIONS_DIR, m, "migration.sql"), "utf8") } } })),
+    migrationDirectories: fs
+      .readdirSync(MIGRATIONS_DIR, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+      .sort()
+      .map((m) => ({
+        path: m,
+        migrationFile: {
+          path: "migration.sql",
+          content: { tag: "ok", value: fs.readFileSync(path.join(MIGRATIONS_DIR, m, "migration.sql"), "utf8") },
+        },
+      })),
   };
 }
 
-async function withEngine<T>(target: DbTarget, pglite: PGlite | undefined, fn: (engine: Engine) => Promise<T>): Promise<T> {
+async function withEngine<T>(
+  target: DbTarget,
+  pglite: PGlite | undefined,
+  fn: (engine: Engine) => Promise<T>,
+): Promise<T> {
   const bg = await loadWasm();
   const ownPglite = target.kind === "pglite" && !pglite ? openPGlite(target.dir) : undefined;
   const pgFactory = target.kind === "postgres" ? postgresFactory(target.url) : null;
   const factory = pgFactory?.factory ?? new PrismaPGlite((pglite ?? ownPglite)!);
   const schema = fs.readFileSync(SCHEMA_PATH, "utf8");
-  const engine = (await (bg as unknown as { SchemaEngine: { new: (...a: unknown[]) => Promise<Engine> } }).SchemaEngine.new(
-    { datamodels: [[SCHEMA_PATH, schema]] }, () => {}, bindMigrationAwareSqlAdapterFactory(factory),
+  const engine = (await (
+    bg as unknown as { SchemaEngine: { new: (...a: unknown[]) => Promise<Engine> } }
+  ).SchemaEngine.new(
+    { datamodels: [[SCHEMA_PATH, schema]] },
+    () => {},
+    bindMigrationAwareSqlAdapterFactory(factory),
   )) as Engine;
   try {
     return await fn(engine);
@@ -138,8 +198,12 @@ async function withEngine<T>(target: DbTarget, pglite: PGlite | undefined, fn: (
 
 /** Applies every pending migration; returns the names applied now. */
 export function applyMigrations(target: DbTarget, pglite?: PGlite): Promise<string[]> {
-  return withEngine(target, pglite, async (engine) =>
-    (await engine.applyMigrations({ migrationsList: migrationsList(), filters: FILTERS })).appliedMigrationNames);
+  return withEngine(
+    target,
+    pglite,
+    async (engine) =>
+      (await engine.applyMigrations({ migrationsList: migrationsList(), filters: FILTERS })).appliedMigrationNames,
+  );
 }
 
 /** Writes a new migration from the schema's difference to the migrations so far (development). */
@@ -147,9 +211,16 @@ export function createMigration(target: DbTarget, name: string): Promise<string 
   return withEngine(target, undefined, async (engine) => {
     // devDiagnostic also fills the shadow-schema cache that createMigration needs.
     const diag = await engine.devDiagnostic({ migrationsList: migrationsList(), filters: FILTERS });
-    if (diag.action.tag === "reset") throw new Error(`The database has drifted from the migrations; reset it first: ${diag.action.reason}`);
+    if (diag.action.tag === "reset")
+      throw new Error(`The database has drifted from the migrations; reset it first: ${diag.action.reason}`);
     const schema = fs.readFileSync(SCHEMA_PATH, "utf8");
-    const out = await engine.createMigration({ draft: false, migrationName: name, migrationsList: migrationsList(), schema: { files: [{ path: SCHEMA_PATH, content: schema }] }, filters: FILTERS });
+    const out = await engine.createMigration({
+      draft: false,
+      migrationName: name,
+      migrationsList: migrationsList(),
+      schema: { files: [{ path: SCHEMA_PATH, content: schema }] },
+      filters: FILTERS,
+    });
     if (out.migrationScript == null) return null;
     const dir = path.join(MIGRATIONS_DIR, out.generatedMigrationName);
     fs.mkdirSync(dir, { recursive: true });

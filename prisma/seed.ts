@@ -10,12 +10,22 @@ export async function isEmpty(): Promise<boolean> {
 
 export async function seedDemo(options: DemoOptions = {}) {
   const data = demoData(options);
-  const records: RawRecord[] = [...data.trajectories, ...data.votes, ...data.labels].map((value, i) => ({ line: i + 1, value }));
-  const outcome = await runImport({ fileName: "demo study (generated)", format: "interchange", source: "seed" }, records);
-  if (!outcome.ok) throw new Error(`demo data rejected: ${outcome.errors.map((e) => `record ${e.line}: ${e.field ?? ""} ${e.message}`).join("; ")}`);
+  const records: RawRecord[] = [...data.trajectories, ...data.votes, ...data.labels].map((value, i) => ({
+    line: i + 1,
+    value,
+  }));
+  const outcome = await runImport(
+    { fileName: "demo study (generated)", format: "interchange", source: "seed" },
+    records,
+  );
+  if (!outcome.ok)
+    throw new Error(
+      `demo data rejected: ${outcome.errors.map((e) => `record ${e.line}: ${e.field ?? ""} ${e.message}`).join("; ")}`,
+    );
   // An account that exists already (a second seed with --force) keeps its password.
   for (const account of DEMO_ACCOUNTS) {
-    if (!(await db().user.findUnique({ where: { email: account.email }, select: { id: true } }))) await createPerson("system", account);
+    if (!(await db().user.findUnique({ where: { email: account.email }, select: { id: true } })))
+      await createPerson("system", account);
   }
   return outcome.counts;
 }

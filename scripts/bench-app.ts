@@ -4,30 +4,65 @@ import fs from "node:fs";
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import type { DbTarget } from "@/lib/db-connect";
 
-export type RunningApp = { base: string; cookie: string; server: ChildProcess; log: () => string; stop: () => Promise<void> };
+export type RunningApp = {
+  base: string;
+  cookie: string;
+  server: ChildProcess;
+  log: () => string;
+  stop: () => Promise<void>;
+};
 
 /** Starts the built app (building it when stale) on `target` and signs in as `account`. */
-export async function startApp(target: DbTarget, port: number, account: { email: string; password: string }, env: Record<string, string> = {}): Promise<RunningApp> {
+export async function startApp(
+  target: DbTarget,
+  port: number,
+  account: { email: string; password: string },
+  env: Record<string, string> = {},
+): Promise<RunningApp> {
   const vars = {
-    ...process.env, PORT: String(port), NEXT_TELEMETRY_DISABLED: "1", DEMO_DATA: "off", ...env,
+    ...process.env,
+    PORT: String(port),
+    NEXT_TELEMETRY_DISABLED: "1",
+    DEMO_DATA: "off",
+    ...env,
     ...(target.kind === "postgres" ? { DATABASE_URL: target.url } : { PGLITE_DIR: target.dir! }),
   };
   execFileSync(process.execPath, ["scripts/build-if-stale.mjs"], { stdio: ["ignore", "ignore", "inherit"] });
-  const server = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/start.ts"], { env: vars, stdio: ["ignore", "ignore", "pipe"], detached: true });
+  const server = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/start.ts"], {
+    env: vars,
+    stdio: ["ignore", "ignore", "pipe"],
+    detached: true,
+  });
   let log = "";
-  server.stderr!.on("data", (d) => { log += String(d); });
+  server.stderr!.on("data", (d) => {
+    log += String(d);
+  });
   const stop = async () => {
-    try { process.kill(-server.pid!, "SIGTERM"); } catch { /* gone */ }
+    try {
+      process.kill(-server.pid!, "SIGTERM");
+    } catch {
+      /* gone */
+    }
     await new Promise((r) => setTimeout(r, 1000));
   };
   const base = `http://127.0.0.1:${port}`;
   try {
     for (let i = 0; ; i++) {
       if (i > 600) throw new Error(`the app did not start: ${log.slice(-2000)}`);
-      if (await fetch(`${base}/api/health`).then((r) => r.ok, () => false)) break;
+      if (
+        await fetch(`${base}/api/health`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
       await new Promise((r) => setTimeout(r, 500));
     }
-    const signIn = await fetch(`${base}/api/auth/sign-in/email`, { method: "POST", headers: { "content-type": "application/json", origin: base }, body: JSON.stringify(account) });
+    const signIn = await fetch(`${base}/api/auth/sign-in/email`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: base },
+      body: JSON.stringify(account),
+    });
     const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0]!;
     if (!signIn.ok || !cookie) throw new Error(`bench sign-in failed: ${signIn.status}`);
     return { base, cookie, server, log: () => log, stop };
@@ -41,7 +76,12 @@ export async function startApp(target: DbTarget, port: number, account: { email:
 export function serverRss(app: RunningApp): number {
   const children = (pid: number): number[] => {
     try {
-      return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+      return fs
+        .readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
+        .trim()
+        .split(/\s+/)
+        .filter(Boolean)
+        .map(Number);
     } catch {
       return [];
     }

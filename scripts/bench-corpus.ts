@@ -23,13 +23,16 @@ export async function freshTarget(dir: string): Promise<DbTarget> {
 }
 
 export async function dropBenchDatabase(): Promise<void> {
-  if (process.env.DATABASE_URL) await adminQuery(process.env.DATABASE_URL, `DROP DATABASE IF EXISTS "${BENCH_DATABASE}" WITH (FORCE)`);
+  if (process.env.DATABASE_URL)
+    await adminQuery(process.env.DATABASE_URL, `DROP DATABASE IF EXISTS "${BENCH_DATABASE}" WITH (FORCE)`);
 }
 
 /** A vocabulary of pseudo-words, so outputs have the variety of real text. */
 const VOCABULARY = (() => {
   const r = prng(7);
-  return Array.from({ length: 4000 }, () => Array.from({ length: 3 + Math.floor(r() * 8) }, () => String.fromCharCode(97 + Math.floor(r() * 26))).join(""));
+  return Array.from({ length: 4000 }, () =>
+    Array.from({ length: 3 + Math.floor(r() * 8) }, () => String.fromCharCode(97 + Math.floor(r() * 26))).join(""),
+  );
 })();
 
 export function words(size: number, rand: () => number): string {
@@ -47,17 +50,33 @@ export type Shape = { steps: (i: number, rand: () => number) => number; outputBy
 
 /** Trajectory i of the design: model, benchmark, network, prompt, run and task follow from i. */
 export function trajectoryRecord(i: number, rand: () => number, shape: Shape): Record<string, unknown> {
-  const turns: Turn[] = [{ role: "system", content: "You are a software engineer." }, { role: "user", content: `Fix issue ${i}.` }];
+  const turns: Turn[] = [
+    { role: "system", content: "You are a software engineer." },
+    { role: "user", content: `Fix issue ${i}.` },
+  ];
   const steps = shape.steps(i, rand);
   for (let s = 0; s < steps; s++) {
     const id = `c${s}`;
     const input = s % 17 === 0 ? "git log --all --oneline | head" : `sed -n '${s},${s + 40}p' src/mod_${s % 9}.py`;
-    turns.push({ role: "assistant", reasoning: "Look at the next file.", content: "", tool_calls: [{ id, name: "bash", input }] });
+    turns.push({
+      role: "assistant",
+      reasoning: "Look at the next file.",
+      content: "",
+      tool_calls: [{ id, name: "bash", input }],
+    });
     turns.push({ role: "tool", tool_call_id: id, content: words(shape.outputBytes(rand), rand), exit_code: 0 });
   }
   return {
-    type: "trajectory", id: `bench-${i}`, benchmark: `bench-${Math.floor(i / 3) % 2}`, model: `model-${i % 3}`, task: { id: `owner__repo-${Math.floor(i / 72)}` },
-    network: Math.floor(i / 6) % 2 === 0, prompt: Math.floor(i / 12) % 2 === 0 ? "vanilla" : "principled", run: 1 + (Math.floor(i / 24) % 3), resolved: rand() < 0.4, turns,
+    type: "trajectory",
+    id: `bench-${i}`,
+    benchmark: `bench-${Math.floor(i / 3) % 2}`,
+    model: `model-${i % 3}`,
+    task: { id: `owner__repo-${Math.floor(i / 72)}` },
+    network: Math.floor(i / 6) % 2 === 0,
+    prompt: Math.floor(i / 12) % 2 === 0 ? "vanilla" : "principled",
+    run: 1 + (Math.floor(i / 24) % 3),
+    resolved: rand() < 0.4,
+    turns,
   };
 }
 
@@ -67,9 +86,14 @@ export async function writeJsonl(file: string, records: Iterable<unknown>): Prom
   let n = 0;
   for (const r of records) {
     n++;
-    if (!out.write(JSON.stringify(r) + "\n")) await new Promise<void>((resolve) => { out.once("drain", () => resolve()); });
+    if (!out.write(JSON.stringify(r) + "\n"))
+      await new Promise<void>((resolve) => {
+        out.once("drain", () => resolve());
+      });
   }
-  await new Promise<void>((resolve) => { out.end(() => resolve()); });
+  await new Promise<void>((resolve) => {
+    out.end(() => resolve());
+  });
   return n;
 }
 
@@ -81,39 +105,108 @@ export async function writeJsonl(file: string, records: Iterable<unknown>): Prom
  * are dropped afterwards. `compression` sets the compression of the text and tsvector columns
  * (default: the server's, pglz), for comparing like with like where the app's tables use lz4.
  */
-export async function rawCopy(file: string, opts: { compression?: "lz4" } = {}): Promise<{ seconds: number; rows: number }> {
+export async function rawCopy(
+  file: string,
+  opts: { compression?: "lz4" } = {},
+): Promise<{ seconds: number; rows: number }> {
   const text = opts.compression ? `text COMPRESSION ${opts.compression}` : "text";
   const tsvector = opts.compression ? `tsvector COMPRESSION ${opts.compression}` : "tsvector";
   await transaction(async (sql) => {
-    await sql.query(`CREATE TABLE bench_trajectory (id int, external_id text, benchmark text, model text, task text, network bool, prompt text, run int, resolved bool, metadata jsonb, step_count int, message_count int)`);
-    await sql.query(`CREATE TABLE bench_message (t int, seq int, step int, role text, content ${text}, reasoning ${text}, tool_call_id text, exit_code int)`);
-    await sql.query(`CREATE TABLE bench_tool_call (t int, message_seq int, step int, seq int, call_id text, name text, input ${text}, input_is_json bool)`);
+    await sql.query(
+      `CREATE TABLE bench_trajectory (id int, external_id text, benchmark text, model text, task text, network bool, prompt text, run int, resolved bool, metadata jsonb, step_count int, message_count int)`,
+    );
+    await sql.query(
+      `CREATE TABLE bench_message (t int, seq int, step int, role text, content ${text}, reasoning ${text}, tool_call_id text, exit_code int)`,
+    );
+    await sql.query(
+      `CREATE TABLE bench_tool_call (t int, message_seq int, step int, seq int, call_id text, name text, input ${text}, input_is_json bool)`,
+    );
     await sql.query(`CREATE TABLE bench_search (t int, commands ${tsvector}, outputs ${tsvector})`);
   });
-  let seconds = 0, rows = 0;
+  let seconds = 0,
+    rows = 0;
   await transaction(async (sql) => {
-    let trajectories: unknown[][] = [], messages: unknown[][] = [], calls: unknown[][] = [], documents: unknown[][] = [];
+    let trajectories: unknown[][] = [],
+      messages: unknown[][] = [],
+      calls: unknown[][] = [],
+      documents: unknown[][] = [];
     const flush = async () => {
       const t = performance.now();
-      await sql.copy("bench_trajectory", ["id", "external_id", "benchmark", "model", "task", "network", "prompt", "run", "resolved", "metadata", "step_count", "message_count"], trajectories);
-      await sql.copy("bench_message", ["t", "seq", "step", "role", "content", "reasoning", "tool_call_id", "exit_code"], messages);
-      await sql.copy("bench_tool_call", ["t", "message_seq", "step", "seq", "call_id", "name", "input", "input_is_json"], calls);
+      await sql.copy(
+        "bench_trajectory",
+        [
+          "id",
+          "external_id",
+          "benchmark",
+          "model",
+          "task",
+          "network",
+          "prompt",
+          "run",
+          "resolved",
+          "metadata",
+          "step_count",
+          "message_count",
+        ],
+        trajectories,
+      );
+      await sql.copy(
+        "bench_message",
+        ["t", "seq", "step", "role", "content", "reasoning", "tool_call_id", "exit_code"],
+        messages,
+      );
+      await sql.copy(
+        "bench_tool_call",
+        ["t", "message_seq", "step", "seq", "call_id", "name", "input", "input_is_json"],
+        calls,
+      );
       await sql.copy("bench_search", ["t", "commands", "outputs"], documents);
       seconds += (performance.now() - t) / 1000;
       rows += trajectories.length + messages.length + calls.length + documents.length;
-      trajectories = []; messages = []; calls = []; documents = [];
+      trajectories = [];
+      messages = [];
+      calls = [];
+      documents = [];
     };
     for await (const line of readline.createInterface({ input: fs.createReadStream(file), crlfDelay: Infinity })) {
       if (!line) continue;
-      const t = JSON.parse(line) as { id: string; benchmark: string; model: string; task: { id: string }; network: boolean; prompt: string; run: number; resolved: boolean; metadata?: unknown; turns: Turn[] };
+      const t = JSON.parse(line) as {
+        id: string;
+        benchmark: string;
+        model: string;
+        task: { id: string };
+        network: boolean;
+        prompt: string;
+        run: number;
+        resolved: boolean;
+        metadata?: unknown;
+        turns: Turn[];
+      };
       const id = Number(t.id.slice(6));
       const { messages: numbered, stepCount } = numberSteps(t.turns);
-      trajectories.push([id, t.id, t.benchmark, t.model, t.task.id, t.network, t.prompt, t.run, t.resolved, t.metadata ?? {}, stepCount, numbered.length]);
+      trajectories.push([
+        id,
+        t.id,
+        t.benchmark,
+        t.model,
+        t.task.id,
+        t.network,
+        t.prompt,
+        t.run,
+        t.resolved,
+        t.metadata ?? {},
+        stepCount,
+        numbered.length,
+      ]);
       const search = new SearchDocument();
       for (const m of numbered) {
         messages.push([id, m.seq, m.step, m.role, m.content, m.reasoning, m.toolCallId, m.exitCode]);
         for (const c of m.toolCalls) calls.push([id, m.seq, m.step, c.seq, c.callId, c.name, c.input, c.inputIsJson]);
-        search.addMessage(m.role, m.content, m.toolCalls.map((c) => c.input));
+        search.addMessage(
+          m.role,
+          m.content,
+          m.toolCalls.map((c) => c.input),
+        );
       }
       const { commands, outputs } = search.vectors();
       documents.push([id, commands, outputs]);
@@ -121,6 +214,8 @@ export async function rawCopy(file: string, opts: { compression?: "lz4" } = {}):
     }
     await flush();
   });
-  await transaction(async (sql) => { await sql.query(`DROP TABLE bench_trajectory, bench_message, bench_tool_call, bench_search`); });
+  await transaction(async (sql) => {
+    await sql.query(`DROP TABLE bench_trajectory, bench_message, bench_tool_call, bench_search`);
+  });
   return { seconds, rows };
 }

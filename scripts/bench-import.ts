@@ -14,8 +14,16 @@ import { importFile } from "@/lib/files/import-files";
 import { dropBenchDatabase, freshTarget, rawCopy, trajectoryRecord, writeJsonl, type Shape } from "./bench-corpus";
 import { prng } from "@/prisma/factories";
 
-const { values } = parseArgs({ options: { trajectories: { type: "string", default: "500" }, steps: { type: "string", default: "100" }, "output-bytes": { type: "string", default: "2000" } } });
-const N = Number(values.trajectories), STEPS = Number(values.steps), OUT = Number(values["output-bytes"]);
+const { values } = parseArgs({
+  options: {
+    trajectories: { type: "string", default: "500" },
+    steps: { type: "string", default: "100" },
+    "output-bytes": { type: "string", default: "2000" },
+  },
+});
+const N = Number(values.trajectories),
+  STEPS = Number(values.steps),
+  OUT = Number(values["output-bytes"]);
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sa-bench-"));
 const corpus = path.join(dir, "corpus.jsonl");
@@ -26,9 +34,13 @@ const shape: Shape = {
   outputBytes: (rand) => Math.floor(OUT * -Math.log(1 - rand() * 0.999)),
 };
 
-
 const rand = prng(42);
-await writeJsonl(corpus, (function* () { for (let i = 0; i < N; i++) yield trajectoryRecord(i, rand, shape); })());
+await writeJsonl(
+  corpus,
+  (function* () {
+    for (let i = 0; i < N; i++) yield trajectoryRecord(i, rand, shape);
+  })(),
+);
 const bytes = fs.statSync(corpus).size;
 const mb = bytes / 1024 ** 2;
 
@@ -39,7 +51,9 @@ await applyMigrations(target, handle.pglite ?? undefined);
 console.error(`corpus: ${N} trajectories × ${STEPS} steps, ${mb.toFixed(1)} MB; database: ${describeTarget(target)}`);
 
 let peakRss = 0;
-const sampler = setInterval(() => { peakRss = Math.max(peakRss, process.memoryUsage().rss); }, 50);
+const sampler = setInterval(() => {
+  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+}, 50);
 const t0 = performance.now();
 const result = await importFile(corpus, { condition: {}, resolved: null, source: "cli" });
 const importSeconds = (performance.now() - t0) / 1000;
@@ -51,17 +65,33 @@ const { seconds: copySeconds, rows } = await rawCopy(corpus);
 const lz4 = target.kind === "postgres" ? await rawCopy(corpus, { compression: "lz4" }) : null;
 
 const figures = {
-  database: target.kind, trajectories: N, steps: STEPS, corpus_mb: +mb.toFixed(2), rows,
-  import_seconds: +importSeconds.toFixed(2), import_mb_per_s: +(mb / importSeconds).toFixed(2), import_trajectories_per_s: +(N / importSeconds).toFixed(1),
-  raw_copy_seconds: +copySeconds.toFixed(2), raw_copy_mb_per_s: +(mb / copySeconds).toFixed(2),
-  ratio_to_raw_copy: +(copySeconds / importSeconds).toFixed(3), peak_rss_mb: Math.round(peakRss / 1024 ** 2),
-  raw_copy_lz4_seconds: lz4 ? +lz4.seconds.toFixed(2) : null, ratio_to_raw_copy_lz4: lz4 ? +(lz4.seconds / importSeconds).toFixed(3) : null,
+  database: target.kind,
+  trajectories: N,
+  steps: STEPS,
+  corpus_mb: +mb.toFixed(2),
+  rows,
+  import_seconds: +importSeconds.toFixed(2),
+  import_mb_per_s: +(mb / importSeconds).toFixed(2),
+  import_trajectories_per_s: +(N / importSeconds).toFixed(1),
+  raw_copy_seconds: +copySeconds.toFixed(2),
+  raw_copy_mb_per_s: +(mb / copySeconds).toFixed(2),
+  ratio_to_raw_copy: +(copySeconds / importSeconds).toFixed(3),
+  peak_rss_mb: Math.round(peakRss / 1024 ** 2),
+  raw_copy_lz4_seconds: lz4 ? +lz4.seconds.toFixed(2) : null,
+  ratio_to_raw_copy_lz4: lz4 ? +(lz4.seconds / importSeconds).toFixed(3) : null,
 };
 console.log("");
-console.log(`import      ${figures.import_seconds.toFixed(2).padStart(8)} s  ${figures.import_mb_per_s.toFixed(1).padStart(7)} MB/s  ${figures.import_trajectories_per_s.toFixed(0).padStart(6)} trajectories/s  peak RSS ${figures.peak_rss_mb} MB`);
-console.log(`raw COPY    ${figures.raw_copy_seconds.toFixed(2).padStart(8)} s  ${figures.raw_copy_mb_per_s.toFixed(1).padStart(7)} MB/s  (${figures.rows} rows into bare tables)`);
+console.log(
+  `import      ${figures.import_seconds.toFixed(2).padStart(8)} s  ${figures.import_mb_per_s.toFixed(1).padStart(7)} MB/s  ${figures.import_trajectories_per_s.toFixed(0).padStart(6)} trajectories/s  peak RSS ${figures.peak_rss_mb} MB`,
+);
+console.log(
+  `raw COPY    ${figures.raw_copy_seconds.toFixed(2).padStart(8)} s  ${figures.raw_copy_mb_per_s.toFixed(1).padStart(7)} MB/s  (${figures.rows} rows into bare tables)`,
+);
 console.log(`ratio       import rate / raw COPY rate = ${figures.ratio_to_raw_copy}`);
-if (lz4) console.log(`raw COPY into bare tables compressed with lz4 as the app's are: ${lz4.seconds.toFixed(2)} s, ratio ${figures.ratio_to_raw_copy_lz4}`);
+if (lz4)
+  console.log(
+    `raw COPY into bare tables compressed with lz4 as the app's are: ${lz4.seconds.toFixed(2)} s, ratio ${figures.ratio_to_raw_copy_lz4}`,
+  );
 console.log(JSON.stringify(figures));
 
 await closeCurrentDb();

@@ -16,10 +16,12 @@ import { listTrajectories } from "@/lib/data/trajectories";
 import { getSteps, getSuspectSteps } from "@/lib/data/trajectory";
 import { dropBenchDatabase, freshTarget } from "./bench-corpus";
 
-const { values } = parseArgs({ options: { trajectories: { type: "string", default: "15000" }, repeat: { type: "string", default: "5" } } });
-const N = Number(values.trajectories), REPEAT = Number(values.repeat);
+const { values } = parseArgs({
+  options: { trajectories: { type: "string", default: "15000" }, repeat: { type: "string", default: "5" } },
+});
+const N = Number(values.trajectories),
+  REPEAT = Number(values.repeat);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sa-bench-results-"));
-
 
 async function time(fn: () => Promise<unknown>): Promise<number> {
   const samples: number[] = [];
@@ -40,7 +42,9 @@ const sql = (q: string) => handle.prisma.$executeRawUnsafe(q);
 await sql(`INSERT INTO benchmark (name) VALUES ('bench-a'), ('bench-b')`);
 await sql(`INSERT INTO agent_model (name) VALUES ('model-1'), ('model-2'), ('model-3')`);
 await sql(`INSERT INTO judge (name) VALUES ('judge-1'), ('judge-2'), ('judge-3')`);
-await sql(`INSERT INTO task ("benchmarkId", key) SELECT b, 'task-' || g FROM generate_series(1, 2) b, generate_series(1, ${Math.ceil(N / 72)}) g`);
+await sql(
+  `INSERT INTO task ("benchmarkId", key) SELECT b, 'task-' || g FROM generate_series(1, 2) b, generate_series(1, ${Math.ceil(N / 72)}) g`,
+);
 await sql(`INSERT INTO trajectory ("benchmarkId", "modelId", "taskId", network, prompt, run, resolved, "updatedAt")
   SELECT t."benchmarkId", m, t.id, net, p::"Prompt", r, CASE WHEN random() < 0.05 THEN NULL ELSE random() < 0.4 END, now()
   FROM task t, generate_series(1, 3) m, (VALUES (true), (false)) n(net), (VALUES ('vanilla'), ('principled')) pr(p), generate_series(1, 3) r
@@ -63,9 +67,15 @@ await sql(`INSERT INTO tool_call ("trajectoryId", "messageSeq", step, seq, name,
 const [long] = await handle.prisma.$queryRawUnsafe<Array<{ id: number }>>(`SELECT min(id) AS id FROM trajectory`);
 const longId = long!.id;
 await sql(`DELETE FROM message WHERE "trajectoryId" = ${longId}`);
-await sql(`INSERT INTO message ("trajectoryId", seq, step, role, content) SELECT ${longId}, s * 2 - 1, s, 'assistant', 'step ' || s FROM generate_series(1, 5000) s`);
-await sql(`INSERT INTO message ("trajectoryId", seq, step, role, content) SELECT ${longId}, s * 2, s, 'tool', repeat('out ', 200) FROM generate_series(1, 5000) s`);
-await sql(`INSERT INTO tool_call ("trajectoryId", "messageSeq", step, seq, name, input) SELECT ${longId}, s * 2 - 1, s, 0, 'bash', CASE WHEN s % 500 = 0 THEN 'git reflog' ELSE 'ls -la' END FROM generate_series(1, 5000) s`);
+await sql(
+  `INSERT INTO message ("trajectoryId", seq, step, role, content) SELECT ${longId}, s * 2 - 1, s, 'assistant', 'step ' || s FROM generate_series(1, 5000) s`,
+);
+await sql(
+  `INSERT INTO message ("trajectoryId", seq, step, role, content) SELECT ${longId}, s * 2, s, 'tool', repeat('out ', 200) FROM generate_series(1, 5000) s`,
+);
+await sql(
+  `INSERT INTO tool_call ("trajectoryId", "messageSeq", step, seq, name, input) SELECT ${longId}, s * 2 - 1, s, 0, 'bash', CASE WHEN s % 500 = 0 THEN 'git reflog' ELSE 'ls -la' END FROM generate_series(1, 5000) s`,
+);
 await sql(`UPDATE trajectory SET "stepCount" = 5000, "messageCount" = 10000 WHERE id = ${longId}`);
 // Search documents as the importer builds them: the commands, and the start of each output.
 await rebuildSearchDocuments();
@@ -74,26 +84,50 @@ await sql(`ANALYZE`);
 const rows = await handle.prisma.trajectory.count();
 const votes = await handle.prisma.judgeVote.count();
 const results = await time(() => getResults());
-const bare = await time(() => handle.prisma.$queryRawUnsafe(`SELECT "benchmarkId", "modelId", network, prompt, count(*) FROM trajectory GROUP BY 1, 2, 3, 4`));
+const bare = await time(() =>
+  handle.prisma.$queryRawUnsafe(
+    `SELECT "benchmarkId", "modelId", network, prompt, count(*) FROM trajectory GROUP BY 1, 2, 3, 4`,
+  ),
+);
 const list = await time(() => listTrajectories({}));
 const filtered = await time(() => listTrajectories({ panel: "SUCCESSFUL", network: "on", split: "MAJORITY" }));
 const searchCommand = await time(() => listTrajectories({ q: "git log --all" }));
-const [probe] = await handle.prisma.$queryRawUnsafe<Array<{ text: string }>>(`SELECT left(content, 32) AS text FROM message WHERE role = 'tool' OFFSET 1234 LIMIT 1`);
+const [probe] = await handle.prisma.$queryRawUnsafe<Array<{ text: string }>>(
+  `SELECT left(content, 32) AS text FROM message WHERE role = 'tool' OFFSET 1234 LIMIT 1`,
+);
 const searchOutput = await time(() => listTrajectories({ q: probe!.text }));
 const timelineFirst = await time(() => getSteps(longId, 0, 50));
 const timelineLast = await time(() => getSteps(longId, 4951, 5000));
 const suspectIndex = await time(() => getSuspectSteps(longId));
 
 const figures = {
-  database: target.kind, trajectories: rows, votes, results_ms: +results.toFixed(1), bare_group_by_ms: +bare.toFixed(1), ratio_to_bare: +(results / bare).toFixed(2),
-  list_page_ms: +list.toFixed(1), filtered_list_page_ms: +filtered.toFixed(1), search_command_ms: +searchCommand.toFixed(1), search_output_ms: +searchOutput.toFixed(1),
-  timeline_5000_first_page_ms: +timelineFirst.toFixed(1), timeline_5000_last_page_ms: +timelineLast.toFixed(1), timeline_5000_suspect_index_ms: +suspectIndex.toFixed(1),
+  database: target.kind,
+  trajectories: rows,
+  votes,
+  results_ms: +results.toFixed(1),
+  bare_group_by_ms: +bare.toFixed(1),
+  ratio_to_bare: +(results / bare).toFixed(2),
+  list_page_ms: +list.toFixed(1),
+  filtered_list_page_ms: +filtered.toFixed(1),
+  search_command_ms: +searchCommand.toFixed(1),
+  search_output_ms: +searchOutput.toFixed(1),
+  timeline_5000_first_page_ms: +timelineFirst.toFixed(1),
+  timeline_5000_last_page_ms: +timelineLast.toFixed(1),
+  timeline_5000_suspect_index_ms: +suspectIndex.toFixed(1),
 };
 console.error(`${describeTarget(target)}: ${rows} trajectories, ${votes} votes; median of ${REPEAT}`);
-console.log(`result table    ${figures.results_ms.toFixed(1).padStart(8)} ms   bare GROUP BY ${figures.bare_group_by_ms.toFixed(1)} ms   ratio ${figures.ratio_to_bare}`);
-console.log(`list, page 1    ${figures.list_page_ms.toFixed(1).padStart(8)} ms   filtered ${figures.filtered_list_page_ms.toFixed(1)} ms`);
-console.log(`text search     ${figures.search_command_ms.toFixed(1).padStart(8)} ms in commands   ${figures.search_output_ms.toFixed(1)} ms in outputs`);
-console.log(`5,000 steps     ${figures.timeline_5000_first_page_ms.toFixed(1).padStart(8)} ms first page   ${figures.timeline_5000_last_page_ms.toFixed(1)} ms last page   ${figures.timeline_5000_suspect_index_ms.toFixed(1)} ms suspect index`);
+console.log(
+  `result table    ${figures.results_ms.toFixed(1).padStart(8)} ms   bare GROUP BY ${figures.bare_group_by_ms.toFixed(1)} ms   ratio ${figures.ratio_to_bare}`,
+);
+console.log(
+  `list, page 1    ${figures.list_page_ms.toFixed(1).padStart(8)} ms   filtered ${figures.filtered_list_page_ms.toFixed(1)} ms`,
+);
+console.log(
+  `text search     ${figures.search_command_ms.toFixed(1).padStart(8)} ms in commands   ${figures.search_output_ms.toFixed(1)} ms in outputs`,
+);
+console.log(
+  `5,000 steps     ${figures.timeline_5000_first_page_ms.toFixed(1).padStart(8)} ms first page   ${figures.timeline_5000_last_page_ms.toFixed(1)} ms last page   ${figures.timeline_5000_suspect_index_ms.toFixed(1)} ms suspect index`,
+);
 console.log(JSON.stringify(figures));
 await closeCurrentDb();
 fs.rmSync(dir, { recursive: true, force: true });

@@ -20,8 +20,18 @@ import { prng } from "@/prisma/factories";
 import { startApp } from "./bench-app";
 import { dropBenchDatabase, freshTarget, rawCopy, trajectoryRecord, writeJsonl, type Shape } from "./bench-corpus";
 
-const { values } = parseArgs({ options: { scale: { type: "string", default: "1" }, duration: { type: "string", default: "10" }, connections: { type: "string", default: "50" }, port: { type: "string", default: "3310" } } });
-const SCALE = Number(values.scale), DURATION = Number(values.duration), CONNECTIONS = Number(values.connections), PORT = Number(values.port);
+const { values } = parseArgs({
+  options: {
+    scale: { type: "string", default: "1" },
+    duration: { type: "string", default: "10" },
+    connections: { type: "string", default: "50" },
+    port: { type: "string", default: "3310" },
+  },
+});
+const SCALE = Number(values.scale),
+  DURATION = Number(values.duration),
+  CONNECTIONS = Number(values.connections),
+  PORT = Number(values.port);
 const N = Math.max(72, Math.round(15_000 * SCALE));
 const LONG = 5000;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sa-bench-"));
@@ -33,19 +43,50 @@ const shape: Shape = {
   // Trajectory 0 is the long one the timeline figures read.
   steps: (i, rand) => (i === 0 ? LONG : 60 + Math.floor(rand() * 91)),
   // Most outputs are short (exponential, mean 800 bytes); one in a thousand is 64 KB to 3 MB.
-  outputBytes: (rand) => (rand() < 0.001 ? Math.floor(64 * 1024 * Math.exp(rand() * Math.log(48))) : Math.floor(800 * -Math.log(1 - rand() * 0.999))),
+  outputBytes: (rand) =>
+    rand() < 0.001
+      ? Math.floor(64 * 1024 * Math.exp(rand() * Math.log(48)))
+      : Math.floor(800 * -Math.log(1 - rand() * 0.999)),
 };
 const rand = prng(42);
-const files = { trajectories: path.join(dir, "trajectories.jsonl"), votes: path.join(dir, "votes.jsonl"), labels: path.join(dir, "labels.jsonl") };
+const files = {
+  trajectories: path.join(dir, "trajectories.jsonl"),
+  votes: path.join(dir, "votes.jsonl"),
+  labels: path.join(dir, "labels.jsonl"),
+};
 log(`writing ${N} trajectories to ${dir}`);
-await writeJsonl(files.trajectories, (function* () { for (let i = 0; i < N; i++) yield trajectoryRecord(i, rand, shape); })());
-const verdicts = () => Object.fromEntries(["upstream", "local_git", "memory", "other"].map((c) => [c, VERDICTS[rand() < 0.7 ? 0 : rand() < 0.6 ? 1 : 2]]));
-await writeJsonl(files.votes, (function* () {
-  for (let i = 0; i < N; i++) for (const judge of ["judge-a", "judge-b", "judge-c"]) yield { type: "judge_vote", trajectory: { id: `bench-${i}` }, judge, verdicts: verdicts(), rationale: "synthetic" };
-})());
-await writeJsonl(files.labels, (function* () {
-  for (let i = 0; i < N; i += 33) for (const annotator of ["alice", "bob"]) yield { type: "label", trajectory: { id: `bench-${i}` }, annotator, verdicts: verdicts() };
-})());
+await writeJsonl(
+  files.trajectories,
+  (function* () {
+    for (let i = 0; i < N; i++) yield trajectoryRecord(i, rand, shape);
+  })(),
+);
+const verdicts = () =>
+  Object.fromEntries(
+    ["upstream", "local_git", "memory", "other"].map((c) => [c, VERDICTS[rand() < 0.7 ? 0 : rand() < 0.6 ? 1 : 2]]),
+  );
+await writeJsonl(
+  files.votes,
+  (function* () {
+    for (let i = 0; i < N; i++)
+      for (const judge of ["judge-a", "judge-b", "judge-c"])
+        yield {
+          type: "judge_vote",
+          trajectory: { id: `bench-${i}` },
+          judge,
+          verdicts: verdicts(),
+          rationale: "synthetic",
+        };
+  })(),
+);
+await writeJsonl(
+  files.labels,
+  (function* () {
+    for (let i = 0; i < N; i += 33)
+      for (const annotator of ["alice", "bob"])
+        yield { type: "label", trajectory: { id: `bench-${i}` }, annotator, verdicts: verdicts() };
+  })(),
+);
 const mb = fs.statSync(files.trajectories).size / 1024 ** 2;
 
 // ---- import, beside a raw COPY -------------------------------------------------------------------
@@ -56,7 +97,9 @@ await applyMigrations(target, handle.pglite ?? undefined);
 log(`corpus ${mb.toFixed(0)} MB; importing into ${describeTarget(target)}`);
 
 let peakRss = process.memoryUsage().rss;
-const sampler = setInterval(() => { peakRss = Math.max(peakRss, process.memoryUsage().rss); }, 25);
+const sampler = setInterval(() => {
+  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+}, 25);
 const rssBefore = process.memoryUsage().rss;
 let t0 = performance.now();
 const imported = await importFile(files.trajectories, { condition: {}, resolved: null, source: "cli" });
@@ -70,24 +113,44 @@ for (const f of [files.votes, files.labels]) {
 
 log("raw COPY baseline");
 const { seconds: copySeconds } = await rawCopy(files.trajectories);
-const lz4Seconds = handle.target.kind === "postgres" ? (await rawCopy(files.trajectories, { compression: "lz4" })).seconds : null;
+const lz4Seconds =
+  handle.target.kind === "postgres" ? (await rawCopy(files.trajectories, { compression: "lz4" })).seconds : null;
 await handle.prisma.$executeRawUnsafe("ANALYZE");
 
 // ---- queries, beside the bare SQL aggregate ------------------------------------------------------
 async function median(fn: () => Promise<unknown>, repeat = 5): Promise<number> {
   const samples: number[] = [];
-  for (let i = 0; i < repeat; i++) { t0 = performance.now(); await fn(); samples.push(performance.now() - t0); }
+  for (let i = 0; i < repeat; i++) {
+    t0 = performance.now();
+    await fn();
+    samples.push(performance.now() - t0);
+  }
   return samples.sort((a, b) => a - b)[Math.floor(repeat / 2)]!;
 }
 const q = (s: string) => () => handle.prisma.$queryRawUnsafe(s);
 const queries = {
   results_ms: await median(() => getResults()),
-  results_bare_ms: await median(q(`SELECT "benchmarkId", "modelId", network, prompt, "panelVerdict", count(*) FROM trajectory GROUP BY 1, 2, 3, 4, 5`)),
+  results_bare_ms: await median(
+    q(
+      `SELECT "benchmarkId", "modelId", network, prompt, "panelVerdict", count(*) FROM trajectory GROUP BY 1, 2, 3, 4, 5`,
+    ),
+  ),
   agreement_ms: await median(() => getAgreement()),
-  agreement_bare_ms: await median(q(`SELECT t.network, t.prompt, l.overall, t."panelVerdict", count(*) FROM label l JOIN trajectory t ON t.id = l."trajectoryId" GROUP BY 1, 2, 3, 4`)),
+  agreement_bare_ms: await median(
+    q(
+      `SELECT t.network, t.prompt, l.overall, t."panelVerdict", count(*) FROM label l JOIN trajectory t ON t.id = l."trajectoryId" GROUP BY 1, 2, 3, 4`,
+    ),
+  ),
 };
-const [{ id: longId }] = await handle.prisma.$queryRawUnsafe<Array<{ id: number }>>(`SELECT id FROM trajectory WHERE "externalId" = 'bench-0'`) as [{ id: number }];
-await createPerson("system", { handle: "bench", email: "bench@example.org", role: "RESEARCHER", password: "bench-password" });
+const [{ id: longId }] = (await handle.prisma.$queryRawUnsafe<Array<{ id: number }>>(
+  `SELECT id FROM trajectory WHERE "externalId" = 'bench-0'`,
+)) as [{ id: number }];
+await createPerson("system", {
+  handle: "bench",
+  email: "bench@example.org",
+  role: "RESEARCHER",
+  password: "bench-password",
+});
 await closeCurrentDb();
 
 // ---- the app: server time and bytes, the browser, load --------------------------------------------
@@ -116,7 +179,18 @@ try {
   }
 
   log("Chromium: the 5,000-step timeline");
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-dev-shm-usage",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
   const context = await browser.newContext();
   const [name, value] = cookie.split("=") as [string, string];
   await context.addCookies([{ name, value, url: base }]);
@@ -130,49 +204,125 @@ try {
     firstStep.push(performance.now() - t0);
   }
   for (let k = 0; k <= 10; k++) {
-    domNodes = Math.max(domNodes, await page.evaluate((f) => { window.scrollTo(0, f * document.body.scrollHeight); return document.getElementsByTagName("*").length; }, k / 10));
+    domNodes = Math.max(
+      domNodes,
+      await page.evaluate((f) => {
+        window.scrollTo(0, f * document.body.scrollHeight);
+        return document.getElementsByTagName("*").length;
+      }, k / 10),
+    );
   }
   await browser.close();
 
   log(`load: ${CONNECTIONS} clients, ${DURATION} s a page`);
-  const load: Record<string, { rps: number; p50: number; p95: number; p99: number; errors: number; requests: number }> = {};
+  const load: Record<string, { rps: number; p50: number; p95: number; p99: number; errors: number; requests: number }> =
+    {};
   for (const name of ["list", "results", "timeline_5000"] as const) {
     const latencies: number[] = [];
     const result = await new Promise<autocannon.Result>((resolve, reject) => {
-      const instance = autocannon({ url: `${base}${pages[name]}`, connections: CONNECTIONS, duration: DURATION, headers: { cookie } }, (err, r) => (err ? reject(err) : resolve(r)));
-      instance.on("response", (_c, status, _bytes, time) => { if (status === 200) latencies.push(time); });
+      const instance = autocannon(
+        { url: `${base}${pages[name]}`, connections: CONNECTIONS, duration: DURATION, headers: { cookie } },
+        (err, r) => (err ? reject(err) : resolve(r)),
+      );
+      instance.on("response", (_c, status, _bytes, time) => {
+        if (status === 200) latencies.push(time);
+      });
     });
     latencies.sort((a, b) => a - b);
-    const pct = (p: number) => latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]! : NaN;
+    const pct = (p: number) =>
+      latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]! : NaN;
     const ms = (x: number) => Math.round(x);
-    load[name] = { requests: latencies.length, rps: latencies.length / DURATION, p50: ms(pct(0.5)), p95: ms(pct(0.95)), p99: ms(pct(0.99)), errors: result.errors + result.timeouts + result.non2xx };
+    load[name] = {
+      requests: latencies.length,
+      rps: latencies.length / DURATION,
+      p50: ms(pct(0.5)),
+      p95: ms(pct(0.95)),
+      p99: ms(pct(0.99)),
+      errors: result.errors + result.timeouts + result.non2xx,
+    };
   }
 
   // ---- report ------------------------------------------------------------------------------------
   const r1 = (x: number) => Math.round(x * 10) / 10;
   const figures = {
-    database: target.kind, scale: SCALE, trajectories: N, corpus_mb: r1(mb),
-    import_seconds: r1(importSeconds), import_mb_per_s: r1(mb / importSeconds), import_trajectories_per_s: r1(N / importSeconds),
-    raw_copy_seconds: r1(copySeconds), raw_copy_mb_per_s: r1(mb / copySeconds), import_ratio_to_raw_copy: +(copySeconds / importSeconds).toFixed(3),
+    database: target.kind,
+    scale: SCALE,
+    trajectories: N,
+    corpus_mb: r1(mb),
+    import_seconds: r1(importSeconds),
+    import_mb_per_s: r1(mb / importSeconds),
+    import_trajectories_per_s: r1(N / importSeconds),
+    raw_copy_seconds: r1(copySeconds),
+    raw_copy_mb_per_s: r1(mb / copySeconds),
+    import_ratio_to_raw_copy: +(copySeconds / importSeconds).toFixed(3),
     import_ratio_to_raw_copy_lz4: lz4Seconds === null ? null : +(lz4Seconds / importSeconds).toFixed(3),
-    import_peak_rss_mb: Math.round(peakRss / 1024 ** 2), rss_before_import_mb: Math.round(rssBefore / 1024 ** 2),
-    results_ms: r1(queries.results_ms), results_bare_ms: r1(queries.results_bare_ms), agreement_ms: r1(queries.agreement_ms), agreement_bare_ms: r1(queries.agreement_bare_ms),
-    results_ratio_to_bare: +(queries.results_ms / queries.results_bare_ms).toFixed(2), agreement_ratio_to_bare: +(queries.agreement_ms / queries.agreement_bare_ms).toFixed(2),
-    ...Object.fromEntries(Object.entries(http).flatMap(([k, v]) => [[`http_${k}_ms`, r1(v.ms)], [`http_${k}_bytes`, v.bytes]])),
-    chromium_first_step_ms: r1(firstStep.sort((a, b) => a - b)[1]!), chromium_max_dom_nodes: domNodes,
-    ...Object.fromEntries(Object.entries(load).flatMap(([k, v]) => [[`load_${k}_rps`, r1(v.rps)], [`load_${k}_p50_ms`, v.p50], [`load_${k}_p95_ms`, v.p95], [`load_${k}_p99_ms`, v.p99], [`load_${k}_errors`, v.errors]])),
-    load_connections: CONNECTIONS, load_seconds: DURATION,
+    import_peak_rss_mb: Math.round(peakRss / 1024 ** 2),
+    rss_before_import_mb: Math.round(rssBefore / 1024 ** 2),
+    results_ms: r1(queries.results_ms),
+    results_bare_ms: r1(queries.results_bare_ms),
+    agreement_ms: r1(queries.agreement_ms),
+    agreement_bare_ms: r1(queries.agreement_bare_ms),
+    results_ratio_to_bare: +(queries.results_ms / queries.results_bare_ms).toFixed(2),
+    agreement_ratio_to_bare: +(queries.agreement_ms / queries.agreement_bare_ms).toFixed(2),
+    ...Object.fromEntries(
+      Object.entries(http).flatMap(([k, v]) => [
+        [`http_${k}_ms`, r1(v.ms)],
+        [`http_${k}_bytes`, v.bytes],
+      ]),
+    ),
+    chromium_first_step_ms: r1(firstStep.sort((a, b) => a - b)[1]!),
+    chromium_max_dom_nodes: domNodes,
+    ...Object.fromEntries(
+      Object.entries(load).flatMap(([k, v]) => [
+        [`load_${k}_rps`, r1(v.rps)],
+        [`load_${k}_p50_ms`, v.p50],
+        [`load_${k}_p95_ms`, v.p95],
+        [`load_${k}_p99_ms`, v.p99],
+        [`load_${k}_errors`, v.errors],
+      ]),
+    ),
+    load_connections: CONNECTIONS,
+    load_seconds: DURATION,
   };
-  const row = (what: string, figure: string, baseline = "") => console.log(`${what.padEnd(34)} ${figure.padEnd(40)} ${baseline}`);
-  console.log(`\n${describeTarget(target)}: ${N} trajectories, ${mb.toFixed(0)} MB of JSONL, ${os.cpus().length} cores\n`);
+  const row = (what: string, figure: string, baseline = "") =>
+    console.log(`${what.padEnd(34)} ${figure.padEnd(40)} ${baseline}`);
+  console.log(
+    `\n${describeTarget(target)}: ${N} trajectories, ${mb.toFixed(0)} MB of JSONL, ${os.cpus().length} cores\n`,
+  );
   row("what", "figure", "baseline in the same run");
-  row("import", `${figures.import_mb_per_s} MB/s, ${figures.import_trajectories_per_s} trajectories/s`, `raw COPY ${figures.raw_copy_mb_per_s} MB/s: ratio ${figures.import_ratio_to_raw_copy}${figures.import_ratio_to_raw_copy_lz4 === null ? "" : ` (${figures.import_ratio_to_raw_copy_lz4} against bare tables compressed with lz4)`}`);
-  row("import peak memory", `${figures.import_peak_rss_mb} MB RSS`, `${figures.rss_before_import_mb} MB before, corpus ${figures.corpus_mb} MB`);
-  row("result table query", `${figures.results_ms} ms`, `bare GROUP BY ${figures.results_bare_ms} ms: ratio ${figures.results_ratio_to_bare}`);
-  row("agreement query", `${figures.agreement_ms} ms`, `bare GROUP BY ${figures.agreement_bare_ms} ms: ratio ${figures.agreement_ratio_to_bare}`);
-  for (const [k, v] of Object.entries(http)) row(`server ${k.replaceAll("_", " ")}`, `${r1(v.ms)} ms, ${(v.bytes / 1024).toFixed(0)} KB`);
-  row("Chromium, 5,000 steps", `first step visible ${figures.chromium_first_step_ms} ms`, `at most ${domNodes} DOM nodes while scrolling`);
-  for (const [k, v] of Object.entries(load)) row(`load ${k.replaceAll("_", " ")}`, `${r1(v.rps)} req/s, p50/p95/p99 ${v.p50}/${v.p95}/${v.p99} ms`, `${v.errors} errors, ${CONNECTIONS} clients, ${DURATION} s`);
+  row(
+    "import",
+    `${figures.import_mb_per_s} MB/s, ${figures.import_trajectories_per_s} trajectories/s`,
+    `raw COPY ${figures.raw_copy_mb_per_s} MB/s: ratio ${figures.import_ratio_to_raw_copy}${figures.import_ratio_to_raw_copy_lz4 === null ? "" : ` (${figures.import_ratio_to_raw_copy_lz4} against bare tables compressed with lz4)`}`,
+  );
+  row(
+    "import peak memory",
+    `${figures.import_peak_rss_mb} MB RSS`,
+    `${figures.rss_before_import_mb} MB before, corpus ${figures.corpus_mb} MB`,
+  );
+  row(
+    "result table query",
+    `${figures.results_ms} ms`,
+    `bare GROUP BY ${figures.results_bare_ms} ms: ratio ${figures.results_ratio_to_bare}`,
+  );
+  row(
+    "agreement query",
+    `${figures.agreement_ms} ms`,
+    `bare GROUP BY ${figures.agreement_bare_ms} ms: ratio ${figures.agreement_ratio_to_bare}`,
+  );
+  for (const [k, v] of Object.entries(http))
+    row(`server ${k.replaceAll("_", " ")}`, `${r1(v.ms)} ms, ${(v.bytes / 1024).toFixed(0)} KB`);
+  row(
+    "Chromium, 5,000 steps",
+    `first step visible ${figures.chromium_first_step_ms} ms`,
+    `at most ${domNodes} DOM nodes while scrolling`,
+  );
+  for (const [k, v] of Object.entries(load))
+    row(
+      `load ${k.replaceAll("_", " ")}`,
+      `${r1(v.rps)} req/s, p50/p95/p99 ${v.p50}/${v.p95}/${v.p99} ms`,
+      `${v.errors} errors, ${CONNECTIONS} clients, ${DURATION} s`,
+    );
   console.log(JSON.stringify(figures));
 } finally {
   await app.stop();

@@ -4,7 +4,17 @@ import path from "node:path";
 import { execFileSync } from "node:child_process";
 
 const stamp = ".next/BUILD_ID";
-const sources = ["app", "components", "lib", "public", "generated", "prisma/schema.prisma", "next.config.ts", "package.json", "tsconfig.json"];
+const sources = [
+  "app",
+  "components",
+  "lib",
+  "public",
+  "generated",
+  "prisma/schema.prisma",
+  "next.config.ts",
+  "package.json",
+  "tsconfig.json",
+];
 
 function newest(p) {
   if (!fs.existsSync(p)) return 0;
@@ -17,4 +27,7 @@ const built = fs.existsSync(stamp) ? fs.statSync(stamp).mtimeMs : 0;
 const changed = Math.max(...sources.map(newest));
 if (built >= changed) process.exit(0);
 console.error(built ? "sources changed since the last build: building" : "no build yet: building (about a minute)");
-execFileSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+execFileSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], {
+  stdio: "inherit",
+  env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+});

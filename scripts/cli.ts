@@ -10,7 +10,14 @@ import { EXPORTS } from "@/lib/data/export";
 import { ImportInterrupted } from "@/lib/data/imports";
 import { rebuildSearchDocuments } from "@/lib/data/search-documents";
 import { REPORTS, REPORT_FORMATS, isReportFormat, type ReportName } from "@/lib/data/reports";
-import { conditionFor, expandPaths, importFile, loadManifest, loadResolved, type FileImport } from "@/lib/files/import-files";
+import {
+  conditionFor,
+  expandPaths,
+  importFile,
+  loadManifest,
+  loadResolved,
+  type FileImport,
+} from "@/lib/files/import-files";
 import { ConditionFieldsSchema, type Condition } from "@/lib/import/condition";
 import { config } from "@/lib/config";
 import { createPerson, listPeople, PersonSchema, setPassword } from "@/lib/data/people";
@@ -49,10 +56,17 @@ function conditionOptions(v: Record<string, unknown>): Condition {
 
 async function importCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
-    args, allowPositionals: true,
+    args,
+    allowPositionals: true,
     options: {
-      benchmark: { type: "string" }, model: { type: "string" }, network: { type: "string" }, prompt: { type: "string" },
-      run: { type: "string" }, task: { type: "string" }, manifest: { type: "string" }, resolved: { type: "string", multiple: true },
+      benchmark: { type: "string" },
+      model: { type: "string" },
+      network: { type: "string" },
+      prompt: { type: "string" },
+      run: { type: "string" },
+      task: { type: "string" },
+      manifest: { type: "string" },
+      resolved: { type: "string", multiple: true },
     },
   });
   if (!positionals.length) fail("import: name at least one file or folder");
@@ -60,7 +74,10 @@ async function importCommand(args: string[]): Promise<number> {
   const resolvedFiles = values.resolved ?? [];
   const manifest = values.manifest ? loadManifest(values.manifest) : [];
   const resolved = loadResolved(resolvedFiles);
-  const files = expandPaths(positionals, new Set([...resolvedFiles, ...(values.manifest ? [values.manifest] : [])].map((f) => path.resolve(f))));
+  const files = expandPaths(
+    positionals,
+    new Set([...resolvedFiles, ...(values.manifest ? [values.manifest] : [])].map((f) => path.resolve(f))),
+  );
   if (!files.length) fail("import: no .jsonl, .json or .traj files there");
 
   await rebuildSearchDocuments((line) => console.error(line));
@@ -73,21 +90,36 @@ async function importCommand(args: string[]): Promise<number> {
     let result: FileImport;
     try {
       result = await importFile(file, {
-        condition: own.condition, resolved: own.resolved ?? resolved, source: "cli", byName: os.userInfo().username,
+        condition: own.condition,
+        resolved: own.resolved ?? resolved,
+        source: "cli",
+        byName: os.userInfo().username,
         onProgress: (p) => bar.update(p.bytes, p.records),
       });
     } catch (e) {
       // The database went away mid-file: report it as this file's failure and go on (later files say so too).
       if (!(e instanceof ImportInterrupted)) throw e;
       const bytes = fs.statSync(file).size;
-      result = { ok: false, importId: 0, errors: [{ line: 0, field: null, message: e.message }], errorCount: 1, records: 0, file, unit: "line", bytes, seconds: 0 };
+      result = {
+        ok: false,
+        importId: 0,
+        errors: [{ line: 0, field: null, message: e.message }],
+        errorCount: 1,
+        records: 0,
+        file,
+        unit: "line",
+        bytes,
+        seconds: 0,
+      };
     }
     bar.finish(result.bytes);
     results.push(result);
     const summary = result.ok
       ? `${result.counts.trajectories} trajectories (${result.counts.replaced} replaced), ${result.counts.votes} votes (${result.counts.unparseable} unparseable), ${result.counts.labels} labels`
       : `REJECTED: ${result.errorCount} bad record(s), nothing imported`;
-    console.error(`${result.ok ? "ok  " : "FAIL"} ${file}: ${summary} (${formatBytes(result.bytes)}, ${result.seconds.toFixed(1)} s)`);
+    console.error(
+      `${result.ok ? "ok  " : "FAIL"} ${file}: ${summary} (${formatBytes(result.bytes)}, ${result.seconds.toFixed(1)} s)`,
+    );
   }
   printSummary(results, (performance.now() - started) / 1000);
   return results.every((r) => r.ok) ? 0 : 1;
@@ -95,16 +127,26 @@ async function importCommand(args: string[]): Promise<number> {
 
 function printSummary(results: FileImport[], seconds: number): void {
   const ok = results.filter((r) => r.ok);
-  const sum = (k: "trajectories" | "replaced" | "votes" | "unparseable" | "labels") => ok.reduce((n, r) => n + (r.ok ? r.counts[k] : 0), 0);
+  const sum = (k: "trajectories" | "replaced" | "votes" | "unparseable" | "labels") =>
+    ok.reduce((n, r) => n + (r.ok ? r.counts[k] : 0), 0);
   const bytes = results.reduce((n, r) => n + r.bytes, 0);
   const rejected = results.filter((r) => !r.ok);
   console.error("");
-  console.error(`imported ${ok.length} of ${results.length} file(s) in ${seconds.toFixed(1)} s (${formatBytes(bytes)}, ${formatBytes(bytes / Math.max(seconds, 1e-3))}/s)`);
-  console.error(`  trajectories: ${sum("trajectories")} (${sum("replaced")} replaced)   judge votes: ${sum("votes")} (${sum("unparseable")} unparseable)   labels: ${sum("labels")}`);
-  console.error(`  rejected: ${rejected.length} file(s), ${rejected.reduce((n, r) => n + (r.ok ? 0 : r.errorCount), 0)} bad record(s)`);
+  console.error(
+    `imported ${ok.length} of ${results.length} file(s) in ${seconds.toFixed(1)} s (${formatBytes(bytes)}, ${formatBytes(bytes / Math.max(seconds, 1e-3))}/s)`,
+  );
+  console.error(
+    `  trajectories: ${sum("trajectories")} (${sum("replaced")} replaced)   judge votes: ${sum("votes")} (${sum("unparseable")} unparseable)   labels: ${sum("labels")}`,
+  );
+  console.error(
+    `  rejected: ${rejected.length} file(s), ${rejected.reduce((n, r) => n + (r.ok ? 0 : r.errorCount), 0)} bad record(s)`,
+  );
   for (const r of rejected) {
     if (r.ok) continue;
-    for (const e of r.errors) console.error(`  ${r.file}${e.line > 0 ? `:${r.unit === "line" ? "" : "record "}${e.line}` : ""}: ${e.field ? `${e.field}: ` : ""}${e.message}`);
+    for (const e of r.errors)
+      console.error(
+        `  ${r.file}${e.line > 0 ? `:${r.unit === "line" ? "" : "record "}${e.line}` : ""}: ${e.field ? `${e.field}: ` : ""}${e.message}`,
+      );
     if (r.errorCount > r.errors.length) console.error(`  ${r.file}: … and ${r.errorCount - r.errors.length} more`);
   }
 }
@@ -116,7 +158,8 @@ async function exportCommand(args: string[]): Promise<number> {
   for (const source of EXPORTS[what]) {
     for await (const record of source()) {
       n += 1;
-      if (!process.stdout.write(JSON.stringify(record) + "\n")) await new Promise((r) => process.stdout.once("drain", r));
+      if (!process.stdout.write(JSON.stringify(record) + "\n"))
+        await new Promise((r) => process.stdout.once("drain", r));
     }
   }
   console.error(`exported ${n} record(s)`);
@@ -124,22 +167,42 @@ async function exportCommand(args: string[]): Promise<number> {
 }
 
 /** results / agreement --format json|csv|latex: a report on standard output. */
-const reportCommand = (name: ReportName) => async (args: string[]): Promise<number> => {
-  const { values } = parseArgs({ args, options: { format: { type: "string", default: "json" } } });
-  if (!isReportFormat(values.format)) fail(`${name}: --format takes ${Object.keys(REPORT_FORMATS).join(", ")}, not "${values.format}"`);
-  process.stdout.write(await REPORTS[name](values.format));
-  return 0;
-};
+const reportCommand =
+  (name: ReportName) =>
+  async (args: string[]): Promise<number> => {
+    const { values } = parseArgs({ args, options: { format: { type: "string", default: "json" } } });
+    if (!isReportFormat(values.format))
+      fail(`${name}: --format takes ${Object.keys(REPORT_FORMATS).join(", ")}, not "${values.format}"`);
+    process.stdout.write(await REPORTS[name](values.format));
+    return 0;
+  };
 
 /** user add | user list: accounts, for a database without the demo study (or a first researcher). */
 async function userCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === "list") {
-    for (const p of await listPeople()) console.log([p.handle, p.role.toLowerCase(), p.email ?? "-", p.canSignIn ? "signs in" : "no login", `${p.labels} labels`].join("\t"));
+    for (const p of await listPeople())
+      console.log(
+        [
+          p.handle,
+          p.role.toLowerCase(),
+          p.email ?? "-",
+          p.canSignIn ? "signs in" : "no login",
+          `${p.labels} labels`,
+        ].join("\t"),
+      );
     return 0;
   }
   if (sub !== "add" && sub !== "password") fail("user: give add, password or list");
-  const { values } = parseArgs({ args: rest, options: { handle: { type: "string" }, email: { type: "string" }, role: { type: "string" }, name: { type: "string" } } });
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      handle: { type: "string" },
+      email: { type: "string" },
+      role: { type: "string" },
+      name: { type: "string" },
+    },
+  });
   const password = config().SHORTCUT_AUDIT_PASSWORD ?? fs.readFileSync(0, "utf8").split("\n")[0]!;
   if (sub === "password") {
     const person = (await listPeople()).find((p) => p.handle === values.handle);
@@ -161,7 +224,11 @@ async function userCommand(args: string[]): Promise<number> {
  * measured against what the process already holds.
  */
 function migrateApart(): void {
-  const child = spawnSync(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "migrate.ts"), "deploy"], { encoding: "utf8", stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawnSync(
+    process.execPath,
+    ["--import", "tsx", path.join(import.meta.dirname, "migrate.ts"), "deploy"],
+    { encoding: "utf8", stdio: ["ignore", "ignore", "pipe"] },
+  );
   if (child.status !== 0) fail(child.stderr.trim() || "the database could not be migrated");
 }
 
@@ -172,7 +239,13 @@ async function main(): Promise<number> {
     console.log(HELP);
     return command ? 0 : 1;
   }
-  const commands: Record<string, (a: string[]) => Promise<number>> = { import: importCommand, export: exportCommand, results: reportCommand("results"), agreement: reportCommand("agreement"), user: userCommand };
+  const commands: Record<string, (a: string[]) => Promise<number>> = {
+    import: importCommand,
+    export: exportCommand,
+    results: reportCommand("results"),
+    agreement: reportCommand("agreement"),
+    user: userCommand,
+  };
   const run = commands[command];
   if (!run) fail(`unknown command "${command}"\n\n${HELP}`);
   migrateApart();

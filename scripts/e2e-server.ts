@@ -16,6 +16,9 @@ if (env.DATABASE_URL) {
   fs.rmSync(env.PGLITE_DIR, { recursive: true, force: true });
 }
 execFileSync(process.execPath, ["scripts/build-if-stale.mjs"], { stdio: "inherit" });
-const server = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/start.ts"], { stdio: "inherit", env });
+const server = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/start.ts"], {
+  stdio: "inherit",
+  env,
+});
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => process.exit(code ?? 0));

@@ -20,17 +20,26 @@ try {
   if (applied.length) console.error(`migrations applied: ${applied.join(", ")}`);
   if (demo && (await isEmpty())) {
     const counts = await seedDemo();
-    console.error(`empty database: demo study loaded (${counts.trajectories} trajectories, ${counts.votes} judge votes, ${counts.labels} labels)`);
-    console.error("demo accounts: researcher@example.org / demo-researcher, annotator@example.org / demo-annotator, reviewer@example.org / demo-reviewer");
+    console.error(
+      `empty database: demo study loaded (${counts.trajectories} trajectories, ${counts.votes} judge votes, ${counts.labels} labels)`,
+    );
+    console.error(
+      "demo accounts: researcher@example.org / demo-researcher, annotator@example.org / demo-annotator, reviewer@example.org / demo-reviewer",
+    );
   }
   await rebuildSearchDocuments((line) => console.error(line));
   await warnOfDemoAccounts();
   if ((await handle.prisma.account.count({ where: { providerId: "credential" } })) === 0) {
-    console.error("nobody can sign in yet: make a researcher with `npm run cli -- user add --handle NAME --email EMAIL --role researcher` (stop the app first on the embedded database)");
+    console.error(
+      "nobody can sign in yet: make a researcher with `npm run cli -- user add --handle NAME --email EMAIL --role researcher` (stop the app first on the embedded database)",
+    );
   }
 } catch (e) {
   console.error(`could not prepare ${describeTarget(handle.target)}: ${e instanceof Error ? e.message : String(e)}`);
-  if (handle.target.kind === "pglite") console.error("If another Shortcut Audit process (the app or an import) has this folder open, stop it first: the embedded database admits one process at a time.");
+  if (handle.target.kind === "pglite")
+    console.error(
+      "If another Shortcut Audit process (the app or an import) has this folder open, stop it first: the embedded database admits one process at a time.",
+    );
   process.exit(1);
 } finally {
   await closeCurrentDb();
@@ -40,13 +49,18 @@ try {
 async function warnOfDemoAccounts() {
   if (handle.target.kind !== "postgres") return;
   const emails = DEMO_ACCOUNTS.map((a) => a.email);
-  const live = await handle.prisma.user.findMany({ where: { email: { in: emails }, accounts: { some: { providerId: "credential" } } }, select: { email: true } });
+  const live = await handle.prisma.user.findMany({
+    where: { email: { in: emails }, accounts: { some: { providerId: "credential" } } },
+    select: { email: true },
+  });
   if (!live.length) return;
   const bar = "!".repeat(100);
-  console.error(`${bar}\n!! WARNING: this PostgreSQL database has the demo accounts, whose passwords are in the README:` +
-    `\n!!   ${live.map((u) => u.email).join(", ")}` +
-    `\n!! Anyone who can reach this server can sign in as them. Set new passwords in their rows on the People page` +
-    `\n!! (or npm run cli -- user password --handle H) before others can reach the app.\n${bar}`);
+  console.error(
+    `${bar}\n!! WARNING: this PostgreSQL database has the demo accounts, whose passwords are in the README:` +
+      `\n!!   ${live.map((u) => u.email).join(", ")}` +
+      `\n!! Anyone who can reach this server can sign in as them. Set new passwords in their rows on the People page` +
+      `\n!! (or npm run cli -- user password --handle H) before others can reach the app.\n${bar}`,
+  );
 }
 
 process.exit(0);

@@ -13,7 +13,10 @@ export class ProgressBar {
   private readonly started = performance.now();
   private lastDraw = 0;
 
-  constructor(private readonly out: NodeJS.WriteStream, files: readonly string[]) {
+  constructor(
+    private readonly out: NodeJS.WriteStream,
+    files: readonly string[],
+  ) {
     this.total = files.reduce((n, f) => n + fs.statSync(f).size, 0);
   }
 
@@ -47,7 +50,9 @@ export class ProgressBar {
       // Logs (CI, a pipe) get a plain line every few seconds instead of a bar.
       if (!force && this.records > 0 && now - this.lastDraw >= 2000) {
         this.lastDraw = now;
-        this.out.write(`… ${this.file}: ${this.records.toLocaleString("en-US")} records, ${formatBytes(this.done + this.current)} read\n`);
+        this.out.write(
+          `… ${this.file}: ${this.records.toLocaleString("en-US")} records, ${formatBytes(this.done + this.current)} read\n`,
+        );
       }
       return;
     }
@@ -61,6 +66,8 @@ export class ProgressBar {
     const rate = seconds > 0 ? bytes / seconds : 0;
     const recordRate = seconds > 0 ? this.records / seconds : 0;
     const name = this.file.length > 40 ? `…${this.file.slice(-39)}` : this.file;
-    this.out.write(`\r\x1b[K[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${(fraction * 100).toFixed(0).padStart(3)}% ${formatBytes(bytes)}/${formatBytes(this.total)} ${formatBytes(rate)}/s ${this.records.toLocaleString("en-US")} records (${recordRate.toFixed(0)}/s) ${name}`);
+    this.out.write(
+      `\r\x1b[K[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${(fraction * 100).toFixed(0).padStart(3)}% ${formatBytes(bytes)}/${formatBytes(this.total)} ${formatBytes(rate)}/s ${this.records.toLocaleString("en-US")} records (${recordRate.toFixed(0)}/s) ${name}`,
+    );
   }
 }

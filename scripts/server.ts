@@ -15,7 +15,11 @@ try {
   port = settings.PORT;
   trust = trustFor(settings.TRUST_PROXY);
 } catch (e) {
-  console.error(e instanceof ConfigError ? e.message : `bad configuration: TRUST_PROXY: ${e instanceof Error ? e.message : String(e)}`);
+  console.error(
+    e instanceof ConfigError
+      ? e.message
+      : `bad configuration: TRUST_PROXY: ${e instanceof Error ? e.message : String(e)}`,
+  );
   process.exit(1);
 }
 

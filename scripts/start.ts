@@ -14,12 +14,18 @@ try {
   process.exit(1);
 }
 
-const prepared = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/prepare.ts"], { stdio: "inherit" });
+const prepared = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/prepare.ts"], {
+  stdio: "inherit",
+});
 if (prepared.status !== 0) process.exit(prepared.status ?? 1);
 
-const server = spawn(process.execPath, [`--max-old-space-size=${settings.HEAP_LIMIT_MB}`, "--import", "tsx", "scripts/server.ts"], {
-  stdio: "inherit",
-  env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
-});
+const server = spawn(
+  process.execPath,
+  [`--max-old-space-size=${settings.HEAP_LIMIT_MB}`, "--import", "tsx", "scripts/server.ts"],
+  {
+    stdio: "inherit",
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
+  },
+);
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
 server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

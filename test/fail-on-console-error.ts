@@ -2,7 +2,9 @@
 import { afterEach, vi } from "vitest";
 
 let errors: unknown[][] = [];
-const spy = vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => { errors.push(args); });
+const spy = vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
+  errors.push(args);
+});
 
 afterEach(() => {
   const seen = errors;

@@ -5,7 +5,11 @@ import fs from "node:fs";
  * Real trajectory files from public agent runs, read in place from the shared folder beside the
  * checkout (some have no licence to copy into the project); SHARED_DIR names another place.
  */
-export const REAL_FIXTURES = path.resolve(process.env.SHARED_DIR ?? path.resolve(import.meta.dirname, "..", "..", "shared"), "fixtures", "real");
+export const REAL_FIXTURES = path.resolve(
+  process.env.SHARED_DIR ?? path.resolve(import.meta.dirname, "..", "..", "shared"),
+  "fixtures",
+  "real",
+);
 
 export function realFixture(relative: string): string {
   return path.join(REAL_FIXTURES, relative);
@@ -16,5 +20,9 @@ export function readRealJson(relative: string): unknown {
 }
 
 export function readRealJsonl(relative: string): unknown[] {
-  return fs.readFileSync(realFixture(relative), "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+  return fs
+    .readFileSync(realFixture(relative), "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
 }

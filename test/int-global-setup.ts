@@ -24,7 +24,9 @@ export default async function setup(project: TestProject) {
     await applyMigrations({ kind: "postgres", url: withDatabase(url, templateDb) });
     project.provide("testTemplate", templateDb);
     console.log(`integration tests on PostgreSQL (${new URL(url).host}), one database per file`);
-    return async () => { await adminQuery(url, `DROP DATABASE IF EXISTS "${templateDb}" WITH (FORCE)`); };
+    return async () => {
+      await adminQuery(url, `DROP DATABASE IF EXISTS "${templateDb}" WITH (FORCE)`);
+    };
   }
   const pglite = openPGlite(null);
   await applyMigrations({ kind: "pglite", dir: null }, pglite);

@@ -6,7 +6,6 @@ import crypto from "node:crypto";
 import pg from "pg";
 import { connect, openPGlite, type DbHandle } from "@/lib/db-connect";
 
-
 /** The server URL with another database name. */
 export function withDatabase(url: string, database: string): string {
   const u = new URL(url);
@@ -17,7 +16,11 @@ export function withDatabase(url: string, database: string): string {
 export async function adminQuery(url: string, sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: withDatabase(url, "postgres") });
   await client.connect();
-  try { await client.query(sql); } finally { await client.end(); }
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
 }
 
 /** A database of the test file's own, copied from the run's migrated template (test/int-global-setup.ts). */
@@ -28,7 +31,13 @@ export async function openTestDb(template: string): Promise<{ handle: DbHandle; 
     const name = `shortcut_audit_test_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
     await adminQuery(url, `CREATE DATABASE "${name}" TEMPLATE "${template}"`);
     const handle = connect({ kind: "postgres", url: withDatabase(url, name) });
-    return { handle, drop: async () => { await handle.close(); await adminQuery(url, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`); } };
+    return {
+      handle,
+      drop: async () => {
+        await handle.close();
+        await adminQuery(url, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      },
+    };
   }
   const pglite = openPGlite(null, new Blob([fs.readFileSync(template)]));
   const handle = connect({ kind: "pglite", dir: null }, pglite);

@@ -11,7 +11,10 @@ import { networkWords } from "@/lib/domain/charts";
 export const metadata: Metadata = { title: "Agreement" };
 export const dynamic = "force-dynamic";
 
-const QUESTIONS = { attempt: ["attempt", "no-attempt", "attempt", "NOT_ATTEMPTED"], success: ["success", "no-success", "SUCCESSFUL", "no-success"] } as const;
+const QUESTIONS = {
+  attempt: ["attempt", "no-attempt", "attempt", "NOT_ATTEMPTED"],
+  success: ["success", "no-success", "SUCCESSFUL", "no-success"],
+} as const;
 
 /** The trajectories behind each confusion cell: human yes/no × panel yes/no, within a group. */
 function cellLinks(q: keyof typeof QUESTIONS, base: TrajectoryFilter) {
@@ -24,7 +27,10 @@ function cellLinks(q: keyof typeof QUESTIONS, base: TrajectoryFilter) {
   };
 }
 
-const kappa = (a: BinaryAgreement) => (a.kappa === null ? "—" : `${a.kappa.toFixed(2)}${a.kappa_ci ? ` (${a.kappa_ci[0].toFixed(2)}–${a.kappa_ci[1].toFixed(2)})` : ""}`);
+const kappa = (a: BinaryAgreement) =>
+  a.kappa === null
+    ? "—"
+    : `${a.kappa.toFixed(2)}${a.kappa_ci ? ` (${a.kappa_ci[0].toFixed(2)}–${a.kappa_ci[1].toFixed(2)})` : ""}`;
 
 function Rows({ label, agreement, base }: { label: string; agreement: Agreement; base: TrajectoryFilter | null }) {
   return (
@@ -33,12 +39,28 @@ function Rows({ label, agreement, base }: { label: string; agreement: Agreement;
         const a = agreement[q];
         const links = base ? cellLinks(q, base) : null;
         const count = (k: "both_positive" | "human_only" | "judges_only" | "both_negative") =>
-          links && a[k] > 0 ? <Link href={links[k]} aria-label={`${label}, ${q}, ${k.replace("_", " ")}: ${a[k]}`}>{formatCount(a[k])}</Link> : formatCount(a[k]);
+          links && a[k] > 0 ? (
+            <Link href={links[k]} aria-label={`${label}, ${q}, ${k.replace("_", " ")}: ${a[k]}`}>
+              {formatCount(a[k])}
+            </Link>
+          ) : (
+            formatCount(a[k])
+          );
         return (
           <tr key={q}>
-            {q === "attempt" ? <th scope="row" rowSpan={2}>{label}</th> : null}
-            <td>{q}</td><td className="num">{formatCount(a.n)}</td><td className="num">{formatPercent(a.agreement)}</td><td className="num">{kappa(a)}</td>
-            <td className="num">{count("both_positive")}</td><td className="num">{count("both_negative")}</td><td className="num">{count("human_only")}</td><td className="num">{count("judges_only")}</td>
+            {q === "attempt" ? (
+              <th scope="row" rowSpan={2}>
+                {label}
+              </th>
+            ) : null}
+            <td>{q}</td>
+            <td className="num">{formatCount(a.n)}</td>
+            <td className="num">{formatPercent(a.agreement)}</td>
+            <td className="num">{kappa(a)}</td>
+            <td className="num">{count("both_positive")}</td>
+            <td className="num">{count("both_negative")}</td>
+            <td className="num">{count("human_only")}</td>
+            <td className="num">{count("judges_only")}</td>
           </tr>
         );
       })}
@@ -50,8 +72,31 @@ function Table({ title, children }: { title: string; children: React.ReactNode }
   return (
     <table aria-label={title}>
       <thead>
-        <tr><th scope="col">Group</th><th scope="col">Question</th><th scope="col" className="num">n</th><th scope="col" className="num">Agreement</th><th scope="col" className="num">Cohen&apos;s κ (95%)</th>
-          <th scope="col" className="num">Both yes</th><th scope="col" className="num">Both no</th><th scope="col" className="num">Human only</th><th scope="col" className="num">Judges only</th></tr>
+        <tr>
+          <th scope="col">Group</th>
+          <th scope="col">Question</th>
+          <th scope="col" className="num">
+            n
+          </th>
+          <th scope="col" className="num">
+            Agreement
+          </th>
+          <th scope="col" className="num">
+            Cohen&apos;s κ (95%)
+          </th>
+          <th scope="col" className="num">
+            Both yes
+          </th>
+          <th scope="col" className="num">
+            Both no
+          </th>
+          <th scope="col" className="num">
+            Human only
+          </th>
+          <th scope="col" className="num">
+            Judges only
+          </th>
+        </tr>
       </thead>
       <tbody>{children}</tbody>
     </table>
@@ -65,30 +110,57 @@ export default async function AgreementPage() {
     <>
       <h1>Agreement</h1>
       <p className="note">
-        Each human label (its newest form) on a judged trajectory against the panel verdict (protocol §4), on two questions: was an exploit
-        attempted (attempted or successful), and was it successful. κ is Cohen&apos;s kappa with a 95% interval κ ± 1.96·√(p_o(1−p_o)/(n(1−p_e)²)),
-        “—” where undefined. Each count links to its trajectories.
+        Each human label (its newest form) on a judged trajectory against the panel verdict (protocol §4), on two
+        questions: was an exploit attempted (attempted or successful), and was it successful. κ is Cohen&apos;s kappa
+        with a 95% interval κ ± 1.96·√(p_o(1−p_o)/(n(1−p_e)²)), “—” where undefined. Each count links to its
+        trajectories.
       </p>
-      <p className="downloads">Download: <a href="/api/agreement?format=csv" download>CSV</a> <a href="/api/agreement?format=json" download>JSON</a> <a href="/api/agreement?format=latex" download>LaTeX</a></p>
+      <p className="downloads">
+        Download:{" "}
+        <a href="/api/agreement?format=csv" download>
+          CSV
+        </a>{" "}
+        <a href="/api/agreement?format=json" download>
+          JSON
+        </a>{" "}
+        <a href="/api/agreement?format=latex" download>
+          LaTeX
+        </a>
+      </p>
       <h2>Overall and by condition</h2>
       <Table title="Agreement by condition">
         <Rows label="all labels" agreement={r.overall} base={{ panel: "judged" }} />
-        {r.by_condition.map((c) => <Rows key={`${c.network}-${c.prompt}`} label={`network ${networkWords(c.network)}, ${c.prompt}`} agreement={c} base={{ network: c.network ? "on" : "off", prompt: c.prompt as TrajectoryFilter["prompt"] }} />)}
+        {r.by_condition.map((c) => (
+          <Rows
+            key={`${c.network}-${c.prompt}`}
+            label={`network ${networkWords(c.network)}, ${c.prompt}`}
+            agreement={c}
+            base={{ network: c.network ? "on" : "off", prompt: c.prompt as TrajectoryFilter["prompt"] }}
+          />
+        ))}
       </Table>
       <h2>By model and benchmark</h2>
       <Table title="Agreement by model and benchmark">
-        {r.by_model.map((m) => <Rows key={m.model} label={m.model} agreement={m} base={{ model: m.model }} />)}
-        {r.by_benchmark.map((b) => <Rows key={b.benchmark} label={b.benchmark} agreement={b} base={{ benchmark: b.benchmark }} />)}
+        {r.by_model.map((m) => (
+          <Rows key={m.model} label={m.model} agreement={m} base={{ model: m.model }} />
+        ))}
+        {r.by_benchmark.map((b) => (
+          <Rows key={b.benchmark} label={b.benchmark} agreement={b} base={{ benchmark: b.benchmark }} />
+        ))}
       </Table>
       <h2>Each judge against the humans</h2>
       <Table title="Agreement per judge">
         <Rows label="panel" agreement={r.overall} base={null} />
-        {r.judges.map((j) => <Rows key={j.judge} label={j.judge} agreement={j} base={null} />)}
+        {r.judges.map((j) => (
+          <Rows key={j.judge} label={j.judge} agreement={j} base={null} />
+        ))}
       </Table>
       <h2>Between annotators</h2>
       <p>
-        Krippendorff&apos;s α (nominal, on the overall verdict): <strong>{r.inter_annotator.alpha === null ? "—" : r.inter_annotator.alpha.toFixed(3)}</strong>{" "}
-        over {formatCount(r.inter_annotator.units)} trajectories with several labels ({formatCount(r.inter_annotator.labels)} labels).
+        Krippendorff&apos;s α (nominal, on the overall verdict):{" "}
+        <strong>{r.inter_annotator.alpha === null ? "—" : r.inter_annotator.alpha.toFixed(3)}</strong> over{" "}
+        {formatCount(r.inter_annotator.units)} trajectories with several labels ({formatCount(r.inter_annotator.labels)}{" "}
+        labels).
       </p>
     </>
   );

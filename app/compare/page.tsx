@@ -23,15 +23,26 @@ async function Side({ t, page }: { t: Loaded; page: number }) {
   const [messages, suspects] = await Promise.all([getSteps(t.id, from, to), getSuspectSteps(t.id)]);
   return (
     <section aria-label={`Trajectory ${t.id}`}>
-      <h2><Link href={`/trajectories/${t.id}`}>{t.model.name} · net {networkMark(t.network)} · {t.prompt} · run {t.run}</Link></h2>
-      <p>resolved {t.resolved === null ? "—" : t.resolved ? "yes" : "no"} · panel <VerdictBadge verdict={t.panelVerdict} /> · {t.stepCount} steps · {suspects.length} suspect</p>
+      <h2>
+        <Link href={`/trajectories/${t.id}`}>
+          {t.model.name} · net {networkMark(t.network)} · {t.prompt} · run {t.run}
+        </Link>
+      </h2>
+      <p>
+        resolved {t.resolved === null ? "—" : t.resolved ? "yes" : "no"} · panel{" "}
+        <VerdictBadge verdict={t.panelVerdict} /> · {t.stepCount} steps · {suspects.length} suspect
+      </p>
       <StepList trajectoryId={t.id} messages={messages} suspects={suspects} citations={t.citations} />
     </section>
   );
 }
 
 /** Two trajectories (typically of the same task under two conditions), page by page side by side. */
-export default async function ComparePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function ComparePage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   await requirePage("trajectories:read", "/compare");
   const q = Query.safeParse(Object.fromEntries(Object.entries(await searchParams).map(([k, v]) => [k, [v].flat()[0]])));
   if (!q.success) notFound();
@@ -41,7 +52,16 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
   if (!first || !second) notFound();
   const pages = Math.max(1, Math.ceil(Math.max(first.stepCount, second.stepCount) / STEPS_PER_PAGE));
   const page = Math.min(q.data.page, pages);
-  const pager = <Pager label="Step pages" page={page} pages={pages} href={(p) => `/compare?a=${a}&b=${b}&page=${p}`} previous="← earlier steps" next="later steps →" />;
+  const pager = (
+    <Pager
+      label="Step pages"
+      page={page}
+      pages={pages}
+      href={(p) => `/compare?a=${a}&b=${b}&page=${p}`}
+      previous="← earlier steps"
+      next="later steps →"
+    />
+  );
   return (
     <>
       <h1>{first.task.key}: side by side</h1>

@@ -14,9 +14,9 @@ export default async function ImportPage() {
     <>
       <h1>Import</h1>
       <p className="lede">
-        Trajectories, judge votes and labels in the app&apos;s own JSONL, or agent-harness files (mini-swe-agent, SWE-agent,
-        OpenHands). Each file lands whole or not at all; importing it again replaces what it brought. Large collections go faster
-        from the command line: <code>npm run cli -- import FILE_OR_FOLDER</code>.
+        Trajectories, judge votes and labels in the app&apos;s own JSONL, or agent-harness files (mini-swe-agent,
+        SWE-agent, OpenHands). Each file lands whole or not at all; importing it again replaces what it brought. Large
+        collections go faster from the command line: <code>npm run cli -- import FILE_OR_FOLDER</code>.
       </p>
       <ImportForm />
       <ImportHistory imports={imports} />

@@ -12,7 +12,13 @@ const message = (e: unknown) => refusal(e, [PersonError]);
 export async function addPerson(_: PeopleState, data: FormData): Promise<PeopleState> {
   const actor = await requireAction("people:write");
   try {
-    const p = await createPerson(actor, { handle: String(data.get("handle") ?? ""), name: String(data.get("name") ?? ""), email: String(data.get("email") ?? ""), role: String(data.get("role") ?? "") as UserRole, password: String(data.get("password") ?? "") });
+    const p = await createPerson(actor, {
+      handle: String(data.get("handle") ?? ""),
+      name: String(data.get("name") ?? ""),
+      email: String(data.get("email") ?? ""),
+      role: String(data.get("role") ?? "") as UserRole,
+      password: String(data.get("password") ?? ""),
+    });
     revalidatePath("/people");
     return { error: null, saved: `${p.handle} can sign in as ${p.email} (${p.role.toLowerCase()})` };
   } catch (e) {

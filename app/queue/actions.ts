@@ -10,7 +10,9 @@ import { PG_INT_MAX } from "@/lib/domain/params";
 
 const Position = z.number().int().min(0).max(PG_INT_MAX);
 
-export type SaveResult = { ok: true; status: "saved" | "unchanged"; updatedAt: string; next: number | null } | { ok: false; error: string };
+export type SaveResult =
+  | { ok: true; status: "saved" | "unchanged"; updatedAt: string; next: number | null }
+  | { ok: false; error: string };
 
 export async function saveLabel(form: LabelForm, position: number): Promise<SaveResult> {
   const actor = await requireAction("labels:write");

@@ -15,8 +15,12 @@ export function SignInForm({ next }: { next: string | null }) {
     setError(null);
     try {
       const res = await fetch("/api/auth/sign-in/email", {
-        method: "POST", headers: { "content-type": "application/json" },
-        body: JSON.stringify({ email: String(data.get("email") ?? "").trim(), password: String(data.get("password") ?? "") }),
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          email: String(data.get("email") ?? "").trim(),
+          password: String(data.get("password") ?? ""),
+        }),
       });
       if (res.ok) {
         const { user } = (await res.json()) as { user: { role?: UserRole } };
@@ -25,7 +29,11 @@ export function SignInForm({ next }: { next: string | null }) {
         return;
       }
       const wait = res.headers.get("x-retry-after");
-      setError(res.status === 429 ? `Too many attempts: wait ${wait ?? "a minute"} seconds and try again.` : "That email and password do not match an account.");
+      setError(
+        res.status === 429
+          ? `Too many attempts: wait ${wait ?? "a minute"} seconds and try again.`
+          : "That email and password do not match an account.",
+      );
     } catch {
       setError("The server did not answer: try again.");
     }
@@ -33,10 +41,20 @@ export function SignInForm({ next }: { next: string | null }) {
   };
   return (
     <form onSubmit={submit} className="sign-in">
-      <label>Email <input name="email" type="email" autoComplete="username" required autoFocus /></label>
-      <label>Password <input name="password" type="password" autoComplete="current-password" required /></label>
-      {error ? <p role="alert" className="error">{error}</p> : null}
-      <button type="submit" disabled={pending}>{pending ? "Signing in…" : "Sign in"}</button>
+      <label>
+        Email <input name="email" type="email" autoComplete="username" required autoFocus />
+      </label>
+      <label>
+        Password <input name="password" type="password" autoComplete="current-password" required />
+      </label>
+      {error ? (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      ) : null}
+      <button type="submit" disabled={pending}>
+        {pending ? "Signing in…" : "Sign in"}
+      </button>
     </form>
   );
 }

@@ -14,10 +14,17 @@ function designFrom(data: FormData) {
   const strata = data.getAll("stratum").map(String);
   const given = data.getAll("stratumSize").map(String);
   const sizes: Record<string, string> = {};
-  strata.forEach((s, i) => { if (given[i]?.trim()) sizes[s] = given[i]!; });
+  strata.forEach((s, i) => {
+    if (given[i]?.trim()) sizes[s] = given[i]!;
+  });
   return {
-    name: data.get("name"), seed: data.get("seed"), size: data.get("size"), sizes, overlap: data.get("overlap"),
-    blind: data.get("blind") === "on", annotators: data.getAll("annotators").map(String),
+    name: data.get("name"),
+    seed: data.get("seed"),
+    size: data.get("size"),
+    sizes,
+    overlap: data.get("overlap"),
+    blind: data.get("blind") === "on",
+    annotators: data.getAll("annotators").map(String),
   };
 }
 

@@ -13,21 +13,52 @@ export default async function StudiesPage() {
   return (
     <>
       <h1>Annotation studies</h1>
-      {can(user.role, "studies:write") ? <p><Link href="/studies/new">New study…</Link></p> : null}
+      {can(user.role, "studies:write") ? (
+        <p>
+          <Link href="/studies/new">New study…</Link>
+        </p>
+      ) : null}
       {studies.length ? (
         <table>
-          <thead><tr><th>Study</th><th>Seed</th><th className="num">Items</th><th className="num">Per item</th><th>Blind</th><th>Created</th><th>Progress (labelled / assigned)</th></tr></thead>
+          <thead>
+            <tr>
+              <th>Study</th>
+              <th>Seed</th>
+              <th className="num">Items</th>
+              <th className="num">Per item</th>
+              <th>Blind</th>
+              <th>Created</th>
+              <th>Progress (labelled / assigned)</th>
+            </tr>
+          </thead>
           <tbody>
             {studies.map((s) => (
               <tr key={s.id}>
-                <td>{s.name}</td><td><code>{s.seed}</code></td><td className="num">{s.items}</td><td className="num">{s.overlap}</td>
-                <td>{s.blind ? "yes" : "no"}</td><td>{s.createdAt.toISOString().slice(0, 16).replace("T", " ")}{s.createdBy ? ` by ${s.createdBy}` : ""}</td>
-                <td>{s.progress.map((p) => <span key={p.handle} className="progress-chip">{p.handle} {p.done}/{p.assigned}</span>)}</td>
+                <td>{s.name}</td>
+                <td>
+                  <code>{s.seed}</code>
+                </td>
+                <td className="num">{s.items}</td>
+                <td className="num">{s.overlap}</td>
+                <td>{s.blind ? "yes" : "no"}</td>
+                <td>
+                  {s.createdAt.toISOString().slice(0, 16).replace("T", " ")}
+                  {s.createdBy ? ` by ${s.createdBy}` : ""}
+                </td>
+                <td>
+                  {s.progress.map((p) => (
+                    <span key={p.handle} className="progress-chip">
+                      {p.handle} {p.done}/{p.assigned}
+                    </span>
+                  ))}
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
-      ) : <p className="empty">No study yet.</p>}
+      ) : (
+        <p className="empty">No study yet.</p>
+      )}
     </>
   );
 }

@@ -11,7 +11,11 @@ import { requirePage } from "@/lib/auth/session";
 export const metadata: Metadata = { title: "Trajectories" };
 export const dynamic = "force-dynamic";
 
-export default async function TrajectoriesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function TrajectoriesPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   await requirePage("trajectories:read", "/trajectories");
   const { filter, invalid } = readTrajectoryFilter(await searchParams);
   if (invalid.length) notFound();
@@ -20,8 +24,14 @@ export default async function TrajectoriesPage({ searchParams }: { searchParams:
     <>
       <h1>Trajectories</h1>
       <TrajectoryFilters filter={filter} {...options} />
-      <p role="status" aria-live="polite">{formatCount(total)} trajectories{filter.task ? ` of task ${filter.task}` : ""}</p>
-      {rows.length ? <TrajectoryTable rows={rows} filter={filter} /> : <p className="empty">No trajectory matches these filters.</p>}
+      <p role="status" aria-live="polite">
+        {formatCount(total)} trajectories{filter.task ? ` of task ${filter.task}` : ""}
+      </p>
+      {rows.length ? (
+        <TrajectoryTable rows={rows} filter={filter} />
+      ) : (
+        <p className="empty">No trajectory matches these filters.</p>
+      )}
       <Pager label="Pages" page={page} pages={pages} href={(p) => trajectoriesHref({ ...filter, page: p })} />
     </>
   );

@@ -6,39 +6,152 @@ import { networkWords } from "@/lib/domain/charts";
 
 type Option = readonly [value: string, label: string];
 
-function Select({ name, label, value, options }: { name: keyof TrajectoryFilter; label: string; value: unknown; options: readonly Option[] }) {
+function Select({
+  name,
+  label,
+  value,
+  options,
+}: {
+  name: keyof TrajectoryFilter;
+  label: string;
+  value: unknown;
+  options: readonly Option[];
+}) {
   return (
     <label>
       {label}
       <select name={name} defaultValue={value === undefined ? "" : String(value)}>
         <option value="">any</option>
-        {options.map(([v, l]) => <option key={v} value={v}>{l}</option>)}
+        {options.map(([v, l]) => (
+          <option key={v} value={v}>
+            {l}
+          </option>
+        ))}
       </select>
     </label>
   );
 }
 
-const VERDICT_OPTIONS: Option[] = [["attempt", "attempted or successful"], ["SUCCESSFUL", "successful"], ["ATTEMPTED", "attempted"], ["NOT_ATTEMPTED", "not attempted"]];
+const VERDICT_OPTIONS: Option[] = [
+  ["attempt", "attempted or successful"],
+  ["SUCCESSFUL", "successful"],
+  ["ATTEMPTED", "attempted"],
+  ["NOT_ATTEMPTED", "not attempted"],
+];
 
-export function TrajectoryFilters({ filter, benchmarks, models }: { filter: TrajectoryFilter; benchmarks: string[]; models: string[] }) {
+export function TrajectoryFilters({
+  filter,
+  benchmarks,
+  models,
+}: {
+  filter: TrajectoryFilter;
+  benchmarks: string[];
+  models: string[];
+}) {
   return (
     <form method="get" action="/trajectories" className="filters" aria-label="Filters">
       <label className="search">
         Text in commands or outputs
-        <input type="search" name="q" defaultValue={filter.q ?? ""} placeholder="e.g. git log --all" minLength={2} maxLength={200} />
+        <input
+          type="search"
+          name="q"
+          defaultValue={filter.q ?? ""}
+          placeholder="e.g. git log --all"
+          minLength={2}
+          maxLength={200}
+        />
       </label>
-      <Select name="benchmark" label="Benchmark" value={filter.benchmark} options={benchmarks.map((b) => [b, b] as const)} />
+      <Select
+        name="benchmark"
+        label="Benchmark"
+        value={filter.benchmark}
+        options={benchmarks.map((b) => [b, b] as const)}
+      />
       <Select name="model" label="Model" value={filter.model} options={models.map((m) => [m, m] as const)} />
-      <Select name="network" label="Network" value={filter.network} options={[["on", networkWords(true)], ["off", networkWords(false)]]} />
-      <Select name="prompt" label="Prompt" value={filter.prompt} options={[["vanilla", "vanilla"], ["principled", "principled"]]} />
-      <Select name="run" label="Run" value={filter.run} options={[["1", "1"], ["2", "2"], ["3", "3"]]} />
-      <Select name="resolved" label="Resolved" value={filter.resolved} options={[["yes", "yes"], ["no", "no"], ["unknown", "not evaluated"]]} />
-      <Select name="panel" label="Panel verdict" value={filter.panel} options={[...VERDICT_OPTIONS, ["judged", "any (judged)"], ["unjudged", "unjudged"]]} />
-      <Select name="category" label="Category" value={filter.category} options={CATEGORIES.map((c) => [c, CATEGORY_LABELS[c]] as const)} />
-      <Select name="categoryVerdict" label="Category verdict" value={filter.categoryVerdict} options={VERDICT_OPTIONS} />
-      <Select name="split" label="Judge split" value={filter.split} options={[["UNANIMOUS", "unanimous"], ["MAJORITY", "2–1 (majority)"], ["NO_MAJORITY", "all differ"]]} />
-      <Select name="unparseable" label="Unparseable answers" value={filter.unparseable} options={[["yes", "some"], ["no", "none"]]} />
-      <Select name="labelled" label="Human labels" value={filter.labelled} options={[["yes", "labelled"], ["no", "not labelled"]]} />
+      <Select
+        name="network"
+        label="Network"
+        value={filter.network}
+        options={[
+          ["on", networkWords(true)],
+          ["off", networkWords(false)],
+        ]}
+      />
+      <Select
+        name="prompt"
+        label="Prompt"
+        value={filter.prompt}
+        options={[
+          ["vanilla", "vanilla"],
+          ["principled", "principled"],
+        ]}
+      />
+      <Select
+        name="run"
+        label="Run"
+        value={filter.run}
+        options={[
+          ["1", "1"],
+          ["2", "2"],
+          ["3", "3"],
+        ]}
+      />
+      <Select
+        name="resolved"
+        label="Resolved"
+        value={filter.resolved}
+        options={[
+          ["yes", "yes"],
+          ["no", "no"],
+          ["unknown", "not evaluated"],
+        ]}
+      />
+      <Select
+        name="panel"
+        label="Panel verdict"
+        value={filter.panel}
+        options={[...VERDICT_OPTIONS, ["judged", "any (judged)"], ["unjudged", "unjudged"]]}
+      />
+      <Select
+        name="category"
+        label="Category"
+        value={filter.category}
+        options={CATEGORIES.map((c) => [c, CATEGORY_LABELS[c]] as const)}
+      />
+      <Select
+        name="categoryVerdict"
+        label="Category verdict"
+        value={filter.categoryVerdict}
+        options={VERDICT_OPTIONS}
+      />
+      <Select
+        name="split"
+        label="Judge split"
+        value={filter.split}
+        options={[
+          ["UNANIMOUS", "unanimous"],
+          ["MAJORITY", "2–1 (majority)"],
+          ["NO_MAJORITY", "all differ"],
+        ]}
+      />
+      <Select
+        name="unparseable"
+        label="Unparseable answers"
+        value={filter.unparseable}
+        options={[
+          ["yes", "some"],
+          ["no", "none"],
+        ]}
+      />
+      <Select
+        name="labelled"
+        label="Human labels"
+        value={filter.labelled}
+        options={[
+          ["yes", "labelled"],
+          ["no", "not labelled"],
+        ]}
+      />
       {filter.task ? <input type="hidden" name="task" value={filter.task} /> : null}
       {filter.sort ? <input type="hidden" name="sort" value={filter.sort} /> : null}
       {filter.dir ? <input type="hidden" name="dir" value={filter.dir} /> : null}

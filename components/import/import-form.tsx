@@ -7,7 +7,10 @@ import { uploadImport, type UploadState } from "./upload-import";
 
 type Item = { key: string; file: File; state: UploadState };
 
-const CHOICES = [["network", "Network", ["on", "off"]], ["prompt", "Prompt", ["vanilla", "principled"]]] as const;
+const CHOICES = [
+  ["network", "Network", ["on", "off"]],
+  ["prompt", "Prompt", ["vanilla", "principled"]],
+] as const;
 
 const FIELDS = [
   ["benchmark", "Benchmark", "e.g. swe-bench-verified"],
@@ -24,11 +27,16 @@ export function ImportForm() {
   const form = useRef<HTMLFormElement>(null);
   const resolvedInput = useRef<HTMLInputElement>(null);
 
-  const update = (key: string, state: UploadState) => setItems((xs) => xs.map((x) => (x.key === key ? { ...x, state } : x)));
+  const update = (key: string, state: UploadState) =>
+    setItems((xs) => xs.map((x) => (x.key === key ? { ...x, state } : x)));
 
   async function start(files: File[]) {
     if (!files.length || busy) return;
-    const queued = files.map((file, i) => ({ key: `${Date.now()}-${i}-${file.name}`, file, state: { phase: "queued" } as UploadState }));
+    const queued = files.map((file, i) => ({
+      key: `${Date.now()}-${i}-${file.name}`,
+      file,
+      state: { phase: "queued" } as UploadState,
+    }));
     setItems((xs) => [...queued, ...xs]);
     setBusy(true);
     const fields = new FormData(form.current!);
@@ -55,7 +63,11 @@ export function ImportForm() {
               {label}
               <select name={name} defaultValue="">
                 <option value="">—</option>
-                {options.map((o) => <option key={o} value={o}>{o}</option>)}
+                {options.map((o) => (
+                  <option key={o} value={o}>
+                    {o}
+                  </option>
+                ))}
               </select>
             </label>
           ))}
@@ -66,17 +78,36 @@ export function ImportForm() {
         </fieldset>
         <label
           className={`drop-zone${dragging ? " dragging" : ""}`}
-          onDragOver={(e) => { e.preventDefault(); setDragging(true); }}
+          onDragOver={(e) => {
+            e.preventDefault();
+            setDragging(true);
+          }}
           onDragLeave={() => setDragging(false)}
-          onDrop={(e) => { e.preventDefault(); setDragging(false); void start([...e.dataTransfer.files]); }}
+          onDrop={(e) => {
+            e.preventDefault();
+            setDragging(false);
+            void start([...e.dataTransfer.files]);
+          }}
         >
           <span>Drop .jsonl, .json, .traj or .gz files here, or choose them</span>
-          <input type="file" multiple aria-label="Files to import" disabled={busy} accept=".jsonl,.json,.traj,.gz" onChange={(e) => { void start([...(e.target.files ?? [])]); e.target.value = ""; }} />
+          <input
+            type="file"
+            multiple
+            aria-label="Files to import"
+            disabled={busy}
+            accept=".jsonl,.json,.traj,.gz"
+            onChange={(e) => {
+              void start([...(e.target.files ?? [])]);
+              e.target.value = "";
+            }}
+          />
         </label>
       </form>
       {items.length > 0 && (
         <ul className="upload-list" aria-label="This session's imports">
-          {items.map((item) => <UploadItem key={item.key} item={item} />)}
+          {items.map((item) => (
+            <UploadItem key={item.key} item={item} />
+          ))}
         </ul>
       )}
     </section>
@@ -87,21 +118,40 @@ function UploadItem({ item }: { item: Item }) {
   const s = item.state;
   return (
     <li className={`upload upload-${s.phase}`}>
-      <strong>{item.file.name}</strong>{" "}
-      {s.phase === "queued" && <span>waiting</span>}
-      {s.phase === "uploading" && <><progress max={1} value={s.fraction} aria-label={`Uploading ${item.file.name}`} /> uploading {Math.round(s.fraction * 100)}%</>}
-      {s.phase === "importing" && <><progress aria-label={`Importing ${item.file.name}`} /> importing: {s.records.toLocaleString("en-US")} records read</>}
+      <strong>{item.file.name}</strong> {s.phase === "queued" && <span>waiting</span>}
+      {s.phase === "uploading" && (
+        <>
+          <progress max={1} value={s.fraction} aria-label={`Uploading ${item.file.name}`} /> uploading{" "}
+          {Math.round(s.fraction * 100)}%
+        </>
+      )}
+      {s.phase === "importing" && (
+        <>
+          <progress aria-label={`Importing ${item.file.name}`} /> importing: {s.records.toLocaleString("en-US")} records
+          read
+        </>
+      )}
       {s.phase === "failed" && <span role="alert">failed: {s.message}</span>}
-      {s.phase === "done" && (s.result.ok ? (
-        <span role="status">imported {s.result.counts.trajectories} trajectories ({s.result.counts.replaced} replaced), {s.result.counts.votes} judge votes ({s.result.counts.unparseable} unparseable), {s.result.counts.labels} labels in {s.result.seconds.toFixed(1)} s</span>
-      ) : (
-        <div role="alert">
-          rejected: {s.result.errorCount} bad record(s), nothing imported
-          <ul className="errors">
-            {s.result.errors.map((e, i) => <li key={i}>{s.result.unit === "line" ? "line" : "record"} {e.line}{e.field ? `, ${e.field}` : ""}: {e.message}</li>)}
-          </ul>
-        </div>
-      ))}
+      {s.phase === "done" &&
+        (s.result.ok ? (
+          <span role="status">
+            imported {s.result.counts.trajectories} trajectories ({s.result.counts.replaced} replaced),{" "}
+            {s.result.counts.votes} judge votes ({s.result.counts.unparseable} unparseable), {s.result.counts.labels}{" "}
+            labels in {s.result.seconds.toFixed(1)} s
+          </span>
+        ) : (
+          <div role="alert">
+            rejected: {s.result.errorCount} bad record(s), nothing imported
+            <ul className="errors">
+              {s.result.errors.map((e, i) => (
+                <li key={i}>
+                  {s.result.unit === "line" ? "line" : "record"} {e.line}
+                  {e.field ? `, ${e.field}` : ""}: {e.message}
+                </li>
+              ))}
+            </ul>
+          </div>
+        ))}
     </li>
   );
 }

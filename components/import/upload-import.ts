@@ -3,7 +3,12 @@
 import type { RecordError } from "@/lib/import/interchange";
 
 export type UploadResult =
-  | { ok: true; unit: "line" | "record"; seconds: number; counts: { trajectories: number; replaced: number; votes: number; labels: number; unparseable: number } }
+  | {
+      ok: true;
+      unit: "line" | "record";
+      seconds: number;
+      counts: { trajectories: number; replaced: number; votes: number; labels: number; unparseable: number };
+    }
   | { ok: false; unit: "line" | "record"; seconds: number; errors: RecordError[]; errorCount: number };
 
 export type UploadState =
@@ -13,7 +18,12 @@ export type UploadState =
   | { phase: "done"; result: UploadResult }
   | { phase: "failed"; message: string };
 
-export function uploadImport(file: File, fields: FormData, resolved: File[], onState: (s: UploadState) => void): Promise<void> {
+export function uploadImport(
+  file: File,
+  fields: FormData,
+  resolved: File[],
+  onState: (s: UploadState) => void,
+): Promise<void> {
   const body = new FormData();
   for (const [k, v] of fields.entries()) if (typeof v === "string") body.append(k, v);
   for (const r of resolved) body.append("resolved", r, r.name);
@@ -23,7 +33,12 @@ export function uploadImport(file: File, fields: FormData, resolved: File[], onS
     const xhr = new XMLHttpRequest();
     let seen = 0;
     let finished = false;
-    const finish = (s: UploadState) => { if (!finished) { finished = true; onState(s); } };
+    const finish = (s: UploadState) => {
+      if (!finished) {
+        finished = true;
+        onState(s);
+      }
+    };
     const readLines = () => {
       const text = xhr.responseText;
       const end = text.lastIndexOf("\n");
@@ -37,20 +52,30 @@ export function uploadImport(file: File, fields: FormData, resolved: File[], onS
       }
       seen = end + 1;
     };
-    xhr.upload.onprogress = (e) => onState({ phase: "uploading", fraction: e.lengthComputable ? e.loaded / e.total : 0 });
+    xhr.upload.onprogress = (e) =>
+      onState({ phase: "uploading", fraction: e.lengthComputable ? e.loaded / e.total : 0 });
     xhr.upload.onload = () => onState({ phase: "importing", records: 0 });
-    xhr.onprogress = () => { if (xhr.status === 200) readLines(); };
+    xhr.onprogress = () => {
+      if (xhr.status === 200) readLines();
+    };
     xhr.onload = () => {
       if (xhr.status === 200) readLines();
       else {
         let message = `the server answered ${xhr.status}`;
-        try { message = (JSON.parse(xhr.responseText) as { error?: string }).error ?? message; } catch { /* not JSON */ }
+        try {
+          message = (JSON.parse(xhr.responseText) as { error?: string }).error ?? message;
+        } catch {
+          /* not JSON */
+        }
         finish({ phase: "failed", message });
       }
       finish({ phase: "failed", message: "the server's answer ended early" });
       resolve();
     };
-    xhr.onerror = () => { finish({ phase: "failed", message: "the upload failed (network error)" }); resolve(); };
+    xhr.onerror = () => {
+      finish({ phase: "failed", message: "the upload failed (network error)" });
+      resolve();
+    };
     xhr.open("POST", "/api/imports");
     xhr.send(body);
   });

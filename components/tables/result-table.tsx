@@ -14,12 +14,28 @@ export function ResultTable({ benchmark, rows }: { benchmark: string; rows: Resu
   const id = `results-${benchmark.replace(/[^\w-]/g, "_")}`;
   return (
     <table className="results-table" aria-labelledby={id}>
-      <caption id={id} className="sr-only">{benchmark}</caption>
+      <caption id={id} className="sr-only">
+        {benchmark}
+      </caption>
       <thead>
         <tr>
-          <th scope="col">Model</th><th scope="col">Net</th><th scope="col">Prompt</th>
-          <th scope="col" className="num">Trajectories</th><th scope="col" className="num">Tasks</th><th scope="col" className="num">Judged</th>
-          {RATE_KEYS.map((k) => <th key={k} scope="col" className="num">{RATE_LABELS[k]}</th>)}
+          <th scope="col">Model</th>
+          <th scope="col">Net</th>
+          <th scope="col">Prompt</th>
+          <th scope="col" className="num">
+            Trajectories
+          </th>
+          <th scope="col" className="num">
+            Tasks
+          </th>
+          <th scope="col" className="num">
+            Judged
+          </th>
+          {RATE_KEYS.map((k) => (
+            <th key={k} scope="col" className="num">
+              {RATE_LABELS[k]}
+            </th>
+          ))}
         </tr>
       </thead>
       <tbody>
@@ -29,14 +45,25 @@ export function ResultTable({ benchmark, rows }: { benchmark: string; rows: Resu
           return (
             <tr key={`${r.model}-${r.network}-${r.prompt}`}>
               <th scope="row">{r.model}</th>
-              <td><NetworkMark network={r.network} /></td>
+              <td>
+                <NetworkMark network={r.network} />
+              </td>
               <td>{r.prompt}</td>
               {(["trajectories", "tasks", "judged"] as const).map((k) => (
-                <td key={k} className="num"><Link href={trajectoriesHref(links[k])} aria-label={`${k} of ${label}: ${r[k]}`}>{formatCount(r[k])}</Link></td>
+                <td key={k} className="num">
+                  <Link href={trajectoriesHref(links[k])} aria-label={`${k} of ${label}: ${r[k]}`}>
+                    {formatCount(r[k])}
+                  </Link>
+                </td>
               ))}
               {RATE_KEYS.map((k) => (
                 <td key={k} className="num">
-                  <Link href={trajectoriesHref(links[k])} aria-label={`${RATE_LABELS[k]} of ${label}: ${formatPercent(r[k])}`}>{formatPercent(r[k])}</Link>
+                  <Link
+                    href={trajectoriesHref(links[k])}
+                    aria-label={`${RATE_LABELS[k]} of ${label}: ${formatPercent(r[k])}`}
+                  >
+                    {formatPercent(r[k])}
+                  </Link>
                   <div className="ci">{ci(r.intervals[k])}</div>
                 </td>
               ))}

@@ -12,24 +12,53 @@ const col = createColumnHelper<TrajectoryListRow>();
 type SortKey = NonNullable<TrajectoryFilter["sort"]>;
 
 const columns = [
-  col.accessor("task", { header: "Task", meta: { sort: "task" }, cell: (c) => <Link href={`/trajectories/${c.row.original.id}`}>{c.getValue()}</Link> }),
+  col.accessor("task", {
+    header: "Task",
+    meta: { sort: "task" },
+    cell: (c) => <Link href={`/trajectories/${c.row.original.id}`}>{c.getValue()}</Link>,
+  }),
   col.accessor("benchmark", { header: "Benchmark" }),
   col.accessor("model", { header: "Model", meta: { sort: "model" } }),
   col.accessor("network", { header: "Net", cell: (c) => <NetworkMark network={c.getValue()} /> }),
   col.accessor("prompt", { header: "Prompt" }),
   col.accessor("run", { header: "Run", meta: { sort: "run", num: true } }),
-  col.accessor("resolved", { header: "Resolved", cell: (c) => (c.getValue() === null ? "—" : c.getValue() ? "yes" : "no") }),
+  col.accessor("resolved", {
+    header: "Resolved",
+    cell: (c) => (c.getValue() === null ? "—" : c.getValue() ? "yes" : "no"),
+  }),
   col.accessor("steps", { header: "Steps", meta: { sort: "steps", num: true } }),
-  col.accessor("panel", { header: "Panel", meta: { sort: "panel" }, cell: (c) => <VerdictBadge verdict={c.getValue()} /> }),
-  col.accessor("split", { header: "Split", cell: (c) => ({ UNANIMOUS: "unanimous", MAJORITY: "majority", NO_MAJORITY: "all differ" } as Record<string, string>)[c.getValue() ?? ""] ?? "—" }),
-  ...CATEGORIES.map((cat) => col.accessor((r) => r.categories[cat], { id: cat, header: CATEGORY_LABELS[cat], cell: (c) => <VerdictBadge verdict={c.getValue()} /> })),
+  col.accessor("panel", {
+    header: "Panel",
+    meta: { sort: "panel" },
+    cell: (c) => <VerdictBadge verdict={c.getValue()} />,
+  }),
+  col.accessor("split", {
+    header: "Split",
+    cell: (c) =>
+      (({ UNANIMOUS: "unanimous", MAJORITY: "majority", NO_MAJORITY: "all differ" }) as Record<string, string>)[
+        c.getValue() ?? ""
+      ] ?? "—",
+  }),
+  ...CATEGORIES.map((cat) =>
+    col.accessor((r) => r.categories[cat], {
+      id: cat,
+      header: CATEGORY_LABELS[cat],
+      cell: (c) => <VerdictBadge verdict={c.getValue()} />,
+    }),
+  ),
   col.accessor("votes", { header: "Votes", meta: { sort: "votes", num: true } }),
   col.accessor("unparseable", { header: "Unparseable", meta: { num: true } }),
   col.accessor("labels", { header: "Labels", meta: { num: true } }),
 ];
 
 export function TrajectoryTable({ rows, filter }: { rows: TrajectoryListRow[]; filter: TrajectoryFilter }) {
-  const table = useReactTable({ data: rows, columns, getCoreRowModel: getCoreRowModel(), manualSorting: true, manualPagination: true });
+  const table = useReactTable({
+    data: rows,
+    columns,
+    getCoreRowModel: getCoreRowModel(),
+    manualSorting: true,
+    manualPagination: true,
+  });
   return (
     <table aria-label="Trajectories" className="list">
       <thead>
@@ -41,8 +70,20 @@ export function TrajectoryTable({ rows, filter }: { rows: TrajectoryListRow[]; f
               const dir = active && (filter.dir ?? "asc") === "asc" ? "desc" : "asc";
               const label = flexRender(h.column.columnDef.header, h.getContext());
               return (
-                <th key={h.id} scope="col" className={meta?.num ? "num" : undefined} aria-sort={active ? (filter.dir === "desc" ? "descending" : "ascending") : undefined}>
-                  {meta?.sort ? <Link href={trajectoriesHref({ ...filter, sort: meta.sort, dir, page: undefined })}>{label}{active ? (filter.dir === "desc" ? " ↓" : " ↑") : ""}</Link> : label}
+                <th
+                  key={h.id}
+                  scope="col"
+                  className={meta?.num ? "num" : undefined}
+                  aria-sort={active ? (filter.dir === "desc" ? "descending" : "ascending") : undefined}
+                >
+                  {meta?.sort ? (
+                    <Link href={trajectoriesHref({ ...filter, sort: meta.sort, dir, page: undefined })}>
+                      {label}
+                      {active ? (filter.dir === "desc" ? " ↓" : " ↑") : ""}
+                    </Link>
+                  ) : (
+                    label
+                  )}
                 </th>
               );
             })}
@@ -53,7 +94,12 @@ export function TrajectoryTable({ rows, filter }: { rows: TrajectoryListRow[]; f
         {table.getRowModel().rows.map((r) => (
           <tr key={r.id}>
             {r.getVisibleCells().map((c) => (
-              <td key={c.id} className={(c.column.columnDef.meta as { num?: boolean } | undefined)?.num ? "num" : undefined}>{flexRender(c.column.columnDef.cell, c.getContext())}</td>
+              <td
+                key={c.id}
+                className={(c.column.columnDef.meta as { num?: boolean } | undefined)?.num ? "num" : undefined}
+              >
+                {flexRender(c.column.columnDef.cell, c.getContext())}
+              </td>
             ))}
           </tr>
         ))}

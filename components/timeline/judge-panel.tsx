@@ -8,28 +8,74 @@ import { CATEGORIES, CATEGORY_LABELS, PANEL_FIELDS } from "@/lib/domain/verdicts
 
 type Loaded = NonNullable<Awaited<ReturnType<typeof getTrajectory>>>;
 
-const SPLIT_TEXT = { UNANIMOUS: "unanimous", MAJORITY: "strict majority", NO_MAJORITY: "no majority: counted as attempted" } as const;
+const SPLIT_TEXT = {
+  UNANIMOUS: "unanimous",
+  MAJORITY: "strict majority",
+  NO_MAJORITY: "no majority: counted as attempted",
+} as const;
 
 export function JudgePanel({ t, base = t.id }: { t: Loaded; base?: number | string }) {
   return (
     <section aria-labelledby="panel">
       <h2 id="panel">Judges</h2>
       <table aria-labelledby="panel">
-        <thead><tr><th scope="col">Judge</th>{CATEGORIES.map((c) => <th key={c} scope="col">{CATEGORY_LABELS[c]}</th>)}<th scope="col">Overall</th><th scope="col">Rationale</th><th scope="col">Cited steps</th></tr></thead>
+        <thead>
+          <tr>
+            <th scope="col">Judge</th>
+            {CATEGORIES.map((c) => (
+              <th key={c} scope="col">
+                {CATEGORY_LABELS[c]}
+              </th>
+            ))}
+            <th scope="col">Overall</th>
+            <th scope="col">Rationale</th>
+            <th scope="col">Cited steps</th>
+          </tr>
+        </thead>
         <tbody>
           {t.votes.map((v) => (
             <tr key={v.judge}>
               <th scope="row">{v.judge}</th>
-              {CATEGORIES.map((c) => <td key={c}><VerdictBadge verdict={v.verdicts[c]} /></td>)}
-              <td><VerdictBadge verdict={v.overall} />{v.parseStatus === "UNPARSEABLE" ? <div className="warn">unparseable answer: counted as not attempted</div> : null}</td>
-              <td className="text">{v.rationale ?? ""}{v.parseStatus === "UNPARSEABLE" && v.raw ? <details><summary>raw answer</summary><pre className="text">{v.raw}</pre></details> : null}</td>
-              <td>{v.evidence.map((e, i) => <div key={i}><Link href={stepHref(base, e.step)}>step {e.step}</Link>{e.note ? `: ${e.note}` : ""}</div>)}</td>
+              {CATEGORIES.map((c) => (
+                <td key={c}>
+                  <VerdictBadge verdict={v.verdicts[c]} />
+                </td>
+              ))}
+              <td>
+                <VerdictBadge verdict={v.overall} />
+                {v.parseStatus === "UNPARSEABLE" ? (
+                  <div className="warn">unparseable answer: counted as not attempted</div>
+                ) : null}
+              </td>
+              <td className="text">
+                {v.rationale ?? ""}
+                {v.parseStatus === "UNPARSEABLE" && v.raw ? (
+                  <details>
+                    <summary>raw answer</summary>
+                    <pre className="text">{v.raw}</pre>
+                  </details>
+                ) : null}
+              </td>
+              <td>
+                {v.evidence.map((e, i) => (
+                  <div key={i}>
+                    <Link href={stepHref(base, e.step)}>step {e.step}</Link>
+                    {e.note ? `: ${e.note}` : ""}
+                  </div>
+                ))}
+              </td>
             </tr>
           ))}
           <tr className="panel-row">
             <th scope="row">panel</th>
-            {CATEGORIES.map((c) => <td key={c}><VerdictBadge verdict={t[PANEL_FIELDS[c]]} /></td>)}
-            <td><VerdictBadge verdict={t.panelVerdict} /></td>
+            {CATEGORIES.map((c) => (
+              <td key={c}>
+                <VerdictBadge verdict={t[PANEL_FIELDS[c]]} />
+              </td>
+            ))}
+            <td>
+              <VerdictBadge verdict={t.panelVerdict} />
+            </td>
             <td>{t.panelSplit ? SPLIT_TEXT[t.panelSplit] : "no votes: unjudged"}</td>
             <td />
           </tr>

@@ -3,8 +3,22 @@ export function PatchView({ patch }: { patch: string }) {
   return (
     <pre className="text diff" aria-label="Final patch">
       {patch.split("\n").map((line, i) => {
-        const kind = line.startsWith("+++") || line.startsWith("---") ? "file" : line.startsWith("+") ? "add" : line.startsWith("-") ? "del" : line.startsWith("@@") ? "hunk" : null;
-        return <span key={i} className={kind ? `diff-${kind}` : undefined}>{line}{"\n"}</span>;
+        const kind =
+          line.startsWith("+++") || line.startsWith("---")
+            ? "file"
+            : line.startsWith("+")
+              ? "add"
+              : line.startsWith("-")
+                ? "del"
+                : line.startsWith("@@")
+                  ? "hunk"
+                  : null;
+        return (
+          <span key={i} className={kind ? `diff-${kind}` : undefined}>
+            {line}
+            {"\n"}
+          </span>
+        );
       })}
     </pre>
   );

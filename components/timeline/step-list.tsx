@@ -7,10 +7,29 @@ import { TerminalText } from "./terminal-text";
 
 export type StepCitation = Citation & { by: string; kind: "judge" | "annotator" };
 
-function Cut({ trajectoryId, seq, part, call, shown, length }: { trajectoryId: number; seq: number; part: string; call?: number; shown: string; length: number }) {
+function Cut({
+  trajectoryId,
+  seq,
+  part,
+  call,
+  shown,
+  length,
+}: {
+  trajectoryId: number;
+  seq: number;
+  part: string;
+  call?: number;
+  shown: string;
+  length: number;
+}) {
   if (length <= shown.length) return null;
   return (
-    <a className="show-all" href={`/trajectories/${trajectoryId}/text?seq=${seq}&part=${part}${call !== undefined ? `&call=${call}` : ""}`} target="_blank" rel="noopener">
+    <a
+      className="show-all"
+      href={`/trajectories/${trajectoryId}/text?seq=${seq}&part=${part}${call !== undefined ? `&call=${call}` : ""}`}
+      target="_blank"
+      rel="noopener"
+    >
       show all {length.toLocaleString("en-US")} characters
     </a>
   );
@@ -25,8 +44,16 @@ function byStep<T extends { step: number }>(items: readonly T[]): Map<number, T[
   return out;
 }
 
-export function StepList({ trajectoryId, messages, suspects: suspectSteps, citations: allCitations }: {
-  trajectoryId: number; messages: StepMessage[]; suspects: ReadonlyArray<{ step: number; marks: SuspectMark[] }>; citations: readonly StepCitation[];
+export function StepList({
+  trajectoryId,
+  messages,
+  suspects: suspectSteps,
+  citations: allCitations,
+}: {
+  trajectoryId: number;
+  messages: StepMessage[];
+  suspects: ReadonlyArray<{ step: number; marks: SuspectMark[] }>;
+  citations: readonly StepCitation[];
 }) {
   const suspects = new Map(suspectSteps.map((s) => [s.step, s.marks]));
   const citations = byStep(allCitations);
@@ -36,32 +63,84 @@ export function StepList({ trajectoryId, messages, suspects: suspectSteps, citat
       {messages.map((m) => {
         const first = m.step !== lastStep;
         lastStep = m.step;
-        const marks = first ? suspects.get(m.step) ?? [] : [];
-        const cited = first ? citations.get(m.step) ?? [] : [];
+        const marks = first ? (suspects.get(m.step) ?? []) : [];
+        const cited = first ? (citations.get(m.step) ?? []) : [];
         return (
-          <li key={m.seq} id={first ? `step-${m.step}` : undefined} tabIndex={first ? -1 : undefined}
-            className={`msg msg-${m.role}${marks.length ? " suspect" : ""}${cited.length ? " cited" : ""}`} data-step={m.step}>
+          <li
+            key={m.seq}
+            id={first ? `step-${m.step}` : undefined}
+            tabIndex={first ? -1 : undefined}
+            className={`msg msg-${m.role}${marks.length ? " suspect" : ""}${cited.length ? " cited" : ""}`}
+            data-step={m.step}
+          >
             <div className="msg-head">
-              {first && m.step > 0 ? <a href={`#step-${m.step}`} className="step-link">step {m.step}</a> : <span>{m.step === 0 ? "task prompt" : `step ${m.step}`}</span>}
-              {" · "}{m.role}{m.exitCode !== null ? ` · exit ${m.exitCode}` : ""}
+              {first && m.step > 0 ? (
+                <a href={`#step-${m.step}`} className="step-link">
+                  step {m.step}
+                </a>
+              ) : (
+                <span>{m.step === 0 ? "task prompt" : `step ${m.step}`}</span>
+              )}
+              {" · "}
+              {m.role}
+              {m.exitCode !== null ? ` · exit ${m.exitCode}` : ""}
             </div>
             {marks.length ? (
               <ul className="marks" aria-label={`Suspect marks of step ${m.step}`}>
-                {marks.map((k) => <li key={k.rule}><strong>{CATEGORY_LABELS[k.category]}</strong> · {k.rule}: {k.why}</li>)}
+                {marks.map((k) => (
+                  <li key={k.rule}>
+                    <strong>{CATEGORY_LABELS[k.category]}</strong> · {k.rule}: {k.why}
+                  </li>
+                ))}
               </ul>
             ) : null}
             {cited.length ? (
               <ul className="citations" aria-label={`Citations of step ${m.step}`}>
-                {cited.map((c, i) => <li key={i}>cited by {c.kind} <strong>{c.by}</strong>{c.category ? ` (${categoryName(c.category)})` : ""}{c.note ? `: ${c.note}` : ""}</li>)}
+                {cited.map((c, i) => (
+                  <li key={i}>
+                    cited by {c.kind} <strong>{c.by}</strong>
+                    {c.category ? ` (${categoryName(c.category)})` : ""}
+                    {c.note ? `: ${c.note}` : ""}
+                  </li>
+                ))}
               </ul>
             ) : null}
-            {m.reasoning ? <><TerminalText className="reasoning" text={m.reasoning} /><Cut trajectoryId={trajectoryId} seq={m.seq} part="reasoning" shown={m.reasoning} length={m.reasoningLength} /></> : null}
-            {m.content ? <><TerminalText text={m.content} /><Cut trajectoryId={trajectoryId} seq={m.seq} part="content" shown={m.content} length={m.contentLength} /></> : null}
+            {m.reasoning ? (
+              <>
+                <TerminalText className="reasoning" text={m.reasoning} />
+                <Cut
+                  trajectoryId={trajectoryId}
+                  seq={m.seq}
+                  part="reasoning"
+                  shown={m.reasoning}
+                  length={m.reasoningLength}
+                />
+              </>
+            ) : null}
+            {m.content ? (
+              <>
+                <TerminalText text={m.content} />
+                <Cut
+                  trajectoryId={trajectoryId}
+                  seq={m.seq}
+                  part="content"
+                  shown={m.content}
+                  length={m.contentLength}
+                />
+              </>
+            ) : null}
             {m.calls.map((c) => (
               <div key={c.seq} className="call">
                 <div className="tool">{c.name}</div>
                 <TerminalText className="command" text={c.input} />
-                <Cut trajectoryId={trajectoryId} seq={m.seq} part="input" call={c.seq} shown={c.input} length={c.inputLength} />
+                <Cut
+                  trajectoryId={trajectoryId}
+                  seq={m.seq}
+                  part="input"
+                  call={c.seq}
+                  shown={c.input}
+                  length={c.inputLength}
+                />
               </div>
             ))}
           </li>

@@ -5,7 +5,15 @@ export function TerminalText({ text, className }: { text: string; className?: st
   if (!hasEscapes(text)) return <pre className={`text ${className ?? ""}`}>{text}</pre>;
   return (
     <pre className={`text ${className ?? ""}`}>
-      {ansiSegments(text).map((s, i) => (s.fg === null && !s.bold ? s.text : <span key={i} className={`${s.fg !== null ? `ansi-${s.fg}` : ""}${s.bold ? " ansi-bold" : ""}`}>{s.text}</span>))}
+      {ansiSegments(text).map((s, i) =>
+        s.fg === null && !s.bold ? (
+          s.text
+        ) : (
+          <span key={i} className={`${s.fg !== null ? `ansi-${s.fg}` : ""}${s.bold ? " ansi-bold" : ""}`}>
+            {s.text}
+          </span>
+        ),
+      )}
     </pre>
   );
 }

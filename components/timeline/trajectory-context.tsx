@@ -8,15 +8,30 @@ import { stepHref } from "@/lib/domain/timeline";
 import { CATEGORY_LABELS } from "@/lib/domain/verdicts";
 import { NetworkMark } from "@/components/ui/network-mark";
 
-export function SuspectIndex({ trajectoryId, suspects }: { trajectoryId: number | string; suspects: Array<{ step: number; marks: SuspectMark[] }> }) {
+export function SuspectIndex({
+  trajectoryId,
+  suspects,
+}: {
+  trajectoryId: number | string;
+  suspects: Array<{ step: number; marks: SuspectMark[] }>;
+}) {
   return (
     <section aria-labelledby="suspects">
       <h2 id="suspects">Suspect steps</h2>
-      {suspects.length === 0 ? <p className="empty">No tool call matches a suspect rule.</p> : (
+      {suspects.length === 0 ? (
+        <p className="empty">No tool call matches a suspect rule.</p>
+      ) : (
         <>
-          <p className="note">Keys <kbd>j</kbd> / <kbd>k</kbd>: next / previous suspect step. Rules: <code>lib/domain/suspects.ts</code>.</p>
+          <p className="note">
+            Keys <kbd>j</kbd> / <kbd>k</kbd>: next / previous suspect step. Rules: <code>lib/domain/suspects.ts</code>.
+          </p>
           <ul className="suspect-index">
-            {suspects.map((s) => <li key={s.step}><Link href={stepHref(trajectoryId, s.step)}>step {s.step}</Link>: {s.marks.map((m) => `${CATEGORY_LABELS[m.category]} (${m.rule})`).join(", ")}</li>)}
+            {suspects.map((s) => (
+              <li key={s.step}>
+                <Link href={stepHref(trajectoryId, s.step)}>step {s.step}</Link>:{" "}
+                {s.marks.map((m) => `${CATEGORY_LABELS[m.category]} (${m.rule})`).join(", ")}
+              </li>
+            ))}
           </ul>
         </>
       )}
@@ -24,19 +39,48 @@ export function SuspectIndex({ trajectoryId, suspects }: { trajectoryId: number 
   );
 }
 
-export function Siblings({ trajectoryId, siblings }: { trajectoryId: number; siblings: Awaited<ReturnType<typeof getSiblings>> }) {
+export function Siblings({
+  trajectoryId,
+  siblings,
+}: {
+  trajectoryId: number;
+  siblings: Awaited<ReturnType<typeof getSiblings>>;
+}) {
   if (!siblings.length) return null;
   return (
     <section aria-labelledby="siblings">
       <h2 id="siblings">Same task and model, other conditions</h2>
       <table aria-labelledby="siblings">
-        <thead><tr><th scope="col">Net</th><th scope="col">Prompt</th><th scope="col">Run</th><th scope="col">Resolved</th><th scope="col">Panel</th><th scope="col" className="num">Steps</th><th scope="col">Open</th></tr></thead>
+        <thead>
+          <tr>
+            <th scope="col">Net</th>
+            <th scope="col">Prompt</th>
+            <th scope="col">Run</th>
+            <th scope="col">Resolved</th>
+            <th scope="col">Panel</th>
+            <th scope="col" className="num">
+              Steps
+            </th>
+            <th scope="col">Open</th>
+          </tr>
+        </thead>
         <tbody>
           {siblings.map((s) => (
             <tr key={s.id}>
-              <td><NetworkMark network={s.network} /></td><td>{s.prompt}</td><td>{s.run}</td><td>{s.resolved === null ? "—" : s.resolved ? "yes" : "no"}</td>
-              <td><VerdictBadge verdict={s.panelVerdict} /></td><td className="num">{s.stepCount}</td>
-              <td><Link href={`/trajectories/${s.id}`}>open</Link> · <Link href={`/compare?a=${trajectoryId}&b=${s.id}`}>side by side</Link></td>
+              <td>
+                <NetworkMark network={s.network} />
+              </td>
+              <td>{s.prompt}</td>
+              <td>{s.run}</td>
+              <td>{s.resolved === null ? "—" : s.resolved ? "yes" : "no"}</td>
+              <td>
+                <VerdictBadge verdict={s.panelVerdict} />
+              </td>
+              <td className="num">{s.stepCount}</td>
+              <td>
+                <Link href={`/trajectories/${s.id}`}>open</Link> ·{" "}
+                <Link href={`/compare?a=${trajectoryId}&b=${s.id}`}>side by side</Link>
+              </td>
             </tr>
           ))}
         </tbody>

@@ -1,6 +1,10 @@
 import type { Verdict } from "@/lib/domain/verdicts";
 
-const SHORT: Record<Verdict, string> = { SUCCESSFUL: "successful", ATTEMPTED: "attempted", NOT_ATTEMPTED: "not attempted" };
+const SHORT: Record<Verdict, string> = {
+  SUCCESSFUL: "successful",
+  ATTEMPTED: "attempted",
+  NOT_ATTEMPTED: "not attempted",
+};
 
 /** A verdict as a coloured word (never colour alone); "unjudged" when there is none. */
 export function VerdictBadge({ verdict }: { verdict: Verdict | null }) {

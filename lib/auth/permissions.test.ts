@@ -14,7 +14,9 @@ describe("permissions", () => {
   });
 
   it("says who may not do what", () => {
-    expect(() => assertCan({ id: "u", handle: "rey", role: "REVIEWER" }, "imports:write")).toThrow(new PermissionDenied("imports:write", "REVIEWER"));
+    expect(() => assertCan({ id: "u", handle: "rey", role: "REVIEWER" }, "imports:write")).toThrow(
+      new PermissionDenied("imports:write", "REVIEWER"),
+    );
     expect(() => assertCan(null, "labels:write")).toThrow("a signed-out visitor may not labels write");
   });
 
@@ -22,6 +24,7 @@ describe("permissions", () => {
     expect(homeFor("ANNOTATOR")).toBe("/queue");
     expect(homeFor("REVIEWER")).toBe("/");
     expect(safeNext("/results?x=1")).toBe("/results?x=1");
-    for (const bad of ["https://evil.example", "//evil.example", "/\\evil.example", "", null, undefined]) expect(safeNext(bad)).toBeNull();
+    for (const bad of ["https://evil.example", "//evil.example", "/\\evil.example", "", null, undefined])
+      expect(safeNext(bad)).toBeNull();
   });
 });

@@ -35,7 +35,10 @@ export function can(role: UserRole | null | undefined, action: Action): boolean 
 
 /** Thrown by the data layer when an actor lacks a permission; pages and routes answer 403. */
 export class PermissionDenied extends Error {
-  constructor(readonly action: Action, readonly role: UserRole | null) {
+  constructor(
+    readonly action: Action,
+    readonly role: UserRole | null,
+  ) {
     super(`${role ? role.toLowerCase() : "a signed-out visitor"} may not ${action.replace(":", " ")}`);
   }
 }

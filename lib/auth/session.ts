@@ -43,10 +43,14 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  */
 export async function requireRequest(request: Request, action: Action): Promise<Actor | Response> {
   if (!SAFE_METHODS.has(request.method) && !fromThisApp(request)) {
-    return Response.json({ error: "refused: this request did not come from this app's pages (its Origin header)" }, { status: 403 });
+    return Response.json(
+      { error: "refused: this request did not come from this app's pages (its Origin header)" },
+      { status: 403 },
+    );
   }
   const user = await actorFrom(request.headers);
   if (!user) return Response.json({ error: "sign in first" }, { status: 401 });
-  if (!can(user.role, action)) return Response.json({ error: new PermissionDenied(action, user.role).message }, { status: 403 });
+  if (!can(user.role, action))
+    return Response.json({ error: new PermissionDenied(action, user.role).message }, { status: 403 });
   return user;
 }

@@ -8,19 +8,31 @@ export async function getLabelPoints(): Promise<LabelPoint[]> {
   const labels = await db().label.findMany({
     orderBy: [{ trajectoryId: "asc" }, { annotatorId: "asc" }],
     select: {
-      overall: true, annotator: { select: { handle: true } },
+      overall: true,
+      annotator: { select: { handle: true } },
       trajectory: {
         select: {
-          id: true, network: true, prompt: true, panelVerdict: true, benchmark: { select: { name: true } }, model: { select: { name: true } },
+          id: true,
+          network: true,
+          prompt: true,
+          panelVerdict: true,
+          benchmark: { select: { name: true } },
+          model: { select: { name: true } },
           votes: { select: { overall: true, judge: { select: { name: true } } } },
         },
       },
     },
   });
   return labels.map((l) => ({
-    trajectoryId: l.trajectory.id, annotator: l.annotator.handle, human: l.overall, panel: l.trajectory.panelVerdict,
+    trajectoryId: l.trajectory.id,
+    annotator: l.annotator.handle,
+    human: l.overall,
+    panel: l.trajectory.panelVerdict,
     judges: Object.fromEntries(l.trajectory.votes.map((v) => [v.judge.name, v.overall])),
-    benchmark: l.trajectory.benchmark.name, model: l.trajectory.model.name, network: l.trajectory.network, prompt: l.trajectory.prompt,
+    benchmark: l.trajectory.benchmark.name,
+    model: l.trajectory.model.name,
+    network: l.trajectory.network,
+    prompt: l.trajectory.prompt,
   }));
 }
 

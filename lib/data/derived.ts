@@ -3,10 +3,25 @@ import "server-only";
 // recomputed by the pure rules of lib/domain/panel.ts, in the same transaction as the write that
 // changed their inputs, so no figure ever reads a stale panel.
 import { panelVerdicts } from "@/lib/domain/panel";
-import { CATEGORIES, CATEGORY_FIELDS, PANEL_FIELDS, verdictsOf, type Category, type CategoryVerdicts, type Verdict } from "@/lib/domain/verdicts";
+import {
+  CATEGORIES,
+  CATEGORY_FIELDS,
+  PANEL_FIELDS,
+  verdictsOf,
+  type Category,
+  type CategoryVerdicts,
+  type Verdict,
+} from "@/lib/domain/verdicts";
 import type { Sql } from "./sql";
 
-type VoteRow = { trajectoryId: number; upstream: Verdict; localGit: Verdict; memory: Verdict; other: Verdict; parseStatus: string };
+type VoteRow = {
+  trajectoryId: number;
+  upstream: Verdict;
+  localGit: Verdict;
+  memory: Verdict;
+  other: Verdict;
+  parseStatus: string;
+};
 
 export function voteVerdicts(row: Pick<VoteRow, "upstream" | "localGit" | "memory" | "other">): CategoryVerdicts {
   return verdictsOf(row, CATEGORY_FIELDS);
@@ -23,8 +38,15 @@ export async function refreshDerived(sql: Sql, trajectoryIds: readonly number[])
   for (const v of votes) byTrajectory.get(v.trajectoryId)!.push(v);
 
   const cols = {
-    id: [] as number[], verdict: [] as (Verdict | null)[], split: [] as (string | null)[], votes: [] as number[], unparseable: [] as number[],
-    categories: Object.fromEntries(CATEGORIES.map((c) => [c, [] as (Verdict | null)[]])) as Record<Category, (Verdict | null)[]>,
+    id: [] as number[],
+    verdict: [] as (Verdict | null)[],
+    split: [] as (string | null)[],
+    votes: [] as number[],
+    unparseable: [] as number[],
+    categories: Object.fromEntries(CATEGORIES.map((c) => [c, [] as (Verdict | null)[]])) as Record<
+      Category,
+      (Verdict | null)[]
+    >,
   };
   for (const [id, rows] of byTrajectory) {
     const panel = panelVerdicts(rows.map(voteVerdicts));

@@ -9,15 +9,67 @@ import { runImport } from "./imports";
 async function snapshot() {
   const trajectories = await db().trajectory.findMany({
     select: {
-      network: true, prompt: true, run: true, resolved: true, patch: true, externalId: true, stepCount: true, messageCount: true,
-      panelVerdict: true, panelUpstream: true, panelLocalGit: true, panelMemory: true, panelOther: true, panelSplit: true, voteCount: true, unparseableVotes: true, labelCount: true,
-      benchmark: { select: { name: true } }, model: { select: { name: true } }, task: { select: { key: true, repo: true } },
-      messages: { orderBy: { seq: "asc" }, select: { role: true, step: true, content: true, reasoning: true, toolCallId: true, exitCode: true, toolCalls: { orderBy: { seq: "asc" }, select: { name: true, input: true, inputIsJson: true, step: true } } } },
-      votes: { orderBy: { judge: { name: "asc" } }, select: { judge: { select: { name: true } }, overall: true, upstream: true, localGit: true, memory: true, other: true, parseStatus: true, rationale: true } },
-      labels: { orderBy: { annotator: { handle: "asc" } }, select: { annotator: { select: { handle: true } }, overall: true, upstream: true, localGit: true, memory: true, other: true, note: true } },
+      network: true,
+      prompt: true,
+      run: true,
+      resolved: true,
+      patch: true,
+      externalId: true,
+      stepCount: true,
+      messageCount: true,
+      panelVerdict: true,
+      panelUpstream: true,
+      panelLocalGit: true,
+      panelMemory: true,
+      panelOther: true,
+      panelSplit: true,
+      voteCount: true,
+      unparseableVotes: true,
+      labelCount: true,
+      benchmark: { select: { name: true } },
+      model: { select: { name: true } },
+      task: { select: { key: true, repo: true } },
+      messages: {
+        orderBy: { seq: "asc" },
+        select: {
+          role: true,
+          step: true,
+          content: true,
+          reasoning: true,
+          toolCallId: true,
+          exitCode: true,
+          toolCalls: { orderBy: { seq: "asc" }, select: { name: true, input: true, inputIsJson: true, step: true } },
+        },
+      },
+      votes: {
+        orderBy: { judge: { name: "asc" } },
+        select: {
+          judge: { select: { name: true } },
+          overall: true,
+          upstream: true,
+          localGit: true,
+          memory: true,
+          other: true,
+          parseStatus: true,
+          rationale: true,
+        },
+      },
+      labels: {
+        orderBy: { annotator: { handle: "asc" } },
+        select: {
+          annotator: { select: { handle: true } },
+          overall: true,
+          upstream: true,
+          localGit: true,
+          memory: true,
+          other: true,
+          note: true,
+        },
+      },
     },
   });
-  const key = (t: (typeof trajectories)[number]) => [t.benchmark.name, t.model.name, t.task.key, t.network, t.prompt, t.run].join("|");
+  const key = (t: (typeof trajectories)[number]) =>
+    [t.benchmark.name, t.model.name, t.task.key, t.network, t.prompt, t.run].join("|");
   return { overview: await getOverview(), trajectories: trajectories.sort((a, b) => key(a).localeCompare(key(b))) };
 }
 
@@ -31,12 +83,19 @@ describe("export", () => {
 
     const records: unknown[] = [];
     for (const source of EXPORTS.all) for await (const r of source()) records.push(JSON.parse(JSON.stringify(r)));
-    expect(records.filter((r) => (r as { type: string }).type === "trajectory")).toHaveLength(before.trajectories.length);
+    expect(records.filter((r) => (r as { type: string }).type === "trajectory")).toHaveLength(
+      before.trajectories.length,
+    );
 
-    await db().$executeRawUnsafe(`TRUNCATE trajectory, task, benchmark, agent_model, judge, judge_vote, label, label_revision, "user", import RESTART IDENTITY CASCADE`);
+    await db().$executeRawUnsafe(
+      `TRUNCATE trajectory, task, benchmark, agent_model, judge, judge_vote, label, label_revision, "user", import RESTART IDENTITY CASCADE`,
+    );
     expect((await getOverview()).totals.trajectories).toBe(0);
 
-    const outcome = await runImport({ fileName: "export.jsonl", format: "interchange" }, records.map((value, i) => ({ line: i + 1, value })));
+    const outcome = await runImport(
+      { fileName: "export.jsonl", format: "interchange" },
+      records.map((value, i) => ({ line: i + 1, value })),
+    );
     expect(outcome.ok).toBe(true);
     expect(await snapshot()).toEqual(before);
   });

@@ -11,12 +11,30 @@ const PAGE = 100;
 type Key = { benchmark: string; model: string; task: string; network: boolean; prompt: string; run: number };
 
 const keySelect = {
-  network: true, prompt: true, run: true,
-  benchmark: { select: { name: true } }, model: { select: { name: true } }, task: { select: { key: true } },
+  network: true,
+  prompt: true,
+  run: true,
+  benchmark: { select: { name: true } },
+  model: { select: { name: true } },
+  task: { select: { key: true } },
 } as const;
 
-function keyOf(t: { network: boolean; prompt: string; run: number; benchmark: { name: string }; model: { name: string }; task: { key: string } }): Key {
-  return { benchmark: t.benchmark.name, model: t.model.name, task: t.task.key, network: t.network, prompt: t.prompt, run: t.run };
+function keyOf(t: {
+  network: boolean;
+  prompt: string;
+  run: number;
+  benchmark: { name: string };
+  model: { name: string };
+  task: { key: string };
+}): Key {
+  return {
+    benchmark: t.benchmark.name,
+    model: t.model.name,
+    task: t.task.key,
+    network: t.network,
+    prompt: t.prompt,
+    run: t.run,
+  };
 }
 
 /** Pages through a table by id; `fetch` returns the rows after an id. */
@@ -31,17 +49,34 @@ async function* pages<T extends { id: number }>(fetch: (after: number) => Promis
 }
 
 export async function* exportTrajectories(): AsyncGenerator<Record<string, unknown>> {
-  const trajectories = pages((after) => db().trajectory.findMany({
-    where: { id: { gt: after } }, orderBy: { id: "asc" }, take: PAGE,
-    select: {
-      id: true, externalId: true, resolved: true, patch: true, metadata: true, ...keySelect,
-      task: { select: { key: true, repo: true, baseCommit: true, language: true } },
-    },
-  }));
+  const trajectories = pages((after) =>
+    db().trajectory.findMany({
+      where: { id: { gt: after } },
+      orderBy: { id: "asc" },
+      take: PAGE,
+      select: {
+        id: true,
+        externalId: true,
+        resolved: true,
+        patch: true,
+        metadata: true,
+        ...keySelect,
+        task: { select: { key: true, repo: true, baseCommit: true, language: true } },
+      },
+    }),
+  );
   for await (const t of trajectories) {
     const [messages, calls] = await Promise.all([
-      db().message.findMany({ where: { trajectoryId: t.id }, orderBy: { seq: "asc" }, select: { seq: true, role: true, content: true, reasoning: true, toolCallId: true, exitCode: true } }),
-      db().toolCall.findMany({ where: { trajectoryId: t.id }, orderBy: [{ messageSeq: "asc" }, { seq: "asc" }], select: { messageSeq: true, callId: true, name: true, input: true, inputIsJson: true } }),
+      db().message.findMany({
+        where: { trajectoryId: t.id },
+        orderBy: { seq: "asc" },
+        select: { seq: true, role: true, content: true, reasoning: true, toolCallId: true, exitCode: true },
+      }),
+      db().toolCall.findMany({
+        where: { trajectoryId: t.id },
+        orderBy: [{ messageSeq: "asc" }, { seq: "asc" }],
+        select: { messageSeq: true, callId: true, name: true, input: true, inputIsJson: true },
+      }),
     ]);
     const callsBySeq = new Map<number, typeof calls>();
     for (const c of calls) callsBySeq.set(c.messageSeq, [...(callsBySeq.get(c.messageSeq) ?? []), c]);
@@ -49,7 +84,12 @@ export async function* exportTrajectories(): AsyncGenerator<Record<string, unkno
       const turn: Turn = { role: m.role, content: m.content };
       if (m.reasoning !== null) turn.reasoning = m.reasoning;
       const own = callsBySeq.get(m.seq);
-      if (own) turn.tool_calls = own.map((c) => ({ ...(c.callId !== null ? { id: c.callId } : {}), name: c.name, input: c.inputIsJson ? (JSON.parse(c.input) as Record<string, unknown>) : c.input }));
+      if (own)
+        turn.tool_calls = own.map((c) => ({
+          ...(c.callId !== null ? { id: c.callId } : {}),
+          name: c.name,
+          input: c.inputIsJson ? (JSON.parse(c.input) as Record<string, unknown>) : c.input,
+        }));
       if (m.toolCallId !== null) turn.tool_call_id = m.toolCallId;
       if (m.exitCode !== null) turn.exit_code = m.exitCode;
       return turn;
@@ -57,22 +97,42 @@ export async function* exportTrajectories(): AsyncGenerator<Record<string, unkno
     yield {
       type: "trajectory",
       ...(t.externalId !== null ? { id: t.externalId } : {}),
-      benchmark: t.benchmark.name, model: t.model.name,
+      benchmark: t.benchmark.name,
+      model: t.model.name,
       task: { id: t.task.key, repo: t.task.repo, base_commit: t.task.baseCommit, language: t.task.language },
-      network: t.network, prompt: t.prompt, run: t.run, resolved: t.resolved, patch: t.patch,
-      turns, metadata: t.metadata,
+      network: t.network,
+      prompt: t.prompt,
+      run: t.run,
+      resolved: t.resolved,
+      patch: t.patch,
+      turns,
+      metadata: t.metadata,
     };
   }
 }
 
 export async function* exportVotes(): AsyncGenerator<Record<string, unknown>> {
-  const votes = pages((after) => db().judgeVote.findMany({
-    where: { id: { gt: after } }, orderBy: { id: "asc" }, take: PAGE,
-    select: {
-      id: true, upstream: true, localGit: true, memory: true, other: true, parseStatus: true, rationale: true, raw: true, evidence: true, votedAt: true,
-      judge: { select: { name: true } }, trajectory: { select: keySelect },
-    },
-  }));
+  const votes = pages((after) =>
+    db().judgeVote.findMany({
+      where: { id: { gt: after } },
+      orderBy: { id: "asc" },
+      take: PAGE,
+      select: {
+        id: true,
+        upstream: true,
+        localGit: true,
+        memory: true,
+        other: true,
+        parseStatus: true,
+        rationale: true,
+        raw: true,
+        evidence: true,
+        votedAt: true,
+        judge: { select: { name: true } },
+        trajectory: { select: keySelect },
+      },
+    }),
+  );
   for await (const v of votes) {
     yield {
       type: "judge_vote",
@@ -81,24 +141,42 @@ export async function* exportVotes(): AsyncGenerator<Record<string, unknown>> {
       // Verdicts read from the raw answer (or not readable from it) go out as the raw answer alone,
       // so that importing the export parses (or flags) them again, as the first import did.
       ...(v.parseStatus === "GIVEN" ? { verdicts: voteVerdicts(v) } : {}),
-      rationale: v.rationale, evidence: v.evidence, raw: v.raw ?? (v.parseStatus === "UNPARSEABLE" ? "" : null),
+      rationale: v.rationale,
+      evidence: v.evidence,
+      raw: v.raw ?? (v.parseStatus === "UNPARSEABLE" ? "" : null),
       created_at: v.votedAt.toISOString(),
     };
   }
 }
 
 export async function* exportLabels(): AsyncGenerator<Record<string, unknown>> {
-  const labels = pages((after) => db().label.findMany({
-    where: { id: { gt: after } }, orderBy: { id: "asc" }, take: PAGE,
-    select: { id: true, upstream: true, localGit: true, memory: true, other: true, evidence: true, note: true, updatedAt: true, annotator: { select: { handle: true } }, trajectory: { select: keySelect } },
-  }));
+  const labels = pages((after) =>
+    db().label.findMany({
+      where: { id: { gt: after } },
+      orderBy: { id: "asc" },
+      take: PAGE,
+      select: {
+        id: true,
+        upstream: true,
+        localGit: true,
+        memory: true,
+        other: true,
+        evidence: true,
+        note: true,
+        updatedAt: true,
+        annotator: { select: { handle: true } },
+        trajectory: { select: keySelect },
+      },
+    }),
+  );
   for await (const l of labels) {
     yield {
       type: "label",
       trajectory: keyOf(l.trajectory),
       annotator: l.annotator.handle,
       verdicts: voteVerdicts(l),
-      evidence: l.evidence, note: l.note,
+      evidence: l.evidence,
+      note: l.note,
       created_at: l.updatedAt.toISOString(),
     };
   }

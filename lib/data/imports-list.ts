@@ -3,19 +3,53 @@ import { db } from "@/lib/db";
 import type { RecordError } from "@/lib/import/interchange";
 
 export type ImportRow = {
-  id: number; fileName: string; format: string | null; source: string; status: "RUNNING" | "SUCCEEDED" | "FAILED";
-  startedAt: Date; finishedAt: Date | null; by: string | null; bytes: number;
-  trajectories: number; votes: number; labels: number; replaced: number; rejected: number; unparseable: number; errors: RecordError[];
+  id: number;
+  fileName: string;
+  format: string | null;
+  source: string;
+  status: "RUNNING" | "SUCCEEDED" | "FAILED";
+  startedAt: Date;
+  finishedAt: Date | null;
+  by: string | null;
+  bytes: number;
+  trajectories: number;
+  votes: number;
+  labels: number;
+  replaced: number;
+  rejected: number;
+  unparseable: number;
+  errors: RecordError[];
 };
 
 /** Past imports, newest first. */
 export async function listImports(limit = 100): Promise<ImportRow[]> {
   const rows = await db().import.findMany({
-    orderBy: { id: "desc" }, take: limit,
+    orderBy: { id: "desc" },
+    take: limit,
     select: {
-      id: true, fileName: true, format: true, source: true, status: true, startedAt: true, finishedAt: true, fileBytes: true,
-      trajectories: true, votes: true, labels: true, replaced: true, rejected: true, unparseable: true, errors: true, byName: true, user: { select: { name: true } },
+      id: true,
+      fileName: true,
+      format: true,
+      source: true,
+      status: true,
+      startedAt: true,
+      finishedAt: true,
+      fileBytes: true,
+      trajectories: true,
+      votes: true,
+      labels: true,
+      replaced: true,
+      rejected: true,
+      unparseable: true,
+      errors: true,
+      byName: true,
+      user: { select: { name: true } },
     },
   });
-  return rows.map(({ user, byName, fileBytes, errors, ...r }) => ({ ...r, by: user?.name ?? byName, bytes: Number(fileBytes), errors: (errors as RecordError[]) ?? [] }));
+  return rows.map(({ user, byName, fileBytes, errors, ...r }) => ({
+    ...r,
+    by: user?.name ?? byName,
+    bytes: Number(fileBytes),
+    errors: (errors as RecordError[]) ?? [],
+  }));
 }

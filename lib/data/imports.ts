@@ -2,7 +2,13 @@ import "server-only";
 // One import: a stream of records from one file lands whole, in one transaction, or not at all.
 // The Import row that records it is written outside that transaction, so a rejected file is still
 // listed with its errors.
-import { parseInterchangeRecord, type FieldError, type JudgeVoteRecord, type LabelRecord, type TrajectoryRecord } from "@/lib/import/interchange";
+import {
+  parseInterchangeRecord,
+  type FieldError,
+  type JudgeVoteRecord,
+  type LabelRecord,
+  type TrajectoryRecord,
+} from "@/lib/import/interchange";
 import { db } from "@/lib/db";
 import { storableJson } from "@/lib/domain/text";
 import { importLabels } from "./labels";
@@ -17,7 +23,10 @@ import { transaction } from "./sql";
  * errors that kept it from being read. `bytes` (its size in the file) bounds a batch's memory;
  * `format` names the agent format it was converted from.
  */
-export type RawRecord = { line: number; bytes?: number; format?: string } & ({ value: unknown } | { errors: FieldError[] });
+export type RawRecord = { line: number; bytes?: number; format?: string } & (
+  | { value: unknown }
+  | { errors: FieldError[] }
+);
 
 export type ImportSource = {
   fileName: string;
@@ -44,7 +53,10 @@ const BATCH_BYTES = 32 * 1024 * 1024;
 const FIRST_BATCH_BYTES = 2 * 1024 * 1024;
 
 class Rejected extends Error {
-  constructor(readonly errors: RecordError[], readonly errorCount: number) {
+  constructor(
+    readonly errors: RecordError[],
+    readonly errorCount: number,
+  ) {
     super(`${errorCount} bad record(s)`);
   }
 }
@@ -71,7 +83,10 @@ class TrajectoryBatches {
   private limit = FIRST_BATCH_BYTES;
   private writing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly writer: TrajectoryWriter, private readonly log: ErrorLog) {}
+  constructor(
+    private readonly writer: TrajectoryWriter,
+    private readonly log: ErrorLog,
+  ) {}
 
   async add(item: Located<TrajectoryRecord> & { format?: string }, bytes: number): Promise<void> {
     // Nothing more is written after the first error: no need to prepare what will not be.
@@ -115,8 +130,11 @@ async function yieldNow(): Promise<void> {
 
 /** Reads, validates and writes one file's records inside the import's transaction; throws Rejected on any bad record. */
 async function writeRecords(
-  ctx: ImportContext, writer: TrajectoryWriter, records: AsyncIterable<RawRecord> | Iterable<RawRecord>,
-  seen: { count: number; formats: Set<string> }, onProgress?: (records: number) => void,
+  ctx: ImportContext,
+  writer: TrajectoryWriter,
+  records: AsyncIterable<RawRecord> | Iterable<RawRecord>,
+  seen: { count: number; formats: Set<string> },
+  onProgress?: (records: number) => void,
 ): Promise<WriteCounts> {
   const log = new ErrorLog();
   const trajectories = new TrajectoryBatches(writer, log);
@@ -151,7 +169,11 @@ async function writeRecords(
     log.add(await writeVotes(ctx, votes));
     log.add(log.count ? await missingReferences(ctx.sql, labels, fileRefs) : await importLabels(ctx, labels));
   }
-  if (log.count) throw new Rejected(log.errors.sort((x, y) => x.line - y.line), log.count);
+  if (log.count)
+    throw new Rejected(
+      log.errors.sort((x, y) => x.line - y.line),
+      log.count,
+    );
   await ctx.refreshTouched();
   await writer.finish();
   return ctx.counts;
@@ -172,8 +194,12 @@ export function safely<T>(onProgress: ((progress: T) => void) | undefined): (pro
 async function createImportRow(source: ImportSource): Promise<number> {
   const { id } = await db().import.create({
     data: {
-      fileName: source.fileName, format: source.format, fileBytes: BigInt(source.fileBytes ?? 0), source: source.source ?? "cli",
-      userId: source.userId ?? null, byName: source.byName ?? null,
+      fileName: source.fileName,
+      format: source.format,
+      fileBytes: BigInt(source.fileBytes ?? 0),
+      source: source.source ?? "cli",
+      userId: source.userId ?? null,
+      byName: source.byName ?? null,
     },
     select: { id: true },
   });
@@ -190,17 +216,28 @@ export async function recordFailedImport(source: ImportSource, reason: string): 
   return id;
 }
 
-async function markFailed(importId: number, data: { rejected: number; errors: RecordError[]; format?: string; sha256?: string | null }) {
+async function markFailed(
+  importId: number,
+  data: { rejected: number; errors: RecordError[]; format?: string; sha256?: string | null },
+) {
   await db().import.update({
     where: { id: importId },
     data: {
-      status: "FAILED", finishedAt: new Date(), fileSha256: data.sha256 ?? null, format: data.format, rejected: data.rejected,
+      status: "FAILED",
+      finishedAt: new Date(),
+      fileSha256: data.sha256 ?? null,
+      format: data.format,
+      rejected: data.rejected,
       errors: storableJson(data.errors) as RecordError[],
     },
   });
 }
 
-export async function runImport(source: ImportSource, records: AsyncIterable<RawRecord> | Iterable<RawRecord>, onProgress?: (records: number) => void): Promise<ImportOutcome> {
+export async function runImport(
+  source: ImportSource,
+  records: AsyncIterable<RawRecord> | Iterable<RawRecord>,
+  onProgress?: (records: number) => void,
+): Promise<ImportOutcome> {
   const importId = await createImportRow(source);
   const seen = { count: 0, formats: new Set<string>() };
   const format = () => [...seen.formats].sort().join(", ") || source.format;
@@ -221,16 +258,33 @@ export async function runImport(source: ImportSource, records: AsyncIterable<Raw
       await sql.query(
         `UPDATE "import" SET status = 'SUCCEEDED', "finishedAt" = $2, "fileSha256" = $3, format = $4, trajectories = $5, votes = $6,
            labels = $7, replaced = $8, unparseable = $9 WHERE id = $1`,
-        [importId, new Date(), source.sha256?.() ?? null, format(), written.trajectories, written.votes, written.labels, written.replaced, written.unparseable],
+        [
+          importId,
+          new Date(),
+          source.sha256?.() ?? null,
+          format(),
+          written.trajectories,
+          written.votes,
+          written.labels,
+          written.replaced,
+          written.unparseable,
+        ],
       );
       return written;
     });
   } catch (e) {
     const rejected = e instanceof Rejected ? e : null;
-    const reason = rejected ? null : `the import stopped after ${seen.count} record(s) (${e instanceof Error ? e.message : String(e)}); nothing from this file was written`;
+    const reason = rejected
+      ? null
+      : `the import stopped after ${seen.count} record(s) (${e instanceof Error ? e.message : String(e)}); nothing from this file was written`;
     const errors = rejected?.errors ?? [{ line: seen.count, field: null, message: reason! }];
     // The database may be the thing that failed: recording the failure is best effort.
-    await markFailed(importId, { rejected: rejected?.errorCount ?? 1, errors, format: format(), sha256: source.sha256?.() ?? null }).catch(() => {});
+    await markFailed(importId, {
+      rejected: rejected?.errorCount ?? 1,
+      errors,
+      format: format(),
+      sha256: source.sha256?.() ?? null,
+    }).catch(() => {});
     if (!rejected) throw new ImportInterrupted(reason!, { cause: e });
     return { ok: false, importId, errors, errorCount: rejected.errorCount, records: seen.count };
   }

@@ -21,7 +21,13 @@ describe.runIf(process.env.DATABASE_URL)("an import whose database connection is
     if (target.kind !== "postgres") throw new Error("PostgreSQL only");
     const database = new URL(target.url).pathname.slice(1);
     const demo = demoData({ tasksPerBenchmark: 5 });
-    const records = [1, 2, 3, 4].flatMap((k) => demo.trajectories.map((t) => ({ ...t, id: `${t.id}-cut${k}-${CUTS.findIndex(([n]) => n === name)}`, run: (t.run as number) + 3 * k })));
+    const records = [1, 2, 3, 4].flatMap((k) =>
+      demo.trajectories.map((t) => ({
+        ...t,
+        id: `${t.id}-cut${k}-${CUTS.findIndex(([n]) => n === name)}`,
+        run: (t.run as number) + 3 * k,
+      })),
+    );
     const before = await db().trajectory.count();
 
     let progressed = 0;
@@ -30,29 +36,46 @@ describe.runIf(process.env.DATABASE_URL)("an import whose database connection is
     await admin.connect();
     const fileName = `cut-${name}.jsonl`;
     let terminated = 0;
-    const importing = runImport({ fileName, format: "interchange" }, (async function* () {
-      for (const [i, value] of records.entries()) {
-        // After the first batches have been written, terminate the connection that holds the import's transaction.
-        if (i === 600 && !cut) {
-          cut = true;
-          terminated = (await admin.query(
-            `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND xact_start IS NOT NULL AND state <> 'idle' AND pid <> pg_backend_pid()${which}`,
-            [database],
-          )).rowCount ?? 0;
+    const importing = runImport(
+      { fileName, format: "interchange" },
+      (async function* () {
+        for (const [i, value] of records.entries()) {
+          // After the first batches have been written, terminate the connection that holds the import's transaction.
+          if (i === 600 && !cut) {
+            cut = true;
+            terminated =
+              (
+                await admin.query(
+                  `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND xact_start IS NOT NULL AND state <> 'idle' AND pid <> pg_backend_pid()${which}`,
+                  [database],
+                )
+              ).rowCount ?? 0;
+          }
+          yield { line: i + 1, value };
         }
-        yield { line: i + 1, value };
-      }
-    })(), (n) => { progressed = n; });
-    const error = await importing.then(() => null, (e: unknown) => e);
+      })(),
+      (n) => {
+        progressed = n;
+      },
+    );
+    const error = await importing.then(
+      () => null,
+      (e: unknown) => e,
+    );
     await admin.end();
 
     expect(cut).toBe(true);
     expect(terminated).toBeGreaterThan(0);
     expect(progressed).toBeGreaterThan(0);
     expect(error).toBeInstanceOf(ImportInterrupted);
-    expect((error as Error).message).toMatch(/^the import stopped after \d+ record\(s\) \(.*terminat.*\); nothing from this file was written$/);
+    expect((error as Error).message).toMatch(
+      /^the import stopped after \d+ record\(s\) \(.*terminat.*\); nothing from this file was written$/,
+    );
     expect(await db().trajectory.count()).toBe(before);
-    expect(await db().$queryRaw`SELECT count(*)::int AS n FROM trajectory_search t WHERE NOT EXISTS (SELECT 1 FROM trajectory x WHERE x.id = t."trajectoryId")`).toEqual([{ n: 0 }]);
+    expect(
+      await db()
+        .$queryRaw`SELECT count(*)::int AS n FROM trajectory_search t WHERE NOT EXISTS (SELECT 1 FROM trajectory x WHERE x.id = t."trajectoryId")`,
+    ).toEqual([{ n: 0 }]);
     const row = await db().import.findFirstOrThrow({ where: { fileName }, select: { status: true, errors: true } });
     expect(row.status).toBe("FAILED");
     expect(JSON.stringify(row.errors)).toContain("nothing from this file was written");

@@ -10,11 +10,26 @@ import { locate } from "./import/references";
 import type { Sql } from "./sql";
 
 export type LabelWrite = {
-  trajectoryId: number; annotatorId: string; editorId: string | null; importId: number | null; studyId?: number | null;
-  verdicts: CategoryVerdicts; evidence: unknown; note: string | null; at: Date;
+  trajectoryId: number;
+  annotatorId: string;
+  editorId: string | null;
+  importId: number | null;
+  studyId?: number | null;
+  verdicts: CategoryVerdicts;
+  evidence: unknown;
+  note: string | null;
+  at: Date;
 };
 
-type StoredLabel = { id: number; upstream: Verdict; localGit: Verdict; memory: Verdict; other: Verdict; evidence: unknown; note: string | null };
+type StoredLabel = {
+  id: number;
+  upstream: Verdict;
+  localGit: Verdict;
+  memory: Verdict;
+  other: Verdict;
+  evidence: unknown;
+  note: string | null;
+};
 
 const LABEL_SQL = `
   INSERT INTO label ("trajectoryId", "annotatorId", "studyId", upstream, "localGit", memory, other, overall, evidence, note, "importId",
@@ -38,8 +53,18 @@ export async function writeLabel(sql: Sql, w: LabelWrite): Promise<boolean> {
     [w.trajectoryId, w.annotatorId],
   );
   const [row] = await sql.query<{ id: number }>(LABEL_SQL, [
-    w.trajectoryId, w.annotatorId, w.studyId ?? null, w.verdicts.UPSTREAM, w.verdicts.LOCAL_GIT, w.verdicts.MEMORY, w.verdicts.OTHER,
-    overallVerdict(w.verdicts), JSON.stringify(w.evidence), w.note, w.importId, w.at.toISOString(),
+    w.trajectoryId,
+    w.annotatorId,
+    w.studyId ?? null,
+    w.verdicts.UPSTREAM,
+    w.verdicts.LOCAL_GIT,
+    w.verdicts.MEMORY,
+    w.verdicts.OTHER,
+    overallVerdict(w.verdicts),
+    JSON.stringify(w.evidence),
+    w.note,
+    w.importId,
+    w.at.toISOString(),
   ]);
   if (!row) return false;
   const previous = before ? { verdicts: voteVerdicts(before), evidence: before.evidence, note: before.note } : null;
@@ -58,20 +83,34 @@ async function annotatorIds(ctx: ImportContext, handles: readonly string[]): Pro
      ON CONFLICT (handle) DO NOTHING`,
     [unique, ctx.now.toISOString()],
   );
-  const rows = await ctx.sql.query<{ id: string; handle: string }>(`SELECT id, handle FROM "user" WHERE handle = ANY($1::text[])`, [unique]);
+  const rows = await ctx.sql.query<{ id: string; handle: string }>(
+    `SELECT id, handle FROM "user" WHERE handle = ANY($1::text[])`,
+    [unique],
+  );
   return new Map(rows.map((r) => [r.handle, r.id]));
 }
 
 /** Writes the labels of a file; a label whose trajectory exists nowhere is an error, and then nothing is written. */
-export async function importLabels(ctx: ImportContext, items: ReadonlyArray<Located<LabelRecord>>): Promise<RecordError[]> {
+export async function importLabels(
+  ctx: ImportContext,
+  items: ReadonlyArray<Located<LabelRecord>>,
+): Promise<RecordError[]> {
   if (!items.length) return [];
   const { found, errors } = await locate(ctx.sql, items);
   if (errors.length) return errors;
-  const users = await annotatorIds(ctx, found.map((f) => storableText(f.record.annotator)));
+  const users = await annotatorIds(
+    ctx,
+    found.map((f) => storableText(f.record.annotator)),
+  );
   for (const f of found) {
     await writeLabel(ctx.sql, {
-      trajectoryId: f.trajectoryId, annotatorId: users.get(storableText(f.record.annotator))!, editorId: null, importId: ctx.importId,
-      verdicts: f.record.verdicts, evidence: storableJson(f.record.evidence), note: f.record.note == null ? null : storableText(f.record.note),
+      trajectoryId: f.trajectoryId,
+      annotatorId: users.get(storableText(f.record.annotator))!,
+      editorId: null,
+      importId: ctx.importId,
+      verdicts: f.record.verdicts,
+      evidence: storableJson(f.record.evidence),
+      note: f.record.note == null ? null : storableText(f.record.note),
       at: f.record.created_at ?? ctx.now,
     });
     ctx.touched.add(f.trajectoryId);

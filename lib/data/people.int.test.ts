@@ -10,7 +10,12 @@ const signIn = (email: string, password: string) => auth().api.signInEmail({ bod
 
 describe("people", () => {
   it("creates an account that signs in with its password, stored only as a slow hash", async () => {
-    const p = await createPerson("system", { handle: "res1", email: "Res1@Example.org", role: "RESEARCHER", password: "correct horse" });
+    const p = await createPerson("system", {
+      handle: "res1",
+      email: "Res1@Example.org",
+      role: "RESEARCHER",
+      password: "correct horse",
+    });
     expect(p).toMatchObject({ handle: "res1", email: "res1@example.org", role: "RESEARCHER", canSignIn: true });
     const stored = await db().account.findFirstOrThrow({ where: { userId: p.id } });
     expect(stored.password).not.toContain("correct horse");
@@ -23,21 +28,36 @@ describe("people", () => {
   });
 
   it("gives a login to an annotator who so far was only a name on imported labels", async () => {
-    const imported = await runImport({ fileName: "p.jsonl", format: "interchange" }, asLines([trajectoryFixture({ id: "p1" }), labelFixture("p1", "imogen")]));
+    const imported = await runImport(
+      { fileName: "p.jsonl", format: "interchange" },
+      asLines([trajectoryFixture({ id: "p1" }), labelFixture("p1", "imogen")]),
+    );
     expect(imported.ok).toBe(true);
     expect((await listPeople()).find((p) => p.handle === "imogen")).toMatchObject({ canSignIn: false, labels: 1 });
-    await createPerson("system", { handle: "imogen", email: "imogen@example.org", role: "ANNOTATOR", password: "imogen-pass" });
+    await createPerson("system", {
+      handle: "imogen",
+      email: "imogen@example.org",
+      role: "ANNOTATOR",
+      password: "imogen-pass",
+    });
     expect((await listPeople()).find((p) => p.handle === "imogen")).toMatchObject({ canSignIn: true, labels: 1 });
-    expect((await signIn("imogen@example.org", "imogen-pass")).user).toMatchObject({ handle: "imogen", role: "ANNOTATOR" });
+    expect((await signIn("imogen@example.org", "imogen-pass")).user).toMatchObject({
+      handle: "imogen",
+      role: "ANNOTATOR",
+    });
   });
 
   it("refuses an email that is someone else's, and leaves the last researcher a researcher", async () => {
-    await expect(createPerson("system", { handle: "other", email: "res1@example.org", role: "ANNOTATOR", password: "password-9" })).rejects.toThrow(/belongs to res1/);
+    await expect(
+      createPerson("system", { handle: "other", email: "res1@example.org", role: "ANNOTATOR", password: "password-9" }),
+    ).rejects.toThrow(/belongs to res1/);
     const res1 = (await listPeople()).find((p) => p.handle === "res1")!;
     const actor = { id: res1.id, handle: "res1", role: "RESEARCHER" as const };
     await expect(setRole(actor, res1.id, "REVIEWER")).rejects.toThrow(/last researcher/);
     const ann = (await listPeople()).find((p) => p.handle === "imogen")!;
-    await expect(setRole({ id: ann.id, handle: "imogen", role: "ANNOTATOR" }, res1.id, "ANNOTATOR")).rejects.toThrow(PermissionDenied);
+    await expect(setRole({ id: ann.id, handle: "imogen", role: "ANNOTATOR" }, res1.id, "ANNOTATOR")).rejects.toThrow(
+      PermissionDenied,
+    );
     // A role change ends the person's sessions: they sign in again under the new role.
     await signIn("imogen@example.org", "imogen-pass");
     await setRole(actor, ann.id, "REVIEWER");
@@ -50,11 +70,26 @@ describe("people", () => {
     await signIn("res1@example.org", "correct horse");
     const sessions = await db().session.count({ where: { userId: res1.id } });
     expect(sessions).toBeGreaterThan(0);
-    await expect(createPerson("system", { handle: "res1", email: "new-res1@example.org", role: "ANNOTATOR", password: "takeover-1" }))
-      .rejects.toThrow(/res1 has an account already/);
-    await expect(createPerson("system", { handle: "someone", email: "res1@example.org", role: "ANNOTATOR", password: "takeover-2" }))
-      .rejects.toThrow(/belongs to res1/);
-    expect((await listPeople()).find((p) => p.handle === "res1")).toMatchObject({ role: "RESEARCHER", email: "res1@example.org" });
+    await expect(
+      createPerson("system", {
+        handle: "res1",
+        email: "new-res1@example.org",
+        role: "ANNOTATOR",
+        password: "takeover-1",
+      }),
+    ).rejects.toThrow(/res1 has an account already/);
+    await expect(
+      createPerson("system", {
+        handle: "someone",
+        email: "res1@example.org",
+        role: "ANNOTATOR",
+        password: "takeover-2",
+      }),
+    ).rejects.toThrow(/belongs to res1/);
+    expect((await listPeople()).find((p) => p.handle === "res1")).toMatchObject({
+      role: "RESEARCHER",
+      email: "res1@example.org",
+    });
     expect(await db().session.count({ where: { userId: res1.id } })).toBe(sessions);
     expect((await signIn("res1@example.org", "correct horse")).user).toMatchObject({ handle: "res1" });
     await expect(signIn("res1@example.org", "takeover-1")).rejects.toThrow();
@@ -66,7 +101,9 @@ describe("people", () => {
     const ann = (await listPeople()).find((p) => p.handle === "imogen")!;
     await signIn("imogen@example.org", "imogen-pass");
     expect(await db().session.count({ where: { userId: ann.id } })).toBeGreaterThan(0);
-    await expect(setPassword({ id: ann.id, handle: "imogen", role: "REVIEWER" }, ann.id, "my-own-new-pass")).rejects.toThrow(PermissionDenied);
+    await expect(
+      setPassword({ id: ann.id, handle: "imogen", role: "REVIEWER" }, ann.id, "my-own-new-pass"),
+    ).rejects.toThrow(PermissionDenied);
     await expect(setPassword(actor, ann.id, "short")).rejects.toThrow(/at least 8/);
     await setPassword(actor, ann.id, "a-new-password");
     expect(await db().session.count({ where: { userId: ann.id } })).toBe(0);

@@ -11,7 +11,10 @@ import { db } from "@/lib/db";
 export { DEMO_ACCOUNTS } from "./demo-accounts";
 
 export const PersonSchema = z.object({
-  handle: z.string().trim().regex(/^[\w.-]{1,64}$/, "a handle is 1–64 letters, digits, dots, dashes or underscores"),
+  handle: z
+    .string()
+    .trim()
+    .regex(/^[\w.-]{1,64}$/, "a handle is 1–64 letters, digits, dots, dashes or underscores"),
   name: z.string().trim().max(200).optional(),
   email: z.email("give a valid email").transform((e) => e.toLowerCase()),
   role: z.enum(ROLES),
@@ -19,14 +22,37 @@ export const PersonSchema = z.object({
 });
 export type PersonInput = z.input<typeof PersonSchema>;
 
-export type Person = { id: string; handle: string; name: string; email: string | null; role: UserRole; canSignIn: boolean; labels: number; assigned: number };
+export type Person = {
+  id: string;
+  handle: string;
+  name: string;
+  email: string | null;
+  role: UserRole;
+  canSignIn: boolean;
+  labels: number;
+  assigned: number;
+};
 
-const PERSON = { id: true, handle: true, name: true, email: true, role: true, accounts: { select: { providerId: true } }, _count: { select: { labels: true, assignments: true } } } as const;
+const PERSON = {
+  id: true,
+  handle: true,
+  name: true,
+  email: true,
+  role: true,
+  accounts: { select: { providerId: true } },
+  _count: { select: { labels: true, assignments: true } },
+} as const;
 
 function personOf(u: Prisma.UserGetPayload<{ select: typeof PERSON }>): Person {
   return {
-    id: u.id, handle: u.handle, name: u.name, email: u.email, role: u.role,
-    canSignIn: u.accounts.some((a) => a.providerId === "credential"), labels: u._count.labels, assigned: u._count.assignments,
+    id: u.id,
+    handle: u.handle,
+    name: u.name,
+    email: u.email,
+    role: u.role,
+    canSignIn: u.accounts.some((a) => a.providerId === "credential"),
+    labels: u._count.labels,
+    assigned: u._count.assignments,
   };
 }
 
@@ -47,14 +73,26 @@ export async function createPerson(actor: Actor | "system", input: PersonInput):
   const id = await db().$transaction(async (tx) => {
     const byEmail = await tx.user.findUnique({ where: { email: p.email }, select: { handle: true } });
     if (byEmail) throw new PersonError(`the email ${p.email} belongs to ${byEmail.handle} already`);
-    const byHandle = await tx.user.findUnique({ where: { handle: p.handle }, select: { id: true, email: true, accounts: { select: { providerId: true } } } });
+    const byHandle = await tx.user.findUnique({
+      where: { handle: p.handle },
+      select: { id: true, email: true, accounts: { select: { providerId: true } } },
+    });
     if (byHandle && (byHandle.email || byHandle.accounts.length)) {
       throw new PersonError(`${p.handle} has an account already: change their role or password in their row instead`);
     }
     const user = byHandle
-      ? await tx.user.update({ where: { id: byHandle.id }, data: { email: p.email, role: p.role, ...(p.name ? { name: p.name } : {}) }, select: { id: true } })
-      : await tx.user.create({ data: { handle: p.handle, name: p.name || p.handle, email: p.email, role: p.role }, select: { id: true } });
-    await tx.account.create({ data: { providerId: "credential", accountId: user.id, userId: user.id, password: hash } });
+      ? await tx.user.update({
+          where: { id: byHandle.id },
+          data: { email: p.email, role: p.role, ...(p.name ? { name: p.name } : {}) },
+          select: { id: true },
+        })
+      : await tx.user.create({
+          data: { handle: p.handle, name: p.name || p.handle, email: p.email, role: p.role },
+          select: { id: true },
+        });
+    await tx.account.create({
+      data: { providerId: "credential", accountId: user.id, userId: user.id, password: hash },
+    });
     return user.id;
   });
   return personOf(await db().user.findUniqueOrThrow({ where: { id }, select: PERSON }));
@@ -67,7 +105,10 @@ export async function setPassword(actor: Actor | "system", userId: string, passw
   if (actor !== "system") assertCan(actor, "people:write");
   const hash = await hashPassword(PasswordSchema.parse(password));
   await db().$transaction(async (tx) => {
-    const updated = await tx.account.updateMany({ where: { userId, providerId: "credential" }, data: { password: hash } });
+    const updated = await tx.account.updateMany({
+      where: { userId, providerId: "credential" },
+      data: { password: hash },
+    });
     if (!updated.count) throw new PersonError("this person has no login: add one with the form above");
     await tx.session.deleteMany({ where: { userId } });
   });
@@ -80,8 +121,11 @@ export async function setRole(actor: Actor, userId: string, role: UserRole): Pro
     const target = await tx.user.findUnique({ where: { id: userId }, select: { role: true } });
     if (!target) throw new PersonError("no such person");
     if (target.role === "RESEARCHER" && role !== "RESEARCHER") {
-      const researchers = await tx.user.count({ where: { role: "RESEARCHER", accounts: { some: { providerId: "credential" } } } });
-      if (researchers <= 1) throw new PersonError("this is the last researcher who can sign in; make another one first");
+      const researchers = await tx.user.count({
+        where: { role: "RESEARCHER", accounts: { some: { providerId: "credential" } } },
+      });
+      if (researchers <= 1)
+        throw new PersonError("this is the last researcher who can sign in; make another one first");
     }
     await tx.user.update({ where: { id: userId }, data: { role } });
     // A changed role takes effect now: the person signs in again under it.

@@ -13,15 +13,30 @@ import { writeLabel } from "./labels";
 import { transaction } from "./sql";
 import { getTrajectory } from "./trajectory";
 
-export type OwnLabel = { verdicts: CategoryVerdicts; evidence: Array<{ step: number; category: string | null; note: string | null }>; note: string | null; updatedAt: string };
+export type OwnLabel = {
+  verdicts: CategoryVerdicts;
+  evidence: Array<{ step: number; category: string | null; note: string | null }>;
+  note: string | null;
+  updatedAt: string;
+};
 export type Revision = { at: Date; editor: string | null; before: unknown; after: unknown };
 
-type LabelRow = { upstream: Verdict; localGit: Verdict; memory: Verdict; other: Verdict; evidence: unknown; note: string | null; updatedAt: Date };
+type LabelRow = {
+  upstream: Verdict;
+  localGit: Verdict;
+  memory: Verdict;
+  other: Verdict;
+  evidence: unknown;
+  note: string | null;
+  updatedAt: Date;
+};
 
 function ownLabelOf(l: LabelRow): OwnLabel {
   return {
     verdicts: voteVerdicts(l),
-    evidence: Array.isArray(l.evidence) ? (l.evidence as OwnLabel["evidence"]) : [], note: l.note, updatedAt: l.updatedAt.toISOString(),
+    evidence: Array.isArray(l.evidence) ? (l.evidence as OwnLabel["evidence"]) : [],
+    note: l.note,
+    updatedAt: l.updatedAt.toISOString(),
   };
 }
 
@@ -31,11 +46,23 @@ export async function queueItem(actor: Actor, studyId: number, position: number)
   const item = await db().studyItem.findFirst({
     where: { studyId, position, assignments: { some: { annotatorId: actor.id } } },
     select: {
-      trajectoryId: true, position: true, stratum: true, study: { select: { id: true, name: true, blind: true } },
+      trajectoryId: true,
+      position: true,
+      stratum: true,
+      study: { select: { id: true, name: true, blind: true } },
       trajectory: {
         select: {
-          id: true, network: true, prompt: true, run: true, resolved: true, patch: true, stepCount: true, sourceFormat: true,
-          benchmark: { select: { name: true } }, model: { select: { name: true } }, task: { select: { key: true, repo: true, baseCommit: true } },
+          id: true,
+          network: true,
+          prompt: true,
+          run: true,
+          resolved: true,
+          patch: true,
+          stepCount: true,
+          sourceFormat: true,
+          benchmark: { select: { name: true } },
+          model: { select: { name: true } },
+          task: { select: { key: true, repo: true, baseCommit: true } },
         },
       },
     },
@@ -44,22 +71,43 @@ export async function queueItem(actor: Actor, studyId: number, position: number)
   const label = await db().label.findUnique({
     where: { trajectoryId_annotatorId: { trajectoryId: item.trajectoryId, annotatorId: actor.id } },
     select: {
-      upstream: true, localGit: true, memory: true, other: true, evidence: true, note: true, updatedAt: true,
-      revisions: { orderBy: { id: "desc" }, select: { createdAt: true, before: true, after: true, editor: { select: { handle: true } } } },
+      upstream: true,
+      localGit: true,
+      memory: true,
+      other: true,
+      evidence: true,
+      note: true,
+      updatedAt: true,
+      revisions: {
+        orderBy: { id: "desc" },
+        select: { createdAt: true, before: true, after: true, editor: { select: { handle: true } } },
+      },
     },
   });
   const [positions, judges] = await Promise.all([
-    db().studyItem.findMany({ where: { studyId, assignments: { some: { annotatorId: actor.id } } }, orderBy: { position: "asc" }, select: { position: true } }),
+    db().studyItem.findMany({
+      where: { studyId, assignments: { some: { annotatorId: actor.id } } },
+      orderBy: { position: "asc" },
+      select: { position: true },
+    }),
     // Blind: the judges stay unread until this annotator has given their label.
     !item.study.blind || label ? getTrajectory(item.trajectoryId) : Promise.resolve(null),
   ]);
   const list = positions.map((p) => p.position);
   const at = list.indexOf(position);
   return {
-    study: item.study, position, stratum: item.stratum, trajectory: item.trajectory,
-    index: at, total: list.length, previous: list[at - 1] ?? null, following: list[at + 1] ?? null,
+    study: item.study,
+    position,
+    stratum: item.stratum,
+    trajectory: item.trajectory,
+    index: at,
+    total: list.length,
+    previous: list[at - 1] ?? null,
+    following: list[at + 1] ?? null,
     label: label ? ownLabelOf(label) : null,
-    revisions: (label?.revisions ?? []).map((r): Revision => ({ at: r.createdAt, editor: r.editor?.handle ?? null, before: r.before, after: r.after })),
+    revisions: (label?.revisions ?? []).map(
+      (r): Revision => ({ at: r.createdAt, editor: r.editor?.handle ?? null, before: r.before, after: r.after }),
+    ),
     judges,
   };
 }
@@ -68,8 +116,19 @@ const verdict = z.enum(VERDICTS);
 export const LabelFormSchema = z.object({
   studyId: z.number().int().positive().max(PG_INT_MAX),
   trajectoryId: z.number().int().positive().max(PG_INT_MAX),
-  verdicts: z.object(Object.fromEntries(CATEGORIES.map((c) => [c, verdict])) as Record<(typeof CATEGORIES)[number], typeof verdict>),
-  evidence: z.array(z.object({ step: z.number().int().min(0).max(PG_INT_MAX), category: z.enum(CATEGORIES).nullable().default(null), note: z.string().max(2000).nullable().default(null) })).max(200).default([]),
+  verdicts: z.object(
+    Object.fromEntries(CATEGORIES.map((c) => [c, verdict])) as Record<(typeof CATEGORIES)[number], typeof verdict>,
+  ),
+  evidence: z
+    .array(
+      z.object({
+        step: z.number().int().min(0).max(PG_INT_MAX),
+        category: z.enum(CATEGORIES).nullable().default(null),
+        note: z.string().max(2000).nullable().default(null),
+      }),
+    )
+    .max(200)
+    .default([]),
   note: z.string().max(20_000).nullable().default(null),
   /** The label's updatedAt when the form was opened ("" for a new label): a guard against overwriting another tab. */
   base: z.string(),
@@ -79,7 +138,9 @@ export type LabelForm = z.input<typeof LabelFormSchema>;
 export class LabelConflict extends Error {}
 
 const sameForm = (a: { verdicts: CategoryVerdicts; evidence: unknown; note: string | null }, b: typeof a) =>
-  CATEGORIES.every((c) => a.verdicts[c] === b.verdicts[c]) && JSON.stringify(a.evidence) === JSON.stringify(b.evidence) && (a.note ?? "") === (b.note ?? "");
+  CATEGORIES.every((c) => a.verdicts[c] === b.verdicts[c]) &&
+  JSON.stringify(a.evidence) === JSON.stringify(b.evidence) &&
+  (a.note ?? "") === (b.note ?? "");
 
 /**
  * Saves the actor's label on an assigned item. One label per annotator and trajectory, whatever
@@ -87,12 +148,17 @@ const sameForm = (a: { verdicts: CategoryVerdicts; evidence: unknown; note: stri
  * (double click, second tab) changes nothing, and a different form based on an older version is
  * refused rather than silently overwriting. Another annotator's label is a different row.
  */
-export async function submitLabel(actor: Actor, input: LabelForm): Promise<{ status: "saved" | "unchanged"; updatedAt: string }> {
+export async function submitLabel(
+  actor: Actor,
+  input: LabelForm,
+): Promise<{ status: "saved" | "unchanged"; updatedAt: string }> {
   assertCan(actor, "labels:write");
   const f = LabelFormSchema.parse(input);
   const form = {
     verdicts: f.verdicts,
-    evidence: [...f.evidence].sort((a, b) => a.step - b.step).map((e) => ({ step: e.step, category: e.category, note: e.note === null ? null : storableText(e.note) })),
+    evidence: [...f.evidence]
+      .sort((a, b) => a.step - b.step)
+      .map((e) => ({ step: e.step, category: e.category, note: e.note === null ? null : storableText(e.note) })),
     note: f.note?.trim() ? storableText(f.note.trim()) : null,
   };
   return transaction(async (sql) => {
@@ -110,11 +176,21 @@ export async function submitLabel(actor: Actor, input: LabelForm): Promise<{ sta
       const current = ownLabelOf(stored);
       if (sameForm(current, form)) return { status: "unchanged" as const, updatedAt: current.updatedAt };
       if (current.updatedAt !== f.base) {
-        throw new LabelConflict(`this label was changed at ${current.updatedAt} (another tab or window); reload to see it before editing`);
+        throw new LabelConflict(
+          `this label was changed at ${current.updatedAt} (another tab or window); reload to see it before editing`,
+        );
       }
     }
     const at = new Date(Math.max(Date.now(), stored ? stored.updatedAt.getTime() + 1 : 0));
-    await writeLabel(sql, { trajectoryId: f.trajectoryId, annotatorId: actor.id, editorId: actor.id, importId: null, studyId: f.studyId, ...form, at });
+    await writeLabel(sql, {
+      trajectoryId: f.trajectoryId,
+      annotatorId: actor.id,
+      editorId: actor.id,
+      importId: null,
+      studyId: f.studyId,
+      ...form,
+      at,
+    });
     await refreshDerived(sql, [f.trajectoryId]);
     return { status: "saved" as const, updatedAt: at.toISOString() };
   });

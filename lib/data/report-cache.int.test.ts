@@ -6,8 +6,12 @@ import { createPerson } from "./people";
 import { draftStudy, createStudy } from "./studies";
 import { submitLabel } from "./queue";
 
-const t = (id: string, run: number) => trajectoryFixture({ id, benchmark: "cache-b", model: "cache-m", task: { id: "cache" }, run });
-const importOk = async (records: unknown[]) => expect((await runImport({ fileName: "cache.jsonl", format: "interchange" }, asLines(records as never[]))).ok).toBe(true);
+const t = (id: string, run: number) =>
+  trajectoryFixture({ id, benchmark: "cache-b", model: "cache-m", task: { id: "cache" }, run });
+const importOk = async (records: unknown[]) =>
+  expect((await runImport({ fileName: "cache.jsonl", format: "interchange" }, asLines(records as never[]))).ok).toBe(
+    true,
+  );
 
 describe("remembered reports", () => {
   it("serve the same figures until an import or a label changes their inputs", async () => {
@@ -22,11 +26,19 @@ describe("remembered reports", () => {
     expect(second.find((r) => r.row.benchmark === "cache-b")!.row.trajectories).toBe(2);
 
     // A rejected import changes nothing: the figures stay remembered.
-    expect((await runImport({ fileName: "bad.jsonl", format: "interchange" }, asLines([{ type: "nonsense" }] as never[]))).ok).toBe(false);
+    expect(
+      (await runImport({ fileName: "bad.jsonl", format: "interchange" }, asLines([{ type: "nonsense" }] as never[])))
+        .ok,
+    ).toBe(false);
     expect(await resultsNow()).toBe(second);
 
     // A label given in the queue changes agreement, not results.
-    const res = await createPerson("system", { handle: "cache-res", email: "cache-res@example.org", role: "RESEARCHER", password: "password-1" });
+    const res = await createPerson("system", {
+      handle: "cache-res",
+      email: "cache-res@example.org",
+      role: "RESEARCHER",
+      password: "password-1",
+    });
     const actor = { id: res.id, handle: res.handle, role: "RESEARCHER" as const };
     const before = await agreementNow();
     expect(before.overall.attempt.n).toBe(0);
@@ -34,7 +46,12 @@ describe("remembered reports", () => {
     const draft = await draftStudy(actor, design);
     const studyId = await createStudy(actor, design, draft.digest);
     const c1 = draft.items.find((i) => i.stratum.startsWith("cache-b|"))!;
-    await submitLabel(actor, { studyId, trajectoryId: c1.trajectoryId, verdicts: { UPSTREAM: "SUCCESSFUL", LOCAL_GIT: "NOT_ATTEMPTED", MEMORY: "NOT_ATTEMPTED", OTHER: "NOT_ATTEMPTED" }, base: "" });
+    await submitLabel(actor, {
+      studyId,
+      trajectoryId: c1.trajectoryId,
+      verdicts: { UPSTREAM: "SUCCESSFUL", LOCAL_GIT: "NOT_ATTEMPTED", MEMORY: "NOT_ATTEMPTED", OTHER: "NOT_ATTEMPTED" },
+      base: "",
+    });
     const after = await agreementNow();
     expect(after).not.toBe(before);
     expect(after.overall.attempt.n).toBe(1);

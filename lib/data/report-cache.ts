@@ -26,7 +26,9 @@ async function importVersion(): Promise<string> {
 }
 
 async function labelVersion(): Promise<string> {
-  const [v] = await db().$queryRaw<Array<{ n: number; at: Date | null }>>`SELECT count(*)::int AS n, max("updatedAt") AS at FROM label`;
+  const [v] = await db().$queryRaw<
+    Array<{ n: number; at: Date | null }>
+  >`SELECT count(*)::int AS n, max("updatedAt") AS at FROM label`;
   return `${v!.n}:${v!.at?.getTime() ?? 0}`;
 }
 

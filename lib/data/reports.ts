@@ -13,11 +13,17 @@ const json = (v: unknown) => JSON.stringify(v, null, 2) + "\n";
 export const REPORTS = {
   results: async (format: ReportFormat) => {
     const rows = (await resultsNow()).map((r) => r.row);
-    return { json: () => json(resultsJson(rows)), csv: () => resultsCsv(rows), latex: () => resultsLatex(rows) }[format]();
+    return { json: () => json(resultsJson(rows)), csv: () => resultsCsv(rows), latex: () => resultsLatex(rows) }[
+      format
+    ]();
   },
   agreement: async (format: ReportFormat) => {
     const report = await agreementNow();
-    return { json: () => json(agreementJson(report)), csv: () => agreementCsv(report), latex: () => agreementLatex(report) }[format]();
+    return {
+      json: () => json(agreementJson(report)),
+      csv: () => agreementCsv(report),
+      latex: () => agreementLatex(report),
+    }[format]();
   },
 } as const;
 export type ReportName = keyof typeof REPORTS;
@@ -25,7 +31,8 @@ export type ReportName = keyof typeof REPORTS;
 /** A report as a download, or 400 for an unknown format. */
 export async function reportResponse(name: ReportName, format: string | null): Promise<Response> {
   const f = format ?? "csv";
-  if (!isReportFormat(f)) return Response.json({ error: `format is one of ${Object.keys(REPORT_FORMATS).join(", ")}` }, { status: 400 });
+  if (!isReportFormat(f))
+    return Response.json({ error: `format is one of ${Object.keys(REPORT_FORMATS).join(", ")}` }, { status: 400 });
   return new Response(await REPORTS[name](f), {
     headers: {
       "content-type": `${REPORT_FORMATS[f].type}; charset=utf-8`,

@@ -12,16 +12,38 @@ import { voteVerdicts } from "./derived";
 describe("getResults", () => {
   it("a hand-worked table: n < 3 runs, unknown resolved status, unjudged runs, a 1–1–1 split", async () => {
     const t = (id: string, task: string, run: number, resolved: boolean | null, extra = {}) =>
-      trajectoryFixture({ id, benchmark: "hand", model: "m", task: { id: task }, run, resolved, network: true, prompt: "vanilla", ...extra });
-    await runImport({ fileName: "hand.jsonl", format: "interchange" }, asLines([
-      t("h1", "a", 1, true), t("h2", "a", 2, false), t("h3", "a", 3, true), // task a: n=3, c=2
-      t("h4", "b", 1, false), t("h5", "b", 2, null), // task b: n=1 (one unknown), c=0
-      t("h6", "c", 1, null), // task c: no known status
-      // h1: 3 judges S -> S (resolved) ; h2: S, A, N -> all differ -> A ; h4: N, N, A -> N ; h3, h5, h6 unjudged
-      voteFixture("h1", "j1", { LOCAL_GIT: "SUCCESSFUL" }), voteFixture("h1", "j2", { UPSTREAM: "SUCCESSFUL" }), voteFixture("h1", "j3", { LOCAL_GIT: "SUCCESSFUL" }),
-      voteFixture("h2", "j1", { OTHER: "SUCCESSFUL" }), voteFixture("h2", "j2", { OTHER: "ATTEMPTED" }), voteFixture("h2", "j3"),
-      voteFixture("h4", "j1"), voteFixture("h4", "j2"), voteFixture("h4", "j3", { MEMORY: "ATTEMPTED" }),
-    ]));
+      trajectoryFixture({
+        id,
+        benchmark: "hand",
+        model: "m",
+        task: { id: task },
+        run,
+        resolved,
+        network: true,
+        prompt: "vanilla",
+        ...extra,
+      });
+    await runImport(
+      { fileName: "hand.jsonl", format: "interchange" },
+      asLines([
+        t("h1", "a", 1, true),
+        t("h2", "a", 2, false),
+        t("h3", "a", 3, true), // task a: n=3, c=2
+        t("h4", "b", 1, false),
+        t("h5", "b", 2, null), // task b: n=1 (one unknown), c=0
+        t("h6", "c", 1, null), // task c: no known status
+        // h1: 3 judges S -> S (resolved) ; h2: S, A, N -> all differ -> A ; h4: N, N, A -> N ; h3, h5, h6 unjudged
+        voteFixture("h1", "j1", { LOCAL_GIT: "SUCCESSFUL" }),
+        voteFixture("h1", "j2", { UPSTREAM: "SUCCESSFUL" }),
+        voteFixture("h1", "j3", { LOCAL_GIT: "SUCCESSFUL" }),
+        voteFixture("h2", "j1", { OTHER: "SUCCESSFUL" }),
+        voteFixture("h2", "j2", { OTHER: "ATTEMPTED" }),
+        voteFixture("h2", "j3"),
+        voteFixture("h4", "j1"),
+        voteFixture("h4", "j2"),
+        voteFixture("h4", "j3", { MEMORY: "ATTEMPTED" }),
+      ]),
+    );
     const [hand] = (await getResults()).filter((r) => r.row.benchmark === "hand");
     expect(hand!.row).toMatchObject({ trajectories: 6, tasks: 3, judged: 3 });
     const expected = {
@@ -30,19 +52,36 @@ describe("getResults", () => {
       // Pass@3: a: 1 − C(1,3)/C(3,3) = 1; b: n = 1 < 3 and none resolved = 0 -> 50%
       pass_at_3: 50,
       // attempt: h1 S, h2 A -> 2/3; success: h1 -> 1/3; resolved exploit: h1 resolved -> 1/3
-      attempt_rate: 200 / 3, success_rate: 100 / 3, resolved_exploit_rate: 100 / 3,
+      attempt_rate: 200 / 3,
+      success_rate: 100 / 3,
+      resolved_exploit_rate: 100 / 3,
     };
     for (const [k, v] of Object.entries(expected)) expect(hand!.row[k as keyof typeof expected], k).toBeCloseTo(v, 10);
     // Per category: LOCAL_GIT S,N,S on h1 -> S; OTHER S,A,N on h2 -> A (no majority); MEMORY N,N,A on h4 -> N.
-    expect(hand!.categories).toEqual({ judged: 3, attempts: { UPSTREAM: 0, LOCAL_GIT: 1, MEMORY: 0, OTHER: 1 }, successes: { UPSTREAM: 0, LOCAL_GIT: 1, MEMORY: 0, OTHER: 0 } });
-    expect(hand!.judges.map((j) => [j.judge, j.votes, j.attempts, j.successes])).toEqual([["j1", 3, 2, 2], ["j2", 3, 2, 1], ["j3", 3, 2, 1]]);
+    expect(hand!.categories).toEqual({
+      judged: 3,
+      attempts: { UPSTREAM: 0, LOCAL_GIT: 1, MEMORY: 0, OTHER: 1 },
+      successes: { UPSTREAM: 0, LOCAL_GIT: 1, MEMORY: 0, OTHER: 0 },
+    });
+    expect(hand!.judges.map((j) => [j.judge, j.votes, j.attempts, j.successes])).toEqual([
+      ["j1", 3, 2, 2],
+      ["j2", 3, 2, 1],
+      ["j3", 3, 2, 1],
+    ]);
   });
 
   it("the SQL aggregation equals the pure functions on the same rows (demo study)", async () => {
     await seedDemo({ tasksPerBenchmark: 3 });
     const rows = await db().trajectory.findMany({
-      select: { network: true, prompt: true, resolved: true, taskId: true, benchmark: { select: { name: true } }, model: { select: { name: true } },
-        votes: { select: { upstream: true, localGit: true, memory: true, other: true, parseStatus: true } } },
+      select: {
+        network: true,
+        prompt: true,
+        resolved: true,
+        taskId: true,
+        benchmark: { select: { name: true } },
+        model: { select: { name: true } },
+        votes: { select: { upstream: true, localGit: true, memory: true, other: true, parseStatus: true } },
+      },
     });
     const byCondition = new Map<string, RunOutcome[]>();
     const unparseable = new Map<string, number>();
@@ -62,10 +101,15 @@ describe("getResults", () => {
       const { intervals: _i, benchmark: _b, model: _m, network: _n, prompt: _p, ...figures } = r.row;
       expect(figures).toEqual(conditionFigures(runs));
       const pure = talliesOf(runs);
-      expect({ ...r.tallies, tasks: [...r.tallies.tasks].sort((a, b) => a.n - b.n || a.c - b.c) }).toEqual({ ...pure, tasks: [...pure.tasks].sort((a, b) => a.n - b.n || a.c - b.c) });
+      expect({ ...r.tallies, tasks: [...r.tallies.tasks].sort((a, b) => a.n - b.n || a.c - b.c) }).toEqual({
+        ...pure,
+        tasks: [...pure.tasks].sort((a, b) => a.n - b.n || a.c - b.c),
+      });
     }
     // The overall verdicts stored on votes agree with the rule too.
-    const votes = await db().judgeVote.findMany({ select: { upstream: true, localGit: true, memory: true, other: true, overall: true } });
+    const votes = await db().judgeVote.findMany({
+      select: { upstream: true, localGit: true, memory: true, other: true, overall: true },
+    });
     expect(votes.every((v) => overallVerdict(voteVerdicts(v)) === v.overall)).toBe(true);
   });
 });

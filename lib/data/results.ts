@@ -3,16 +3,34 @@ import "server-only";
 // turned into figures by the same pure functions that compute them from runs (lib/domain/rates.ts).
 // An integration test checks the two paths agree on the same rows.
 import { db } from "@/lib/db";
-import { compareConditions, resultRow, type CategoryTallies, type Condition, type JudgeTallies, type ResultRow } from "@/lib/domain/results";
+import {
+  compareConditions,
+  resultRow,
+  type CategoryTallies,
+  type Condition,
+  type JudgeTallies,
+  type ResultRow,
+} from "@/lib/domain/results";
 import type { ConditionTallies, TaskTally } from "@/lib/domain/rates";
 import { CATEGORIES, PANEL_FIELDS, type Category } from "@/lib/domain/verdicts";
 
-export type ConditionResult = { row: ResultRow; tallies: ConditionTallies; categories: CategoryTallies; unparseable: number; judges: JudgeTallies[] };
+export type ConditionResult = {
+  row: ResultRow;
+  tallies: ConditionTallies;
+  categories: CategoryTallies;
+  unparseable: number;
+  judges: JudgeTallies[];
+};
 
 const conditionKey = (c: Condition) => `${c.benchmark}\u0000${c.model}\u0000${c.network}\u0000${c.prompt}`;
 
 type ConditionSql = Condition & {
-  trajectories: number; judged: number; attempts: number; successes: number; resolved_successes: number; unparseable: number;
+  trajectories: number;
+  judged: number;
+  attempts: number;
+  successes: number;
+  resolved_successes: number;
+  unparseable: number;
 } & Record<`${Lowercase<Category>}_${"a" | "s"}`, number>;
 
 /** The column aliases of a category's panel attempts and successes (upstream_a, upstream_s, ...). */
@@ -20,8 +38,10 @@ const tallyAlias = (c: Category, kind: "a" | "s") => `${c.toLowerCase() as Lower
 
 const perCategory = CATEGORIES.map((c) => {
   const column = `"${PANEL_FIELDS[c]}"`;
-  return `count(*) FILTER (WHERE t.${column} IN ('ATTEMPTED', 'SUCCESSFUL'))::int AS ${tallyAlias(c, "a")}, ` +
-    `count(*) FILTER (WHERE t.${column} = 'SUCCESSFUL')::int AS ${tallyAlias(c, "s")}`;
+  return (
+    `count(*) FILTER (WHERE t.${column} IN ('ATTEMPTED', 'SUCCESSFUL'))::int AS ${tallyAlias(c, "a")}, ` +
+    `count(*) FILTER (WHERE t.${column} = 'SUCCESSFUL')::int AS ${tallyAlias(c, "s")}`
+  );
 }).join(",\n    ");
 
 const CONDITION_SQL = `
@@ -64,18 +84,40 @@ export async function getResults(): Promise<ConditionResult[]> {
   const tasksBy = new Map<string, TaskTally[]>();
   for (const t of tasks) tasksBy.set(conditionKey(t), [...(tasksBy.get(conditionKey(t)) ?? []), { n: t.n, c: t.c }]);
   const judgesBy = new Map<string, JudgeTallies[]>();
-  for (const j of judges) judgesBy.set(conditionKey(j), [...(judgesBy.get(conditionKey(j)) ?? []), { judge: j.judge, votes: j.votes, attempts: j.attempts, successes: j.successes, unparseable: j.unparseable }]);
+  for (const j of judges)
+    judgesBy.set(conditionKey(j), [
+      ...(judgesBy.get(conditionKey(j)) ?? []),
+      { judge: j.judge, votes: j.votes, attempts: j.attempts, successes: j.successes, unparseable: j.unparseable },
+    ]);
 
   return conditions
     .map((c): ConditionResult => {
-      const condition: Condition = { benchmark: c.benchmark, model: c.model, network: c.network, prompt: c.prompt as Condition["prompt"] };
-      const tallies: ConditionTallies = { trajectories: c.trajectories, judged: c.judged, attempts: c.attempts, successes: c.successes, resolvedSuccesses: c.resolved_successes, tasks: tasksBy.get(conditionKey(c)) ?? [] };
+      const condition: Condition = {
+        benchmark: c.benchmark,
+        model: c.model,
+        network: c.network,
+        prompt: c.prompt as Condition["prompt"],
+      };
+      const tallies: ConditionTallies = {
+        trajectories: c.trajectories,
+        judged: c.judged,
+        attempts: c.attempts,
+        successes: c.successes,
+        resolvedSuccesses: c.resolved_successes,
+        tasks: tasksBy.get(conditionKey(c)) ?? [],
+      };
       const categories: CategoryTallies = {
         judged: c.judged,
         attempts: Object.fromEntries(CATEGORIES.map((k) => [k, c[tallyAlias(k, "a")]])) as Record<Category, number>,
         successes: Object.fromEntries(CATEGORIES.map((k) => [k, c[tallyAlias(k, "s")]])) as Record<Category, number>,
       };
-      return { row: resultRow(condition, tallies), tallies, categories, unparseable: c.unparseable, judges: judgesBy.get(conditionKey(c)) ?? [] };
+      return {
+        row: resultRow(condition, tallies),
+        tallies,
+        categories,
+        unparseable: c.unparseable,
+        judges: judgesBy.get(conditionKey(c)) ?? [],
+      };
     })
     .sort((a, b) => compareConditions(a.row, b.row));
 }

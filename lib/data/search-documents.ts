@@ -29,8 +29,14 @@ const MAX_QUEUED = 4;
  */
 async function replaceDocuments(sql: Sql, rows: readonly SearchRow[]): Promise<void> {
   if (!rows.length) return;
-  await sql.query(`DELETE FROM trajectory_search WHERE "trajectoryId" = ANY($1::int[])`, [rows.map((r) => r.trajectoryId)]);
-  await sql.copyText("trajectory_search", ["trajectoryId", "commands", "outputs"], rows.map((r) => `${r.trajectoryId}\t${r.commands}\t${r.outputs}\n`));
+  await sql.query(`DELETE FROM trajectory_search WHERE "trajectoryId" = ANY($1::int[])`, [
+    rows.map((r) => r.trajectoryId),
+  ]);
+  await sql.copyText(
+    "trajectory_search",
+    ["trajectoryId", "commands", "outputs"],
+    rows.map((r) => `${r.trajectoryId}\t${r.commands}\t${r.outputs}\n`),
+  );
 }
 
 export class SearchDocumentWriter {
@@ -43,7 +49,10 @@ export class SearchDocumentWriter {
   private side: Promise<HeldTransaction | null> | null = null;
 
   /** `openSide` opens the side transaction, when the first document is written (null: write inside). */
-  constructor(private readonly sql: Sql, private readonly openSide: () => Promise<HeldTransaction | null>) {}
+  constructor(
+    private readonly sql: Sql,
+    private readonly openSide: () => Promise<HeldTransaction | null>,
+  ) {}
 
   /**
    * Writes a batch's documents; `inserted` says which trajectories the batch created. Side writes
@@ -63,8 +72,16 @@ export class SearchDocumentWriter {
     while (this.queue.length >= MAX_QUEUED) await this.queue.shift();
     if (this.failure) throw this.failure;
     const previous = this.queue.at(-1) ?? Promise.resolve();
-    this.queue.push(previous.then(() => (this.failure ? undefined : replaceDocuments(side.sql, beside)))
-      .then(() => {}, (e: unknown) => { this.failure ??= e; }));
+    this.queue.push(
+      previous
+        .then(() => (this.failure ? undefined : replaceDocuments(side.sql, beside)))
+        .then(
+          () => {},
+          (e: unknown) => {
+            this.failure ??= e;
+          },
+        ),
+    );
     await replaceDocuments(this.sql, inside);
   }
 
@@ -95,26 +112,42 @@ export class SearchDocumentWriter {
 export async function rebuildSearchDocuments(log?: (line: string) => void): Promise<{ built: number; swept: number }> {
   const { ids, swept } = await transaction(async (sql) => {
     // The sweep waits for no import: while one runs, it is left for the next time.
-    const [{ free }] = await sql.query<{ free: boolean }>(`SELECT pg_try_advisory_xact_lock(${SEARCH_LOCK}) AS free`) as [{ free: boolean }];
-    const gone = free ? await sql.query(`DELETE FROM trajectory_search s WHERE NOT EXISTS (SELECT 1 FROM trajectory t WHERE t.id = s."trajectoryId") RETURNING 1`) : [];
+    const [{ free }] = (await sql.query<{ free: boolean }>(
+      `SELECT pg_try_advisory_xact_lock(${SEARCH_LOCK}) AS free`,
+    )) as [{ free: boolean }];
+    const gone = free
+      ? await sql.query(
+          `DELETE FROM trajectory_search s WHERE NOT EXISTS (SELECT 1 FROM trajectory t WHERE t.id = s."trajectoryId") RETURNING 1`,
+        )
+      : [];
     const missing = await sql.query<{ id: number }>(
-      `SELECT id FROM trajectory t WHERE NOT EXISTS (SELECT 1 FROM trajectory_search s WHERE s."trajectoryId" = t.id) ORDER BY id`);
+      `SELECT id FROM trajectory t WHERE NOT EXISTS (SELECT 1 FROM trajectory_search s WHERE s."trajectoryId" = t.id) ORDER BY id`,
+    );
     return { ids: missing.map((r) => r.id), swept: gone.length };
   });
   const BATCH = 200;
-  let said = performance.now(), built = 0;
+  let said = performance.now(),
+    built = 0;
   if (ids.length) log?.(`search documents: building ${ids.length} (trajectories without one)`);
   for (let i = 0; i < ids.length; i += BATCH) {
     await transaction(async (sql) => {
       // A trajectory an import is replacing right now is locked by it, and that import writes its
       // document: skip it. The others are locked here, so no import rewrites them meanwhile.
-      const free = await sql.query<{ id: number }>(`SELECT id FROM trajectory WHERE id = ANY($1::int[]) FOR SHARE SKIP LOCKED`, [ids.slice(i, i + BATCH)]);
-      const rows = await documentsOf(sql, free.map((r) => r.id));
+      const free = await sql.query<{ id: number }>(
+        `SELECT id FROM trajectory WHERE id = ANY($1::int[]) FOR SHARE SKIP LOCKED`,
+        [ids.slice(i, i + BATCH)],
+      );
+      const rows = await documentsOf(
+        sql,
+        free.map((r) => r.id),
+      );
       built += rows.length;
       // A document written meanwhile (the trajectory was imported again) is newer: keep it.
-      await sql.query(`INSERT INTO trajectory_search ("trajectoryId", commands, outputs)
+      await sql.query(
+        `INSERT INTO trajectory_search ("trajectoryId", commands, outputs)
         SELECT * FROM unnest($1::int[], $2::text[]::tsvector[], $3::text[]::tsvector[]) ON CONFLICT ("trajectoryId") DO NOTHING`,
-      [rows.map((r) => r.trajectoryId), rows.map((r) => r.commands), rows.map((r) => r.outputs)]);
+        [rows.map((r) => r.trajectoryId), rows.map((r) => r.commands), rows.map((r) => r.outputs)],
+      );
     });
     if (performance.now() - said > 2000) {
       log?.(`search documents: ${Math.min(i + BATCH, ids.length)} of ${ids.length} built`);
@@ -131,10 +164,14 @@ async function documentsOf(sql: Sql, ids: readonly number[]): Promise<SearchRow[
   // and left() counts characters, which are never fewer units.
   const messages = await sql.query<{ trajectoryId: number; step: number; seq: number; role: string; content: string }>(
     `SELECT "trajectoryId", step, seq, role::text, left(content, ${OUTPUT_PREFIX}) AS content FROM message
-     WHERE "trajectoryId" = ANY($1::int[]) ORDER BY "trajectoryId", step, seq`, [ids]);
+     WHERE "trajectoryId" = ANY($1::int[]) ORDER BY "trajectoryId", step, seq`,
+    [ids],
+  );
   const calls = await sql.query<{ trajectoryId: number; messageSeq: number; input: string }>(
     `SELECT "trajectoryId", "messageSeq", left(input, ${COMMAND_PREFIX}) AS input FROM tool_call
-     WHERE "trajectoryId" = ANY($1::int[]) ORDER BY "trajectoryId", "messageSeq", seq`, [ids]);
+     WHERE "trajectoryId" = ANY($1::int[]) ORDER BY "trajectoryId", "messageSeq", seq`,
+    [ids],
+  );
   const inputs = new Map<string, string[]>();
   for (const c of calls) {
     const k = `${c.trajectoryId}:${c.messageSeq}`;
@@ -143,6 +180,7 @@ async function documentsOf(sql: Sql, ids: readonly number[]): Promise<SearchRow[
     else inputs.set(k, [c.input]);
   }
   const documents = new Map<number, SearchDocument>(ids.map((id) => [id, new SearchDocument()]));
-  for (const m of messages) documents.get(m.trajectoryId)!.addMessage(m.role, m.content, inputs.get(`${m.trajectoryId}:${m.seq}`) ?? []);
+  for (const m of messages)
+    documents.get(m.trajectoryId)!.addMessage(m.role, m.content, inputs.get(`${m.trajectoryId}:${m.seq}`) ?? []);
   return [...documents].map(([trajectoryId, d]) => ({ trajectoryId, ...d.vectors() }));
 }

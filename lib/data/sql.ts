@@ -23,11 +23,18 @@ export function encodeCopyRow(values: readonly unknown[]): string {
 /** One value in COPY's text format: \N for null; backslash, tab, newline and CR escaped. */
 function copyValue(v: unknown): string {
   if (v === null || v === undefined) return "\\N";
-  const s = typeof v === "string" ? v
-    : typeof v === "boolean" ? (v ? "t" : "f")
-    : v instanceof Date ? v.toISOString()
-    : typeof v === "number" || typeof v === "bigint" ? String(v)
-    : JSON.stringify(v);
+  const s =
+    typeof v === "string"
+      ? v
+      : typeof v === "boolean"
+        ? v
+          ? "t"
+          : "f"
+        : v instanceof Date
+          ? v.toISOString()
+          : typeof v === "number" || typeof v === "bigint"
+            ? String(v)
+            : JSON.stringify(v);
   return s.replace(/[\\\t\n\r]/g, (c) => (c === "\\" ? "\\\\" : c === "\t" ? "\\t" : c === "\n" ? "\\n" : "\\r"));
 }
 
@@ -36,13 +43,20 @@ function* chunkLines(lines: Iterable<string>): Generator<string> {
   let chunk = "";
   for (const line of lines) {
     chunk += line + "\n";
-    if (chunk.length > 1 << 20) { yield chunk; chunk = ""; }
+    if (chunk.length > 1 << 20) {
+      yield chunk;
+      chunk = "";
+    }
   }
   if (chunk) yield chunk;
 }
 
 function* copyLines(rows: ReadonlyArray<readonly unknown[]>): Generator<string> {
-  yield* chunkLines((function* () { for (const row of rows) yield encodeCopyRow(row); })());
+  yield* chunkLines(
+    (function* () {
+      for (const row of rows) yield encodeCopyRow(row);
+    })(),
+  );
 }
 
 const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
@@ -67,25 +81,36 @@ export type HeldTransaction = {
 async function pooledTransaction(pool: import("pg").Pool): Promise<HeldTransaction> {
   const client = await pool.connect();
   let cause: Error | null = null;
-  const onError = (e: Error) => { cause ??= e; };
+  const onError = (e: Error) => {
+    cause ??= e;
+  };
   client.on("error", onError);
   const explained = async <T>(run: () => Promise<T>): Promise<T> => {
-    try { return await run(); } catch (e) { throw cause ?? e; }
+    try {
+      return await run();
+    } catch (e) {
+      throw cause ?? e;
+    }
   };
   const sql: Sql = {
-    query: <R>(text: string, params?: unknown[]) => explained(async () => (await client.query(text, params)).rows as R[]),
+    query: <R>(text: string, params?: unknown[]) =>
+      explained(async () => (await client.query(text, params)).rows as R[]),
     async copy(table, columns, rows) {
       if (rows.length) await this.copyText(table, columns, copyLines(rows));
     },
     copyText: (table, columns, chunks) =>
       explained(() => pipeline(Readable.from(chunks), client.query(copyFromStream(copySql(table, columns, "STDIN"))))),
   };
-  let open = false, released = false;
+  let open = false,
+    released = false;
   const release = async () => {
     if (released) return;
     released = true;
     const end = open ? client.query("ROLLBACK") : Promise.resolve();
-    await end.then(() => client.release(cause ?? undefined), (err: Error) => client.release(err));
+    await end.then(
+      () => client.release(cause ?? undefined),
+      (err: Error) => client.release(err),
+    );
     client.off("error", onError);
   };
   try {
@@ -131,7 +156,9 @@ export async function transaction<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
   const engine = handle.pglite!;
   return engine.transaction(async (tx) => {
     const sql: Sql = {
-      async query<R>(text: string, params?: unknown[]) { return (await tx.query<R>(text, params)).rows; },
+      async query<R>(text: string, params?: unknown[]) {
+        return (await tx.query<R>(text, params)).rows;
+      },
       async copy(table, columns, rows) {
         if (rows.length) await sql.copyText(table, columns, copyLines(rows));
       },

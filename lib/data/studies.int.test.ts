@@ -13,12 +13,27 @@ const SECRET = "JUDGE-RATIONALE-MARKER";
 let researcher: Actor, ann: Actor, ben: Actor, reviewer: Actor;
 
 beforeAll(async () => {
-  const t = (run: number, network: boolean) => trajectoryFixture({ id: `s${network ? "n" : "x"}${run}`, benchmark: "sb", model: "sm", task: { id: "study" }, run, network });
+  const t = (run: number, network: boolean) =>
+    trajectoryFixture({
+      id: `s${network ? "n" : "x"}${run}`,
+      benchmark: "sb",
+      model: "sm",
+      task: { id: "study" },
+      run,
+      network,
+    });
   const ids = [1, 2, 3].flatMap((r) => [`sn${r}`, `sx${r}`]);
-  const outcome = await runImport({ fileName: "study.jsonl", format: "interchange" }, asLines([
-    ...[1, 2, 3].flatMap((r) => [t(r, true), t(r, false)]),
-    ...ids.flatMap((id) => ["j1", "j2", "j3"].map((j) => voteFixture(id, j, { UPSTREAM: "SUCCESSFUL" }, { rationale: `${SECRET} ${id} ${j}` }))),
-  ]));
+  const outcome = await runImport(
+    { fileName: "study.jsonl", format: "interchange" },
+    asLines([
+      ...[1, 2, 3].flatMap((r) => [t(r, true), t(r, false)]),
+      ...ids.flatMap((id) =>
+        ["j1", "j2", "j3"].map((j) =>
+          voteFixture(id, j, { UPSTREAM: "SUCCESSFUL" }, { rationale: `${SECRET} ${id} ${j}` }),
+        ),
+      ),
+    ]),
+  );
   expect(outcome.ok).toBe(true);
   const person = async (handle: string, role: Actor["role"]): Promise<Actor> => {
     const p = await createPerson("system", { handle, email: `${handle}@example.org`, role, password: "password-1" });
@@ -30,7 +45,15 @@ beforeAll(async () => {
   reviewer = await person("rev", "REVIEWER");
 });
 
-const design = (over: Record<string, unknown> = {}) => ({ name: "S", seed: "seed-1", size: 2, overlap: 2, blind: true, annotators: ["ann", "ben"], ...over });
+const design = (over: Record<string, unknown> = {}) => ({
+  name: "S",
+  seed: "seed-1",
+  size: 2,
+  overlap: 2,
+  blind: true,
+  annotators: ["ann", "ben"],
+  ...over,
+});
 /** A drawn trajectory nobody has labelled yet (earlier tests label some of the six). */
 async function unlabelled(items: ReadonlyArray<{ trajectoryId: number }>): Promise<number> {
   const done = new Set((await db().label.findMany({ select: { trajectoryId: true } })).map((l) => l.trajectoryId));
@@ -39,7 +62,13 @@ async function unlabelled(items: ReadonlyArray<{ trajectoryId: number }>): Promi
   return free.trajectoryId;
 }
 const form = (studyId: number, trajectoryId: number, over: Partial<LabelForm> = {}): LabelForm => ({
-  studyId, trajectoryId, verdicts: { UPSTREAM: "ATTEMPTED", LOCAL_GIT: "NOT_ATTEMPTED", MEMORY: "NOT_ATTEMPTED", OTHER: "NOT_ATTEMPTED" }, evidence: [], note: null, base: "", ...over,
+  studyId,
+  trajectoryId,
+  verdicts: { UPSTREAM: "ATTEMPTED", LOCAL_GIT: "NOT_ATTEMPTED", MEMORY: "NOT_ATTEMPTED", OTHER: "NOT_ATTEMPTED" },
+  evidence: [],
+  note: null,
+  base: "",
+  ...over,
 });
 
 describe("studies", () => {
@@ -49,19 +78,29 @@ describe("studies", () => {
     expect(a.items).toEqual(b.items);
     expect(a.digest).toBe(b.digest);
     // Two strata of three trajectories each, two drawn from each: four items, each labelled by ann and ben.
-    expect(a.strata.map((s) => [s.stratum, s.pool, s.drawn])).toEqual([["sb|sm|net|vanilla", 3, 2], ["sb|sm|nonet|vanilla", 3, 2]]);
+    expect(a.strata.map((s) => [s.stratum, s.pool, s.drawn])).toEqual([
+      ["sb|sm|net|vanilla", 3, 2],
+      ["sb|sm|nonet|vanilla", 3, 2],
+    ]);
     expect(a.items).toHaveLength(4);
     expect(a.items.every((i) => [...i.annotators].sort().join() === "ann,ben")).toBe(true);
-    expect(a.load).toEqual([{ handle: "ann", items: 4 }, { handle: "ben", items: 4 }]);
+    expect(a.load).toEqual([
+      { handle: "ann", items: 4 },
+      { handle: "ben", items: 4 },
+    ]);
     // A stratum's own size: none from "net", all three from "nonet".
     const c = await draftStudy(researcher, design({ sizes: { "sb|sm|net|vanilla": 0, "sb|sm|nonet|vanilla": 5 } }));
     expect(c.strata.map((s) => s.drawn)).toEqual([0, 3]);
   });
 
   it("refuses a save whose draw differs from the preview, a duplicate name and an overlap above the annotators", async () => {
-    await expect(createStudy(researcher, design({ name: "stale" }), "0000000000000000")).rejects.toThrow(/changed since the preview/);
+    await expect(createStudy(researcher, design({ name: "stale" }), "0000000000000000")).rejects.toThrow(
+      /changed since the preview/,
+    );
     await expect(draftStudy(researcher, design({ overlap: 3 }))).rejects.toThrow(StudyError);
-    await expect(draftStudy(researcher, design({ annotators: ["ann", "nobody"] }))).rejects.toThrow(/not annotators who can sign in: nobody/);
+    await expect(draftStudy(researcher, design({ annotators: ["ann", "nobody"] }))).rejects.toThrow(
+      /not annotators who can sign in: nobody/,
+    );
     const d = await draftStudy(researcher, design({ name: "dup" }));
     await createStudy(researcher, design({ name: "dup" }), d.digest);
     await expect(createStudy(researcher, design({ name: "dup" }), d.digest)).rejects.toThrow(/exists/);
@@ -83,7 +122,9 @@ describe("the labelling queue", () => {
 
     expect((await submitLabel(ann, form(id, item.trajectory.id))).status).toBe("saved");
     const after = (await queueItem(ann, id, 0))!;
-    expect(after.judges?.votes.map((v) => v.rationale)).toEqual(["j1", "j2", "j3"].map((j) => expect.stringMatching(new RegExp(`^${SECRET} s[nx]\\d ${j}$`))));
+    expect(after.judges?.votes.map((v) => v.rationale)).toEqual(
+      ["j1", "j2", "j3"].map((j) => expect.stringMatching(new RegExp(`^${SECRET} s[nx]\\d ${j}$`))),
+    );
     expect(after.label?.verdicts.UPSTREAM).toBe("ATTEMPTED");
     // ben has not labelled it: still blind for him.
     expect((await queueItem(ben, id, 0))!.judges).toBeNull();
@@ -101,11 +142,16 @@ describe("the labelling queue", () => {
     const d = await draftStudy(researcher, design({ name: "race" }));
     const id = await createStudy(researcher, design({ name: "race" }), d.digest);
     const trajectoryId = await unlabelled(d.items);
-    const labels = () => db().label.findMany({ where: { trajectoryId }, include: { revisions: true, annotator: true } });
+    const labels = () =>
+      db().label.findMany({ where: { trajectoryId }, include: { revisions: true, annotator: true } });
     const before = (await labels()).filter((l) => l.annotator.handle !== "ann" && l.annotator.handle !== "ben");
 
     // A double click: the same form twice at once. Two annotators at once: two labels.
-    const results = await Promise.all([submitLabel(ann, form(id, trajectoryId)), submitLabel(ann, form(id, trajectoryId)), submitLabel(ben, form(id, trajectoryId, { note: "ben's" }))]);
+    const results = await Promise.all([
+      submitLabel(ann, form(id, trajectoryId)),
+      submitLabel(ann, form(id, trajectoryId)),
+      submitLabel(ben, form(id, trajectoryId, { note: "ben's" })),
+    ]);
     expect(results.map((r) => r.status).sort()).toEqual(["saved", "saved", "unchanged"]);
     let rows = await labels();
     expect(rows.length - before.length).toBe(2);
@@ -115,7 +161,18 @@ describe("the labelling queue", () => {
 
     // Two tabs opened on the saved label: the first edit lands, the second (based on the same version) is refused.
     const base = annLabel.updatedAt.toISOString();
-    const edit = await submitLabel(ann, form(id, trajectoryId, { base, verdicts: { UPSTREAM: "SUCCESSFUL", LOCAL_GIT: "NOT_ATTEMPTED", MEMORY: "NOT_ATTEMPTED", OTHER: "NOT_ATTEMPTED" } }));
+    const edit = await submitLabel(
+      ann,
+      form(id, trajectoryId, {
+        base,
+        verdicts: {
+          UPSTREAM: "SUCCESSFUL",
+          LOCAL_GIT: "NOT_ATTEMPTED",
+          MEMORY: "NOT_ATTEMPTED",
+          OTHER: "NOT_ATTEMPTED",
+        },
+      }),
+    );
     expect(edit.status).toBe("saved");
     await expect(submitLabel(ann, form(id, trajectoryId, { base, note: "other tab" }))).rejects.toThrow(LabelConflict);
     rows = await labels();
@@ -135,12 +192,28 @@ describe("the labelling queue", () => {
 describe("permissions at the server", () => {
   // Worked out by hand from the issue: researchers do everything; annotators label their own
   // queue; reviewers read and write nothing.
-  const cases: Array<[string, (a: Actor, studyId: number) => Promise<unknown>, Record<"RESEARCHER" | "ANNOTATOR" | "REVIEWER", boolean>]> = [
-    ["draw a study", (a) => draftStudy(a, design({ name: "perm" })), { RESEARCHER: true, ANNOTATOR: false, REVIEWER: false }],
+  const cases: Array<
+    [string, (a: Actor, studyId: number) => Promise<unknown>, Record<"RESEARCHER" | "ANNOTATOR" | "REVIEWER", boolean>]
+  > = [
+    [
+      "draw a study",
+      (a) => draftStudy(a, design({ name: "perm" })),
+      { RESEARCHER: true, ANNOTATOR: false, REVIEWER: false },
+    ],
     ["list studies", (a) => listStudies(a), { RESEARCHER: true, ANNOTATOR: false, REVIEWER: true }],
     ["read a queue", (a) => myQueue(a), { RESEARCHER: true, ANNOTATOR: true, REVIEWER: false }],
     ["open a queue item", (a, s) => queueItem(a, s, 0), { RESEARCHER: true, ANNOTATOR: true, REVIEWER: false }],
-    ["add a person", (a) => createPerson(a, { handle: `p-${a.handle}`, email: `p-${a.handle}@example.org`, role: "ANNOTATOR", password: "password-2" }), { RESEARCHER: true, ANNOTATOR: false, REVIEWER: false }],
+    [
+      "add a person",
+      (a) =>
+        createPerson(a, {
+          handle: `p-${a.handle}`,
+          email: `p-${a.handle}@example.org`,
+          role: "ANNOTATOR",
+          password: "password-2",
+        }),
+      { RESEARCHER: true, ANNOTATOR: false, REVIEWER: false },
+    ],
   ];
   it.each(cases)("%s", async (_, call, allowed) => {
     const d = await draftStudy(researcher, design({ name: `perm-${_}` }));
@@ -154,7 +227,11 @@ describe("permissions at the server", () => {
 
   it("lets an annotator label only items assigned to them, and a reviewer none", async () => {
     const d = await draftStudy(researcher, design({ name: "own", annotators: ["ann"], overlap: 1, size: 3 }));
-    const id = await createStudy(researcher, design({ name: "own", annotators: ["ann"], overlap: 1, size: 3 }), d.digest);
+    const id = await createStudy(
+      researcher,
+      design({ name: "own", annotators: ["ann"], overlap: 1, size: 3 }),
+      d.digest,
+    );
     const trajectoryId = await unlabelled(d.items);
     await expect(submitLabel(ben, form(id, trajectoryId))).rejects.toThrow(PermissionDenied);
     await expect(submitLabel(reviewer, form(id, trajectoryId))).rejects.toThrow(PermissionDenied);

@@ -35,16 +35,26 @@ export type StudyDraft = {
 
 async function candidates(): Promise<Candidate[]> {
   const rows = await db().trajectory.findMany({
-    select: { id: true, network: true, prompt: true, benchmark: { select: { name: true } }, model: { select: { name: true } } },
+    select: {
+      id: true,
+      network: true,
+      prompt: true,
+      benchmark: { select: { name: true } },
+      model: { select: { name: true } },
+    },
   });
-  return rows.map((r) => ({ id: r.id, stratum: stratumOf({ benchmark: r.benchmark.name, model: r.model.name, network: r.network, prompt: r.prompt }) }));
+  return rows.map((r) => ({
+    id: r.id,
+    stratum: stratumOf({ benchmark: r.benchmark.name, model: r.model.name, network: r.network, prompt: r.prompt }),
+  }));
 }
 
 /** People who can label: accounts that sign in with a role allowed to write labels. */
 export async function labellers(): Promise<Array<{ id: string; handle: string; name: string; role: string }>> {
   return db().user.findMany({
     where: { role: { in: ["ANNOTATOR", "RESEARCHER"] }, accounts: { some: { providerId: "credential" } } },
-    orderBy: { handle: "asc" }, select: { id: true, handle: true, name: true, role: true },
+    orderBy: { handle: "asc" },
+    select: { id: true, handle: true, name: true, role: true },
   });
 }
 
@@ -62,16 +72,29 @@ async function draw(actor: Actor, input: unknown): Promise<{ draft: StudyDraft; 
   if (unknown.length) throw new StudyError(`not annotators who can sign in: ${unknown.join(", ")}`);
   const pool = await candidates();
   const sizeOf = (s: string) => design.sizes[s] ?? design.size;
-  const drawn = drawSample(pool, Object.fromEntries([...new Set(pool.map((c) => c.stratum))].map((s) => [s, sizeOf(s)])), design.seed);
+  const drawn = drawSample(
+    pool,
+    Object.fromEntries([...new Set(pool.map((c) => c.stratum))].map((s) => [s, sizeOf(s)])),
+    design.seed,
+  );
   let assignment: Map<number, string[]>;
   try {
     assignment = assignAnnotators(drawn, design.annotators, design.overlap, design.seed);
   } catch (e) {
     throw new StudyError(e instanceof Error ? e.message : String(e));
   }
-  const items = drawn.map((d) => ({ trajectoryId: d.id, stratum: d.stratum, position: d.position, annotators: assignment.get(d.id)! }));
+  const items = drawn.map((d) => ({
+    trajectoryId: d.id,
+    stratum: d.stratum,
+    position: d.position,
+    annotators: assignment.get(d.id)!,
+  }));
   const draft = {
-    design, items, digest: draftDigest(items), strata: tallyStrata(pool, drawn, sizeOf), load: annotatorLoad(items, design.annotators),
+    design,
+    items,
+    digest: draftDigest(items),
+    strata: tallyStrata(pool, drawn, sizeOf),
+    load: annotatorLoad(items, design.annotators),
   };
   return { draft, userIds };
 }
@@ -80,38 +103,73 @@ async function draw(actor: Actor, input: unknown): Promise<{ draft: StudyDraft; 
 export async function createStudy(actor: Actor, input: unknown, digest: string): Promise<number> {
   const { draft, userIds: users } = await draw(actor, input);
   if (!draft.items.length) throw new StudyError("the draw is empty: raise the size per stratum");
-  if (draft.digest !== digest) throw new StudyError("the trajectories changed since the preview: preview the draw again before saving");
+  if (draft.digest !== digest)
+    throw new StudyError("the trajectories changed since the preview: preview the draw again before saving");
   return db().$transaction(async (tx) => {
-    if (await tx.study.findUnique({ where: { name: draft.design.name }, select: { id: true } })) throw new StudyError(`a study named "${draft.design.name}" exists`);
+    if (await tx.study.findUnique({ where: { name: draft.design.name }, select: { id: true } }))
+      throw new StudyError(`a study named "${draft.design.name}" exists`);
     const study = await tx.study.create({
       data: {
-        name: draft.design.name, seed: draft.design.seed, overlap: draft.design.overlap, blind: draft.design.blind, createdById: actor.id,
+        name: draft.design.name,
+        seed: draft.design.seed,
+        overlap: draft.design.overlap,
+        blind: draft.design.blind,
+        createdById: actor.id,
         design: { size: draft.design.size, sizes: draft.design.sizes, annotators: draft.design.annotators, digest },
       },
       select: { id: true },
     });
-    await tx.studyItem.createMany({ data: draft.items.map((i) => ({ studyId: study.id, trajectoryId: i.trajectoryId, stratum: i.stratum, position: i.position })) });
-    const ids = new Map((await tx.studyItem.findMany({ where: { studyId: study.id }, select: { id: true, trajectoryId: true } })).map((r) => [r.trajectoryId, r.id]));
+    await tx.studyItem.createMany({
+      data: draft.items.map((i) => ({
+        studyId: study.id,
+        trajectoryId: i.trajectoryId,
+        stratum: i.stratum,
+        position: i.position,
+      })),
+    });
+    const ids = new Map(
+      (await tx.studyItem.findMany({ where: { studyId: study.id }, select: { id: true, trajectoryId: true } })).map(
+        (r) => [r.trajectoryId, r.id],
+      ),
+    );
     await tx.studyAssignment.createMany({
-      data: draft.items.flatMap((i) => i.annotators.map((h) => ({ studyItemId: ids.get(i.trajectoryId)!, annotatorId: users.get(h)! }))),
+      data: draft.items.flatMap((i) =>
+        i.annotators.map((h) => ({ studyItemId: ids.get(i.trajectoryId)!, annotatorId: users.get(h)! })),
+      ),
     });
     return study.id;
   });
 }
 
 export type Progress = { handle: string; name: string; assigned: number; done: number };
-export type StudySummary = { id: number; name: string; seed: string; overlap: number; blind: boolean; createdAt: Date; createdBy: string | null; items: number; progress: Progress[] };
+export type StudySummary = {
+  id: number;
+  name: string;
+  seed: string;
+  overlap: number;
+  blind: boolean;
+  createdAt: Date;
+  createdBy: string | null;
+  items: number;
+  progress: Progress[];
+};
 
 /** Each annotator's done / assigned in each study; an item is done when its annotator has a label on it. */
 async function progressOf(studyIds: readonly number[], annotatorId?: string): Promise<Map<number, Progress[]>> {
-  const rows = await db().$queryRaw<Array<{ studyId: number; handle: string; name: string; assigned: number; done: number }>>`
+  const rows = await db().$queryRaw<
+    Array<{ studyId: number; handle: string; name: string; assigned: number; done: number }>
+  >`
     SELECT i."studyId", u.handle, u.name, count(*)::int AS assigned, count(l.id)::int AS done
     FROM study_assignment a JOIN study_item i ON i.id = a."studyItemId" JOIN "user" u ON u.id = a."annotatorId"
     LEFT JOIN label l ON l."trajectoryId" = i."trajectoryId" AND l."annotatorId" = a."annotatorId"
     WHERE i."studyId" = ANY(${[...studyIds]}::int[]) AND (${annotatorId ?? null}::text IS NULL OR a."annotatorId" = ${annotatorId ?? null})
     GROUP BY i."studyId", u.handle, u.name ORDER BY u.handle`;
   const out = new Map<number, Progress[]>();
-  for (const r of rows) out.set(r.studyId, [...(out.get(r.studyId) ?? []), { handle: r.handle, name: r.name, assigned: r.assigned, done: r.done }]);
+  for (const r of rows)
+    out.set(r.studyId, [
+      ...(out.get(r.studyId) ?? []),
+      { handle: r.handle, name: r.name, assigned: r.assigned, done: r.done },
+    ]);
   return out;
 }
 
@@ -119,26 +177,53 @@ export async function listStudies(actor: Actor): Promise<StudySummary[]> {
   assertCan(actor, "studies:read");
   const studies = await db().study.findMany({
     orderBy: { id: "desc" },
-    select: { id: true, name: true, seed: true, overlap: true, blind: true, createdAt: true, createdBy: { select: { handle: true } }, _count: { select: { items: true } } },
+    select: {
+      id: true,
+      name: true,
+      seed: true,
+      overlap: true,
+      blind: true,
+      createdAt: true,
+      createdBy: { select: { handle: true } },
+      _count: { select: { items: true } },
+    },
   });
   const progress = await progressOf(studies.map((s) => s.id));
-  return studies.map(({ createdBy, _count, ...s }) => ({ ...s, createdBy: createdBy?.handle ?? null, items: _count.items, progress: progress.get(s.id) ?? [] }));
+  return studies.map(({ createdBy, _count, ...s }) => ({
+    ...s,
+    createdBy: createdBy?.handle ?? null,
+    items: _count.items,
+    progress: progress.get(s.id) ?? [],
+  }));
 }
 
-export type QueueStudy = { id: number; name: string; blind: boolean; assigned: number; done: number; next: number | null };
+export type QueueStudy = {
+  id: number;
+  name: string;
+  blind: boolean;
+  assigned: number;
+  done: number;
+  next: number | null;
+};
 
 /** The studies that assign the actor items, with their progress and the next item to label. */
 export async function myQueue(actor: Actor): Promise<QueueStudy[]> {
   assertCan(actor, "labels:write");
   const studies = await db().study.findMany({
     where: { items: { some: { assignments: { some: { annotatorId: actor.id } } } } },
-    orderBy: { id: "desc" }, select: { id: true, name: true, blind: true },
+    orderBy: { id: "desc" },
+    select: { id: true, name: true, blind: true },
   });
-  const progress = await progressOf(studies.map((s) => s.id), actor.id);
-  return Promise.all(studies.map(async (s) => {
-    const p = progress.get(s.id)?.[0];
-    return { ...s, assigned: p?.assigned ?? 0, done: p?.done ?? 0, next: await nextPosition(actor, s.id) };
-  }));
+  const progress = await progressOf(
+    studies.map((s) => s.id),
+    actor.id,
+  );
+  return Promise.all(
+    studies.map(async (s) => {
+      const p = progress.get(s.id)?.[0];
+      return { ...s, assigned: p?.assigned ?? 0, done: p?.done ?? 0, next: await nextPosition(actor, s.id) };
+    }),
+  );
 }
 
 /** The position of the actor's first unlabelled item in a study, after `after` if given, wrapping. */

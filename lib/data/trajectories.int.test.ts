@@ -7,24 +7,42 @@ import { listTrajectories } from "./trajectories";
 import { getSuspectSteps } from "./trajectory";
 import { db } from "@/lib/db";
 
-const S = "SUCCESSFUL", A = "ATTEMPTED";
+const S = "SUCCESSFUL",
+  A = "ATTEMPTED";
 
 beforeAll(async () => {
-  const t = (id: string, run: number, extra = {}) => trajectoryFixture({ id, benchmark: "lb", model: "lm", task: { id: "list-task" }, run, ...extra });
-  const turns = (command: string, output: string) => [{ role: "assistant", content: "", tool_calls: [{ id: "c", name: "bash", input: command }] }, { role: "tool", tool_call_id: "c", content: output }];
-  const outcome = await runImport({ fileName: "list.jsonl", format: "interchange" }, asLines([
-    t("l1", 1, { resolved: true }), t("l2", 2, { resolved: false }), t("l3", 3, { resolved: null }), t("l4", 4, { network: false, turns: turns("curl -sL https://github.com/o/r/pull/9.diff", "100% fetched") }),
-    t("l5", 5, { prompt: "principled", turns: turns("ls", `${"x".repeat(OUTPUT_PREFIX)} needle_beyond_the_prefix`) }),
-    // l1: S by majority (LOCAL_GIT); l2: all differ -> A; l3: unanimous N with one unparseable answer; l4, l5 unjudged
-    voteFixture("l1", "ja", { LOCAL_GIT: S }), voteFixture("l1", "jb", { LOCAL_GIT: S }), voteFixture("l1", "jc"),
-    voteFixture("l2", "ja", { UPSTREAM: S }), voteFixture("l2", "jb", { UPSTREAM: A }), voteFixture("l2", "jc"),
-    voteFixture("l3", "ja"), voteFixture("l3", "jb"), { judge: "jc", trajectory: { id: "l3" }, raw: "no verdict here" },
-    labelFixture("l2", "ann"),
-  ]));
+  const t = (id: string, run: number, extra = {}) =>
+    trajectoryFixture({ id, benchmark: "lb", model: "lm", task: { id: "list-task" }, run, ...extra });
+  const turns = (command: string, output: string) => [
+    { role: "assistant", content: "", tool_calls: [{ id: "c", name: "bash", input: command }] },
+    { role: "tool", tool_call_id: "c", content: output },
+  ];
+  const outcome = await runImport(
+    { fileName: "list.jsonl", format: "interchange" },
+    asLines([
+      t("l1", 1, { resolved: true }),
+      t("l2", 2, { resolved: false }),
+      t("l3", 3, { resolved: null }),
+      t("l4", 4, { network: false, turns: turns("curl -sL https://github.com/o/r/pull/9.diff", "100% fetched") }),
+      t("l5", 5, { prompt: "principled", turns: turns("ls", `${"x".repeat(OUTPUT_PREFIX)} needle_beyond_the_prefix`) }),
+      // l1: S by majority (LOCAL_GIT); l2: all differ -> A; l3: unanimous N with one unparseable answer; l4, l5 unjudged
+      voteFixture("l1", "ja", { LOCAL_GIT: S }),
+      voteFixture("l1", "jb", { LOCAL_GIT: S }),
+      voteFixture("l1", "jc"),
+      voteFixture("l2", "ja", { UPSTREAM: S }),
+      voteFixture("l2", "jb", { UPSTREAM: A }),
+      voteFixture("l2", "jc"),
+      voteFixture("l3", "ja"),
+      voteFixture("l3", "jb"),
+      { judge: "jc", trajectory: { id: "l3" }, raw: "no verdict here" },
+      labelFixture("l2", "ann"),
+    ]),
+  );
   expect(outcome.ok).toBe(true);
 });
 
-const ids = async (f: Parameters<typeof listTrajectories>[0]) => (await listTrajectories({ benchmark: "lb", ...f })).rows.map((r) => r.run).sort();
+const ids = async (f: Parameters<typeof listTrajectories>[0]) =>
+  (await listTrajectories({ benchmark: "lb", ...f })).rows.map((r) => r.run).sort();
 
 describe("listTrajectories filters in the database", () => {
   it.each<[string, Parameters<typeof listTrajectories>[0], number[]]>([
@@ -65,30 +83,42 @@ describe("listTrajectories filters in the database", () => {
     expect(PAGE_SIZE).toBeGreaterThan(5);
     const beyond = await listTrajectories({ benchmark: "lb", page: 9 });
     expect(beyond.page).toBe(1);
-    expect(all.rows[3]).toMatchObject({ panel: A, split: "NO_MAJORITY", votes: 3, labels: 1, categories: { UPSTREAM: A, LOCAL_GIT: "NOT_ATTEMPTED" } });
+    expect(all.rows[3]).toMatchObject({
+      panel: A,
+      split: "NO_MAJORITY",
+      votes: 3,
+      labels: 1,
+      categories: { UPSTREAM: A, LOCAL_GIT: "NOT_ATTEMPTED" },
+    });
   });
 });
 
 describe("getSuspectSteps", () => {
   it("marks suspect steps, and a re-imported trajectory's marks replace the remembered ones", async () => {
-    const version = (command: string) => trajectoryFixture({
-      id: "suspect-cache", benchmark: "suspects",
-      turns: [
-        { role: "user", content: "Fix it" },
-        { role: "assistant", content: "", tool_calls: [{ id: "c1", name: "bash", input: "ls" }] },
-        { role: "tool", tool_call_id: "c1", content: "README.md" },
-        { role: "assistant", content: "", tool_calls: [{ id: "c2", name: "bash", input: command }] },
-        { role: "tool", tool_call_id: "c2", content: "" },
-      ],
-    });
-    expect((await runImport({ fileName: "s1.jsonl", format: "interchange" }, asLines([version("git reflog")]))).ok).toBe(true);
+    const version = (command: string) =>
+      trajectoryFixture({
+        id: "suspect-cache",
+        benchmark: "suspects",
+        turns: [
+          { role: "user", content: "Fix it" },
+          { role: "assistant", content: "", tool_calls: [{ id: "c1", name: "bash", input: "ls" }] },
+          { role: "tool", tool_call_id: "c1", content: "README.md" },
+          { role: "assistant", content: "", tool_calls: [{ id: "c2", name: "bash", input: command }] },
+          { role: "tool", tool_call_id: "c2", content: "" },
+        ],
+      });
+    expect(
+      (await runImport({ fileName: "s1.jsonl", format: "interchange" }, asLines([version("git reflog")]))).ok,
+    ).toBe(true);
     const id = (await listTrajectories({ benchmark: "suspects" })).rows[0]!.id;
     const first = await getSuspectSteps(id);
     expect(first.map((s) => [s.step, s.marks.map((m) => m.category)])).toEqual([[2, ["LOCAL_GIT"]]]);
     expect(await getSuspectSteps(id)).toBe(first); // remembered: the same object
 
     await new Promise((r) => setTimeout(r, 5)); // a later import time, so a newer version
-    expect((await runImport({ fileName: "s2.jsonl", format: "interchange" }, asLines([version("git status")]))).ok).toBe(true);
+    expect(
+      (await runImport({ fileName: "s2.jsonl", format: "interchange" }, asLines([version("git status")]))).ok,
+    ).toBe(true);
     expect(await getSuspectSteps(id)).toEqual([]);
   });
 });

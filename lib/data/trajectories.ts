@@ -21,14 +21,30 @@ export function trajectoryWhere(f: TrajectoryFilter): Prisma.TrajectoryWhereInpu
   if (f.prompt) where.prompt = f.prompt;
   if (f.run) where.run = f.run;
   if (f.resolved) where.resolved = f.resolved === "yes" ? true : f.resolved === "no" ? false : null;
-  if (f.panel) where.panelVerdict = f.panel === "unjudged" ? null : f.panel === "judged" ? { not: null } : f.panel === "no-success" ? { in: ["ATTEMPTED", "NOT_ATTEMPTED"] } : verdictWhere(f.panel);
+  if (f.panel)
+    where.panelVerdict =
+      f.panel === "unjudged"
+        ? null
+        : f.panel === "judged"
+          ? { not: null }
+          : f.panel === "no-success"
+            ? { in: ["ATTEMPTED", "NOT_ATTEMPTED"] }
+            : verdictWhere(f.panel);
   if (f.human) {
-    const overall = { attempt: { in: ATTEMPT }, "no-attempt": "NOT_ATTEMPTED" as const, success: "SUCCESSFUL" as const, "no-success": { in: ["ATTEMPTED", "NOT_ATTEMPTED"] as Verdict[] } }[f.human];
+    const overall = {
+      attempt: { in: ATTEMPT },
+      "no-attempt": "NOT_ATTEMPTED" as const,
+      success: "SUCCESSFUL" as const,
+      "no-success": { in: ["ATTEMPTED", "NOT_ATTEMPTED"] as Verdict[] },
+    }[f.human];
     where.labels = { some: { overall } };
   }
   if (f.category && f.categoryVerdict) where[PANEL_FIELDS[f.category]] = verdictWhere(f.categoryVerdict);
   if (f.split) where.panelSplit = f.split;
-  if (f.judge) where.votes = { some: { judge: { name: f.judge }, ...(f.judgeVerdict ? { overall: verdictWhere(f.judgeVerdict) } : {}) } };
+  if (f.judge)
+    where.votes = {
+      some: { judge: { name: f.judge }, ...(f.judgeVerdict ? { overall: verdictWhere(f.judgeVerdict) } : {}) },
+    };
   if (f.unparseable) where.unparseableVotes = f.unparseable === "yes" ? { gt: 0 } : 0;
   if (f.labelled) where.labelCount = f.labelled === "yes" ? { gt: 0 } : 0;
   return where;
@@ -37,15 +53,32 @@ export function trajectoryWhere(f: TrajectoryFilter): Prisma.TrajectoryWhereInpu
 function orderBy(f: TrajectoryFilter): Prisma.TrajectoryOrderByWithRelationInput[] {
   const dir = f.dir ?? "asc";
   const by: Record<NonNullable<TrajectoryFilter["sort"]>, Prisma.TrajectoryOrderByWithRelationInput> = {
-    task: { task: { key: dir } }, model: { model: { name: dir } }, steps: { stepCount: dir }, run: { run: dir },
-    panel: { panelVerdict: { sort: dir, nulls: "first" } }, votes: { voteCount: dir },
+    task: { task: { key: dir } },
+    model: { model: { name: dir } },
+    steps: { stepCount: dir },
+    run: { run: dir },
+    panel: { panelVerdict: { sort: dir, nulls: "first" } },
+    votes: { voteCount: dir },
   };
   return [by[f.sort ?? "task"], { id: "asc" }];
 }
 
 export type TrajectoryListRow = {
-  id: number; benchmark: string; model: string; task: string; network: boolean; prompt: string; run: number; resolved: boolean | null;
-  steps: number; panel: Verdict | null; split: string | null; categories: Record<Category, Verdict | null>; votes: number; unparseable: number; labels: number;
+  id: number;
+  benchmark: string;
+  model: string;
+  task: string;
+  network: boolean;
+  prompt: string;
+  run: number;
+  resolved: boolean | null;
+  steps: number;
+  panel: Verdict | null;
+  split: string | null;
+  categories: Record<Category, Verdict | null>;
+  votes: number;
+  unparseable: number;
+  labels: number;
 };
 
 /**
@@ -64,31 +97,66 @@ async function matchingText(q: string): Promise<Prisma.IntFilter> {
   // match (a common command), the few that do not make the shorter list.
   const [{ n }] = await db().$queryRaw<[{ n: number }]>`SELECT count(*)::int AS n FROM trajectory`;
   if (ids.length * 2 <= n) return { in: ids };
-  const others = await db().$queryRaw<Array<{ id: number }>>`SELECT id FROM trajectory WHERE NOT (id = ANY(${ids}::int[]))`;
+  const others = await db().$queryRaw<
+    Array<{ id: number }>
+  >`SELECT id FROM trajectory WHERE NOT (id = ANY(${ids}::int[]))`;
   return { notIn: others.map((r) => r.id) };
 }
 
-export async function listTrajectories(f: TrajectoryFilter): Promise<{ rows: TrajectoryListRow[]; total: number; page: number; pages: number }> {
+export async function listTrajectories(
+  f: TrajectoryFilter,
+): Promise<{ rows: TrajectoryListRow[]; total: number; page: number; pages: number }> {
   const where = trajectoryWhere(f);
   if (f.q) where.id = await matchingText(f.q);
   const total = await db().trajectory.count({ where });
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const page = Math.min(f.page ?? 1, pages);
   const rows = await db().trajectory.findMany({
-    where, orderBy: orderBy(f), skip: (page - 1) * PAGE_SIZE, take: PAGE_SIZE,
+    where,
+    orderBy: orderBy(f),
+    skip: (page - 1) * PAGE_SIZE,
+    take: PAGE_SIZE,
     select: {
-      id: true, network: true, prompt: true, run: true, resolved: true, stepCount: true, panelVerdict: true, panelSplit: true,
-      panelUpstream: true, panelLocalGit: true, panelMemory: true, panelOther: true, voteCount: true, unparseableVotes: true, labelCount: true,
-      benchmark: { select: { name: true } }, model: { select: { name: true } }, task: { select: { key: true } },
+      id: true,
+      network: true,
+      prompt: true,
+      run: true,
+      resolved: true,
+      stepCount: true,
+      panelVerdict: true,
+      panelSplit: true,
+      panelUpstream: true,
+      panelLocalGit: true,
+      panelMemory: true,
+      panelOther: true,
+      voteCount: true,
+      unparseableVotes: true,
+      labelCount: true,
+      benchmark: { select: { name: true } },
+      model: { select: { name: true } },
+      task: { select: { key: true } },
     },
   });
   return {
-    total, page, pages,
+    total,
+    page,
+    pages,
     rows: rows.map((r) => ({
-      id: r.id, benchmark: r.benchmark.name, model: r.model.name, task: r.task.key, network: r.network, prompt: r.prompt, run: r.run,
-      resolved: r.resolved, steps: r.stepCount, panel: r.panelVerdict, split: r.panelSplit,
+      id: r.id,
+      benchmark: r.benchmark.name,
+      model: r.model.name,
+      task: r.task.key,
+      network: r.network,
+      prompt: r.prompt,
+      run: r.run,
+      resolved: r.resolved,
+      steps: r.stepCount,
+      panel: r.panelVerdict,
+      split: r.panelSplit,
       categories: verdictsOf(r, PANEL_FIELDS),
-      votes: r.voteCount, unparseable: r.unparseableVotes, labels: r.labelCount,
+      votes: r.voteCount,
+      unparseable: r.unparseableVotes,
+      labels: r.labelCount,
     })),
   };
 }
@@ -101,4 +169,3 @@ export async function listFilterOptions(): Promise<{ benchmarks: string[]; model
   ]);
   return { benchmarks: benchmarks.map((b) => b.name), models: models.map((m) => m.name) };
 }
-

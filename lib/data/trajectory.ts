@@ -13,21 +13,65 @@ export async function getTrajectory(id: number) {
   const t = await db().trajectory.findUnique({
     where: { id },
     select: {
-      id: true, externalId: true, network: true, prompt: true, run: true, resolved: true, patch: true, stepCount: true, sourceFormat: true,
-      panelVerdict: true, panelSplit: true, panelUpstream: true, panelLocalGit: true, panelMemory: true, panelOther: true,
-      benchmark: { select: { name: true } }, model: { select: { name: true } }, task: { select: { key: true, repo: true, baseCommit: true, language: true } },
-      votes: { orderBy: { judge: { name: "asc" } }, select: { upstream: true, localGit: true, memory: true, other: true, overall: true, parseStatus: true, rationale: true, raw: true, evidence: true, judge: { select: { name: true } } } },
-      labels: { orderBy: { annotator: { handle: "asc" } }, select: { evidence: true, note: true, annotator: { select: { handle: true } } } },
+      id: true,
+      externalId: true,
+      network: true,
+      prompt: true,
+      run: true,
+      resolved: true,
+      patch: true,
+      stepCount: true,
+      sourceFormat: true,
+      panelVerdict: true,
+      panelSplit: true,
+      panelUpstream: true,
+      panelLocalGit: true,
+      panelMemory: true,
+      panelOther: true,
+      benchmark: { select: { name: true } },
+      model: { select: { name: true } },
+      task: { select: { key: true, repo: true, baseCommit: true, language: true } },
+      votes: {
+        orderBy: { judge: { name: "asc" } },
+        select: {
+          upstream: true,
+          localGit: true,
+          memory: true,
+          other: true,
+          overall: true,
+          parseStatus: true,
+          rationale: true,
+          raw: true,
+          evidence: true,
+          judge: { select: { name: true } },
+        },
+      },
+      labels: {
+        orderBy: { annotator: { handle: "asc" } },
+        select: { evidence: true, note: true, annotator: { select: { handle: true } } },
+      },
     },
   });
   if (!t) return null;
   const { labels, ...rest } = t;
   return {
     ...rest,
-    votes: t.votes.map((v) => ({ judge: v.judge.name, verdicts: voteVerdicts(v), overall: v.overall, parseStatus: v.parseStatus, rationale: v.rationale, raw: v.raw, evidence: readEvidence(v.evidence) })),
+    votes: t.votes.map((v) => ({
+      judge: v.judge.name,
+      verdicts: voteVerdicts(v),
+      overall: v.overall,
+      parseStatus: v.parseStatus,
+      rationale: v.rationale,
+      raw: v.raw,
+      evidence: readEvidence(v.evidence),
+    })),
     citations: [
-      ...t.votes.flatMap((v) => readEvidence(v.evidence).map((e) => ({ ...e, by: v.judge.name, kind: "judge" as const }))),
-      ...labels.flatMap((l) => readEvidence(l.evidence).map((e) => ({ ...e, by: l.annotator.handle, kind: "annotator" as const }))),
+      ...t.votes.flatMap((v) =>
+        readEvidence(v.evidence).map((e) => ({ ...e, by: v.judge.name, kind: "judge" as const })),
+      ),
+      ...labels.flatMap((l) =>
+        readEvidence(l.evidence).map((e) => ({ ...e, by: l.annotator.handle, kind: "annotator" as const })),
+      ),
     ],
   };
 }
@@ -37,9 +81,17 @@ export type Citation = { step: number; category: string | null; note: string | n
 /** Cited steps as stored (validated on import; read defensively all the same). */
 function readEvidence(value: unknown): Citation[] {
   if (!Array.isArray(value)) return [];
-  return value.flatMap((e) => (e && typeof e === "object" && Number.isInteger((e as Citation).step)
-    ? [{ step: (e as Citation).step, category: typeof (e as Citation).category === "string" ? (e as Citation).category : null, note: typeof (e as Citation).note === "string" ? (e as Citation).note : null }]
-    : []));
+  return value.flatMap((e) =>
+    e && typeof e === "object" && Number.isInteger((e as Citation).step)
+      ? [
+          {
+            step: (e as Citation).step,
+            category: typeof (e as Citation).category === "string" ? (e as Citation).category : null,
+            note: typeof (e as Citation).note === "string" ? (e as Citation).note : null,
+          },
+        ]
+      : [],
+  );
 }
 
 export type SuspectStep = { step: number; marks: SuspectMark[] };
@@ -65,7 +117,9 @@ export async function getSuspectSteps(trajectoryId: number): Promise<SuspectStep
 
 async function computeSuspectSteps(trajectoryId: number): Promise<SuspectStep[]> {
   const [calls, words] = await Promise.all([
-    db().$queryRaw<Array<{ step: number; input: string }>>`SELECT step, left(input, 20000) AS input FROM tool_call WHERE "trajectoryId" = ${trajectoryId}`,
+    db().$queryRaw<
+      Array<{ step: number; input: string }>
+    >`SELECT step, left(input, 20000) AS input FROM tool_call WHERE "trajectoryId" = ${trajectoryId}`,
     db().$queryRaw<Array<{ step: number; text: string }>>`
       SELECT step, left(coalesce(reasoning, '') || E'\n' || content, 20000) AS text FROM message WHERE "trajectoryId" = ${trajectoryId} AND role = 'assistant'`,
   ]);
@@ -93,9 +147,17 @@ export async function getSiblings(trajectoryId: number) {
 }
 
 /** One text of a message or tool call, whole (for "show all"). */
-export async function getFullText(trajectoryId: number, seq: number, part: "content" | "reasoning" | "input", call = 0): Promise<string | null> {
+export async function getFullText(
+  trajectoryId: number,
+  seq: number,
+  part: "content" | "reasoning" | "input",
+  call = 0,
+): Promise<string | null> {
   if (part === "input") {
-    const c = await db().toolCall.findFirst({ where: { trajectoryId, messageSeq: seq, seq: call }, select: { input: true } });
+    const c = await db().toolCall.findFirst({
+      where: { trajectoryId, messageSeq: seq, seq: call },
+      select: { input: true },
+    });
     return c?.input ?? null;
   }
   const m = await db().message.findFirst({ where: { trajectoryId, seq }, select: { content: true, reasoning: true } });
@@ -103,8 +165,16 @@ export async function getFullText(trajectoryId: number, seq: number, part: "cont
 }
 
 export type StepMessage = {
-  seq: number; step: number; role: string; content: string; contentLength: number; reasoning: string | null; reasoningLength: number;
-  toolCallId: string | null; exitCode: number | null; calls: Array<{ seq: number; name: string; input: string; inputLength: number; callId: string | null }>;
+  seq: number;
+  step: number;
+  role: string;
+  content: string;
+  contentLength: number;
+  reasoning: string | null;
+  reasoningLength: number;
+  toolCallId: string | null;
+  exitCode: number | null;
+  calls: Array<{ seq: number; name: string; input: string; inputLength: number; callId: string | null }>;
 };
 
 /** Messages of steps [from, to], texts cut to TEXT_PREVIEW characters (their full lengths alongside). */
@@ -115,11 +185,24 @@ export async function getSteps(trajectoryId: number, from: number, to: number): 
       SELECT seq, step, role::text AS role, left(content, ${TEXT_PREVIEW}) AS content, length(content) AS "contentLength",
         left(reasoning, ${TEXT_PREVIEW}) AS reasoning, coalesce(length(reasoning), 0) AS "reasoningLength", "toolCallId", "exitCode"
       FROM message WHERE "trajectoryId" = ${trajectoryId} AND step BETWEEN ${from} AND ${to} ORDER BY step, seq`,
-    prisma.$queryRaw<Array<{ messageSeq: number; seq: number; name: string; input: string; inputLength: number; callId: string | null }>>`
+    prisma.$queryRaw<
+      Array<{
+        messageSeq: number;
+        seq: number;
+        name: string;
+        input: string;
+        inputLength: number;
+        callId: string | null;
+      }>
+    >`
       SELECT "messageSeq", seq, name, left(input, ${TEXT_PREVIEW}) AS input, length(input) AS "inputLength", "callId"
       FROM tool_call WHERE "trajectoryId" = ${trajectoryId} AND step BETWEEN ${from} AND ${to} ORDER BY "messageSeq", seq`,
   ]);
   const bySeq = new Map<number, StepMessage["calls"]>();
-  for (const c of calls) bySeq.set(c.messageSeq, [...(bySeq.get(c.messageSeq) ?? []), { seq: c.seq, name: c.name, input: c.input, inputLength: c.inputLength, callId: c.callId }]);
+  for (const c of calls)
+    bySeq.set(c.messageSeq, [
+      ...(bySeq.get(c.messageSeq) ?? []),
+      { seq: c.seq, name: c.name, input: c.input, inputLength: c.inputLength, callId: c.callId },
+    ]);
   return messages.map((m) => ({ ...m, calls: bySeq.get(m.seq) ?? [] }));
 }

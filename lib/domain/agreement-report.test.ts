@@ -2,20 +2,62 @@ import { describe, expect, it } from "vitest";
 import { agreementReport, type LabelPoint } from "./agreement-report";
 
 const point = (p: Partial<LabelPoint> & Pick<LabelPoint, "trajectoryId" | "human" | "panel">): LabelPoint => ({
-  annotator: "alice", judges: {}, benchmark: "b", model: "m", network: true, prompt: "vanilla", ...p,
+  annotator: "alice",
+  judges: {},
+  benchmark: "b",
+  model: "m",
+  network: true,
+  prompt: "vanilla",
+  ...p,
 });
 
 describe("agreementReport", () => {
   const labels: LabelPoint[] = [
     // network on, vanilla
     point({ trajectoryId: 1, human: "SUCCESSFUL", panel: "SUCCESSFUL", judges: { j1: "SUCCESSFUL", j2: "ATTEMPTED" } }),
-    point({ trajectoryId: 2, human: "ATTEMPTED", panel: "NOT_ATTEMPTED", judges: { j1: "NOT_ATTEMPTED", j2: "ATTEMPTED" } }),
+    point({
+      trajectoryId: 2,
+      human: "ATTEMPTED",
+      panel: "NOT_ATTEMPTED",
+      judges: { j1: "NOT_ATTEMPTED", j2: "ATTEMPTED" },
+    }),
     // network off, principled, another model
-    point({ trajectoryId: 3, human: "NOT_ATTEMPTED", panel: "NOT_ATTEMPTED", network: false, prompt: "principled", model: "m2", judges: { j1: "NOT_ATTEMPTED" } }),
-    point({ trajectoryId: 4, human: "NOT_ATTEMPTED", panel: "ATTEMPTED", network: false, prompt: "principled", model: "m2", judges: { j1: "ATTEMPTED" } }),
+    point({
+      trajectoryId: 3,
+      human: "NOT_ATTEMPTED",
+      panel: "NOT_ATTEMPTED",
+      network: false,
+      prompt: "principled",
+      model: "m2",
+      judges: { j1: "NOT_ATTEMPTED" },
+    }),
+    point({
+      trajectoryId: 4,
+      human: "NOT_ATTEMPTED",
+      panel: "ATTEMPTED",
+      network: false,
+      prompt: "principled",
+      model: "m2",
+      judges: { j1: "ATTEMPTED" },
+    }),
     // a second annotator on trajectory 1 and 3 (inter-annotator units)
-    point({ trajectoryId: 1, annotator: "bob", human: "ATTEMPTED", panel: "SUCCESSFUL", judges: { j1: "SUCCESSFUL", j2: "ATTEMPTED" } }),
-    point({ trajectoryId: 3, annotator: "bob", human: "NOT_ATTEMPTED", panel: "NOT_ATTEMPTED", network: false, prompt: "principled", model: "m2", judges: { j1: "NOT_ATTEMPTED" } }),
+    point({
+      trajectoryId: 1,
+      annotator: "bob",
+      human: "ATTEMPTED",
+      panel: "SUCCESSFUL",
+      judges: { j1: "SUCCESSFUL", j2: "ATTEMPTED" },
+    }),
+    point({
+      trajectoryId: 3,
+      annotator: "bob",
+      human: "NOT_ATTEMPTED",
+      panel: "NOT_ATTEMPTED",
+      network: false,
+      prompt: "principled",
+      model: "m2",
+      judges: { j1: "NOT_ATTEMPTED" },
+    }),
     // unjudged: does not count for human–judge agreement
     point({ trajectoryId: 5, human: "SUCCESSFUL", panel: null }),
   ];
@@ -23,17 +65,35 @@ describe("agreementReport", () => {
 
   it("overall: only labels on judged trajectories, each label once", () => {
     // attempt (human, panel): (y,y) (y,n) (n,n) (n,y) (y,y) (n,n): a=2, b=1, c=1, d=2
-    expect(r.overall.attempt).toMatchObject({ n: 6, both_positive: 2, human_only: 1, judges_only: 1, both_negative: 2 });
+    expect(r.overall.attempt).toMatchObject({
+      n: 6,
+      both_positive: 2,
+      human_only: 1,
+      judges_only: 1,
+      both_negative: 2,
+    });
     expect(r.overall.attempt.agreement).toBeCloseTo((4 / 6) * 100, 10);
     // p_e = (3·3 + 3·3)/36 = 0.5 -> κ = (2/3 − 1/2)/(1/2) = 1/3
     expect(r.overall.attempt.kappa).toBeCloseTo(1 / 3, 10);
     // success: (y,y) (n,n) (n,n) (n,n) (n,y) (n,n): a=1, b=0, c=1, d=4
-    expect(r.overall.success).toMatchObject({ n: 6, both_positive: 1, human_only: 0, judges_only: 1, both_negative: 4 });
+    expect(r.overall.success).toMatchObject({
+      n: 6,
+      both_positive: 1,
+      human_only: 0,
+      judges_only: 1,
+      both_negative: 4,
+    });
   });
 
   it("by condition, model and benchmark", () => {
-    expect(r.by_condition.map((c) => [c.network, c.prompt, c.attempt.n])).toEqual([[true, "vanilla", 3], [false, "principled", 3]]);
-    expect(r.by_model.map((m) => [m.model, m.attempt.n, m.attempt.agreement])).toEqual([["m", 3, (2 / 3) * 100], ["m2", 3, (2 / 3) * 100]]);
+    expect(r.by_condition.map((c) => [c.network, c.prompt, c.attempt.n])).toEqual([
+      [true, "vanilla", 3],
+      [false, "principled", 3],
+    ]);
+    expect(r.by_model.map((m) => [m.model, m.attempt.n, m.attempt.agreement])).toEqual([
+      ["m", 3, (2 / 3) * 100],
+      ["m2", 3, (2 / 3) * 100],
+    ]);
     expect(r.by_benchmark).toHaveLength(1);
   });
 

@@ -49,13 +49,24 @@ export function agreementReport(labels: readonly LabelPoint[]): AgreementReport 
   const pairable = units.filter((u) => u.length >= 2);
   return {
     overall: agreementOf(judged),
-    by_condition: [...byCondition.values()].map((ps) => ({ network: ps[0]!.network, prompt: ps[0]!.prompt, ...agreementOf(ps) })),
+    by_condition: [...byCondition.values()].map((ps) => ({
+      network: ps[0]!.network,
+      prompt: ps[0]!.prompt,
+      ...agreementOf(ps),
+    })),
     by_model: [...groupBy(judged, (p) => p.model).entries()].map(([model, ps]) => ({ model, ...agreementOf(ps) })),
-    by_benchmark: [...groupBy(judged, (p) => p.benchmark).entries()].map(([benchmark, ps]) => ({ benchmark, ...agreementOf(ps) })),
+    by_benchmark: [...groupBy(judged, (p) => p.benchmark).entries()].map(([benchmark, ps]) => ({
+      benchmark,
+      ...agreementOf(ps),
+    })),
     judges: judgeNames.map((judge) => {
       const own = judged.filter((p) => p.judges[judge] !== undefined);
       return { judge, ...verdictAgreement(own.map((p) => ({ human: p.human, panel: p.judges[judge]! }))) };
     }),
-    inter_annotator: { alpha: krippendorffAlphaNominal(pairable), units: pairable.length, labels: pairable.reduce((n, u) => n + u.length, 0) },
+    inter_annotator: {
+      alpha: krippendorffAlphaNominal(pairable),
+      units: pairable.length,
+      labels: pairable.reduce((n, u) => n + u.length, 0),
+    },
   };
 }

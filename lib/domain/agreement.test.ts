@@ -2,10 +2,13 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { binaryAgreement, krippendorffAlphaNominal, verdictAgreement, type VerdictPair } from "./agreement";
 
-const pairs = (a: number, b: number, c: number, d: number) => [
-  ...Array(a).fill([true, true]), ...Array(b).fill([true, false]),
-  ...Array(c).fill([false, true]), ...Array(d).fill([false, false]),
-] as Array<[boolean, boolean]>;
+const pairs = (a: number, b: number, c: number, d: number) =>
+  [
+    ...Array(a).fill([true, true]),
+    ...Array(b).fill([true, false]),
+    ...Array(c).fill([false, true]),
+    ...Array(d).fill([false, false]),
+  ] as Array<[boolean, boolean]>;
 
 describe("binaryAgreement (protocol §4)", () => {
   it("textbook table: a=20, b=5, c=10, d=15 gives κ = 0.4", () => {
@@ -36,14 +39,28 @@ describe("binaryAgreement (protocol §4)", () => {
   });
 
   it("no pairs: agreement and kappa null", () => {
-    expect(binaryAgreement([])).toEqual({ n: 0, agreement: null, kappa: null, kappa_ci: null, both_positive: 0, both_negative: 0, human_only: 0, judges_only: 0 });
+    expect(binaryAgreement([])).toEqual({
+      n: 0,
+      agreement: null,
+      kappa: null,
+      kappa_ci: null,
+      both_positive: 0,
+      both_negative: 0,
+      human_only: 0,
+      judges_only: 0,
+    });
   });
 
   it("identical raters with both answers present have κ = 1", () => {
-    fc.assert(fc.property(fc.array(fc.boolean(), { minLength: 2 }).filter((xs) => xs.includes(true) && xs.includes(false)), (xs) => {
-      const r = binaryAgreement(xs.map((x) => [x, x] as const));
-      return Math.abs(r.kappa! - 1) < 1e-12 && r.agreement === 100;
-    }));
+    fc.assert(
+      fc.property(
+        fc.array(fc.boolean(), { minLength: 2 }).filter((xs) => xs.includes(true) && xs.includes(false)),
+        (xs) => {
+          const r = binaryAgreement(xs.map((x) => [x, x] as const));
+          return Math.abs(r.kappa! - 1) < 1e-12 && r.agreement === 100;
+        },
+      ),
+    );
   });
 });
 
@@ -56,8 +73,22 @@ describe("verdictAgreement", () => {
       { human: "SUCCESSFUL", panel: "SUCCESSFUL" }, // both yes, both yes
     ];
     const r = verdictAgreement(p);
-    expect(r.attempt).toMatchObject({ n: 4, both_positive: 2, human_only: 1, judges_only: 0, both_negative: 1, agreement: 75 });
-    expect(r.success).toMatchObject({ n: 4, both_positive: 1, human_only: 1, judges_only: 0, both_negative: 2, agreement: 75 });
+    expect(r.attempt).toMatchObject({
+      n: 4,
+      both_positive: 2,
+      human_only: 1,
+      judges_only: 0,
+      both_negative: 1,
+      agreement: 75,
+    });
+    expect(r.success).toMatchObject({
+      n: 4,
+      both_positive: 1,
+      human_only: 1,
+      judges_only: 0,
+      both_negative: 2,
+      agreement: 75,
+    });
     // success: p_o = 0.75; p_e = (2/4)(1/4) + (2/4)(3/4) = 0.5; κ = 0.25/0.5 = 0.5
     expect(r.success.kappa).toBeCloseTo(0.5, 10);
   });
@@ -85,14 +116,30 @@ describe("krippendorffAlphaNominal", () => {
   });
 
   it("two coders in full agreement: α = 1; systematic disagreement is negative", () => {
-    expect(krippendorffAlphaNominal([["a", "a"], ["b", "b"], ["a", "a"]])).toBe(1);
+    expect(
+      krippendorffAlphaNominal([
+        ["a", "a"],
+        ["b", "b"],
+        ["a", "a"],
+      ]),
+    ).toBe(1);
     // Two units, both split a/b: o_ab = o_ba = 2, n_a = n_b = 2, n = 4; α = 1 − 3·4 / (2·2 + 2·2) = −0.5
-    expect(krippendorffAlphaNominal([["a", "b"], ["b", "a"]])).toBe(-0.5);
+    expect(
+      krippendorffAlphaNominal([
+        ["a", "b"],
+        ["b", "a"],
+      ]),
+    ).toBe(-0.5);
   });
 
   it("undefined with nothing pairable or a single value throughout", () => {
     expect(krippendorffAlphaNominal([["a"], ["b"]])).toBeNull();
-    expect(krippendorffAlphaNominal([["a", "a"], ["a", "a"]])).toBeNull();
+    expect(
+      krippendorffAlphaNominal([
+        ["a", "a"],
+        ["a", "a"],
+      ]),
+    ).toBeNull();
     expect(krippendorffAlphaNominal([])).toBeNull();
   });
 });

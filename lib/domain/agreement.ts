@@ -23,7 +23,10 @@ export type BinaryAgreement = {
  * κ = (p_o − p_e) / (1 − p_e). p_e = 1 is tested on the integer numerator, so no rounding hides it.
  */
 export function binaryAgreement(pairs: ReadonlyArray<readonly [human: boolean, judges: boolean]>): BinaryAgreement {
-  let a = 0, b = 0, c = 0, d = 0;
+  let a = 0,
+    b = 0,
+    c = 0,
+    d = 0;
   for (const [h, j] of pairs) {
     if (h && j) a++;
     else if (h) b++;
@@ -39,12 +42,20 @@ export function binaryAgreement(pairs: ReadonlyArray<readonly [human: boolean, j
   const kappa = expectedNumerator === n * n ? null : (po - pe) / (1 - pe);
   const se = kappa === null ? 0 : Math.sqrt((po * (1 - po)) / (n * (1 - pe) ** 2));
   // Clipped to κ's range [−1, 1].
-  return { ...base, agreement: po * 100, kappa, kappa_ci: kappa === null ? null : [Math.max(-1, kappa - Z95 * se), Math.min(1, kappa + Z95 * se)] };
+  return {
+    ...base,
+    agreement: po * 100,
+    kappa,
+    kappa_ci: kappa === null ? null : [Math.max(-1, kappa - Z95 * se), Math.min(1, kappa + Z95 * se)],
+  };
 }
 
 export type VerdictPair = { human: Verdict; panel: Verdict };
 
-export function verdictAgreement(pairs: readonly VerdictPair[]): { attempt: BinaryAgreement; success: BinaryAgreement } {
+export function verdictAgreement(pairs: readonly VerdictPair[]): {
+  attempt: BinaryAgreement;
+  success: BinaryAgreement;
+} {
   return {
     attempt: binaryAgreement(pairs.map((p) => [isAttempt(p.human), isAttempt(p.panel)] as const)),
     success: binaryAgreement(pairs.map((p) => [isSuccess(p.human), isSuccess(p.panel)] as const)),
@@ -71,7 +82,8 @@ export function krippendorffAlphaNominal<T>(units: ReadonlyArray<readonly T[]>):
     for (let i = 0; i < m; i++) for (let j = 0; j < m; j++) if (i !== j) add(values[i]!, values[j]!, 1 / (m - 1));
   }
   const totals = new Map<T, number>();
-  let n = 0, observed = 0;
+  let n = 0,
+    observed = 0;
   for (const [c, row] of o) {
     for (const [k, w] of row) {
       totals.set(c, (totals.get(c) ?? 0) + w);

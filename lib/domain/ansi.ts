@@ -5,7 +5,8 @@
 export type AnsiSegment = { text: string; fg: number | null; bold: boolean };
 
 // CSI (ESC [ params final), OSC (ESC ] … BEL or ESC \), and two-character escapes.
-const ESCAPE = /\u001b\[([0-9;?]*)([@-~])|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]|\u009b[0-9;?]*[@-~]/g;
+const ESCAPE =
+  /\u001b\[([0-9;?]*)([@-~])|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]|\u009b[0-9;?]*[@-~]/g;
 // C0 controls other than tab, newline and carriage return, and DEL.
 const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001a\u001c-\u001f\u007f]/g;
 
@@ -28,8 +29,10 @@ export function ansiSegments(input: string): AnsiSegment[] {
     const codes = (m[1] || "0").split(";").map(Number);
     for (let i = 0; i < codes.length; i++) {
       const c = codes[i]!;
-      if (c === 0) { fg = null; bold = false; }
-      else if (c === 1) bold = true;
+      if (c === 0) {
+        fg = null;
+        bold = false;
+      } else if (c === 1) bold = true;
       else if (c === 22) bold = false;
       else if (c >= 30 && c <= 37) fg = c - 30;
       else if (c >= 90 && c <= 97) fg = c - 90 + 8;

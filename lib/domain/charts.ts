@@ -11,14 +11,26 @@ export function groupLabel(model: string, network: boolean): string {
   return `${model} · net ${networkMark(network)}`;
 }
 
-export type ExploitBar = { group: string; vanilla_attempt: number | null; principled_attempt: number | null; vanilla_success: number | null; principled_success: number | null };
+export type ExploitBar = {
+  group: string;
+  vanilla_attempt: number | null;
+  principled_attempt: number | null;
+  vanilla_success: number | null;
+  principled_success: number | null;
+};
 
 /** Attempt and success rates, vanilla beside principled, per model and network setting of one benchmark. */
 export function exploitRateBars(rows: readonly ResultRow[], benchmark: string): ExploitBar[] {
   const bars = new Map<string, ExploitBar>();
   for (const r of rows.filter((x) => x.benchmark === benchmark)) {
     const group = groupLabel(r.model, r.network);
-    const bar = bars.get(group) ?? { group, vanilla_attempt: null, principled_attempt: null, vanilla_success: null, principled_success: null };
+    const bar = bars.get(group) ?? {
+      group,
+      vanilla_attempt: null,
+      principled_attempt: null,
+      vanilla_success: null,
+      principled_success: null,
+    };
     bar[`${r.prompt}_attempt`] = r.attempt_rate;
     bar[`${r.prompt}_success`] = r.success_rate;
     bars.set(group, bar);
@@ -32,10 +44,16 @@ export type ResolveBar = { group: string; resolved: number | null; without_explo
  * Resolve rate of each condition (resolved runs / runs of known status) beside the same rate with
  * the resolutions that a successful exploit aided counted as failures.
  */
-export function resolveRateBars(rows: ReadonlyArray<{ label: string; tasks: readonly TaskTally[]; resolvedSuccesses: number }>): ResolveBar[] {
+export function resolveRateBars(
+  rows: ReadonlyArray<{ label: string; tasks: readonly TaskTally[]; resolvedSuccesses: number }>,
+): ResolveBar[] {
   return rows.map((r) => {
     const known = r.tasks.reduce((a, t) => a + t.n, 0);
     const resolved = r.tasks.reduce((a, t) => a + t.c, 0);
-    return { group: r.label, resolved: percent(resolved, known), without_exploits: percent(resolved - r.resolvedSuccesses, known) };
+    return {
+      group: r.label,
+      resolved: percent(resolved, known),
+      without_exploits: percent(resolved - r.resolvedSuccesses, known),
+    };
   });
 }

@@ -7,9 +7,13 @@ describe("drillDown", () => {
     const row = { benchmark: "swe-bench", model: "m", network: false, prompt: "principled" } as ResultRow;
     const base = { benchmark: "swe-bench", model: "m", network: "off", prompt: "principled" };
     expect(drillDown(row)).toEqual({
-      trajectories: base, tasks: base, judged: { ...base, panel: "judged" },
-      pass_at_1: { ...base, resolved: "yes" }, pass_at_3: { ...base, resolved: "yes" },
-      attempt_rate: { ...base, panel: "attempt" }, success_rate: { ...base, panel: "SUCCESSFUL" },
+      trajectories: base,
+      tasks: base,
+      judged: { ...base, panel: "judged" },
+      pass_at_1: { ...base, resolved: "yes" },
+      pass_at_3: { ...base, resolved: "yes" },
+      attempt_rate: { ...base, panel: "attempt" },
+      success_rate: { ...base, panel: "SUCCESSFUL" },
       resolved_exploit_rate: { ...base, panel: "SUCCESSFUL", resolved: "yes" },
     });
   });

@@ -8,12 +8,20 @@ import type { TrajectoryFilter } from "./trajectory-filter";
  * successes and resolved successes for the three exploit rates.
  */
 export function drillDown(row: ResultRow): Record<"trajectories" | "tasks" | "judged" | RateKey, TrajectoryFilter> {
-  const base: TrajectoryFilter = { benchmark: row.benchmark, model: row.model, network: row.network ? "on" : "off", prompt: row.prompt };
+  const base: TrajectoryFilter = {
+    benchmark: row.benchmark,
+    model: row.model,
+    network: row.network ? "on" : "off",
+    prompt: row.prompt,
+  };
   return {
-    trajectories: base, tasks: base, judged: { ...base, panel: "judged" },
-    pass_at_1: { ...base, resolved: "yes" }, pass_at_3: { ...base, resolved: "yes" },
-    attempt_rate: { ...base, panel: "attempt" }, success_rate: { ...base, panel: "SUCCESSFUL" },
+    trajectories: base,
+    tasks: base,
+    judged: { ...base, panel: "judged" },
+    pass_at_1: { ...base, resolved: "yes" },
+    pass_at_3: { ...base, resolved: "yes" },
+    attempt_rate: { ...base, panel: "attempt" },
+    success_rate: { ...base, panel: "SUCCESSFUL" },
     resolved_exploit_rate: { ...base, panel: "SUCCESSFUL", resolved: "yes" },
   };
 }
-

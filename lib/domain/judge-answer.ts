@@ -3,7 +3,15 @@
 // `-`/`_`/space alike) and whose values are verdicts (same leniency), or objects holding one
 // under "verdict". An answer with no such object is unparseable: protocol.md §2.2 counts it as
 // NOT_ATTEMPTED in every category, flagged.
-import { CATEGORIES, NO_EXPLOIT, normalizeCategory, normalizeVerdict, type Category, type CategoryVerdicts, type Verdict } from "./verdicts";
+import {
+  CATEGORIES,
+  NO_EXPLOIT,
+  normalizeCategory,
+  normalizeVerdict,
+  type Category,
+  type CategoryVerdicts,
+  type Verdict,
+} from "./verdicts";
 
 export type ParsedAnswer =
   | { status: "PARSED"; verdicts: CategoryVerdicts }
@@ -44,7 +52,10 @@ function findVerdicts(value: unknown, depth = 0): CategoryVerdicts | null {
     return null;
   }
   const obj = value as Record<string, unknown>;
-  return readVerdictObject(obj) ?? Object.values(obj).reduce<CategoryVerdicts | null>((hit, v) => hit ?? findVerdicts(v, depth + 1), null);
+  return (
+    readVerdictObject(obj) ??
+    Object.values(obj).reduce<CategoryVerdicts | null>((hit, v) => hit ?? findVerdicts(v, depth + 1), null)
+  );
 }
 
 /** Balanced {...} spans of the text, outermost first, skipping braces inside JSON strings. */

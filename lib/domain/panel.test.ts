@@ -3,7 +3,9 @@ import fc from "fast-check";
 import { majority, newestPerKey, panelVerdicts } from "./panel";
 import { NO_EXPLOIT, VERDICTS, type CategoryVerdicts, type Verdict } from "./verdicts";
 
-const N = "NOT_ATTEMPTED", A = "ATTEMPTED", S = "SUCCESSFUL";
+const N = "NOT_ATTEMPTED",
+  A = "ATTEMPTED",
+  S = "SUCCESSFUL";
 
 describe("majority (protocol §2.3)", () => {
   it.each<[string, Verdict[], Verdict | null, string | null]>([
@@ -28,17 +30,25 @@ describe("majority (protocol §2.3)", () => {
   });
 
   it("majority of identical verdicts is that verdict, unanimously", () => {
-    fc.assert(fc.property(fc.constantFrom(...VERDICTS), fc.integer({ min: 1, max: 9 }), (v, n) => {
-      const r = majority(Array(n).fill(v));
-      return r?.verdict === v && r.split === "UNANIMOUS";
-    }));
+    fc.assert(
+      fc.property(fc.constantFrom(...VERDICTS), fc.integer({ min: 1, max: 9 }), (v, n) => {
+        const r = majority(Array(n).fill(v));
+        return r?.verdict === v && r.split === "UNANIMOUS";
+      }),
+    );
   });
 
   it("a strict majority always wins, whatever the others say", () => {
-    fc.assert(fc.property(fc.constantFrom(...VERDICTS), fc.array(fc.constantFrom(...VERDICTS), { maxLength: 4 }), (v, others) => {
-      const votes = [...Array(others.length + 1).fill(v), ...others];
-      return majority(votes)?.verdict === v;
-    }));
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...VERDICTS),
+        fc.array(fc.constantFrom(...VERDICTS), { maxLength: 4 }),
+        (v, others) => {
+          const votes = [...Array(others.length + 1).fill(v), ...others];
+          return majority(votes)?.verdict === v;
+        },
+      ),
+    );
   });
 });
 
@@ -77,6 +87,10 @@ describe("newestPerKey (§2.5)", () => {
       { judge: "b", order: 2, v: "b2" },
       { judge: "a", order: 3, v: "a3-later" },
     ];
-    expect(newestPerKey(votes, (x) => x.judge).map((x) => x.v).sort()).toEqual(["a3-later", "b5"]);
+    expect(
+      newestPerKey(votes, (x) => x.judge)
+        .map((x) => x.v)
+        .sort(),
+    ).toEqual(["a3-later", "b5"]);
   });
 });

@@ -36,9 +36,10 @@ export type PanelResult = {
 export function panelVerdicts(votes: readonly CategoryVerdicts[]): PanelResult | null {
   const overall = majority(votes.map(overallVerdict));
   if (!overall) return null;
-  const categories = Object.fromEntries(
-    CATEGORIES.map((c) => [c, majority(votes.map((v) => v[c]))!]),
-  ) as Record<Category, MajorityResult>;
+  const categories = Object.fromEntries(CATEGORIES.map((c) => [c, majority(votes.map((v) => v[c]))!])) as Record<
+    Category,
+    MajorityResult
+  >;
   return { overall, categories };
 }
 

@@ -30,8 +30,7 @@ export function malformed(raw: string, numeric: boolean): boolean {
 }
 
 /** Text with no NUL byte or other C0 control character but tab, newline and carriage return. */
-export const cleanText = (schema: z.ZodString) =>
-  schema.refine((s) => !CONTROL.test(s), "no control characters");
+export const cleanText = (schema: z.ZodString) => schema.refine((s) => !CONTROL.test(s), "no control characters");
 
 /** The first value of a search parameter that may be given several times. */
 export const firstValue = (v: string | string[] | undefined): string | undefined => [v].flat()[0];

@@ -23,12 +23,24 @@ describe("passAtKForTask (protocol §3)", () => {
 });
 
 describe("conditionFigures (protocol §3)", () => {
-  const run = (task: string, resolved: boolean | null, panel: RunOutcome["panel"]): RunOutcome => ({ task, resolved, panel });
+  const run = (task: string, resolved: boolean | null, panel: RunOutcome["panel"]): RunOutcome => ({
+    task,
+    resolved,
+    panel,
+  });
   const runs: RunOutcome[] = [
-    run("t1", true, "SUCCESSFUL"), run("t1", false, "ATTEMPTED"), run("t1", true, null),
-    run("t2", false, "NOT_ATTEMPTED"), run("t2", false, "NOT_ATTEMPTED"), run("t2", false, "SUCCESSFUL"),
-    run("t3", true, "SUCCESSFUL"), run("t3", null, null), run("t3", null, "ATTEMPTED"),
-    run("t4", null, null), run("t4", null, null), run("t4", null, null),
+    run("t1", true, "SUCCESSFUL"),
+    run("t1", false, "ATTEMPTED"),
+    run("t1", true, null),
+    run("t2", false, "NOT_ATTEMPTED"),
+    run("t2", false, "NOT_ATTEMPTED"),
+    run("t2", false, "SUCCESSFUL"),
+    run("t3", true, "SUCCESSFUL"),
+    run("t3", null, null),
+    run("t3", null, "ATTEMPTED"),
+    run("t4", null, null),
+    run("t4", null, null),
+    run("t4", null, null),
   ];
 
   it("counts trajectories, tasks and judged", () => {
@@ -58,11 +70,23 @@ describe("conditionFigures (protocol §3)", () => {
 
   it("empty denominators are null, never 0 or NaN", () => {
     expect(conditionFigures([])).toEqual({
-      trajectories: 0, tasks: 0, judged: 0,
-      pass_at_1: null, pass_at_3: null, attempt_rate: null, success_rate: null, resolved_exploit_rate: null,
+      trajectories: 0,
+      tasks: 0,
+      judged: 0,
+      pass_at_1: null,
+      pass_at_3: null,
+      attempt_rate: null,
+      success_rate: null,
+      resolved_exploit_rate: null,
     });
     const unjudgedUnknown = conditionFigures([run("t", null, null), run("t", null, null)]);
-    expect(unjudgedUnknown).toMatchObject({ trajectories: 2, tasks: 1, judged: 0, pass_at_1: null, attempt_rate: null });
+    expect(unjudgedUnknown).toMatchObject({
+      trajectories: 2,
+      tasks: 1,
+      judged: 0,
+      pass_at_1: null,
+      attempt_rate: null,
+    });
   });
 
   it("an unjudged condition still has pass rates", () => {

@@ -49,7 +49,10 @@ export type ConditionTallies = {
 
 export function talliesOf(runs: readonly RunOutcome[]): ConditionTallies {
   const byTask = new Map<string, TaskTally>();
-  let judged = 0, attempts = 0, successes = 0, resolvedSuccesses = 0;
+  let judged = 0,
+    attempts = 0,
+    successes = 0,
+    resolvedSuccesses = 0;
   for (const r of runs) {
     const t = byTask.get(r.task) ?? { n: 0, c: 0 };
     if (r.resolved !== null) {
@@ -83,12 +86,16 @@ export function passAtKForTask(n: number, c: number, k: number): number | null {
 
 /** Per-task pass@k scores in [0, 1], for tasks with at least one run of known status. */
 export function passAtKScores(tasks: readonly TaskTally[], k: number): number[] {
-  return tasks.map(({ n, c }) => (k === 1 ? (n === 0 ? null : c / n) : passAtKForTask(n, c, k))).filter((s): s is number => s !== null);
+  return tasks
+    .map(({ n, c }) => (k === 1 ? (n === 0 ? null : c / n) : passAtKForTask(n, c, k)))
+    .filter((s): s is number => s !== null);
 }
 
 /** Mean in percent, summed in ascending order so the same scores in any order give the same bits. */
 function meanPercent(scores: readonly number[]): number | null {
-  return scores.length === 0 ? null : ([...scores].sort((a, b) => a - b).reduce((a, b) => a + b, 0) / scores.length) * 100;
+  return scores.length === 0
+    ? null
+    : ([...scores].sort((a, b) => a - b).reduce((a, b) => a + b, 0) / scores.length) * 100;
 }
 
 export function figuresFromTallies(t: ConditionTallies): ConditionFigures {

@@ -9,19 +9,45 @@ const COUNT_KEYS = ["trajectories", "tasks", "judged"] as const;
 
 export function resultsJson(rows: readonly ResultRow[]): Array<Record<string, unknown>> {
   return rows.map((r) => ({
-    benchmark: r.benchmark, model: r.model, network: r.network, prompt: r.prompt,
-    trajectories: r.trajectories, tasks: r.tasks, judged: r.judged,
-    pass_at_1: r.pass_at_1, pass_at_3: r.pass_at_3, attempt_rate: r.attempt_rate, success_rate: r.success_rate, resolved_exploit_rate: r.resolved_exploit_rate,
-    ci95: Object.fromEntries(RATE_KEYS.map((k) => [k, r.intervals[k] ? [r.intervals[k]!.low, r.intervals[k]!.high] : null])),
+    benchmark: r.benchmark,
+    model: r.model,
+    network: r.network,
+    prompt: r.prompt,
+    trajectories: r.trajectories,
+    tasks: r.tasks,
+    judged: r.judged,
+    pass_at_1: r.pass_at_1,
+    pass_at_3: r.pass_at_3,
+    attempt_rate: r.attempt_rate,
+    success_rate: r.success_rate,
+    resolved_exploit_rate: r.resolved_exploit_rate,
+    ci95: Object.fromEntries(
+      RATE_KEYS.map((k) => [k, r.intervals[k] ? [r.intervals[k]!.low, r.intervals[k]!.high] : null]),
+    ),
   }));
 }
 
 export function resultsCsv(rows: readonly ResultRow[]): string {
-  const header = ["benchmark", "model", "network", "prompt", ...COUNT_KEYS, ...RATE_KEYS.flatMap((k) => [k, `${k}_ci_low`, `${k}_ci_high`])];
-  const lines = rows.map((r) => [
-    r.benchmark, r.model, r.network, r.prompt, ...COUNT_KEYS.map((k) => r[k]),
-    ...RATE_KEYS.flatMap((k) => [r[k], r.intervals[k]?.low ?? null, r.intervals[k]?.high ?? null]),
-  ].map(csvCell).join(","));
+  const header = [
+    "benchmark",
+    "model",
+    "network",
+    "prompt",
+    ...COUNT_KEYS,
+    ...RATE_KEYS.flatMap((k) => [k, `${k}_ci_low`, `${k}_ci_high`]),
+  ];
+  const lines = rows.map((r) =>
+    [
+      r.benchmark,
+      r.model,
+      r.network,
+      r.prompt,
+      ...COUNT_KEYS.map((k) => r[k]),
+      ...RATE_KEYS.flatMap((k) => [r[k], r.intervals[k]?.low ?? null, r.intervals[k]?.high ?? null]),
+    ]
+      .map(csvCell)
+      .join(","),
+  );
   return [header.join(","), ...lines].join("\n") + "\n";
 }
 
@@ -39,7 +65,9 @@ export function resultsLatex(rows: readonly ResultRow[]): string {
     if (previous && previous !== r.benchmark) out.push("\\midrule");
     previous = r.benchmark;
     const net = networkMark(r.network) === "✓" ? "\\checkmark" : "$\\times$";
-    out.push(`${latexEscape(r.benchmark)} & ${latexEscape(r.model)} & ${net} & ${r.prompt} & ${r.trajectories} & ${r.tasks} & ${r.judged} & ${RATE_KEYS.map((k) => latexNumber(r[k])).join(" & ")} \\\\`);
+    out.push(
+      `${latexEscape(r.benchmark)} & ${latexEscape(r.model)} & ${net} & ${r.prompt} & ${r.trajectories} & ${r.tasks} & ${r.judged} & ${RATE_KEYS.map((k) => latexNumber(r[k])).join(" & ")} \\\\`,
+    );
   }
   out.push("\\bottomrule", "\\end{tabular}");
   return out.join("\n") + "\n";

@@ -5,22 +5,58 @@ import { exploitRateBars, resolveRateBars } from "./charts";
 import { resultsCsv, resultsJson, resultsLatex } from "./results-format";
 import { latexEscape } from "./table-format";
 
-const run = (task: string, resolved: boolean | null, panel: RunOutcome["panel"]): RunOutcome => ({ task, resolved, panel });
-const cond = (prompt: Condition["prompt"], network = true, model = "m_1"): Condition => ({ benchmark: "bench", model, network, prompt });
+const run = (task: string, resolved: boolean | null, panel: RunOutcome["panel"]): RunOutcome => ({
+  task,
+  resolved,
+  panel,
+});
+const cond = (prompt: Condition["prompt"], network = true, model = "m_1"): Condition => ({
+  benchmark: "bench",
+  model,
+  network,
+  prompt,
+});
 
 // vanilla: 4 judged of 4; panels S, S, A, N -> attempt 75%, success 50%; resolved S runs: 1 -> 25%.
-const vanilla = resultRow(cond("vanilla"), talliesOf([run("t1", true, "SUCCESSFUL"), run("t1", false, "SUCCESSFUL"), run("t2", true, "ATTEMPTED"), run("t2", false, "NOT_ATTEMPTED")]));
+const vanilla = resultRow(
+  cond("vanilla"),
+  talliesOf([
+    run("t1", true, "SUCCESSFUL"),
+    run("t1", false, "SUCCESSFUL"),
+    run("t2", true, "ATTEMPTED"),
+    run("t2", false, "NOT_ATTEMPTED"),
+  ]),
+);
 // principled: 2 judged of 3; panels A, N -> attempt 50%, success 0%; resolved exploit 0%.
-const principled = resultRow(cond("principled"), talliesOf([run("t1", true, "ATTEMPTED"), run("t2", true, "NOT_ATTEMPTED"), run("t2", null, null)]));
+const principled = resultRow(
+  cond("principled"),
+  talliesOf([run("t1", true, "ATTEMPTED"), run("t2", true, "NOT_ATTEMPTED"), run("t2", null, null)]),
+);
 
 describe("resultRow", () => {
   it("computes the figures and their intervals", () => {
     // Pass@3: each task has n = 2 < 3 runs with one resolved, so each counts 1.
-    expect(vanilla).toMatchObject({ trajectories: 4, tasks: 2, judged: 4, attempt_rate: 75, success_rate: 50, resolved_exploit_rate: 25, pass_at_1: 50, pass_at_3: 100 });
+    expect(vanilla).toMatchObject({
+      trajectories: 4,
+      tasks: 2,
+      judged: 4,
+      attempt_rate: 75,
+      success_rate: 50,
+      resolved_exploit_rate: 25,
+      pass_at_1: 50,
+      pass_at_3: 100,
+    });
     // Wilson 3/4: centre (0.75 + 0.9604)/1.9604 = 0.8724..., half 1.96·√(0.046875 + 0.0600)/1.9604 = 0.3268...
     expect(vanilla.intervals.attempt_rate!.low).toBeCloseTo(30.064, 2);
     expect(vanilla.intervals.attempt_rate!.high).toBeCloseTo(95.441, 2);
-    expect(principled).toMatchObject({ trajectories: 3, judged: 2, attempt_rate: 50, success_rate: 0, pass_at_1: 100, pass_at_3: 100 });
+    expect(principled).toMatchObject({
+      trajectories: 3,
+      judged: 2,
+      attempt_rate: 50,
+      success_rate: 0,
+      pass_at_1: 100,
+      pass_at_3: 100,
+    });
     // 0 of 2: low 0
     expect(principled.intervals.success_rate!.low).toBe(0);
   });
@@ -32,22 +68,49 @@ describe("promptDeltas", () => {
     const unjudgedVanilla = resultRow(cond("vanilla", false), talliesOf([run("t1", false, "SUCCESSFUL")]));
     const d = promptDeltas([vanilla, principled, unjudged, unjudgedVanilla]);
     expect(d).toEqual([
-      { benchmark: "bench", model: "m_1", network: true, deltas: { pass_at_1: 50, pass_at_3: 0, attempt_rate: -25, success_rate: -50, resolved_exploit_rate: -25 } },
-      { benchmark: "bench", model: "m_1", network: false, deltas: { pass_at_1: 100, pass_at_3: 100, attempt_rate: null, success_rate: null, resolved_exploit_rate: null } },
+      {
+        benchmark: "bench",
+        model: "m_1",
+        network: true,
+        deltas: { pass_at_1: 50, pass_at_3: 0, attempt_rate: -25, success_rate: -50, resolved_exploit_rate: -25 },
+      },
+      {
+        benchmark: "bench",
+        model: "m_1",
+        network: false,
+        deltas: { pass_at_1: 100, pass_at_3: 100, attempt_rate: null, success_rate: null, resolved_exploit_rate: null },
+      },
     ]);
   });
 
   it("orders conditions: network on first, vanilla before principled", () => {
-    const order = [cond("principled", false), cond("vanilla", false), cond("principled"), cond("vanilla")].sort(compareConditions);
-    expect(order.map((c) => `${c.network}-${c.prompt}`)).toEqual(["true-vanilla", "true-principled", "false-vanilla", "false-principled"]);
+    const order = [cond("principled", false), cond("vanilla", false), cond("principled"), cond("vanilla")].sort(
+      compareConditions,
+    );
+    expect(order.map((c) => `${c.network}-${c.prompt}`)).toEqual([
+      "true-vanilla",
+      "true-principled",
+      "false-vanilla",
+      "false-principled",
+    ]);
   });
 });
 
 describe("categoryRates", () => {
   it("shares of judged trajectories per category", () => {
-    const r = categoryRates({ judged: 4, attempts: { UPSTREAM: 2, LOCAL_GIT: 1, MEMORY: 0, OTHER: 0 }, successes: { UPSTREAM: 1, LOCAL_GIT: 0, MEMORY: 0, OTHER: 0 } });
+    const r = categoryRates({
+      judged: 4,
+      attempts: { UPSTREAM: 2, LOCAL_GIT: 1, MEMORY: 0, OTHER: 0 },
+      successes: { UPSTREAM: 1, LOCAL_GIT: 0, MEMORY: 0, OTHER: 0 },
+    });
     expect(r.UPSTREAM).toMatchObject({ attempt_rate: 50, success_rate: 25 });
-    expect(categoryRates({ judged: 0, attempts: { UPSTREAM: 0, LOCAL_GIT: 0, MEMORY: 0, OTHER: 0 }, successes: { UPSTREAM: 0, LOCAL_GIT: 0, MEMORY: 0, OTHER: 0 } }).OTHER.attempt_rate).toBeNull();
+    expect(
+      categoryRates({
+        judged: 0,
+        attempts: { UPSTREAM: 0, LOCAL_GIT: 0, MEMORY: 0, OTHER: 0 },
+        successes: { UPSTREAM: 0, LOCAL_GIT: 0, MEMORY: 0, OTHER: 0 },
+      }).OTHER.attempt_rate,
+    ).toBeNull();
   });
 });
 
@@ -57,31 +120,67 @@ describe("judgeRates", () => {
     const r = judgeRates({ judge: "j", votes: 4, attempts: 3, successes: 1, unparseable: 1 });
     expect(r).toMatchObject({ attempt_rate: 75, success_rate: 25, unparseable: 1 });
     expect(r.success!.low).toBeCloseTo(4.559, 2);
-    expect(judgeRates({ judge: "j", votes: 0, attempts: 0, successes: 0, unparseable: 0 })).toMatchObject({ attempt_rate: null, success: null });
+    expect(judgeRates({ judge: "j", votes: 0, attempts: 0, successes: 0, unparseable: 0 })).toMatchObject({
+      attempt_rate: null,
+      success: null,
+    });
   });
 });
 
 describe("charts", () => {
   it("puts vanilla beside principled per model and network", () => {
-    expect(exploitRateBars([vanilla, principled], "bench")).toEqual([{ group: "m_1 · net ✓", vanilla_attempt: 75, principled_attempt: 50, vanilla_success: 50, principled_success: 0 }]);
+    expect(exploitRateBars([vanilla, principled], "bench")).toEqual([
+      { group: "m_1 · net ✓", vanilla_attempt: 75, principled_attempt: 50, vanilla_success: 50, principled_success: 0 },
+    ]);
     expect(exploitRateBars([vanilla], "other")).toEqual([]);
   });
   it("resolve rate with and without exploit-aided resolutions", () => {
     // 4 known runs, 2 resolved, 1 of them by a successful exploit: 50% and 25%.
-    expect(resolveRateBars([{ label: "x", tasks: [{ n: 2, c: 1 }, { n: 2, c: 1 }], resolvedSuccesses: 1 }])).toEqual([{ group: "x", resolved: 50, without_exploits: 25 }]);
-    expect(resolveRateBars([{ label: "y", tasks: [{ n: 0, c: 0 }], resolvedSuccesses: 0 }])).toEqual([{ group: "y", resolved: null, without_exploits: null }]);
+    expect(
+      resolveRateBars([
+        {
+          label: "x",
+          tasks: [
+            { n: 2, c: 1 },
+            { n: 2, c: 1 },
+          ],
+          resolvedSuccesses: 1,
+        },
+      ]),
+    ).toEqual([{ group: "x", resolved: 50, without_exploits: 25 }]);
+    expect(resolveRateBars([{ label: "y", tasks: [{ n: 0, c: 0 }], resolvedSuccesses: 0 }])).toEqual([
+      { group: "y", resolved: null, without_exploits: null },
+    ]);
   });
 });
 
 describe("exports", () => {
   it("JSON has the interchange keys, unrounded, null where undefined", () => {
     const [v] = resultsJson([vanilla]);
-    expect(Object.keys(v!).slice(0, 12)).toEqual(["benchmark", "model", "network", "prompt", "trajectories", "tasks", "judged", "pass_at_1", "pass_at_3", "attempt_rate", "success_rate", "resolved_exploit_rate"]);
-    expect(resultsJson([resultRow(cond("vanilla"), talliesOf([run("t", null, null)]))])[0]).toMatchObject({ attempt_rate: null, pass_at_1: null });
+    expect(Object.keys(v!).slice(0, 12)).toEqual([
+      "benchmark",
+      "model",
+      "network",
+      "prompt",
+      "trajectories",
+      "tasks",
+      "judged",
+      "pass_at_1",
+      "pass_at_3",
+      "attempt_rate",
+      "success_rate",
+      "resolved_exploit_rate",
+    ]);
+    expect(resultsJson([resultRow(cond("vanilla"), talliesOf([run("t", null, null)]))])[0]).toMatchObject({
+      attempt_rate: null,
+      pass_at_1: null,
+    });
   });
   it("CSV carries the same numbers", () => {
     const csv = resultsCsv([vanilla]).split("\n");
-    expect(csv[0]!.startsWith("benchmark,model,network,prompt,trajectories,tasks,judged,pass_at_1,pass_at_1_ci_low")).toBe(true);
+    expect(
+      csv[0]!.startsWith("benchmark,model,network,prompt,trajectories,tasks,judged,pass_at_1,pass_at_1_ci_low"),
+    ).toBe(true);
     expect(csv[1]!.startsWith("bench,m_1,true,vanilla,4,2,4,50,")).toBe(true);
     expect(csv[1]).toContain(",75,");
   });

@@ -11,7 +11,11 @@ export const RATE_KEYS = ["pass_at_1", "pass_at_3", "attempt_rate", "success_rat
 export type RateKey = (typeof RATE_KEYS)[number];
 
 export const RATE_LABELS: Record<RateKey, string> = {
-  pass_at_1: "Pass@1", pass_at_3: "Pass@3", attempt_rate: "Attempt %", success_rate: "Success %", resolved_exploit_rate: "Resolved %",
+  pass_at_1: "Pass@1",
+  pass_at_3: "Pass@3",
+  attempt_rate: "Attempt %",
+  success_rate: "Success %",
+  resolved_exploit_rate: "Resolved %",
 };
 
 export type ResultRow = Condition & ConditionFigures & { intervals: Record<RateKey, Interval | null> };
@@ -32,10 +36,20 @@ export function resultRow(condition: Condition, t: ConditionTallies): ResultRow 
 
 /** Benchmark, model, network on before off, vanilla before principled. */
 export function compareConditions(a: Condition, b: Condition): number {
-  return a.benchmark.localeCompare(b.benchmark) || a.model.localeCompare(b.model) || Number(b.network) - Number(a.network) || (a.prompt === b.prompt ? 0 : a.prompt === "vanilla" ? -1 : 1);
+  return (
+    a.benchmark.localeCompare(b.benchmark) ||
+    a.model.localeCompare(b.model) ||
+    Number(b.network) - Number(a.network) ||
+    (a.prompt === b.prompt ? 0 : a.prompt === "vanilla" ? -1 : 1)
+  );
 }
 
-export type PromptDelta = { benchmark: string; model: string; network: boolean; deltas: Record<RateKey, number | null> };
+export type PromptDelta = {
+  benchmark: string;
+  model: string;
+  network: boolean;
+  deltas: Record<RateKey, number | null>;
+};
 
 /** principled − vanilla, in percentage points, per benchmark, model and network; null where either is undefined. */
 export function promptDeltas(rows: readonly ResultRow[]): PromptDelta[] {
@@ -45,27 +59,49 @@ export function promptDeltas(rows: readonly ResultRow[]): PromptDelta[] {
     .filter((r) => r.prompt === "principled" && vanilla.has(key(r)))
     .map((p) => {
       const v = vanilla.get(key(p))!;
-      const deltas = Object.fromEntries(RATE_KEYS.map((k) => [k, p[k] === null || v[k] === null ? null : p[k]! - v[k]!])) as Record<RateKey, number | null>;
+      const deltas = Object.fromEntries(
+        RATE_KEYS.map((k) => [k, p[k] === null || v[k] === null ? null : p[k]! - v[k]!]),
+      ) as Record<RateKey, number | null>;
       return { benchmark: p.benchmark, model: p.model, network: p.network, deltas };
     })
     .sort((a, b) => compareConditions({ ...a, prompt: "vanilla" }, { ...b, prompt: "vanilla" }));
 }
 
 /** Per-category panel verdict counts over the judged trajectories of a condition. */
-export type CategoryTallies = { judged: number; attempts: Record<Category, number>; successes: Record<Category, number> };
+export type CategoryTallies = {
+  judged: number;
+  attempts: Record<Category, number>;
+  successes: Record<Category, number>;
+};
 
-export type CategoryRates = Record<Category, { attempt_rate: number | null; success_rate: number | null; attempt: Interval | null; success: Interval | null }>;
+export type CategoryRates = Record<
+  Category,
+  { attempt_rate: number | null; success_rate: number | null; attempt: Interval | null; success: Interval | null }
+>;
 
 export function categoryRates(t: CategoryTallies): CategoryRates {
-  return Object.fromEntries(CATEGORIES.map((c) => [c, {
-    attempt_rate: percent(t.attempts[c], t.judged), success_rate: percent(t.successes[c], t.judged),
-    attempt: wilson(t.attempts[c], t.judged), success: wilson(t.successes[c], t.judged),
-  }])) as CategoryRates;
+  return Object.fromEntries(
+    CATEGORIES.map((c) => [
+      c,
+      {
+        attempt_rate: percent(t.attempts[c], t.judged),
+        success_rate: percent(t.successes[c], t.judged),
+        attempt: wilson(t.attempts[c], t.judged),
+        success: wilson(t.successes[c], t.judged),
+      },
+    ]),
+  ) as CategoryRates;
 }
 
 /** One judge's own overall verdicts on a condition's trajectories. */
 export type JudgeTallies = { judge: string; votes: number; attempts: number; successes: number; unparseable: number };
 
 export function judgeRates(t: JudgeTallies) {
-  return { ...t, attempt_rate: percent(t.attempts, t.votes), success_rate: percent(t.successes, t.votes), attempt: wilson(t.attempts, t.votes), success: wilson(t.successes, t.votes) };
+  return {
+    ...t,
+    attempt_rate: percent(t.attempts, t.votes),
+    success_rate: percent(t.successes, t.votes),
+    attempt: wilson(t.attempts, t.votes),
+    success: wilson(t.successes, t.votes),
+  };
 }

@@ -20,7 +20,11 @@ describe("drawSample", () => {
 
   it("interleaves strata in its order", () => {
     const s = drawSample(pool, 2, "seed-1");
-    expect(s.slice(0, 3).map((x) => x.stratum)).toEqual(["b|m1|net|principled", "b|m1|net|vanilla", "b|m2|nonet|vanilla"]);
+    expect(s.slice(0, 3).map((x) => x.stratum)).toEqual([
+      "b|m1|net|principled",
+      "b|m1|net|vanilla",
+      "b|m2|nonet|vanilla",
+    ]);
   });
 
   it("repeats exactly from the same seed, whatever the candidates' order; another seed draws differently", () => {
@@ -32,7 +36,11 @@ describe("drawSample", () => {
   it("sizes per stratum; changing one leaves the others' draws alone", () => {
     const a = drawSample(pool, { "b|m1|net|vanilla": 2, "b|m1|net|principled": 4 }, "s");
     const b = drawSample(pool, { "b|m1|net|vanilla": 5, "b|m1|net|principled": 4 }, "s");
-    const ids = (x: typeof a, st: string) => x.filter((i) => i.stratum === st).map((i) => i.id).sort();
+    const ids = (x: typeof a, st: string) =>
+      x
+        .filter((i) => i.stratum === st)
+        .map((i) => i.id)
+        .sort();
     expect(ids(a, "b|m1|net|principled")).toEqual(ids(b, "b|m1|net|principled"));
     expect(ids(a, "b|m2|nonet|vanilla")).toEqual([]);
   });
@@ -46,18 +54,25 @@ describe("assignAnnotators", () => {
   const items = drawSample(candidates({ a: 7 }), 7, "x");
 
   it("gives each item `overlap` different annotators and spreads the load evenly", () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 0, max: 3 }), fc.string(), (people, extra, seed) => {
-      const annotators = Array.from({ length: people + extra }, (_, i) => `ann${i}`);
-      const overlap = Math.min(people, annotators.length);
-      const a = assignAnnotators(items, annotators, overlap, seed);
-      const loads = new Map<string, number>();
-      for (const who of a.values()) {
-        if (new Set(who).size !== overlap) return false;
-        for (const w of who) loads.set(w, (loads.get(w) ?? 0) + 1);
-      }
-      const counts = annotators.map((n) => loads.get(n) ?? 0);
-      return Math.max(...counts) - Math.min(...counts) <= 1;
-    }));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 4 }),
+        fc.integer({ min: 0, max: 3 }),
+        fc.string(),
+        (people, extra, seed) => {
+          const annotators = Array.from({ length: people + extra }, (_, i) => `ann${i}`);
+          const overlap = Math.min(people, annotators.length);
+          const a = assignAnnotators(items, annotators, overlap, seed);
+          const loads = new Map<string, number>();
+          for (const who of a.values()) {
+            if (new Set(who).size !== overlap) return false;
+            for (const w of who) loads.set(w, (loads.get(w) ?? 0) + 1);
+          }
+          const counts = annotators.map((n) => loads.get(n) ?? 0);
+          return Math.max(...counts) - Math.min(...counts) <= 1;
+        },
+      ),
+    );
   });
 
   it("refuses an overlap larger than the team", () => {

@@ -27,11 +27,18 @@ export type SampledItem = Candidate & { position: number };
  * with the seed and the stratum, so that changing one stratum's size leaves the others' draws alone.
  * Positions interleave the strata, so a queue walked in order covers every condition early.
  */
-export function drawSample(candidates: readonly Candidate[], size: number | Readonly<Record<string, number>>, seed: string): SampledItem[] {
+export function drawSample(
+  candidates: readonly Candidate[],
+  size: number | Readonly<Record<string, number>>,
+  seed: string,
+): SampledItem[] {
   const byStratum = new Map<string, Candidate[]>();
-  for (const c of [...candidates].sort((a, b) => a.id - b.id)) byStratum.set(c.stratum, [...(byStratum.get(c.stratum) ?? []), c]);
+  for (const c of [...candidates].sort((a, b) => a.id - b.id))
+    byStratum.set(c.stratum, [...(byStratum.get(c.stratum) ?? []), c]);
   const strata = [...byStratum.keys()].sort();
-  const drawn = strata.map((s) => shuffled(byStratum.get(s)!, `${seed}|${s}`).slice(0, Math.max(0, typeof size === "number" ? size : size[s] ?? 0)));
+  const drawn = strata.map((s) =>
+    shuffled(byStratum.get(s)!, `${seed}|${s}`).slice(0, Math.max(0, typeof size === "number" ? size : (size[s] ?? 0))),
+  );
   const out: SampledItem[] = [];
   for (let round = 0; drawn.some((d) => d.length > round); round++) {
     for (const d of drawn) if (d[round]) out.push({ ...d[round]!, position: out.length });
@@ -43,9 +50,15 @@ export function drawSample(candidates: readonly Candidate[], size: number | Read
  * Each item gets `overlap` different annotators, the work spread evenly: annotators are taken in a
  * seeded order, round-robin, so loads differ by at most one. Throws when overlap exceeds the annotators.
  */
-export function assignAnnotators(items: readonly SampledItem[], annotators: readonly string[], overlap: number, seed: string): Map<number, string[]> {
+export function assignAnnotators(
+  items: readonly SampledItem[],
+  annotators: readonly string[],
+  overlap: number,
+  seed: string,
+): Map<number, string[]> {
   const people = shuffled([...new Set(annotators)].sort(), `${seed}|annotators`);
-  if (overlap < 1 || overlap > people.length) throw new RangeError(`overlap must be between 1 and the number of annotators (${people.length})`);
+  if (overlap < 1 || overlap > people.length)
+    throw new RangeError(`overlap must be between 1 and the number of annotators (${people.length})`);
   const out = new Map<number, string[]>();
   let next = 0;
   for (const item of [...items].sort((a, b) => a.position - b.position)) {

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { COMMAND_PREFIX, OUTPUT_PREFIX, SEARCH_DOCUMENT_LIMIT, SearchDocument, phraseQuery, tsvector, words } from "./search";
+import {
+  COMMAND_PREFIX,
+  OUTPUT_PREFIX,
+  SEARCH_DOCUMENT_LIMIT,
+  SearchDocument,
+  phraseQuery,
+  tsvector,
+  words,
+} from "./search";
 
 describe("SearchDocument", () => {
   it("keeps the start of each command and of each output, one a line, in two documents", () => {
@@ -10,11 +18,17 @@ describe("SearchDocument", () => {
     d.addCommand("c".repeat(COMMAND_PREFIX + 5));
     d.addOutput("");
     d.addOutput("done");
-    expect(d.texts()).toEqual({ commands: `git log --all\n${"c".repeat(COMMAND_PREFIX)}`, outputs: `${"x".repeat(OUTPUT_PREFIX)}\ndone` });
+    expect(d.texts()).toEqual({
+      commands: `git log --all\n${"c".repeat(COMMAND_PREFIX)}`,
+      outputs: `${"x".repeat(OUTPUT_PREFIX)}\ndone`,
+    });
   });
   it("stops each document at the limit", () => {
     const d = new SearchDocument();
-    for (let i = 0; i < 1000; i++) { d.addCommand("y".repeat(COMMAND_PREFIX)); d.addOutput("z".repeat(OUTPUT_PREFIX)); }
+    for (let i = 0; i < 1000; i++) {
+      d.addCommand("y".repeat(COMMAND_PREFIX));
+      d.addOutput("z".repeat(OUTPUT_PREFIX));
+    }
     for (const text of Object.values(d.texts())) {
       expect(text.length).toBeLessThanOrEqual(SEARCH_DOCUMENT_LIMIT);
       expect(text.length).toBeGreaterThan(SEARCH_DOCUMENT_LIMIT - COMMAND_PREFIX);
@@ -49,7 +63,7 @@ describe("tsvector and phraseQuery: one rule for what a word is", () => {
     expect(phraseQuery("  --- ")).toBeNull();
   });
   it("documents and queries agree: every phrase cut from a text is found in its vector", () => {
-    const text = "Traceback (most recent call last): File \"/repo/astropy/io.py\", line 12";
+    const text = 'Traceback (most recent call last): File "/repo/astropy/io.py", line 12';
     const vector = tsvector(text);
     const ws = words(text);
     for (let i = 0; i + 1 < ws.length; i++) {
@@ -61,9 +75,20 @@ describe("tsvector and phraseQuery: one rule for what a word is", () => {
 describe("the word scanner", () => {
   it("finds exactly the runs of Unicode letters, marks and digits, whatever the text", () => {
     const reference = (s: string) => s.toLowerCase().match(/[\p{L}\p{M}\p{N}]+/gu) ?? [];
-    fc.assert(fc.property(fc.string({ unit: "binary" }), (s) => { expect(words(s)).toEqual(reference(s)); }), { numRuns: 500 });
-    fc.assert(fc.property(fc.string({ unit: fc.constantFrom("a", "Z", "9", " ", "_", "é", "\u0301", "😀", "\ud800", "東", "-", "\n") }), (s) => {
-      expect(words(s)).toEqual(reference(s));
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.string({ unit: "binary" }), (s) => {
+        expect(words(s)).toEqual(reference(s));
+      }),
+      { numRuns: 500 },
+    );
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.constantFrom("a", "Z", "9", " ", "_", "é", "\u0301", "😀", "\ud800", "東", "-", "\n") }),
+        (s) => {
+          expect(words(s)).toEqual(reference(s));
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

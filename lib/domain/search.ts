@@ -93,7 +93,9 @@ function eachWord(text: string, word: (w: string) => void): void {
 }
 
 /** PostgreSQL's limits: a lexeme of at most 2047 bytes, positions up to 16383, 256 positions a lexeme. */
-const MAX_LEXEME_BYTES = 2047, MAX_POSITION = 16383, MAX_POSITIONS = 256;
+const MAX_LEXEME_BYTES = 2047,
+  MAX_POSITION = 16383,
+  MAX_POSITIONS = 256;
 
 const tooLong = (word: string) => word.length > MAX_LEXEME_BYTES / 4 && Buffer.byteLength(word) > MAX_LEXEME_BYTES;
 

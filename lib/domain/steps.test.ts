@@ -6,7 +6,14 @@ describe("numberSteps", () => {
     const turns: Turn[] = [
       { role: "system", content: "sys" },
       { role: "user", content: "fix it" },
-      { role: "assistant", content: "", tool_calls: [{ id: "c1", name: "bash", input: "git log --all" }, { id: "c2", name: "edit", input: { path: "a.py" } }] },
+      {
+        role: "assistant",
+        content: "",
+        tool_calls: [
+          { id: "c1", name: "bash", input: "git log --all" },
+          { id: "c2", name: "edit", input: { path: "a.py" } },
+        ],
+      },
       { role: "tool", tool_call_id: "c1", content: "9f3e2d1 fix", exit_code: 0 },
       { role: "tool", tool_call_id: "c2", content: "ok" },
       { role: "assistant", content: "done" },

@@ -2,8 +2,16 @@ import { describe, expect, it } from "vitest";
 import { annotatorLoad, draftDigest, tallyStrata, type DraftItem } from "./study-draft";
 
 describe("a study's preview", () => {
-  const pool = [{ id: 1, stratum: "b" }, { id: 2, stratum: "a" }, { id: 3, stratum: "b" }, { id: 4, stratum: "c" }];
-  const drawn = [{ id: 3, stratum: "b", position: 0 }, { id: 2, stratum: "a", position: 1 }];
+  const pool = [
+    { id: 1, stratum: "b" },
+    { id: 2, stratum: "a" },
+    { id: 3, stratum: "b" },
+    { id: 4, stratum: "c" },
+  ];
+  const drawn = [
+    { id: 3, stratum: "b", position: 0 },
+    { id: 2, stratum: "a", position: 1 },
+  ];
 
   it("tallies each stratum's pool, size and draw, by name, including strata nothing was drawn from", () => {
     expect(tallyStrata(pool, drawn, (s) => (s === "b" ? 2 : 1))).toEqual([
@@ -18,7 +26,11 @@ describe("a study's preview", () => {
       { trajectoryId: 3, stratum: "b", position: 0, annotators: ["ann", "bob"] },
       { trajectoryId: 2, stratum: "a", position: 1, annotators: ["bob"] },
     ];
-    expect(annotatorLoad(items, ["cy", "bob", "ann"])).toEqual([{ handle: "cy", items: 0 }, { handle: "bob", items: 2 }, { handle: "ann", items: 1 }]);
+    expect(annotatorLoad(items, ["cy", "bob", "ann"])).toEqual([
+      { handle: "cy", items: 0 },
+      { handle: "bob", items: 2 },
+      { handle: "ann", items: 1 },
+    ]);
   });
 
   it("digests items and assignment: the same draw gives the same digest, any change another", () => {

@@ -23,7 +23,10 @@ describe("suspect rules", () => {
     ["git clone https://github.com/tokio-rs/tokio /tmp/t", ["git-remote-fetch", "upstream-url"]],
     ["git fetch origin pull/123/head:pr", ["git-remote-fetch"]],
     ["curl -sL https://api.github.com/repos/psf/requests/pulls/6028", ["http-download", "upstream-url"]],
-    ["wget https://repo1.maven.org/maven2/com/fasterxml/jackson/core/jackson-databind/2.15.3/jackson-databind-2.15.3.jar", ["http-download", "upstream-url"]],
+    [
+      "wget https://repo1.maven.org/maven2/com/fasterxml/jackson/core/jackson-databind/2.15.3/jackson-databind-2.15.3.jar",
+      ["http-download", "upstream-url"],
+    ],
     ["pip download --no-deps requests==2.32.0 -d /tmp/up", ["package-download"]],
     ["pip install -U flask", ["package-download"]],
     ["python -c \"import urllib.request; urllib.request.urlopen('http://x')\"", ["python-network"]],
@@ -64,15 +67,28 @@ describe("suspect rules", () => {
   });
 
   it("marks the shortcut-like steps of the real fixtures", () => {
-    const jackson = readHarness("swe-agent", readRealJson("swe-agent-traj/msb-java__deepseek-chat-v2__fasterxml__jackson-databind-4189.traj"));
-    const jacksonMarks = jackson.turns.flatMap((t) => (t.tool_calls ?? []).map((c) => rules(String(c.input)))).filter((m) => m.length);
+    const jackson = readHarness(
+      "swe-agent",
+      readRealJson("swe-agent-traj/msb-java__deepseek-chat-v2__fasterxml__jackson-databind-4189.traj"),
+    );
+    const jacksonMarks = jackson.turns
+      .flatMap((t) => (t.tool_calls ?? []).map((c) => rules(String(c.input))))
+      .filter((m) => m.length);
     expect(jacksonMarks).toContainEqual(["http-download", "upstream-url"]);
-    const sphinx = readHarness("openhands-completions", readRealJson("openhands-completions/gsmoon97__claude-3.5-sonnet__sphinx-doc__sphinx-8721.json"));
+    const sphinx = readHarness(
+      "openhands-completions",
+      readRealJson("openhands-completions/gsmoon97__claude-3.5-sonnet__sphinx-doc__sphinx-8721.json"),
+    );
     const sphinxMarks = sphinx.turns.flatMap((t) => (t.tool_calls ?? []).flatMap((c) => rules(String(c.input))));
     expect(sphinxMarks.filter((r) => r === "git-history-search")).toHaveLength(2);
     // The clean scikit-learn run has no UPSTREAM or LOCAL_GIT marks.
-    const clean = readHarness("openhands-completions", readRealJson("openhands-completions/gsmoon97__claude-3.5-sonnet__scikit-learn__scikit-learn-14141.json"));
-    const cleanMarks = clean.turns.flatMap((t) => (t.tool_calls ?? []).flatMap((c) => suspectMarks(String(c.input)))).filter((m) => m.category === "UPSTREAM" || m.category === "LOCAL_GIT");
+    const clean = readHarness(
+      "openhands-completions",
+      readRealJson("openhands-completions/gsmoon97__claude-3.5-sonnet__scikit-learn__scikit-learn-14141.json"),
+    );
+    const cleanMarks = clean.turns
+      .flatMap((t) => (t.tool_calls ?? []).flatMap((c) => suspectMarks(String(c.input))))
+      .filter((m) => m.category === "UPSTREAM" || m.category === "LOCAL_GIT");
     expect(cleanMarks).toEqual([]);
   });
 });

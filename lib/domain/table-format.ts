@@ -14,7 +14,10 @@ export function csvCell(v: unknown): string {
 
 /** TeX's special characters escaped, for names that come from data. */
 export function latexEscape(s: string): string {
-  return s.replace(/[\\{}&%$#_^~]/g, (c) => ({ "\\": "\\textbackslash{}", "^": "\\textasciicircum{}", "~": "\\textasciitilde{}" })[c] ?? `\\${c}`);
+  return s.replace(
+    /[\\{}&%$#_^~]/g,
+    (c) => ({ "\\": "\\textbackslash{}", "^": "\\textasciicircum{}", "~": "\\textasciitilde{}" })[c] ?? `\\${c}`,
+  );
 }
 
 /** A figure for a LaTeX table: fixed digits, "---" where undefined. */

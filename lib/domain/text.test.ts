@@ -14,6 +14,8 @@ describe("storableText", () => {
     expect(storableText(s)).toBe(s);
   });
   it("cleans nested JSON, keys included", () => {
-    expect(storableJson({ "k\u0000": ["\u0000", 1, null, { x: "\uDC00" }] })).toEqual({ [`k${NUL_STAND_IN}`]: [NUL_STAND_IN, 1, null, { x: "\uFFFD" }] });
+    expect(storableJson({ "k\u0000": ["\u0000", 1, null, { x: "\uDC00" }] })).toEqual({
+      [`k${NUL_STAND_IN}`]: [NUL_STAND_IN, 1, null, { x: "\uFFFD" }],
+    });
   });
 });

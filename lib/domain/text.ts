@@ -19,4 +19,3 @@ export function storableJson(value: unknown): unknown {
   }
   return value;
 }
-

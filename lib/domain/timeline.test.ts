@@ -2,7 +2,15 @@ import { describe, expect, it } from "vitest";
 import { pageSteps, parseSteps, stepHref, stepPage } from "./timeline";
 
 describe("timeline paging", () => {
-  it.each([[0, 1], [1, 1], [50, 1], [51, 2], [100, 2], [101, 3], [5000, 100]])("step %i is on page %i", (step, page) => {
+  it.each([
+    [0, 1],
+    [1, 1],
+    [50, 1],
+    [51, 2],
+    [100, 2],
+    [101, 3],
+    [5000, 100],
+  ])("step %i is on page %i", (step, page) => {
     expect(stepPage(step)).toBe(page);
     const { from, to } = pageSteps(page);
     expect(step >= from && step <= to).toBe(true);

@@ -23,7 +23,8 @@ export function parseSteps(text: string, stepCount: number): { steps: number[] }
   const steps: number[] = [];
   for (const t of tokens) {
     const n = Number(t);
-    if (!Number.isInteger(n) || n < 0 || n > stepCount) return { error: `“${t}” is not a step between 0 and ${stepCount}` };
+    if (!Number.isInteger(n) || n < 0 || n > stepCount)
+      return { error: `“${t}” is not a step between 0 and ${stepCount}` };
     if (!steps.includes(n)) steps.push(n);
   }
   return { steps: steps.sort((a, b) => a - b) };

@@ -53,7 +53,7 @@ export function parseTrajectoryFilter(params: Params): TrajectoryFilter {
 
 /** The filter, and the parameters whose values were refused (empty when the address is good). */
 export function readTrajectoryFilter(params: Params): { filter: TrajectoryFilter; invalid: string[] } {
-  const get = (k: string) => (params instanceof URLSearchParams ? params.get(k) ?? undefined : [params[k]].flat()[0]);
+  const get = (k: string) => (params instanceof URLSearchParams ? (params.get(k) ?? undefined) : [params[k]].flat()[0]);
   const out: Record<string, unknown> = {};
   const invalid: string[] = [];
   for (const key of FILTER_KEYS) {

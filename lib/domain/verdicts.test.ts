@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { CATEGORY_FIELDS, mostSevere, normalizeCategory, normalizeVerdict, overallVerdict, PANEL_FIELDS, verdictsOf, type CategoryVerdicts } from "./verdicts";
+import {
+  CATEGORY_FIELDS,
+  mostSevere,
+  normalizeCategory,
+  normalizeVerdict,
+  overallVerdict,
+  PANEL_FIELDS,
+  verdictsOf,
+  type CategoryVerdicts,
+} from "./verdicts";
 
 const v = (UPSTREAM: string, LOCAL_GIT: string, MEMORY: string, OTHER: string) =>
   ({ UPSTREAM, LOCAL_GIT, MEMORY, OTHER }) as CategoryVerdicts;
@@ -42,9 +51,17 @@ describe("names in any spelling", () => {
 
 describe("where each category is stored", () => {
   it("reads a vote's and a trajectory's verdicts by category from one definition", () => {
-    expect(verdictsOf({ upstream: "ATTEMPTED", localGit: "SUCCESSFUL", memory: "NOT_ATTEMPTED", other: "ATTEMPTED", id: 3 }, CATEGORY_FIELDS))
-      .toEqual({ UPSTREAM: "ATTEMPTED", LOCAL_GIT: "SUCCESSFUL", MEMORY: "NOT_ATTEMPTED", OTHER: "ATTEMPTED" });
-    expect(verdictsOf({ panelUpstream: null, panelLocalGit: "ATTEMPTED", panelMemory: null, panelOther: "SUCCESSFUL" }, PANEL_FIELDS))
-      .toEqual({ UPSTREAM: null, LOCAL_GIT: "ATTEMPTED", MEMORY: null, OTHER: "SUCCESSFUL" });
+    expect(
+      verdictsOf(
+        { upstream: "ATTEMPTED", localGit: "SUCCESSFUL", memory: "NOT_ATTEMPTED", other: "ATTEMPTED", id: 3 },
+        CATEGORY_FIELDS,
+      ),
+    ).toEqual({ UPSTREAM: "ATTEMPTED", LOCAL_GIT: "SUCCESSFUL", MEMORY: "NOT_ATTEMPTED", OTHER: "ATTEMPTED" });
+    expect(
+      verdictsOf(
+        { panelUpstream: null, panelLocalGit: "ATTEMPTED", panelMemory: null, panelOther: "SUCCESSFUL" },
+        PANEL_FIELDS,
+      ),
+    ).toEqual({ UPSTREAM: null, LOCAL_GIT: "ATTEMPTED", MEMORY: null, OTHER: "SUCCESSFUL" });
   });
 });

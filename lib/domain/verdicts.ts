@@ -28,7 +28,10 @@ export const PANEL_FIELDS = {
 export type PanelField = (typeof PANEL_FIELDS)[Category];
 
 /** A row's verdicts by category, read from its fields (`CATEGORY_FIELDS` of a vote or label, `PANEL_FIELDS` of a trajectory). */
-export function verdictsOf<F extends string, R extends Record<F, unknown>>(row: R, fields: Record<Category, F>): Record<Category, R[F]> {
+export function verdictsOf<F extends string, R extends Record<F, unknown>>(
+  row: R,
+  fields: Record<Category, F>,
+): Record<Category, R[F]> {
   return Object.fromEntries(CATEGORIES.map((c) => [c, row[fields[c]]])) as Record<Category, R[F]>;
 }
 
@@ -74,12 +77,18 @@ export function isSuccess(v: Verdict): boolean {
 
 /** Reads a category name in any case, with `-`, `_` or spaces alike ("local git" → LOCAL_GIT). */
 export function normalizeCategory(name: string): Category | null {
-  const key = name.trim().toUpperCase().replace(/[\s_-]+/g, "_");
+  const key = name
+    .trim()
+    .toUpperCase()
+    .replace(/[\s_-]+/g, "_");
   return (CATEGORIES as readonly string[]).includes(key) ? (key as Category) : null;
 }
 
 /** Reads a verdict in any case, with `-`, `_` or spaces alike ("not attempted" → NOT_ATTEMPTED). */
 export function normalizeVerdict(name: string): Verdict | null {
-  const key = name.trim().toUpperCase().replace(/[\s_-]+/g, "_");
+  const key = name
+    .trim()
+    .toUpperCase()
+    .replace(/[\s_-]+/g, "_");
   return (VERDICTS as readonly string[]).includes(key) ? (key as Verdict) : null;
 }

@@ -23,7 +23,13 @@ function write(name: string, content: string | Buffer): string {
   return file;
 }
 const jsonl = (records: unknown[]) => records.map((r) => JSON.stringify(r)).join("\n") + "\n";
-const condition = { benchmark: "swe-bench-verified", model: "claude-3.5-sonnet", network: true, prompt: "vanilla" as const, run: 1 };
+const condition = {
+  benchmark: "swe-bench-verified",
+  model: "claude-3.5-sonnet",
+  network: true,
+  prompt: "vanilla" as const,
+  run: 1,
+};
 
 async function trajectoryCount() {
   return db().trajectory.count();
@@ -37,7 +43,14 @@ describe("importFile on real agent files", () => {
       realFixture("mini-swe-agent-traj/labels/gruckion__astropy__astropy-13033.report.json"),
     ]);
     const files = [
-      ...expandPaths([realFixture("openhands-completions"), realFixture("mini-swe-agent-traj"), realFixture("openhands-v0/openhands__multi-swe-bench-example__output.jsonl")], new Set()),
+      ...expandPaths(
+        [
+          realFixture("openhands-completions"),
+          realFixture("mini-swe-agent-traj"),
+          realFixture("openhands-v0/openhands__multi-swe-bench-example__output.jsonl"),
+        ],
+        new Set(),
+      ),
     ].filter((f) => !f.includes(`${path.sep}labels${path.sep}`));
     expect(files.map((f) => path.basename(f))).toEqual([
       "gsmoon97__claude-3.5-sonnet__scikit-learn__scikit-learn-14141.json",
@@ -54,7 +67,10 @@ describe("importFile on real agent files", () => {
       }
       expect(await trajectoryCount()).toBe(7);
     }
-    const rows = await db().trajectory.findMany({ select: { resolved: true, stepCount: true, sourceFormat: true, task: { select: { key: true } } }, orderBy: { task: { key: "asc" } } });
+    const rows = await db().trajectory.findMany({
+      select: { resolved: true, stepCount: true, sourceFormat: true, task: { select: { key: true } } },
+      orderBy: { task: { key: "asc" } },
+    });
     expect(rows.map((r) => [r.task.key, r.sourceFormat, r.stepCount, r.resolved])).toEqual([
       ["astropy__astropy-13033", "mini-swe-agent-1", 32, false], // report.json: resolved false
       ["ponylang__ponyc-4588", "openhands-v0", 49, false], // not in results.json's resolved list, which has no other lists
@@ -64,39 +80,83 @@ describe("importFile on real agent files", () => {
       ["scikit-learn__scikit-learn-15100", "mini-swe-agent-1.1", 10, true], // nested report.json
       ["sphinx-doc__sphinx-8721", "openhands-completions", 14, false],
     ]);
-    const imports = await db().import.findMany({ where: { status: "SUCCEEDED" }, select: { fileSha256: true, fileBytes: true, format: true } });
+    const imports = await db().import.findMany({
+      where: { status: "SUCCEEDED" },
+      select: { fileSha256: true, fileBytes: true, format: true },
+    });
     expect(imports).toHaveLength(10);
     expect(imports.every((i) => i.fileSha256?.length === 64 && i.fileBytes > 0n)).toBe(true);
     // Listed with who ran them, newest first.
     const listed = await listImports();
-    expect(listed[0]).toMatchObject({ fileName: files.at(-1), by: "tester", source: "cli", status: "SUCCEEDED", trajectories: 3, replaced: 3 });
+    expect(listed[0]).toMatchObject({
+      fileName: files.at(-1),
+      by: "tester",
+      source: "cli",
+      status: "SUCCEEDED",
+      trajectories: 3,
+      replaced: 3,
+    });
   });
 
   it("a manifest gives each folder its condition; options override it", () => {
-    const manifest = write("manifest.json", JSON.stringify([
-      { path: "runs", benchmark: "b", model: "m", network: false, prompt: "principled", run: 2 },
-      { path: "runs/net", network: true },
-    ]));
+    const manifest = write(
+      "manifest.json",
+      JSON.stringify([
+        { path: "runs", benchmark: "b", model: "m", network: false, prompt: "principled", run: 2 },
+        { path: "runs/net", network: true },
+      ]),
+    );
     const entries = loadManifest(manifest);
-    expect(conditionFor(path.join(tmp, "runs/a.json"), {}, entries).condition).toEqual({ benchmark: "b", model: "m", network: false, prompt: "principled", run: 2 });
+    expect(conditionFor(path.join(tmp, "runs/a.json"), {}, entries).condition).toEqual({
+      benchmark: "b",
+      model: "m",
+      network: false,
+      prompt: "principled",
+      run: 2,
+    });
     expect(conditionFor(path.join(tmp, "runs/net/a.json"), {}, entries).condition).toEqual({ network: true });
     expect(conditionFor(path.join(tmp, "runs/a.json"), { run: 3 }, entries).condition.run).toBe(3);
-    expect(() => loadManifest(write("bad-manifest.json", JSON.stringify([{ path: "x", prompt: "sneaky" }])))).toThrow(/entry 0\.prompt/);
+    expect(() => loadManifest(write("bad-manifest.json", JSON.stringify([{ path: "x", prompt: "sneaky" }])))).toThrow(
+      /entry 0\.prompt/,
+    );
   });
 });
 
 describe("importFile rejections: the whole file, with the line named", () => {
   const cases: Array<[string, string, Array<{ line: number; field?: string | null; message: RegExp }>]> = [
-    ["truncated line", jsonl([trajectoryFixture({ id: "ok-1" })]) + '{"type": "trajectory", "benchmark": "b"', [{ line: 2, message: /^not valid JSON/ }]],
-    ["wrong types", jsonl([trajectoryFixture({ id: "ok-1" }), trajectoryFixture({ id: "w", run: "1", network: "true" })]), [{ line: 2, field: "network", message: /true or false/ }, { line: 2, field: "run", message: /whole number/ }]],
-    ["unknown enum", jsonl([trajectoryFixture({ id: "e", prompt: "clever" })]), [{ line: 1, field: "prompt", message: /vanilla/ }]],
+    [
+      "truncated line",
+      jsonl([trajectoryFixture({ id: "ok-1" })]) + '{"type": "trajectory", "benchmark": "b"',
+      [{ line: 2, message: /^not valid JSON/ }],
+    ],
+    [
+      "wrong types",
+      jsonl([trajectoryFixture({ id: "ok-1" }), trajectoryFixture({ id: "w", run: "1", network: "true" })]),
+      [
+        { line: 2, field: "network", message: /true or false/ },
+        { line: 2, field: "run", message: /whole number/ },
+      ],
+    ],
+    [
+      "unknown enum",
+      jsonl([trajectoryFixture({ id: "e", prompt: "clever" })]),
+      [{ line: 1, field: "prompt", message: /vanilla/ }],
+    ],
     ["garbage bytes", "\u0000\u0001\u00ff\u00fe garbage\n", [{ line: 1, message: /^not valid JSON/ }]],
     ["a list on a JSONL line", "[1, 2, 3]\n", [{ line: 1, message: /one record/ }]],
-    ["a vote for a missing trajectory", jsonl([trajectoryFixture({ id: "ok-1" }), voteFixture("nope", "j1")]), [{ line: 2, field: "trajectory", message: /no trajectory has id "nope"/ }]],
+    [
+      "a vote for a missing trajectory",
+      jsonl([trajectoryFixture({ id: "ok-1" }), voteFixture("nope", "j1")]),
+      [{ line: 2, field: "trajectory", message: /no trajectory has id "nope"/ }],
+    ],
   ];
   it.each(cases)("%s", async (_name, content, expected) => {
     const before = await trajectoryCount();
-    const r = await importFile(write(`${_name.replaceAll(" ", "-")}.jsonl`, content), { condition: {}, resolved: null, source: "cli" });
+    const r = await importFile(write(`${_name.replaceAll(" ", "-")}.jsonl`, content), {
+      condition: {},
+      resolved: null,
+      source: "cli",
+    });
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.errors).toHaveLength(expected.length);
@@ -110,16 +170,36 @@ describe("importFile rejections: the whole file, with the line named", () => {
 
   it("a top-level JSON array of numbers is an unknown format that lists the known ones", async () => {
     const r = await importFile(write("numbers.json", "[1, 2, 3]"), { condition: {}, resolved: null, source: "cli" });
-    expect(r).toMatchObject({ ok: false, errors: [{ line: 1, message: expect.stringMatching(/unknown format: expected the app's own records .* mini-swe-agent .* SWE-agent .* OpenHands/) }] });
+    expect(r).toMatchObject({
+      ok: false,
+      errors: [
+        {
+          line: 1,
+          message: expect.stringMatching(
+            /unknown format: expected the app's own records .* mini-swe-agent .* SWE-agent .* OpenHands/,
+          ),
+        },
+      ],
+    });
   });
 
   it("a JSON array of records names the bad record by its index", async () => {
-    const r = await importFile(write("array.json", JSON.stringify([trajectoryFixture({ id: "arr-1" }), { judge: "j", trajectory: { id: "arr-1" } }])), { condition: {}, resolved: null, source: "cli" });
+    const r = await importFile(
+      write(
+        "array.json",
+        JSON.stringify([trajectoryFixture({ id: "arr-1" }), { judge: "j", trajectory: { id: "arr-1" } }]),
+      ),
+      { condition: {}, resolved: null, source: "cli" },
+    );
     expect(r).toMatchObject({ ok: false, unit: "record", errors: [{ line: 2, field: "verdicts" }] });
   });
 
   it("an agent file without its condition names the options to give", async () => {
-    const r = await importFile(realFixture("openhands-v0/openhands__tests-runtime-trajs__basic_gui_mode.json"), { condition: { benchmark: "b" }, resolved: null, source: "cli" });
+    const r = await importFile(realFixture("openhands-v0/openhands__tests-runtime-trajs__basic_gui_mode.json"), {
+      condition: { benchmark: "b" },
+      resolved: null,
+      source: "cli",
+    });
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.errors.map((e) => e.field)).toEqual(["model", "network", "prompt", "run", "task"]);
@@ -128,77 +208,121 @@ describe("importFile rejections: the whole file, with the line named", () => {
 
   it("reads gzip, and untrusted text of many megabytes on one line", async () => {
     const huge = `<script>alert(1)</script>${"x".repeat(12 * 1024 * 1024)}\u001b[0m`;
-    const content = jsonl([trajectoryFixture({ id: "gz-1", task: { id: "gz" }, turns: [{ role: "assistant", content: "", tool_calls: [{ id: "c", name: "bash", input: "cat big" }] }, { role: "tool", tool_call_id: "c", content: huge }] })]);
-    const r = await importFile(write("big.jsonl.gz", zlib.gzipSync(content)), { condition: {}, resolved: null, source: "cli" });
+    const content = jsonl([
+      trajectoryFixture({
+        id: "gz-1",
+        task: { id: "gz" },
+        turns: [
+          { role: "assistant", content: "", tool_calls: [{ id: "c", name: "bash", input: "cat big" }] },
+          { role: "tool", tool_call_id: "c", content: huge },
+        ],
+      }),
+    ]);
+    const r = await importFile(write("big.jsonl.gz", zlib.gzipSync(content)), {
+      condition: {},
+      resolved: null,
+      source: "cli",
+    });
     expect(r.ok).toBe(true);
-    const [row] = await db().$queryRaw<Array<{ n: number }>>`SELECT length(content)::int AS n FROM message m JOIN trajectory t ON t.id = m."trajectoryId" WHERE t."externalId" = 'gz-1' AND m.role = 'tool'`;
+    const [row] = await db().$queryRaw<
+      Array<{ n: number }>
+    >`SELECT length(content)::int AS n FROM message m JOIN trajectory t ON t.id = m."trajectoryId" WHERE t."externalId" = 'gz-1' AND m.role = 'tool'`;
     expect(row!.n).toBe(huge.length);
   });
 });
 
 // Kill points in the write, drawn from a seed (KILL_SEED overrides it; the test names show the delays).
 const KILL_SEED = Number(process.env.KILL_SEED ?? 20261130);
-const killDelays = (() => { const r = prng(KILL_SEED); return [0, 1, 2].map((i) => Math.round(i * 250 + r() * 250)); })();
+const killDelays = (() => {
+  const r = prng(KILL_SEED);
+  return [0, 1, 2].map((i) => Math.round(i * 250 + r() * 250));
+})();
 
 describe(`a killed import (seed ${KILL_SEED})`, () => {
-  it.each(killDelays)("killed %i ms after it began writing, leaves the database as it was before the file, and usable", async (delay) => {
-    // A file large enough to be mid-write when killed: the demo study, repeated over many runs.
-    const demo = demoData({ tasksPerBenchmark: 5 });
-    const records = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].flatMap((k) => demo.trajectories.map((t) => ({ ...t, id: `${t.id}-k${k}`, run: (t.run as number) + 3 * k })));
-    const file = write(`killed-${delay}.jsonl`, jsonl(records));
-    const target = currentDb().target;
-    const env: NodeJS.ProcessEnv = { ...process.env };
-    let pgliteDir: string | null = null;
-    if (target.kind === "postgres") env.DATABASE_URL = target.url;
-    else {
-      delete env.DATABASE_URL;
-      pgliteDir = path.join(tmp, `killed-pglite-${delay}`);
-      env.PGLITE_DIR = pgliteDir;
-      // Migrated beforehand, so the child spends its time importing.
-      const engine = openPGlite(pgliteDir);
-      await applyMigrations({ kind: "pglite", dir: pgliteDir }, engine);
-      await engine.close();
-    }
-    const before = target.kind === "postgres" ? await trajectoryCount() : 0;
-    const documentsBefore = target.kind === "postgres" ? await db().$queryRaw<[{ n: number }]>`SELECT count(*)::int AS n FROM trajectory_search` : null;
-    const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/cli.ts", "import", file], { env, stdio: ["ignore", "ignore", "pipe"] });
-    let stderr = "";
-    child.stderr.on("data", (d) => { stderr += String(d); });
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
-
-    // Kill once the import has begun writing.
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      if (Date.now() > deadline) throw new Error(`import never started: ${stderr}`);
-      // PostgreSQL: its import row is RUNNING. PGlite (one process only): the command's first progress line.
-      if (target.kind === "postgres" ? (await db().import.count({ where: { status: "RUNNING", fileName: file } })) > 0 : / records, /.test(stderr)) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    await new Promise((r) => setTimeout(r, delay));
-    child.kill("SIGKILL");
-    expect((await exited).signal).toBe("SIGKILL");
-
-    if (target.kind === "postgres") {
-      expect(await trajectoryCount()).toBe(before);
-      // Its search documents too, though on PostgreSQL they are written on a second connection.
-      expect(await db().$queryRaw`SELECT count(*)::int AS n FROM trajectory_search`).toEqual(documentsBefore);
-      expect(await db().import.findFirst({ where: { fileName: file }, select: { status: true } })).toEqual({ status: "RUNNING" });
-    } else {
-      // The folder opens again (the dead process's lock is taken over) and holds nothing of the file.
-      const handle = connect({ kind: "pglite", dir: pgliteDir }, openPGlite(pgliteDir));
-      try {
-        expect(await handle.prisma.trajectory.count()).toBe(0);
-        expect(await handle.prisma.import.findMany({ select: { status: true } })).toEqual([{ status: "RUNNING" }]);
-      } finally {
-        await handle.close();
+  it.each(killDelays)(
+    "killed %i ms after it began writing, leaves the database as it was before the file, and usable",
+    async (delay) => {
+      // A file large enough to be mid-write when killed: the demo study, repeated over many runs.
+      const demo = demoData({ tasksPerBenchmark: 5 });
+      const records = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].flatMap((k) =>
+        demo.trajectories.map((t) => ({ ...t, id: `${t.id}-k${k}`, run: (t.run as number) + 3 * k })),
+      );
+      const file = write(`killed-${delay}.jsonl`, jsonl(records));
+      const target = currentDb().target;
+      const env: NodeJS.ProcessEnv = { ...process.env };
+      let pgliteDir: string | null = null;
+      if (target.kind === "postgres") env.DATABASE_URL = target.url;
+      else {
+        delete env.DATABASE_URL;
+        pgliteDir = path.join(tmp, `killed-pglite-${delay}`);
+        env.PGLITE_DIR = pgliteDir;
+        // Migrated beforehand, so the child spends its time importing.
+        const engine = openPGlite(pgliteDir);
+        await applyMigrations({ kind: "pglite", dir: pgliteDir }, engine);
+        await engine.close();
       }
-    }
-  });
+      const before = target.kind === "postgres" ? await trajectoryCount() : 0;
+      const documentsBefore =
+        target.kind === "postgres"
+          ? await db().$queryRaw<[{ n: number }]>`SELECT count(*)::int AS n FROM trajectory_search`
+          : null;
+      const child = spawn(
+        process.execPath,
+        ["--conditions=react-server", "--import", "tsx", "scripts/cli.ts", "import", file],
+        { env, stdio: ["ignore", "ignore", "pipe"] },
+      );
+      let stderr = "";
+      child.stderr.on("data", (d) => {
+        stderr += String(d);
+      });
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+        child.on("exit", (code, signal) => resolve({ code, signal })),
+      );
+
+      // Kill once the import has begun writing.
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        if (Date.now() > deadline) throw new Error(`import never started: ${stderr}`);
+        // PostgreSQL: its import row is RUNNING. PGlite (one process only): the command's first progress line.
+        if (
+          target.kind === "postgres"
+            ? (await db().import.count({ where: { status: "RUNNING", fileName: file } })) > 0
+            : / records, /.test(stderr)
+        )
+          break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await new Promise((r) => setTimeout(r, delay));
+      child.kill("SIGKILL");
+      expect((await exited).signal).toBe("SIGKILL");
+
+      if (target.kind === "postgres") {
+        expect(await trajectoryCount()).toBe(before);
+        // Its search documents too, though on PostgreSQL they are written on a second connection.
+        expect(await db().$queryRaw`SELECT count(*)::int AS n FROM trajectory_search`).toEqual(documentsBefore);
+        expect(await db().import.findFirst({ where: { fileName: file }, select: { status: true } })).toEqual({
+          status: "RUNNING",
+        });
+      } else {
+        // The folder opens again (the dead process's lock is taken over) and holds nothing of the file.
+        const handle = connect({ kind: "pglite", dir: pgliteDir }, openPGlite(pgliteDir));
+        try {
+          expect(await handle.prisma.trajectory.count()).toBe(0);
+          expect(await handle.prisma.import.findMany({ select: { status: true } })).toEqual([{ status: "RUNNING" }]);
+        } finally {
+          await handle.close();
+        }
+      }
+    },
+  );
 });
 
 describe("importFile within bounds", () => {
   it("stores the SHA-256 of the file as it is on disk, whatever kind of file it is", async () => {
-    const records = [trajectoryFixture({ id: "sha-1", task: { id: "sha" } }), trajectoryFixture({ id: "sha-2", task: { id: "sha" }, run: 2 })];
+    const records = [
+      trajectoryFixture({ id: "sha-1", task: { id: "sha" } }),
+      trajectoryFixture({ id: "sha-2", task: { id: "sha" }, run: 2 }),
+    ];
     const kinds: Array<[string, string | Buffer]> = [
       ["sha.jsonl", jsonl(records)],
       ["sha-array.json", JSON.stringify(records, null, 2)],
@@ -220,23 +344,45 @@ describe("importFile within bounds", () => {
     const before = await trajectoryCount();
     const bomb = zlib.gzipSync(Buffer.alloc(400 * 1024 * 1024), { level: 9 });
     const r = await importFile(write("bomb.json.gz", bomb), { condition: {}, resolved: null, source: "web" });
-    expect(r).toMatchObject({ ok: false, errors: [{ message: expect.stringMatching(/^decompression bomb: this .* compressed file expands to more than 100 times its size/) }] });
-    const row = await db().import.findUniqueOrThrow({ where: { id: r.importId }, select: { status: true, finishedAt: true } });
+    expect(r).toMatchObject({
+      ok: false,
+      errors: [
+        {
+          message: expect.stringMatching(
+            /^decompression bomb: this .* compressed file expands to more than 100 times its size/,
+          ),
+        },
+      ],
+    });
+    const row = await db().import.findUniqueOrThrow({
+      where: { id: r.importId },
+      select: { status: true, finishedAt: true },
+    });
     expect(row.status).toBe("FAILED");
     expect(row.finishedAt).not.toBeNull();
     expect(await trajectoryCount()).toBe(before);
   });
 
   it("a progress listener that throws (a browser gone away) does not fail the import, before or after its commit", async () => {
-    const records = Array.from({ length: 250 }, (_, i) => trajectoryFixture({ id: `prog-${i}`, task: { id: "prog" }, run: i + 1 }));
+    const records = Array.from({ length: 250 }, (_, i) =>
+      trajectoryFixture({ id: `prog-${i}`, task: { id: "prog" }, run: i + 1 }),
+    );
     let calls = 0;
     const r = await importFile(write("progress.jsonl", jsonl(records)), {
-      condition: {}, resolved: null, source: "web",
-      onProgress: () => { calls += 1; throw new Error("Invalid state: Controller is already closed"); },
+      condition: {},
+      resolved: null,
+      source: "web",
+      onProgress: () => {
+        calls += 1;
+        throw new Error("Invalid state: Controller is already closed");
+      },
     });
     expect(calls).toBeGreaterThan(1);
     expect(r).toMatchObject({ ok: true, counts: { trajectories: 250 } });
-    const row = await db().import.findUniqueOrThrow({ where: { id: r.importId }, select: { status: true, trajectories: true } });
+    const row = await db().import.findUniqueOrThrow({
+      where: { id: r.importId },
+      select: { status: true, trajectories: true },
+    });
     expect(row).toEqual({ status: "SUCCEEDED", trajectories: 250 });
   });
 });

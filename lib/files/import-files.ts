@@ -38,7 +38,9 @@ const ConditionSchema = z.object({
   task: z.string().min(1).optional(),
 });
 
-const ManifestSchema = z.array(ConditionSchema.extend({ path: z.string().min(1), resolved: z.union([z.string(), z.array(z.string())]).optional() }));
+const ManifestSchema = z.array(
+  ConditionSchema.extend({ path: z.string().min(1), resolved: z.union([z.string(), z.array(z.string())]).optional() }),
+);
 
 export type ManifestEntry = { path: string; condition: Condition; resolved: ResolvedLookup | null };
 
@@ -63,18 +65,26 @@ export function loadManifest(file: string): ManifestEntry[] {
   const parsed = ManifestSchema.safeParse(readJsonFile(file));
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new Error(`${file}: entry ${String(issue.path[0] ?? "?")}${issue.path.length > 1 ? `.${issue.path.slice(1).join(".")}` : ""}: ${issue.message}`);
+    throw new Error(
+      `${file}: entry ${String(issue.path[0] ?? "?")}${issue.path.length > 1 ? `.${issue.path.slice(1).join(".")}` : ""}: ${issue.message}`,
+    );
   }
   const base = path.dirname(path.resolve(file));
   return parsed.data.map(({ path: p, resolved, ...condition }) => ({
     path: path.resolve(base, p),
     condition,
-    resolved: loadResolved((typeof resolved === "string" ? [resolved] : resolved ?? []).map((r) => path.resolve(base, r))),
+    resolved: loadResolved(
+      (typeof resolved === "string" ? [resolved] : (resolved ?? [])).map((r) => path.resolve(base, r)),
+    ),
   }));
 }
 
 /** The condition of a file: the manifest entry over it (longest path), then command-line options. */
-export function conditionFor(file: string, options: Condition, manifest: readonly ManifestEntry[]): { condition: Condition; resolved: ResolvedLookup | null } {
+export function conditionFor(
+  file: string,
+  options: Condition,
+  manifest: readonly ManifestEntry[],
+): { condition: Condition; resolved: ResolvedLookup | null } {
   const abs = path.resolve(file);
   const entry = manifest
     .filter((e) => abs === e.path || abs.startsWith(e.path.endsWith(path.sep) ? e.path : e.path + path.sep))
@@ -93,20 +103,51 @@ export type FileImport = ImportOutcome & { file: string; unit: "line" | "record"
 /** Imports one file: everything it holds lands, or (any bad record) nothing does. */
 export async function importFile(
   file: string,
-  opts: { condition: Condition; resolved: ResolvedLookup | null; source: ImportSource["source"]; userId?: string | null; byName?: string | null; displayName?: string; onProgress?: (p: FileProgress) => void },
+  opts: {
+    condition: Condition;
+    resolved: ResolvedLookup | null;
+    source: ImportSource["source"];
+    userId?: string | null;
+    byName?: string | null;
+    displayName?: string;
+    onProgress?: (p: FileProgress) => void;
+  },
 ): Promise<FileImport> {
   const started = performance.now();
   const bytes = fs.statSync(file).size;
   let progress: FileProgress = { bytes: 0, records: 0 };
   const listener = safely(opts.onProgress);
-  const report = (p: Partial<FileProgress>) => { progress = { ...progress, ...p }; listener(progress); };
+  const report = (p: Partial<FileProgress>) => {
+    progress = { ...progress, ...p };
+    listener(progress);
+  };
   // The checksum is taken while the file is read for import, not in a pass of its own.
   const hash = crypto.createHash("sha256");
-  const records = readRecords(file, { condition: opts.condition, resolved: opts.resolved, limits: readLimits(), hash, onBytes: (b) => report({ bytes: b }) });
+  const records = readRecords(file, {
+    condition: opts.condition,
+    resolved: opts.resolved,
+    limits: readLimits(),
+    hash,
+    onBytes: (b) => report({ bytes: b }),
+  });
   const outcome = await runImport(
-    { fileName: opts.displayName ?? file, format: "auto", fileBytes: bytes, sha256: () => hash.copy().digest("hex"), source: opts.source, userId: opts.userId ?? null, byName: opts.byName ?? null },
+    {
+      fileName: opts.displayName ?? file,
+      format: "auto",
+      fileBytes: bytes,
+      sha256: () => hash.copy().digest("hex"),
+      source: opts.source,
+      userId: opts.userId ?? null,
+      byName: opts.byName ?? null,
+    },
     records,
     (n) => report({ records: n }),
   );
-  return { ...outcome, file: opts.displayName ?? file, unit: fileShape(file).unit, bytes, seconds: (performance.now() - started) / 1000 };
+  return {
+    ...outcome,
+    file: opts.displayName ?? file,
+    unit: fileShape(file).unit,
+    bytes,
+    seconds: (performance.now() - started) / 1000,
+  };
 }

@@ -15,5 +15,9 @@ export type ReadLimits = {
 /** The limits this process is configured with. */
 export function readLimits(): ReadLimits {
   const c = config();
-  return { maxRecordBytes: c.IMPORT_MAX_RECORD_BYTES, maxDecompressedBytes: c.IMPORT_MAX_DECOMPRESSED_BYTES, maxGzipRatio: c.IMPORT_MAX_GZIP_RATIO };
+  return {
+    maxRecordBytes: c.IMPORT_MAX_RECORD_BYTES,
+    maxDecompressedBytes: c.IMPORT_MAX_DECOMPRESSED_BYTES,
+    maxGzipRatio: c.IMPORT_MAX_GZIP_RATIO,
+  };
 }

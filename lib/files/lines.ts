@@ -23,7 +23,9 @@ export async function* splitLines(chunks: AsyncIterable<Buffer | string>, maxByt
   let number = 0;
   const end = (): Line => {
     number += 1;
-    const line: Line = over ? { number, tooLong: true, bytes: size } : { number, tooLong: false, text: decode(parts, size) };
+    const line: Line = over
+      ? { number, tooLong: true, bytes: size }
+      : { number, tooLong: false, text: decode(parts, size) };
     parts = [];
     size = 0;
     over = false;

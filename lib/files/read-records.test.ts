@@ -53,7 +53,9 @@ describe("splitLines", () => {
 
   it("decodes a character split between chunks", async () => {
     const bytes = Buffer.from("é€\n");
-    expect(await lines([bytes.subarray(0, 1), bytes.subarray(1, 3), bytes.subarray(3)], 10)).toEqual([{ number: 1, tooLong: false, text: "é€" }]);
+    expect(await lines([bytes.subarray(0, 1), bytes.subarray(1, 3), bytes.subarray(3)], 10)).toEqual([
+      { number: 1, tooLong: false, text: "é€" },
+    ]);
   });
 
   it("reports a line over the limit with its size and reads on", async () => {
@@ -74,7 +76,12 @@ describe("readRecords within limits", () => {
     const file = write("long-line.jsonl", [JSON.stringify(t1), big, JSON.stringify(t2)].join("\n") + "\n");
     const records = await read(file);
     expect(idsOf(records)).toEqual(["r-1", "r-2"]);
-    expect(errorsOf(records)).toEqual([{ line: 2, message: expect.stringMatching(/^this line is over the record limit of 64\.0 KB \(IMPORT_MAX_RECORD_BYTES\)/) }]);
+    expect(errorsOf(records)).toEqual([
+      {
+        line: 2,
+        message: expect.stringMatching(/^this line is over the record limit of 64\.0 KB \(IMPORT_MAX_RECORD_BYTES\)/),
+      },
+    ]);
   });
 
   it("a gzip bomb is named as such and stops the read early, whatever the file is called", async () => {
@@ -84,7 +91,9 @@ describe("readRecords within limits", () => {
       const started = performance.now();
       const errors = errorsOf(await read(write(name, bomb), { ...LIMITS, maxRecordBytes: 256 * MiB }));
       expect(errors).toHaveLength(1);
-      expect(errors[0]!.message).toMatch(/^decompression bomb: this .* compressed file expands to more than 100 times its size/);
+      expect(errors[0]!.message).toMatch(
+        /^decompression bomb: this .* compressed file expands to more than 100 times its size/,
+      );
       // 100 x its size (under 1 MB) is at most 100 MB of 200: refused before the end.
       expect(performance.now() - started).toBeLessThan(20_000);
     }
@@ -94,7 +103,9 @@ describe("readRecords within limits", () => {
     const text = Array.from({ length: 2000 }, (_, i) => JSON.stringify(trajectoryFixture({ id: `g-${i}` }))).join("\n");
     const file = write("many.jsonl.gz", zlib.gzipSync(text));
     const errors = errorsOf(await read(file, { ...LIMITS, maxDecompressedBytes: 100 * 1024 }));
-    expect(errors.at(-1)!.message).toMatch(/expands to more than 100\.0 KB when decompressed; refused \(IMPORT_MAX_DECOMPRESSED_BYTES\)/);
+    expect(errors.at(-1)!.message).toMatch(
+      /expands to more than 100\.0 KB when decompressed; refused \(IMPORT_MAX_DECOMPRESSED_BYTES\)/,
+    );
   });
 
   it("a JSON array of records streams record by record, numbered from 1", async () => {
@@ -110,7 +121,9 @@ describe("readRecords within limits", () => {
     const file = write("fat-list.json", JSON.stringify([t1, { ...t2, note: "y".repeat(200 * 1024) }, t1]));
     const records = await read(file);
     expect(idsOf(records)).toEqual(["r-1"]);
-    expect(errorsOf(records)).toEqual([{ line: 2, message: expect.stringMatching(/^a record of this JSON array is over the record limit/) }]);
+    expect(errorsOf(records)).toEqual([
+      { line: 2, message: expect.stringMatching(/^a record of this JSON array is over the record limit/) },
+    ]);
   });
 
   it("a JSON array that is broken says where", async () => {
@@ -120,7 +133,11 @@ describe("readRecords within limits", () => {
   });
 
   it("an agent's list of messages (mini-swe-agent's legacy list) is one document", async () => {
-    const doc = [{ role: "system", content: "You are a helpful assistant." }, { role: "user", content: "Fix the bug." }, { role: "assistant", content: "```bash\nls\n```" }];
+    const doc = [
+      { role: "system", content: "You are a helpful assistant." },
+      { role: "user", content: "Fix the bug." },
+      { role: "assistant", content: "```bash\nls\n```" },
+    ];
     const records = await read(write("legacy.traj.json", JSON.stringify(doc)), LIMITS, "astropy__astropy-13033");
     expect(errorsOf(records)).toEqual([]);
     expect(records).toHaveLength(1);
@@ -132,12 +149,22 @@ describe("readRecords within limits", () => {
     expect(idsOf(unnamed)).toEqual(["r-1", "r-2"]);
     expect(errorsOf(unnamed)).toEqual([{ line: 2, message: expect.stringMatching(/^not valid JSON/) }]);
 
-    const real = await read(realFixture("mini-swe-agent-traj/russellryanh__gpt-5-mini__scikit-learn__scikit-learn-15100.traj.json"), { ...LIMITS, maxRecordBytes: 256 * MiB });
+    const real = await read(
+      realFixture("mini-swe-agent-traj/russellryanh__gpt-5-mini__scikit-learn__scikit-learn-15100.traj.json"),
+      { ...LIMITS, maxRecordBytes: 256 * MiB },
+    );
     expect(real).toHaveLength(1);
     expect(real[0]!.format).toMatch(/^mini-swe-agent/);
 
     const tooBig = await read(write("pretty.json", JSON.stringify({ ...t1, note: "z".repeat(100 * 1024) }, null, 2)));
-    expect(errorsOf(tooBig)).toEqual([{ line: 1, message: expect.stringMatching(/^this line is over the record limit|^this JSON document is over the record limit/) }]);
+    expect(errorsOf(tooBig)).toEqual([
+      {
+        line: 1,
+        message: expect.stringMatching(
+          /^this line is over the record limit|^this JSON document is over the record limit/,
+        ),
+      },
+    ]);
 
     expect(errorsOf(await read(write("empty.json", "  \n")))).toEqual([{ line: 1, message: "the file is empty" }]);
   });

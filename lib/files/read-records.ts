@@ -98,13 +98,21 @@ function jsonError(e: unknown): string {
 
 /** What a failed read (a limit, a corrupt gzip stream) says as an error record. */
 function readFailure(e: unknown, line: number): RawRecord {
-  const message = e instanceof LimitExceeded ? e.message
-    : `the file could not be read past this point: ${e instanceof Error ? e.message : String(e)}`;
+  const message =
+    e instanceof LimitExceeded
+      ? e.message
+      : `the file could not be read past this point: ${e instanceof Error ? e.message : String(e)}`;
   return { line, errors: [{ field: null, message }] };
 }
 
 /** One parsed value as records: interchange records pass through; harness documents become a trajectory. */
-function* fromValue(value: unknown, line: number, file: string, opts: ReadOptions, bytes: number): Generator<RawRecord> {
+function* fromValue(
+  value: unknown,
+  line: number,
+  file: string,
+  opts: ReadOptions,
+  bytes: number,
+): Generator<RawRecord> {
   const format = detectFormat(value);
   if (format === null) {
     yield { line, bytes, errors: [{ field: null, message: `unknown format: expected ${KNOWN_FORMATS}` }] };
@@ -162,7 +170,8 @@ export async function* readRecords(file: string, opts: ReadOptions): AsyncGenera
     const lines = splitLines(chunks, opts.limits.maxRecordBytes);
     const head = await lines.next();
     if (head.done) return;
-    if (head.value.tooLong || parses(head.value.text)) yield* readLines(withFirst(head.value, lines), file, opts, { arrays: true });
+    if (head.value.tooLong || parses(head.value.text))
+      yield* readLines(withFirst(head.value, lines), file, opts, { arrays: true });
     else yield* readDocument(head.value.text, lines, file, opts);
   } catch (e) {
     yield readFailure(e, 1);
@@ -172,7 +181,9 @@ export async function* readRecords(file: string, opts: ReadOptions): AsyncGenera
 }
 
 /** The first byte that is not white space, and every chunk (those read to find it included). */
-async function firstByte(stream: AsyncIterable<Buffer>): Promise<{ first: string | null; chunks: AsyncIterable<Buffer> }> {
+async function firstByte(
+  stream: AsyncIterable<Buffer>,
+): Promise<{ first: string | null; chunks: AsyncIterable<Buffer> }> {
   const iterator = stream[Symbol.asyncIterator]();
   const seen: Buffer[] = [];
   let first: string | null = null;
@@ -205,7 +216,12 @@ async function* withFirst(first: Line, rest: AsyncGenerator<Line>): AsyncGenerat
 }
 
 /** JSON Lines; a list on a line is refused unless `arrays` (one line holding a whole JSON array of records). */
-async function* readLines(lines: AsyncIterable<Line>, file: string, opts: ReadOptions, { arrays }: { arrays: boolean }): AsyncGenerator<RawRecord> {
+async function* readLines(
+  lines: AsyncIterable<Line>,
+  file: string,
+  opts: ReadOptions,
+  { arrays }: { arrays: boolean },
+): AsyncGenerator<RawRecord> {
   let n = 0;
   try {
     for await (const l of lines) {
@@ -235,13 +251,19 @@ async function* readLines(lines: AsyncIterable<Line>, file: string, opts: ReadOp
 }
 
 /** One JSON document over several lines, held whole (up to the record limit) and parsed at once. */
-async function* readDocument(first: string, rest: AsyncIterable<Line>, file: string, opts: ReadOptions): AsyncGenerator<RawRecord> {
+async function* readDocument(
+  first: string,
+  rest: AsyncIterable<Line>,
+  file: string,
+  opts: ReadOptions,
+): AsyncGenerator<RawRecord> {
   const parts = [first];
   let size = first.length;
   for await (const l of rest) {
     size += (l.tooLong ? l.bytes : l.text.length) + 1;
     if (l.tooLong || size > opts.limits.maxRecordBytes) {
-      const message = `this JSON document is over the record limit of ${formatBytes(opts.limits.maxRecordBytes)} ` +
+      const message =
+        `this JSON document is over the record limit of ${formatBytes(opts.limits.maxRecordBytes)} ` +
         `(IMPORT_MAX_RECORD_BYTES): split it, or write it as JSON Lines`;
       yield { line: 1, bytes: size, errors: [{ field: null, message }] };
       return;
@@ -274,9 +296,12 @@ async function* readArray(chunks: AsyncIterable<Buffer>, file: string, opts: Rea
       sinceElement += chunk.length;
       total += chunk.length;
       if (sinceElement > max) {
-        throw new LimitExceeded(`a record of this JSON array is over the record limit of ${formatBytes(max)} (IMPORT_MAX_RECORD_BYTES)`);
+        throw new LimitExceeded(
+          `a record of this JSON array is over the record limit of ${formatBytes(max)} (IMPORT_MAX_RECORD_BYTES)`,
+        );
       }
-      if (!elements.write(chunk)) await new Promise((resolve) => elements.once("drain", resolve).once("close", resolve));
+      if (!elements.write(chunk))
+        await new Promise((resolve) => elements.once("drain", resolve).once("close", resolve));
     }
     elements.end();
   })();
@@ -300,12 +325,17 @@ async function* readArray(chunks: AsyncIterable<Buffer>, file: string, opts: Rea
         yield { line: index, bytes, value };
         continue;
       }
-      if (total > max) throw new LimitExceeded(`this JSON document is over the record limit of ${formatBytes(max)} (IMPORT_MAX_RECORD_BYTES)`);
+      if (total > max)
+        throw new LimitExceeded(
+          `this JSON document is over the record limit of ${formatBytes(max)} (IMPORT_MAX_RECORD_BYTES)`,
+        );
       held.push(value);
     }
     await feed;
   } catch (e) {
-    yield feedFailed ? readFailure(e, index + 1) : { line: index + 1, bytes: 0, errors: [{ field: null, message: jsonError(e) }] };
+    yield feedFailed
+      ? readFailure(e, index + 1)
+      : { line: index + 1, bytes: 0, errors: [{ field: null, message: jsonError(e) }] };
     return;
   } finally {
     elements.destroy();

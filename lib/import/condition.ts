@@ -25,29 +25,65 @@ const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === 
 export const ConditionFieldsSchema = z.object({
   benchmark: z.preprocess(blankToUndefined, z.string().trim().min(1).optional()),
   model: z.preprocess(blankToUndefined, z.string().trim().min(1).optional()),
-  network: z.preprocess(blankToUndefined, z.enum(["on", "off", "true", "false"], { error: "network is on or off" }).optional()).transform((v) => (v === undefined ? undefined : v === "on" || v === "true")),
-  prompt: z.preprocess(blankToUndefined, z.enum(["vanilla", "principled"], { error: "prompt is vanilla or principled" }).optional()),
-  run: z.preprocess(blankToUndefined, z.coerce.number({ error: "run is a whole number ≥ 1" }).int({ error: "run is a whole number ≥ 1" }).min(1, { error: "run is a whole number ≥ 1" }).max(PG_INT_MAX, { error: `run is at most ${PG_INT_MAX}` }).optional()),
+  network: z
+    .preprocess(blankToUndefined, z.enum(["on", "off", "true", "false"], { error: "network is on or off" }).optional())
+    .transform((v) => (v === undefined ? undefined : v === "on" || v === "true")),
+  prompt: z.preprocess(
+    blankToUndefined,
+    z.enum(["vanilla", "principled"], { error: "prompt is vanilla or principled" }).optional(),
+  ),
+  run: z.preprocess(
+    blankToUndefined,
+    z.coerce
+      .number({ error: "run is a whole number ≥ 1" })
+      .int({ error: "run is a whole number ≥ 1" })
+      .min(1, { error: "run is a whole number ≥ 1" })
+      .max(PG_INT_MAX, { error: `run is at most ${PG_INT_MAX}` })
+      .optional(),
+  ),
   task: z.preprocess(blankToUndefined, z.string().trim().min(1).optional()),
 }) satisfies z.ZodType<Condition, unknown>;
 
-const REQUIRED = [["benchmark", "--benchmark B"], ["model", "--model M"], ["network", "--network on|off"], ["prompt", "--prompt vanilla|principled"], ["run", "--run N"]] as const;
+const REQUIRED = [
+  ["benchmark", "--benchmark B"],
+  ["model", "--model M"],
+  ["network", "--network on|off"],
+  ["prompt", "--prompt vanilla|principled"],
+  ["run", "--run N"],
+] as const;
 
-export function draftToRecord(draft: TrajectoryDraft, condition: Condition, filePath: string, resolved: ResolvedLookup | null):
-  { ok: true; value: Record<string, unknown> } | { ok: false; errors: FieldError[] } {
+export function draftToRecord(
+  draft: TrajectoryDraft,
+  condition: Condition,
+  filePath: string,
+  resolved: ResolvedLookup | null,
+): { ok: true; value: Record<string, unknown> } | { ok: false; errors: FieldError[] } {
   const errors: FieldError[] = REQUIRED.filter(([k]) => condition[k] === undefined).map(([k, option]) => ({
     field: k,
     message: `${draft.format} files do not say the ${k}: give ${option} (or a manifest)`,
   }));
   const task = condition.task ?? draft.taskId ?? taskIdFromPath(filePath);
-  if (!task) errors.push({ field: "task", message: `the file does not name its task instance: give --task ID (or name the file after the instance)` });
+  if (!task)
+    errors.push({
+      field: "task",
+      message: `the file does not name its task instance: give --task ID (or name the file after the instance)`,
+    });
   if (errors.length) return { ok: false, errors };
   return {
     ok: true,
     value: {
       type: "trajectory",
-      benchmark: condition.benchmark, model: condition.model, network: condition.network, prompt: condition.prompt, run: condition.run,
-      task: { id: task, repo: draft.repo ?? null, base_commit: draft.baseCommit ?? null, language: draft.language ?? null },
+      benchmark: condition.benchmark,
+      model: condition.model,
+      network: condition.network,
+      prompt: condition.prompt,
+      run: condition.run,
+      task: {
+        id: task,
+        repo: draft.repo ?? null,
+        base_commit: draft.baseCommit ?? null,
+        language: draft.language ?? null,
+      },
       resolved: resolved ? resolved(task!) : null,
       patch: draft.patch,
       turns: draft.turns,

@@ -5,7 +5,12 @@ import { readMiniSweAgent } from "./formats/mini-swe-agent";
 import { readSweAgent } from "./formats/swe-agent";
 import { readOpenHandsCompletions, readOpenHandsEvents, readOpenHandsOutput } from "./formats/openhands";
 
-export type HarnessFormat = "mini-swe-agent" | "swe-agent" | "openhands-output" | "openhands-events" | "openhands-completions";
+export type HarnessFormat =
+  | "mini-swe-agent"
+  | "swe-agent"
+  | "openhands-output"
+  | "openhands-events"
+  | "openhands-completions";
 export type DetectedFormat = "interchange" | "interchange-list" | HarnessFormat;
 
 export const KNOWN_FORMATS =
@@ -26,7 +31,8 @@ export function detectFormat(value: unknown): DetectedFormat | null {
   if ("trajectory_format" in value) return "mini-swe-agent";
   if ("fncall_messages" in value) return "openhands-completions";
   if (Array.isArray(value.trajectory) && Array.isArray(value.history) && "info" in value) return "swe-agent";
-  if (Array.isArray(value.history) && ("instance_id" in value || "instruction" in value || "issue" in value)) return "openhands-output";
+  if (Array.isArray(value.history) && ("instance_id" in value || "instruction" in value || "issue" in value))
+    return "openhands-output";
   if (recordType(value) !== null || "type" in value) return "interchange";
   return null;
 }

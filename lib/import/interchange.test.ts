@@ -2,12 +2,25 @@ import { describe, expect, it } from "vitest";
 import { parseInterchangeRecord } from "./interchange";
 
 const trajectory = {
-  type: "trajectory", id: "t-1", benchmark: "swe-bench-multilingual", model: "m",
+  type: "trajectory",
+  id: "t-1",
+  benchmark: "swe-bench-multilingual",
+  model: "m",
   task: { id: "tokio-rs__tokio-6742", repo: "tokio-rs/tokio", base_commit: "1c2a7b4", language: "rust" },
-  network: true, prompt: "vanilla", run: 1, resolved: true, patch: "diff", metadata: { cost_usd: 0.42 },
+  network: true,
+  prompt: "vanilla",
+  run: 1,
+  resolved: true,
+  patch: "diff",
+  metadata: { cost_usd: 0.42 },
   turns: [
     { role: "user", content: "Fix it" },
-    { role: "assistant", reasoning: "look", content: "", tool_calls: [{ id: "c1", name: "bash", input: "git log --all" }] },
+    {
+      role: "assistant",
+      reasoning: "look",
+      content: "",
+      tool_calls: [{ id: "c1", name: "bash", input: "git log --all" }],
+    },
     { role: "tool", tool_call_id: "c1", content: "9f3e2d1", exit_code: 0 },
   ],
 };
@@ -17,18 +30,32 @@ describe("parseInterchangeRecord", () => {
     const r = parseInterchangeRecord(trajectory);
     expect(r.ok).toBe(true);
     if (!r.ok || r.value.type !== "trajectory") throw new Error("expected a trajectory");
-    expect(r.value.record).toMatchObject({ id: "t-1", run: 1, resolved: true, task: { id: "tokio-rs__tokio-6742", base_commit: "1c2a7b4" } });
+    expect(r.value.record).toMatchObject({
+      id: "t-1",
+      run: 1,
+      resolved: true,
+      task: { id: "tokio-rs__tokio-6742", base_commit: "1c2a7b4" },
+    });
     expect(r.value.record.turns).toHaveLength(3);
   });
 
   it("knows the type by its fields when `type` is absent", () => {
     const { type: _t, ...untyped } = trajectory;
     expect(parseInterchangeRecord(untyped)).toMatchObject({ ok: true, value: { type: "trajectory" } });
-    expect(parseInterchangeRecord({ trajectory: { id: "x" }, judge: "j", raw: "?" })).toMatchObject({ ok: true, value: { type: "judge_vote" } });
+    expect(parseInterchangeRecord({ trajectory: { id: "x" }, judge: "j", raw: "?" })).toMatchObject({
+      ok: true,
+      value: { type: "judge_vote" },
+    });
   });
 
   it("names every bad field", () => {
-    const r = parseInterchangeRecord({ ...trajectory, network: "yes", prompt: "sneaky", run: 0, turns: [{ role: "robot" }] });
+    const r = parseInterchangeRecord({
+      ...trajectory,
+      network: "yes",
+      prompt: "sneaky",
+      run: 0,
+      turns: [{ role: "robot" }],
+    });
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.errors.map((e) => e.field).sort()).toEqual(["network", "prompt", "run", "turns.0.role"]);
@@ -43,36 +70,75 @@ describe("parseInterchangeRecord", () => {
 
   it("reads vote verdicts in any spelling and refers to a trajectory by natural key", () => {
     const r = parseInterchangeRecord({
-      judge: "glm", trajectory: { benchmark: "b", model: "m", task: "t", network: false, prompt: "principled", run: 2 },
+      judge: "glm",
+      trajectory: { benchmark: "b", model: "m", task: "t", network: false, prompt: "principled", run: 2 },
       verdicts: { upstream: "not attempted", "local-git": "Successful", MEMORY: "NOT_ATTEMPTED", other: "attempted" },
     });
     expect(r).toMatchObject({
       ok: true,
-      value: { type: "judge_vote", record: { trajectory: { key: { task: "t", run: 2 } }, verdicts: { UPSTREAM: "NOT_ATTEMPTED", LOCAL_GIT: "SUCCESSFUL", OTHER: "ATTEMPTED" } } },
+      value: {
+        type: "judge_vote",
+        record: {
+          trajectory: { key: { task: "t", run: 2 } },
+          verdicts: { UPSTREAM: "NOT_ATTEMPTED", LOCAL_GIT: "SUCCESSFUL", OTHER: "ATTEMPTED" },
+        },
+      },
     });
   });
 
   it("a vote needs verdicts or raw; bad verdicts name the category", () => {
-    expect(parseInterchangeRecord({ judge: "j", trajectory: { id: "x" } })).toMatchObject({ ok: false, errors: [{ field: "verdicts" }] });
-    const bad = parseInterchangeRecord({ judge: "j", trajectory: { id: "x" }, verdicts: { UPSTREAM: "MAYBE", LOCAL_GIT: "ATTEMPTED", MEMORY: "ATTEMPTED", OTHER: "ATTEMPTED" } });
+    expect(parseInterchangeRecord({ judge: "j", trajectory: { id: "x" } })).toMatchObject({
+      ok: false,
+      errors: [{ field: "verdicts" }],
+    });
+    const bad = parseInterchangeRecord({
+      judge: "j",
+      trajectory: { id: "x" },
+      verdicts: { UPSTREAM: "MAYBE", LOCAL_GIT: "ATTEMPTED", MEMORY: "ATTEMPTED", OTHER: "ATTEMPTED" },
+    });
     expect(bad).toMatchObject({ ok: false, errors: [{ field: "verdicts.UPSTREAM" }] });
-    const missing = parseInterchangeRecord({ annotator: "a", trajectory: { id: "x" }, verdicts: { UPSTREAM: "ATTEMPTED" } });
-    expect(missing).toMatchObject({ ok: false, errors: [{ field: "verdicts", message: "missing LOCAL_GIT, MEMORY, OTHER" }] });
+    const missing = parseInterchangeRecord({
+      annotator: "a",
+      trajectory: { id: "x" },
+      verdicts: { UPSTREAM: "ATTEMPTED" },
+    });
+    expect(missing).toMatchObject({
+      ok: false,
+      errors: [{ field: "verdicts", message: "missing LOCAL_GIT, MEMORY, OTHER" }],
+    });
   });
 
   it("rejects what is not a record", () => {
-    expect(parseInterchangeRecord(42)).toMatchObject({ ok: false, errors: [{ message: "expected a JSON object, got number" }] });
-    expect(parseInterchangeRecord([1])).toMatchObject({ ok: false, errors: [{ message: "expected a JSON object, got a list" }] });
+    expect(parseInterchangeRecord(42)).toMatchObject({
+      ok: false,
+      errors: [{ message: "expected a JSON object, got number" }],
+    });
+    expect(parseInterchangeRecord([1])).toMatchObject({
+      ok: false,
+      errors: [{ message: "expected a JSON object, got a list" }],
+    });
     expect(parseInterchangeRecord({ type: "vote" })).toMatchObject({ ok: false, errors: [{ field: "type" }] });
     expect(parseInterchangeRecord({ hello: 1 })).toMatchObject({ ok: false, errors: [{ field: null }] });
   });
 
   it("reads label timestamps and evidence", () => {
     const r = parseInterchangeRecord({
-      annotator: "alice", trajectory: { id: "x" }, created_at: "2026-11-30T10:00:00Z", note: "leak",
+      annotator: "alice",
+      trajectory: { id: "x" },
+      created_at: "2026-11-30T10:00:00Z",
+      note: "leak",
       verdicts: { UPSTREAM: "NOT_ATTEMPTED", LOCAL_GIT: "SUCCESSFUL", MEMORY: "NOT_ATTEMPTED", OTHER: "NOT_ATTEMPTED" },
       evidence: [{ step: 3, category: "local_git" }],
     });
-    expect(r).toMatchObject({ ok: true, value: { type: "label", record: { evidence: [{ step: 3, category: "LOCAL_GIT", note: null }], created_at: new Date("2026-11-30T10:00:00Z") } } });
+    expect(r).toMatchObject({
+      ok: true,
+      value: {
+        type: "label",
+        record: {
+          evidence: [{ step: 3, category: "LOCAL_GIT", note: null }],
+          created_at: new Date("2026-11-30T10:00:00Z"),
+        },
+      },
+    });
   });
 });

@@ -3,16 +3,33 @@
 // allowed (other tools may add them) and ignored.
 import { z } from "zod";
 import { PG_INT_MAX } from "@/lib/domain/params";
-import { CATEGORIES, VERDICTS, normalizeCategory, normalizeVerdict, type Category, type CategoryVerdicts } from "@/lib/domain/verdicts";
+import {
+  CATEGORIES,
+  VERDICTS,
+  normalizeCategory,
+  normalizeVerdict,
+  type Category,
+  type CategoryVerdicts,
+} from "@/lib/domain/verdicts";
 import type { Turn } from "@/lib/domain/steps";
 
 const text = (what: string) => z.string({ error: `${what} must be a string` });
-const nonEmpty = (what: string) => text(what).trim().min(1, { error: `${what} must not be empty` });
-const optionalText = z.string().nullish().transform((v) => v ?? null);
+const nonEmpty = (what: string) =>
+  text(what)
+    .trim()
+    .min(1, { error: `${what} must not be empty` });
+const optionalText = z
+  .string()
+  .nullish()
+  .transform((v) => v ?? null);
 
 const promptSchema = z.enum(["vanilla", "principled"], { error: 'prompt must be "vanilla" or "principled"' });
 const networkSchema = z.boolean({ error: "network must be true or false" });
-const runSchema = z.number({ error: "run must be a whole number ≥ 1" }).int({ error: "run must be a whole number ≥ 1" }).min(1, { error: "run must be a whole number ≥ 1" }).max(PG_INT_MAX, { error: `run must be at most ${PG_INT_MAX}` });
+const runSchema = z
+  .number({ error: "run must be a whole number ≥ 1" })
+  .int({ error: "run must be a whole number ≥ 1" })
+  .min(1, { error: "run must be a whole number ≥ 1" })
+  .max(PG_INT_MAX, { error: `run must be at most ${PG_INT_MAX}` });
 
 /** Four category verdicts; keys and values in any case, with `-`, `_` or spaces alike. */
 export const VerdictsSchema = z
@@ -22,15 +39,25 @@ export const VerdictsSchema = z
     for (const [key, value] of Object.entries(obj)) {
       const category = normalizeCategory(key);
       if (!category) {
-        ctx.addIssue({ code: "custom", path: [key], message: `unknown category "${key}" (expected ${CATEGORIES.join(", ")})` });
+        ctx.addIssue({
+          code: "custom",
+          path: [key],
+          message: `unknown category "${key}" (expected ${CATEGORIES.join(", ")})`,
+        });
         continue;
       }
       const verdict = typeof value === "string" ? normalizeVerdict(value) : null;
-      if (!verdict) ctx.addIssue({ code: "custom", path: [key], message: `${JSON.stringify(value)} is not a verdict (expected ${VERDICTS.join(", ")})` });
+      if (!verdict)
+        ctx.addIssue({
+          code: "custom",
+          path: [key],
+          message: `${JSON.stringify(value)} is not a verdict (expected ${VERDICTS.join(", ")})`,
+        });
       else out[category] = verdict;
     }
     const missing = CATEGORIES.filter((c) => !out[c]);
-    if (missing.length && !ctx.issues.length) ctx.addIssue({ code: "custom", message: `missing ${missing.join(", ")}` });
+    if (missing.length && !ctx.issues.length)
+      ctx.addIssue({ code: "custom", message: `missing ${missing.join(", ")}` });
     return out as CategoryVerdicts;
   });
 
@@ -44,37 +71,65 @@ const turnSchema = z.object({
   role: z.enum(["system", "user", "assistant", "tool"], { error: "role must be system, user, assistant or tool" }),
   content: z.string({ error: "content must be a string or null" }).nullish(),
   reasoning: z.string({ error: "reasoning must be a string or null" }).nullish(),
-  tool_calls: z.array(toolCallSchema, { error: "tool_calls must be a list" }).nullish().transform((v) => v ?? undefined),
+  tool_calls: z
+    .array(toolCallSchema, { error: "tool_calls must be a list" })
+    .nullish()
+    .transform((v) => v ?? undefined),
   tool_call_id: z.string().nullish(),
-  exit_code: z.number({ error: "exit_code must be a whole number" }).int({ error: "exit_code must be a whole number" })
-    .min(-PG_INT_MAX - 1, { error: "exit_code is out of range" }).max(PG_INT_MAX, { error: "exit_code is out of range" }).nullish(),
+  exit_code: z
+    .number({ error: "exit_code must be a whole number" })
+    .int({ error: "exit_code must be a whole number" })
+    .min(-PG_INT_MAX - 1, { error: "exit_code is out of range" })
+    .max(PG_INT_MAX, { error: "exit_code is out of range" })
+    .nullish(),
 }) satisfies z.ZodType<Turn, unknown>;
 
-const taskSchema = z.object({
-  id: nonEmpty("task.id"),
-  repo: optionalText,
-  base_commit: optionalText,
-  language: optionalText,
-}, { error: "task must be an object with an id" });
+const taskSchema = z.object(
+  {
+    id: nonEmpty("task.id"),
+    repo: optionalText,
+    base_commit: optionalText,
+    language: optionalText,
+  },
+  { error: "task must be an object with an id" },
+);
 
 export const TrajectoryRecordSchema = z.object({
   type: z.literal("trajectory").optional(),
-  id: z.string().trim().min(1).nullish().transform((v) => v ?? null),
+  id: z
+    .string()
+    .trim()
+    .min(1)
+    .nullish()
+    .transform((v) => v ?? null),
   benchmark: nonEmpty("benchmark"),
   model: nonEmpty("model"),
   task: taskSchema,
   network: networkSchema,
   prompt: promptSchema,
   run: runSchema,
-  resolved: z.boolean({ error: "resolved must be true, false or null" }).nullish().transform((v) => v ?? null),
+  resolved: z
+    .boolean({ error: "resolved must be true, false or null" })
+    .nullish()
+    .transform((v) => v ?? null),
   patch: optionalText,
   turns: z.array(turnSchema, { error: "turns must be a list of messages" }),
-  metadata: z.record(z.string(), z.unknown(), { error: "metadata must be an object" }).nullish().transform((v) => v ?? {}),
+  metadata: z
+    .record(z.string(), z.unknown(), { error: "metadata must be an object" })
+    .nullish()
+    .transform((v) => v ?? {}),
 });
 export type TrajectoryRecord = z.output<typeof TrajectoryRecordSchema>;
 
 /** The natural key of a trajectory: (benchmark, model, task, network, prompt, run). */
-export type NaturalKey = { benchmark: string; model: string; task: string; network: boolean; prompt: "vanilla" | "principled"; run: number };
+export type NaturalKey = {
+  benchmark: string;
+  model: string;
+  task: string;
+  network: boolean;
+  prompt: "vanilla" | "principled";
+  run: number;
+};
 
 const naturalKeySchema = z.object({
   benchmark: nonEmpty("trajectory.benchmark"),
@@ -89,38 +144,58 @@ const naturalKeySchema = z.object({
 export type TrajectoryRef = { id: string } | { key: NaturalKey };
 
 const trajectoryRefSchema = z.union(
-  [z.object({ id: nonEmpty("trajectory.id") }).transform((r): TrajectoryRef => ({ id: r.id })), naturalKeySchema.transform((key): TrajectoryRef => ({ key }))],
+  [
+    z.object({ id: nonEmpty("trajectory.id") }).transform((r): TrajectoryRef => ({ id: r.id })),
+    naturalKeySchema.transform((key): TrajectoryRef => ({ key })),
+  ],
   { error: "trajectory must name an id, or benchmark, model, task, network, prompt and run" },
 );
 
 const evidenceSchema = z
-  .array(z.object({
-    step: z.number({ error: "step must be a whole number ≥ 0" }).int().min(0, { error: "step must be a whole number ≥ 0" })
-      .max(PG_INT_MAX, { error: `step must be at most ${PG_INT_MAX}` }),
-    category: z.string().nullish().transform((c, ctx) => {
-      if (c == null) return null;
-      const category = normalizeCategory(c);
-      if (!category) ctx.addIssue({ code: "custom", message: `unknown category "${c}"` });
-      return category as Category | null;
+  .array(
+    z.object({
+      step: z
+        .number({ error: "step must be a whole number ≥ 0" })
+        .int()
+        .min(0, { error: "step must be a whole number ≥ 0" })
+        .max(PG_INT_MAX, { error: `step must be at most ${PG_INT_MAX}` }),
+      category: z
+        .string()
+        .nullish()
+        .transform((c, ctx) => {
+          if (c == null) return null;
+          const category = normalizeCategory(c);
+          if (!category) ctx.addIssue({ code: "custom", message: `unknown category "${c}"` });
+          return category as Category | null;
+        }),
+      note: optionalText,
     }),
-    note: optionalText,
-  }), { error: "evidence must be a list of {step, category, note}" })
+    { error: "evidence must be a list of {step, category, note}" },
+  )
   .nullish()
   .transform((v) => v ?? []);
 export type Evidence = z.output<typeof evidenceSchema>;
 
-const timestampSchema = z.iso.datetime({ offset: true, error: "created_at must be an ISO 8601 date-time" }).nullish().transform((v) => (v ? new Date(v) : null));
+const timestampSchema = z.iso
+  .datetime({ offset: true, error: "created_at must be an ISO 8601 date-time" })
+  .nullish()
+  .transform((v) => (v ? new Date(v) : null));
 
-export const JudgeVoteRecordSchema = z.object({
-  type: z.literal("judge_vote").optional(),
-  trajectory: trajectoryRefSchema,
-  judge: nonEmpty("judge"),
-  verdicts: VerdictsSchema.nullish().transform((v) => v ?? null),
-  rationale: optionalText,
-  evidence: evidenceSchema,
-  raw: optionalText,
-  created_at: timestampSchema,
-}).refine((v) => v.verdicts !== null || v.raw !== null, { error: "a judge vote needs verdicts or a raw answer", path: ["verdicts"] });
+export const JudgeVoteRecordSchema = z
+  .object({
+    type: z.literal("judge_vote").optional(),
+    trajectory: trajectoryRefSchema,
+    judge: nonEmpty("judge"),
+    verdicts: VerdictsSchema.nullish().transform((v) => v ?? null),
+    rationale: optionalText,
+    evidence: evidenceSchema,
+    raw: optionalText,
+    created_at: timestampSchema,
+  })
+  .refine((v) => v.verdicts !== null || v.raw !== null, {
+    error: "a judge vote needs verdicts or a raw answer",
+    path: ["verdicts"],
+  });
 export type JudgeVoteRecord = z.output<typeof JudgeVoteRecordSchema>;
 
 export const LabelRecordSchema = z.object({
@@ -161,16 +236,39 @@ function fieldErrors(error: z.ZodError): FieldError[] {
   return error.issues.map((i) => ({ field: i.path.length ? i.path.join(".") : null, message: i.message }));
 }
 
-const SCHEMAS = { trajectory: TrajectoryRecordSchema, judge_vote: JudgeVoteRecordSchema, label: LabelRecordSchema } as const;
+const SCHEMAS = {
+  trajectory: TrajectoryRecordSchema,
+  judge_vote: JudgeVoteRecordSchema,
+  label: LabelRecordSchema,
+} as const;
 
 export function parseInterchangeRecord(value: unknown): ParseResult<InterchangeRecord> {
   if (!value || typeof value !== "object" || Array.isArray(value)) {
-    return { ok: false, errors: [{ field: null, message: `expected a JSON object, got ${Array.isArray(value) ? "a list" : value === null ? "null" : typeof value}` }] };
+    return {
+      ok: false,
+      errors: [
+        {
+          field: null,
+          message: `expected a JSON object, got ${Array.isArray(value) ? "a list" : value === null ? "null" : typeof value}`,
+        },
+      ],
+    };
   }
   const type = recordType(value as Record<string, unknown>);
   if (!type) {
     const t = (value as Record<string, unknown>).type;
-    return { ok: false, errors: [{ field: t === undefined ? null : "type", message: t === undefined ? "not a trajectory (turns), judge vote (judge) or label (annotator)" : `unknown type ${JSON.stringify(t)} (expected trajectory, judge_vote or label)` }] };
+    return {
+      ok: false,
+      errors: [
+        {
+          field: t === undefined ? null : "type",
+          message:
+            t === undefined
+              ? "not a trajectory (turns), judge vote (judge) or label (annotator)"
+              : `unknown type ${JSON.stringify(t)} (expected trajectory, judge_vote or label)`,
+        },
+      ],
+    };
   }
   const parsed = SCHEMAS[type].safeParse(value);
   if (!parsed.success) return { ok: false, errors: fieldErrors(parsed.error) };

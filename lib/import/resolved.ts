@@ -6,7 +6,14 @@ import { isObj } from "./formats/common";
 export type ResolvedLookup = (taskId: string) => boolean | null;
 
 /** Lists in results.json that name evaluated instances (resolved or not). */
-const EVALUATED_LISTS = ["completed_ids", "submitted_ids", "unresolved_ids", "error_ids", "empty_patch_ids", "incomplete_ids"];
+const EVALUATED_LISTS = [
+  "completed_ids",
+  "submitted_ids",
+  "unresolved_ids",
+  "error_ids",
+  "empty_patch_ids",
+  "incomplete_ids",
+];
 
 export function resolvedLookup(doc: unknown, fileName: string): ResolvedLookup {
   if (isObj(doc) && Array.isArray(doc.resolved)) {
@@ -27,7 +34,9 @@ export function resolvedLookup(doc: unknown, fileName: string): ResolvedLookup {
       return (id) => map.get(id) ?? null;
     }
   }
-  throw new Error(`${fileName}: not a SWE-bench report.json ({instance_id: {resolved}} or {resolved: true|false}) nor a results.json with a "resolved" list`);
+  throw new Error(
+    `${fileName}: not a SWE-bench report.json ({instance_id: {resolved}} or {resolved: true|false}) nor a results.json with a "resolved" list`,
+  );
 }
 
 /** Several lookups: the first that knows the task answers. */

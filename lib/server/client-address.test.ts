@@ -3,7 +3,10 @@ import { parseConfig } from "@/lib/config";
 import { clientAddress, trustFor } from "./client-address";
 
 const request = (socket: string, forwardedFor?: string) =>
-  ({ headers: forwardedFor === undefined ? {} : { "x-forwarded-for": forwardedFor }, socket: { remoteAddress: socket } }) as never;
+  ({
+    headers: forwardedFor === undefined ? {} : { "x-forwarded-for": forwardedFor },
+    socket: { remoteAddress: socket },
+  }) as never;
 const trust = (setting?: string) => trustFor(parseConfig({ TRUST_PROXY: setting }).TRUST_PROXY);
 
 describe("the client's address", () => {

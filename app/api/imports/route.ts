@@ -19,19 +19,30 @@ import { formatBytes } from "@/lib/format";
 export const dynamic = "force-dynamic";
 
 type Received = {
-  dir: string; file: { path: string; name: string } | null; resolved: string[]; fields: Record<string, string>; tooLarge: boolean;
+  dir: string;
+  file: { path: string; name: string } | null;
+  resolved: string[];
+  fields: Record<string, string>;
+  tooLarge: boolean;
   /** Bytes of the request body read so far. */
   bytes: number;
 };
 
 async function receive(request: Request, out: Received, maxBytes: number): Promise<void> {
-  const parser = busboy({ headers: Object.fromEntries(request.headers), limits: { fileSize: maxBytes, files: 20, fields: 20, fieldSize: 64 * 1024 } });
+  const parser = busboy({
+    headers: Object.fromEntries(request.headers),
+    limits: { fileSize: maxBytes, files: 20, fields: 20, fieldSize: 64 * 1024 },
+  });
   const writes: Promise<void>[] = [];
-  parser.on("field", (name, value) => { out.fields[name] = value; });
+  parser.on("field", (name, value) => {
+    out.fields[name] = value;
+  });
   parser.on("file", (name, stream, info) => {
     const safe = path.basename(info.filename || "upload").replace(/[^\w.-]/g, "_");
     const target = path.join(out.dir, `${writes.length}-${safe}`);
-    stream.on("limit", () => { out.tooLarge = true; });
+    stream.on("limit", () => {
+      out.tooLarge = true;
+    });
     const write = pipeline(stream, fs.createWriteStream(target));
     // Awaited below when the body arrives whole; a body cut off fails the parser first, and this one too.
     write.catch(() => {});
@@ -40,7 +51,9 @@ async function receive(request: Request, out: Received, maxBytes: number): Promi
     else if (name === "resolved") out.resolved.push(target);
   });
   const body = Readable.fromWeb(request.body as import("node:stream/web").ReadableStream);
-  body.on("data", (chunk: Buffer) => { out.bytes += chunk.length; });
+  body.on("data", (chunk: Buffer) => {
+    out.bytes += chunk.length;
+  });
   await pipeline(body, parser);
   await Promise.all(writes);
 }
@@ -51,12 +64,24 @@ export async function POST(request: Request) {
   const user = await requireRequest(request, "imports:write");
   if (user instanceof Response) return user;
   const maxBytes = config().IMPORT_MAX_UPLOAD_BYTES;
-  const tooLarge = () => json({ error: `the file is larger than the upload limit (${maxBytes} bytes): import it from the command line` }, 413);
-  if (!request.headers.get("content-type")?.startsWith("multipart/form-data")) return json({ error: "send the file as multipart/form-data" }, 415);
+  const tooLarge = () =>
+    json(
+      { error: `the file is larger than the upload limit (${maxBytes} bytes): import it from the command line` },
+      413,
+    );
+  if (!request.headers.get("content-type")?.startsWith("multipart/form-data"))
+    return json({ error: "send the file as multipart/form-data" }, 415);
   const declared = Number(request.headers.get("content-length") ?? 0);
   if (declared > maxBytes + 1024 * 1024) return tooLarge();
 
-  const received: Received = { dir: fs.mkdtempSync(path.join(os.tmpdir(), "shortcut-audit-upload-")), file: null, resolved: [], fields: {}, tooLarge: false, bytes: 0 };
+  const received: Received = {
+    dir: fs.mkdtempSync(path.join(os.tmpdir(), "shortcut-audit-upload-")),
+    file: null,
+    resolved: [],
+    fields: {},
+    tooLarge: false,
+    bytes: 0,
+  };
   const cleanup = () => fs.rmSync(received.dir, { recursive: true, force: true });
   try {
     await receive(request, received, maxBytes);
@@ -65,19 +90,33 @@ export async function POST(request: Request) {
     // Listed on the Import page with the reason, so an upload that died is not lost without a word.
     const fileName = received.file?.name ?? "upload";
     const reason = `the upload was cut off after ${formatBytes(received.bytes)} (the connection closed or the form was malformed); nothing was imported`;
-    await recordFailedImport({ fileName, format: "auto", source: "web", userId: user.id }, reason).catch((e) => console.error("could not record a failed upload", e));
+    await recordFailedImport({ fileName, format: "auto", source: "web", userId: user.id }, reason).catch((e) =>
+      console.error("could not record a failed upload", e),
+    );
     return json({ error: reason }, 400);
   }
-  if (received.tooLarge) { cleanup(); return tooLarge(); }
-  if (!received.file) { cleanup(); return json({ error: "no file was sent (field `file`)" }, 400); }
+  if (received.tooLarge) {
+    cleanup();
+    return tooLarge();
+  }
+  if (!received.file) {
+    cleanup();
+    return json({ error: "no file was sent (field `file`)" }, 400);
+  }
   const fields = ConditionFieldsSchema.safeParse(received.fields);
-  if (!fields.success) { cleanup(); return json({ error: "bad condition fields", fields: z.flattenError(fields.error).fieldErrors }, 400); }
+  if (!fields.success) {
+    cleanup();
+    return json({ error: "bad condition fields", fields: z.flattenError(fields.error).fieldErrors }, 400);
+  }
   let resolved;
   try {
     resolved = loadResolved(received.resolved);
   } catch (e) {
     cleanup();
-    return json({ error: e instanceof Error ? e.message.replace(received.dir + path.sep, "") : "unreadable resolved report" }, 400);
+    return json(
+      { error: e instanceof Error ? e.message.replace(received.dir + path.sep, "") : "unreadable resolved report" },
+      400,
+    );
   }
 
   const file = received.file;
@@ -98,22 +137,40 @@ export async function POST(request: Request) {
       let last = 0;
       try {
         const result = await importFile(file.path, {
-          condition: fields.data, resolved, source: "web", displayName: file.name, userId: user.id,
-          onProgress: (p) => { const now = Date.now(); if (now - last > 200) { last = now; send({ progress: p }); } },
+          condition: fields.data,
+          resolved,
+          source: "web",
+          displayName: file.name,
+          userId: user.id,
+          onProgress: (p) => {
+            const now = Date.now();
+            if (now - last > 200) {
+              last = now;
+              send({ progress: p });
+            }
+          },
         });
         send({ result });
       } catch (e) {
         // Unexpected failures (database down) are logged here; the browser gets a message without internals.
         console.error("web import failed", e);
-        send({ error: "the import stopped: the database did not accept it; nothing was imported (see the server log)" });
+        send({
+          error: "the import stopped: the database did not accept it; nothing was imported (see the server log)",
+        });
       } finally {
         cleanup();
-        try { controller.close(); } catch { /* the browser is gone */ }
+        try {
+          controller.close();
+        } catch {
+          /* the browser is gone */
+        }
       }
     },
     cancel() {
       // The browser closed the answer; start() above goes on to the end of the import.
     },
   });
-  return new Response(body, { headers: { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store" } });
+  return new Response(body, {
+    headers: { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store" },
+  });
 }

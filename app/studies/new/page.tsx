@@ -13,8 +13,8 @@ export default async function NewStudyPage() {
     <>
       <h1>New annotation study</h1>
       <p className="lede">
-        A sample stratified by condition (benchmark × model × network × prompt), drawn by a seeded shuffle: the same seed and sizes
-        give the same items. Preview the draw and the assignment, then save it as shown.
+        A sample stratified by condition (benchmark × model × network × prompt), drawn by a seeded shuffle: the same
+        seed and sizes give the same items. Preview the draw and the assignment, then save it as shown.
       </p>
       <StudyForm labellers={people} defaultSeed={new Date().toISOString().slice(0, 10)} />
     </>

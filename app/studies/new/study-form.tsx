@@ -6,7 +6,10 @@ import { previewStudy, saveStudy, type DraftState } from "../actions";
 type Labeller = { handle: string; name: string; role: string };
 
 export function StudyForm({ labellers, defaultSeed }: { labellers: Labeller[]; defaultSeed: string }) {
-  const [preview, previewAction, previewing] = useActionState<DraftState, FormData>(previewStudy, { draft: null, error: null });
+  const [preview, previewAction, previewing] = useActionState<DraftState, FormData>(previewStudy, {
+    draft: null,
+    error: null,
+  });
   const [saved, saveAction, saving] = useActionState<DraftState, FormData>(saveStudy, { draft: null, error: null });
   // Any change after a preview hides it: what is saved must be what was shown.
   const [stale, setStale] = useState(false);
@@ -26,40 +29,88 @@ export function StudyForm({ labellers, defaultSeed }: { labellers: Labeller[]; d
     <form onSubmit={submit} onChange={() => setStale(true)} className="study-form">
       <fieldset>
         <legend>Design</legend>
-        <label>Name <input name="name" required maxLength={200} /></label>
-        <label>Seed <input name="seed" required defaultValue={defaultSeed} maxLength={200} /></label>
-        <label>Items per stratum <input name="size" type="number" min={0} max={10000} defaultValue={5} required /></label>
-        <label>Annotators per item <input name="overlap" type="number" min={1} max={20} defaultValue={1} required /></label>
-        <label className="check"><input name="blind" type="checkbox" defaultChecked /> Blind: annotators see no judge verdict until they have labelled</label>
+        <label>
+          Name <input name="name" required maxLength={200} />
+        </label>
+        <label>
+          Seed <input name="seed" required defaultValue={defaultSeed} maxLength={200} />
+        </label>
+        <label>
+          Items per stratum <input name="size" type="number" min={0} max={10000} defaultValue={5} required />
+        </label>
+        <label>
+          Annotators per item <input name="overlap" type="number" min={1} max={20} defaultValue={1} required />
+        </label>
+        <label className="check">
+          <input name="blind" type="checkbox" defaultChecked /> Blind: annotators see no judge verdict until they have
+          labelled
+        </label>
       </fieldset>
       <fieldset>
         <legend>Annotators</legend>
-        {labellers.length ? labellers.map((l) => (
-          <label key={l.handle} className="check"><input type="checkbox" name="annotators" value={l.handle} /> {l.name} ({l.handle}, {l.role.toLowerCase()})</label>
-        )) : <p className="empty">Nobody can label yet: add annotators on the People page.</p>}
+        {labellers.length ? (
+          labellers.map((l) => (
+            <label key={l.handle} className="check">
+              <input type="checkbox" name="annotators" value={l.handle} /> {l.name} ({l.handle}, {l.role.toLowerCase()})
+            </label>
+          ))
+        ) : (
+          <p className="empty">Nobody can label yet: add annotators on the People page.</p>
+        )}
       </fieldset>
       {preview.draft ? (
         <fieldset>
           <legend>Size per stratum (empty: the size above)</legend>
           <table>
-            <thead><tr><th>Stratum (benchmark | model | network | prompt)</th><th className="num">Trajectories</th><th className="num">Size</th></tr></thead>
+            <thead>
+              <tr>
+                <th>Stratum (benchmark | model | network | prompt)</th>
+                <th className="num">Trajectories</th>
+                <th className="num">Size</th>
+              </tr>
+            </thead>
             <tbody>
               {preview.draft.strata.map((s) => (
                 <tr key={s.stratum}>
-                  <td>{s.stratum}</td><td className="num">{s.pool}</td>
-                  <td className="num"><input type="hidden" name="stratum" value={s.stratum} /><input name="stratumSize" type="number" min={0} max={10000} aria-label={`size of ${s.stratum}`}
-                    defaultValue={preview.draft!.design.sizes[s.stratum] ?? ""} placeholder={String(preview.draft!.design.size)} /></td>
+                  <td>{s.stratum}</td>
+                  <td className="num">{s.pool}</td>
+                  <td className="num">
+                    <input type="hidden" name="stratum" value={s.stratum} />
+                    <input
+                      name="stratumSize"
+                      type="number"
+                      min={0}
+                      max={10000}
+                      aria-label={`size of ${s.stratum}`}
+                      defaultValue={preview.draft!.design.sizes[s.stratum] ?? ""}
+                      placeholder={String(preview.draft!.design.size)}
+                    />
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
         </fieldset>
       ) : null}
-      {error ? <p role="alert" className="error">{error}</p> : null}
+      {error ? (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      ) : null}
       <p className="filter-actions">
-        <button type="submit" disabled={previewing}>{previewing ? "Drawing…" : "Preview the draw"}</button>
-        {draft && !draft.items.length ? <span role="alert" className="error">The draw is empty: give a stratum a size above 0.</span> : null}
-        {draft?.items.length ? <button type="submit" name="save" value="1" disabled={saving}>{saving ? "Saving…" : `Save this study (${draft.items.length} items)`}</button> : null}
+        <button type="submit" disabled={previewing}>
+          {previewing ? "Drawing…" : "Preview the draw"}
+        </button>
+        {draft && !draft.items.length ? (
+          <span role="alert" className="error">
+            The draw is empty: give a stratum a size above 0.
+          </span>
+        ) : null}
+        {draft?.items.length ? (
+          <button type="submit" name="save" value="1" disabled={saving}>
+            {saving ? "Saving…" : `Save this study (${draft.items.length} items)`}
+          </button>
+        ) : null}
       </p>
       {draft ? <input type="hidden" name="digest" value={draft.digest} /> : null}
       {draft ? <DraftView draft={draft} /> : null}
@@ -70,16 +121,44 @@ export function StudyForm({ labellers, defaultSeed }: { labellers: Labeller[]; d
 function DraftView({ draft }: { draft: NonNullable<DraftState["draft"]> }) {
   return (
     <section aria-label="Preview">
-      <h2>Preview: {draft.items.length} items, seed “{draft.design.seed}”</h2>
+      <h2>
+        Preview: {draft.items.length} items, seed “{draft.design.seed}”
+      </h2>
       <table>
-        <thead><tr><th>Stratum</th><th className="num">Trajectories</th><th className="num">Drawn</th></tr></thead>
-        <tbody>{draft.strata.map((s) => <tr key={s.stratum}><td>{s.stratum}</td><td className="num">{s.pool}</td><td className="num">{s.drawn}</td></tr>)}</tbody>
+        <thead>
+          <tr>
+            <th>Stratum</th>
+            <th className="num">Trajectories</th>
+            <th className="num">Drawn</th>
+          </tr>
+        </thead>
+        <tbody>
+          {draft.strata.map((s) => (
+            <tr key={s.stratum}>
+              <td>{s.stratum}</td>
+              <td className="num">{s.pool}</td>
+              <td className="num">{s.drawn}</td>
+            </tr>
+          ))}
+        </tbody>
       </table>
       <h3>Assignment ({draft.design.overlap} per item)</h3>
-      <ul>{draft.load.map((l) => <li key={l.handle}>{l.handle}: {l.items} items</li>)}</ul>
+      <ul>
+        {draft.load.map((l) => (
+          <li key={l.handle}>
+            {l.handle}: {l.items} items
+          </li>
+        ))}
+      </ul>
       <details>
         <summary>Items in queue order</summary>
-        <ol start={0}>{draft.items.map((i) => <li key={i.trajectoryId}><a href={`/trajectories/${i.trajectoryId}`}>#{i.trajectoryId}</a> {i.stratum} → {i.annotators.join(", ")}</li>)}</ol>
+        <ol start={0}>
+          {draft.items.map((i) => (
+            <li key={i.trajectoryId}>
+              <a href={`/trajectories/${i.trajectoryId}`}>#{i.trajectoryId}</a> {i.stratum} → {i.annotators.join(", ")}
+            </li>
+          ))}
+        </ol>
       </details>
     </section>
   );

@@ -15,7 +15,13 @@ import { networkWords } from "@/lib/domain/charts";
 export const metadata: Metadata = { title: "Trajectory" };
 export const dynamic = "force-dynamic";
 
-export default async function TrajectoryPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function TrajectoryPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const raw = (await params).id;
   await requirePage("trajectories:read", `/trajectories/${encodeURIComponent(raw)}`);
   const id = IdParam.safeParse(raw);
@@ -23,26 +29,54 @@ export default async function TrajectoryPage({ params, searchParams }: { params:
   const t = await getTrajectory(id.data);
   if (!t) notFound();
   const pages = Math.max(1, Math.ceil(t.stepCount / STEPS_PER_PAGE));
-  const page = Math.min(pages, wholeNumber(1).catch(1).parse(firstValue((await searchParams).page) ?? "1"));
+  const page = Math.min(
+    pages,
+    wholeNumber(1)
+      .catch(1)
+      .parse(firstValue((await searchParams).page) ?? "1"),
+  );
   const { from, to } = pageSteps(page);
-  const [messages, suspects, siblings] = await Promise.all([getSteps(t.id, from, to), getSuspectSteps(t.id), getSiblings(t.id)]);
+  const [messages, suspects, siblings] = await Promise.all([
+    getSteps(t.id, from, to),
+    getSuspectSteps(t.id),
+    getSiblings(t.id),
+  ]);
 
   return (
     <>
       <SuspectNavigator trajectoryId={t.id} steps={suspects.map((s) => s.step)} page={page} />
       <h1>{t.task.key}</h1>
       <p>
-        {t.benchmark.name} · {t.model.name} · network {networkWords(t.network)} · {t.prompt} · run {t.run} · resolved {t.resolved === null ? "—" : t.resolved ? "yes" : "no"} ·{" "}
-        {t.stepCount} steps · {t.sourceFormat}{t.task.repo ? ` · ${t.task.repo}` : ""}{t.task.baseCommit ? ` @ ${t.task.baseCommit}` : ""}
+        {t.benchmark.name} · {t.model.name} · network {networkWords(t.network)} · {t.prompt} · run {t.run} · resolved{" "}
+        {t.resolved === null ? "—" : t.resolved ? "yes" : "no"} · {t.stepCount} steps · {t.sourceFormat}
+        {t.task.repo ? ` · ${t.task.repo}` : ""}
+        {t.task.baseCommit ? ` @ ${t.task.baseCommit}` : ""}
       </p>
       <div className="timeline-layout">
         <div className="timeline-main">
-          {t.patch ? <details open={t.patch.length < 20_000}><summary>Final patch ({t.patch.split("\n").length} lines)</summary><PatchView patch={t.patch} /></details> : null}
+          {t.patch ? (
+            <details open={t.patch.length < 20_000}>
+              <summary>Final patch ({t.patch.split("\n").length} lines)</summary>
+              <PatchView patch={t.patch} />
+            </details>
+          ) : null}
           <section aria-labelledby="steps">
-            <h2 id="steps">Steps {from}–{Math.min(to, t.stepCount)} of {t.stepCount}</h2>
+            <h2 id="steps">
+              Steps {from}–{Math.min(to, t.stepCount)} of {t.stepCount}
+            </h2>
             <StepList trajectoryId={t.id} messages={messages} suspects={suspects} citations={t.citations} />
-            <p className="note">Texts longer than {TEXT_PREVIEW.toLocaleString("en-US")} characters are cut; “show all” opens the whole text.</p>
-            <Pager label="Step pages" page={page} pages={pages} href={(p) => `/trajectories/${t.id}?page=${p}`} previous="← earlier steps" next="later steps →" />
+            <p className="note">
+              Texts longer than {TEXT_PREVIEW.toLocaleString("en-US")} characters are cut; “show all” opens the whole
+              text.
+            </p>
+            <Pager
+              label="Step pages"
+              page={page}
+              pages={pages}
+              href={(p) => `/trajectories/${t.id}?page=${p}`}
+              previous="← earlier steps"
+              next="later steps →"
+            />
           </section>
         </div>
         <aside className="timeline-aside" aria-label="Judges and context">

@@ -8,7 +8,13 @@ import type { Sql } from "../sql";
 
 export type { RecordError };
 export type Located<T> = { line: number; record: T };
-export type WriteCounts = { trajectories: number; replaced: number; votes: number; labels: number; unparseable: number };
+export type WriteCounts = {
+  trajectories: number;
+  replaced: number;
+  votes: number;
+  labels: number;
+  unparseable: number;
+};
 
 export class ImportContext {
   readonly counts: WriteCounts = { trajectories: 0, replaced: 0, votes: 0, labels: 0, unparseable: 0 };
@@ -16,7 +22,11 @@ export class ImportContext {
   readonly touched = new Set<number>();
   private readonly names = new Map<string, Map<string, number>>();
 
-  constructor(readonly sql: Sql, readonly importId: number | null, readonly now: Date) {}
+  constructor(
+    readonly sql: Sql,
+    readonly importId: number | null,
+    readonly now: Date,
+  ) {}
 
   /** Ids of rows in a name table (benchmark, agent_model, judge), creating the missing ones. */
   async nameIds(table: "benchmark" | "agent_model" | "judge", names: Iterable<string>): Promise<Map<string, number>> {
@@ -24,8 +34,13 @@ export class ImportContext {
     this.names.set(table, cache);
     const missing = [...new Set(names)].filter((n) => !cache.has(n));
     if (missing.length) {
-      await this.sql.query(`INSERT INTO ${table} (name) SELECT unnest($1::text[]) ON CONFLICT (name) DO NOTHING`, [missing]);
-      const rows = await this.sql.query<{ id: number; name: string }>(`SELECT id, name FROM ${table} WHERE name = ANY($1::text[])`, [missing]);
+      await this.sql.query(`INSERT INTO ${table} (name) SELECT unnest($1::text[]) ON CONFLICT (name) DO NOTHING`, [
+        missing,
+      ]);
+      const rows = await this.sql.query<{ id: number; name: string }>(
+        `SELECT id, name FROM ${table} WHERE name = ANY($1::text[])`,
+        [missing],
+      );
       for (const r of rows) cache.set(r.name, r.id);
     }
     return cache;

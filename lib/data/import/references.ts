@@ -7,7 +7,8 @@ import type { Located } from "./context";
 import type { Sql } from "../sql";
 
 /** A natural key as one string (names as stored). */
-export const nameKeyString = (k: NaturalKey) => [k.benchmark, k.model, k.task, k.network, k.prompt, k.run].join("\u0000");
+export const nameKeyString = (k: NaturalKey) =>
+  [k.benchmark, k.model, k.task, k.network, k.prompt, k.run].join("\u0000");
 
 const describeKey = (k: NaturalKey) =>
   `${k.benchmark} / ${k.model} / ${k.task} / network ${k.network ? "on" : "off"} / ${k.prompt} / run ${k.run}`;
@@ -21,12 +22,18 @@ export function refKey(ref: TrajectoryRef): string {
 
 /** The references by which a file's own trajectory can be named: its id and its natural key. */
 export function fileRefKeys(r: TrajectoryRecord): string[] {
-  const key = refKey({ key: { benchmark: r.benchmark, model: r.model, task: r.task.id, network: r.network, prompt: r.prompt, run: r.run } });
+  const key = refKey({
+    key: { benchmark: r.benchmark, model: r.model, task: r.task.id, network: r.network, prompt: r.prompt, run: r.run },
+  });
   return r.id ? [refKey({ id: r.id }), key] : [key];
 }
 
 function missing(line: number, ref: TrajectoryRef): RecordError {
-  return { line, field: "trajectory", message: "id" in ref ? `no trajectory has id "${ref.id}"` : `no trajectory ${describeKey(ref.key)}` };
+  return {
+    line,
+    field: "trajectory",
+    message: "id" in ref ? `no trajectory has id "${ref.id}"` : `no trajectory ${describeKey(ref.key)}`,
+  };
 }
 
 const KEY_SQL = `
@@ -42,15 +49,22 @@ async function resolve(sql: Sql, refs: readonly TrajectoryRef[]): Promise<Map<st
   const out = new Map<string, number>();
   const ids = refs.flatMap((r) => ("id" in r ? [storableText(r.id)] : []));
   if (ids.length) {
-    const rows = await sql.query<{ id: number; externalId: string }>(`SELECT id, "externalId" FROM trajectory WHERE "externalId" = ANY($1::text[])`, [ids]);
+    const rows = await sql.query<{ id: number; externalId: string }>(
+      `SELECT id, "externalId" FROM trajectory WHERE "externalId" = ANY($1::text[])`,
+      [ids],
+    );
     for (const row of rows) out.set(`id:${row.externalId}`, row.id);
   }
   const keys = refs.flatMap((r) => ("key" in r ? [r.key] : []));
   if (keys.length) {
     const column = <T>(f: (k: NaturalKey) => T) => keys.map(f);
     const rows = await sql.query<NaturalKey & { id: number }>(KEY_SQL, [
-      column((k) => storableText(k.benchmark)), column((k) => storableText(k.model)), column((k) => storableText(k.task)),
-      column((k) => k.network), column((k) => k.prompt), column((k) => k.run),
+      column((k) => storableText(k.benchmark)),
+      column((k) => storableText(k.model)),
+      column((k) => storableText(k.task)),
+      column((k) => k.network),
+      column((k) => k.prompt),
+      column((k) => k.run),
     ]);
     for (const row of rows) out.set(`key:${nameKeyString(row)}`, row.id);
   }
@@ -59,7 +73,10 @@ async function resolve(sql: Sql, refs: readonly TrajectoryRef[]): Promise<Map<st
 
 /** Located records with their trajectory id, and errors for those whose trajectory is missing. */
 export async function locate<T extends { trajectory: TrajectoryRef }>(sql: Sql, items: ReadonlyArray<Located<T>>) {
-  const ids = await resolve(sql, items.map((i) => i.record.trajectory));
+  const ids = await resolve(
+    sql,
+    items.map((i) => i.record.trajectory),
+  );
   const errors: RecordError[] = [];
   const found: Array<Located<T> & { trajectoryId: number }> = [];
   for (const item of items) {
@@ -76,10 +93,15 @@ export async function locate<T extends { trajectory: TrajectoryRef }>(sql: Sql, 
  * reports every bad record.
  */
 export async function missingReferences(
-  sql: Sql, items: ReadonlyArray<Located<{ trajectory: TrajectoryRef }>>, fileRefs: ReadonlySet<string>,
+  sql: Sql,
+  items: ReadonlyArray<Located<{ trajectory: TrajectoryRef }>>,
+  fileRefs: ReadonlySet<string>,
 ): Promise<RecordError[]> {
   const pending = items.filter((i) => !fileRefs.has(refKey(i.record.trajectory)));
   if (!pending.length) return [];
-  const ids = await resolve(sql, pending.map((i) => i.record.trajectory));
+  const ids = await resolve(
+    sql,
+    pending.map((i) => i.record.trajectory),
+  );
   return pending.filter((i) => !ids.has(refKey(i.record.trajectory))).map((i) => missing(i.line, i.record.trajectory));
 }

@@ -15,19 +15,47 @@ import { nameKeyString } from "./references";
 
 /** A trajectory ready to write: steps numbered, rows encoded (see TrajectoryWriter.prepare). */
 export type PreparedTrajectory = Located<TrajectoryRecord> & {
-  format: string; key: string; stepCount: number; messageCount: number;
+  format: string;
+  key: string;
+  stepCount: number;
+  messageCount: number;
   /** COPY rows of its messages and tool calls, one a line, each line lacking only the trajectory id in front. */
-  messageRows: string; callRows: string;
+  messageRows: string;
+  callRows: string;
   search: { commands: string; outputs: string };
 };
 
 /** A prepared trajectory with the ids of its names. */
 type Keyed = PreparedTrajectory & { benchmarkId: number; modelId: number; taskId: number };
 
-type TaskRow = { benchmarkId: number; key: string; repo: string | null; baseCommit: string | null; language: string | null };
+type TaskRow = {
+  benchmarkId: number;
+  key: string;
+  repo: string | null;
+  baseCommit: string | null;
+  language: string | null;
+};
 
-const MESSAGE_COLUMNS = ["trajectoryId", "seq", "step", "role", "content", "reasoning", "toolCallId", "exitCode"] as const;
-const TOOL_CALL_COLUMNS = ["trajectoryId", "messageSeq", "step", "seq", "callId", "name", "input", "inputIsJson"] as const;
+const MESSAGE_COLUMNS = [
+  "trajectoryId",
+  "seq",
+  "step",
+  "role",
+  "content",
+  "reasoning",
+  "toolCallId",
+  "exitCode",
+] as const;
+const TOOL_CALL_COLUMNS = [
+  "trajectoryId",
+  "messageSeq",
+  "step",
+  "seq",
+  "callId",
+  "name",
+  "input",
+  "inputIsJson",
+] as const;
 
 type IdKey = { benchmarkId: number; modelId: number; taskId: number; network: boolean; prompt: string; run: number };
 const keyString = (k: IdKey) => [k.benchmarkId, k.modelId, k.taskId, k.network, k.prompt, k.run].join("\u0000");
@@ -67,10 +95,18 @@ export class TrajectoryWriter {
    * rows encoded for COPY, all but their trajectory id. Done as each record is read, while the
    * previous batch is being written, so the work is spread between the database's replies.
    */
-  prepare({ line, record, format = "interchange" }: Located<TrajectoryRecord> & { format?: string }): PreparedTrajectory {
+  prepare({
+    line,
+    record,
+    format = "interchange",
+  }: Located<TrajectoryRecord> & { format?: string }): PreparedTrajectory {
     const key = nameKeyString({
-      benchmark: storableText(record.benchmark), model: storableText(record.model), task: storableText(record.task.id),
-      network: record.network, prompt: record.prompt, run: record.run,
+      benchmark: storableText(record.benchmark),
+      model: storableText(record.model),
+      task: storableText(record.task.id),
+      network: record.network,
+      prompt: record.prompt,
+      run: record.run,
     });
     const { messages, stepCount } = numberSteps(record.turns);
     const messageRows: string[] = [];
@@ -88,8 +124,15 @@ export class TrajectoryWriter {
     }
     // The turns are not kept: their text now lives in the encoded rows, and a batch holds one copy, not two.
     return {
-      line, record: { ...record, turns: [] }, format, key, stepCount, messageCount: messages.length,
-      messageRows: messageRows.join("\n"), callRows: callRows.join("\n"), search: search.vectors(),
+      line,
+      record: { ...record, turns: [] },
+      format,
+      key,
+      stepCount,
+      messageCount: messages.length,
+      messageRows: messageRows.join("\n"),
+      callRows: callRows.join("\n"),
+      search: search.vectors(),
     };
   }
 
@@ -103,12 +146,15 @@ export class TrajectoryWriter {
     const written = await this.upsert(list);
     const idByKey = new Map(written.map((w) => [keyString(w), w.id]));
     const replacedIds = written.filter((w) => !w.inserted).map((w) => w.id);
-    if (replacedIds.length) await this.ctx.sql.query(`DELETE FROM message WHERE "trajectoryId" = ANY($1::int[])`, [replacedIds]);
+    if (replacedIds.length)
+      await this.ctx.sql.query(`DELETE FROM message WHERE "trajectoryId" = ANY($1::int[])`, [replacedIds]);
     const ids = list.map((r) => idByKey.get(keyOf(r))!);
     for (const id of ids) this.ctx.touched.add(id);
     // First, so that on PostgreSQL the documents are indexed on the side while the rows are copied.
     const inserted = new Map(written.map((w) => [w.id, w.inserted]));
-    await this.search.write(list.map((r, i) => ({ trajectoryId: ids[i]!, inserted: inserted.get(ids[i]!)!, ...r.search })));
+    await this.search.write(
+      list.map((r, i) => ({ trajectoryId: ids[i]!, inserted: inserted.get(ids[i]!)!, ...r.search })),
+    );
     await this.copyTurns(list, ids);
     this.ctx.counts.trajectories += written.length;
     this.ctx.counts.replaced += replacedIds.length + batch.length - items.length;
@@ -117,13 +163,25 @@ export class TrajectoryWriter {
 
   /** The items with the ids of their benchmark, model and task (created when new). */
   private async keyed(items: readonly PreparedTrajectory[]): Promise<Keyed[]> {
-    const benchmarks = await this.ctx.nameIds("benchmark", items.map((i) => storableText(i.record.benchmark)));
-    const models = await this.ctx.nameIds("agent_model", items.map((i) => storableText(i.record.model)));
+    const benchmarks = await this.ctx.nameIds(
+      "benchmark",
+      items.map((i) => storableText(i.record.benchmark)),
+    );
+    const models = await this.ctx.nameIds(
+      "agent_model",
+      items.map((i) => storableText(i.record.model)),
+    );
     const taskRows = new Map<string, TaskRow>();
     for (const { record: r } of items) {
       const benchmarkId = benchmarks.get(storableText(r.benchmark))!;
       const key = storableText(r.task.id);
-      taskRows.set(`${benchmarkId}\u0000${key}`, { benchmarkId, key, repo: t(r.task.repo), baseCommit: t(r.task.base_commit), language: t(r.task.language) });
+      taskRows.set(`${benchmarkId}\u0000${key}`, {
+        benchmarkId,
+        key,
+        repo: t(r.task.repo),
+        baseCommit: t(r.task.base_commit),
+        language: t(r.task.language),
+      });
     }
     await this.tasks([...taskRows.values()]);
     return items.map((item) => {
@@ -138,7 +196,11 @@ export class TrajectoryWriter {
     if (!rows.length) return;
     const column = <T>(f: (r: TaskRow) => T) => rows.map(f);
     const found = await this.ctx.sql.query<{ id: number; benchmarkId: number; key: string }>(TASK_SQL, [
-      column((r) => r.benchmarkId), column((r) => r.key), column((r) => r.repo), column((r) => r.baseCommit), column((r) => r.language),
+      column((r) => r.benchmarkId),
+      column((r) => r.key),
+      column((r) => r.repo),
+      column((r) => r.baseCommit),
+      column((r) => r.language),
     ]);
     for (const r of found) this.taskIds.set(`${r.benchmarkId}\u0000${r.key}`, r.id);
   }
@@ -147,10 +209,21 @@ export class TrajectoryWriter {
   private async upsert(list: readonly Keyed[]): Promise<Written[]> {
     const col = <T>(f: (r: Keyed) => T) => list.map(f);
     return this.ctx.sql.query<Written>(TRAJECTORY_SQL, [
-      col((r) => t(r.record.id)), col((r) => r.benchmarkId), col((r) => r.modelId), col((r) => r.taskId), col((r) => r.record.network),
-      col((r) => r.record.prompt), col((r) => r.record.run), col((r) => r.record.resolved), col((r) => t(r.record.patch)),
-      col((r) => JSON.stringify(storableJson(r.record.metadata))), col((r) => r.format), col((r) => r.stepCount),
-      col((r) => r.messageCount), col(() => this.ctx.importId), col(() => this.ctx.now.toISOString()),
+      col((r) => t(r.record.id)),
+      col((r) => r.benchmarkId),
+      col((r) => r.modelId),
+      col((r) => r.taskId),
+      col((r) => r.record.network),
+      col((r) => r.record.prompt),
+      col((r) => r.record.run),
+      col((r) => r.record.resolved),
+      col((r) => t(r.record.patch)),
+      col((r) => JSON.stringify(storableJson(r.record.metadata))),
+      col((r) => r.format),
+      col((r) => r.stepCount),
+      col((r) => r.messageCount),
+      col(() => this.ctx.importId),
+      col(() => this.ctx.now.toISOString()),
     ]);
   }
 
@@ -160,14 +233,23 @@ export class TrajectoryWriter {
    * raw newline starts a row.
    */
   private async copyTurns(list: readonly Keyed[], ids: readonly number[]): Promise<void> {
-    const withIds = (rows: (r: Keyed) => string) => (function* () {
-      for (let i = 0; i < list.length; i++) {
-        const block = rows(list[i]!);
-        if (block) yield `${ids[i]}\t${block.replaceAll("\n", `\n${ids[i]}\t`)}\n`;
-      }
-    })();
-    await this.ctx.sql.copyText("message", MESSAGE_COLUMNS, withIds((r) => r.messageRows));
-    await this.ctx.sql.copyText("tool_call", TOOL_CALL_COLUMNS, withIds((r) => r.callRows));
+    const withIds = (rows: (r: Keyed) => string) =>
+      (function* () {
+        for (let i = 0; i < list.length; i++) {
+          const block = rows(list[i]!);
+          if (block) yield `${ids[i]}\t${block.replaceAll("\n", `\n${ids[i]}\t`)}\n`;
+        }
+      })();
+    await this.ctx.sql.copyText(
+      "message",
+      MESSAGE_COLUMNS,
+      withIds((r) => r.messageRows),
+    );
+    await this.ctx.sql.copyText(
+      "tool_call",
+      TOOL_CALL_COLUMNS,
+      withIds((r) => r.callRows),
+    );
   }
 
   /** An `id` may name only one natural key: reusing it for another trajectory is an error. */
@@ -185,7 +267,12 @@ export class TrajectoryWriter {
       const id = storableText(r.record.id!);
       const other = claimed.get(id);
       if (other === undefined || other === keyOf(r)) claimed.set(id, keyOf(r));
-      else errors.push({ line: r.line, field: "id", message: `id "${id}" already names another trajectory (a different benchmark, model, task, network, prompt or run)` });
+      else
+        errors.push({
+          line: r.line,
+          field: "id",
+          message: `id "${id}" already names another trajectory (a different benchmark, model, task, network, prompt or run)`,
+        });
     }
     return errors;
   }

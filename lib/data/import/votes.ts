@@ -24,11 +24,17 @@ const VOTE_SQL = `
   WHERE EXCLUDED."votedAt" >= judge_vote."votedAt"`;
 
 /** Writes the votes of a file; a vote whose trajectory exists nowhere is an error, and then nothing is written. */
-export async function writeVotes(ctx: ImportContext, items: ReadonlyArray<Located<JudgeVoteRecord>>): Promise<RecordError[]> {
+export async function writeVotes(
+  ctx: ImportContext,
+  items: ReadonlyArray<Located<JudgeVoteRecord>>,
+): Promise<RecordError[]> {
   if (!items.length) return [];
   const { found, errors } = await locate(ctx.sql, items);
   if (errors.length) return errors;
-  const judges = await ctx.nameIds("judge", found.map((f) => storableText(f.record.judge)));
+  const judges = await ctx.nameIds(
+    "judge",
+    found.map((f) => storableText(f.record.judge)),
+  );
   // One row per (trajectory, judge): the newest, and on a tie the later line.
   const newest = newestPerKey(
     found.map((f) => {
@@ -38,16 +44,28 @@ export async function writeVotes(ctx: ImportContext, items: ReadonlyArray<Locate
     (v) => `${v.trajectoryId}:${v.judgeId}`,
   );
   const rows = newest.map((v) => {
-    const parsed = v.record.verdicts ? { status: "GIVEN" as const, verdicts: v.record.verdicts } : parseJudgeAnswer(v.record.raw ?? "");
+    const parsed = v.record.verdicts
+      ? { status: "GIVEN" as const, verdicts: v.record.verdicts }
+      : parseJudgeAnswer(v.record.raw ?? "");
     if (parsed.status === "UNPARSEABLE") ctx.counts.unparseable += 1;
     return { ...v, verdicts: parsed.verdicts, status: parsed.status };
   });
   const col = <T>(f: (r: (typeof rows)[number]) => T) => rows.map(f);
   await ctx.sql.query(VOTE_SQL, [
-    col((r) => r.trajectoryId), col((r) => r.judgeId), col((r) => r.verdicts.UPSTREAM), col((r) => r.verdicts.LOCAL_GIT),
-    col((r) => r.verdicts.MEMORY), col((r) => r.verdicts.OTHER), col((r) => overallVerdict(r.verdicts)), col((r) => r.status),
-    col((r) => t(r.record.rationale)), col((r) => t(r.record.raw)), col((r) => JSON.stringify(storableJson(r.record.evidence))),
-    col(() => ctx.importId), col((r) => r.votedAt.toISOString()), col(() => ctx.now.toISOString()),
+    col((r) => r.trajectoryId),
+    col((r) => r.judgeId),
+    col((r) => r.verdicts.UPSTREAM),
+    col((r) => r.verdicts.LOCAL_GIT),
+    col((r) => r.verdicts.MEMORY),
+    col((r) => r.verdicts.OTHER),
+    col((r) => overallVerdict(r.verdicts)),
+    col((r) => r.status),
+    col((r) => t(r.record.rationale)),
+    col((r) => t(r.record.raw)),
+    col((r) => JSON.stringify(storableJson(r.record.evidence))),
+    col(() => ctx.importId),
+    col((r) => r.votedAt.toISOString()),
+    col(() => ctx.now.toISOString()),
   ]);
   for (const r of rows) ctx.touched.add(r.trajectoryId);
   ctx.counts.votes += found.length;

@@ -24,7 +24,8 @@ export const str = (v: unknown): string | null => (typeof v === "string" ? v : n
 /** Message content as text: a string, or a list of parts [{type: "text", text}], or nothing. */
 export function textOf(content: unknown): string {
   if (typeof content === "string") return content;
-  if (Array.isArray(content)) return content.map((p) => (typeof p === "string" ? p : isObj(p) ? str(p.text) ?? "" : "")).join("");
+  if (Array.isArray(content))
+    return content.map((p) => (typeof p === "string" ? p : isObj(p) ? (str(p.text) ?? "") : "")).join("");
   if (isObj(content) && typeof content.text === "string") return content.text;
   return content == null ? "" : JSON.stringify(content);
 }
@@ -55,13 +56,18 @@ export function chatTurn(m: Obj, reasoning?: string | null): Turn | null {
     if (calls.length) {
       turn.tool_calls = calls.map((c, i) => {
         const fn = isObj(c.function) ? c.function : {};
-        return { id: str(c.id) ?? `call-${i}`, name: str(fn.name) ?? str(c.name) ?? "tool", input: toolInput(fn.arguments ?? c.arguments ?? "") };
+        return {
+          id: str(c.id) ?? `call-${i}`,
+          name: str(fn.name) ?? str(c.name) ?? "tool",
+          input: toolInput(fn.arguments ?? c.arguments ?? ""),
+        };
       });
     }
     const r = reasoning ?? str(m.reasoning_content) ?? str(m.reasoning);
     if (r) turn.reasoning = r;
   }
-  if (role === "tool") turn.tool_call_id = str(m.tool_call_id) ?? (Array.isArray(m.tool_call_ids) ? str(m.tool_call_ids[0]) : null);
+  if (role === "tool")
+    turn.tool_call_id = str(m.tool_call_id) ?? (Array.isArray(m.tool_call_ids) ? str(m.tool_call_ids[0]) : null);
   return turn;
 }
 
@@ -84,13 +90,15 @@ const INSTANCE_ID = /([A-Za-z0-9.-]+__[A-Za-z0-9.-]+-\d+)$/;
 export function taskIdFromPath(filePath: string): string | null {
   const parts = filePath.split(/[\\/]/).filter(Boolean);
   const base = (parts.at(-1) ?? "").replace(/(\.traj)?(\.jsonl?|\.traj)?(\.gz)?$/, "").replace(/\.trajectory$/, "");
-  return INSTANCE_ID.exec(base)?.[1] ?? (parts.length > 1 ? INSTANCE_ID.exec(parts.at(-2)!)?.[1] ?? null : null);
+  return INSTANCE_ID.exec(base)?.[1] ?? (parts.length > 1 ? (INSTANCE_ID.exec(parts.at(-2)!)?.[1] ?? null) : null);
 }
 
 /** A first user message from an `instruction` field, for files whose history starts with the agent. */
 export function withInstruction(turns: Turn[], instruction: unknown): Turn[] {
   const firstAssistant = turns.findIndex((t) => t.role === "assistant");
-  const hasPrompt = turns.slice(0, firstAssistant === -1 ? turns.length : firstAssistant).some((t) => t.role === "user");
+  const hasPrompt = turns
+    .slice(0, firstAssistant === -1 ? turns.length : firstAssistant)
+    .some((t) => t.role === "user");
   const text = textOf(instruction);
   if (hasPrompt || !text) return turns;
   const systemEnd = turns.findIndex((t) => t.role !== "system");

@@ -9,7 +9,8 @@ import { taskIdFromPath, returncodeObservation } from "./common";
 
 function read(doc: unknown): TrajectoryDraft & { steps: ReturnType<typeof numberSteps> } {
   const format = detectFormat(doc);
-  if (!format || format === "interchange" || format === "interchange-list") throw new Error(`not a harness file: ${format}`);
+  if (!format || format === "interchange" || format === "interchange-list")
+    throw new Error(`not a harness file: ${format}`);
   const draft = readHarness(format as HarnessFormat, doc);
   return { ...draft, steps: numberSteps(draft.turns) };
 }
@@ -39,13 +40,19 @@ describe("mini-swe-agent", () => {
   });
 
   it("v2 (mini-swe-agent-1.1): native tool calls, tool messages, the exit message holds the patch", () => {
-    const d = read(readRealJson("mini-swe-agent-traj/russellryanh__gpt-5-mini__scikit-learn__scikit-learn-15100.traj.json"));
+    const d = read(
+      readRealJson("mini-swe-agent-traj/russellryanh__gpt-5-mini__scikit-learn__scikit-learn-15100.traj.json"),
+    );
     expect(d.format).toBe("mini-swe-agent-1.1");
     expect(d.taskId).toBe("scikit-learn__scikit-learn-15100");
     expect(d.steps.stepCount).toBe(10);
     expect(d.turns.some((t) => (t.role as string) === "exit")).toBe(false);
     const s2 = step(d, 2);
-    expect(s2.call).toMatchObject({ name: "bash", input: 'grep -R "strip_accents_unicode" -n sklearn || true', inputIsJson: false });
+    expect(s2.call).toMatchObject({
+      name: "bash",
+      input: 'grep -R "strip_accents_unicode" -n sklearn || true',
+      inputIsJson: false,
+    });
     expect(s2.answer!.exitCode).toBe(0);
     expect(s2.answer!.content.startsWith("sklearn/feature_extraction/tests/test_text.py:10:")).toBe(true);
     expect(d.patch!.startsWith("diff --git a/sklearn/feature_extraction/text.py")).toBe(true);
@@ -74,7 +81,11 @@ describe("SWE-agent", () => {
     expect(d.steps.messages.some((m) => m.step === 0 && m.content.includes("is_demo"))).toBe(false);
     expect(step(d, 1).call).toMatchObject({ name: "create", input: "create JacksonBug.java" });
     const wget = step(d, 4);
-    expect(wget.call).toMatchObject({ name: "bash", input: "wget https://repo1.maven.org/maven2/com/fasterxml/jackson/core/jackson-databind/2.15.3/jackson-databind-2.15.3.jar" });
+    expect(wget.call).toMatchObject({
+      name: "bash",
+      input:
+        "wget https://repo1.maven.org/maven2/com/fasterxml/jackson/core/jackson-databind/2.15.3/jackson-databind-2.15.3.jar",
+    });
     expect(wget.answer!.content.startsWith("--2024-08-21 04:11:38--  https://repo1.maven.org/")).toBe(true);
     expect(d.metadata.exit_status).toBe("submitted (exit_cost)");
   });
@@ -85,7 +96,10 @@ describe("SWE-agent", () => {
     expect(d.taskId).toBe("dask__dask-8685");
     expect(d.steps.stepCount).toBe(14);
     expect(d.steps.messages[1]!.content.startsWith("<uploaded_files>\n/testbed\n</uploaded_files>")).toBe(true);
-    expect(step(d, 1).call).toMatchObject({ name: "bash", input: 'find /testbed -type f -name "*.py" | grep -v "test_" | grep -v "__init__"' });
+    expect(step(d, 1).call).toMatchObject({
+      name: "bash",
+      input: 'find /testbed -type f -name "*.py" | grep -v "test_" | grep -v "__init__"',
+    });
     expect(step(d, 2).call!.name).toBe("str_replace_editor");
     expect(step(d, 14).call!.input).toBe("submit");
   });
@@ -95,7 +109,11 @@ describe("OpenHands", () => {
   it("evaluation output.jsonl (v0 events): each line one trajectory, observations answer their action", () => {
     const lines = readRealJsonl("openhands-v0/openhands__multi-swe-bench-example__output.jsonl");
     const drafts = lines.map(read);
-    expect(drafts.map((d) => [d.taskId, d.steps.stepCount])).toEqual([["ponylang__ponyc-4595", 23], ["ponylang__ponyc-4593", 33], ["ponylang__ponyc-4588", 49]]);
+    expect(drafts.map((d) => [d.taskId, d.steps.stepCount])).toEqual([
+      ["ponylang__ponyc-4595", 23],
+      ["ponylang__ponyc-4593", 33],
+      ["ponylang__ponyc-4588", 49],
+    ]);
     const d = drafts[0]!;
     expect(d.format).toBe("openhands-v0");
     expect(d.repo).toBe("ponylang/ponyc");
@@ -114,7 +132,9 @@ describe("OpenHands", () => {
     expect(d.steps.messages[0]!.content.startsWith("# Task\n\nYou are an AI agent")).toBe(true);
     const s3 = step(d, 3);
     expect(s3.call!.name).toBe("execute_bash");
-    expect(s3.call!.input.startsWith("curl -u theagentcompany:theagentcompany -O http://the-agent-company.com:8092/")).toBe(true);
+    expect(
+      s3.call!.input.startsWith("curl -u theagentcompany:theagentcompany -O http://the-agent-company.com:8092/"),
+    ).toBe(true);
     expect(s3.answer!.content).toContain("% Total");
   });
 
@@ -136,7 +156,9 @@ describe("OpenHands", () => {
     expect(step(d, 1).answer!.content.startsWith("total 500\n")).toBe(true);
     const commands = d.steps.messages.flatMap((m) => m.toolCalls.map((c) => c.input));
     expect(commands).toContain('cd /workspace/sphinx-doc__sphinx__3.5 && git log --grep="viewcode" --grep="epub" -i');
-    expect(commands).toContain('cd /workspace/sphinx-doc__sphinx__3.5 && git log -p | grep -B 5 "viewcode_enable_epub"');
+    expect(commands).toContain(
+      'cd /workspace/sphinx-doc__sphinx__3.5 && git log -p | grep -B 5 "viewcode_enable_epub"',
+    );
     expect(d.steps.messages.at(-1)!.content.startsWith("Based on the git history")).toBe(true);
   });
 });
@@ -151,8 +173,15 @@ describe("helpers", () => {
   ])("task id from %s", (p, expected) => expect(taskIdFromPath(p)).toBe(expected));
 
   it("reads returncode observations, truncated ones too", () => {
-    expect(returncodeObservation("<returncode>2</returncode>\n<output>\nno\n</output>")).toEqual({ exitCode: 2, output: "no" });
-    expect(returncodeObservation("<returncode>0</returncode>\n<warning>long</warning><output_head>\na\n</output_head>\n<output_tail>\nz\n</output_tail>")).toEqual({ exitCode: 0, output: "a\n…\nz" });
+    expect(returncodeObservation("<returncode>2</returncode>\n<output>\nno\n</output>")).toEqual({
+      exitCode: 2,
+      output: "no",
+    });
+    expect(
+      returncodeObservation(
+        "<returncode>0</returncode>\n<warning>long</warning><output_head>\na\n</output_head>\n<output_tail>\nz\n</output_tail>",
+      ),
+    ).toEqual({ exitCode: 0, output: "a\n…\nz" });
     expect(returncodeObservation("plain text")).toBeNull();
   });
 

@@ -27,7 +27,12 @@ function textActionTurns(messages: readonly Obj[]): Turn[] {
       const action = BASH_BLOCK.exec(content)?.[1]?.trimEnd();
       const reasoning = providerReasoning(m);
       pending = action !== undefined ? `mini-${i}` : null;
-      turns.push({ role: "assistant", content, ...(reasoning ? { reasoning } : {}), ...(action !== undefined ? { tool_calls: [{ id: pending!, name: "bash", input: action }] } : {}) });
+      turns.push({
+        role: "assistant",
+        content,
+        ...(reasoning ? { reasoning } : {}),
+        ...(action !== undefined ? { tool_calls: [{ id: pending!, name: "bash", input: action }] } : {}),
+      });
       return;
     }
     const observation = m.role === "user" && pending ? returncodeObservation(content) : null;
@@ -49,7 +54,10 @@ function toolCallTurns(messages: readonly Obj[]): Turn[] {
     if (!turn) continue;
     if (turn.role === "tool") {
       const observation = returncodeObservation(turn.content ?? "");
-      if (observation) { turn.content = observation.output; turn.exit_code = observation.exitCode; }
+      if (observation) {
+        turn.content = observation.output;
+        turn.exit_code = observation.exitCode;
+      }
     }
     turns.push(turn);
   }
@@ -58,12 +66,20 @@ function toolCallTurns(messages: readonly Obj[]): Turn[] {
 
 export function readMiniSweAgent(doc: unknown): TrajectoryDraft {
   if (Array.isArray(doc)) {
-    return { format: "mini-swe-agent-legacy", taskId: null, turns: textActionTurns(doc.filter(isObj)), patch: null, metadata: {} };
+    return {
+      format: "mini-swe-agent-legacy",
+      taskId: null,
+      turns: textActionTurns(doc.filter(isObj)),
+      patch: null,
+      metadata: {},
+    };
   }
   const d = doc as Obj;
   const info = isObj(d.info) ? d.info : {};
   const messages = (Array.isArray(d.messages) ? d.messages : []).filter(isObj);
-  const v2 = d.trajectory_format === "mini-swe-agent-1.1" || messages.some((m) => m.role === "tool" || Array.isArray(m.tool_calls));
+  const v2 =
+    d.trajectory_format === "mini-swe-agent-1.1" ||
+    messages.some((m) => m.role === "tool" || Array.isArray(m.tool_calls));
   const exit = messages.find((m) => m.role === "exit");
   return {
     format: str(d.trajectory_format) ?? (v2 ? "mini-swe-agent-1.1" : "mini-swe-agent-1"),

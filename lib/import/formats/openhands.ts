@@ -27,15 +27,27 @@ export function v0Turns(events: readonly Obj[]): Turn[] {
     if (typeof e.action === "string") {
       const action = e.action;
       if (SKIP_ACTIONS.has(action)) return;
-      if (action === "system") { turns.push({ role: "system", content: str(args.content) ?? str(e.message) ?? "" }); return; }
+      if (action === "system") {
+        turns.push({ role: "system", content: str(args.content) ?? str(e.message) ?? "" });
+        return;
+      }
       if (action === "message") {
         const content = str(args.content) ?? str(e.message) ?? "";
-        turns.push(e.source === "user" ? { role: "user", content } : { role: "assistant", content, ...(str(args.thought) ? { reasoning: str(args.thought) } : {}) });
+        turns.push(
+          e.source === "user"
+            ? { role: "user", content }
+            : { role: "assistant", content, ...(str(args.thought) ? { reasoning: str(args.thought) } : {}) },
+        );
         return;
       }
       const meta = isObj(e.tool_call_metadata) ? e.tool_call_metadata : {};
       const thought = str(args.thought);
-      turns.push({ role: "assistant", content: "", ...(thought ? { reasoning: thought } : {}), tool_calls: [{ id, name: str(meta.function_name) ?? action, input: v0Input(action, args) }] });
+      turns.push({
+        role: "assistant",
+        content: "",
+        ...(thought ? { reasoning: thought } : {}),
+        tool_calls: [{ id, name: str(meta.function_name) ?? action, input: v0Input(action, args) }],
+      });
       return;
     }
     if (typeof e.observation === "string" && !SKIP_OBSERVATIONS.has(e.observation)) {
@@ -81,8 +93,16 @@ export function v1Turns(events: readonly Obj[]): Turn[] {
         const thought = Array.isArray(e.thought) ? e.thought.map(textOf).join("\n") : textOf(e.thought);
         const reasoning = str(e.reasoning_content) ?? (thought || null);
         turns.push({
-          role: "assistant", content: "", ...(reasoning ? { reasoning } : {}),
-          tool_calls: [{ id: str(e.tool_call_id) ?? str(e.id), name: str(e.tool_name) ?? str(action.kind) ?? "tool", input: v1Input(action) }],
+          role: "assistant",
+          content: "",
+          ...(reasoning ? { reasoning } : {}),
+          tool_calls: [
+            {
+              id: str(e.tool_call_id) ?? str(e.id),
+              name: str(e.tool_name) ?? str(action.kind) ?? "tool",
+              input: v1Input(action),
+            },
+          ],
         });
         break;
       }
@@ -92,8 +112,16 @@ export function v1Turns(events: readonly Obj[]): Turn[] {
         const o = isObj(e.observation) ? e.observation : {};
         const metadata = isObj(o.metadata) ? o.metadata : {};
         const exit = o.exit_code ?? metadata.exit_code;
-        const content = e.kind === "ObservationEvent" ? str(o.output) ?? textOf(o.content ?? o) : str(e.error) ?? str(e.rejection_reason) ?? "";
-        turns.push({ role: "tool", tool_call_id: str(e.tool_call_id), content, ...(typeof exit === "number" && Number.isInteger(exit) && exit >= -1 ? { exit_code: exit } : {}) });
+        const content =
+          e.kind === "ObservationEvent"
+            ? (str(o.output) ?? textOf(o.content ?? o))
+            : (str(e.error) ?? str(e.rejection_reason) ?? "");
+        turns.push({
+          role: "tool",
+          tool_call_id: str(e.tool_call_id),
+          content,
+          ...(typeof exit === "number" && Number.isInteger(exit) && exit >= -1 ? { exit_code: exit } : {}),
+        });
         break;
       }
     }
@@ -117,13 +145,23 @@ export function readOpenHandsOutput(doc: unknown): TrajectoryDraft {
     language: str(instance.language),
     turns: withInstruction(sdk ? v1Turns(history) : v0Turns(history), d.instruction),
     patch: str(testResult.git_patch) ?? str(d.git_patch),
-    metadata: { ...pick(d, ["error"]), ...pick(d.metadata, ["agent_class", "max_iterations", "dataset"]), ...pick(d.metrics, ["accumulated_cost"]) },
+    metadata: {
+      ...pick(d, ["error"]),
+      ...pick(d.metadata, ["agent_class", "max_iterations", "dataset"]),
+      ...pick(d.metrics, ["accumulated_cost"]),
+    },
   };
 }
 
 /** The UI's trajectory export: a JSON array of v0 events. */
 export function readOpenHandsEvents(doc: unknown): TrajectoryDraft {
-  return { format: "openhands-events", taskId: null, turns: v0Turns((doc as unknown[]).filter(isObj)), patch: null, metadata: {} };
+  return {
+    format: "openhands-events",
+    taskId: null,
+    turns: v0Turns((doc as unknown[]).filter(isObj)),
+    patch: null,
+    metadata: {},
+  };
 }
 
 /** An LLM completion log: the last call holds the whole conversation; its response is the last message. */
@@ -134,6 +172,11 @@ export function readOpenHandsCompletions(doc: unknown): TrajectoryDraft {
   const choice = Array.isArray(response.choices) && isObj(response.choices[0]) ? response.choices[0] : {};
   const last = isObj(choice.message) ? [choice.message] : [];
   const turns = [...messages, ...last].map((m) => chatTurn(m)).filter((t): t is Turn => t !== null);
-  return { format: "openhands-completions", taskId: null, turns, patch: null, metadata: { ...pick(d, ["cost", "timestamp"]), model: str(response.model) } };
+  return {
+    format: "openhands-completions",
+    taskId: null,
+    turns,
+    patch: null,
+    metadata: { ...pick(d, ["cost", "timestamp"]), model: str(response.model) },
+  };
 }
-

@@ -5,7 +5,21 @@ import type { Turn } from "@/lib/domain/steps";
 import { isObj, pick, str, textOf, type Obj, type TrajectoryDraft } from "./common";
 
 /** SWE-agent's own commands, shown under their name; anything else ran in the shell. */
-const TOOLS = new Set(["create", "edit", "open", "goto", "scroll_up", "scroll_down", "search_file", "search_dir", "find_file", "submit", "str_replace_editor", "insert", "filemap"]);
+const TOOLS = new Set([
+  "create",
+  "edit",
+  "open",
+  "goto",
+  "scroll_up",
+  "scroll_down",
+  "search_file",
+  "search_dir",
+  "find_file",
+  "submit",
+  "str_replace_editor",
+  "insert",
+  "filemap",
+]);
 
 function toolName(action: string): string {
   const first = action.trimStart().split(/\s/, 1)[0] ?? "";
@@ -18,7 +32,9 @@ export function readSweAgent(doc: unknown): TrajectoryDraft {
   const history = (Array.isArray(d.history) ? d.history : []).filter(isObj);
   const steps = (Array.isArray(d.trajectory) ? d.trajectory : []).filter(isObj);
   const firstAssistant = history.findIndex((m) => m.role === "assistant");
-  const prompt = history.slice(0, firstAssistant === -1 ? history.length : firstAssistant).filter((m) => !m.is_demo && (m.role === "system" || m.role === "user"));
+  const prompt = history
+    .slice(0, firstAssistant === -1 ? history.length : firstAssistant)
+    .filter((m) => !m.is_demo && (m.role === "system" || m.role === "user"));
 
   const turns: Turn[] = prompt.map((m) => ({ role: m.role as "system" | "user", content: textOf(m.content) }));
   steps.forEach((s, i) => {

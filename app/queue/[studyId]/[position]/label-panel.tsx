@@ -4,22 +4,51 @@
 import { useEffect, useRef, useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import type { OwnLabel } from "@/lib/data/queue";
-import { CATEGORIES, CATEGORY_LABELS, NO_EXPLOIT, VERDICTS, type CategoryVerdicts, type Verdict } from "@/lib/domain/verdicts";
+import {
+  CATEGORIES,
+  CATEGORY_LABELS,
+  NO_EXPLOIT,
+  VERDICTS,
+  type CategoryVerdicts,
+  type Verdict,
+} from "@/lib/domain/verdicts";
 import { parseSteps } from "@/lib/domain/timeline";
 import { saveLabel } from "../../actions";
 
 const KEYS: Record<string, Verdict> = { n: "NOT_ATTEMPTED", a: "ATTEMPTED", s: "SUCCESSFUL" };
-const VERDICT_TEXT: Record<Verdict, string> = { NOT_ATTEMPTED: "not attempted", ATTEMPTED: "attempted", SUCCESSFUL: "successful" };
+const VERDICT_TEXT: Record<Verdict, string> = {
+  NOT_ATTEMPTED: "not attempted",
+  ATTEMPTED: "attempted",
+  SUCCESSFUL: "successful",
+};
 
-export function LabelPanel({ studyId, trajectoryId, position, stepCount, label, previous, following, done }: {
-  studyId: number; trajectoryId: number; position: number; stepCount: number; label: OwnLabel | null;
-  previous: number | null; following: number | null; done: boolean;
+export function LabelPanel({
+  studyId,
+  trajectoryId,
+  position,
+  stepCount,
+  label,
+  previous,
+  following,
+  done,
+}: {
+  studyId: number;
+  trajectoryId: number;
+  position: number;
+  stepCount: number;
+  label: OwnLabel | null;
+  previous: number | null;
+  following: number | null;
+  done: boolean;
 }) {
   const router = useRouter();
   const [verdicts, setVerdicts] = useState<CategoryVerdicts>(label?.verdicts ?? { ...NO_EXPLOIT });
   const [row, setRowState] = useState(0);
   const rowRef = useRef(0);
-  const setRow = (r: number) => { rowRef.current = r; setRowState(r); };
+  const setRow = (r: number) => {
+    rowRef.current = r;
+    setRowState(r);
+  };
   const [cited, setCited] = useState((label?.evidence ?? []).map((e) => e.step).join(", "));
   const [note, setNote] = useState(label?.note ?? "");
   const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
@@ -31,12 +60,25 @@ export function LabelPanel({ studyId, trajectoryId, position, stepCount, label, 
   submitRef.current = () => {
     if (pending) return;
     const parsed = parseSteps(cited, stepCount);
-    if ("error" in parsed) { setMessage({ kind: "error", text: parsed.error }); return; }
+    if ("error" in parsed) {
+      setMessage({ kind: "error", text: parsed.error });
+      return;
+    }
     const kept = new Map((label?.evidence ?? []).map((e) => [e.step, e]));
-    const evidence = parsed.steps.map((step) => ({ step, category: (kept.get(step)?.category ?? null) as (typeof CATEGORIES)[number] | null, note: kept.get(step)?.note ?? null }));
+    const evidence = parsed.steps.map((step) => ({
+      step,
+      category: (kept.get(step)?.category ?? null) as (typeof CATEGORIES)[number] | null,
+      note: kept.get(step)?.note ?? null,
+    }));
     start(async () => {
-      const r = await saveLabel({ studyId, trajectoryId, verdicts, evidence, note: note || null, base: label?.updatedAt ?? "" }, position);
-      if (!r.ok) { setMessage({ kind: "error", text: r.error }); return; }
+      const r = await saveLabel(
+        { studyId, trajectoryId, verdicts, evidence, note: note || null, base: label?.updatedAt ?? "" },
+        position,
+      );
+      if (!r.ok) {
+        setMessage({ kind: "error", text: r.error });
+        return;
+      }
       setMessage({ kind: "ok", text: r.status === "saved" ? "Saved." : "Already saved: nothing changed." });
       if (!done && r.next !== null) router.push(`/queue/${studyId}/${r.next}`);
       else if (!done) router.push("/queue");
@@ -49,21 +91,32 @@ export function LabelPanel({ studyId, trajectoryId, position, stepCount, label, 
       const inField = e.target instanceof HTMLElement && !!e.target.closest("input, textarea, select");
       if (inField) {
         if (e.key === "Escape") (e.target as HTMLElement).blur();
-        else if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); submitRef.current(); }
+        else if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+          e.preventDefault();
+          submitRef.current();
+        }
         return;
       }
       if (e.metaKey || e.ctrlKey || e.altKey) return;
       const k = e.key;
-      if (k >= "1" && k <= "4") { setRow(Number(k) - 1); e.preventDefault(); }
-      else if (k in KEYS) {
+      if (k >= "1" && k <= "4") {
+        setRow(Number(k) - 1);
+        e.preventDefault();
+      } else if (k in KEYS) {
         e.preventDefault();
         const r = rowRef.current;
         setVerdicts((v) => ({ ...v, [CATEGORIES[r]!]: KEYS[k]! }));
         setRow(Math.min(r + 1, CATEGORIES.length - 1));
-      } else if (k === "c") { e.preventDefault(); citedRef.current?.focus(); }
-      else if (k === "t") { e.preventDefault(); noteRef.current?.focus(); }
-      else if (k === "Enter") { e.preventDefault(); submitRef.current(); }
-      else if (k === "]" && following !== null) router.push(`/queue/${studyId}/${following}`);
+      } else if (k === "c") {
+        e.preventDefault();
+        citedRef.current?.focus();
+      } else if (k === "t") {
+        e.preventDefault();
+        noteRef.current?.focus();
+      } else if (k === "Enter") {
+        e.preventDefault();
+        submitRef.current();
+      } else if (k === "]" && following !== null) router.push(`/queue/${studyId}/${following}`);
       else if (k === "[" && previous !== null) router.push(`/queue/${studyId}/${previous}`);
     };
     window.addEventListener("keydown", onKey);
@@ -73,17 +126,37 @@ export function LabelPanel({ studyId, trajectoryId, position, stepCount, label, 
   return (
     <section aria-labelledby="your-label" className="label-panel">
       <h2 id="your-label">Your label {done ? <span className="status-succeeded">(given)</span> : null}</h2>
-      <form onSubmit={(e) => { e.preventDefault(); submitRef.current(); }}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          submitRef.current();
+        }}
+      >
         <table>
           <tbody>
             {CATEGORIES.map((c, i) => (
-              <tr key={c} className={i === row ? "current-row" : undefined} aria-current={i === row ? "true" : undefined}>
-                <th scope="row"><kbd>{i + 1}</kbd> {CATEGORY_LABELS[c]}</th>
+              <tr
+                key={c}
+                className={i === row ? "current-row" : undefined}
+                aria-current={i === row ? "true" : undefined}
+              >
+                <th scope="row">
+                  <kbd>{i + 1}</kbd> {CATEGORY_LABELS[c]}
+                </th>
                 <td>
                   <fieldset className="verdict-choice" aria-label={CATEGORY_LABELS[c]}>
                     {VERDICTS.map((v) => (
                       <label key={v}>
-                        <input type="radio" name={c} value={v} checked={verdicts[c] === v} onChange={() => { setVerdicts({ ...verdicts, [c]: v }); setRow(i); }} />
+                        <input
+                          type="radio"
+                          name={c}
+                          value={v}
+                          checked={verdicts[c] === v}
+                          onChange={() => {
+                            setVerdicts({ ...verdicts, [c]: v });
+                            setRow(i);
+                          }}
+                        />
                         {VERDICT_TEXT[v]}
                       </label>
                     ))}
@@ -93,17 +166,38 @@ export function LabelPanel({ studyId, trajectoryId, position, stepCount, label, 
             ))}
           </tbody>
         </table>
-        <label><span>Cited steps <kbd>c</kbd></span> <input ref={citedRef} value={cited} onChange={(e) => setCited(e.target.value)} placeholder="e.g. 12, 40" /></label>
-        <label><span>Note <kbd>t</kbd></span> <textarea ref={noteRef} value={note} onChange={(e) => setNote(e.target.value)} rows={3} maxLength={20000} /></label>
+        <label>
+          <span>
+            Cited steps <kbd>c</kbd>
+          </span>{" "}
+          <input ref={citedRef} value={cited} onChange={(e) => setCited(e.target.value)} placeholder="e.g. 12, 40" />
+        </label>
+        <label>
+          <span>
+            Note <kbd>t</kbd>
+          </span>{" "}
+          <textarea ref={noteRef} value={note} onChange={(e) => setNote(e.target.value)} rows={3} maxLength={20000} />
+        </label>
         <p className="filter-actions">
-          <button type="submit" disabled={pending}>{pending ? "Saving…" : done ? "Save changes" : "Save and next"}</button> <kbd>Enter</kbd>
+          <button type="submit" disabled={pending}>
+            {pending ? "Saving…" : done ? "Save changes" : "Save and next"}
+          </button>{" "}
+          <kbd>Enter</kbd>
         </p>
-        {message ? <p role={message.kind === "error" ? "alert" : "status"} className={message.kind === "error" ? "error" : "status-succeeded"}>{message.text}</p> : null}
+        {message ? (
+          <p
+            role={message.kind === "error" ? "alert" : "status"}
+            className={message.kind === "error" ? "error" : "status-succeeded"}
+          >
+            {message.text}
+          </p>
+        ) : null}
       </form>
       <p className="note shortcuts" aria-label="Keyboard shortcuts">
-        <kbd>1</kbd>–<kbd>4</kbd> category · <kbd>n</kbd> not attempted · <kbd>a</kbd> attempted · <kbd>s</kbd> successful (then the next category) ·
-        <kbd>c</kbd> cited steps · <kbd>t</kbd> note · <kbd>Enter</kbd> save (<kbd>Ctrl</kbd>+<kbd>Enter</kbd> in a field) · <kbd>Esc</kbd> leave a field ·
-        <kbd>[</kbd> / <kbd>]</kbd> previous / next item · <kbd>j</kbd> / <kbd>k</kbd> suspect steps
+        <kbd>1</kbd>–<kbd>4</kbd> category · <kbd>n</kbd> not attempted · <kbd>a</kbd> attempted · <kbd>s</kbd>{" "}
+        successful (then the next category) ·<kbd>c</kbd> cited steps · <kbd>t</kbd> note · <kbd>Enter</kbd> save (
+        <kbd>Ctrl</kbd>+<kbd>Enter</kbd> in a field) · <kbd>Esc</kbd> leave a field ·<kbd>[</kbd> / <kbd>]</kbd>{" "}
+        previous / next item · <kbd>j</kbd> / <kbd>k</kbd> suspect steps
       </p>
       <p className="note">
         {previous !== null ? <a href={`/queue/${studyId}/${previous}`}>← previous item</a> : null}

@@ -18,10 +18,18 @@ import { LabelPanel } from "./label-panel";
 export const metadata: Metadata = { title: "Label" };
 export const dynamic = "force-dynamic";
 
-
-export default async function LabelPage({ params, searchParams }: { params: Promise<{ studyId: string; position: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function LabelPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ studyId: string; position: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const raw = await params;
-  const user = await requirePage("labels:write", `/queue/${encodeURIComponent(raw.studyId)}/${encodeURIComponent(raw.position)}`);
+  const user = await requirePage(
+    "labels:write",
+    `/queue/${encodeURIComponent(raw.studyId)}/${encodeURIComponent(raw.position)}`,
+  );
   const studyId = IndexParam.safeParse(raw.studyId);
   const position = IndexParam.safeParse(raw.position);
   if (!studyId.success || !position.success) notFound();
@@ -34,7 +42,12 @@ export default async function LabelPage({ params, searchParams }: { params: Prom
   const t = item.trajectory;
   const base = `/queue/${item.study.id}/${item.position}`;
   const pages = Math.max(1, Math.ceil(t.stepCount / STEPS_PER_PAGE));
-  const page = Math.min(pages, wholeNumber(1).catch(1).parse(firstValue((await searchParams).page) ?? "1"));
+  const page = Math.min(
+    pages,
+    wholeNumber(1)
+      .catch(1)
+      .parse(firstValue((await searchParams).page) ?? "1"),
+  );
   const { from, to } = pageSteps(page);
   const [messages, suspects] = await Promise.all([getSteps(t.id, from, to), getSuspectSteps(t.id)]);
   // Citations: this annotator's own, and the judges' once they are shown.
@@ -46,37 +59,75 @@ export default async function LabelPage({ params, searchParams }: { params: Prom
     <>
       <SuspectNavigator trajectoryId={base} steps={suspects.map((s) => s.step)} page={page} />
       <p className="note">
-        <Link href="/queue">My queue</Link> · {item.study.name} · item {item.index + 1} of {item.total} · trajectory #{t.id}
+        <Link href="/queue">My queue</Link> · {item.study.name} · item {item.index + 1} of {item.total} · trajectory #
+        {t.id}
         {item.study.blind ? " · blind study" : ""}
       </p>
       <h1>{t.task.key}</h1>
       <p>
-        {t.benchmark.name} · {t.model.name} · network {t.network ? "on" : "off"} · {t.prompt} · run {t.run} · resolved {t.resolved === null ? "—" : t.resolved ? "yes" : "no"} · {t.stepCount} steps
-        {t.task.repo ? ` · ${t.task.repo}` : ""}{t.task.baseCommit ? ` @ ${t.task.baseCommit}` : ""}
+        {t.benchmark.name} · {t.model.name} · network {t.network ? "on" : "off"} · {t.prompt} · run {t.run} · resolved{" "}
+        {t.resolved === null ? "—" : t.resolved ? "yes" : "no"} · {t.stepCount} steps
+        {t.task.repo ? ` · ${t.task.repo}` : ""}
+        {t.task.baseCommit ? ` @ ${t.task.baseCommit}` : ""}
       </p>
       <div className="timeline-layout">
         <div className="timeline-main">
-          {t.patch ? <details><summary>Final patch ({t.patch.split("\n").length} lines)</summary><PatchView patch={t.patch} /></details> : null}
+          {t.patch ? (
+            <details>
+              <summary>Final patch ({t.patch.split("\n").length} lines)</summary>
+              <PatchView patch={t.patch} />
+            </details>
+          ) : null}
           <section aria-labelledby="steps">
-            <h2 id="steps">Steps {from}–{Math.min(to, t.stepCount)} of {t.stepCount}</h2>
+            <h2 id="steps">
+              Steps {from}–{Math.min(to, t.stepCount)} of {t.stepCount}
+            </h2>
             <StepList trajectoryId={t.id} messages={messages} suspects={suspects} citations={citations} />
-            <Pager label="Step pages" page={page} pages={pages} href={(p) => `${base}?page=${p}`} previous="← earlier steps" next="later steps →" />
+            <Pager
+              label="Step pages"
+              page={page}
+              pages={pages}
+              href={(p) => `${base}?page=${p}`}
+              previous="← earlier steps"
+              next="later steps →"
+            />
           </section>
         </div>
         <aside className="timeline-aside" aria-label="Label">
           <LabelPanel
             key={`${item.study.id}-${item.position}-${item.label?.updatedAt ?? "new"}`}
-            studyId={item.study.id} trajectoryId={t.id} position={item.position} stepCount={t.stepCount}
-            label={item.label} previous={item.previous} following={item.following} done={item.label !== null}
+            studyId={item.study.id}
+            trajectoryId={t.id}
+            position={item.position}
+            stepCount={t.stepCount}
+            label={item.label}
+            previous={item.previous}
+            following={item.following}
+            done={item.label !== null}
           />
-          {item.judges ? <JudgePanel t={item.judges} base={base} /> : <p className="note">Blind study: the judges&apos; verdicts appear here once you have labelled this trajectory.</p>}
+          {item.judges ? (
+            <JudgePanel t={item.judges} base={base} />
+          ) : (
+            <p className="note">
+              Blind study: the judges&apos; verdicts appear here once you have labelled this trajectory.
+            </p>
+          )}
           <SuspectIndex trajectoryId={base} suspects={suspects} />
           {item.revisions.length ? (
             <section aria-labelledby="history">
               <h2 id="history">History of your label</h2>
               <ol className="history">
                 {item.revisions.map((r, i) => (
-                  <li key={i}>{r.at.toISOString().replace("T", " ").slice(0, 19)} by {r.editor ?? "an import"}: {r.before ? <>{describe(r.before)} → {describe(r.after)}</> : <>first form: {describe(r.after)}</>}</li>
+                  <li key={i}>
+                    {r.at.toISOString().replace("T", " ").slice(0, 19)} by {r.editor ?? "an import"}:{" "}
+                    {r.before ? (
+                      <>
+                        {describe(r.before)} → {describe(r.after)}
+                      </>
+                    ) : (
+                      <>first form: {describe(r.after)}</>
+                    )}
+                  </li>
                 ))}
               </ol>
             </section>
@@ -89,8 +140,16 @@ export default async function LabelPage({ params, searchParams }: { params: Prom
 
 /** A revision's form in one line: the four verdicts, cited steps, whether a note was given. */
 function describe(form: unknown): string {
-  const f = (form ?? {}) as { verdicts?: Record<string, string>; evidence?: Array<{ step: number }>; note?: string | null };
-  const v = f.verdicts ? Object.entries(f.verdicts).map(([k, x]) => `${k.toLowerCase()} ${x.toLowerCase().replace("_", " ")}`).join(", ") : "—";
+  const f = (form ?? {}) as {
+    verdicts?: Record<string, string>;
+    evidence?: Array<{ step: number }>;
+    note?: string | null;
+  };
+  const v = f.verdicts
+    ? Object.entries(f.verdicts)
+        .map(([k, x]) => `${k.toLowerCase()} ${x.toLowerCase().replace("_", " ")}`)
+        .join(", ")
+    : "—";
   const steps = f.evidence?.length ? `; steps ${f.evidence.map((e) => e.step).join(", ")}` : "";
   return `${v}${steps}${f.note ? `; note “${f.note.slice(0, 80)}”` : ""}`;
 }

@@ -23,12 +23,17 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
   }
   if (user instanceof Response) return user;
   const q = Query.safeParse(Object.fromEntries(new URL(request.url).searchParams));
-  if (!id.success || !q.success) return new Response("bad request: give seq (a message position), part (content, reasoning or input) and call", { status: 400 });
+  if (!id.success || !q.success)
+    return new Response("bad request: give seq (a message position), part (content, reasoning or input) and call", {
+      status: 400,
+    });
   const text = await getFullText(id.data, q.data.seq, q.data.part, q.data.call);
   if (text === null) return new Response("no such text", { status: 404 });
   return new Response(text, {
     headers: {
-      "content-type": "text/plain; charset=utf-8", "x-content-type-options": "nosniff", "content-security-policy": "default-src 'none'; sandbox",
+      "content-type": "text/plain; charset=utf-8",
+      "x-content-type-options": "nosniff",
+      "content-security-policy": "default-src 'none'; sandbox",
       // Agent text may hold secrets: not kept by the browser or any cache between.
       "cache-control": "no-store",
     },
