@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { trajectoryFixture, voteFixture } from "../prisma/factories";
 
-const jsonl = (records: unknown[]) => Buffer.from(records.map((r) => JSON.stringify(r)).join("\n") + "\n");
+const jsonl = (records: unknown[]) => Buffer.from(`${records.map((r) => JSON.stringify(r)).join("\n")}\n`);
 
 test("import a file in the browser, then see it among past imports", async ({ page }) => {
   await page.goto("/import");

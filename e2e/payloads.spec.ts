@@ -87,7 +87,7 @@ test("markup in names, notes, raw answers, file and study names stays text on ev
   await page.getByRole("checkbox", { name: /rosa/ }).check();
   await page.getByRole("button", { name: "Preview the draw" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "The draw is empty" })).toBeVisible();
-  const stratum = page.getByRole("spinbutton", { name: new RegExp(`^size of zz bench `) });
+  const stratum = page.getByRole("spinbutton", { name: /^size of zz bench / });
   await stratum.fill("1");
   await page.getByRole("button", { name: "Preview the draw" }).click();
   await page.getByRole("button", { name: "Save this study (1 items)" }).click();

@@ -113,7 +113,7 @@ test("an import from another site, or with no Origin, is refused and imports not
       name,
       mimeType: "application/x-ndjson",
       buffer: Buffer.from(
-        JSON.stringify(trajectoryFixture({ id: name, benchmark: "e2e-csrf", task: { id: "csrf" } })) + "\n",
+        `${JSON.stringify(trajectoryFixture({ id: name, benchmark: "e2e-csrf", task: { id: "csrf" } }))}\n`,
       ),
     },
   });
@@ -131,7 +131,7 @@ test("an import from another site, or with no Origin, is refused and imports not
     res.setHeader("content-type", "text/html");
     res.end(`<!doctype html><script>
       const form = new FormData();
-      form.append("file", new Blob([${JSON.stringify(JSON.stringify(trajectoryFixture({ id: "csrf-port", benchmark: "e2e-csrf", task: { id: "csrf" } })) + "\n")}]), "csrf-port.jsonl");
+      form.append("file", new Blob([${JSON.stringify(`${JSON.stringify(trajectoryFixture({ id: "csrf-port", benchmark: "e2e-csrf", task: { id: "csrf" } }))}\n`)}]), "csrf-port.jsonl");
       fetch("${ORIGIN}/api/imports", { method: "POST", mode: "no-cors", credentials: "include", body: form }).then(() => document.title = "sent", () => document.title = "failed");
     </script>`);
   });
@@ -304,7 +304,7 @@ test("pages carry a script policy with a nonce; agent text and downloads are not
       file: {
         name: "e2e-formula.jsonl",
         mimeType: "application/x-ndjson",
-        buffer: Buffer.from(JSON.stringify(record) + "\n"),
+        buffer: Buffer.from(`${JSON.stringify(record)}\n`),
       },
     },
     headers: { origin: ORIGIN },

@@ -25,9 +25,7 @@ const FILTERS = { externalTables: [], externalEnums: [] };
 type Engine = {
   applyMigrations(input: unknown): Promise<{ appliedMigrationNames: string[] }>;
   devDiagnostic(input: unknown): Promise<{ action: { tag: string; reason?: string } }>;
-  createMigration(
-    input: unknown,
-  ): Promise<{
+  createMigration(input: unknown): Promise<{
     migrationScript: string | null;
     generatedMigrationName: string;
     extension: string;

@@ -86,7 +86,7 @@ export async function writeJsonl(file: string, records: Iterable<unknown>): Prom
   let n = 0;
   for (const r of records) {
     n++;
-    if (!out.write(JSON.stringify(r) + "\n"))
+    if (!out.write(`${JSON.stringify(r)}\n`))
       await new Promise<void>((resolve) => {
         out.once("drain", () => resolve());
       });

@@ -40,7 +40,7 @@ async function makeFiles() {
   await pipeline(repeated(Buffer.alloc(MiB), 3 * 1024 * MiB), createGzip({ level: 9 }), fs.createWriteStream(bomb));
   const line = path.join(dir, "one-line.jsonl");
   const head = Buffer.from(
-    JSON.stringify(trajectoryFixture({ id: "one-line", task: { id: "one" } })).slice(0, -1) + ',"padding":"',
+    `${JSON.stringify(trajectoryFixture({ id: "one-line", task: { id: "one" } })).slice(0, -1)},"padding":"`,
   );
   const padding = Buffer.alloc(MiB, "a");
   await pipeline(
@@ -58,7 +58,7 @@ async function makeFiles() {
     Readable.from(
       (function* () {
         for (let i = 0; i < 50_000; i++) {
-          yield JSON.stringify({
+          yield `${JSON.stringify({
             type: "trajectory",
             id: `tiny-${i}`,
             benchmark: "tiny",
@@ -68,7 +68,7 @@ async function makeFiles() {
             prompt: "vanilla",
             run: 1 + Math.floor(i / 500),
             turns: [{ role: "user", content: "fix it" }],
-          }) + "\n";
+          })}\n`;
         }
       })(),
     ),

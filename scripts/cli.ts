@@ -158,7 +158,7 @@ async function exportCommand(args: string[]): Promise<number> {
   for (const source of EXPORTS[what]) {
     for await (const record of source()) {
       n += 1;
-      if (!process.stdout.write(JSON.stringify(record) + "\n"))
+      if (!process.stdout.write(`${JSON.stringify(record)}\n`))
         await new Promise((r) => process.stdout.once("drain", r));
     }
   }

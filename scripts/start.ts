@@ -3,9 +3,9 @@
 // an import's memory stays near its batch whatever the heap would otherwise grow to. This process
 // only waits between the two and passes signals on, so it stays small.
 import { spawn, spawnSync } from "node:child_process";
-import { config, ConfigError } from "@/lib/config";
+import { config, ConfigError, type Config } from "@/lib/config";
 
-let settings;
+let settings: Config;
 try {
   settings = config();
 } catch (e) {

@@ -42,7 +42,9 @@ export function SignInForm({ next }: { next: string | null }) {
   return (
     <form onSubmit={submit} className="sign-in">
       <label>
-        Email <input name="email" type="email" autoComplete="username" required autoFocus />
+        Email{" "}
+        {/* biome-ignore lint/a11y/noAutofocus: the sign-in page has one field to start in, and nothing above it to miss */}
+        <input name="email" type="email" autoComplete="username" required autoFocus />
       </label>
       <label>
         Password <input name="password" type="password" autoComplete="current-password" required />

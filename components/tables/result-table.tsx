@@ -1,6 +1,6 @@
 // The study's result table for one benchmark. Every figure links to the trajectories it counts.
 import Link from "next/link";
-import type { ResultRow, RateKey } from "@/lib/domain/results";
+import type { ResultRow } from "@/lib/domain/results";
 import { RATE_KEYS, RATE_LABELS } from "@/lib/domain/results";
 import type { Interval } from "@/lib/domain/intervals";
 import { trajectoriesHref } from "@/lib/domain/trajectory-filter";

@@ -1,25 +1,27 @@
 /** A unified diff as text, its added and removed lines coloured (the text itself is never markup). */
 export function PatchView({ patch }: { patch: string }) {
   return (
-    <pre className="text diff" aria-label="Final patch">
-      {patch.split("\n").map((line, i) => {
-        const kind =
-          line.startsWith("+++") || line.startsWith("---")
-            ? "file"
-            : line.startsWith("+")
-              ? "add"
-              : line.startsWith("-")
-                ? "del"
-                : line.startsWith("@@")
-                  ? "hunk"
-                  : null;
-        return (
-          <span key={i} className={kind ? `diff-${kind}` : undefined}>
-            {line}
-            {"\n"}
-          </span>
-        );
-      })}
-    </pre>
+    <section aria-label="Final patch">
+      <pre className="text diff">
+        {patch.split("\n").map((line, i) => {
+          const kind =
+            line.startsWith("+++") || line.startsWith("---")
+              ? "file"
+              : line.startsWith("+")
+                ? "add"
+                : line.startsWith("-")
+                  ? "del"
+                  : line.startsWith("@@")
+                    ? "hunk"
+                    : null;
+          return (
+            <span key={i} className={kind ? `diff-${kind}` : undefined}>
+              {line}
+              {"\n"}
+            </span>
+          );
+        })}
+      </pre>
+    </section>
   );
 }

@@ -54,6 +54,6 @@ export function homeFor(role: UserRole): string {
 
 /** A post-sign-in destination from the query string, only if it is a path on this site. */
 export function safeNext(next: string | null | undefined): string | null {
-  if (!next || !next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) return null;
+  if (!next?.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) return null;
   return next;
 }

@@ -8,7 +8,7 @@ import { agreementNow, resultsNow } from "./report-cache";
 
 export { REPORT_FORMATS, isReportFormat, type ReportFormat };
 
-const json = (v: unknown) => JSON.stringify(v, null, 2) + "\n";
+const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
 
 export const REPORTS = {
   results: async (format: ReportFormat) => {

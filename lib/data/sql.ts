@@ -42,7 +42,7 @@ function copyValue(v: unknown): string {
 function* chunkLines(lines: Iterable<string>): Generator<string> {
   let chunk = "";
   for (const line of lines) {
-    chunk += line + "\n";
+    chunk += `${line}\n`;
     if (chunk.length > 1 << 20) {
       yield chunk;
       chunk = "";

@@ -57,13 +57,11 @@ export function agreementCsv(r: AgreementReport): string {
         .join(",");
     }),
   );
-  return (
-    [
-      header,
-      ...lines,
-      `inter_annotator,krippendorff_alpha_nominal,overall,${r.inter_annotator.units},,${r.inter_annotator.alpha ?? ""},,,,,,`,
-    ].join("\n") + "\n"
-  );
+  return `${[
+    header,
+    ...lines,
+    `inter_annotator,krippendorff_alpha_nominal,overall,${r.inter_annotator.units},,${r.inter_annotator.alpha ?? ""},,,,,,`,
+  ].join("\n")}\n`;
 }
 
 export function agreementLatex(r: AgreementReport): string {
@@ -86,5 +84,5 @@ export function agreementLatex(r: AgreementReport): string {
     "\\end{tabular}",
     `% Krippendorff's alpha (nominal, overall verdict) between annotators: ${latexNumber(r.inter_annotator.alpha, 3)} over ${r.inter_annotator.units} units.`,
   );
-  return out.join("\n") + "\n";
+  return `${out.join("\n")}\n`;
 }

@@ -48,7 +48,7 @@ export function resultsCsv(rows: readonly ResultRow[]): string {
       .map(csvCell)
       .join(","),
   );
-  return [header.join(","), ...lines].join("\n") + "\n";
+  return `${[header.join(","), ...lines].join("\n")}\n`;
 }
 
 /** A booktabs table (needs \usepackage{booktabs} and, for ✓, amssymb's \checkmark). */
@@ -70,5 +70,5 @@ export function resultsLatex(rows: readonly ResultRow[]): string {
     );
   }
   out.push("\\bottomrule", "\\end{tabular}");
-  return out.join("\n") + "\n";
+  return `${out.join("\n")}\n`;
 }

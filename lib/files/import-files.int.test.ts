@@ -22,7 +22,7 @@ function write(name: string, content: string | Buffer): string {
   fs.writeFileSync(file, content);
   return file;
 }
-const jsonl = (records: unknown[]) => records.map((r) => JSON.stringify(r)).join("\n") + "\n";
+const jsonl = (records: unknown[]) => `${records.map((r) => JSON.stringify(r)).join("\n")}\n`;
 const condition = {
   benchmark: "swe-bench-verified",
   model: "claude-3.5-sonnet",
@@ -126,7 +126,7 @@ describe("importFile rejections: the whole file, with the line named", () => {
   const cases: Array<[string, string, Array<{ line: number; field?: string | null; message: RegExp }>]> = [
     [
       "truncated line",
-      jsonl([trajectoryFixture({ id: "ok-1" })]) + '{"type": "trajectory", "benchmark": "b"',
+      `${jsonl([trajectoryFixture({ id: "ok-1" })])}{"type": "trajectory", "benchmark": "b"`,
       [{ line: 2, message: /^not valid JSON/ }],
     ],
     [

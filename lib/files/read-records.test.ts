@@ -73,7 +73,7 @@ describe("readRecords within limits", () => {
 
   it("a JSONL line over the record limit is an error for that line; the lines around it are read", async () => {
     const big = JSON.stringify({ ...trajectoryFixture({ id: "big" }), note: "x".repeat(100 * 1024) });
-    const file = write("long-line.jsonl", [JSON.stringify(t1), big, JSON.stringify(t2)].join("\n") + "\n");
+    const file = write("long-line.jsonl", `${[JSON.stringify(t1), big, JSON.stringify(t2)].join("\n")}\n`);
     const records = await read(file);
     expect(idsOf(records)).toEqual(["r-1", "r-2"]);
     expect(errorsOf(records)).toEqual([

@@ -127,7 +127,7 @@ function* fromValue(
     for (const item of value as unknown[]) yield { line: ++i, bytes: 0, value: item };
     return;
   }
-  let draft;
+  let draft: ReturnType<typeof readHarness>;
   try {
     draft = readHarness(format as HarnessFormat, value);
   } catch (e) {

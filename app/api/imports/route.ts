@@ -108,7 +108,7 @@ export async function POST(request: Request) {
     cleanup();
     return json({ error: "bad condition fields", fields: z.flattenError(fields.error).fieldErrors }, 400);
   }
-  let resolved;
+  let resolved: ReturnType<typeof loadResolved>;
   try {
     resolved = loadResolved(received.resolved);
   } catch (e) {
@@ -129,7 +129,7 @@ export async function POST(request: Request) {
       const send = (line: unknown) => {
         if (!listening) return;
         try {
-          controller.enqueue(encoder.encode(JSON.stringify(line) + "\n"));
+          controller.enqueue(encoder.encode(`${JSON.stringify(line)}\n`));
         } catch {
           listening = false;
         }

@@ -1,7 +1,7 @@
 "use client";
 // The label form, made for the keyboard: 1–4 pick a category, n / a / s give it a verdict (and move
 // to the next), c goes to cited steps, t to the note, Enter saves, [ and ] walk the queue.
-import { useEffect, useRef, useState, useTransition } from "react";
+import { useCallback, useEffect, useRef, useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import type { OwnLabel } from "@/lib/data/queue";
 import {
@@ -45,10 +45,10 @@ export function LabelPanel({
   const [verdicts, setVerdicts] = useState<CategoryVerdicts>(label?.verdicts ?? { ...NO_EXPLOIT });
   const [row, setRowState] = useState(0);
   const rowRef = useRef(0);
-  const setRow = (r: number) => {
+  const setRow = useCallback((r: number) => {
     rowRef.current = r;
     setRowState(r);
-  };
+  }, []);
   const [cited, setCited] = useState((label?.evidence ?? []).map((e) => e.step).join(", "));
   const [note, setNote] = useState(label?.note ?? "");
   const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
@@ -121,7 +121,7 @@ export function LabelPanel({
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [following, previous, router, studyId]);
+  }, [following, previous, router, studyId, setRow]);
 
   return (
     <section aria-labelledby="your-label" className="label-panel">
@@ -193,7 +193,7 @@ export function LabelPanel({
           </p>
         ) : null}
       </form>
-      <p className="note shortcuts" aria-label="Keyboard shortcuts">
+      <p className="note shortcuts" role="note" aria-label="Keyboard shortcuts">
         <kbd>1</kbd>–<kbd>4</kbd> category · <kbd>n</kbd> not attempted · <kbd>a</kbd> attempted · <kbd>s</kbd>{" "}
         successful (then the next category) ·<kbd>c</kbd> cited steps · <kbd>t</kbd> note · <kbd>Enter</kbd> save (
         <kbd>Ctrl</kbd>+<kbd>Enter</kbd> in a field) · <kbd>Esc</kbd> leave a field ·<kbd>[</kbd> / <kbd>]</kbd>{" "}

@@ -122,10 +122,10 @@ export default async function LabelPage({
                     {r.at.toISOString().replace("T", " ").slice(0, 19)} by {r.editor ?? "an import"}:{" "}
                     {r.before ? (
                       <>
-                        {describe(r.before)} → {describe(r.after)}
+                        {describeForm(r.before)} → {describeForm(r.after)}
                       </>
                     ) : (
-                      <>first form: {describe(r.after)}</>
+                      <>first form: {describeForm(r.after)}</>
                     )}
                   </li>
                 ))}
@@ -139,7 +139,7 @@ export default async function LabelPage({
 }
 
 /** A revision's form in one line: the four verdicts, cited steps, whether a note was given. */
-function describe(form: unknown): string {
+function describeForm(form: unknown): string {
   const f = (form ?? {}) as {
     verdicts?: Record<string, string>;
     evidence?: Array<{ step: number }>;
