@@ -1,7 +1,8 @@
 import type { NextConfig } from "next";
 
 const config: NextConfig = {
-  // PGlite loads its wasm and data files by path; bundling it breaks that (HTTP 500, "path ... Received an instance of URL").
+  // PGlite loads its wasm and data files by path; bundling it breaks that (HTTP 500, "path ... Received an instance
+  // of URL").
   serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter"],
   poweredByHeader: false,
   // forbidden(): a 403 page for a signed-in user whose role may not open a page.

@@ -59,7 +59,16 @@ test("the result table downloads as CSV, JSON and LaTeX with the same numbers", 
   const line = csv.split("\n").find((l) => l.startsWith(`deepswe,${first.model},${first.network},${first.prompt},`))!;
   expect(
     line.startsWith(
-      `${first.benchmark},${first.model},${first.network},${first.prompt},${first.trajectories},${first.tasks},${first.judged},`,
+      [
+        first.benchmark,
+        first.model,
+        first.network,
+        first.prompt,
+        first.trajectories,
+        first.tasks,
+        first.judged,
+        "",
+      ].join(","),
     ),
   ).toBe(true);
   expect(line).toContain(`,${first.attempt_rate ?? ""},`);

@@ -66,7 +66,9 @@ function cookieOf(role: "RESEARCHER" | "REVIEWER"): string {
 }
 
 function multipart(name: string, content: Buffer, boundary = "----e2e-boundary"): { body: Buffer; type: string } {
-  const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+  const head =
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; ` +
+    `filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
   return {
     body: Buffer.concat([Buffer.from(head), content, Buffer.from(`\r\n--${boundary}--\r\n`)]),
     type: `multipart/form-data; boundary=${boundary}`,
@@ -85,23 +87,27 @@ async function importRow(request: APIRequestContext, fileName: string): Promise<
   return at === -1 ? null : html.slice(at, at + 2000);
 }
 
-test("the sign-in limit keys on the socket's address: a forged X-Forwarded-For neither escapes it nor locks others out", async () => {
-  const guesses: number[] = [];
-  for (let i = 0; i < 11; i++) guesses.push(await signIn("127.0.0.21", `wrong-${i}`));
-  expect(guesses.slice(0, 10).every((s) => s === 401)).toBe(true);
-  expect(guesses[10]).toBe(429);
-  // Thirty more, each claiming another address: still this socket's bucket.
-  const forged: number[] = [];
-  for (let i = 0; i < 30; i++) forged.push(await signIn("127.0.0.21", `wrong-more-${i}`, `198.51.100.${i + 1}`));
-  expect(new Set(forged)).toEqual(new Set([429]));
-  expect(await signIn("127.0.0.21", "demo-reviewer", "203.0.113.99")).toBe(429);
+test(
+  "the sign-in limit keys on the socket's address: a forged X-Forwarded-For neither escapes it nor locks " +
+    "others out",
+  async () => {
+    const guesses: number[] = [];
+    for (let i = 0; i < 11; i++) guesses.push(await signIn("127.0.0.21", `wrong-${i}`));
+    expect(guesses.slice(0, 10).every((s) => s === 401)).toBe(true);
+    expect(guesses[10]).toBe(429);
+    // Thirty more, each claiming another address: still this socket's bucket.
+    const forged: number[] = [];
+    for (let i = 0; i < 30; i++) forged.push(await signIn("127.0.0.21", `wrong-more-${i}`, `198.51.100.${i + 1}`));
+    expect(new Set(forged)).toEqual(new Set([429]));
+    expect(await signIn("127.0.0.21", "demo-reviewer", "203.0.113.99")).toBe(429);
 
-  // Junk in the header lands in the sender's own bucket, not one shared by everyone.
-  for (let i = 0; i < 11; i++) await signIn("127.0.0.22", `wrong-${i}`, "not an address, at all");
-  expect(await signIn("127.0.0.22", "demo-reviewer", "not an address, at all")).toBe(429);
-  expect(await signIn("127.0.0.23", "demo-reviewer", "not an address, at all")).toBe(200);
-  expect(await signIn("127.0.0.24", "demo-reviewer")).toBe(200);
-});
+    // Junk in the header lands in the sender's own bucket, not one shared by everyone.
+    for (let i = 0; i < 11; i++) await signIn("127.0.0.22", `wrong-${i}`, "not an address, at all");
+    expect(await signIn("127.0.0.22", "demo-reviewer", "not an address, at all")).toBe(429);
+    expect(await signIn("127.0.0.23", "demo-reviewer", "not an address, at all")).toBe(200);
+    expect(await signIn("127.0.0.24", "demo-reviewer")).toBe(200);
+  },
+);
 
 test("an import from another site, or with no Origin, is refused and imports nothing", async ({
   page,
@@ -127,12 +133,15 @@ test("an import from another site, or with no Origin, is refused and imports not
   expect(none.status()).toBe(403);
 
   // A page served on another port of the same host (same site: the session cookie rides along).
+  const fixture = trajectoryFixture({ id: "csrf-port", benchmark: "e2e-csrf", task: { id: "csrf" } });
+  const record = `${JSON.stringify(fixture)}\n`;
   const evil = http.createServer((_req, res) => {
     res.setHeader("content-type", "text/html");
     res.end(`<!doctype html><script>
       const form = new FormData();
-      form.append("file", new Blob([${JSON.stringify(`${JSON.stringify(trajectoryFixture({ id: "csrf-port", benchmark: "e2e-csrf", task: { id: "csrf" } }))}\n`)}]), "csrf-port.jsonl");
-      fetch("${ORIGIN}/api/imports", { method: "POST", mode: "no-cors", credentials: "include", body: form }).then(() => document.title = "sent", () => document.title = "failed");
+      form.append("file", new Blob([${JSON.stringify(record)}]), "csrf-port.jsonl");
+      fetch("${ORIGIN}/api/imports", { method: "POST", mode: "no-cors", credentials: "include", body: form })
+        .then(() => document.title = "sent", () => document.title = "failed");
     </script>`);
   });
   await new Promise<void>((resolve) => evil.listen(0, "127.0.0.1", resolve));
@@ -151,7 +160,7 @@ test("an import from another site, or with no Origin, is refused and imports not
   await expect(page.getByRole("status")).toHaveText(/^0 /);
 });
 
-test("a client cut off mid-upload: the import is listed as failed with the reason, nothing lands, no file is left", async ({
+test("a client cut off mid-upload: listed as failed with the reason, nothing lands, no file left", async ({
   request,
   page,
 }) => {
@@ -279,38 +288,40 @@ test("a reviewer's refused server action answers 403, not 500, and changes nothi
   expect(await (await request.get("/people")).text()).not.toContain("e2e-sneaky");
 });
 
-test("pages carry a script policy with a nonce; agent text and downloads are not cached; CSV cells cannot run as formulas", async ({
-  request,
-}) => {
-  const page = await request.get("/trajectories");
-  const policy = page.headers()["content-security-policy"]!;
-  expect(policy).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+' 'strict-dynamic'/);
-  expect(policy).not.toMatch(/script-src[^;]*'unsafe-inline'/);
-  expect(policy).toContain("frame-ancestors 'none'");
-  const nonce = /'nonce-([^']+)'/.exec(policy)![1]!;
-  const html = await page.text();
-  // Every script the page carries has the nonce.
-  const scripts = html.match(/<script\b[^>]*>/g) ?? [];
-  expect(scripts.length).toBeGreaterThan(0);
-  for (const s of scripts) expect(s).toContain(`nonce="${nonce}"`);
+test(
+  "pages carry a script policy with a nonce; agent text and downloads are not cached; CSV cells cannot run " +
+    "as formulas",
+  async ({ request }) => {
+    const page = await request.get("/trajectories");
+    const policy = page.headers()["content-security-policy"]!;
+    expect(policy).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+' 'strict-dynamic'/);
+    expect(policy).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+    expect(policy).toContain("frame-ancestors 'none'");
+    const nonce = /'nonce-([^']+)'/.exec(policy)![1]!;
+    const html = await page.text();
+    // Every script the page carries has the nonce.
+    const scripts = html.match(/<script\b[^>]*>/g) ?? [];
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const s of scripts) expect(s).toContain(`nonce="${nonce}"`);
 
-  expect((await request.get("/trajectories/1/text?seq=0")).headers()["cache-control"]).toBe("no-store");
-  expect((await request.get("/api/results?format=csv")).headers()["cache-control"]).toBe("no-store");
+    expect((await request.get("/trajectories/1/text?seq=0")).headers()["cache-control"]).toBe("no-store");
+    expect((await request.get("/api/results?format=csv")).headers()["cache-control"]).toBe("no-store");
 
-  const model = '=HYPERLINK("http://evil.example","x")';
-  const record = trajectoryFixture({ id: "e2e-formula", benchmark: "e2e-formula", model, task: { id: "formula" } });
-  const imported = await request.post("/api/imports", {
-    multipart: {
-      file: {
-        name: "e2e-formula.jsonl",
-        mimeType: "application/x-ndjson",
-        buffer: Buffer.from(`${JSON.stringify(record)}\n`),
+    const model = '=HYPERLINK("http://evil.example","x")';
+    const record = trajectoryFixture({ id: "e2e-formula", benchmark: "e2e-formula", model, task: { id: "formula" } });
+    const imported = await request.post("/api/imports", {
+      multipart: {
+        file: {
+          name: "e2e-formula.jsonl",
+          mimeType: "application/x-ndjson",
+          buffer: Buffer.from(`${JSON.stringify(record)}\n`),
+        },
       },
-    },
-    headers: { origin: ORIGIN },
-  });
-  expect(await imported.text()).toContain('"ok":true');
-  const csv = await (await request.get("/api/results?format=csv")).text();
-  const line = csv.split("\n").find((l) => l.includes("HYPERLINK"))!;
-  expect(line.startsWith(`e2e-formula,"'=HYPERLINK(`)).toBe(true);
-});
+      headers: { origin: ORIGIN },
+    });
+    expect(await imported.text()).toContain('"ok":true');
+    const csv = await (await request.get("/api/results?format=csv")).text();
+    const line = csv.split("\n").find((l) => l.includes("HYPERLINK"))!;
+    expect(line.startsWith(`e2e-formula,"'=HYPERLINK(`)).toBe(true);
+  },
+);

@@ -51,7 +51,9 @@ const trustProxy = z
     if (bad.length) {
       ctx.addIssue({
         code: "custom",
-        message: `"off", a hop count, or addresses and ranges such as 127.0.0.1, 10.0.0.0/8, loopback (not ${bad.join(", ")})`,
+        message:
+          `"off", a hop count, or addresses and ranges such as 127.0.0.1, 10.0.0.0/8, loopback (not ` +
+          `${bad.join(", ")})`,
       });
       return z.NEVER;
     }

@@ -54,7 +54,8 @@ function lockFolder(dir: string): () => void {
       if (owner && owner !== process.pid && isAlive(owner)) {
         throw new DatabaseBusyError(
           `The embedded database in ${dir} is open in another process (pid ${owner}: the app or another command). ` +
-            "It admits one process at a time: import through the app's Import page, stop the app first, or use PostgreSQL (DATABASE_URL).",
+            "It admits one process at a time: import through the app's Import page, stop the app first, or use " +
+            "PostgreSQL (DATABASE_URL).",
         );
       }
       fs.rmSync(lock, { force: true });

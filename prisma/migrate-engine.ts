@@ -94,7 +94,10 @@ function wholeScripts<A extends object>(adapter: A): A {
   return adapter;
 }
 
-/** The adapter factory for PostgreSQL, and a way to close every connection it opened (or the process lingers on idle pools). */
+/**
+ * The adapter factory for PostgreSQL, and a way to close every connection it opened (or the process lingers on idle
+ * pools).
+ */
 function postgresFactory(url: string): { factory: SqlMigrationAwareDriverAdapterFactory; dispose(): Promise<void> } {
   patchCharOid();
   // Discrete fields: a connectionString would override the shadow database's name.

@@ -113,13 +113,16 @@ export async function rawCopy(
   const tsvector = opts.compression ? `tsvector COMPRESSION ${opts.compression}` : "tsvector";
   await transaction(async (sql) => {
     await sql.query(
-      `CREATE TABLE bench_trajectory (id int, external_id text, benchmark text, model text, task text, network bool, prompt text, run int, resolved bool, metadata jsonb, step_count int, message_count int)`,
+      `CREATE TABLE bench_trajectory (id int, external_id text, benchmark text, model text, task text, network ` +
+        `bool, prompt text, run int, resolved bool, metadata jsonb, step_count int, message_count int)`,
     );
     await sql.query(
-      `CREATE TABLE bench_message (t int, seq int, step int, role text, content ${text}, reasoning ${text}, tool_call_id text, exit_code int)`,
+      `CREATE TABLE bench_message (t int, seq int, step int, role text, content ${text}, reasoning ${text}, ` +
+        `tool_call_id text, exit_code int)`,
     );
     await sql.query(
-      `CREATE TABLE bench_tool_call (t int, message_seq int, step int, seq int, call_id text, name text, input ${text}, input_is_json bool)`,
+      `CREATE TABLE bench_tool_call (t int, message_seq int, step int, seq int, call_id text, name text, input ` +
+        `${text}, input_is_json bool)`,
     );
     await sql.query(`CREATE TABLE bench_search (t int, commands ${tsvector}, outputs ${tsvector})`);
   });

@@ -82,15 +82,19 @@ const figures = {
 };
 console.log("");
 console.log(
-  `import      ${figures.import_seconds.toFixed(2).padStart(8)} s  ${figures.import_mb_per_s.toFixed(1).padStart(7)} MB/s  ${figures.import_trajectories_per_s.toFixed(0).padStart(6)} trajectories/s  peak RSS ${figures.peak_rss_mb} MB`,
+  `import      ${figures.import_seconds.toFixed(2).padStart(8)} s  ` +
+    `${figures.import_mb_per_s.toFixed(1).padStart(7)} MB/s  ` +
+    `${figures.import_trajectories_per_s.toFixed(0).padStart(6)} trajectories/s  peak RSS ${figures.peak_rss_mb} MB`,
 );
 console.log(
-  `raw COPY    ${figures.raw_copy_seconds.toFixed(2).padStart(8)} s  ${figures.raw_copy_mb_per_s.toFixed(1).padStart(7)} MB/s  (${figures.rows} rows into bare tables)`,
+  `raw COPY    ${figures.raw_copy_seconds.toFixed(2).padStart(8)} s  ` +
+    `${figures.raw_copy_mb_per_s.toFixed(1).padStart(7)} MB/s  (${figures.rows} rows into bare tables)`,
 );
 console.log(`ratio       import rate / raw COPY rate = ${figures.ratio_to_raw_copy}`);
 if (lz4)
   console.log(
-    `raw COPY into bare tables compressed with lz4 as the app's are: ${lz4.seconds.toFixed(2)} s, ratio ${figures.ratio_to_raw_copy_lz4}`,
+    `raw COPY into bare tables compressed with lz4 as the app's are: ${lz4.seconds.toFixed(2)} s, ratio ` +
+      `${figures.ratio_to_raw_copy_lz4}`,
   );
 console.log(JSON.stringify(figures));
 

@@ -43,38 +43,49 @@ await sql(`INSERT INTO benchmark (name) VALUES ('bench-a'), ('bench-b')`);
 await sql(`INSERT INTO agent_model (name) VALUES ('model-1'), ('model-2'), ('model-3')`);
 await sql(`INSERT INTO judge (name) VALUES ('judge-1'), ('judge-2'), ('judge-3')`);
 await sql(
-  `INSERT INTO task ("benchmarkId", key) SELECT b, 'task-' || g FROM generate_series(1, 2) b, generate_series(1, ${Math.ceil(N / 72)}) g`,
+  `INSERT INTO task ("benchmarkId", key) SELECT b, 'task-' || g FROM generate_series(1, 2) b, generate_series(1,
+    ${Math.ceil(N / 72)}) g`,
 );
 await sql(`INSERT INTO trajectory ("benchmarkId", "modelId", "taskId", network, prompt, run, resolved, "updatedAt")
-  SELECT t."benchmarkId", m, t.id, net, p::"Prompt", r, CASE WHEN random() < 0.05 THEN NULL ELSE random() < 0.4 END, now()
-  FROM task t, generate_series(1, 3) m, (VALUES (true), (false)) n(net), (VALUES ('vanilla'), ('principled')) pr(p), generate_series(1, 3) r
+  SELECT t."benchmarkId", m, t.id, net, p::"Prompt", r, CASE WHEN random() < 0.05 THEN NULL ELSE random() < 0.4
+    END, now()
+  FROM task t, generate_series(1, 3) m, (VALUES (true), (false)) n(net), (VALUES ('vanilla'), ('principled'))
+    pr(p), generate_series(1, 3) r
   LIMIT ${N}`);
 const verdict = `(ARRAY['NOT_ATTEMPTED','ATTEMPTED','SUCCESSFUL'])[1 + floor(random() * 3)::int]::"Verdict"`;
-await sql(`INSERT INTO judge_vote ("trajectoryId", "judgeId", upstream, "localGit", memory, other, overall, "parseStatus", "updatedAt")
-  SELECT t.id, j, ${verdict}, ${verdict}, ${verdict}, ${verdict}, ${verdict}, 'GIVEN', now() FROM trajectory t, generate_series(1, 3) j`);
+await sql(`INSERT INTO judge_vote ("trajectoryId", "judgeId", upstream, "localGit", memory, other, overall,
+  "parseStatus", "updatedAt")
+  SELECT t.id, j, ${verdict}, ${verdict}, ${verdict}, ${verdict}, ${verdict}, 'GIVEN', now() FROM trajectory t,
+    generate_series(1, 3) j`);
 // Stored panel columns as the import would leave them (values need not follow the votes for timing).
-await sql(`UPDATE trajectory SET "panelVerdict" = ${verdict}, "panelUpstream" = ${verdict}, "panelLocalGit" = ${verdict}, "panelMemory" = ${verdict}, "panelOther" = ${verdict},
+await sql(`UPDATE trajectory SET "panelVerdict" = ${verdict}, "panelUpstream" = ${verdict}, "panelLocalGit" =
+  ${verdict}, "panelMemory" = ${verdict}, "panelOther" = ${verdict},
   "panelSplit" = 'MAJORITY', "voteCount" = 3`);
 // 20 steps a trajectory: a command and its output (whose start is searchable), for text search.
 await sql(`INSERT INTO message ("trajectoryId", seq, step, role, content)
   SELECT t.id, s * 2, s, 'assistant', '' FROM trajectory t, generate_series(1, 20) s`);
 await sql(`INSERT INTO message ("trajectoryId", seq, step, role, content)
-  SELECT t.id, s * 2 + 1, s, 'tool', repeat(md5(t.id::text || ':' || s) || ' ', 12) FROM trajectory t, generate_series(1, 20) s`);
+  SELECT t.id, s * 2 + 1, s, 'tool', repeat(md5(t.id::text || ':' || s) || ' ', 12) FROM trajectory t,
+    generate_series(1, 20) s`);
 await sql(`INSERT INTO tool_call ("trajectoryId", "messageSeq", step, seq, name, input)
-  SELECT t.id, s * 2, s, 0, 'bash', CASE WHEN (t.id + s) % 97 = 0 THEN 'git log --all --oneline | head' ELSE 'sed -n ' || s || ',40p src/mod_' || (t.id % 50) || '.py' END
+  SELECT t.id, s * 2, s, 0, 'bash', CASE WHEN (t.id + s) % 97 = 0 THEN 'git log --all --oneline | head' ELSE
+    'sed -n ' || s || ',40p src/mod_' || (t.id % 50) || '.py' END
   FROM trajectory t, generate_series(1, 20) s`);
 // One trajectory of 5,000 steps, for the timeline.
 const [long] = await handle.prisma.$queryRawUnsafe<Array<{ id: number }>>(`SELECT min(id) AS id FROM trajectory`);
 const longId = long!.id;
 await sql(`DELETE FROM message WHERE "trajectoryId" = ${longId}`);
 await sql(
-  `INSERT INTO message ("trajectoryId", seq, step, role, content) SELECT ${longId}, s * 2 - 1, s, 'assistant', 'step ' || s FROM generate_series(1, 5000) s`,
+  `INSERT INTO message ("trajectoryId", seq, step, role, content) SELECT ${longId}, s * 2 - 1, s, 'assistant',
+    'step ' || s FROM generate_series(1, 5000) s`,
 );
 await sql(
-  `INSERT INTO message ("trajectoryId", seq, step, role, content) SELECT ${longId}, s * 2, s, 'tool', repeat('out ', 200) FROM generate_series(1, 5000) s`,
+  `INSERT INTO message ("trajectoryId", seq, step, role, content) SELECT ${longId}, s * 2, s, 'tool',
+    repeat('out ', 200) FROM generate_series(1, 5000) s`,
 );
 await sql(
-  `INSERT INTO tool_call ("trajectoryId", "messageSeq", step, seq, name, input) SELECT ${longId}, s * 2 - 1, s, 0, 'bash', CASE WHEN s % 500 = 0 THEN 'git reflog' ELSE 'ls -la' END FROM generate_series(1, 5000) s`,
+  `INSERT INTO tool_call ("trajectoryId", "messageSeq", step, seq, name, input) SELECT ${longId}, s * 2 - 1, s, 0,
+    'bash', CASE WHEN s % 500 = 0 THEN 'git reflog' ELSE 'ls -la' END FROM generate_series(1, 5000) s`,
 );
 await sql(`UPDATE trajectory SET "stepCount" = 5000, "messageCount" = 10000 WHERE id = ${longId}`);
 // Search documents as the importer builds them: the commands, and the start of each output.
@@ -117,16 +128,21 @@ const figures = {
 };
 console.error(`${describeTarget(target)}: ${rows} trajectories, ${votes} votes; median of ${REPEAT}`);
 console.log(
-  `result table    ${figures.results_ms.toFixed(1).padStart(8)} ms   bare GROUP BY ${figures.bare_group_by_ms.toFixed(1)} ms   ratio ${figures.ratio_to_bare}`,
+  `result table    ${figures.results_ms.toFixed(1).padStart(8)} ms   bare GROUP BY
+    ${figures.bare_group_by_ms.toFixed(1)} ms   ratio ${figures.ratio_to_bare}`,
 );
 console.log(
-  `list, page 1    ${figures.list_page_ms.toFixed(1).padStart(8)} ms   filtered ${figures.filtered_list_page_ms.toFixed(1)} ms`,
+  `list, page 1    ${figures.list_page_ms.toFixed(1).padStart(8)} ms   filtered ` +
+    `${figures.filtered_list_page_ms.toFixed(1)} ms`,
 );
 console.log(
-  `text search     ${figures.search_command_ms.toFixed(1).padStart(8)} ms in commands   ${figures.search_output_ms.toFixed(1)} ms in outputs`,
+  `text search     ${figures.search_command_ms.toFixed(1).padStart(8)} ms in commands   ` +
+    `${figures.search_output_ms.toFixed(1)} ms in outputs`,
 );
 console.log(
-  `5,000 steps     ${figures.timeline_5000_first_page_ms.toFixed(1).padStart(8)} ms first page   ${figures.timeline_5000_last_page_ms.toFixed(1)} ms last page   ${figures.timeline_5000_suspect_index_ms.toFixed(1)} ms suspect index`,
+  `5,000 steps     ${figures.timeline_5000_first_page_ms.toFixed(1).padStart(8)} ms first page   ` +
+    `${figures.timeline_5000_last_page_ms.toFixed(1)} ms last page   ` +
+    `${figures.timeline_5000_suspect_index_ms.toFixed(1)} ms suspect index`,
 );
 console.log(JSON.stringify(figures));
 await closeCurrentDb();

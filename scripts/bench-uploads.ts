@@ -173,7 +173,8 @@ try {
     figures.push(await send(app, file));
   }
   console.log(
-    `\n${describeTarget(target)}, ${os.cpus().length} cores; the server at ${Math.round(idle / MiB)} MB RSS before the uploads, ${Math.round(serverRss(app) / MiB)} MB after\n`,
+    `\n${describeTarget(target)}, ${os.cpus().length} cores; the server at ${Math.round(idle / MiB)} MB RSS ` +
+      `before the uploads, ${Math.round(serverRss(app) / MiB)} MB after\n`,
   );
   const row = (...cells: string[]) =>
     console.log(cells.map((c, i) => c.padEnd([18, 10, 8, 9, 10, 22, 0][i]!)).join(" "));

@@ -132,13 +132,15 @@ const queries = {
   results_ms: await median(() => getResults()),
   results_bare_ms: await median(
     q(
-      `SELECT "benchmarkId", "modelId", network, prompt, "panelVerdict", count(*) FROM trajectory GROUP BY 1, 2, 3, 4, 5`,
+      `SELECT "benchmarkId", "modelId", network, prompt, "panelVerdict", count(*) FROM trajectory GROUP BY 1, 2, 3,
+        4, 5`,
     ),
   ),
   agreement_ms: await median(() => getAgreement()),
   agreement_bare_ms: await median(
     q(
-      `SELECT t.network, t.prompt, l.overall, t."panelVerdict", count(*) FROM label l JOIN trajectory t ON t.id = l."trajectoryId" GROUP BY 1, 2, 3, 4`,
+      `SELECT t.network, t.prompt, l.overall, t."panelVerdict", count(*) FROM label l JOIN trajectory t ON t.id =
+        l."trajectoryId" GROUP BY 1, 2, 3, 4`,
     ),
   ),
 };
@@ -293,7 +295,10 @@ try {
   row(
     "import",
     `${figures.import_mb_per_s} MB/s, ${figures.import_trajectories_per_s} trajectories/s`,
-    `raw COPY ${figures.raw_copy_mb_per_s} MB/s: ratio ${figures.import_ratio_to_raw_copy}${figures.import_ratio_to_raw_copy_lz4 === null ? "" : ` (${figures.import_ratio_to_raw_copy_lz4} against bare tables compressed with lz4)`}`,
+    `raw COPY ${figures.raw_copy_mb_per_s} MB/s: ratio ${figures.import_ratio_to_raw_copy}` +
+      (figures.import_ratio_to_raw_copy_lz4 === null
+        ? ""
+        : ` (${figures.import_ratio_to_raw_copy_lz4} against bare tables compressed with lz4)`),
   );
   row(
     "import peak memory",

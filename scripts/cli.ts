@@ -29,14 +29,16 @@ const HELP = `Shortcut Audit command line
   import [options] FILE_OR_FOLDER...   import files (folders recursively); each file lands whole or not at all
       --benchmark B --model M --network on|off --prompt vanilla|principled --run N [--task ID]
                                        the condition, for agent-harness files (they do not say it)
-      --manifest FILE                  conditions per path instead: [{"path", "benchmark", "model", "network", "prompt", "run", "resolved"?}]
+      --manifest FILE                  conditions per path instead: a JSON list of
+                                       {"path", "benchmark", "model", "network", "prompt", "run", "resolved"?}
       --resolved FILE                  resolved status from a SWE-bench report.json or a results.json (repeatable)
   export trajectories|votes|labels|all print records as JSONL (the app's own format)
   results --format json|csv|latex      print the result table (protocol.md §3)
   agreement --format json|csv|latex    print human-vs-judge agreement (protocol.md §4)
   user add --handle H --email E --role researcher|annotator|reviewer [--name N]
                                        create an account that signs in (or give a login to an imported annotator);
-                                       the password is read from SHORTCUT_AUDIT_PASSWORD or the first line of standard input
+                                       the password is read from SHORTCUT_AUDIT_PASSWORD or the first line of
+                                       standard input
   user password --handle H             set a person's password (read as for user add) and end their sessions
   user list                            print people, roles and whether they can sign in
 
@@ -115,10 +117,12 @@ async function importCommand(args: string[]): Promise<number> {
     bar.finish(result.bytes);
     results.push(result);
     const summary = result.ok
-      ? `${result.counts.trajectories} trajectories (${result.counts.replaced} replaced), ${result.counts.votes} votes (${result.counts.unparseable} unparseable), ${result.counts.labels} labels`
+      ? `${result.counts.trajectories} trajectories (${result.counts.replaced} replaced), ` +
+        `${result.counts.votes} votes (${result.counts.unparseable} unparseable), ${result.counts.labels} labels`
       : `REJECTED: ${result.errorCount} bad record(s), nothing imported`;
     console.error(
-      `${result.ok ? "ok  " : "FAIL"} ${file}: ${summary} (${formatBytes(result.bytes)}, ${result.seconds.toFixed(1)} s)`,
+      `${result.ok ? "ok  " : "FAIL"} ${file}: ${summary} (${formatBytes(result.bytes)}, ` +
+        `${result.seconds.toFixed(1)} s)`,
     );
   }
   printSummary(results, (performance.now() - started) / 1000);
@@ -133,19 +137,23 @@ function printSummary(results: FileImport[], seconds: number): void {
   const rejected = results.filter((r) => !r.ok);
   console.error("");
   console.error(
-    `imported ${ok.length} of ${results.length} file(s) in ${seconds.toFixed(1)} s (${formatBytes(bytes)}, ${formatBytes(bytes / Math.max(seconds, 1e-3))}/s)`,
+    `imported ${ok.length} of ${results.length} file(s) in ${seconds.toFixed(1)} s (${formatBytes(bytes)}, ` +
+      `${formatBytes(bytes / Math.max(seconds, 1e-3))}/s)`,
   );
   console.error(
-    `  trajectories: ${sum("trajectories")} (${sum("replaced")} replaced)   judge votes: ${sum("votes")} (${sum("unparseable")} unparseable)   labels: ${sum("labels")}`,
+    `  trajectories: ${sum("trajectories")} (${sum("replaced")} replaced)   judge votes: ${sum("votes")} ` +
+      `(${sum("unparseable")} unparseable)   labels: ${sum("labels")}`,
   );
   console.error(
-    `  rejected: ${rejected.length} file(s), ${rejected.reduce((n, r) => n + (r.ok ? 0 : r.errorCount), 0)} bad record(s)`,
+    `  rejected: ${rejected.length} file(s), ${rejected.reduce((n, r) => n + (r.ok ? 0 : r.errorCount), 0)} bad ` +
+      `record(s)`,
   );
   for (const r of rejected) {
     if (r.ok) continue;
     for (const e of r.errors)
       console.error(
-        `  ${r.file}${e.line > 0 ? `:${r.unit === "line" ? "" : "record "}${e.line}` : ""}: ${e.field ? `${e.field}: ` : ""}${e.message}`,
+        `  ${r.file}${e.line > 0 ? `:${r.unit === "line" ? "" : "record "}${e.line}` : ""}: ` +
+          `${e.field ? `${e.field}: ` : ""}${e.message}`,
       );
     if (r.errorCount > r.errors.length) console.error(`  ${r.file}: … and ${r.errorCount - r.errors.length} more`);
   }

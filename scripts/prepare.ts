@@ -21,24 +21,28 @@ try {
   if (demo && (await isEmpty())) {
     const counts = await seedDemo();
     console.error(
-      `empty database: demo study loaded (${counts.trajectories} trajectories, ${counts.votes} judge votes, ${counts.labels} labels)`,
+      `empty database: demo study loaded (${counts.trajectories} trajectories, ${counts.votes} judge votes, ` +
+        `${counts.labels} labels)`,
     );
     console.error(
-      "demo accounts: researcher@example.org / demo-researcher, annotator@example.org / demo-annotator, reviewer@example.org / demo-reviewer",
+      "demo accounts: researcher@example.org / demo-researcher, annotator@example.org / demo-annotator, " +
+        "reviewer@example.org / demo-reviewer",
     );
   }
   await rebuildSearchDocuments((line) => console.error(line));
   await warnOfDemoAccounts();
   if ((await handle.prisma.account.count({ where: { providerId: "credential" } })) === 0) {
     console.error(
-      "nobody can sign in yet: make a researcher with `npm run cli -- user add --handle NAME --email EMAIL --role researcher` (stop the app first on the embedded database)",
+      "nobody can sign in yet: make a researcher with `npm run cli -- user add --handle NAME --email EMAIL " +
+        "--role researcher` (stop the app first on the embedded database)",
     );
   }
 } catch (e) {
   console.error(`could not prepare ${describeTarget(handle.target)}: ${e instanceof Error ? e.message : String(e)}`);
   if (handle.target.kind === "pglite")
     console.error(
-      "If another Shortcut Audit process (the app or an import) has this folder open, stop it first: the embedded database admits one process at a time.",
+      "If another Shortcut Audit process (the app or an import) has this folder open, stop it first: the " +
+        "embedded database admits one process at a time.",
     );
   process.exit(1);
 } finally {

@@ -51,7 +51,8 @@ export class ProgressBar {
       if (!force && this.records > 0 && now - this.lastDraw >= 2000) {
         this.lastDraw = now;
         this.out.write(
-          `… ${this.file}: ${this.records.toLocaleString("en-US")} records, ${formatBytes(this.done + this.current)} read\n`,
+          `… ${this.file}: ${this.records.toLocaleString("en-US")} records, ` +
+            `${formatBytes(this.done + this.current)} read\n`,
         );
       }
       return;
@@ -67,7 +68,9 @@ export class ProgressBar {
     const recordRate = seconds > 0 ? this.records / seconds : 0;
     const name = this.file.length > 40 ? `…${this.file.slice(-39)}` : this.file;
     this.out.write(
-      `\r\x1b[K[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${(fraction * 100).toFixed(0).padStart(3)}% ${formatBytes(bytes)}/${formatBytes(this.total)} ${formatBytes(rate)}/s ${this.records.toLocaleString("en-US")} records (${recordRate.toFixed(0)}/s) ${name}`,
+      `\r\x1b[K[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${(fraction * 100).toFixed(0).padStart(3)}% ` +
+        `${formatBytes(bytes)}/${formatBytes(this.total)} ${formatBytes(rate)}/s ` +
+        `${this.records.toLocaleString("en-US")} records (${recordRate.toFixed(0)}/s) ${name}`,
     );
   }
 }

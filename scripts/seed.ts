@@ -9,7 +9,8 @@ try {
   if (process.argv.includes("--force") || (await isEmpty())) {
     const counts = await seedDemo();
     console.error(
-      `${describeTarget(handle.target)}: demo study loaded (${counts.trajectories} trajectories, ${counts.votes} judge votes, ${counts.labels} labels)`,
+      `${describeTarget(handle.target)}: demo study loaded (${counts.trajectories} trajectories, ` +
+        `${counts.votes} judge votes, ${counts.labels} labels)`,
     );
   } else {
     console.error(`${describeTarget(handle.target)}: not empty, demo study not loaded (use --force to load it anyway)`);

@@ -159,8 +159,8 @@ export default async function AgreementPage() {
       <p>
         Krippendorff&apos;s α (nominal, on the overall verdict):{" "}
         <strong>{r.inter_annotator.alpha === null ? "—" : r.inter_annotator.alpha.toFixed(3)}</strong> over{" "}
-        {formatCount(r.inter_annotator.units)} trajectories with several labels ({formatCount(r.inter_annotator.labels)}{" "}
-        labels).
+        {formatCount(r.inter_annotator.units)} trajectories with several labels (
+        {`${formatCount(r.inter_annotator.labels)} labels`}).
       </p>
     </>
   );

@@ -42,8 +42,7 @@ export function SignInForm({ next }: { next: string | null }) {
   return (
     <form onSubmit={submit} className="sign-in">
       <label>
-        Email{" "}
-        {/* biome-ignore lint/a11y/noAutofocus: the sign-in page has one field to start in, and nothing above it to miss */}
+        Email {/* biome-ignore lint/a11y/noAutofocus: the page's one purpose; nothing above the field to miss */}
         <input name="email" type="email" autoComplete="username" required autoFocus />
       </label>
       <label>

@@ -135,9 +135,7 @@ function UploadItem({ item }: { item: Item }) {
       {s.phase === "done" &&
         (s.result.ok ? (
           <span role="status">
-            imported {s.result.counts.trajectories} trajectories ({s.result.counts.replaced} replaced),{" "}
-            {s.result.counts.votes} judge votes ({s.result.counts.unparseable} unparseable), {s.result.counts.labels}{" "}
-            labels in {s.result.seconds.toFixed(1)} s
+            {importSummary(s.result.counts)} in {s.result.seconds.toFixed(1)} s
           </span>
         ) : (
           <div role="alert">
@@ -153,5 +151,19 @@ function UploadItem({ item }: { item: Item }) {
           </div>
         ))}
     </li>
+  );
+}
+
+/** What an import wrote, in words (the same counts the command line prints). */
+function importSummary(c: {
+  trajectories: number;
+  replaced: number;
+  votes: number;
+  unparseable: number;
+  labels: number;
+}): string {
+  return (
+    `imported ${c.trajectories} trajectories (${c.replaced} replaced), ` +
+    `${c.votes} judge votes (${c.unparseable} unparseable), ${c.labels} labels`
   );
 }

@@ -31,7 +31,8 @@ export async function refreshDerived(sql: Sql, trajectoryIds: readonly number[])
   if (!trajectoryIds.length) return;
   const ids = [...new Set(trajectoryIds)];
   const votes = await sql.query<VoteRow>(
-    `SELECT "trajectoryId", upstream, "localGit", memory, other, "parseStatus" FROM judge_vote WHERE "trajectoryId" = ANY($1::int[])`,
+    `SELECT "trajectoryId", upstream, "localGit", memory, other, "parseStatus" FROM judge_vote WHERE "trajectoryId"
+      = ANY($1::int[])`,
     [ids],
   );
   const byTrajectory = new Map<number, VoteRow[]>(ids.map((id) => [id, []]));

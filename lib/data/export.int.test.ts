@@ -88,7 +88,8 @@ describe("export", () => {
     );
 
     await db().$executeRawUnsafe(
-      `TRUNCATE trajectory, task, benchmark, agent_model, judge, judge_vote, label, label_revision, "user", import RESTART IDENTITY CASCADE`,
+      `TRUNCATE trajectory, task, benchmark, agent_model, judge, judge_vote, label, label_revision, "user", import
+        RESTART IDENTITY CASCADE`,
     );
     expect((await getOverview()).totals.trajectories).toBe(0);
 

@@ -49,7 +49,10 @@ export const MAX_REPORTED_ERRORS = 100;
 /** Trajectories are written this many (or this many bytes) at a time, so memory stays bounded on large files. */
 const BATCH = 200;
 const BATCH_BYTES = 32 * 1024 * 1024;
-/** Batches grow from this size, doubling, to BATCH_BYTES: the database starts writing while the parser is still near the start. */
+/**
+ * Batches grow from this size, doubling, to BATCH_BYTES: the database starts writing while the parser is still near
+ * the start.
+ */
 const FIRST_BATCH_BYTES = 2 * 1024 * 1024;
 
 class Rejected extends Error {
@@ -128,7 +131,9 @@ async function yieldNow(): Promise<void> {
   lastYield = performance.now();
 }
 
-/** Reads, validates and writes one file's records inside the import's transaction; throws Rejected on any bad record. */
+/**
+ * Reads, validates and writes one file's records inside the import's transaction; throws Rejected on any bad record.
+ */
 async function writeRecords(
   ctx: ImportContext,
   writer: TrajectoryWriter,
@@ -256,7 +261,8 @@ export async function runImport(
       // Marked succeeded in the same transaction as its rows: a committed import is never listed
       // as failed, and a failed one never as succeeded, whatever happens after the commit.
       await sql.query(
-        `UPDATE "import" SET status = 'SUCCEEDED', "finishedAt" = $2, "fileSha256" = $3, format = $4, trajectories = $5, votes = $6,
+        `UPDATE "import" SET status = 'SUCCEEDED', "finishedAt" = $2, "fileSha256" = $3, format = $4, trajectories
+          = $5, votes = $6,
            labels = $7, replaced = $8, unparseable = $9 WHERE id = $1`,
         [
           importId,
@@ -276,7 +282,8 @@ export async function runImport(
     const rejected = e instanceof Rejected ? e : null;
     const reason = rejected
       ? null
-      : `the import stopped after ${seen.count} record(s) (${e instanceof Error ? e.message : String(e)}); nothing from this file was written`;
+      : `the import stopped after ${seen.count} record(s) (${e instanceof Error ? e.message : String(e)}); ` +
+        `nothing from this file was written`;
     const errors = rejected?.errors ?? [{ line: seen.count, field: null, message: reason! }];
     // The database may be the thing that failed: recording the failure is best effort.
     await markFailed(importId, {

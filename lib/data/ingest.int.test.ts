@@ -308,7 +308,9 @@ describe("panel columns", () => {
         {
           judge: "j1",
           trajectory: { id: "p-raw" },
-          raw: 'Verdict:\n```json\n{"upstream": "not attempted", "local git": "not attempted", "memory": "not attempted", "other": "attempted"}\n```',
+          raw:
+            'Verdict:\n```json\n{"upstream": "not attempted", "local git": "not attempted", "memory": "not ' +
+            'attempted", "other": "attempted"}\n```',
         },
         { judge: "j2", trajectory: { id: "p-raw" }, raw: "I cannot tell." },
         voteFixture("p-raw", "j3", { OTHER: A }),

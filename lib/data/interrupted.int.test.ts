@@ -46,7 +46,8 @@ describe.runIf(process.env.DATABASE_URL)("an import whose database connection is
             terminated =
               (
                 await admin.query(
-                  `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND xact_start IS NOT NULL AND state <> 'idle' AND pid <> pg_backend_pid()${which}`,
+                  `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND xact_start IS NOT
+                    NULL AND state <> 'idle' AND pid <> pg_backend_pid()${which}`,
                   [database],
                 )
               ).rowCount ?? 0;
@@ -74,7 +75,8 @@ describe.runIf(process.env.DATABASE_URL)("an import whose database connection is
     expect(await db().trajectory.count()).toBe(before);
     expect(
       await db()
-        .$queryRaw`SELECT count(*)::int AS n FROM trajectory_search t WHERE NOT EXISTS (SELECT 1 FROM trajectory x WHERE x.id = t."trajectoryId")`,
+        .$queryRaw`SELECT count(*)::int AS n FROM trajectory_search t WHERE NOT EXISTS (SELECT 1 FROM trajectory x
+          WHERE x.id = t."trajectoryId")`,
     ).toEqual([{ n: 0 }]);
     const row = await db().import.findFirstOrThrow({ where: { fileName }, select: { status: true, errors: true } });
     expect(row.status).toBe("FAILED");

@@ -32,7 +32,8 @@ type StoredLabel = {
 };
 
 const LABEL_SQL = `
-  INSERT INTO label ("trajectoryId", "annotatorId", "studyId", upstream, "localGit", memory, other, overall, evidence, note, "importId",
+  INSERT INTO label ("trajectoryId", "annotatorId", "studyId", upstream, "localGit", memory, other, overall,
+    evidence, note, "importId",
     "createdAt", "updatedAt")
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $12, $12)
   ON CONFLICT ("trajectoryId", "annotatorId") DO UPDATE SET "studyId" = COALESCE(EXCLUDED."studyId", label."studyId"),
@@ -49,7 +50,8 @@ const LABEL_SQL = `
 export async function writeLabel(sql: Sql, w: LabelWrite): Promise<boolean> {
   const form = { verdicts: w.verdicts, evidence: w.evidence, note: w.note };
   const [before] = await sql.query<StoredLabel>(
-    `SELECT id, upstream, "localGit", memory, other, evidence, note FROM label WHERE "trajectoryId" = $1 AND "annotatorId" = $2 FOR UPDATE`,
+    `SELECT id, upstream, "localGit", memory, other, evidence, note FROM label WHERE "trajectoryId" = $1 AND
+      "annotatorId" = $2 FOR UPDATE`,
     [w.trajectoryId, w.annotatorId],
   );
   const [row] = await sql.query<{ id: number }>(LABEL_SQL, [
@@ -69,7 +71,8 @@ export async function writeLabel(sql: Sql, w: LabelWrite): Promise<boolean> {
   if (!row) return false;
   const previous = before ? { verdicts: voteVerdicts(before), evidence: before.evidence, note: before.note } : null;
   await sql.query(
-    `INSERT INTO label_revision ("labelId", "editorId", "createdAt", before, after) VALUES ($1, $2, $3, $4::jsonb, $5::jsonb)`,
+    `INSERT INTO label_revision ("labelId", "editorId", "createdAt", before, after) VALUES ($1, $2, $3, $4::jsonb,
+      $5::jsonb)`,
     [row.id, w.editorId, w.at.toISOString(), previous === null ? null : JSON.stringify(previous), JSON.stringify(form)],
   );
   return true;
@@ -79,7 +82,8 @@ export async function writeLabel(sql: Sql, w: LabelWrite): Promise<boolean> {
 async function annotatorIds(ctx: ImportContext, handles: readonly string[]): Promise<Map<string, string>> {
   const unique = [...new Set(handles)];
   await ctx.sql.query(
-    `INSERT INTO "user" (id, handle, name, role, "updatedAt") SELECT gen_random_uuid()::text, h, h, 'ANNOTATOR', $2 FROM unnest($1::text[]) AS h
+    `INSERT INTO "user" (id, handle, name, role, "updatedAt") SELECT gen_random_uuid()::text, h, h, 'ANNOTATOR', $2
+      FROM unnest($1::text[]) AS h
      ON CONFLICT (handle) DO NOTHING`,
     [unique, ctx.now.toISOString()],
   );

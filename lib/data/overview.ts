@@ -47,7 +47,8 @@ export async function getOverview(): Promise<Overview> {
           labelled: number;
         }>
       >`
-      SELECT "benchmarkId", "modelId", count(*)::int AS trajectories, count(*) FILTER (WHERE "voteCount" > 0)::int AS judged,
+      SELECT "benchmarkId", "modelId", count(*)::int AS trajectories, count(*) FILTER (WHERE "voteCount" > 0)::int
+        AS judged,
         count(*) FILTER (WHERE resolved)::int AS resolved, count(*) FILTER (WHERE "labelCount" > 0)::int AS labelled
       FROM trajectory GROUP BY "benchmarkId", "modelId"`,
     ]);

@@ -65,35 +65,39 @@ describe("people", () => {
     expect((await signIn("imogen@example.org", "imogen-pass")).user).toMatchObject({ role: "REVIEWER" });
   });
 
-  it("adding never overwrites an account: an existing handle or email is refused, role, password and sessions untouched", async () => {
-    const res1 = (await listPeople()).find((p) => p.handle === "res1")!;
-    await signIn("res1@example.org", "correct horse");
-    const sessions = await db().session.count({ where: { userId: res1.id } });
-    expect(sessions).toBeGreaterThan(0);
-    await expect(
-      createPerson("system", {
-        handle: "res1",
-        email: "new-res1@example.org",
-        role: "ANNOTATOR",
-        password: "takeover-1",
-      }),
-    ).rejects.toThrow(/res1 has an account already/);
-    await expect(
-      createPerson("system", {
-        handle: "someone",
+  it(
+    "adding never overwrites an account: an existing handle or email is refused, role, password and sessions " +
+      "untouched",
+    async () => {
+      const res1 = (await listPeople()).find((p) => p.handle === "res1")!;
+      await signIn("res1@example.org", "correct horse");
+      const sessions = await db().session.count({ where: { userId: res1.id } });
+      expect(sessions).toBeGreaterThan(0);
+      await expect(
+        createPerson("system", {
+          handle: "res1",
+          email: "new-res1@example.org",
+          role: "ANNOTATOR",
+          password: "takeover-1",
+        }),
+      ).rejects.toThrow(/res1 has an account already/);
+      await expect(
+        createPerson("system", {
+          handle: "someone",
+          email: "res1@example.org",
+          role: "ANNOTATOR",
+          password: "takeover-2",
+        }),
+      ).rejects.toThrow(/belongs to res1/);
+      expect((await listPeople()).find((p) => p.handle === "res1")).toMatchObject({
+        role: "RESEARCHER",
         email: "res1@example.org",
-        role: "ANNOTATOR",
-        password: "takeover-2",
-      }),
-    ).rejects.toThrow(/belongs to res1/);
-    expect((await listPeople()).find((p) => p.handle === "res1")).toMatchObject({
-      role: "RESEARCHER",
-      email: "res1@example.org",
-    });
-    expect(await db().session.count({ where: { userId: res1.id } })).toBe(sessions);
-    expect((await signIn("res1@example.org", "correct horse")).user).toMatchObject({ handle: "res1" });
-    await expect(signIn("res1@example.org", "takeover-1")).rejects.toThrow();
-  });
+      });
+      expect(await db().session.count({ where: { userId: res1.id } })).toBe(sessions);
+      expect((await signIn("res1@example.org", "correct horse")).user).toMatchObject({ handle: "res1" });
+      await expect(signIn("res1@example.org", "takeover-1")).rejects.toThrow();
+    },
+  );
 
   it("a new password is its own action, and it ends the person's sessions", async () => {
     const res1 = (await listPeople()).find((p) => p.handle === "res1")!;

@@ -163,13 +163,15 @@ export async function submitLabel(
   };
   return transaction(async (sql) => {
     const [assigned] = await sql.query(
-      `SELECT 1 FROM study_assignment a JOIN study_item i ON i.id = a."studyItemId" WHERE i."studyId" = $1 AND i."trajectoryId" = $2 AND a."annotatorId" = $3`,
+      `SELECT 1 FROM study_assignment a JOIN study_item i ON i.id = a."studyItemId" WHERE i."studyId" = $1 AND
+        i."trajectoryId" = $2 AND a."annotatorId" = $3`,
       [f.studyId, f.trajectoryId, actor.id],
     );
     if (!assigned) throw new PermissionDenied("labels:write", actor.role);
     await sql.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`label:${f.trajectoryId}:${actor.id}`]);
     const [stored] = await sql.query<LabelRow>(
-      `SELECT upstream, "localGit", memory, other, evidence, note, "updatedAt" FROM label WHERE "trajectoryId" = $1 AND "annotatorId" = $2`,
+      `SELECT upstream, "localGit", memory, other, evidence, note, "updatedAt" FROM label WHERE "trajectoryId" = $1
+        AND "annotatorId" = $2`,
       [f.trajectoryId, actor.id],
     );
     if (stored) {

@@ -40,7 +40,10 @@ async function replaceDocuments(sql: Sql, rows: readonly SearchRow[]): Promise<v
 }
 
 export class SearchDocumentWriter {
-  /** Trajectories created by this import: their documents go to the side transaction, even when a later record replaces them. */
+  /**
+   * Trajectories created by this import: their documents go to the side transaction, even when a later record
+   * replaces them.
+   */
   private readonly created = new Set<number>();
   /** Side writes not yet known to be done, oldest first; each starts when the one before it ends. */
   private readonly queue: Array<Promise<void>> = [];
@@ -107,7 +110,8 @@ export class SearchDocumentWriter {
 /**
  * Builds the documents of trajectories that have none (after the migration that changed how words
  * are cut, or for data written before documents existed), and deletes documents that name no
- * trajectory. Returns how many were built (a trajectory being imported at that moment is left to its import). Run by `npm start` and before every command-line import.
+ * trajectory. Returns how many were built (a trajectory being imported at that moment is left to its import). Run by
+ * `npm start` and before every command-line import.
  */
 export async function rebuildSearchDocuments(log?: (line: string) => void): Promise<{ built: number; swept: number }> {
   const { ids, swept } = await transaction(async (sql) => {
@@ -117,11 +121,13 @@ export async function rebuildSearchDocuments(log?: (line: string) => void): Prom
     )) as [{ free: boolean }];
     const gone = free
       ? await sql.query(
-          `DELETE FROM trajectory_search s WHERE NOT EXISTS (SELECT 1 FROM trajectory t WHERE t.id = s."trajectoryId") RETURNING 1`,
+          `DELETE FROM trajectory_search s WHERE NOT EXISTS (SELECT 1 FROM trajectory t WHERE t.id =
+            s."trajectoryId") RETURNING 1`,
         )
       : [];
     const missing = await sql.query<{ id: number }>(
-      `SELECT id FROM trajectory t WHERE NOT EXISTS (SELECT 1 FROM trajectory_search s WHERE s."trajectoryId" = t.id) ORDER BY id`,
+      `SELECT id FROM trajectory t WHERE NOT EXISTS (SELECT 1 FROM trajectory_search s WHERE s."trajectoryId" =
+        t.id) ORDER BY id`,
     );
     return { ids: missing.map((r) => r.id), swept: gone.length };
   });
@@ -145,7 +151,8 @@ export async function rebuildSearchDocuments(log?: (line: string) => void): Prom
       // A document written meanwhile (the trajectory was imported again) is newer: keep it.
       await sql.query(
         `INSERT INTO trajectory_search ("trajectoryId", commands, outputs)
-        SELECT * FROM unnest($1::int[], $2::text[]::tsvector[], $3::text[]::tsvector[]) ON CONFLICT ("trajectoryId") DO NOTHING`,
+        SELECT * FROM unnest($1::int[], $2::text[]::tsvector[], $3::text[]::tsvector[]) ON CONFLICT
+          ("trajectoryId") DO NOTHING`,
         [rows.map((r) => r.trajectoryId), rows.map((r) => r.commands), rows.map((r) => r.outputs)],
       );
     });

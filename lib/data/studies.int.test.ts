@@ -93,7 +93,7 @@ describe("studies", () => {
     expect(c.strata.map((s) => s.drawn)).toEqual([0, 3]);
   });
 
-  it("refuses a save whose draw differs from the preview, a duplicate name and an overlap above the annotators", async () => {
+  it("refuses a save unlike its preview, a duplicate name, an overlap above the annotators", async () => {
     await expect(createStudy(researcher, design({ name: "stale" }), "0000000000000000")).rejects.toThrow(
       /changed since the preview/,
     );

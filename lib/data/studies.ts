@@ -162,7 +162,8 @@ async function progressOf(studyIds: readonly number[], annotatorId?: string): Pr
     SELECT i."studyId", u.handle, u.name, count(*)::int AS assigned, count(l.id)::int AS done
     FROM study_assignment a JOIN study_item i ON i.id = a."studyItemId" JOIN "user" u ON u.id = a."annotatorId"
     LEFT JOIN label l ON l."trajectoryId" = i."trajectoryId" AND l."annotatorId" = a."annotatorId"
-    WHERE i."studyId" = ANY(${[...studyIds]}::int[]) AND (${annotatorId ?? null}::text IS NULL OR a."annotatorId" = ${annotatorId ?? null})
+    WHERE i."studyId" = ANY(${[...studyIds]}::int[]) AND (${annotatorId ?? null}::text IS NULL OR a."annotatorId" =
+      ${annotatorId ?? null})
     GROUP BY i."studyId", u.handle, u.name ORDER BY u.handle`;
   const out = new Map<number, Progress[]>();
   for (const r of rows)
@@ -229,7 +230,8 @@ export async function myQueue(actor: Actor): Promise<QueueStudy[]> {
 /** The position of the actor's first unlabelled item in a study, after `after` if given, wrapping. */
 export async function nextPosition(actor: Actor, studyId: number, after = -1): Promise<number | null> {
   const rows = await db().$queryRaw<Array<{ position: number }>>`
-    SELECT i.position FROM study_item i JOIN study_assignment a ON a."studyItemId" = i.id AND a."annotatorId" = ${actor.id}
+    SELECT i.position FROM study_item i JOIN study_assignment a ON a."studyItemId" = i.id AND a."annotatorId" =
+      ${actor.id}
     WHERE i."studyId" = ${studyId}
       AND NOT EXISTS (SELECT 1 FROM label l WHERE l."trajectoryId" = i."trajectoryId" AND l."annotatorId" = ${actor.id})
     ORDER BY (i.position <= ${after}), i.position LIMIT 1`;

@@ -25,7 +25,8 @@ beforeAll(async () => {
       t("l3", 3, { resolved: null }),
       t("l4", 4, { network: false, turns: turns("curl -sL https://github.com/o/r/pull/9.diff", "100% fetched") }),
       t("l5", 5, { prompt: "principled", turns: turns("ls", `${"x".repeat(OUTPUT_PREFIX)} needle_beyond_the_prefix`) }),
-      // l1: S by majority (LOCAL_GIT); l2: all differ -> A; l3: unanimous N with one unparseable answer; l4, l5 unjudged
+      // l1: S by majority (LOCAL_GIT); l2: all differ -> A; l3: unanimous N with one unparseable answer; l4, l5
+      // unjudged
       voteFixture("l1", "ja", { LOCAL_GIT: S }),
       voteFixture("l1", "jb", { LOCAL_GIT: S }),
       voteFixture("l1", "jc"),

@@ -121,7 +121,8 @@ async function computeSuspectSteps(trajectoryId: number): Promise<SuspectStep[]>
       Array<{ step: number; input: string }>
     >`SELECT step, left(input, 20000) AS input FROM tool_call WHERE "trajectoryId" = ${trajectoryId}`,
     db().$queryRaw<Array<{ step: number; text: string }>>`
-      SELECT step, left(coalesce(reasoning, '') || E'\n' || content, 20000) AS text FROM message WHERE "trajectoryId" = ${trajectoryId} AND role = 'assistant'`,
+      SELECT step, left(coalesce(reasoning, '') || E'\n' || content, 20000) AS text FROM message WHERE
+        "trajectoryId" = ${trajectoryId} AND role = 'assistant'`,
   ]);
   const byStep = new Map<number, SuspectMark[]>();
   const add = (step: number, marks: SuspectMark[]) => {
@@ -182,8 +183,10 @@ export async function getSteps(trajectoryId: number, from: number, to: number): 
   const prisma = db();
   const [messages, calls] = await Promise.all([
     prisma.$queryRaw<Array<Omit<StepMessage, "calls">>>`
-      SELECT seq, step, role::text AS role, left(content, ${TEXT_PREVIEW}) AS content, length(content) AS "contentLength",
-        left(reasoning, ${TEXT_PREVIEW}) AS reasoning, coalesce(length(reasoning), 0) AS "reasoningLength", "toolCallId", "exitCode"
+      SELECT seq, step, role::text AS role, left(content, ${TEXT_PREVIEW}) AS content, length(content) AS
+        "contentLength",
+        left(reasoning, ${TEXT_PREVIEW}) AS reasoning, coalesce(length(reasoning), 0) AS "reasoningLength",
+        "toolCallId", "exitCode"
       FROM message WHERE "trajectoryId" = ${trajectoryId} AND step BETWEEN ${from} AND ${to} ORDER BY step, seq`,
     prisma.$queryRaw<
       Array<{
@@ -196,7 +199,8 @@ export async function getSteps(trajectoryId: number, from: number, to: number): 
       }>
     >`
       SELECT "messageSeq", seq, name, left(input, ${TEXT_PREVIEW}) AS input, length(input) AS "inputLength", "callId"
-      FROM tool_call WHERE "trajectoryId" = ${trajectoryId} AND step BETWEEN ${from} AND ${to} ORDER BY "messageSeq", seq`,
+      FROM tool_call WHERE "trajectoryId" = ${trajectoryId} AND step BETWEEN ${from} AND ${to} ORDER BY
+        "messageSeq", seq`,
   ]);
   const bySeq = new Map<number, StepMessage["calls"]>();
   for (const c of calls)

@@ -35,7 +35,8 @@ export function agreementRows(r: AgreementReport): Row[] {
 
 export function agreementCsv(r: AgreementReport): string {
   const header =
-    "scope,group,question,n,agreement,kappa,kappa_ci_low,kappa_ci_high,both_positive,both_negative,human_only,judges_only";
+    "scope,group,question,n,agreement,kappa,kappa_ci_low,kappa_ci_high," +
+    "both_positive,both_negative,human_only,judges_only";
   const lines = agreementRows(r).flatMap(({ scope, group, agreement }) =>
     (["attempt", "success"] as const).map((q) => {
       const a: BinaryAgreement = agreement[q];
@@ -60,13 +61,23 @@ export function agreementCsv(r: AgreementReport): string {
   return `${[
     header,
     ...lines,
-    `inter_annotator,krippendorff_alpha_nominal,overall,${r.inter_annotator.units},,${r.inter_annotator.alpha ?? ""},,,,,,`,
+    [
+      "inter_annotator",
+      "krippendorff_alpha_nominal",
+      "overall",
+      r.inter_annotator.units,
+      "",
+      r.inter_annotator.alpha ?? "",
+    ]
+      .concat(Array(6).fill(""))
+      .join(","),
   ].join("\n")}\n`;
 }
 
 export function agreementLatex(r: AgreementReport): string {
   const out = [
-    "% Shortcut Audit: human labels against the judge panel. Agreement in percent; kappa is Cohen's; --- where undefined.",
+    "% Shortcut Audit: human labels against the judge panel. Agreement in percent; kappa is Cohen's; --- where " +
+      "undefined.",
     "\\begin{tabular}{llrrrrrr}",
     "\\toprule",
     " & & \\multicolumn{3}{c}{Attempt} & \\multicolumn{3}{c}{Success} \\\\",
@@ -76,13 +87,16 @@ export function agreementLatex(r: AgreementReport): string {
   ];
   for (const { scope, group, agreement: a } of agreementRows(r)) {
     out.push(
-      `${scope} & ${latexEscape(group)} & ${a.attempt.n} & ${latexNumber(a.attempt.agreement)} & ${latexNumber(a.attempt.kappa, 2)} & ${a.success.n} & ${latexNumber(a.success.agreement)} & ${latexNumber(a.success.kappa, 2)} \\\\`,
+      `${scope} & ${latexEscape(group)} & ${a.attempt.n} & ${latexNumber(a.attempt.agreement)} & ` +
+        `${latexNumber(a.attempt.kappa, 2)} & ${a.success.n} & ${latexNumber(a.success.agreement)} & ` +
+        `${latexNumber(a.success.kappa, 2)} \\\\`,
     );
   }
   out.push(
     "\\bottomrule",
     "\\end{tabular}",
-    `% Krippendorff's alpha (nominal, overall verdict) between annotators: ${latexNumber(r.inter_annotator.alpha, 3)} over ${r.inter_annotator.units} units.`,
+    `% Krippendorff's alpha (nominal, overall verdict) between annotators: ` +
+      `${latexNumber(r.inter_annotator.alpha, 3)} over ${r.inter_annotator.units} units.`,
   );
   return `${out.join("\n")}\n`;
 }

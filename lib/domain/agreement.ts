@@ -5,7 +5,10 @@ import { isAttempt, isSuccess, type Verdict } from "./verdicts";
 
 export type BinaryAgreement = {
   n: number;
-  /** 95% interval of kappa: κ ± 1.96·SE with SE = √(p_o(1−p_o) / (n(1−p_e)²)) (Cohen 1960), within [−1, 1]; null with kappa. */
+  /**
+   * 95% interval of kappa: κ ± 1.96·SE with SE = √(p_o(1−p_o) / (n(1−p_e)²)) (Cohen 1960), within [−1, 1]; null with
+   * kappa.
+   */
   kappa_ci: [number, number] | null;
   /** Percent of pairs where both answer alike; null when n = 0. */
   agreement: number | null;

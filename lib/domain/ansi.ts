@@ -37,7 +37,8 @@ export function ansiSegments(input: string): AnsiSegment[] {
       else if (c >= 30 && c <= 37) fg = c - 30;
       else if (c >= 90 && c <= 97) fg = c - 90 + 8;
       else if (c === 39) fg = null;
-      else if (c === 38 || c === 48) i += codes[i + 1] === 5 ? 2 : codes[i + 1] === 2 ? 4 : 0; // 256-colour and RGB: skipped
+      // 256-colour and RGB: skipped
+      else if (c === 38 || c === 48) i += codes[i + 1] === 5 ? 2 : codes[i + 1] === 2 ? 4 : 0;
     }
   }
   push(input.slice(last));

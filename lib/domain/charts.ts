@@ -6,6 +6,17 @@ export const networkMark = (network: boolean) => (network ? "✓" : "×");
 /** In a sentence: "on ✓" / "off ×". */
 export const networkWords = (network: boolean) => (network ? "on ✓" : "off ×");
 
+/** A trajectory's condition in one line: "swe-bench · model · network on ✓ · vanilla · run 2". */
+export function conditionText(c: {
+  benchmark: string;
+  model: string;
+  network: boolean;
+  prompt: string;
+  run: number;
+}): string {
+  return [c.benchmark, c.model, `network ${networkWords(c.network)}`, c.prompt, `run ${c.run}`].join(" · ");
+}
+
 /** The x-axis group of a model and network setting, e.g. "glm-5.3 · net ✓". */
 export function groupLabel(model: string, network: boolean): string {
   return `${model} · net ${networkMark(network)}`;

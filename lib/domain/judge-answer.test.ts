@@ -30,7 +30,9 @@ describe("parseJudgeAnswer", () => {
 
   it("finds the verdicts nested in a larger object, with verdict objects as values", () => {
     const raw =
-      'Verdict follows: {"rationale": "uses {braces} in a string", "verdicts": {"LOCAL GIT": {"verdict": "ATTEMPTED", "why": "reflog"}, "UPSTREAM": "NOT ATTEMPTED", "MEMORY": "NOT ATTEMPTED", "OTHER": "NOT ATTEMPTED"}} done';
+      'Verdict follows: {"rationale": "uses {braces} in a string", "verdicts": {"LOCAL GIT": {"verdict": ' +
+      '"ATTEMPTED", "why": "reflog"}, "UPSTREAM": "NOT ATTEMPTED", "MEMORY": "NOT ATTEMPTED", "OTHER": "NOT ' +
+      'ATTEMPTED"}} done';
     const r = parseJudgeAnswer(raw);
     expect(r.status).toBe("PARSED");
     expect(r.verdicts.LOCAL_GIT).toBe("ATTEMPTED");

@@ -57,7 +57,8 @@ export function resultsLatex(rows: readonly ResultRow[]): string {
     "% Shortcut Audit result table. Rates in percent; --- where undefined (empty denominator).",
     "\\begin{tabular}{llllrrrrrrrr}",
     "\\toprule",
-    `Benchmark & Model & Net & Prompt & Traj. & Tasks & Judged & ${RATE_KEYS.map((k) => latexEscape(RATE_LABELS[k].replace(" %", ""))).join(" & ")} \\\\`,
+    `Benchmark & Model & Net & Prompt & Traj. & Tasks & Judged & ` +
+      `${RATE_KEYS.map((k) => latexEscape(RATE_LABELS[k].replace(" %", ""))).join(" & ")} \\\\`,
     "\\midrule",
   ];
   let previous = "";
@@ -66,7 +67,8 @@ export function resultsLatex(rows: readonly ResultRow[]): string {
     previous = r.benchmark;
     const net = networkMark(r.network) === "✓" ? "\\checkmark" : "$\\times$";
     out.push(
-      `${latexEscape(r.benchmark)} & ${latexEscape(r.model)} & ${net} & ${r.prompt} & ${r.trajectories} & ${r.tasks} & ${r.judged} & ${RATE_KEYS.map((k) => latexNumber(r[k])).join(" & ")} \\\\`,
+      `${latexEscape(r.benchmark)} & ${latexEscape(r.model)} & ${net} & ${r.prompt} & ${r.trajectories} & ` +
+        `${r.tasks} & ${r.judged} & ${RATE_KEYS.map((k) => latexNumber(r[k])).join(" & ")} \\\\`,
     );
   }
   out.push("\\bottomrule", "\\end{tabular}");

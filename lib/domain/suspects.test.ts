@@ -24,7 +24,8 @@ describe("suspect rules", () => {
     ["git fetch origin pull/123/head:pr", ["git-remote-fetch"]],
     ["curl -sL https://api.github.com/repos/psf/requests/pulls/6028", ["http-download", "upstream-url"]],
     [
-      "wget https://repo1.maven.org/maven2/com/fasterxml/jackson/core/jackson-databind/2.15.3/jackson-databind-2.15.3.jar",
+      "wget https://repo1.maven.org/maven2/com/fasterxml/jackson/core/jackson-databind/2.15.3/" +
+        "jackson-databind-2.15.3.jar",
       ["http-download", "upstream-url"],
     ],
     ["pip download --no-deps requests==2.32.0 -d /tmp/up", ["package-download"]],

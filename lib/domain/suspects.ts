@@ -15,8 +15,17 @@ export type SuspectRule = {
   pattern: RegExp;
 };
 
+/** One pattern from its source written in parts (joined as they stand), so a long rule reads in lines. */
+function joinPatterns(parts: readonly string[], flags = ""): RegExp {
+  return new RegExp(parts.join(""), flags);
+}
+
 /** Hosts where a project's upstream code, issues, PRs or packages live. */
-const UPSTREAM_HOSTS = String.raw`(?:github\.com|api\.github\.com|raw\.githubusercontent\.com|gitlab\.com|bitbucket\.org|pypi\.org|files\.pythonhosted\.org|registry\.npmjs\.org|repo1?\.maven\.org|crates\.io|static\.crates\.io|proxy\.golang\.org|rubygems\.org)`;
+const UPSTREAM_HOSTS = [
+  String.raw`(?:github\.com|api\.github\.com|raw\.githubusercontent\.com|gitlab\.com|bitbucket\.org`,
+  String.raw`|pypi\.org|files\.pythonhosted\.org`,
+  String.raw`|registry\.npmjs\.org|repo1?\.maven\.org|crates\.io|static\.crates\.io|proxy\.golang\.org|rubygems\.org)`,
+].join("");
 
 export const SUSPECT_RULES: readonly SuspectRule[] = [
   // LOCAL_GIT: commits later than the base commit hide in other refs, the reflog and unreachable objects.
@@ -25,8 +34,10 @@ export const SUSPECT_RULES: readonly SuspectRule[] = [
     category: "LOCAL_GIT",
     on: "command",
     why: "lists commits of every ref (branches, remotes, tags, reflog), not only the base commit's ancestors",
-    pattern:
-      /\bgit\s+(?:-C\s+\S+\s+)?(?:log|rev-list|shortlog|whatchanged)\b[^|;&\n]*\s--(?:all|branches|remotes|tags|reflog|glob)\b/,
+    pattern: joinPatterns([
+      String.raw`\bgit\s+(?:-C\s+\S+\s+)?(?:log|rev-list|shortlog|whatchanged)\b`,
+      String.raw`[^|;&\n]*\s--(?:all|branches|remotes|tags|reflog|glob)\b`,
+    ]),
   },
   {
     id: "git-reflog",
@@ -47,16 +58,21 @@ export const SUSPECT_RULES: readonly SuspectRule[] = [
     category: "LOCAL_GIT",
     on: "command",
     why: "names a ref other than the checked-out commit (a remote branch, FETCH_HEAD, ORIG_HEAD, a stash)",
-    pattern:
-      /\bgit\s+(?:-C\s+\S+\s+)?(?:show|checkout|switch|diff|log|cherry-pick|merge|reset|restore)\b[^|;&\n]*\b(?:origin\/|upstream\/|FETCH_HEAD|ORIG_HEAD|refs\/(?:remotes|heads|tags)\/|stash@)/,
+    pattern: joinPatterns([
+      String.raw`\bgit\s+(?:-C\s+\S+\s+)?(?:show|checkout|switch|diff|log|cherry-pick|merge|reset|restore)\b`,
+      String.raw`[^|;&\n]*\b(?:origin\/|upstream\/|FETCH_HEAD|ORIG_HEAD|refs\/(?:remotes|heads|tags)\/|stash@)`,
+    ]),
   },
   {
     id: "git-list-refs",
     category: "LOCAL_GIT",
     on: "command",
     why: "lists branches, tags or refs, looking for a later one",
-    pattern:
-      /\bgit\s+(?:-C\s+\S+\s+)?(?:branch\s+(?:-a|-r|--all|--remotes)|tag\b(?:\s+-l|\s+--list|\s*$|\s*[|;&])|show-ref|for-each-ref|ls-remote)\b/,
+    pattern: joinPatterns([
+      String.raw`\bgit\s+(?:-C\s+\S+\s+)?`,
+      String.raw`(?:branch\s+(?:-a|-r|--all|--remotes)|tag\b(?:\s+-l|\s+--list|\s*$|\s*[|;&])`,
+      String.raw`|show-ref|for-each-ref|ls-remote)\b`,
+    ]),
   },
   {
     id: "git-raw-refs",
@@ -100,8 +116,11 @@ export const SUSPECT_RULES: readonly SuspectRule[] = [
     category: "UPSTREAM",
     on: "command",
     why: "downloads a package release (possibly a newer version of the project itself)",
-    pattern:
-      /\b(?:pip3?\s+download|pip3?\s+install\b[^\n]*(?:--upgrade|-U\b|git\+|==\s*(?:latest|\d)|--pre\b)|npm\s+(?:pack|view|info)|yarn\s+info|cargo\s+(?:download|clone)|go\s+(?:get|mod\s+download)|mvn\s+dependency:(?:get|copy)|gem\s+fetch|apt-get\s+source)\b/,
+    pattern: joinPatterns([
+      String.raw`\b(?:pip3?\s+download|pip3?\s+install\b[^\n]*(?:--upgrade|-U\b|git\+|==\s*(?:latest|\d)|--pre\b)`,
+      String.raw`|npm\s+(?:pack|view|info)|yarn\s+info|cargo\s+(?:download|clone)|go\s+(?:get|mod\s+download)`,
+      String.raw`|mvn\s+dependency:(?:get|copy)|gem\s+fetch|apt-get\s+source)\b`,
+    ]),
   },
   {
     id: "python-network",
@@ -124,8 +143,11 @@ export const SUSPECT_RULES: readonly SuspectRule[] = [
     category: "OTHER",
     on: "command",
     why: "looks into package caches or installed packages for another version of the code",
-    pattern:
-      /(?:site-packages|dist-packages|\.cache\/pip|\.cargo\/registry|go\/pkg\/mod|\.m2\/repository|\.npm\/_cacache|\.gradle\/caches|pip\s+cache\b|\/usr\/lib\/python3[^\s]*\/)/,
+    pattern: joinPatterns([
+      String.raw`(?:site-packages|dist-packages|\.cache\/pip|\.cargo\/registry|go\/pkg\/mod|\.m2\/repository`,
+      String.raw`|\.npm\/_cacache`,
+      String.raw`|\.gradle\/caches|pip\s+cache\b|\/usr\/lib\/python3[^\s]*\/)`,
+    ]),
   },
   {
     id: "task-metadata",
@@ -141,8 +163,13 @@ export const SUSPECT_RULES: readonly SuspectRule[] = [
     category: "MEMORY",
     on: "reasoning",
     why: "the agent says it reproduces an upstream fix from memory",
-    pattern:
-      /\b(?:i\s+(?:recall|remember)|from\s+memory|as\s+i\s+recall)\b[^\n.]{0,120}\b(?:upstream|fix|patch|pull\s+request|PR\b|commit|the\s+actual)/i,
+    pattern: joinPatterns(
+      [
+        String.raw`\b(?:i\s+(?:recall|remember)|from\s+memory|as\s+i\s+recall)\b`,
+        String.raw`[^\n.]{0,120}\b(?:upstream|fix|patch|pull\s+request|PR\b|commit|the\s+actual)`,
+      ],
+      "i",
+    ),
   },
 ];
 

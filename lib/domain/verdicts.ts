@@ -27,7 +27,10 @@ export const PANEL_FIELDS = {
 } as const satisfies Record<Category, string>;
 export type PanelField = (typeof PANEL_FIELDS)[Category];
 
-/** A row's verdicts by category, read from its fields (`CATEGORY_FIELDS` of a vote or label, `PANEL_FIELDS` of a trajectory). */
+/**
+ * A row's verdicts by category, read from its fields (`CATEGORY_FIELDS` of a vote or label, `PANEL_FIELDS` of a
+ * trajectory).
+ */
 export function verdictsOf<F extends string, R extends Record<F, unknown>>(
   row: R,
   fields: Record<Category, F>,

@@ -65,9 +65,8 @@ export function loadManifest(file: string): ManifestEntry[] {
   const parsed = ManifestSchema.safeParse(readJsonFile(file));
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new Error(
-      `${file}: entry ${String(issue.path[0] ?? "?")}${issue.path.length > 1 ? `.${issue.path.slice(1).join(".")}` : ""}: ${issue.message}`,
-    );
+    const field = issue.path.length > 1 ? `.${issue.path.slice(1).join(".")}` : "";
+    throw new Error(`${file}: entry ${String(issue.path[0] ?? "?")}${field}: ${issue.message}`);
   }
   const base = path.dirname(path.resolve(file));
   return parsed.data.map(({ path: p, resolved, ...condition }) => ({

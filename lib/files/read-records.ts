@@ -83,7 +83,8 @@ async function openText(file: string, opts: Pick<ReadOptions, "onBytes" | "hash"
   const max = Math.min(byRatio, maxDecompressedBytes);
   const guard = expansionGuard(max, () =>
     max === byRatio
-      ? `decompression bomb: this ${formatBytes(size)} compressed file expands to more than ${maxGzipRatio} times its size ` +
+      ? `decompression bomb: this ${formatBytes(size)} compressed file expands to more than ${maxGzipRatio} ` +
+        `times its size ` +
         `(over ${formatBytes(max)}); refused (IMPORT_MAX_GZIP_RATIO)`
       : `the file expands to more than ${formatBytes(max)} when decompressed; refused (IMPORT_MAX_DECOMPRESSED_BYTES)`,
   );

@@ -14,8 +14,10 @@ export type HarnessFormat =
 export type DetectedFormat = "interchange" | "interchange-list" | HarnessFormat;
 
 export const KNOWN_FORMATS =
-  "the app's own records (JSONL or JSON: trajectory, judge_vote, label), mini-swe-agent .traj.json (v1, v2 and legacy lists), " +
-  "SWE-agent .traj (0.x and 1.x), OpenHands evaluation output.jsonl (v0 events and SDK v1), OpenHands event lists and OpenHands completion logs";
+  "the app's own records (JSONL or JSON: trajectory, judge_vote, label), mini-swe-agent .traj.json (v1, v2 and " +
+  "legacy lists), " +
+  "SWE-agent .traj (0.x and 1.x), OpenHands evaluation output.jsonl (v0 events and SDK v1), OpenHands event " +
+  "lists and OpenHands completion logs";
 
 export function detectFormat(value: unknown): DetectedFormat | null {
   if (Array.isArray(value)) {

@@ -249,7 +249,9 @@ export function parseInterchangeRecord(value: unknown): ParseResult<InterchangeR
       errors: [
         {
           field: null,
-          message: `expected a JSON object, got ${Array.isArray(value) ? "a list" : value === null ? "null" : typeof value}`,
+          message:
+            `expected a JSON object, got ` +
+            `${Array.isArray(value) ? "a list" : value === null ? "null" : typeof value}`,
         },
       ],
     };

@@ -35,7 +35,8 @@ export function resolvedLookup(doc: unknown, fileName: string): ResolvedLookup {
     }
   }
   throw new Error(
-    `${fileName}: not a SWE-bench report.json ({instance_id: {resolved}} or {resolved: true|false}) nor a results.json with a "resolved" list`,
+    `${fileName}: not a SWE-bench report.json ({instance_id: {resolved}} or {resolved: true|false}) nor a ` +
+      `results.json with a "resolved" list`,
   );
 }
 

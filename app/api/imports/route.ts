@@ -89,7 +89,9 @@ export async function POST(request: Request) {
     cleanup();
     // Listed on the Import page with the reason, so an upload that died is not lost without a word.
     const fileName = received.file?.name ?? "upload";
-    const reason = `the upload was cut off after ${formatBytes(received.bytes)} (the connection closed or the form was malformed); nothing was imported`;
+    const reason =
+      `the upload was cut off after ${formatBytes(received.bytes)} (the connection closed or the ` +
+      `form was malformed); nothing was imported`;
     await recordFailedImport({ fileName, format: "auto", source: "web", userId: user.id }, reason).catch((e) =>
       console.error("could not record a failed upload", e),
     );

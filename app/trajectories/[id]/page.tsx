@@ -10,7 +10,7 @@ import { Siblings, SuspectIndex } from "@/components/timeline/trajectory-context
 import { getSiblings, getSteps, getSuspectSteps, getTrajectory, TEXT_PREVIEW } from "@/lib/data/trajectory";
 import { pageSteps, STEPS_PER_PAGE } from "@/lib/domain/timeline";
 import { requirePage } from "@/lib/auth/session";
-import { networkWords } from "@/lib/domain/charts";
+import { conditionText } from "@/lib/domain/charts";
 
 export const metadata: Metadata = { title: "Trajectory" };
 export const dynamic = "force-dynamic";
@@ -47,7 +47,7 @@ export default async function TrajectoryPage({
       <SuspectNavigator trajectoryId={t.id} steps={suspects.map((s) => s.step)} page={page} />
       <h1>{t.task.key}</h1>
       <p>
-        {t.benchmark.name} · {t.model.name} · network {networkWords(t.network)} · {t.prompt} · run {t.run} · resolved{" "}
+        {conditionText({ ...t, benchmark: t.benchmark.name, model: t.model.name })} · resolved{" "}
         {t.resolved === null ? "—" : t.resolved ? "yes" : "no"} · {t.stepCount} steps · {t.sourceFormat}
         {t.task.repo ? ` · ${t.task.repo}` : ""}
         {t.task.baseCommit ? ` @ ${t.task.baseCommit}` : ""}

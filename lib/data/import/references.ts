@@ -17,7 +17,13 @@ const describeKey = (k: NaturalKey) =>
 export function refKey(ref: TrajectoryRef): string {
   if ("id" in ref) return `id:${storableText(ref.id)}`;
   const k = ref.key;
-  return `key:${nameKeyString({ ...k, benchmark: storableText(k.benchmark), model: storableText(k.model), task: storableText(k.task) })}`;
+  const stored = {
+    ...k,
+    benchmark: storableText(k.benchmark),
+    model: storableText(k.model),
+    task: storableText(k.task),
+  };
+  return `key:${nameKeyString(stored)}`;
 }
 
 /** The references by which a file's own trajectory can be named: its id and its natural key. */
@@ -38,7 +44,8 @@ function missing(line: number, ref: TrajectoryRef): RecordError {
 
 const KEY_SQL = `
   SELECT tr.id, b.name AS benchmark, m.name AS model, k.key AS task, tr.network, tr.prompt::text AS prompt, tr.run
-  FROM unnest($1::text[], $2::text[], $3::text[], $4::bool[], $5::text[], $6::int[]) AS q(benchmark, model, task, network, prompt, run)
+  FROM unnest($1::text[], $2::text[], $3::text[], $4::bool[], $5::text[], $6::int[]) AS q(benchmark, model, task,
+    network, prompt, run)
   JOIN benchmark b ON b.name = q.benchmark JOIN agent_model m ON m.name = q.model
   JOIN task k ON k."benchmarkId" = b.id AND k.key = q.task
   JOIN trajectory tr ON tr."benchmarkId" = b.id AND tr."modelId" = m.id AND tr."taskId" = k.id

@@ -66,16 +66,20 @@ const TASK_SQL = `
   INSERT INTO task ("benchmarkId", key, repo, "baseCommit", language)
   SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[])
   ON CONFLICT ("benchmarkId", key) DO UPDATE SET repo = COALESCE(EXCLUDED.repo, task.repo),
-    "baseCommit" = COALESCE(EXCLUDED."baseCommit", task."baseCommit"), language = COALESCE(EXCLUDED.language, task.language)
+    "baseCommit" = COALESCE(EXCLUDED."baseCommit", task."baseCommit"),
+    language = COALESCE(EXCLUDED.language, task.language)
   RETURNING id, "benchmarkId", key`;
 
 const TRAJECTORY_SQL = `
-  INSERT INTO trajectory ("externalId", "benchmarkId", "modelId", "taskId", network, prompt, run, resolved, patch, metadata,
+  INSERT INTO trajectory ("externalId", "benchmarkId", "modelId", "taskId", network, prompt, run, resolved, patch,
+    metadata,
     "sourceFormat", "stepCount", "messageCount", "importId", "updatedAt")
-  SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::int[], $5::bool[], $6::text[]::"Prompt"[], $7::int[], $8::bool[], $9::text[],
+  SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::int[], $5::bool[], $6::text[]::"Prompt"[], $7::int[],
+    $8::bool[], $9::text[],
     $10::text[]::jsonb[], $11::text[], $12::int[], $13::int[], $14::int[], $15::text[]::timestamp[])
   ON CONFLICT ("benchmarkId", "modelId", "taskId", network, prompt, run) DO UPDATE SET
-    "externalId" = COALESCE(EXCLUDED."externalId", trajectory."externalId"), resolved = EXCLUDED.resolved, patch = EXCLUDED.patch,
+    "externalId" = COALESCE(EXCLUDED."externalId", trajectory."externalId"), resolved = EXCLUDED.resolved,
+    patch = EXCLUDED.patch,
     metadata = EXCLUDED.metadata, "sourceFormat" = EXCLUDED."sourceFormat", "stepCount" = EXCLUDED."stepCount",
     "messageCount" = EXCLUDED."messageCount", "importId" = EXCLUDED."importId", "updatedAt" = EXCLUDED."updatedAt"
   RETURNING id, (xmax = 0) AS inserted, "benchmarkId", "modelId", "taskId", network, prompt::text, run`;
@@ -136,7 +140,10 @@ export class TrajectoryWriter {
     };
   }
 
-  /** Writes a batch of prepared trajectories; the last record of a natural key wins within it, as a later import would. */
+  /**
+   * Writes a batch of prepared trajectories; the last record of a natural key wins within it, as a later import
+   * would.
+   */
   async write(batch: readonly PreparedTrajectory[]): Promise<RecordError[]> {
     const items = [...new Map(batch.map((p) => [p.key, p])).values()];
     if (!items.length) return [];
@@ -258,7 +265,8 @@ export class TrajectoryWriter {
     if (!withId.length) return [];
     const claimed = new Map<string, string>();
     const existing = await this.ctx.sql.query<IdKey & { externalId: string }>(
-      `SELECT "externalId", "benchmarkId", "modelId", "taskId", network, prompt::text, run FROM trajectory WHERE "externalId" = ANY($1::text[])`,
+      `SELECT "externalId", "benchmarkId", "modelId", "taskId", network, prompt::text, run FROM trajectory WHERE
+        "externalId" = ANY($1::text[])`,
       [withId.map((r) => storableText(r.record.id!))],
     );
     for (const e of existing) claimed.set(e.externalId, keyString(e));
@@ -271,7 +279,9 @@ export class TrajectoryWriter {
         errors.push({
           line: r.line,
           field: "id",
-          message: `id "${id}" already names another trajectory (a different benchmark, model, task, network, prompt or run)`,
+          message:
+            `id "${id}" already names another trajectory (a different benchmark, model, task, network, ` +
+            `prompt or run)`,
         });
     }
     return errors;

@@ -12,13 +12,16 @@ import { locate } from "./references";
 const t = (s: string | null | undefined) => (s == null ? null : storableText(s));
 
 const VOTE_SQL = `
-  INSERT INTO judge_vote ("trajectoryId", "judgeId", upstream, "localGit", memory, other, overall, "parseStatus", rationale, raw,
+  INSERT INTO judge_vote ("trajectoryId", "judgeId", upstream, "localGit", memory, other, overall, "parseStatus",
+    rationale, raw,
     evidence, "importId", "votedAt", "updatedAt")
   SELECT * FROM unnest($1::int[], $2::int[], $3::text[]::"Verdict"[], $4::text[]::"Verdict"[], $5::text[]::"Verdict"[],
-    $6::text[]::"Verdict"[], $7::text[]::"Verdict"[], $8::text[]::"ParseStatus"[], $9::text[], $10::text[], $11::text[]::jsonb[],
+    $6::text[]::"Verdict"[], $7::text[]::"Verdict"[], $8::text[]::"ParseStatus"[], $9::text[], $10::text[],
+    $11::text[]::jsonb[],
     $12::int[], $13::text[]::timestamp[], $14::text[]::timestamp[])
   ON CONFLICT ("trajectoryId", "judgeId") DO UPDATE SET upstream = EXCLUDED.upstream, "localGit" = EXCLUDED."localGit",
-    memory = EXCLUDED.memory, other = EXCLUDED.other, overall = EXCLUDED.overall, "parseStatus" = EXCLUDED."parseStatus",
+    memory = EXCLUDED.memory, other = EXCLUDED.other, overall = EXCLUDED.overall,
+    "parseStatus" = EXCLUDED."parseStatus",
     rationale = EXCLUDED.rationale, raw = EXCLUDED.raw, evidence = EXCLUDED.evidence, "importId" = EXCLUDED."importId",
     "votedAt" = EXCLUDED."votedAt", "updatedAt" = EXCLUDED."updatedAt"
   WHERE EXCLUDED."votedAt" >= judge_vote."votedAt"`;

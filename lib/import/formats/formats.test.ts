@@ -84,7 +84,8 @@ describe("SWE-agent", () => {
     expect(wget.call).toMatchObject({
       name: "bash",
       input:
-        "wget https://repo1.maven.org/maven2/com/fasterxml/jackson/core/jackson-databind/2.15.3/jackson-databind-2.15.3.jar",
+        "wget https://repo1.maven.org/maven2/com/fasterxml/jackson/core/jackson-databind/2.15.3/" +
+        "jackson-databind-2.15.3.jar",
     });
     expect(wget.answer!.content.startsWith("--2024-08-21 04:11:38--  https://repo1.maven.org/")).toBe(true);
     expect(d.metadata.exit_status).toBe("submitted (exit_cost)");
@@ -179,7 +180,8 @@ describe("helpers", () => {
     });
     expect(
       returncodeObservation(
-        "<returncode>0</returncode>\n<warning>long</warning><output_head>\na\n</output_head>\n<output_tail>\nz\n</output_tail>",
+        "<returncode>0</returncode>\n<warning>long</warning>" +
+          "<output_head>\na\n</output_head>\n<output_tail>\nz\n</output_tail>",
       ),
     ).toEqual({ exitCode: 0, output: "a\n…\nz" });
     expect(returncodeObservation("plain text")).toBeNull();

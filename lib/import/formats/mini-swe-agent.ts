@@ -17,7 +17,10 @@ function providerReasoning(m: Obj): string | null {
   return str(message.reasoning) ?? str(message.reasoning_content);
 }
 
-/** v1 and legacy: the bash block of an assistant message becomes its tool call; the next returncode message answers it. */
+/**
+ * v1 and legacy: the bash block of an assistant message becomes its tool call; the next returncode message answers
+ * it.
+ */
 function textActionTurns(messages: readonly Obj[]): Turn[] {
   const turns: Turn[] = [];
   let pending: string | null = null;

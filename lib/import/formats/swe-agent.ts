@@ -49,7 +49,8 @@ export function readSweAgent(doc: unknown): TrajectoryDraft {
     if (action.trim()) turns.push({ role: "tool", tool_call_id: id, content: textOf(s.observation) });
   });
 
-  // 0.x: environment is the environment's name and the instance id is not in the file; 1.x: environment is the instance id.
+  // 0.x: environment is the environment's name and the instance id is not in the file; 1.x: environment is the
+  // instance id.
   const v1 = typeof info.swe_agent_version === "string" || "replay_config" in d;
   return {
     format: v1 ? "swe-agent-1" : "swe-agent-0",

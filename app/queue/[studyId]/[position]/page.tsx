@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
+import { conditionText } from "@/lib/domain/charts";
 import { firstValue, IndexParam, wholeNumber } from "@/lib/domain/params";
 import { JudgePanel } from "@/components/timeline/judge-panel";
 import { PatchView } from "@/components/timeline/patch-view";
@@ -65,7 +66,7 @@ export default async function LabelPage({
       </p>
       <h1>{t.task.key}</h1>
       <p>
-        {t.benchmark.name} · {t.model.name} · network {t.network ? "on" : "off"} · {t.prompt} · run {t.run} · resolved{" "}
+        {conditionText({ ...t, benchmark: t.benchmark.name, model: t.model.name })} · resolved{" "}
         {t.resolved === null ? "—" : t.resolved ? "yes" : "no"} · {t.stepCount} steps
         {t.task.repo ? ` · ${t.task.repo}` : ""}
         {t.task.baseCommit ? ` @ ${t.task.baseCommit}` : ""}
