@@ -48,6 +48,36 @@ async function* pages<T extends { id: number }>(fetch: (after: number) => Promis
   }
 }
 
+type StoredMessage = {
+  seq: number;
+  role: Turn["role"];
+  content: string;
+  reasoning: string | null;
+  toolCallId: string | null;
+  exitCode: number | null;
+};
+type StoredCall = { messageSeq: number; callId: string | null; name: string; input: string; inputIsJson: boolean };
+
+/** A trajectory's stored messages and tool calls as the interchange format's turns. */
+function turnsOf(messages: readonly StoredMessage[], calls: readonly StoredCall[]): Turn[] {
+  const callsBySeq = new Map<number, StoredCall[]>();
+  for (const c of calls) callsBySeq.set(c.messageSeq, [...(callsBySeq.get(c.messageSeq) ?? []), c]);
+  return messages.map((m) => {
+    const turn: Turn = { role: m.role, content: m.content };
+    if (m.reasoning !== null) turn.reasoning = m.reasoning;
+    const own = callsBySeq.get(m.seq);
+    if (own)
+      turn.tool_calls = own.map((c) => ({
+        ...(c.callId !== null ? { id: c.callId } : {}),
+        name: c.name,
+        input: c.inputIsJson ? (JSON.parse(c.input) as Record<string, unknown>) : c.input,
+      }));
+    if (m.toolCallId !== null) turn.tool_call_id = m.toolCallId;
+    if (m.exitCode !== null) turn.exit_code = m.exitCode;
+    return turn;
+  });
+}
+
 export async function* exportTrajectories(): AsyncGenerator<Record<string, unknown>> {
   const trajectories = pages((after) =>
     db().trajectory.findMany({
@@ -78,22 +108,7 @@ export async function* exportTrajectories(): AsyncGenerator<Record<string, unkno
         select: { messageSeq: true, callId: true, name: true, input: true, inputIsJson: true },
       }),
     ]);
-    const callsBySeq = new Map<number, typeof calls>();
-    for (const c of calls) callsBySeq.set(c.messageSeq, [...(callsBySeq.get(c.messageSeq) ?? []), c]);
-    const turns: Turn[] = messages.map((m) => {
-      const turn: Turn = { role: m.role, content: m.content };
-      if (m.reasoning !== null) turn.reasoning = m.reasoning;
-      const own = callsBySeq.get(m.seq);
-      if (own)
-        turn.tool_calls = own.map((c) => ({
-          ...(c.callId !== null ? { id: c.callId } : {}),
-          name: c.name,
-          input: c.inputIsJson ? (JSON.parse(c.input) as Record<string, unknown>) : c.input,
-        }));
-      if (m.toolCallId !== null) turn.tool_call_id = m.toolCallId;
-      if (m.exitCode !== null) turn.exit_code = m.exitCode;
-      return turn;
-    });
+    const turns = turnsOf(messages, calls);
     yield {
       type: "trajectory",
       ...(t.externalId !== null ? { id: t.externalId } : {}),

@@ -40,49 +40,55 @@ function ownLabelOf(l: LabelRow): OwnLabel {
   };
 }
 
+/** What a labelling page reads of its study item and trajectory. */
+const ITEM_SELECT = {
+  trajectoryId: true,
+  position: true,
+  stratum: true,
+  study: { select: { id: true, name: true, blind: true } },
+  trajectory: {
+    select: {
+      id: true,
+      network: true,
+      prompt: true,
+      run: true,
+      resolved: true,
+      patch: true,
+      stepCount: true,
+      sourceFormat: true,
+      benchmark: { select: { name: true } },
+      model: { select: { name: true } },
+      task: { select: { key: true, repo: true, baseCommit: true } },
+    },
+  },
+} as const;
+
+/** An annotator's own label on the item, with its history. */
+const OWN_LABEL_SELECT = {
+  upstream: true,
+  localGit: true,
+  memory: true,
+  other: true,
+  evidence: true,
+  note: true,
+  updatedAt: true,
+  revisions: {
+    orderBy: { id: "desc" },
+    select: { createdAt: true, before: true, after: true, editor: { select: { handle: true } } },
+  },
+} as const;
+
 /** One item of the actor's queue, by its position in the study; null if it is not assigned to them. */
 export async function queueItem(actor: Actor, studyId: number, position: number) {
   assertCan(actor, "labels:write");
   const item = await db().studyItem.findFirst({
     where: { studyId, position, assignments: { some: { annotatorId: actor.id } } },
-    select: {
-      trajectoryId: true,
-      position: true,
-      stratum: true,
-      study: { select: { id: true, name: true, blind: true } },
-      trajectory: {
-        select: {
-          id: true,
-          network: true,
-          prompt: true,
-          run: true,
-          resolved: true,
-          patch: true,
-          stepCount: true,
-          sourceFormat: true,
-          benchmark: { select: { name: true } },
-          model: { select: { name: true } },
-          task: { select: { key: true, repo: true, baseCommit: true } },
-        },
-      },
-    },
+    select: ITEM_SELECT,
   });
   if (!item) return null;
   const label = await db().label.findUnique({
     where: { trajectoryId_annotatorId: { trajectoryId: item.trajectoryId, annotatorId: actor.id } },
-    select: {
-      upstream: true,
-      localGit: true,
-      memory: true,
-      other: true,
-      evidence: true,
-      note: true,
-      updatedAt: true,
-      revisions: {
-        orderBy: { id: "desc" },
-        select: { createdAt: true, before: true, after: true, editor: { select: { handle: true } } },
-      },
-    },
+    select: OWN_LABEL_SELECT,
   });
   const [positions, judges] = await Promise.all([
     db().studyItem.findMany({

@@ -9,49 +9,49 @@ import { voteVerdicts } from "./derived";
 /** Characters of a message's text shown before it is cut. */
 export const TEXT_PREVIEW = 4000;
 
-export async function getTrajectory(id: number) {
-  const t = await db().trajectory.findUnique({
-    where: { id },
+/** What a timeline page reads of a trajectory: its condition, panel columns, votes and citations. */
+const TIMELINE_SELECT = {
+  id: true,
+  externalId: true,
+  network: true,
+  prompt: true,
+  run: true,
+  resolved: true,
+  patch: true,
+  stepCount: true,
+  sourceFormat: true,
+  panelVerdict: true,
+  panelSplit: true,
+  panelUpstream: true,
+  panelLocalGit: true,
+  panelMemory: true,
+  panelOther: true,
+  benchmark: { select: { name: true } },
+  model: { select: { name: true } },
+  task: { select: { key: true, repo: true, baseCommit: true, language: true } },
+  votes: {
+    orderBy: { judge: { name: "asc" } },
     select: {
-      id: true,
-      externalId: true,
-      network: true,
-      prompt: true,
-      run: true,
-      resolved: true,
-      patch: true,
-      stepCount: true,
-      sourceFormat: true,
-      panelVerdict: true,
-      panelSplit: true,
-      panelUpstream: true,
-      panelLocalGit: true,
-      panelMemory: true,
-      panelOther: true,
-      benchmark: { select: { name: true } },
-      model: { select: { name: true } },
-      task: { select: { key: true, repo: true, baseCommit: true, language: true } },
-      votes: {
-        orderBy: { judge: { name: "asc" } },
-        select: {
-          upstream: true,
-          localGit: true,
-          memory: true,
-          other: true,
-          overall: true,
-          parseStatus: true,
-          rationale: true,
-          raw: true,
-          evidence: true,
-          judge: { select: { name: true } },
-        },
-      },
-      labels: {
-        orderBy: { annotator: { handle: "asc" } },
-        select: { evidence: true, note: true, annotator: { select: { handle: true } } },
-      },
+      upstream: true,
+      localGit: true,
+      memory: true,
+      other: true,
+      overall: true,
+      parseStatus: true,
+      rationale: true,
+      raw: true,
+      evidence: true,
+      judge: { select: { name: true } },
     },
-  });
+  },
+  labels: {
+    orderBy: { annotator: { handle: "asc" } },
+    select: { evidence: true, note: true, annotator: { select: { handle: true } } },
+  },
+} as const;
+
+export async function getTrajectory(id: number) {
+  const t = await db().trajectory.findUnique({ where: { id }, select: TIMELINE_SELECT });
   if (!t) return null;
   const { labels, ...rest } = t;
   return {

@@ -1,14 +1,9 @@
 // Reads one import file as a stream of records, whatever its format: the app's JSONL (line by line),
 // a JSON array of records (element by element, with stream-json), one JSON document, or an agent
-// harness's file (converted by lib/import). `.gz` is read through gunzip. The file is read once
-// (its checksum is taken on the way) and memory stays bounded whatever it holds: a line or record
-// over the record limit, and a compressed file that expands past its limits, are errors. Every
-// problem becomes an error record with its line (JSONL) or record number (JSON array), never an
-// exception.
-import fs from "node:fs";
-import { createGunzip } from "node:zlib";
-import { Transform, type Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
+// harness's file (converted by lib/import). The file is read once (open-text.ts: gunzip, limits,
+// checksum) and memory stays bounded whatever it holds: a line or record over the record limit is an
+// error. Every problem becomes an error record with its line (JSONL) or record number (JSON array),
+// never an exception.
 import streamArray from "stream-json/streamers/stream-array.js";
 import { detectFormat, KNOWN_FORMATS, readHarness, type HarnessFormat } from "@/lib/import/detect";
 import { draftToRecord, type Condition } from "@/lib/import/condition";
@@ -18,79 +13,9 @@ import type { ResolvedLookup } from "@/lib/import/resolved";
 import type { RawRecord } from "@/lib/data/imports";
 import { formatBytes, type ReadLimits } from "./limits";
 import { splitLines, type Line } from "./lines";
+import { LimitExceeded, openText, type TextOptions } from "./open-text";
 
-export type ReadOptions = {
-  condition: Condition;
-  resolved: ResolvedLookup | null;
-  limits: ReadLimits;
-  /** Called with the compressed bytes read so far. */
-  onBytes?: (bytes: number) => void;
-  /** Fed every byte of the file as it is read (its checksum, without a second pass). */
-  hash?: { update(chunk: Buffer): unknown };
-};
-
-/** A limit of ReadLimits was passed: the file is refused with this message. */
-export class LimitExceeded extends Error {}
-
-const GZIP_MAGIC = [0x1f, 0x8b];
-
-async function isGzip(file: string): Promise<boolean> {
-  const fd = await fs.promises.open(file, "r");
-  try {
-    const { buffer, bytesRead } = await fd.read(Buffer.alloc(2), 0, 2, 0);
-    return bytesRead === 2 && buffer[0] === GZIP_MAGIC[0] && buffer[1] === GZIP_MAGIC[1];
-  } finally {
-    await fd.close();
-  }
-}
-
-/** Passes bytes through, failing once more than `max` went by (what a compressed file expands to). */
-function expansionGuard(max: number, tooMuch: () => string): Transform {
-  let out = 0;
-  return new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      out += chunk.length;
-      done(out > max ? new LimitExceeded(tooMuch()) : null, chunk);
-    },
-  });
-}
-
-/**
- * The file's text as a stream (through gunzip when compressed), counting and hashing the bytes read.
- * A compressed file may expand to at most `maxGzipRatio` times its size (else it is named a
- * decompression bomb) and at most `maxDecompressedBytes`.
- */
-async function openText(file: string, opts: Pick<ReadOptions, "onBytes" | "hash" | "limits">): Promise<Readable> {
-  const gzip = await isGzip(file);
-  let bytes = 0;
-  const counter = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      bytes += chunk.length;
-      opts.hash?.update(chunk);
-      opts.onBytes?.(bytes);
-      done(null, chunk);
-    },
-  });
-  const raw = fs.createReadStream(file);
-  // pipeline() destroys every stage on error; the consumer sees the error through the last one.
-  if (!gzip) {
-    pipeline(raw, counter).catch(() => {});
-    return counter;
-  }
-  const { maxGzipRatio, maxDecompressedBytes } = opts.limits;
-  const size = fs.statSync(file).size;
-  const byRatio = Math.max(size * maxGzipRatio, 16 * 1024 * 1024);
-  const max = Math.min(byRatio, maxDecompressedBytes);
-  const guard = expansionGuard(max, () =>
-    max === byRatio
-      ? `decompression bomb: this ${formatBytes(size)} compressed file expands to more than ${maxGzipRatio} ` +
-        `times its size ` +
-        `(over ${formatBytes(max)}); refused (IMPORT_MAX_GZIP_RATIO)`
-      : `the file expands to more than ${formatBytes(max)} when decompressed; refused (IMPORT_MAX_DECOMPRESSED_BYTES)`,
-  );
-  pipeline(raw, counter, createGunzip(), guard).catch(() => {});
-  return guard;
-}
+export type ReadOptions = TextOptions & { condition: Condition; resolved: ResolvedLookup | null };
 
 /** The JSON text's parse error, short: where and what. */
 function jsonError(e: unknown): string {

@@ -1,0 +1,84 @@
+import "server-only";
+// How one import reads and writes: its bad records counted and the first ones kept, and its
+// trajectories written in batches, one while the next is read.
+import type { TrajectoryRecord } from "@/lib/import/interchange";
+import type { Located, RecordError } from "./context";
+import type { PreparedTrajectory, TrajectoryWriter } from "./trajectories";
+
+/** At most this many errors are kept and shown for one file; the count says how many there were. */
+export const MAX_REPORTED_ERRORS = 100;
+/** Trajectories are written this many (or this many bytes) at a time, so memory stays bounded on large files. */
+const BATCH = 200;
+const BATCH_BYTES = 32 * 1024 * 1024;
+/**
+ * Batches grow from this size, doubling, to BATCH_BYTES: the database starts writing while the parser is still near
+ * the start.
+ */
+const FIRST_BATCH_BYTES = 2 * 1024 * 1024;
+
+/** Bad records of one file: all counted, the first MAX_REPORTED_ERRORS kept. */
+export class ErrorLog {
+  readonly errors: RecordError[] = [];
+  count = 0;
+  readonly add = (e: readonly RecordError[]) => {
+    this.count += e.length;
+    this.errors.push(...e.slice(0, Math.max(0, MAX_REPORTED_ERRORS - this.errors.length)));
+  };
+}
+
+/**
+ * Trajectories go to the database in batches. One batch is written while the next is read and
+ * validated: the database and the parser work at the same time. At most one write is in flight
+ * (the transaction is one connection). After the first error nothing more is written (it will be
+ * rolled back); reading goes on to report every bad record.
+ */
+export class TrajectoryBatches {
+  private batch: PreparedTrajectory[] = [];
+  private bytes = 0;
+  private limit = FIRST_BATCH_BYTES;
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly writer: TrajectoryWriter,
+    private readonly log: ErrorLog,
+  ) {}
+
+  async add(item: Located<TrajectoryRecord> & { format?: string }, bytes: number): Promise<void> {
+    // Nothing more is written after the first error: no need to prepare what will not be.
+    if (this.log.count) return;
+    this.batch.push(this.writer.prepare(item));
+    this.bytes += bytes;
+    if (this.batch.length >= BATCH || this.bytes >= this.limit) await this.flush();
+  }
+
+  private async flush(): Promise<void> {
+    const items = this.batch;
+    this.batch = [];
+    this.bytes = 0;
+    this.limit = Math.min(this.limit * 2, BATCH_BYTES);
+    if (this.log.count || !items.length) return;
+    await this.writing;
+    if (this.log.count) return;
+    this.writing = this.writer.write(items).then(this.log.add);
+    // Handled here so a failure is not an unhandled rejection before the next await reaches it.
+    this.writing.catch(() => {});
+  }
+
+  /** Writes what is left and waits for the last write. */
+  async end(): Promise<void> {
+    await this.flush();
+    await this.writing;
+  }
+}
+
+let lastYield = 0;
+/**
+ * Lets the event loop run (the database's replies) every few milliseconds. Records already read
+ * ahead are otherwise parsed back to back in microtasks, and the write waiting on a reply stalls
+ * for the whole read-ahead.
+ */
+export async function yieldNow(): Promise<void> {
+  if (performance.now() - lastYield < 4) return;
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  lastYield = performance.now();
+}
