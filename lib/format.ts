@@ -1,5 +1,4 @@
 // Display formatting shared by pages and exports. Undefined figures (null) show as an em dash.
-import { ZodError } from "zod";
 
 export const UNDEFINED_FIGURE = "—";
 
@@ -27,14 +26,4 @@ export function issuesText(
   separator = "; ",
 ): string {
   return issues.map((i) => `${prefix}${i.path.map(String).join(".") || "form"}: ${i.message}`).join(separator);
-}
-
-/**
- * What a server action tells its form when the input was refused: the validation issues, or the
- * message of one of the errors the action expects (`expected`). Anything else is a fault: rethrown.
- */
-export function refusal(e: unknown, expected: ReadonlyArray<abstract new (...args: never[]) => Error>): string {
-  if (e instanceof ZodError) return issuesText(e.issues);
-  if (expected.some((kind) => e instanceof kind)) return (e as Error).message;
-  throw e;
 }

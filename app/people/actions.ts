@@ -1,49 +1,52 @@
 "use server";
 import { revalidatePath } from "next/cache";
 import { requireAction } from "@/lib/auth/session";
-import { refusal } from "@/lib/format";
-import { PersonError, createPerson, setPassword, setRole } from "@/lib/data/people";
+import { formErrors, NO_ERRORS, type FormErrors } from "@/lib/errors";
+import { createPerson, setPassword, setRole } from "@/lib/data/people";
 import type { UserRole } from "@/generated/prisma/enums";
 
-export type PeopleState = { error: string | null; saved: string | null };
+/** A people form after a submission: what was saved, or the messages by field. */
+export type PeopleState = FormErrors & { saved: string | null };
 
-const message = (e: unknown) => refusal(e, [PersonError]);
+const text = (data: FormData, name: string) => String(data.get(name) ?? "");
+
+/** Runs a change, revalidates the page, and answers with what was saved or what was refused. */
+async function attempt(change: () => Promise<string>): Promise<PeopleState> {
+  try {
+    const saved = await change();
+    revalidatePath("/people");
+    return { ...NO_ERRORS, saved };
+  } catch (e) {
+    return { ...formErrors(e), saved: null };
+  }
+}
 
 export async function addPerson(_: PeopleState, data: FormData): Promise<PeopleState> {
   const actor = await requireAction("people:write");
-  try {
+  return attempt(async () => {
     const p = await createPerson(actor, {
-      handle: String(data.get("handle") ?? ""),
-      name: String(data.get("name") ?? ""),
-      email: String(data.get("email") ?? ""),
-      role: String(data.get("role") ?? "") as UserRole,
-      password: String(data.get("password") ?? ""),
+      handle: text(data, "handle"),
+      name: text(data, "name"),
+      email: text(data, "email"),
+      role: text(data, "role") as UserRole,
+      password: text(data, "password"),
     });
-    revalidatePath("/people");
-    return { error: null, saved: `${p.handle} can sign in as ${p.email} (${p.role.toLowerCase()})` };
-  } catch (e) {
-    return { error: message(e), saved: null };
-  }
+    return `${p.handle} can sign in as ${p.email} (${p.role.toLowerCase()})`;
+  });
 }
 
 export async function changeRole(_: PeopleState, data: FormData): Promise<PeopleState> {
   const actor = await requireAction("people:write");
-  try {
-    await setRole(actor, String(data.get("id") ?? ""), String(data.get("role") ?? "") as UserRole);
-    revalidatePath("/people");
-    return { error: null, saved: "role changed" };
-  } catch (e) {
-    return { error: message(e), saved: null };
-  }
+  return attempt(async () => {
+    await setRole(actor, text(data, "id"), text(data, "role") as UserRole);
+    return "role changed";
+  });
 }
 
 export async function changePassword(_: PeopleState, data: FormData): Promise<PeopleState> {
   const actor = await requireAction("people:write");
-  try {
-    await setPassword(actor, String(data.get("id") ?? ""), String(data.get("password") ?? ""));
-    revalidatePath("/people");
-    return { error: null, saved: "password set; their sessions were ended" };
-  } catch (e) {
-    return { error: message(e), saved: null };
-  }
+  return attempt(async () => {
+    await setPassword(actor, text(data, "id"), text(data, "password"));
+    return "password set; their sessions were ended";
+  });
 }

@@ -1,5 +1,7 @@
 "use client";
 import { useActionState } from "react";
+import { FieldError, fieldProps, FormMessage } from "@/components/forms/field-error";
+import { NO_ERRORS } from "@/lib/errors";
 import { addPerson, changePassword, changeRole, type PeopleState } from "./actions";
 
 const ROLE_OPTIONS = [
@@ -8,55 +10,72 @@ const ROLE_OPTIONS = [
   ["RESEARCHER", "researcher"],
 ] as const;
 
+const START: PeopleState = { ...NO_ERRORS, saved: null };
+
+function Saved({ state }: { state: PeopleState }) {
+  return state.saved ? (
+    <span role="status" className="status-succeeded">
+      {" "}
+      {state.saved}
+    </span>
+  ) : null;
+}
+
 export function AddPersonForm() {
-  const [state, action, pending] = useActionState<PeopleState, FormData>(addPerson, { error: null, saved: null });
+  const [state, action, pending] = useActionState(addPerson, START);
   return (
     <form action={action} className="filters" aria-label="Add a person">
       <label>
-        Handle <input name="handle" required pattern="[\w.\-]{1,64}" />
+        Handle <input name="handle" required pattern="[\w.\-]{1,64}" {...fieldProps(state, "handle")} />
+        <FieldError errors={state} name="handle" />
       </label>
       <label>
-        Name <input name="name" />
+        Name <input name="name" {...fieldProps(state, "name")} />
+        <FieldError errors={state} name="name" />
       </label>
       <label>
-        Email <input name="email" type="email" required />
+        Email <input name="email" type="email" required {...fieldProps(state, "email")} />
+        <FieldError errors={state} name="email" />
       </label>
       <label>
         Role{" "}
-        <select name="role" defaultValue="ANNOTATOR">
+        <select name="role" defaultValue="ANNOTATOR" {...fieldProps(state, "role")}>
           {ROLE_OPTIONS.map(([v, t]) => (
             <option key={v} value={v}>
               {t}
             </option>
           ))}
         </select>
+        <FieldError errors={state} name="role" />
       </label>
       <label>
-        Password <input name="password" type="password" minLength={8} required autoComplete="new-password" />
+        Password{" "}
+        <input
+          name="password"
+          type="password"
+          minLength={8}
+          required
+          autoComplete="new-password"
+          {...fieldProps(state, "password")}
+        />
+        <FieldError errors={state} name="password" />
       </label>
       <button type="submit" disabled={pending}>
         Save
       </button>
-      {state.error ? (
-        <p role="alert" className="error">
-          {state.error}
-        </p>
-      ) : null}
-      {state.saved ? (
-        <p role="status" className="status-succeeded">
-          {state.saved}
-        </p>
-      ) : null}
+      <FormMessage errors={state} />
+      <Saved state={state} />
     </form>
   );
 }
 
 export function RoleForm({ id, role }: { id: string; role: string }) {
-  const [state, action, pending] = useActionState<PeopleState, FormData>(changeRole, { error: null, saved: null });
+  const [state, action, pending] = useActionState(changeRole, START);
+  const prefix = `role-${id}-`;
   return (
     <form action={action}>
       <input type="hidden" name="id" value={id} />
-      <select name="role" defaultValue={role} aria-label="Role">
+      <select name="role" defaultValue={role} aria-label="Role" {...fieldProps(state, "role", prefix)}>
         {ROLE_OPTIONS.map(([v, t]) => (
           <option key={v} value={v}>
             {t}
@@ -66,18 +85,15 @@ export function RoleForm({ id, role }: { id: string; role: string }) {
       <button type="submit" disabled={pending}>
         Change
       </button>
-      {state.error ? (
-        <span role="alert" className="error">
-          {" "}
-          {state.error}
-        </span>
-      ) : null}
+      <FieldError errors={state} name="role" idPrefix={prefix} />
+      <FormMessage errors={state} />
     </form>
   );
 }
 
 export function PasswordForm({ id, handle }: { id: string; handle: string }) {
-  const [state, action, pending] = useActionState<PeopleState, FormData>(changePassword, { error: null, saved: null });
+  const [state, action, pending] = useActionState(changePassword, START);
+  const prefix = `password-${id}-`;
   return (
     <form action={action}>
       <input type="hidden" name="id" value={id} />
@@ -89,22 +105,14 @@ export function PasswordForm({ id, handle }: { id: string; handle: string }) {
         autoComplete="new-password"
         aria-label={`New password for ${handle}`}
         placeholder="new password"
+        {...fieldProps(state, "password", prefix)}
       />
       <button type="submit" disabled={pending}>
         Set
       </button>
-      {state.error ? (
-        <span role="alert" className="error">
-          {" "}
-          {state.error}
-        </span>
-      ) : null}
-      {state.saved ? (
-        <span role="status" className="status-succeeded">
-          {" "}
-          {state.saved}
-        </span>
-      ) : null}
+      <FieldError errors={state} name="password" idPrefix={prefix} />
+      <FormMessage errors={state} />
+      <Saved state={state} />
     </form>
   );
 }

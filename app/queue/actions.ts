@@ -2,8 +2,8 @@
 import { forbidden } from "next/navigation";
 import { requireAction } from "@/lib/auth/session";
 import { PermissionDenied } from "@/lib/auth/permissions";
-import { refusal } from "@/lib/format";
-import { LabelConflict, submitLabel, type LabelForm } from "@/lib/data/queue";
+import { errorText } from "@/lib/errors";
+import { submitLabel, type LabelForm } from "@/lib/data/queue";
 import { nextPosition } from "@/lib/data/studies";
 import { z } from "zod";
 import { PG_INT_MAX } from "@/lib/domain/params";
@@ -23,6 +23,6 @@ export async function saveLabel(form: LabelForm, position: number): Promise<Save
   } catch (e) {
     // An item that is not this annotator's: refused as any action they may not take (403).
     if (e instanceof PermissionDenied) forbidden();
-    return { ok: false, error: refusal(e, [LabelConflict]) };
+    return { ok: false, error: errorText(e) };
   }
 }

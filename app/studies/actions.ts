@@ -1,10 +1,11 @@
 "use server";
 import { redirect } from "next/navigation";
 import { requireAction } from "@/lib/auth/session";
-import { refusal } from "@/lib/format";
-import { createStudy, draftStudy, StudyError, type StudyDraft } from "@/lib/data/studies";
+import { formErrors, NO_ERRORS, type FormErrors } from "@/lib/errors";
+import { createStudy, draftStudy, type StudyDraft } from "@/lib/data/studies";
 
-export type DraftState = { draft: StudyDraft | null; error: string | null };
+/** The study form after a submission: the draw to preview, or the messages by field. */
+export type DraftState = FormErrors & { draft: StudyDraft | null };
 
 /**
  * The form as the data layer reads it. Per-stratum sizes come as pairs of fields in order, "stratum"
@@ -28,14 +29,12 @@ function designFrom(data: FormData) {
   };
 }
 
-const message = (e: unknown) => refusal(e, [StudyError]);
-
 export async function previewStudy(_: DraftState, data: FormData): Promise<DraftState> {
   const actor = await requireAction("studies:write");
   try {
-    return { draft: await draftStudy(actor, designFrom(data)), error: null };
+    return { ...NO_ERRORS, draft: await draftStudy(actor, designFrom(data)) };
   } catch (e) {
-    return { draft: null, error: message(e) };
+    return { ...formErrors(e), draft: null };
   }
 }
 
@@ -45,7 +44,7 @@ export async function saveStudy(_: DraftState, data: FormData): Promise<DraftSta
   try {
     id = await createStudy(actor, designFrom(data), String(data.get("digest") ?? ""));
   } catch (e) {
-    return { draft: null, error: message(e) };
+    return { ...formErrors(e), draft: null };
   }
   redirect(`/studies?created=${id}`);
 }

@@ -2,6 +2,7 @@
 // lib/auth/session.ts, and by the data layer's write functions (assertCan), so the server enforces
 // each permission whatever the UI shows. Pure: the permission-matrix tests read it directly.
 import type { UserRole } from "@/generated/prisma/enums";
+import { AppError } from "@/lib/errors";
 
 export const ROLES = ["RESEARCHER", "ANNOTATOR", "REVIEWER"] as const satisfies readonly UserRole[];
 
@@ -34,12 +35,15 @@ export function can(role: UserRole | null | undefined, action: Action): boolean 
 }
 
 /** Thrown by the data layer when an actor lacks a permission; pages and routes answer 403. */
-export class PermissionDenied extends Error {
+export class PermissionDenied extends AppError {
   constructor(
     readonly action: Action,
     readonly role: UserRole | null,
   ) {
-    super(`${role ? role.toLowerCase() : "a signed-out visitor"} may not ${action.replace(":", " ")}`);
+    super(
+      role ? "FORBIDDEN" : "UNAUTHENTICATED",
+      `${role ? role.toLowerCase() : "a signed-out visitor"} may not ${action.replace(":", " ")}`,
+    );
   }
 }
 

@@ -6,6 +6,7 @@ import { headers } from "next/headers";
 import { forbidden, redirect, unauthorized } from "next/navigation";
 import type { UserRole } from "@/generated/prisma/enums";
 import { auth } from "./auth";
+import { errorResponse } from "@/lib/errors";
 import { fromThisApp } from "./origin";
 import { can, PermissionDenied, type Action, type Actor } from "./permissions";
 
@@ -49,8 +50,6 @@ export async function requireRequest(request: Request, action: Action): Promise<
     );
   }
   const user = await actorFrom(request.headers);
-  if (!user) return Response.json({ error: "sign in first" }, { status: 401 });
-  if (!can(user.role, action))
-    return Response.json({ error: new PermissionDenied(action, user.role).message }, { status: 403 });
+  if (!user || !can(user.role, action)) return errorResponse(new PermissionDenied(action, user?.role ?? null));
   return user;
 }

@@ -8,6 +8,7 @@ import type { UserRole } from "@/generated/prisma/enums";
 import { MIN_PASSWORD } from "@/lib/auth/auth";
 import { assertCan, ROLES, type Actor } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
+import { AppError, type ErrorCode } from "@/lib/errors";
 export { DEMO_ACCOUNTS } from "./demo-accounts";
 
 export const PersonSchema = z.object({
@@ -72,13 +73,13 @@ export async function createPerson(actor: Actor | "system", input: PersonInput):
   const hash = await hashPassword(p.password);
   const id = await db().$transaction(async (tx) => {
     const byEmail = await tx.user.findUnique({ where: { email: p.email }, select: { handle: true } });
-    if (byEmail) throw new PersonError(`the email ${p.email} belongs to ${byEmail.handle} already`);
+    if (byEmail) throw new PersonError(`the email ${p.email} belongs to ${byEmail.handle} already`, "email");
     const byHandle = await tx.user.findUnique({
       where: { handle: p.handle },
       select: { id: true, email: true, accounts: { select: { providerId: true } } },
     });
     if (byHandle && (byHandle.email || byHandle.accounts.length)) {
-      throw new PersonError(`${p.handle} has an account already: change their role or password in their row instead`);
+      throw new PersonError(`${p.handle} has an account already: change their role or password in their row`, "handle");
     }
     const user = byHandle
       ? await tx.user.update({
@@ -98,34 +99,36 @@ export async function createPerson(actor: Actor | "system", input: PersonInput):
   return personOf(await db().user.findUniqueOrThrow({ where: { id }, select: PERSON }));
 }
 
-export const PasswordSchema = PersonSchema.shape.password;
+const PasswordSchema = z.object({ password: PersonSchema.shape.password });
 
 /** Sets a person's password and ends their sessions: whoever knew the old one is signed out. */
 export async function setPassword(actor: Actor | "system", userId: string, password: string): Promise<void> {
   if (actor !== "system") assertCan(actor, "people:write");
-  const hash = await hashPassword(PasswordSchema.parse(password));
+  const hash = await hashPassword(PasswordSchema.parse({ password }).password);
   await db().$transaction(async (tx) => {
     const updated = await tx.account.updateMany({
       where: { userId, providerId: "credential" },
       data: { password: hash },
     });
-    if (!updated.count) throw new PersonError("this person has no login: add one with the form above");
+    if (!updated.count)
+      throw new PersonError("this person has no login: add one with the form above", null, "NOT_FOUND");
     await tx.session.deleteMany({ where: { userId } });
   });
 }
 
 /** Changes a role. The last researcher cannot stop being one: someone must be able to manage. */
-export async function setRole(actor: Actor, userId: string, role: UserRole): Promise<void> {
+export async function setRole(actor: Actor, userId: string, input: UserRole): Promise<void> {
   assertCan(actor, "people:write");
+  const { role } = z.object({ role: z.enum(ROLES) }).parse({ role: input });
   await db().$transaction(async (tx) => {
     const target = await tx.user.findUnique({ where: { id: userId }, select: { role: true } });
-    if (!target) throw new PersonError("no such person");
+    if (!target) throw new PersonError("no such person", null, "NOT_FOUND");
     if (target.role === "RESEARCHER" && role !== "RESEARCHER") {
       const researchers = await tx.user.count({
         where: { role: "RESEARCHER", accounts: { some: { providerId: "credential" } } },
       });
       if (researchers <= 1)
-        throw new PersonError("this is the last researcher who can sign in; make another one first");
+        throw new PersonError("this is the last researcher who can sign in; make another one first", "role");
     }
     await tx.user.update({ where: { id: userId }, data: { role } });
     // A changed role takes effect now: the person signs in again under it.
@@ -133,4 +136,9 @@ export async function setRole(actor: Actor, userId: string, role: UserRole): Pro
   });
 }
 
-export class PersonError extends Error {}
+/** A refused change to a person: a taken handle or email, the last researcher, no login. */
+export class PersonError extends AppError {
+  constructor(message: string, field: string | null = null, code: ErrorCode = "CONFLICT") {
+    super(code, message, field);
+  }
+}

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { PG_INT_MAX } from "@/lib/domain/params";
 import { assertCan, PermissionDenied, type Actor } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
 import { storableText } from "@/lib/domain/text";
 import { CATEGORIES, VERDICTS, type CategoryVerdicts, type Verdict } from "@/lib/domain/verdicts";
 import { refreshDerived, voteVerdicts } from "./derived";
@@ -141,7 +142,12 @@ export const LabelFormSchema = z.object({
 });
 export type LabelForm = z.input<typeof LabelFormSchema>;
 
-export class LabelConflict extends Error {}
+/** A label form older than the stored label (another tab saved first): refused, not overwritten. */
+export class LabelConflict extends AppError {
+  constructor(message: string) {
+    super("CONFLICT", message);
+  }
+}
 
 const sameForm = (a: { verdicts: CategoryVerdicts; evidence: unknown; note: string | null }, b: typeof a) =>
   CATEGORIES.every((c) => a.verdicts[c] === b.verdicts[c]) &&

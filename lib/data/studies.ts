@@ -5,6 +5,7 @@ import "server-only";
 import { z } from "zod";
 import { assertCan, type Actor } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
 import { assignAnnotators, drawSample, stratumOf, type Candidate } from "@/lib/domain/sampling";
 import { annotatorLoad, draftDigest, tallyStrata, type DraftItem, type StratumRow } from "@/lib/domain/study-draft";
 
@@ -21,7 +22,12 @@ export const StudyDesignSchema = z.object({
 });
 export type StudyDesign = z.output<typeof StudyDesignSchema>;
 
-export class StudyError extends Error {}
+/** A refused study: annotators who cannot sign in, an empty draw, a taken name, a draw changed since its preview. */
+export class StudyError extends AppError {
+  constructor(message: string, field: string | null = null) {
+    super(field ? "BAD_INPUT" : "CONFLICT", message, field);
+  }
+}
 
 export type { StratumRow };
 export type StudyDraft = {
@@ -69,7 +75,7 @@ async function draw(actor: Actor, input: unknown): Promise<{ draft: StudyDraft; 
   const design = StudyDesignSchema.parse(input);
   const userIds = new Map((await labellers()).map((u) => [u.handle, u.id]));
   const unknown = design.annotators.filter((h) => !userIds.has(h));
-  if (unknown.length) throw new StudyError(`not annotators who can sign in: ${unknown.join(", ")}`);
+  if (unknown.length) throw new StudyError(`not annotators who can sign in: ${unknown.join(", ")}`, "annotators");
   const pool = await candidates();
   const sizeOf = (s: string) => design.sizes[s] ?? design.size;
   const drawn = drawSample(
@@ -81,7 +87,7 @@ async function draw(actor: Actor, input: unknown): Promise<{ draft: StudyDraft; 
   try {
     assignment = assignAnnotators(drawn, design.annotators, design.overlap, design.seed);
   } catch (e) {
-    throw new StudyError(e instanceof Error ? e.message : String(e));
+    throw new StudyError(e instanceof Error ? e.message : String(e), "overlap");
   }
   const items = drawn.map((d) => ({
     trajectoryId: d.id,
@@ -102,12 +108,12 @@ async function draw(actor: Actor, input: unknown): Promise<{ draft: StudyDraft; 
 /** Saves a study exactly as previewed (digest), or refuses. */
 export async function createStudy(actor: Actor, input: unknown, digest: string): Promise<number> {
   const { draft, userIds: users } = await draw(actor, input);
-  if (!draft.items.length) throw new StudyError("the draw is empty: raise the size per stratum");
+  if (!draft.items.length) throw new StudyError("the draw is empty: raise the size per stratum", "size");
   if (draft.digest !== digest)
     throw new StudyError("the trajectories changed since the preview: preview the draw again before saving");
   return db().$transaction(async (tx) => {
     if (await tx.study.findUnique({ where: { name: draft.design.name }, select: { id: true } }))
-      throw new StudyError(`a study named "${draft.design.name}" exists`);
+      throw new StudyError(`a study named "${draft.design.name}" exists`, "name");
     const study = await tx.study.create({
       data: {
         name: draft.design.name,

@@ -1,21 +1,22 @@
 "use client";
 // Draw a study: the form is previewed (draw and assignment shown), then saved as shown.
 import { startTransition, useActionState, useState, type FormEvent } from "react";
+import { FieldError, fieldProps, FormMessage } from "@/components/forms/field-error";
+import { NO_ERRORS } from "@/lib/errors";
 import { previewStudy, saveStudy, type DraftState } from "../actions";
+
+const START: DraftState = { ...NO_ERRORS, draft: null };
 
 type Labeller = { handle: string; name: string; role: string };
 
 export function StudyForm({ labellers, defaultSeed }: { labellers: Labeller[]; defaultSeed: string }) {
-  const [preview, previewAction, previewing] = useActionState<DraftState, FormData>(previewStudy, {
-    draft: null,
-    error: null,
-  });
-  const [saved, saveAction, saving] = useActionState<DraftState, FormData>(saveStudy, { draft: null, error: null });
+  const [preview, previewAction, previewing] = useActionState(previewStudy, START);
+  const [saved, saveAction, saving] = useActionState(saveStudy, START);
   // Any change after a preview hides it: what is saved must be what was shown.
   const [stale, setStale] = useState(false);
   const draft = stale ? null : preview.draft;
   const [last, setLast] = useState<"preview" | "save">("preview");
-  const error = last === "save" ? saved.error : preview.error;
+  const errors = last === "save" ? saved : preview;
   // Submitted by hand rather than through the form's action, which would reset the fields afterwards.
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -30,24 +31,47 @@ export function StudyForm({ labellers, defaultSeed }: { labellers: Labeller[]; d
       <fieldset>
         <legend>Design</legend>
         <label>
-          Name <input name="name" required maxLength={200} />
+          Name <input name="name" required maxLength={200} {...fieldProps(errors, "name")} />
+          <FieldError errors={errors} name="name" />
         </label>
         <label>
-          Seed <input name="seed" required defaultValue={defaultSeed} maxLength={200} />
+          Seed <input name="seed" required defaultValue={defaultSeed} maxLength={200} {...fieldProps(errors, "seed")} />
+          <FieldError errors={errors} name="seed" />
         </label>
         <label>
-          Items per stratum <input name="size" type="number" min={0} max={10000} defaultValue={5} required />
+          Items per stratum{" "}
+          <input
+            name="size"
+            type="number"
+            min={0}
+            max={10000}
+            defaultValue={5}
+            required
+            {...fieldProps(errors, "size")}
+          />
+          <FieldError errors={errors} name="size" />
         </label>
         <label>
-          Annotators per item <input name="overlap" type="number" min={1} max={20} defaultValue={1} required />
+          Annotators per item{" "}
+          <input
+            name="overlap"
+            type="number"
+            min={1}
+            max={20}
+            defaultValue={1}
+            required
+            {...fieldProps(errors, "overlap")}
+          />
+          <FieldError errors={errors} name="overlap" />
         </label>
         <label className="check">
           <input name="blind" type="checkbox" defaultChecked /> Blind: annotators see no judge verdict until they have
           labelled
         </label>
       </fieldset>
-      <fieldset>
+      <fieldset aria-describedby={errors.fields.annotators ? "annotators-error" : undefined}>
         <legend>Annotators</legend>
+        <FieldError errors={errors} name="annotators" />
         {labellers.length ? (
           labellers.map((l) => (
             <label key={l.handle} className="check">
@@ -92,11 +116,7 @@ export function StudyForm({ labellers, defaultSeed }: { labellers: Labeller[]; d
           </table>
         </fieldset>
       ) : null}
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      <FormMessage errors={errors} />
       <p className="filter-actions">
         <button type="submit" disabled={previewing}>
           {previewing ? "Drawing…" : "Preview the draw"}

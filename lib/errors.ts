@@ -1,0 +1,67 @@
+// Expected failures: one error type whose code says what kind of refusal it is and which HTTP
+// status answers it, and the per-field messages a form shows for it. Anything else is a fault and
+// is thrown on (to the nearest error page, or the server log).
+import { ZodError } from "zod";
+
+export const ERROR_STATUS = {
+  BAD_INPUT: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  TOO_LARGE: 413,
+} as const;
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    /** The form field the message is about, when it is about one. */
+    readonly field: string | null = null,
+  ) {
+    super(message);
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+}
+
+/** What a form shows after a refused submission: messages by field name, and one for the whole form. */
+export type FormErrors = { fields: Record<string, string[]>; message: string | null };
+
+export const NO_ERRORS: FormErrors = { fields: {}, message: null };
+
+/**
+ * The form errors of an expected failure: zod issues by their field (the first part of their
+ * path), an AppError on its field or on the whole form. Anything else is a fault: rethrown.
+ */
+export function formErrors(e: unknown): FormErrors {
+  if (e instanceof ZodError) {
+    const fields: Record<string, string[]> = {};
+    const general: string[] = [];
+    for (const issue of e.issues) {
+      const field = issue.path[0];
+      if (field === undefined) general.push(issue.message);
+      else (fields[String(field)] ??= []).push(issue.message);
+    }
+    return { fields, message: general.length ? general.join("; ") : "check the fields marked below" };
+  }
+  if (e instanceof AppError)
+    return e.field ? { fields: { [e.field]: [e.message] }, message: null } : { fields: {}, message: e.message };
+  throw e;
+}
+
+/** An expected failure in one line (a form without fields to mark: the label panel); anything else is rethrown. */
+export function errorText(e: unknown): string {
+  const { fields, message } = formErrors(e);
+  const byField = Object.entries(fields).map(([field, messages]) => `${field}: ${messages.join("; ")}`);
+  return [...(byField.length ? [] : [message]), ...byField].filter(Boolean).join("; ");
+}
+
+/** A route handler's answer to an expected failure (its status and message); anything else is rethrown. */
+export function errorResponse(e: unknown): Response {
+  if (e instanceof AppError) return Response.json({ error: e.message, code: e.code }, { status: e.status });
+  throw e;
+}
