@@ -12,6 +12,7 @@ const sources = [
   "generated",
   "prisma/schema.prisma",
   "next.config.ts",
+  "proxy.ts",
   "package.json",
   "tsconfig.json",
 ];

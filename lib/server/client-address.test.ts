@@ -1,6 +1,7 @@
+import http from "node:http";
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "@/lib/config";
-import { clientAddress, trustFor } from "./client-address";
+import { CLIENT_ADDRESS_HEADER, clientAddress, stampClientAddress, trustFor } from "./client-address";
 
 const request = (socket: string, forwardedFor?: string) =>
   ({
@@ -27,5 +28,42 @@ describe("the client's address", () => {
   it("with a hop count trusts that many proxies and no more", () => {
     expect(clientAddress(request("10.0.0.2", "1.1.1.1, 198.51.100.9"), trust("1"))).toBe("198.51.100.9");
     expect(clientAddress(request("10.0.0.2", "1.1.1.1, 198.51.100.9"), trust("2"))).toBe("1.1.1.1");
+  });
+});
+
+describe("the server's stamp, over a real socket", () => {
+  // The step scripts/server.ts runs before Next: the header the app reads is the one worked out here.
+  async function seen(trustSetting: string | undefined, headers: Record<string, string>, localAddress: string) {
+    const trust = trust_(trustSetting);
+    const server = http.createServer((req, res) => {
+      stampClientAddress(req, trust);
+      res.end(String(req.headers[CLIENT_ADDRESS_HEADER]));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as { port: number };
+    try {
+      return await new Promise<string>((resolve, reject) => {
+        http
+          .get({ host: "127.0.0.1", port, localAddress, headers }, (res) => {
+            let body = "";
+            res.on("data", (c) => (body += c));
+            res.on("end", () => resolve(body));
+          })
+          .on("error", reject);
+      });
+    } finally {
+      server.close();
+    }
+  }
+  const trust_ = (setting?: string) => trustFor(parseConfig({ TRUST_PROXY: setting }).TRUST_PROXY);
+
+  it("without a proxy: the socket's address, whatever the client sends", async () => {
+    const forged = { "x-forwarded-for": "198.51.100.1", [CLIENT_ADDRESS_HEADER]: "203.0.113.9" };
+    expect(await seen(undefined, forged, "127.0.0.5")).toBe("127.0.0.5");
+  });
+
+  it("behind a trusted proxy on loopback: the address the proxy forwarded", async () => {
+    expect(await seen("loopback", { "x-forwarded-for": "1.1.1.1, 198.51.100.1" }, "127.0.0.6")).toBe("198.51.100.1");
+    expect(await seen("10.0.0.0/8", { "x-forwarded-for": "198.51.100.1" }, "127.0.0.6")).toBe("127.0.0.6");
   });
 });
