@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 
 test("agreement by condition, with every count leading to its trajectories", async ({ page, request }) => {
   const report = (await (await request.get("/api/agreement?format=json")).json()) as {

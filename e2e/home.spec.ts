@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, expectErrors, test } from "./fixtures";
 import { demoData, DEMO_MODELS } from "../prisma/factories";
 
 // The e2e server loads exactly this demo study into a fresh database.
@@ -39,6 +39,7 @@ test("the health endpoint reports the database", async ({ request }) => {
 });
 
 test("pages answer with protective headers, and an unknown trajectory is a 404 page", async ({ request, page }) => {
+  expectErrors(/Failed to load resource: the server responded with a status of 404/);
   const res = await request.get("/");
   expect(res.headers()["x-content-type-options"]).toBe("nosniff");
   expect(res.headers()["x-frame-options"]).toBe("DENY");

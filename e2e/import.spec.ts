@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { trajectoryFixture, voteFixture } from "../prisma/factories";
 
 const jsonl = (records: unknown[]) => Buffer.from(`${records.map((r) => JSON.stringify(r)).join("\n")}\n`);

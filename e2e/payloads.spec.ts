@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { labelFixture, trajectoryFixture } from "../prisma/factories";
 import { APP_ORIGIN } from "./roles";
 

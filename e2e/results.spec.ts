@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 
 test("a result-table cell leads to exactly the trajectories it counts", async ({ page }) => {
   await page.goto("/results");

@@ -1,4 +1,5 @@
-import { expect, test, type Browser } from "@playwright/test";
+import type { Browser } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { stateFile } from "./roles";
 
 // The whole study, as its people do it: a researcher draws and saves a blind study for the demo

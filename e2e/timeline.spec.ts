@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import type { APIRequestContext } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { labelFixture, trajectoryFixture, voteFixture } from "../prisma/factories";
 import { APP_ORIGIN } from "./roles";
 

@@ -4,6 +4,7 @@
 import fs from "node:fs";
 import { spawn, execFileSync } from "node:child_process";
 import { adminQuery, withDatabase } from "@/test/test-db";
+import { E2E_SERVER_LOG } from "@/e2e/server-log";
 
 // The journeys read the demo study: asked for, since a PostgreSQL database does not get it unasked.
 const env: NodeJS.ProcessEnv = { ...process.env, DEMO_DATA: "on" };
@@ -16,9 +17,21 @@ if (env.DATABASE_URL) {
   fs.rmSync(env.PGLITE_DIR, { recursive: true, force: true });
 }
 execFileSync(process.execPath, ["scripts/build-if-stale.mjs"], { stdio: "inherit" });
+// The server's output goes to this process's (Playwright shows it) and to a log file that the
+// journeys read after each test: an error the app logs fails the test that caused it (e2e/fixtures.ts).
+fs.mkdirSync(".data", { recursive: true });
+const log = fs.createWriteStream(E2E_SERVER_LOG, { flags: "w" });
 const server = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/start.ts"], {
-  stdio: "inherit",
+  stdio: ["ignore", "pipe", "pipe"],
   env,
+});
+server.stdout!.on("data", (d: Buffer) => {
+  process.stdout.write(d);
+  log.write(d);
+});
+server.stderr!.on("data", (d: Buffer) => {
+  process.stderr.write(d);
+  log.write(d);
 });
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => process.exit(code ?? 0));

@@ -1,4 +1,6 @@
 import type { Metadata } from "next";
+import { Suspense } from "react";
+import { Loading } from "@/components/ui/loading";
 import Link from "next/link";
 import { agreementNow } from "@/lib/data/report-cache";
 import type { BinaryAgreement } from "@/lib/domain/agreement";
@@ -105,6 +107,14 @@ function Table({ title, children }: { title: string; children: React.ReactNode }
 
 export default async function AgreementPage() {
   await requirePage("results:read", "/agreement");
+  return (
+    <Suspense fallback={<Loading what="the agreement figures" />}>
+      <AgreementBody />
+    </Suspense>
+  );
+}
+
+async function AgreementBody() {
   const r = await agreementNow();
   return (
     <>

@@ -27,16 +27,16 @@ export function AddPersonForm() {
     <form action={action} className="filters" aria-label="Add a person">
       <label>
         Handle <input name="handle" required pattern="[\w.\-]{1,64}" {...fieldProps(state, "handle")} />
-        <FieldError errors={state} name="handle" />
       </label>
+      <FieldError errors={state} name="handle" />
       <label>
         Name <input name="name" {...fieldProps(state, "name")} />
-        <FieldError errors={state} name="name" />
       </label>
+      <FieldError errors={state} name="name" />
       <label>
         Email <input name="email" type="email" required {...fieldProps(state, "email")} />
-        <FieldError errors={state} name="email" />
       </label>
+      <FieldError errors={state} name="email" />
       <label>
         Role{" "}
         <select name="role" defaultValue="ANNOTATOR" {...fieldProps(state, "role")}>
@@ -46,8 +46,8 @@ export function AddPersonForm() {
             </option>
           ))}
         </select>
-        <FieldError errors={state} name="role" />
       </label>
+      <FieldError errors={state} name="role" />
       <label>
         Password{" "}
         <input
@@ -58,8 +58,8 @@ export function AddPersonForm() {
           autoComplete="new-password"
           {...fieldProps(state, "password")}
         />
-        <FieldError errors={state} name="password" />
       </label>
+      <FieldError errors={state} name="password" />
       <button type="submit" disabled={pending}>
         Save
       </button>

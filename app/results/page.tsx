@@ -1,4 +1,6 @@
 import type { Metadata } from "next";
+import { Suspense } from "react";
+import { Loading } from "@/components/ui/loading";
 import { ExploitRateChart, ResolveRateChart } from "@/components/charts/exploit-rate-chart";
 import Link from "next/link";
 import { ResultTable } from "@/components/tables/result-table";
@@ -19,6 +21,14 @@ const pp = (v: number | null) => (v === null ? "—" : `${v > 0 ? "+" : ""}${v.t
 
 export default async function ResultsPage() {
   await requirePage("results:read", "/results");
+  return (
+    <Suspense fallback={<Loading what="the result table" />}>
+      <ResultsBody />
+    </Suspense>
+  );
+}
+
+async function ResultsBody() {
   const results = await resultsNow();
   const rows = results.map((r) => r.row);
   const benchmarks = [...new Set(rows.map((r) => r.benchmark))];

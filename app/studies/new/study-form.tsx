@@ -32,12 +32,12 @@ export function StudyForm({ labellers, defaultSeed }: { labellers: Labeller[]; d
         <legend>Design</legend>
         <label>
           Name <input name="name" required maxLength={200} {...fieldProps(errors, "name")} />
-          <FieldError errors={errors} name="name" />
         </label>
+        <FieldError errors={errors} name="name" />
         <label>
           Seed <input name="seed" required defaultValue={defaultSeed} maxLength={200} {...fieldProps(errors, "seed")} />
-          <FieldError errors={errors} name="seed" />
         </label>
+        <FieldError errors={errors} name="seed" />
         <label>
           Items per stratum{" "}
           <input
@@ -49,8 +49,8 @@ export function StudyForm({ labellers, defaultSeed }: { labellers: Labeller[]; d
             required
             {...fieldProps(errors, "size")}
           />
-          <FieldError errors={errors} name="size" />
         </label>
+        <FieldError errors={errors} name="size" />
         <label>
           Annotators per item{" "}
           <input
@@ -62,8 +62,8 @@ export function StudyForm({ labellers, defaultSeed }: { labellers: Labeller[]; d
             required
             {...fieldProps(errors, "overlap")}
           />
-          <FieldError errors={errors} name="overlap" />
         </label>
+        <FieldError errors={errors} name="overlap" />
         <label className="check">
           <input name="blind" type="checkbox" defaultChecked /> Blind: annotators see no judge verdict until they have
           labelled
