@@ -1,28 +1,38 @@
-import { expect, test } from "./fixtures";
+import { labelFixture, trajectoryFixture, voteFixture } from "../prisma/factories";
+import { expect, importRecords, test, unique } from "./fixtures";
 
-test("agreement by condition, with every count leading to its trajectories", async ({ page, request }) => {
-  const report = (await (await request.get("/api/agreement?format=json")).json()) as {
-    overall: { attempt: { n: number; both_positive: number } };
-  };
+test("agreement by benchmark, with every count leading to its trajectories", async ({ page, request }) => {
+  const benchmark = unique("agreement");
+  const annotator = unique("ann");
+  // Panel / human on "attempt": t0 yes / yes, t1 yes / no, t2 no / yes. n = 3, both positive 1,
+  // judges only 1, human only 1, both negative 0.
+  const panel = ["SUCCESSFUL", "ATTEMPTED", "NOT_ATTEMPTED"] as const;
+  const human = ["ATTEMPTED", "NOT_ATTEMPTED", "SUCCESSFUL"] as const;
+  const records = panel.flatMap((p, i) => {
+    const id = `${benchmark}-${i}`;
+    return [
+      trajectoryFixture({ id, benchmark, model: "m1", task: { id: `owner__repo-${i}` } }),
+      ...["j1", "j2", "j3"].map((judge) => voteFixture(id, judge, { MEMORY: p })),
+      labelFixture(id, annotator, { MEMORY: human[i] }),
+    ];
+  });
+  await importRecords(request, `${benchmark}.jsonl`, records);
+
   await page.goto("/agreement");
-  await expect(page.getByRole("heading", { name: "Agreement", level: 1 })).toBeVisible();
-  const table = page.getByRole("table", { name: "Agreement by condition" });
-  const overall = table.getByRole("row").filter({ has: page.getByRole("rowheader", { name: "all labels" }) });
-  await expect(overall.getByRole("cell").nth(1)).toHaveText(String(report.overall.attempt.n));
-  expect(report.overall.attempt.n).toBeGreaterThan(0);
+  const table = page.getByRole("table", { name: "Agreement by model and benchmark" });
+  const attempt = table.getByRole("row").filter({ has: page.getByRole("rowheader", { name: benchmark }) });
+  await expect(attempt.getByRole("cell").nth(1)).toHaveText("3");
+  await expect(attempt.getByRole("cell").nth(4)).toHaveText("1"); // both positive
+  await expect(attempt.getByRole("cell").nth(5)).toHaveText("0"); // both negative
+  await expect(attempt.getByRole("cell").nth(6)).toHaveText("1"); // human only
+  await expect(attempt.getByRole("cell").nth(7)).toHaveText("1"); // judges only
 
-  // The "both yes" count of the attempt question opens trajectories where a label and the panel both say attempted.
-  await overall.getByRole("link", { name: /^all labels, attempt, both positive/ }).click();
+  // "Both yes" opens the one trajectory where the label and the panel both say attempted.
+  await attempt.getByRole("link", { name: `${benchmark}, attempt, both positive: 1` }).click();
   await expect(page).toHaveURL(/human=attempt/);
   await expect(page).toHaveURL(/panel=attempt/);
-  const shown = Number((await page.getByRole("status").innerText()).split(" ")[0]);
-  expect(shown).toBeGreaterThan(0);
-  expect(shown).toBeLessThanOrEqual(report.overall.attempt.both_positive);
-  for (const cell of await page
-    .getByRole("table", { name: "Trajectories" })
-    .getByRole("row")
-    .locator("td:nth-child(9)")
-    .all()) {
-    await expect(cell).toHaveText(/^(attempted|successful)$/);
-  }
+  await expect(page.getByRole("status")).toHaveText("1 trajectories");
+  const rows = page.getByRole("table", { name: "Trajectories" }).getByRole("row");
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(1)).toContainText("owner__repo-0");
 });

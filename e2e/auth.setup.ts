@@ -1,11 +1,11 @@
-// Signs in once per demo role through the real sign-in page and keeps each browser state, so the
-// journeys start signed in (as the researcher unless they say otherwise).
+// Signs in once per role, as the journeys' own accounts (e2e/roles.ts), through the real sign-in
+// page, and keeps each browser state, so the journeys start signed in (as the researcher unless they
+// say otherwise).
 import { expect, test as setup } from "@playwright/test";
-import { DEMO_ACCOUNTS } from "../lib/data/demo-accounts";
-import { stateFile } from "./roles";
+import { E2E_ACCOUNTS, stateFile } from "./roles";
 
-for (const account of DEMO_ACCOUNTS) {
-  setup(`sign in as the demo ${account.role.toLowerCase()}`, async ({ page }) => {
+for (const account of E2E_ACCOUNTS) {
+  setup(`sign in as the e2e ${account.role.toLowerCase()}`, async ({ page }) => {
     await page.goto("/sign-in");
     await page.getByLabel("Email").fill(account.email);
     await page.getByLabel("Password").fill(account.password);

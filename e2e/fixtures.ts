@@ -2,7 +2,8 @@
 // unless the test says that error is what it expects (expectErrors(...) in the test, or
 // test.use({ expectedErrors: [...] }) for a file).
 import fs from "node:fs";
-import { test as base, expect } from "@playwright/test";
+import { test as base, expect, type APIRequestContext } from "@playwright/test";
+import { APP_ORIGIN } from "./roles";
 
 const EXPECTED = "expected-error";
 
@@ -69,3 +70,24 @@ export const test = base.extend<{ expectedErrors: RegExp[]; failOnErrors: undefi
 });
 
 export { expect };
+
+/** A name no other journey (nor an earlier run on the same database) uses: each journey's own data. */
+export function unique(prefix: string): string {
+  return `e2e-${prefix}-${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+}
+
+/** Imports records through the Import page's route, as the browser sends them, and checks they landed. */
+export async function importRecords(request: APIRequestContext, name: string, records: unknown[]): Promise<void> {
+  const res = await request.post("/api/imports", {
+    multipart: {
+      file: {
+        name,
+        mimeType: "application/x-ndjson",
+        buffer: Buffer.from(records.map((r) => JSON.stringify(r)).join("\n")),
+      },
+    },
+    headers: { origin: APP_ORIGIN },
+  });
+  expect(res.status()).toBe(200);
+  expect(await res.text()).toContain('"ok":true');
+}

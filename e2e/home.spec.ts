@@ -1,35 +1,63 @@
-import { expect, expectErrors, test } from "./fixtures";
-import { demoData, DEMO_MODELS } from "../prisma/factories";
+import { expect, expectErrors, importRecords, test, unique } from "./fixtures";
+import { demoData, DEMO_MODELS, labelFixture, trajectoryFixture, voteFixture } from "../prisma/factories";
 
-// The e2e server loads exactly this demo study into a fresh database.
+// The e2e server loads this demo study into a fresh database, as npm start does.
 const demo = demoData();
 
-test("the home page shows what the demo study holds", async ({ page }) => {
+// The one journey about the demo study: npm start loads it into an empty database. It reads only
+// the demo's own benchmarks, which no other journey imports into.
+test("npm start loads the demo study: the overview shows what it holds", async ({ page }) => {
   await page.goto("/");
   await expect(page.getByRole("heading", { name: "Overview", level: 1 })).toBeVisible();
+  const table = page.getByRole("table", { name: "Trajectories by benchmark and model" });
+  for (const model of DEMO_MODELS) {
+    const rows = table.getByRole("row").filter({ hasText: model });
+    await expect(rows).toHaveCount(2);
+    for (const benchmark of new Set(demo.trajectories.map((t) => t.benchmark as string))) {
+      const perCell = demo.trajectories.filter((t) => t.model === model && t.benchmark === benchmark).length;
+      await expect(rows.filter({ hasText: benchmark }).getByRole("cell").nth(2)).toHaveText(String(perCell));
+    }
+  }
+});
 
-  const totals = page.getByRole("definition");
+test("the overview counts what a file adds", async ({ page, request }) => {
   const total = (label: string) =>
     page
       .locator("dl[aria-label=Totals] > div")
       .filter({ has: page.getByRole("term").filter({ hasText: new RegExp(`^${label}$`) }) })
       .getByRole("definition");
-  await expect(totals.first()).toBeVisible();
-  await expect(total("Trajectories")).toHaveText(String(demo.trajectories.length));
-  await expect(total("Judge votes")).toHaveText(String(demo.votes.length));
-  const unparseable = demo.votes.filter(
-    (v) => !("verdicts" in v) && typeof v.raw === "string" && !v.raw.includes("{"),
-  ).length;
-  await expect(total("Unparseable judge answers")).toHaveText(String(unparseable));
-  await expect(total("Human labels")).toHaveText(String(demo.labels.length));
-
-  const table = page.getByRole("table", { name: "Trajectories by benchmark and model" });
-  for (const model of DEMO_MODELS) {
-    const rows = table.getByRole("row").filter({ hasText: model });
-    await expect(rows).toHaveCount(2);
-    const perCell = demo.trajectories.filter((t) => t.model === model && t.benchmark === "deepswe").length;
-    await expect(rows.filter({ hasText: "deepswe" }).getByRole("cell").nth(2)).toHaveText(String(perCell));
-  }
+  const read = async () => {
+    await page.goto("/");
+    const n = async (label: string) => Number((await total(label).innerText()).replaceAll(",", ""));
+    return {
+      trajectories: await n("Trajectories"),
+      votes: await n("Judge votes"),
+      unparseable: await n("Unparseable judge answers"),
+      labels: await n("Human labels"),
+    };
+  };
+  const before = await read();
+  const benchmark = unique("overview");
+  await importRecords(request, `${benchmark}.jsonl`, [
+    trajectoryFixture({ id: `${benchmark}-1`, benchmark, model: "m1", task: { id: "owner__repo-1" } }),
+    trajectoryFixture({ id: `${benchmark}-2`, benchmark, model: "m1", task: { id: "owner__repo-2" } }),
+    trajectoryFixture({ id: `${benchmark}-3`, benchmark, model: "m2", task: { id: "owner__repo-1" } }),
+    voteFixture(`${benchmark}-1`, "judge-a"),
+    { type: "judge_vote", trajectory: { id: `${benchmark}-2` }, judge: "judge-a", raw: "no verdict in here" },
+    labelFixture(`${benchmark}-1`, unique("ann")),
+  ]);
+  expect(await read()).toEqual({
+    trajectories: before.trajectories + 3,
+    votes: before.votes + 2,
+    unparseable: before.unparseable + 1,
+    labels: before.labels + 1,
+  });
+  const rows = page
+    .getByRole("table", { name: "Trajectories by benchmark and model" })
+    .getByRole("row")
+    .filter({ hasText: benchmark });
+  await expect(rows.filter({ hasText: "m1" }).getByRole("cell").nth(2)).toHaveText("2");
+  await expect(rows.filter({ hasText: "m2" }).getByRole("cell").nth(2)).toHaveText("1");
 });
 
 test("the health endpoint reports the database", async ({ request }) => {

@@ -13,7 +13,6 @@ test("markup in names, notes, raw answers, file and study names stays text on ev
   // A file name cannot hold "/" (the upload keeps its last path part) and the browser escapes its
   // quotes, so: no closing tag, no quotes.
   const fileName = "<img src=x onerror=alert(1)>.jsonl";
-  // The benchmark sorts last, so the other journeys' first strata stay the demo study's.
   const records = [
     trajectoryFixture({
       id: "e2e-xss",
@@ -84,7 +83,7 @@ test("markup in names, notes, raw answers, file and study names stays text on ev
   await page.goto("/studies/new");
   await page.getByLabel("Name").fill(`study ${XSS(11)}`);
   await page.getByLabel("Items per stratum").fill("0");
-  await page.getByRole("checkbox", { name: /rosa/ }).check();
+  await page.getByRole("checkbox", { name: /e2e-rita/ }).check();
   await page.getByRole("button", { name: "Preview the draw" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "The draw is empty" })).toBeVisible();
   const stratum = page.getByRole("spinbutton", { name: /^size of zz bench / });

@@ -1,22 +1,22 @@
 import { request as newRequest } from "@playwright/test";
-import { expect, expectErrors, test } from "./fixtures";
-import { DEMO_ACCOUNTS } from "../lib/data/demo-accounts";
-import { stateFile } from "./roles";
+import { expect, expectErrors, importRecords, test, unique } from "./fixtures";
+import { trajectoryFixture } from "../prisma/factories";
+import { e2eAccount, stateFile } from "./roles";
 
 // Every page and route, for each role and for a signed-out visitor, answered by the server itself
 // (no browser UI involved). Expected answers written out by hand from the issue: researchers do
 // everything, annotators only their queue, reviewers read results and agreement and write nothing.
-// Runs before study.spec.ts (alphabetical), so the demo annotator has no assigned item yet.
+// The trajectories it opens are its own, imported first.
 
 type Who = "RESEARCHER" | "ANNOTATOR" | "REVIEWER" | "SIGNED_OUT";
 const WHO: Who[] = ["RESEARCHER", "ANNOTATOR", "REVIEWER", "SIGNED_OUT"];
 
-// [method, path, researcher, annotator, reviewer, signed out]
+// [method, path, researcher, annotator, reviewer, signed out]; A and B: the ids of two trajectories.
 const MATRIX: Array<[string, string, number, number, number, number]> = [
   ["GET", "/", 200, 403, 200, 307],
   ["GET", "/trajectories", 200, 403, 200, 307],
-  ["GET", "/trajectories/1", 200, 403, 200, 307],
-  ["GET", "/compare?a=1&b=2", 200, 403, 200, 307],
+  ["GET", "/trajectories/A", 200, 403, 200, 307],
+  ["GET", "/compare?a=A&b=B", 200, 403, 200, 307],
   ["GET", "/results", 200, 403, 200, 307],
   ["GET", "/agreement", 200, 403, 200, 307],
   ["GET", "/import", 200, 403, 403, 307],
@@ -28,12 +28,30 @@ const MATRIX: Array<[string, string, number, number, number, number]> = [
   ["GET", "/queue/999/0", 307, 307, 403, 307],
   ["GET", "/api/results?format=json", 200, 403, 200, 401],
   ["GET", "/api/agreement?format=csv", 200, 403, 200, 401],
-  ["GET", "/trajectories/1/text?seq=0", 200, 403, 200, 401],
+  ["GET", "/trajectories/A/text?seq=0", 200, 403, 200, 401],
   // The researcher passes the permission check and meets the next one (not multipart: 415).
   ["POST", "/api/imports", 415, 403, 403, 401],
   ["GET", "/api/health", 200, 200, 200, 200],
   ["GET", "/sign-in", 307, 307, 307, 200],
 ];
+
+let ids: { A: number; B: number };
+
+test.beforeAll(async ({ baseURL }) => {
+  const researcher = await newRequest.newContext({ baseURL, storageState: stateFile("RESEARCHER") });
+  const benchmark = unique("permissions");
+  await importRecords(researcher, `${benchmark}.jsonl`, [
+    trajectoryFixture({ id: `${benchmark}-a`, benchmark, task: { id: "owner__repo-1" } }),
+    trajectoryFixture({ id: `${benchmark}-b`, benchmark, task: { id: "owner__repo-1" }, run: 2 }),
+  ]);
+  const list = await (await researcher.get(`/trajectories?benchmark=${benchmark}&sort=run`)).text();
+  const found = [...new Set([...list.matchAll(/href="\/trajectories\/(\d+)"/g)].map((m) => Number(m[1])))];
+  expect(found).toHaveLength(2);
+  ids = { A: found[0]!, B: found[1]! };
+  await researcher.dispose();
+});
+
+const withIds = (path: string) => path.replace(/\bA\b/, String(ids.A)).replace(/\bB\b/, String(ids.B));
 
 for (const [column, who] of WHO.entries()) {
   test(`what ${who === "SIGNED_OUT" ? "a signed-out visitor" : `the ${who.toLowerCase()}`} may open`, async ({
@@ -46,7 +64,7 @@ for (const [column, who] of WHO.entries()) {
     });
     const answers = [];
     for (const [method, path, ...expected] of MATRIX) {
-      const res = await api.fetch(path, {
+      const res = await api.fetch(withIds(path), {
         method,
         headers: method === "POST" ? { "content-type": "text/plain", origin: baseURL! } : {},
         data: method === "POST" ? "x" : undefined,
@@ -63,7 +81,7 @@ for (const [column, who] of WHO.entries()) {
 
 test("a forged cross-site sign-in is refused, and every sign-in makes a new session token", async ({ baseURL }) => {
   expectErrors(/\[Better Auth\]: Invalid origin: http:\/\/evil\.example/);
-  const account = DEMO_ACCOUNTS.find((a) => a.role === "REVIEWER")!;
+  const account = e2eAccount("REVIEWER");
   const api = await newRequest.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
   const body = { email: account.email, password: account.password };
   const forged = await api.post("/api/auth/sign-in/email", { data: body, headers: { origin: "http://evil.example" } });
@@ -125,7 +143,7 @@ test("a forged cross-site sign-in is refused, and every sign-in makes a new sess
 test("a server action posted from another site is refused; from this site it runs", async ({ baseURL }) => {
   expectErrors(/⨯ Error: Invalid Server Actions request\./);
   // A session of its own (signing out must not end the journeys' shared one).
-  const account = DEMO_ACCOUNTS.find((a) => a.role === "REVIEWER")!;
+  const account = e2eAccount("REVIEWER");
   const api = await newRequest.newContext({ baseURL, storageState: { cookies: [], origins: [] }, maxRedirects: 0 });
   expect(
     (
@@ -159,7 +177,7 @@ test("guessing passwords is cut off after 10 attempts a minute from one address"
   let retryAfter: string | undefined;
   for (let i = 0; i < 11; i++) {
     const res = await api.post("/api/auth/sign-in/email", {
-      data: { email: "researcher@example.org", password: `wrong-${i}` },
+      data: { email: e2eAccount("RESEARCHER").email, password: `wrong-${i}` },
       headers: { origin: baseURL! },
     });
     statuses.push(res.status());
@@ -170,7 +188,7 @@ test("guessing passwords is cut off after 10 attempts a minute from one address"
   expect(statuses.at(-1)).toBe(429);
   expect(Number(retryAfter)).toBeGreaterThan(0);
   // Even the right password waits.
-  const account = DEMO_ACCOUNTS.find((a) => a.role === "RESEARCHER")!;
+  const account = e2eAccount("RESEARCHER");
   expect(
     (
       await api.post("/api/auth/sign-in/email", {

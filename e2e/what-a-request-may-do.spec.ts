@@ -1,5 +1,4 @@
-// What one request may do (issue: the holes a probe found). Named to run last: it imports a
-// trajectory, and the journeys before it count the demo study's. Each test sends what an attacker or a
+// What one request may do (issue: the holes a probe found). Each test sends what an attacker or a
 // careless client would, against the real server, and checks the answer and what was left behind.
 import fs from "node:fs";
 import http from "node:http";
@@ -8,7 +7,7 @@ import zlib from "node:zlib";
 import type { APIRequestContext } from "@playwright/test";
 import { expect, expectErrors, test } from "./fixtures";
 import { trajectoryFixture } from "../prisma/factories";
-import { APP_ORIGIN as ORIGIN, stateFile } from "./roles";
+import { APP_ORIGIN as ORIGIN, e2eAccount, stateFile } from "./roles";
 
 const PORT = Number(new URL(ORIGIN).port);
 
@@ -55,7 +54,7 @@ const signIn = (local: string, password: string, forwardedFor?: string) =>
       origin: ORIGIN,
       ...(forwardedFor ? { "x-forwarded-for": forwardedFor } : {}),
     },
-    body: JSON.stringify({ email: "reviewer@example.org", password }),
+    body: JSON.stringify({ email: e2eAccount("REVIEWER").email, password }),
   }).then((r) => r.status);
 
 /** The Cookie header of a role's signed-in browser state (auth.setup.ts). */
@@ -100,13 +99,13 @@ test(
     const forged: number[] = [];
     for (let i = 0; i < 30; i++) forged.push(await signIn("127.0.0.21", `wrong-more-${i}`, `198.51.100.${i + 1}`));
     expect(new Set(forged)).toEqual(new Set([429]));
-    expect(await signIn("127.0.0.21", "demo-reviewer", "203.0.113.99")).toBe(429);
+    expect(await signIn("127.0.0.21", e2eAccount("REVIEWER").password, "203.0.113.99")).toBe(429);
 
     // Junk in the header lands in the sender's own bucket, not one shared by everyone.
     for (let i = 0; i < 11; i++) await signIn("127.0.0.22", `wrong-${i}`, "not an address, at all");
-    expect(await signIn("127.0.0.22", "demo-reviewer", "not an address, at all")).toBe(429);
-    expect(await signIn("127.0.0.23", "demo-reviewer", "not an address, at all")).toBe(200);
-    expect(await signIn("127.0.0.24", "demo-reviewer")).toBe(200);
+    expect(await signIn("127.0.0.22", e2eAccount("REVIEWER").password, "not an address, at all")).toBe(429);
+    expect(await signIn("127.0.0.23", e2eAccount("REVIEWER").password, "not an address, at all")).toBe(200);
+    expect(await signIn("127.0.0.24", e2eAccount("REVIEWER").password)).toBe(200);
   },
 );
 

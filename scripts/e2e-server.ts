@@ -17,6 +17,10 @@ if (env.DATABASE_URL) {
   fs.rmSync(env.PGLITE_DIR, { recursive: true, force: true });
 }
 execFileSync(process.execPath, ["scripts/build-if-stale.mjs"], { stdio: "inherit" });
+execFileSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/e2e-accounts.ts"], {
+  stdio: "inherit",
+  env,
+});
 // The server's output goes to this process's (Playwright shows it) and to a log file that the
 // journeys read after each test: an error the app logs fails the test that caused it (e2e/fixtures.ts).
 fs.mkdirSync(".data", { recursive: true });
