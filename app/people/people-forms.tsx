@@ -10,6 +10,23 @@ const ROLE_OPTIONS = [
   ["RESEARCHER", "researcher"],
 ] as const;
 
+/** A new password's field: at least 8 characters (PersonSchema), never filled in by the browser's saved one. */
+const NEW_PASSWORD = {
+  name: "password",
+  type: "password",
+  minLength: 8,
+  required: true,
+  autoComplete: "new-password",
+} as const;
+
+function RoleOptions() {
+  return ROLE_OPTIONS.map(([v, t]) => (
+    <option key={v} value={v}>
+      {t}
+    </option>
+  ));
+}
+
 const START: PeopleState = { ...NO_ERRORS, saved: null };
 
 function Saved({ state }: { state: PeopleState }) {
@@ -40,24 +57,12 @@ export function AddPersonForm() {
       <label>
         Role{" "}
         <select name="role" defaultValue="ANNOTATOR" {...fieldProps(state, "role")}>
-          {ROLE_OPTIONS.map(([v, t]) => (
-            <option key={v} value={v}>
-              {t}
-            </option>
-          ))}
+          <RoleOptions />
         </select>
       </label>
       <FieldError errors={state} name="role" />
       <label>
-        Password{" "}
-        <input
-          name="password"
-          type="password"
-          minLength={8}
-          required
-          autoComplete="new-password"
-          {...fieldProps(state, "password")}
-        />
+        Password <input {...NEW_PASSWORD} {...fieldProps(state, "password")} />
       </label>
       <FieldError errors={state} name="password" />
       <button type="submit" disabled={pending}>
@@ -76,11 +81,7 @@ export function RoleForm({ id, role }: { id: string; role: string }) {
     <form action={action}>
       <input type="hidden" name="id" value={id} />
       <select name="role" defaultValue={role} aria-label="Role" {...fieldProps(state, "role", prefix)}>
-        {ROLE_OPTIONS.map(([v, t]) => (
-          <option key={v} value={v}>
-            {t}
-          </option>
-        ))}
+        <RoleOptions />
       </select>
       <button type="submit" disabled={pending}>
         Change
@@ -98,11 +99,7 @@ export function PasswordForm({ id, handle }: { id: string; handle: string }) {
     <form action={action}>
       <input type="hidden" name="id" value={id} />
       <input
-        name="password"
-        type="password"
-        minLength={8}
-        required
-        autoComplete="new-password"
+        {...NEW_PASSWORD}
         aria-label={`New password for ${handle}`}
         placeholder="new password"
         {...fieldProps(state, "password", prefix)}

@@ -3,6 +3,7 @@ import "server-only";
 // importing an export into an empty database gives back the same trajectories, votes and labels.
 // Read page by page, so an export of any size streams.
 import { db } from "@/lib/db";
+import { VERDICT_SELECT } from "./selects";
 import type { Turn } from "@/lib/domain/steps";
 import { voteVerdicts } from "./derived";
 
@@ -134,10 +135,7 @@ export async function* exportVotes(): AsyncGenerator<Record<string, unknown>> {
       take: PAGE,
       select: {
         id: true,
-        upstream: true,
-        localGit: true,
-        memory: true,
-        other: true,
+        ...VERDICT_SELECT,
         parseStatus: true,
         rationale: true,
         raw: true,
@@ -172,10 +170,7 @@ export async function* exportLabels(): AsyncGenerator<Record<string, unknown>> {
       take: PAGE,
       select: {
         id: true,
-        upstream: true,
-        localGit: true,
-        memory: true,
-        other: true,
+        ...VERDICT_SELECT,
         evidence: true,
         note: true,
         updatedAt: true,

@@ -11,6 +11,7 @@ import { storableText } from "@/lib/domain/text";
 import { CATEGORIES, VERDICTS, type CategoryVerdicts, type Verdict } from "@/lib/domain/verdicts";
 import { refreshDerived, voteVerdicts } from "./derived";
 import { writeLabel } from "./labels";
+import { CONDITION_SELECT, VERDICT_SELECT } from "./selects";
 import { transaction } from "./sql";
 import { getTrajectory } from "./trajectory";
 
@@ -50,15 +51,10 @@ const ITEM_SELECT = {
   trajectory: {
     select: {
       id: true,
-      network: true,
-      prompt: true,
-      run: true,
-      resolved: true,
+      ...CONDITION_SELECT,
       patch: true,
       stepCount: true,
       sourceFormat: true,
-      benchmark: { select: { name: true } },
-      model: { select: { name: true } },
       task: { select: { key: true, repo: true, baseCommit: true } },
     },
   },
@@ -66,10 +62,7 @@ const ITEM_SELECT = {
 
 /** An annotator's own label on the item, with its history. */
 const OWN_LABEL_SELECT = {
-  upstream: true,
-  localGit: true,
-  memory: true,
-  other: true,
+  ...VERDICT_SELECT,
   evidence: true,
   note: true,
   updatedAt: true,

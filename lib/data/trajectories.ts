@@ -1,6 +1,7 @@
 import "server-only";
 // The trajectory list: filtered, sorted and paged in the database, reading only list columns.
 import { db } from "@/lib/db";
+import { CONDITION_SELECT, PANEL_SELECT } from "./selects";
 import type { Prisma } from "@/generated/prisma/client";
 import { PAGE_SIZE, type TrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import { PANEL_FIELDS, verdictsOf, type Category, type Verdict } from "@/lib/domain/verdicts";
@@ -118,22 +119,12 @@ export async function listTrajectories(
     take: PAGE_SIZE,
     select: {
       id: true,
-      network: true,
-      prompt: true,
-      run: true,
-      resolved: true,
+      ...CONDITION_SELECT,
       stepCount: true,
-      panelVerdict: true,
-      panelSplit: true,
-      panelUpstream: true,
-      panelLocalGit: true,
-      panelMemory: true,
-      panelOther: true,
+      ...PANEL_SELECT,
       voteCount: true,
       unparseableVotes: true,
       labelCount: true,
-      benchmark: { select: { name: true } },
-      model: { select: { name: true } },
       task: { select: { key: true } },
     },
   });

@@ -4,6 +4,7 @@ import "server-only";
 import { LRUCache } from "lru-cache";
 import { db } from "@/lib/db";
 import { suspectMarks, type SuspectMark } from "@/lib/domain/suspects";
+import { CONDITION_SELECT, PANEL_SELECT, VERDICT_SELECT } from "./selects";
 import { voteVerdicts } from "./derived";
 
 /** Characters of a message's text shown before it is cut. */
@@ -13,29 +14,16 @@ export const TEXT_PREVIEW = 4000;
 const TIMELINE_SELECT = {
   id: true,
   externalId: true,
-  network: true,
-  prompt: true,
-  run: true,
-  resolved: true,
+  ...CONDITION_SELECT,
   patch: true,
   stepCount: true,
   sourceFormat: true,
-  panelVerdict: true,
-  panelSplit: true,
-  panelUpstream: true,
-  panelLocalGit: true,
-  panelMemory: true,
-  panelOther: true,
-  benchmark: { select: { name: true } },
-  model: { select: { name: true } },
+  ...PANEL_SELECT,
   task: { select: { key: true, repo: true, baseCommit: true, language: true } },
   votes: {
     orderBy: { judge: { name: "asc" } },
     select: {
-      upstream: true,
-      localGit: true,
-      memory: true,
-      other: true,
+      ...VERDICT_SELECT,
       overall: true,
       parseStatus: true,
       rationale: true,

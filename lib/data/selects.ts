@@ -1,0 +1,26 @@
+import "server-only";
+// Parts of Prisma selects that several reads share, named once.
+import type { PanelField } from "@/lib/domain/verdicts";
+
+/** A trajectory's condition: benchmark, model, network, prompt, run and resolved status. */
+export const CONDITION_SELECT = {
+  network: true,
+  prompt: true,
+  run: true,
+  resolved: true,
+  benchmark: { select: { name: true } },
+  model: { select: { name: true } },
+} as const;
+
+/** The panel's verdicts a trajectory stores (lib/data/derived.ts). */
+export const PANEL_SELECT = {
+  panelVerdict: true,
+  panelSplit: true,
+  panelUpstream: true,
+  panelLocalGit: true,
+  panelMemory: true,
+  panelOther: true,
+} as const satisfies Record<PanelField | "panelVerdict" | "panelSplit", true>;
+
+/** A vote's or label's verdict in each category (CATEGORY_FIELDS). */
+export const VERDICT_SELECT = { upstream: true, localGit: true, memory: true, other: true } as const;
