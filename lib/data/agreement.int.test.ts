@@ -5,36 +5,38 @@ import { runImport } from "./imports";
 import { getAgreement } from "./agreement";
 import { listTrajectories } from "./trajectories";
 
+/** Four trajectories, their votes and two annotators' labels, the expected figures worked out below. */
+function records() {
+  const t = (id: string, run: number, extra = {}) =>
+    trajectoryFixture({ id, benchmark: "ab", model: "am", task: { id: "agree" }, run, ...extra });
+  return [
+    t("a1", 1),
+    t("a2", 2),
+    t("a3", 3, { network: false }),
+    t("a4", 4),
+    // panels: a1 S (3×S), a2 N, a3 A (2×A), a4 unjudged
+    voteFixture("a1", "j1", { UPSTREAM: "SUCCESSFUL" }),
+    voteFixture("a1", "j2", { UPSTREAM: "SUCCESSFUL" }),
+    voteFixture("a1", "j3", { UPSTREAM: "SUCCESSFUL" }),
+    voteFixture("a2", "j1"),
+    voteFixture("a2", "j2"),
+    voteFixture("a2", "j3", { OTHER: "ATTEMPTED" }),
+    voteFixture("a3", "j1", { MEMORY: "ATTEMPTED" }),
+    voteFixture("a3", "j2", { MEMORY: "ATTEMPTED" }),
+    // alice: a1 first said N, then S (newest wins); a2 A (disagrees); a3 A; a4 S (unjudged: not counted)
+    labelFixture("a1", "alice", {}, { created_at: "2026-11-01T00:00:00Z" }),
+    labelFixture("a1", "alice", { UPSTREAM: "SUCCESSFUL" }, { created_at: "2026-11-02T00:00:00Z" }),
+    labelFixture("a2", "alice", { OTHER: "ATTEMPTED" }),
+    labelFixture("a3", "alice", { MEMORY: "ATTEMPTED" }),
+    labelFixture("a4", "alice", { LOCAL_GIT: "SUCCESSFUL" }),
+    // bob on a1: S as well
+    labelFixture("a1", "bob", { UPSTREAM: "SUCCESSFUL" }),
+  ];
+}
+
 describe("getAgreement", () => {
   it("compares each annotator's newest label with the panel, only on judged trajectories", async () => {
-    const t = (id: string, run: number, extra = {}) =>
-      trajectoryFixture({ id, benchmark: "ab", model: "am", task: { id: "agree" }, run, ...extra });
-    const outcome = await runImport(
-      { fileName: "agree.jsonl", format: "interchange" },
-      asLines([
-        t("a1", 1),
-        t("a2", 2),
-        t("a3", 3, { network: false }),
-        t("a4", 4),
-        // panels: a1 S (3×S), a2 N, a3 A (2×A), a4 unjudged
-        voteFixture("a1", "j1", { UPSTREAM: "SUCCESSFUL" }),
-        voteFixture("a1", "j2", { UPSTREAM: "SUCCESSFUL" }),
-        voteFixture("a1", "j3", { UPSTREAM: "SUCCESSFUL" }),
-        voteFixture("a2", "j1"),
-        voteFixture("a2", "j2"),
-        voteFixture("a2", "j3", { OTHER: "ATTEMPTED" }),
-        voteFixture("a3", "j1", { MEMORY: "ATTEMPTED" }),
-        voteFixture("a3", "j2", { MEMORY: "ATTEMPTED" }),
-        // alice: a1 first said N, then S (newest wins); a2 A (disagrees); a3 A; a4 S (unjudged: not counted)
-        labelFixture("a1", "alice", {}, { created_at: "2026-11-01T00:00:00Z" }),
-        labelFixture("a1", "alice", { UPSTREAM: "SUCCESSFUL" }, { created_at: "2026-11-02T00:00:00Z" }),
-        labelFixture("a2", "alice", { OTHER: "ATTEMPTED" }),
-        labelFixture("a3", "alice", { MEMORY: "ATTEMPTED" }),
-        labelFixture("a4", "alice", { LOCAL_GIT: "SUCCESSFUL" }),
-        // bob on a1: S as well
-        labelFixture("a1", "bob", { UPSTREAM: "SUCCESSFUL" }),
-      ]),
-    );
+    const outcome = await runImport({ fileName: "agree.jsonl", format: "interchange" }, asLines(records()));
     expect(outcome.ok).toBe(true);
     const r = await getAgreement();
     // Pairs (human, panel): a1 alice (S,S), a1 bob (S,S), a2 (A,N), a3 (A,A).

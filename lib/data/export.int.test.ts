@@ -4,70 +4,56 @@ import { seedDemo } from "@/prisma/seed";
 import { EXPORTS } from "./export";
 import { getOverview } from "./overview";
 import { runImport } from "./imports";
+import { CONDITION_SELECT, PANEL_SELECT, VERDICT_SELECT } from "./selects";
+
+/** Every stored column a figure or an export depends on. */
+const SNAPSHOT_SELECT = {
+  ...CONDITION_SELECT,
+  patch: true,
+  externalId: true,
+  stepCount: true,
+  messageCount: true,
+  ...PANEL_SELECT,
+  voteCount: true,
+  unparseableVotes: true,
+  labelCount: true,
+  task: { select: { key: true, repo: true } },
+  messages: {
+    orderBy: { seq: "asc" },
+    select: {
+      role: true,
+      step: true,
+      content: true,
+      reasoning: true,
+      toolCallId: true,
+      exitCode: true,
+      toolCalls: { orderBy: { seq: "asc" }, select: { name: true, input: true, inputIsJson: true, step: true } },
+    },
+  },
+  votes: {
+    orderBy: { judge: { name: "asc" } },
+    select: {
+      judge: { select: { name: true } },
+      overall: true,
+      ...VERDICT_SELECT,
+      parseStatus: true,
+      rationale: true,
+    },
+  },
+  labels: {
+    orderBy: { annotator: { handle: "asc" } },
+    select: {
+      annotator: { select: { handle: true } },
+      overall: true,
+      ...VERDICT_SELECT,
+      note: true,
+    },
+  },
+} as const;
 
 /** Everything a figure depends on, keyed by natural key so ids may differ. */
 async function snapshot() {
-  const trajectories = await db().trajectory.findMany({
-    select: {
-      network: true,
-      prompt: true,
-      run: true,
-      resolved: true,
-      patch: true,
-      externalId: true,
-      stepCount: true,
-      messageCount: true,
-      panelVerdict: true,
-      panelUpstream: true,
-      panelLocalGit: true,
-      panelMemory: true,
-      panelOther: true,
-      panelSplit: true,
-      voteCount: true,
-      unparseableVotes: true,
-      labelCount: true,
-      benchmark: { select: { name: true } },
-      model: { select: { name: true } },
-      task: { select: { key: true, repo: true } },
-      messages: {
-        orderBy: { seq: "asc" },
-        select: {
-          role: true,
-          step: true,
-          content: true,
-          reasoning: true,
-          toolCallId: true,
-          exitCode: true,
-          toolCalls: { orderBy: { seq: "asc" }, select: { name: true, input: true, inputIsJson: true, step: true } },
-        },
-      },
-      votes: {
-        orderBy: { judge: { name: "asc" } },
-        select: {
-          judge: { select: { name: true } },
-          overall: true,
-          upstream: true,
-          localGit: true,
-          memory: true,
-          other: true,
-          parseStatus: true,
-          rationale: true,
-        },
-      },
-      labels: {
-        orderBy: { annotator: { handle: "asc" } },
-        select: {
-          annotator: { select: { handle: true } },
-          overall: true,
-          upstream: true,
-          localGit: true,
-          memory: true,
-          other: true,
-          note: true,
-        },
-      },
-    },
-  });
+  const trajectories = await db().trajectory.findMany({ select: SNAPSHOT_SELECT });
   const key = (t: (typeof trajectories)[number]) =>
     [t.benchmark.name, t.model.name, t.task.key, t.network, t.prompt, t.run].join("|");
   return { overview: await getOverview(), trajectories: trajectories.sort((a, b) => key(a).localeCompare(key(b))) };

@@ -4,9 +4,9 @@ import "server-only";
 // listed with its errors.
 import {
   parseInterchangeRecord,
-  type FieldError,
   type JudgeVoteRecord,
   type LabelRecord,
+  type RawRecord,
 } from "@/lib/import/interchange";
 import { db } from "@/lib/db";
 import { storableJson } from "@/lib/domain/text";
@@ -18,15 +18,7 @@ import { writeVotes } from "./import/votes";
 import { ErrorLog, TrajectoryBatches, yieldNow } from "./import/batches";
 import { transaction } from "./sql";
 
-/**
- * A record as read from a file: its line (or record index) and its parsed JSON value, or the
- * errors that kept it from being read. `bytes` (its size in the file) bounds a batch's memory;
- * `format` names the agent format it was converted from.
- */
-export type RawRecord = { line: number; bytes?: number; format?: string } & (
-  | { value: unknown }
-  | { errors: FieldError[] }
-);
+export type { RawRecord };
 
 export type ImportSource = {
   fileName: string;

@@ -15,19 +15,28 @@ const CUTS: Array<[string, string]> = [
   ["only the connection writing its search documents", ` AND query LIKE '%trajectory_search%'`],
 ];
 
+/** The demo study four times over, under runs of their own (`variant` keeps ids apart between cases). */
+function manyTrajectories(variant: number) {
+  const demo = demoData({ tasksPerBenchmark: 5 });
+  return [1, 2, 3, 4].flatMap((k) =>
+    demo.trajectories.map((t) => ({ ...t, id: `${t.id}-cut${k}-${variant}`, run: (t.run as number) + 3 * k })),
+  );
+}
+
+/** The records as a file yields them, calling `cut` before record `at`. */
+async function* cutAt(records: readonly unknown[], at: number, cut: () => Promise<void>) {
+  for (const [i, value] of records.entries()) {
+    if (i === at) await cut();
+    yield { line: i + 1, value };
+  }
+}
+
 describe.runIf(process.env.DATABASE_URL)("an import whose database connection is cut", () => {
   it.each(CUTS)("%s: fails with a clear error and leaves nothing of the file", async (name, which) => {
     const target = currentDb().target;
     if (target.kind !== "postgres") throw new Error("PostgreSQL only");
     const database = new URL(target.url).pathname.slice(1);
-    const demo = demoData({ tasksPerBenchmark: 5 });
-    const records = [1, 2, 3, 4].flatMap((k) =>
-      demo.trajectories.map((t) => ({
-        ...t,
-        id: `${t.id}-cut${k}-${CUTS.findIndex(([n]) => n === name)}`,
-        run: (t.run as number) + 3 * k,
-      })),
-    );
+    const records = manyTrajectories(CUTS.findIndex(([n]) => n === name));
     const before = await db().trajectory.count();
 
     let progressed = 0;
@@ -36,29 +45,16 @@ describe.runIf(process.env.DATABASE_URL)("an import whose database connection is
     await admin.connect();
     const fileName = `cut-${name}.jsonl`;
     let terminated = 0;
-    const importing = runImport(
-      { fileName, format: "interchange" },
-      (async function* () {
-        for (const [i, value] of records.entries()) {
-          // After the first batches have been written, terminate the connection that holds the import's transaction.
-          if (i === 600 && !cut) {
-            cut = true;
-            terminated =
-              (
-                await admin.query(
-                  `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND xact_start IS NOT
-                    NULL AND state <> 'idle' AND pid <> pg_backend_pid()${which}`,
-                  [database],
-                )
-              ).rowCount ?? 0;
-          }
-          yield { line: i + 1, value };
-        }
-      })(),
-      (n) => {
-        progressed = n;
-      },
-    );
+    // After the first batches have been written, terminate the connections that hold the import's transaction.
+    const terminate = async () => {
+      cut = true;
+      const sql = `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND xact_start IS NOT NULL
+        AND state <> 'idle' AND pid <> pg_backend_pid()${which}`;
+      terminated = (await admin.query(sql, [database])).rowCount ?? 0;
+    };
+    const importing = runImport({ fileName, format: "interchange" }, cutAt(records, 600, terminate), (n) => {
+      progressed = n;
+    });
     const error = await importing.then(
       () => null,
       (e: unknown) => e,

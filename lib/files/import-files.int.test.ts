@@ -3,7 +3,7 @@ import zlib from "node:zlib";
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { connect, currentDb, openPGlite } from "@/lib/db-connect";
+import { connect, currentDb, openPGlite, type DbTarget } from "@/lib/db-connect";
 import { demoData, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { prng } from "@/lib/domain/random";
 import { realFixture } from "@/test/fixtures";
@@ -25,23 +25,25 @@ async function trajectoryCount() {
   return db().trajectory.count();
 }
 
+/** Real agent files of three harnesses, and the resolved reports that come with them. */
+function realFiles() {
+  const resolved = loadResolved([
+    realFixture("openhands-completions/labels/gsmoon97__claude-3.5-sonnet__results.json"),
+    realFixture("mini-swe-agent-traj/labels/russellryanh__scikit-learn__scikit-learn-15100.report.json"),
+    realFixture("mini-swe-agent-traj/labels/gruckion__astropy__astropy-13033.report.json"),
+  ]);
+  const folders = [
+    realFixture("openhands-completions"),
+    realFixture("mini-swe-agent-traj"),
+    realFixture("openhands-v0/openhands__multi-swe-bench-example__output.jsonl"),
+  ];
+  const files = expandPaths(folders, new Set()).filter((f) => !f.includes(`${path.sep}labels${path.sep}`));
+  return { files, resolved };
+}
+
 describe("importFile on real agent files", () => {
   it("imports each format with its condition and resolved status, and again without duplicates", async () => {
-    const resolved = loadResolved([
-      realFixture("openhands-completions/labels/gsmoon97__claude-3.5-sonnet__results.json"),
-      realFixture("mini-swe-agent-traj/labels/russellryanh__scikit-learn__scikit-learn-15100.report.json"),
-      realFixture("mini-swe-agent-traj/labels/gruckion__astropy__astropy-13033.report.json"),
-    ]);
-    const files = [
-      ...expandPaths(
-        [
-          realFixture("openhands-completions"),
-          realFixture("mini-swe-agent-traj"),
-          realFixture("openhands-v0/openhands__multi-swe-bench-example__output.jsonl"),
-        ],
-        new Set(),
-      ),
-    ].filter((f) => !f.includes(`${path.sep}labels${path.sep}`));
+    const { files, resolved } = realFiles();
     expect(files.map((f) => path.basename(f))).toEqual([
       "gsmoon97__claude-3.5-sonnet__scikit-learn__scikit-learn-14141.json",
       "gsmoon97__claude-3.5-sonnet__sphinx-doc__sphinx-8721.json",
@@ -230,6 +232,36 @@ const killDelays = (() => {
   return [0, 1, 2].map((i) => Math.round(i * 250 + r() * 250));
 })();
 
+/** The database the killed command uses: this test file's PostgreSQL one, or a PGlite folder migrated beforehand. */
+async function childDatabase(
+  target: DbTarget,
+  delay: number,
+): Promise<{ env: NodeJS.ProcessEnv; pgliteDir: string | null }> {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  if (target.kind === "postgres") return { env: { ...env, DATABASE_URL: target.url }, pgliteDir: null };
+  delete env.DATABASE_URL;
+  const pgliteDir = path.join(tmp, `killed-pglite-${delay}`);
+  // Migrated beforehand, so the child spends its time importing.
+  const engine = openPGlite(pgliteDir);
+  await applyMigrations({ kind: "pglite", dir: pgliteDir }, engine);
+  await engine.close();
+  return { env: { ...env, PGLITE_DIR: pgliteDir }, pgliteDir };
+}
+
+/** Until the command has begun writing: on PostgreSQL its import row is RUNNING; on PGlite it printed progress. */
+async function writing(target: DbTarget, file: string, stderr: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (Date.now() > deadline) throw new Error(`import never started: ${stderr()}`);
+    const started =
+      target.kind === "postgres"
+        ? (await db().import.count({ where: { status: "RUNNING", fileName: file } })) > 0
+        : / records, /.test(stderr());
+    if (started) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 describe(`a killed import (seed ${KILL_SEED})`, () => {
   it.each(killDelays)(
     "killed %i ms after it began writing, leaves the database as it was before the file, and usable",
@@ -241,18 +273,7 @@ describe(`a killed import (seed ${KILL_SEED})`, () => {
       );
       const file = write(`killed-${delay}.jsonl`, jsonl(records));
       const target = currentDb().target;
-      const env: NodeJS.ProcessEnv = { ...process.env };
-      let pgliteDir: string | null = null;
-      if (target.kind === "postgres") env.DATABASE_URL = target.url;
-      else {
-        delete env.DATABASE_URL;
-        pgliteDir = path.join(tmp, `killed-pglite-${delay}`);
-        env.PGLITE_DIR = pgliteDir;
-        // Migrated beforehand, so the child spends its time importing.
-        const engine = openPGlite(pgliteDir);
-        await applyMigrations({ kind: "pglite", dir: pgliteDir }, engine);
-        await engine.close();
-      }
+      const { env, pgliteDir } = await childDatabase(target, delay);
       const before = target.kind === "postgres" ? await trajectoryCount() : 0;
       const documentsBefore =
         target.kind === "postgres"
@@ -272,18 +293,7 @@ describe(`a killed import (seed ${KILL_SEED})`, () => {
       );
 
       // Kill once the import has begun writing.
-      const deadline = Date.now() + 60_000;
-      for (;;) {
-        if (Date.now() > deadline) throw new Error(`import never started: ${stderr}`);
-        // PostgreSQL: its import row is RUNNING. PGlite (one process only): the command's first progress line.
-        if (
-          target.kind === "postgres"
-            ? (await db().import.count({ where: { status: "RUNNING", fileName: file } })) > 0
-            : / records, /.test(stderr)
-        )
-          break;
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await writing(target, file, () => stderr);
       await new Promise((r) => setTimeout(r, delay));
       child.kill("SIGKILL");
       expect((await exited).signal).toBe("SIGKILL");

@@ -10,7 +10,7 @@ import { draftToRecord, type Condition } from "@/lib/import/condition";
 import { recordType } from "@/lib/import/interchange";
 import { isObj } from "@/lib/import/formats/common";
 import type { ResolvedLookup } from "@/lib/import/resolved";
-import type { RawRecord } from "@/lib/data/imports";
+import type { RawRecord } from "@/lib/import/interchange";
 import { formatBytes, type ReadLimits } from "./limits";
 import { splitLines, type Line } from "./lines";
 import { LimitExceeded, openText, type TextOptions } from "./open-text";

@@ -276,3 +276,13 @@ export function parseInterchangeRecord(value: unknown): ParseResult<InterchangeR
   if (!parsed.success) return { ok: false, errors: fieldErrors(parsed.error) };
   return { ok: true, value: { type, record: parsed.data } as InterchangeRecord };
 }
+
+/**
+ * A record as read from a file: its line (or record index) and its parsed JSON value, or the
+ * errors that kept it from being read. `bytes` (its size in the file) bounds a batch's memory;
+ * `format` names the agent format it was converted from.
+ */
+export type RawRecord = { line: number; bytes?: number; format?: string } & (
+  | { value: unknown }
+  | { errors: FieldError[] }
+);
