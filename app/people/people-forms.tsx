@@ -42,29 +42,39 @@ export function AddPersonForm() {
   const [state, action, pending] = useActionState(addPerson, START);
   return (
     <form action={action} className="filters" aria-label="Add a person">
-      <label>
-        Handle <input name="handle" required pattern="[\w.\-]{1,64}" {...fieldProps(state, "handle")} />
-      </label>
-      <FieldError errors={state} name="handle" />
-      <label>
-        Name <input name="name" {...fieldProps(state, "name")} />
-      </label>
-      <FieldError errors={state} name="name" />
-      <label>
-        Email <input name="email" type="email" required {...fieldProps(state, "email")} />
-      </label>
-      <FieldError errors={state} name="email" />
-      <label>
-        Role{" "}
-        <select name="role" defaultValue="ANNOTATOR" {...fieldProps(state, "role")}>
-          <RoleOptions />
-        </select>
-      </label>
-      <FieldError errors={state} name="role" />
-      <label>
-        Password <input {...NEW_PASSWORD} {...fieldProps(state, "password")} />
-      </label>
-      <FieldError errors={state} name="password" />
+      <div className="field">
+        <label>
+          Handle <input name="handle" required pattern="[\w.\-]{1,64}" {...fieldProps(state, "handle")} />
+        </label>
+        <FieldError errors={state} name="handle" />
+      </div>
+      <div className="field">
+        <label>
+          Name <input name="name" {...fieldProps(state, "name")} />
+        </label>
+        <FieldError errors={state} name="name" />
+      </div>
+      <div className="field">
+        <label>
+          Email <input name="email" type="email" required {...fieldProps(state, "email")} />
+        </label>
+        <FieldError errors={state} name="email" />
+      </div>
+      <div className="field">
+        <label>
+          Role{" "}
+          <select name="role" defaultValue="ANNOTATOR" {...fieldProps(state, "role")}>
+            <RoleOptions />
+          </select>
+        </label>
+        <FieldError errors={state} name="role" />
+      </div>
+      <div className="field">
+        <label>
+          Password <input {...NEW_PASSWORD} {...fieldProps(state, "password")} />
+        </label>
+        <FieldError errors={state} name="password" />
+      </div>
       <button type="submit" disabled={pending}>
         Save
       </button>

@@ -30,40 +30,49 @@ export function StudyForm({ labellers, defaultSeed }: { labellers: Labeller[]; d
     <form onSubmit={submit} onChange={() => setStale(true)} className="study-form">
       <fieldset>
         <legend>Design</legend>
-        <label>
-          Name <input name="name" required maxLength={200} {...fieldProps(errors, "name")} />
-        </label>
-        <FieldError errors={errors} name="name" />
-        <label>
-          Seed <input name="seed" required defaultValue={defaultSeed} maxLength={200} {...fieldProps(errors, "seed")} />
-        </label>
-        <FieldError errors={errors} name="seed" />
-        <label>
-          Items per stratum{" "}
-          <input
-            name="size"
-            type="number"
-            min={0}
-            max={10000}
-            defaultValue={5}
-            required
-            {...fieldProps(errors, "size")}
-          />
-        </label>
-        <FieldError errors={errors} name="size" />
-        <label>
-          Annotators per item{" "}
-          <input
-            name="overlap"
-            type="number"
-            min={1}
-            max={20}
-            defaultValue={1}
-            required
-            {...fieldProps(errors, "overlap")}
-          />
-        </label>
-        <FieldError errors={errors} name="overlap" />
+        <div className="field">
+          <label>
+            Name <input name="name" required maxLength={200} {...fieldProps(errors, "name")} />
+          </label>
+          <FieldError errors={errors} name="name" />
+        </div>
+        <div className="field">
+          <label>
+            Seed{" "}
+            <input name="seed" required defaultValue={defaultSeed} maxLength={200} {...fieldProps(errors, "seed")} />
+          </label>
+          <FieldError errors={errors} name="seed" />
+        </div>
+        <div className="field">
+          <label>
+            Items per stratum{" "}
+            <input
+              name="size"
+              type="number"
+              min={0}
+              max={10000}
+              defaultValue={5}
+              required
+              {...fieldProps(errors, "size")}
+            />
+          </label>
+          <FieldError errors={errors} name="size" />
+        </div>
+        <div className="field">
+          <label>
+            Annotators per item{" "}
+            <input
+              name="overlap"
+              type="number"
+              min={1}
+              max={20}
+              defaultValue={1}
+              required
+              {...fieldProps(errors, "overlap")}
+            />
+          </label>
+          <FieldError errors={errors} name="overlap" />
+        </div>
         <label className="check">
           <input name="blind" type="checkbox" defaultChecked /> Blind: annotators see no judge verdict until they have
           labelled
