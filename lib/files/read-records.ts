@@ -80,7 +80,7 @@ export async function* readRecords(file: string, opts: ReadOptions): AsyncGenera
   const text = await openText(file, opts);
   try {
     if (fileShape(file).unit === "line") {
-      yield* readLines(splitLines(text, opts.limits.maxRecordBytes), file, opts, { arrays: false });
+      yield* readLines(splitLines(text, opts.limits.maxRecordBytes), file, opts);
       return;
     }
     // Not named .jsonl: a JSON array (streamed), a document on one line or many, or JSON Lines.
@@ -96,8 +96,7 @@ export async function* readRecords(file: string, opts: ReadOptions): AsyncGenera
     const lines = splitLines(chunks, opts.limits.maxRecordBytes);
     const head = await lines.next();
     if (head.done) return;
-    if (head.value.tooLong || parses(head.value.text))
-      yield* readLines(withFirst(head.value, lines), file, opts, { arrays: true });
+    if (head.value.tooLong || parses(head.value.text)) yield* readLines(withFirst(head.value, lines), file, opts);
     else yield* readDocument(head.value.text, lines, file, opts);
   } catch (e) {
     yield readFailure(e, 1);
@@ -141,13 +140,8 @@ async function* withFirst(first: Line, rest: AsyncGenerator<Line>): AsyncGenerat
   yield* rest;
 }
 
-/** JSON Lines; a list on a line is refused unless `arrays` (one line holding a whole JSON array of records). */
-async function* readLines(
-  lines: AsyncIterable<Line>,
-  file: string,
-  opts: ReadOptions,
-  { arrays }: { arrays: boolean },
-): AsyncGenerator<RawRecord> {
+/** JSON Lines; a list on a line is refused (a file that starts with a list is read by readArray). */
+async function* readLines(lines: AsyncIterable<Line>, file: string, opts: ReadOptions): AsyncGenerator<RawRecord> {
   let n = 0;
   try {
     for await (const l of lines) {
@@ -164,7 +158,7 @@ async function* readLines(
         yield { line: n, bytes: l.text.length, errors: [{ field: null, message: jsonError(e) }] };
         continue;
       }
-      if (Array.isArray(value) && !(arrays && n === 1)) {
+      if (Array.isArray(value)) {
         const message = "a JSONL line must hold one record (an object), not a list";
         yield { line: n, bytes: l.text.length, errors: [{ field: null, message }] };
         continue;
