@@ -1,7 +1,5 @@
-import type { APIRequestContext } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, importRecords, test } from "./fixtures";
 import { labelFixture, trajectoryFixture, voteFixture } from "../prisma/factories";
-import { APP_ORIGIN } from "./roles";
 
 const PAYLOADS = [
   "<script>window.__pwned = 1; alert('script')</script>",
@@ -9,21 +7,6 @@ const PAYLOADS = [
   "<a href=\"javascript:alert('link')\">click</a>",
   "\u001b[31mred text\u001b[0m and \u001b]0;window title\u0007 after",
 ] as const;
-
-async function importRecords(request: APIRequestContext, name: string, records: unknown[]) {
-  const res = await request.post("/api/imports", {
-    multipart: {
-      file: {
-        name,
-        mimeType: "application/x-ndjson",
-        buffer: Buffer.from(records.map((r) => JSON.stringify(r)).join("\n")),
-      },
-    },
-    headers: { origin: APP_ORIGIN },
-  });
-  expect(res.status()).toBe(200);
-  expect(await res.text()).toContain('"ok":true');
-}
 
 const steps = (n: number, suspicious: Record<number, string>) => [
   { role: "system", content: PAYLOADS[0] },

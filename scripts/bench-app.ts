@@ -3,6 +3,19 @@
 import fs from "node:fs";
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import type { DbTarget } from "@/lib/db-connect";
+import { createPerson } from "@/lib/data/people";
+
+/** The researcher every benchmark signs in as, made on its fresh database before the app starts. */
+export const BENCH_ACCOUNT = {
+  handle: "bench",
+  email: "bench@example.org",
+  role: "RESEARCHER",
+  password: "bench-password",
+} as const;
+
+export async function addBenchAccount(): Promise<void> {
+  await createPerson("system", BENCH_ACCOUNT);
+}
 
 export type RunningApp = {
   base: string;

@@ -11,10 +11,9 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { closeCurrentDb, connect, describeTarget, setCurrentDb } from "@/lib/db-connect";
 import { applyMigrations } from "@/prisma/migrate-engine";
-import { createPerson } from "@/lib/data/people";
 import { formatBytes } from "@/lib/format";
 import { trajectoryFixture } from "@/prisma/factories";
-import { serverRss, startApp, type RunningApp } from "./bench-app";
+import { addBenchAccount, BENCH_ACCOUNT, serverRss, startApp, type RunningApp } from "./bench-app";
 import { dropBenchDatabase, freshTarget } from "./bench-corpus";
 
 const PORT = 3320;
@@ -156,15 +155,10 @@ const target = await freshTarget(dir);
 const handle = connect(target);
 setCurrentDb(handle);
 await applyMigrations(target, handle.pglite ?? undefined);
-await createPerson("system", {
-  handle: "bench",
-  email: "bench@example.org",
-  role: "RESEARCHER",
-  password: "bench-password",
-});
+await addBenchAccount();
 await closeCurrentDb();
 log(`starting the app on ${describeTarget(target)}`);
-const app = await startApp(target, PORT, { email: "bench@example.org", password: "bench-password" });
+const app = await startApp(target, PORT, BENCH_ACCOUNT);
 try {
   const idle = serverRss(app);
   const figures: Figure[] = [];

@@ -15,9 +15,8 @@ import { applyMigrations } from "@/prisma/migrate-engine";
 import { importFile } from "@/lib/files/import-files";
 import { getResults } from "@/lib/data/results";
 import { getAgreement } from "@/lib/data/agreement";
-import { createPerson } from "@/lib/data/people";
 import { prng } from "@/prisma/factories";
-import { startApp } from "./bench-app";
+import { addBenchAccount, BENCH_ACCOUNT, startApp } from "./bench-app";
 import { dropBenchDatabase, freshTarget, rawCopy, trajectoryRecord, writeJsonl, type Shape } from "./bench-corpus";
 
 const { values } = parseArgs({
@@ -147,17 +146,12 @@ const queries = {
 const [{ id: longId }] = (await handle.prisma.$queryRawUnsafe<Array<{ id: number }>>(
   `SELECT id FROM trajectory WHERE "externalId" = 'bench-0'`,
 )) as [{ id: number }];
-await createPerson("system", {
-  handle: "bench",
-  email: "bench@example.org",
-  role: "RESEARCHER",
-  password: "bench-password",
-});
+await addBenchAccount();
 await closeCurrentDb();
 
 // ---- the app: server time and bytes, the browser, load --------------------------------------------
 log(`starting the app on port ${PORT}`);
-const app = await startApp(target, PORT, { email: "bench@example.org", password: "bench-password" });
+const app = await startApp(target, PORT, BENCH_ACCOUNT);
 const { base, cookie } = app;
 try {
   const pages = {

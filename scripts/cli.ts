@@ -22,7 +22,8 @@ import { ConditionFieldsSchema, type Condition } from "@/lib/import/condition";
 import { config } from "@/lib/config";
 import { createPerson, listPeople, PersonSchema, setPassword } from "@/lib/data/people";
 import { issuesText } from "@/lib/format";
-import { ProgressBar, formatBytes } from "./progress";
+import { formatBytes } from "@/lib/format";
+import { ProgressBar } from "./progress";
 
 const HELP = `Shortcut Audit command line
 

@@ -2,8 +2,6 @@
 import fs from "node:fs";
 import { formatBytes } from "@/lib/format";
 
-export { formatBytes };
-
 export class ProgressBar {
   private readonly total: number;
   private done = 0;

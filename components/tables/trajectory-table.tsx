@@ -60,50 +60,52 @@ export function TrajectoryTable({ rows, filter }: { rows: TrajectoryListRow[]; f
     manualPagination: true,
   });
   return (
-    <table aria-label="Trajectories" className="list">
-      <thead>
-        {table.getHeaderGroups().map((g) => (
-          <tr key={g.id}>
-            {g.headers.map((h) => {
-              const meta = h.column.columnDef.meta as { sort?: SortKey; num?: boolean } | undefined;
-              const active = meta?.sort && (filter.sort ?? "task") === meta.sort;
-              const dir = active && (filter.dir ?? "asc") === "asc" ? "desc" : "asc";
-              const label = flexRender(h.column.columnDef.header, h.getContext());
-              return (
-                <th
-                  key={h.id}
-                  scope="col"
-                  className={meta?.num ? "num" : undefined}
-                  aria-sort={active ? (filter.dir === "desc" ? "descending" : "ascending") : undefined}
+    <div className="table-scroll">
+      <table aria-label="Trajectories" className="list">
+        <thead>
+          {table.getHeaderGroups().map((g) => (
+            <tr key={g.id}>
+              {g.headers.map((h) => {
+                const meta = h.column.columnDef.meta as { sort?: SortKey; num?: boolean } | undefined;
+                const active = meta?.sort && (filter.sort ?? "task") === meta.sort;
+                const dir = active && (filter.dir ?? "asc") === "asc" ? "desc" : "asc";
+                const label = flexRender(h.column.columnDef.header, h.getContext());
+                return (
+                  <th
+                    key={h.id}
+                    scope="col"
+                    className={meta?.num ? "num" : undefined}
+                    aria-sort={active ? (filter.dir === "desc" ? "descending" : "ascending") : undefined}
+                  >
+                    {meta?.sort ? (
+                      <Link href={trajectoriesHref({ ...filter, sort: meta.sort, dir, page: undefined })}>
+                        {label}
+                        {active ? (filter.dir === "desc" ? " ↓" : " ↑") : ""}
+                      </Link>
+                    ) : (
+                      label
+                    )}
+                  </th>
+                );
+              })}
+            </tr>
+          ))}
+        </thead>
+        <tbody>
+          {table.getRowModel().rows.map((r) => (
+            <tr key={r.id}>
+              {r.getVisibleCells().map((c) => (
+                <td
+                  key={c.id}
+                  className={(c.column.columnDef.meta as { num?: boolean } | undefined)?.num ? "num" : undefined}
                 >
-                  {meta?.sort ? (
-                    <Link href={trajectoriesHref({ ...filter, sort: meta.sort, dir, page: undefined })}>
-                      {label}
-                      {active ? (filter.dir === "desc" ? " ↓" : " ↑") : ""}
-                    </Link>
-                  ) : (
-                    label
-                  )}
-                </th>
-              );
-            })}
-          </tr>
-        ))}
-      </thead>
-      <tbody>
-        {table.getRowModel().rows.map((r) => (
-          <tr key={r.id}>
-            {r.getVisibleCells().map((c) => (
-              <td
-                key={c.id}
-                className={(c.column.columnDef.meta as { num?: boolean } | undefined)?.num ? "num" : undefined}
-              >
-                {flexRender(c.column.columnDef.cell, c.getContext())}
-              </td>
-            ))}
-          </tr>
-        ))}
-      </tbody>
-    </table>
+                  {flexRender(c.column.columnDef.cell, c.getContext())}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

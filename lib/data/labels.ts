@@ -21,8 +21,8 @@ export type LabelWrite = {
   at: Date;
 };
 
-type StoredLabel = {
-  id: number;
+/** A label's form as its row stores it: the four verdicts (CATEGORY_FIELDS), cited steps, note. */
+export type StoredLabelForm = {
   upstream: Verdict;
   localGit: Verdict;
   memory: Verdict;
@@ -30,6 +30,7 @@ type StoredLabel = {
   evidence: unknown;
   note: string | null;
 };
+type StoredLabel = StoredLabelForm & { id: number };
 
 const LABEL_SQL = `
   INSERT INTO label ("trajectoryId", "annotatorId", "studyId", upstream, "localGit", memory, other, overall,

@@ -8,9 +8,9 @@ import { assertCan, PermissionDenied, type Actor } from "@/lib/auth/permissions"
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { storableText } from "@/lib/domain/text";
-import { CATEGORIES, VERDICTS, type CategoryVerdicts, type Verdict } from "@/lib/domain/verdicts";
+import { CATEGORIES, VERDICTS, type CategoryVerdicts } from "@/lib/domain/verdicts";
 import { refreshDerived, voteVerdicts } from "./derived";
-import { writeLabel } from "./labels";
+import { writeLabel, type StoredLabelForm } from "./labels";
 import { CONDITION_SELECT, VERDICT_SELECT } from "./selects";
 import { transaction } from "./sql";
 import { getTrajectory } from "./trajectory";
@@ -23,15 +23,7 @@ export type OwnLabel = {
 };
 export type Revision = { at: Date; editor: string | null; before: unknown; after: unknown };
 
-type LabelRow = {
-  upstream: Verdict;
-  localGit: Verdict;
-  memory: Verdict;
-  other: Verdict;
-  evidence: unknown;
-  note: string | null;
-  updatedAt: Date;
-};
+type LabelRow = StoredLabelForm & { updatedAt: Date };
 
 function ownLabelOf(l: LabelRow): OwnLabel {
   return {

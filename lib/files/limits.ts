@@ -1,7 +1,6 @@
 // The bounds an import reads within (README, Configuration): no file may make it hold more than
 // one record's worth of text at a time, nor expand without end.
 import { config } from "@/lib/config";
-export { formatBytes } from "@/lib/format";
 
 export type ReadLimits = {
   /** The longest JSON Lines line, or JSON record (an element of an array, or a whole document). */

@@ -4,7 +4,8 @@ import fs from "node:fs";
 import { createGunzip } from "node:zlib";
 import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { formatBytes, type ReadLimits } from "./limits";
+import { formatBytes } from "@/lib/format";
+import type { ReadLimits } from "./limits";
 
 export type TextOptions = {
   limits: ReadLimits;

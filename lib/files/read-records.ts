@@ -11,7 +11,8 @@ import { recordType } from "@/lib/import/interchange";
 import { isObj } from "@/lib/import/formats/common";
 import type { ResolvedLookup } from "@/lib/import/resolved";
 import type { RawRecord } from "@/lib/import/interchange";
-import { formatBytes, type ReadLimits } from "./limits";
+import { formatBytes } from "@/lib/format";
+import type { ReadLimits } from "./limits";
 import { splitLines, type Line } from "./lines";
 import { LimitExceeded, openText, type TextOptions } from "./open-text";
 
