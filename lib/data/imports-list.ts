@@ -1,5 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db";
+import type { RecordWarning } from "@/lib/import/audit";
 import type { RecordError } from "@/lib/import/interchange";
 
 export type ImportRow = {
@@ -19,6 +20,10 @@ export type ImportRow = {
   rejected: number;
   unparseable: number;
   errors: RecordError[];
+  assistantTurns: number;
+  toolCalls: number;
+  warnings: RecordWarning[];
+  warningCount: number;
 };
 
 /** Past imports, newest first. */
@@ -42,14 +47,19 @@ export async function listImports(limit = 100): Promise<ImportRow[]> {
       rejected: true,
       unparseable: true,
       errors: true,
+      assistantTurns: true,
+      toolCalls: true,
+      warnings: true,
+      warningCount: true,
       byName: true,
       user: { select: { name: true } },
     },
   });
-  return rows.map(({ user, byName, fileBytes, errors, ...r }) => ({
+  return rows.map(({ user, byName, fileBytes, errors, warnings, ...r }) => ({
     ...r,
     by: user?.name ?? byName,
     bytes: Number(fileBytes),
     errors: (errors as RecordError[]) ?? [],
+    warnings: (warnings as RecordWarning[]) ?? [],
   }));
 }

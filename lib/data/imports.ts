@@ -16,6 +16,7 @@ import { fileRefKeys, missingReferences, refKey } from "./import/references";
 import { TrajectoryWriter } from "./import/trajectories";
 import { writeVotes } from "./import/votes";
 import { ErrorLog, TrajectoryBatches, yieldNow } from "./import/batches";
+import { WarningLog, type RecordWarning } from "./import/warnings";
 import { transaction } from "./sql";
 
 export type { RawRecord };
@@ -30,11 +31,23 @@ export type ImportSource = {
   userId?: string | null;
   /** Who ran it, when no signed-in user did (the command line's operating-system user). */
   byName?: string | null;
+  /** Reject the file if it has any warning (`import --strict`). */
+  strict?: boolean;
 };
 
-export type ImportOutcome =
-  | { ok: true; importId: number; counts: WriteCounts; records: number }
-  | { ok: false; importId: number; errors: RecordError[]; errorCount: number; records: number };
+/** What the readers found and warned of, whether the file landed or not. */
+export type ImportReport = {
+  assistantTurns: number;
+  toolCalls: number;
+  warnings: RecordWarning[];
+  warningCount: number;
+};
+
+export type ImportOutcome = ImportReport &
+  (
+    | { ok: true; importId: number; counts: WriteCounts; records: number }
+    | { ok: false; importId: number; errors: RecordError[]; errorCount: number; records: number }
+  );
 
 class Rejected extends Error {
   constructor(
@@ -52,7 +65,7 @@ async function writeRecords(
   ctx: ImportContext,
   writer: TrajectoryWriter,
   records: AsyncIterable<RawRecord> | Iterable<RawRecord>,
-  seen: { count: number; formats: Set<string> },
+  seen: { count: number; formats: Set<string>; warnings: WarningLog; strict: boolean },
   onProgress?: (records: number) => void,
 ): Promise<WriteCounts> {
   const log = new ErrorLog();
@@ -71,6 +84,7 @@ async function writeRecords(
       const id = "value" in raw ? (raw.value as { id?: unknown } | null)?.id : undefined;
       if (typeof id === "string") fileRefs.add(refKey({ id }));
     } else if (parsed.value.type === "trajectory") {
+      seen.warnings.check(line, parsed.value.record);
       for (const k of fileRefKeys(parsed.value.record)) fileRefs.add(k);
       await trajectories.add({ line, record: parsed.value.record, format: raw.format }, raw.bytes ?? 0);
     }
@@ -87,6 +101,11 @@ async function writeRecords(
   else {
     log.add(await writeVotes(ctx, votes));
     log.add(log.count ? await missingReferences(ctx.sql, labels, fileRefs) : await importLabels(ctx, labels));
+  }
+  if (seen.strict && seen.warnings.count) {
+    const asErrors = seen.warnings.asErrors();
+    log.add(asErrors);
+    log.count += seen.warnings.count - asErrors.length;
   }
   if (log.count)
     throw new Rejected(
@@ -137,7 +156,7 @@ export async function recordFailedImport(source: ImportSource, reason: string): 
 
 async function markFailed(
   importId: number,
-  data: { rejected: number; errors: RecordError[]; format?: string; sha256?: string | null },
+  data: { rejected: number; errors: RecordError[]; format?: string; sha256?: string | null; report?: ImportReport },
 ) {
   await db().import.update({
     where: { id: importId },
@@ -148,6 +167,12 @@ async function markFailed(
       format: data.format,
       rejected: data.rejected,
       errors: storableJson(data.errors) as RecordError[],
+      ...(data.report && {
+        assistantTurns: data.report.assistantTurns,
+        toolCalls: data.report.toolCalls,
+        warnings: storableJson(data.report.warnings) as RecordWarning[],
+        warningCount: data.report.warningCount,
+      }),
     },
   });
 }
@@ -158,7 +183,12 @@ export async function runImport(
   onProgress?: (records: number) => void,
 ): Promise<ImportOutcome> {
   const importId = await createImportRow(source);
-  const seen = { count: 0, formats: new Set<string>() };
+  const seen = { count: 0, formats: new Set<string>(), warnings: new WarningLog(), strict: source.strict ?? false };
+  const report = (): ImportReport => ({
+    ...seen.warnings.totals,
+    warnings: seen.warnings.warnings,
+    warningCount: seen.warnings.count,
+  });
   const format = () => [...seen.formats].sort().join(", ") || source.format;
   const progress = safely(onProgress);
   let counts: WriteCounts;
@@ -176,8 +206,8 @@ export async function runImport(
       // as failed, and a failed one never as succeeded, whatever happens after the commit.
       await sql.query(
         `UPDATE "import" SET status = 'SUCCEEDED', "finishedAt" = $2, "fileSha256" = $3, format = $4, trajectories
-          = $5, votes = $6,
-           labels = $7, replaced = $8, unparseable = $9 WHERE id = $1`,
+          = $5, votes = $6, labels = $7, replaced = $8, unparseable = $9, "assistantTurns" = $10,
+          "toolCalls" = $11, warnings = $12::jsonb, "warningCount" = $13 WHERE id = $1`,
         [
           importId,
           new Date(),
@@ -188,6 +218,10 @@ export async function runImport(
           written.labels,
           written.replaced,
           written.unparseable,
+          seen.warnings.totals.assistantTurns,
+          seen.warnings.totals.toolCalls,
+          JSON.stringify(storableJson(seen.warnings.warnings)),
+          seen.warnings.count,
         ],
       );
       return written;
@@ -205,12 +239,13 @@ export async function runImport(
       errors,
       format: format(),
       sha256: source.sha256?.() ?? null,
+      report: report(),
     }).catch(() => {});
     if (!rejected) throw new ImportInterrupted(reason!, { cause: e });
-    return { ok: false, importId, errors, errorCount: rejected.errorCount, records: seen.count };
+    return { ok: false, importId, errors, errorCount: rejected.errorCount, records: seen.count, ...report() };
   }
   progress(seen.count);
-  return { ok: true, importId, counts, records: seen.count };
+  return { ok: true, importId, counts, records: seen.count, ...report() };
 }
 
 /** An import that stopped for a reason other than its records (the database went away): nothing of it was written. */

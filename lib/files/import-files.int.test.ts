@@ -169,7 +169,10 @@ describe("importFile rejections: the whole file, with the line named", () => {
         {
           line: 1,
           message: expect.stringMatching(
-            /unknown format: expected the app's own records .* mini-swe-agent .* SWE-agent .* OpenHands/,
+            new RegExp(
+              "unknown format: a list .*; expected the app's own records .* mini-swe-agent .* SWE-agent " +
+                ".* OpenHands .* Inspect AI .* ATIF .* Moatless",
+            ),
           ),
         },
       ],

@@ -12,7 +12,7 @@ import { readLimits } from "./limits";
 import { fileShape, readRecords } from "./read-records";
 
 /** Files an import reads when given a folder (recursively). */
-const IMPORTABLE = /\.(jsonl|json|traj)(\.gz)?$/i;
+const IMPORTABLE = /\.(jsonl|json|traj)(\.gz)?$|\.eval$/i;
 
 /** The files a list of paths names: files as given, folders walked recursively, in a stable order. */
 export function expandPaths(paths: readonly string[], exclude: ReadonlySet<string> = new Set()): string[] {
@@ -109,6 +109,8 @@ export async function importFile(
     userId?: string | null;
     byName?: string | null;
     displayName?: string;
+    /** Reject the file if it has any warning. */
+    strict?: boolean;
     onProgress?: (p: FileProgress) => void;
   },
 ): Promise<FileImport> {
@@ -138,6 +140,7 @@ export async function importFile(
       source: opts.source,
       userId: opts.userId ?? null,
       byName: opts.byName ?? null,
+      strict: opts.strict ?? false,
     },
     records,
     (n) => report({ records: n }),

@@ -4,19 +4,23 @@
 // checksum) and memory stays bounded whatever it holds: a line or record over the record limit is an
 // error. Every problem becomes an error record with its line (JSONL) or record number (JSON array),
 // never an exception.
+import fs from "node:fs";
 import streamArray from "stream-json/streamers/stream-array.js";
-import { detectFormat, KNOWN_FORMATS, readHarness, type HarnessFormat } from "@/lib/import/detect";
-import { draftToRecord, type Condition } from "@/lib/import/condition";
+import { detectFormat, readHarness, readInspectSample, unknownFormat, type HarnessFormat } from "@/lib/import/detect";
+import type { TrajectoryDraft } from "@/lib/import/formats/common";
+import { inspectEval } from "@/lib/import/formats/inspect";
 import { recordType } from "@/lib/import/interchange";
 import { isObj } from "@/lib/import/formats/common";
-import type { ResolvedLookup } from "@/lib/import/resolved";
 import type { RawRecord } from "@/lib/import/interchange";
 import { formatBytes } from "@/lib/format";
+import { fileRead, harnessRecord, type FileRead, type ReadOptions } from "./harness-record";
+import { INSPECT_JSON_HEAD, isEvalArchive, readEvalArchive, readInspectJson } from "./inspect-log";
 import type { ReadLimits } from "./limits";
 import { splitLines, type Line } from "./lines";
-import { LimitExceeded, openText, type TextOptions } from "./open-text";
+import { LimitExceeded, openText } from "./open-text";
+import { ReadFailed, streamedValues } from "./json-stream";
 
-export type ReadOptions = TextOptions & { condition: Condition; resolved: ResolvedLookup | null };
+export type { ReadOptions };
 
 /** The JSON text's parse error, short: where and what. */
 function jsonError(e: unknown): string {
@@ -33,16 +37,10 @@ function readFailure(e: unknown, line: number): RawRecord {
 }
 
 /** One parsed value as records: interchange records pass through; harness documents become a trajectory. */
-function* fromValue(
-  value: unknown,
-  line: number,
-  file: string,
-  opts: ReadOptions,
-  bytes: number,
-): Generator<RawRecord> {
+function* fromValue(value: unknown, line: number, read: FileRead, bytes: number): Generator<RawRecord> {
   const format = detectFormat(value);
   if (format === null) {
-    yield { line, bytes, errors: [{ field: null, message: `unknown format: expected ${KNOWN_FORMATS}` }] };
+    yield { line, bytes, errors: [{ field: null, message: unknownFormat(value) }] };
     return;
   }
   if (format === "interchange") {
@@ -54,7 +52,16 @@ function* fromValue(
     for (const item of value as unknown[]) yield { line: ++i, bytes: 0, value: item };
     return;
   }
-  let draft: ReturnType<typeof readHarness>;
+  if (format === "inspect-log") {
+    // A small log that arrived whole (inside a .gz, say): its samples one by one all the same.
+    const v = value as { samples?: unknown };
+    const header = inspectEval(value);
+    let i = 0;
+    for (const sample of Array.isArray(v.samples) ? v.samples : [])
+      yield harnessRecord(readInspectSample(sample, header), ++i, 0, read);
+    return;
+  }
+  let draft: TrajectoryDraft;
   try {
     draft = readHarness(format as HarnessFormat, value);
   } catch (e) {
@@ -62,8 +69,7 @@ function* fromValue(
     yield { line, bytes, errors: [{ field: null, message }] };
     return;
   }
-  const record = draftToRecord(draft, opts.condition, file, opts.resolved);
-  yield record.ok ? { line, bytes, value: record.value, format: draft.format } : { line, bytes, errors: record.errors };
+  yield harnessRecord(draft, line, bytes, read);
 }
 
 export type FileShape = { unit: "line" | "record" };
@@ -78,27 +84,36 @@ const tooLong = (line: Line & { tooLong: true }, limits: ReadLimits) =>
   `${line.bytes >= limits.maxRecordBytes ? "at least " : ""}${formatBytes(line.bytes)}`;
 
 export async function* readRecords(file: string, opts: ReadOptions): AsyncGenerator<RawRecord> {
+  const read = fileRead(file, opts);
+  if (await isEvalArchive(file)) {
+    yield* readArchive(file, read);
+    return;
+  }
   const text = await openText(file, opts);
   try {
     if (fileShape(file).unit === "line") {
-      yield* readLines(splitLines(text, opts.limits.maxRecordBytes), file, opts);
+      yield* readLines(splitLines(text, opts.limits.maxRecordBytes), read);
       return;
     }
     // Not named .jsonl: a JSON array (streamed), a document on one line or many, or JSON Lines.
-    const { first, chunks } = await firstByte(text);
+    const { first, chunks, head: start } = await firstByte(text);
     if (first === null) {
       yield { line: 1, bytes: 0, errors: [{ field: null, message: "the file is empty" }] };
       return;
     }
     if (first === "[") {
-      yield* readArray(chunks, file, opts);
+      yield* readArray(chunks, read);
+      return;
+    }
+    if (first === "{" && INSPECT_JSON_HEAD.test(start.toString("utf8"))) {
+      yield* readInspect(chunks, read);
       return;
     }
     const lines = splitLines(chunks, opts.limits.maxRecordBytes);
     const head = await lines.next();
     if (head.done) return;
-    if (head.value.tooLong || parses(head.value.text)) yield* readLines(withFirst(head.value, lines), file, opts);
-    else yield* readDocument(head.value.text, lines, file, opts);
+    if (head.value.tooLong || parses(head.value.text)) yield* readLines(withFirst(head.value, lines), read);
+    else yield* readDocument(head.value.text, lines, read);
   } catch (e) {
     yield readFailure(e, 1);
   } finally {
@@ -106,10 +121,31 @@ export async function* readRecords(file: string, opts: ReadOptions): AsyncGenera
   }
 }
 
+/** An Inspect `.eval` archive, its checksum taken in a pass of its own (a zip is read out of order). */
+async function* readArchive(file: string, read: FileRead): AsyncGenerator<RawRecord> {
+  try {
+    yield* readEvalArchive(file, read);
+  } catch (e) {
+    yield readFailure(e, 1);
+  }
+  if (read.opts.hash) for await (const chunk of fs.createReadStream(file)) read.opts.hash.update(chunk as Buffer);
+}
+
+/** A `.json` Inspect log, its samples streamed. */
+async function* readInspect(chunks: AsyncIterable<Buffer>, read: FileRead): AsyncGenerator<RawRecord> {
+  try {
+    yield* readInspectJson(chunks, read);
+  } catch (e) {
+    yield e instanceof ReadFailed
+      ? readFailure(e.reason, 1)
+      : { line: 1, bytes: 0, errors: [{ field: null, message: jsonError(e) }] };
+  }
+}
+
 /** The first byte that is not white space, and every chunk (those read to find it included). */
 async function firstByte(
   stream: AsyncIterable<Buffer>,
-): Promise<{ first: string | null; chunks: AsyncIterable<Buffer> }> {
+): Promise<{ first: string | null; chunks: AsyncIterable<Buffer>; head: Buffer }> {
   const iterator = stream[Symbol.asyncIterator]();
   const seen: Buffer[] = [];
   let first: string | null = null;
@@ -124,7 +160,7 @@ async function firstByte(
     yield* seen;
     for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
   }
-  return { first, chunks: chunks() };
+  return { first, chunks: chunks(), head: Buffer.concat(seen).subarray(0, 4096) };
 }
 
 function parses(s: string): boolean {
@@ -142,7 +178,8 @@ async function* withFirst(first: Line, rest: AsyncGenerator<Line>): AsyncGenerat
 }
 
 /** JSON Lines; a list on a line is refused (a file that starts with a list is read by readArray). */
-async function* readLines(lines: AsyncIterable<Line>, file: string, opts: ReadOptions): AsyncGenerator<RawRecord> {
+async function* readLines(lines: AsyncIterable<Line>, read: FileRead): AsyncGenerator<RawRecord> {
+  const { opts } = read;
   let n = 0;
   try {
     for await (const l of lines) {
@@ -164,7 +201,7 @@ async function* readLines(lines: AsyncIterable<Line>, file: string, opts: ReadOp
         yield { line: n, bytes: l.text.length, errors: [{ field: null, message }] };
         continue;
       }
-      yield* fromValue(value, n, file, opts, l.text.length);
+      yield* fromValue(value, n, read, l.text.length);
     }
   } catch (e) {
     yield readFailure(e, n + 1);
@@ -172,12 +209,8 @@ async function* readLines(lines: AsyncIterable<Line>, file: string, opts: ReadOp
 }
 
 /** One JSON document over several lines, held whole (up to the record limit) and parsed at once. */
-async function* readDocument(
-  first: string,
-  rest: AsyncIterable<Line>,
-  file: string,
-  opts: ReadOptions,
-): AsyncGenerator<RawRecord> {
+async function* readDocument(first: string, rest: AsyncIterable<Line>, read: FileRead): AsyncGenerator<RawRecord> {
+  const { opts } = read;
   const parts = [first];
   let size = first.length;
   for await (const l of rest) {
@@ -199,7 +232,7 @@ async function* readDocument(
     yield { line: 1, bytes: text.length, errors: [{ field: null, message: jsonError(e) }] };
     return;
   }
-  yield* fromValue(value, 1, file, opts, text.length);
+  yield* fromValue(value, 1, read, text.length);
 }
 
 /**
@@ -207,59 +240,35 @@ async function* readDocument(
  * element a record numbered from 1; any other array (an agent's list of messages or events) is one
  * document, held whole up to the record limit. No element may be larger than the record limit.
  */
-async function* readArray(chunks: AsyncIterable<Buffer>, file: string, opts: ReadOptions): AsyncGenerator<RawRecord> {
-  const max = opts.limits.maxRecordBytes;
-  let sinceElement = 0;
-  let total = 0;
-  const elements = streamArray.withParserAsStream();
-  const feed = (async () => {
-    for await (const chunk of chunks) {
-      sinceElement += chunk.length;
-      total += chunk.length;
-      if (sinceElement > max) {
-        throw new LimitExceeded(
-          `a record of this JSON array is over the record limit of ${formatBytes(max)} (IMPORT_MAX_RECORD_BYTES)`,
-        );
-      }
-      if (!elements.write(chunk))
-        await new Promise((resolve) => elements.once("drain", resolve).once("close", resolve));
-    }
-    elements.end();
-  })();
-  // A failure of the feed (a limit, a read error) ends the elements' stream with that error.
-  let feedFailed = false;
-  feed.catch((e: Error) => {
-    feedFailed = true;
-    elements.destroy(e);
-  });
-
+async function* readArray(chunks: AsyncIterable<Buffer>, read: FileRead): AsyncGenerator<RawRecord> {
+  const max = read.opts.limits.maxRecordBytes;
   let streaming: boolean | null = null;
   const held: unknown[] = [];
   let index = 0;
+  let size = 0;
   try {
-    for await (const { value } of elements as AsyncIterable<{ key: number; value: unknown }>) {
+    const elements = streamedValues(chunks, streamArray.withParserAsStream(), max, "a record of this JSON array");
+    for await (const { value, bytes, total } of elements) {
       index += 1;
-      const bytes = sinceElement;
-      sinceElement = 0;
+      size = total;
       streaming ??= isObj(value) && recordType(value) !== null;
       if (streaming) {
         yield { line: index, bytes, value };
         continue;
       }
       if (total > max)
-        throw new LimitExceeded(
-          `this JSON document is over the record limit of ${formatBytes(max)} (IMPORT_MAX_RECORD_BYTES)`,
+        throw new ReadFailed(
+          new LimitExceeded(
+            `this JSON document is over the record limit of ${formatBytes(max)} (IMPORT_MAX_RECORD_BYTES)`,
+          ),
         );
       held.push(value);
     }
-    await feed;
   } catch (e) {
-    yield feedFailed
-      ? readFailure(e, index + 1)
+    yield e instanceof ReadFailed
+      ? readFailure(e.reason, index + 1)
       : { line: index + 1, bytes: 0, errors: [{ field: null, message: jsonError(e) }] };
     return;
-  } finally {
-    elements.destroy();
   }
-  if (!streaming) yield* fromValue(held, 1, file, opts, total);
+  if (!streaming) yield* fromValue(held, 1, read, size);
 }

@@ -52,17 +52,38 @@ const REQUIRED = [
   ["run", "--run N"],
 ] as const;
 
-export function draftToRecord(
+/** The condition fields a file may say itself (Inspect: model and epoch; ATIF: the agent's model). */
+const OWN = ["benchmark", "model", "run"] as const;
+
+/**
+ * The draft's condition: the options (command line, manifest, Import page) over what the file says.
+ * `overrides` names each option that replaced a value the file gave, for the collapse check.
+ */
+export function draftCondition(
   draft: TrajectoryDraft,
   condition: Condition,
   filePath: string,
+): { condition: Condition; own: Record<string, unknown>; overrides: string[] } {
+  const own: Record<string, unknown> = {
+    task: draft.taskId ?? taskIdFromPath(filePath),
+    ...Object.fromEntries(OWN.map((k) => [k, draft.condition?.[k] ?? undefined])),
+  };
+  const merged: Condition = { ...condition, task: condition.task ?? (own.task as string | null) ?? undefined };
+  for (const k of OWN) if (merged[k] === undefined && own[k] != null) Object.assign(merged, { [k]: own[k] });
+  const overrides = (["task", ...OWN] as const).filter((k) => condition[k] !== undefined && own[k] != null);
+  return { condition: merged, own, overrides };
+}
+
+export function draftToRecord(
+  draft: TrajectoryDraft,
+  condition: Condition,
   resolved: ResolvedLookup | null,
 ): { ok: true; value: Record<string, unknown> } | { ok: false; errors: FieldError[] } {
   const errors: FieldError[] = REQUIRED.filter(([k]) => condition[k] === undefined).map(([k, option]) => ({
     field: k,
     message: `${draft.format} files do not say the ${k}: give ${option} (or a manifest)`,
   }));
-  const task = condition.task ?? draft.taskId ?? taskIdFromPath(filePath);
+  const task = condition.task;
   if (!task)
     errors.push({
       field: "task",
@@ -84,7 +105,7 @@ export function draftToRecord(
         base_commit: draft.baseCommit ?? null,
         language: draft.language ?? null,
       },
-      resolved: resolved ? resolved(task!) : null,
+      resolved: resolved?.(task!) ?? draft.resolved ?? null,
       patch: draft.patch,
       turns: draft.turns,
       metadata: { ...draft.metadata, source_format: draft.format },

@@ -14,6 +14,10 @@ export type TrajectoryDraft = {
   turns: Turn[];
   patch: string | null;
   metadata: Record<string, unknown>;
+  /** What the file says of its condition (an Inspect log: the model and the epoch as the run); options win. */
+  condition?: { benchmark?: string | null; model?: string | null; run?: number | null };
+  /** Whether the task was solved, when the file says (an Inspect sample's score); a --resolved file wins. */
+  resolved?: boolean | null;
 };
 
 export type Obj = Record<string, unknown>;
@@ -30,7 +34,7 @@ export function textOf(content: unknown): string {
   return content == null ? "" : JSON.stringify(content);
 }
 
-/** Tool arguments: a JSON string or an object. A bash call's lone `command` is shown as the command itself. */
+/** Tool arguments: a JSON string or an object. A bash call's lone `command` (Inspect: `cmd`) is the command itself. */
 export function toolInput(args: unknown): TurnToolCall["input"] {
   let value = args;
   if (typeof args === "string") {
@@ -43,6 +47,7 @@ export function toolInput(args: unknown): TurnToolCall["input"] {
   if (!isObj(value)) return typeof args === "string" ? args : JSON.stringify(args ?? null);
   const keys = Object.keys(value);
   if (keys.length === 1 && typeof value.command === "string") return value.command;
+  if (keys.length === 1 && typeof value.cmd === "string") return value.cmd;
   return value;
 }
 
@@ -71,26 +76,42 @@ export function chatTurn(m: Obj, reasoning?: string | null): Turn | null {
   return turn;
 }
 
-/** `<returncode>N</returncode><output>…</output>` (mini-swe-agent observations): exit code and output. */
+/**
+ * `<returncode>N</returncode><output>…</output>` (mini-swe-agent observations, an `<exception>` first
+ * in v2): exit code and output.
+ */
 export function returncodeObservation(text: string): { exitCode: number; output: string } | null {
-  const m = /^\s*<returncode>(-?\d+)<\/returncode>\s*([\s\S]*)$/.exec(text);
+  const m = /^\s*(?:<exception>([\s\S]*?)<\/exception>\s*)?<returncode>(-?\d+)<\/returncode>\s*([\s\S]*)$/.exec(text);
   if (!m) return null;
-  const body = m[2]!;
+  const body = m[3]!;
   const inner = /<output(?:_head|_tail)?>\n?([\s\S]*?)\n?<\/output(?:_head|_tail)?>/g;
   const parts = [...body.matchAll(inner)].map((x) => x[1]!);
-  return { exitCode: Number(m[1]), output: parts.length ? parts.join("\n…\n") : body };
+  const output = parts.length ? parts.join("\n…\n") : body;
+  return { exitCode: Number(m[2]), output: m[1] ? `${m[1].trim()}\n${output}` : output };
 }
 
 const INSTANCE_ID = /([A-Za-z0-9.-]+__[A-Za-z0-9.-]+-\d+)$/;
 
+/** An instance id at the end of a name, or before a trial's suffix (Harbor names trials `<task>__<id>`). */
+const instanceIn = (name: string): string | null =>
+  INSTANCE_ID.exec(name)?.[1] ?? INSTANCE_ID.exec(name.replace(/__[A-Za-z0-9]{4,12}$/, ""))?.[1] ?? null;
+
 /**
- * An instance id ("owner__repo-123") from a file's path: its base name, else its folder's name
- * (SWE-bench submissions keep one folder per instance). null when neither looks like one.
+ * An instance id ("owner__repo-123") from a file's path: its base name, else the nearest of its
+ * three enclosing folders (SWE-bench submissions keep one folder per instance; Harbor writes
+ * `<trial>/agent/trajectory.json`). null when none looks like one.
  */
 export function taskIdFromPath(filePath: string): string | null {
   const parts = filePath.split(/[\\/]/).filter(Boolean);
-  const base = (parts.at(-1) ?? "").replace(/(\.traj)?(\.jsonl?|\.traj)?(\.gz)?$/, "").replace(/\.trajectory$/, "");
-  return INSTANCE_ID.exec(base)?.[1] ?? (parts.length > 1 ? (INSTANCE_ID.exec(parts.at(-2)!)?.[1] ?? null) : null);
+  const base = (parts.at(-1) ?? "")
+    .replace(/(\.traj)?(\.jsonl?|\.traj|\.eval)?(\.gz)?$/, "")
+    .replace(/\.trajectory$/, "");
+  const folders = parts.slice(-4, -1).reverse();
+  for (const name of [base, ...folders]) {
+    const id = instanceIn(name);
+    if (id) return id;
+  }
+  return null;
 }
 
 /** A first user message from an `instruction` field, for files whose history starts with the agent. */

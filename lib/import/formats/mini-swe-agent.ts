@@ -1,12 +1,37 @@
-// mini-swe-agent `<instance>.traj.json` (../shared/docs/formats.md §2), three variants:
+// mini-swe-agent `<instance>.traj.json` (../shared/docs/formats.md §2):
 // - "mini-swe-agent-1" (v1.x): assistant text "THOUGHT: … ```bash cmd```"; observations are user
 //   messages `<returncode>N</returncode><output>…</output>`; reasoning in extra.response.
-// - "mini-swe-agent-1.1" (v2.x): native tool calls, observations as role "tool", a final role "exit".
+// - "mini-swe-agent-1.1" (v2.x): native tool calls with role "tool" observations, or (the text-based
+//   model) fenced actions as in v1, by default ```mswea_bash_command; the parsed actions are also in
+//   `extra.actions`; a final role "exit" holds the submission.
 // - legacy: a bare list of {role, content} messages.
+// Text actions are read by the fence the trajectory declares (the action regex of its config, else
+// the fences of its system prompt), bash, sh, shell and mswea_bash_command being known.
 import type { Turn } from "@/lib/domain/steps";
 import { chatTurn, isObj, pick, returncodeObservation, str, textOf, type Obj, type TrajectoryDraft } from "./common";
 
-const BASH_BLOCK = /```(?:bash|sh|shell)[^\n]*\n([\s\S]*?)```/;
+export const KNOWN_FENCES = ["bash", "sh", "shell", "mswea_bash_command"] as const;
+const FENCE_NAME = /```\s*([A-Za-z_][\w-]{0,40})/;
+
+/** The fences a trajectory declares for its actions: its config's action regex, else its system prompt's. */
+export function declaredFences(d: Obj, messages: readonly Obj[]): string[] {
+  const config = isObj(d.info) && isObj(d.info.config) ? d.info.config : {};
+  const regexes = [config.agent, config.model].map((c) => (isObj(c) ? str(c.action_regex) : null));
+  const fromConfig = regexes.map((r) => (r ? FENCE_NAME.exec(r)?.[1] : undefined)).filter((x): x is string => !!x);
+  if (fromConfig.length) return [...new Set(fromConfig)];
+  const system = textOf(messages.find((m) => m.role === "system")?.content);
+  const fromPrompt = [...system.matchAll(/```([A-Za-z_][\w-]{0,40})[ \t]*\n/g)].map((m) => m[1]!);
+  const known = fromPrompt.filter((f) => (KNOWN_FENCES as readonly string[]).includes(f));
+  return known.length ? [...new Set(known)] : [...KNOWN_FENCES];
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** The actions of an assistant text: each block fenced with one of the fences (mini-swe-agent's own pattern). */
+export function fencedActions(text: string, fences: readonly string[]): string[] {
+  const re = new RegExp(`\`\`\`(?:${fences.map(escapeRegExp).join("|")})[ \\t]*\\n([\\s\\S]*?)\\n?\`\`\``, "g");
+  return [...text.matchAll(re)].map((m) => m[1]!.trimEnd());
+}
 
 /** The reasoning a provider returned beside the message (OpenRouter's `reasoning`, or `reasoning_content`). */
 function providerReasoning(m: Obj): string | null {
@@ -17,77 +42,78 @@ function providerReasoning(m: Obj): string | null {
   return str(message.reasoning) ?? str(message.reasoning_content);
 }
 
+/** The actions mini-swe-agent recorded itself (v2's `extra.actions[{command}]`), when there are. */
+function recordedActions(m: Obj): string[] | null {
+  const extra = isObj(m.extra) ? m.extra : {};
+  if (!Array.isArray(extra.actions)) return null;
+  const commands = extra.actions.map((a) => (isObj(a) ? str(a.command) : null)).filter((c): c is string => c !== null);
+  return commands.length ? commands : null;
+}
+
 /**
- * v1 and legacy: the bash block of an assistant message becomes its tool call; the next returncode message answers
- * it.
+ * Messages in order. An assistant message with native tool calls is read as such; otherwise its
+ * actions are the recorded ones or its fenced blocks, and the observations that follow answer them.
  */
-function textActionTurns(messages: readonly Obj[]): Turn[] {
+function messageTurns(messages: readonly Obj[], fences: readonly string[]): Turn[] {
   const turns: Turn[] = [];
-  let pending: string | null = null;
+  let pending: string[] = [];
   messages.forEach((m, i) => {
-    const content = textOf(m.content);
-    if (m.role === "assistant") {
-      const action = BASH_BLOCK.exec(content)?.[1]?.trimEnd();
+    if (m.role === "assistant" && !(Array.isArray(m.tool_calls) && m.tool_calls.length)) {
+      const content = textOf(m.content);
+      // Like mini-swe-agent: exactly one fenced block is an action; more or none is a format error it answered.
+      const fenced = fencedActions(content, fences);
+      const actions = recordedActions(m) ?? (fenced.length === 1 ? fenced : []);
       const reasoning = providerReasoning(m);
-      pending = action !== undefined ? `mini-${i}` : null;
+      pending = actions.map((_, k) => (actions.length > 1 ? `mini-${i}-${k}` : `mini-${i}`));
       turns.push({
         role: "assistant",
         content,
         ...(reasoning ? { reasoning } : {}),
-        ...(action !== undefined ? { tool_calls: [{ id: pending!, name: "bash", input: action }] } : {}),
+        ...(actions.length
+          ? { tool_calls: actions.map((input, k) => ({ id: pending[k]!, name: "bash", input })) }
+          : {}),
       });
       return;
     }
-    const observation = m.role === "user" && pending ? returncodeObservation(content) : null;
-    if (observation) {
-      turns.push({ role: "tool", tool_call_id: pending, content: observation.output, exit_code: observation.exitCode });
-      pending = null;
-      return;
-    }
-    if (m.role === "system" || m.role === "user") turns.push({ role: m.role, content });
-  });
-  return turns;
-}
-
-/** v2: OpenAI-style messages; tool observations keep their returncode wrapper parsed out. */
-function toolCallTurns(messages: readonly Obj[]): Turn[] {
-  const turns: Turn[] = [];
-  for (const m of messages) {
     const turn = chatTurn(m, m.role === "assistant" ? providerReasoning(m) : null);
-    if (!turn) continue;
-    if (turn.role === "tool") {
-      const observation = returncodeObservation(turn.content ?? "");
-      if (observation) {
-        turn.content = observation.output;
-        turn.exit_code = observation.exitCode;
-      }
+    if (!turn) return;
+    const observation =
+      turn.role === "tool" || (turn.role === "user" && pending.length)
+        ? returncodeObservation(turn.content ?? "")
+        : null;
+    if (observation) {
+      if (turn.role === "user") turn.role = "tool";
+      turn.tool_call_id ??= pending.shift() ?? null;
+      turn.content = observation.output;
+      turn.exit_code = observation.exitCode;
     }
+    if (turn.role === "assistant") pending = [];
     turns.push(turn);
-  }
+  });
   return turns;
 }
 
 export function readMiniSweAgent(doc: unknown): TrajectoryDraft {
   if (Array.isArray(doc)) {
+    const messages = doc.filter(isObj);
     return {
       format: "mini-swe-agent-legacy",
       taskId: null,
-      turns: textActionTurns(doc.filter(isObj)),
+      turns: messageTurns(messages, declaredFences({}, messages)),
       patch: null,
       metadata: {},
     };
   }
   const d = doc as Obj;
   const info = isObj(d.info) ? d.info : {};
-  const messages = (Array.isArray(d.messages) ? d.messages : []).filter(isObj);
-  const v2 =
-    d.trajectory_format === "mini-swe-agent-1.1" ||
-    messages.some((m) => m.role === "tool" || Array.isArray(m.tool_calls));
-  const exit = messages.find((m) => m.role === "exit");
+  const all = (Array.isArray(d.messages) ? d.messages : []).filter(isObj);
+  const messages = all.filter((m) => m.role !== "exit");
+  const exit = all.find((m) => m.role === "exit");
+  const native = messages.some((m) => m.role === "tool" || Array.isArray(m.tool_calls));
   return {
-    format: str(d.trajectory_format) ?? (v2 ? "mini-swe-agent-1.1" : "mini-swe-agent-1"),
+    format: str(d.trajectory_format) ?? (native ? "mini-swe-agent-1.1" : "mini-swe-agent-1"),
     taskId: str(d.instance_id),
-    turns: v2 ? toolCallTurns(messages.filter((m) => m.role !== "exit")) : textActionTurns(messages),
+    turns: messageTurns(messages, declaredFences(d, messages)),
     patch: str(info.submission) ?? (exit ? textOf(exit.content) || null : null),
     metadata: pick(info, ["exit_status", "model_stats", "mini_version"]),
   };

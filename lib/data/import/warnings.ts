@@ -1,0 +1,53 @@
+import "server-only";
+// What an import says without refusing anything: per trajectory, how many assistant turns and tool
+// calls were read (lib/import/audit.ts) and where an action may have been missed; and a trajectory
+// that a later record of the same file replaces. Counted in full, the first MAX_REPORTED_ERRORS kept;
+// with --strict a file that has any is rejected.
+import { auditTurns, warningText, type RecordWarning, type TurnCounts } from "@/lib/import/audit";
+import type { RecordError, TrajectoryRecord } from "@/lib/import/interchange";
+import { MAX_REPORTED_ERRORS } from "./batches";
+import { fileRefKeys } from "./references";
+
+export type { RecordWarning };
+
+/** A trajectory as a reader names it: its id, else its task and run. */
+export const trajectoryName = (r: TrajectoryRecord) => r.id ?? `${r.task.id} (run ${r.run})`;
+
+export class WarningLog {
+  readonly warnings: RecordWarning[] = [];
+  count = 0;
+  readonly totals: TurnCounts = { assistantTurns: 0, toolCalls: 0 };
+  /** The line of each natural key seen in this file. */
+  private readonly lines = new Map<string, number>();
+
+  private add(w: RecordWarning) {
+    this.count += 1;
+    if (this.warnings.length < MAX_REPORTED_ERRORS) this.warnings.push(w);
+  }
+
+  /** Audits one trajectory record of the file. */
+  check(line: number, record: TrajectoryRecord): void {
+    const { counts, warnings } = auditTurns(record.turns);
+    this.totals.assistantTurns += counts.assistantTurns;
+    this.totals.toolCalls += counts.toolCalls;
+    const trajectory = trajectoryName(record);
+    for (const w of warnings) this.add({ line, trajectory, ...w });
+    const key = fileRefKeys(record).at(-1)!;
+    const earlier = this.lines.get(key);
+    if (earlier !== undefined)
+      this.add({
+        line,
+        trajectory,
+        step: null,
+        message:
+          `the same trajectory (benchmark, model, task, network, prompt, run) as line ${earlier} of this file: ` +
+          `this one replaces it`,
+      });
+    this.lines.set(key, line);
+  }
+
+  /** The warnings as errors, for --strict. */
+  asErrors(): RecordError[] {
+    return this.warnings.map((w) => ({ line: w.line, field: null, message: `--strict: ${warningText(w)}` }));
+  }
+}

@@ -1,0 +1,50 @@
+// A harness trajectory (a draft of lib/import/formats) as a record of one file being read: its
+// condition from the options over what the file says, and the check that options do not merge two
+// of the file's trajectories into one.
+import { draftCondition, draftToRecord, type Condition } from "@/lib/import/condition";
+import type { TrajectoryDraft } from "@/lib/import/formats/common";
+import type { RawRecord } from "@/lib/import/interchange";
+import type { ResolvedLookup } from "@/lib/import/resolved";
+import type { TextOptions } from "./open-text";
+
+export type ReadOptions = TextOptions & { condition: Condition; resolved: ResolvedLookup | null };
+
+/** What one file's reading keeps across its records: which trajectory each harness record became. */
+export type FileRead = {
+  file: string;
+  opts: ReadOptions;
+  /** Natural key → the line of the harness record that gave it and what the file itself said. */
+  keys: Map<string, { line: number; own: Record<string, unknown> }>;
+};
+
+export const fileRead = (file: string, opts: ReadOptions): FileRead => ({ file, opts, keys: new Map() });
+
+/**
+ * An agent harness's trajectory as a record: the condition from the options over what the file says.
+ * Two trajectories of one file that become the same one because an option overrode what tells them
+ * apart (--task on a file of many instances, --run on many epochs) are an error, not a silent merge.
+ */
+export function harnessRecord(draft: TrajectoryDraft, line: number, bytes: number, read: FileRead): RawRecord {
+  const { condition, own, overrides } = draftCondition(draft, read.opts.condition, read.file);
+  const record = draftToRecord(draft, condition, read.opts.resolved);
+  if (!record.ok) return { line, bytes, errors: record.errors };
+  const key = JSON.stringify(
+    ["benchmark", "model", "task", "network", "prompt", "run"].map((k) => condition[k as keyof Condition]),
+  );
+  const earlier = read.keys.get(key);
+  const lost = earlier ? overrides.filter((k) => earlier.own[k] !== own[k]) : [];
+  if (earlier && lost.length) {
+    const at = `${/\.jsonl(\.gz)?$/i.test(read.file) ? "line" : "record"} ${earlier.line}`;
+    const what = lost.map(
+      (k) =>
+        `--${k} ${String(condition[k as keyof Condition])} replaces the ${k} the file gives ` +
+        `(${String(own[k])} here, ${String(earlier.own[k])} at ${at})`,
+    );
+    const message =
+      `${what.join("; ")}: this trajectory and the one at ${at} would become one, the second replacing the first. ` +
+      `Leave ${lost.map((k) => `--${k}`).join(" and ")} out: the file names each trajectory's own`;
+    return { line, bytes, errors: [{ field: lost[0]!, message }] };
+  }
+  if (!earlier) read.keys.set(key, { line, own });
+  return { line, bytes, value: record.value, format: draft.format };
+}

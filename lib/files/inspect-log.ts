@@ -1,0 +1,141 @@
+// Inspect AI logs, sample by sample; no log is held whole. An `.eval` file is a zip archive
+// (`header.json`, `samples/<id>_epoch_<n>.json`, ...) read entry by entry with yauzl, each sample
+// entry within the record limit and every entry's expansion bounded; the older `.json` log is one
+// document whose `eval` header and each element of `samples` are picked out by stream-json.
+import fs from "node:fs";
+import { promisify } from "node:util";
+import type { Readable } from "node:stream";
+import pick from "stream-json/filters/pick.js";
+import streamValues from "stream-json/streamers/stream-values.js";
+import yauzl from "yauzl";
+import chain from "stream-chain";
+import { formatBytes } from "@/lib/format";
+import { inspectEval, readInspectSample, type InspectEval } from "@/lib/import/formats/inspect";
+import type { RawRecord } from "@/lib/import/interchange";
+import { isObj } from "@/lib/import/formats/common";
+import { harnessRecord, type FileRead } from "./harness-record";
+import { streamedValues } from "./json-stream";
+import { LimitExceeded } from "./open-text";
+
+const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+
+/** An Inspect `.eval` archive: by name, or a zip by its first bytes. */
+export async function isEvalArchive(file: string): Promise<boolean> {
+  if (/\.eval$/i.test(file)) return true;
+  const fd = await fs.promises.open(file, "r");
+  try {
+    const { buffer, bytesRead } = await fd.read(Buffer.alloc(4), 0, 4, 0);
+    return bytesRead === 4 && buffer.equals(ZIP_MAGIC);
+  } finally {
+    await fd.close();
+  }
+}
+
+/** The head of a `.json` Inspect log: `{"version": N, "status": ...` (how inspect_ai writes it). */
+export const INSPECT_JSON_HEAD = /^\s*\{\s*"version"\s*:\s*\d+\s*,\s*"status"\s*:/;
+
+function sampleRecord(sample: unknown, header: InspectEval, n: number, bytes: number, read: FileRead): RawRecord {
+  try {
+    return harnessRecord(readInspectSample(sample, header), n, bytes, read);
+  } catch (e) {
+    const message = `this Inspect sample could not be read: ${e instanceof Error ? e.message : String(e)}`;
+    return { line: n, bytes, errors: [{ field: null, message }] };
+  }
+}
+
+/** A `.json` log: its header, then each sample as a record numbered from 1. */
+export async function* readInspectJson(chunks: AsyncIterable<Buffer>, read: FileRead): AsyncGenerator<RawRecord> {
+  const pipeline = chain([pick.withParser({ filter: /^(eval|samples\.\d+)$/ }), streamValues()]);
+  let header: InspectEval = inspectEval({});
+  let n = 0;
+  const max = read.opts.limits.maxRecordBytes;
+  for await (const { value, bytes } of streamedValues(chunks, pipeline, max, "a sample of this Inspect log")) {
+    if (isObj(value) && "model" in value && !("epoch" in value)) {
+      header = inspectEval({ eval: value });
+      continue;
+    }
+    n += 1;
+    yield sampleRecord(value, header, n, bytes, read);
+  }
+  if (n === 0) yield { line: 1, bytes: 0, errors: [{ field: null, message: "this Inspect log holds no samples" }] };
+}
+
+type Zip = yauzl.ZipFile & { openReadStreamAsync: (e: yauzl.Entry) => Promise<Readable> };
+
+async function openZip(file: string): Promise<{ zip: Zip; entries: yauzl.Entry[] }> {
+  const zip = (await new Promise<yauzl.ZipFile>((resolve, reject) =>
+    yauzl.open(file, { lazyEntries: true, autoClose: false }, (e, z) => (e ? reject(e) : resolve(z))),
+  )) as Zip;
+  zip.openReadStreamAsync = promisify(zip.openReadStream.bind(zip)) as Zip["openReadStreamAsync"];
+  const entries: yauzl.Entry[] = [];
+  await new Promise<void>((resolve, reject) => {
+    zip.on("entry", (e: yauzl.Entry) => {
+      entries.push(e);
+      zip.readEntry();
+    });
+    zip.once("end", resolve);
+    zip.once("error", reject);
+    zip.readEntry();
+  });
+  return { zip, entries };
+}
+
+/** One entry's bytes, within the record limit and the expansion ratio (yauzl checks the sizes are true). */
+async function entryText(zip: Zip, entry: yauzl.Entry, read: FileRead): Promise<string> {
+  const { maxRecordBytes, maxGzipRatio } = read.opts.limits;
+  if (entry.uncompressedSize > maxRecordBytes)
+    throw new LimitExceeded(
+      `${entry.fileName} is over the record limit of ${formatBytes(maxRecordBytes)} (IMPORT_MAX_RECORD_BYTES): ` +
+        formatBytes(entry.uncompressedSize),
+    );
+  if (entry.uncompressedSize > Math.max(entry.compressedSize, 1024) * maxGzipRatio)
+    throw new LimitExceeded(
+      `${entry.fileName} would expand ${Math.round(entry.uncompressedSize / Math.max(entry.compressedSize, 1))} ` +
+        `times (a decompression bomb; the limit is ${maxGzipRatio}, IMPORT_MAX_GZIP_RATIO)`,
+    );
+  const parts: Buffer[] = [];
+  for await (const chunk of await zip.openReadStreamAsync(entry)) parts.push(chunk as Buffer);
+  return Buffer.concat(parts).toString("utf8");
+}
+
+const SAMPLE = /^samples\/(.+)_epoch_(\d+)\.json$/;
+const sampleOrder = (a: yauzl.Entry, b: yauzl.Entry) => a.fileName.localeCompare(b.fileName, "en", { numeric: true });
+
+/** An `.eval` archive: its header, then each sample entry as a record numbered from 1 (in name order). */
+export async function* readEvalArchive(file: string, read: FileRead): AsyncGenerator<RawRecord> {
+  const { zip, entries } = await openZip(file);
+  try {
+    const { maxDecompressedBytes } = read.opts.limits;
+    const total = entries.reduce((n, e) => n + e.uncompressedSize, 0);
+    if (total > maxDecompressedBytes)
+      throw new LimitExceeded(
+        `this archive would expand to ${formatBytes(total)}, over ${formatBytes(maxDecompressedBytes)} ` +
+          `(IMPORT_MAX_DECOMPRESSED_BYTES)`,
+      );
+    const head =
+      entries.find((e) => e.fileName === "header.json") ?? entries.find((e) => e.fileName === "_journal/start.json");
+    const header = head ? inspectEval(JSON.parse(await entryText(zip, head, read))) : inspectEval({});
+    const samples = entries.filter((e) => SAMPLE.test(e.fileName)).sort(sampleOrder);
+    if (!samples.length) {
+      yield { line: 1, bytes: 0, errors: [{ field: null, message: "this .eval archive holds no samples/*.json" }] };
+      return;
+    }
+    let done = 0;
+    for (const [i, entry] of samples.entries()) {
+      let sample: unknown;
+      try {
+        sample = JSON.parse(await entryText(zip, entry, read));
+      } catch (e) {
+        const why = e instanceof LimitExceeded ? e.message : `could not be read: ${e instanceof Error ? e.message : e}`;
+        const message = `${entry.fileName}: ${why}`;
+        yield { line: i + 1, bytes: entry.compressedSize, errors: [{ field: null, message }] };
+        continue;
+      }
+      done += entry.compressedSize;
+      read.opts.onBytes?.(done);
+      yield sampleRecord(sample, header, i + 1, entry.uncompressedSize, read);
+    }
+  } finally {
+    zip.close();
+  }
+}

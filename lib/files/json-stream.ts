@@ -1,0 +1,56 @@
+// JSON values streamed out of a file's bytes by a stream-json pipeline (a list's elements, or the
+// parts of a document a filter picks), none larger than the record limit, with the bytes each took.
+import type { Duplex } from "node:stream";
+import { formatBytes } from "@/lib/format";
+import { LimitExceeded } from "./open-text";
+
+/** The bytes could not be read (a limit, a corrupt gzip stream), as opposed to a JSON syntax error. */
+export class ReadFailed extends Error {
+  constructor(readonly reason: unknown) {
+    super(reason instanceof Error ? reason.message : String(reason));
+  }
+}
+
+/**
+ * Feeds `chunks` through `pipeline` (which emits `{key, value}`) and yields each value with the bytes
+ * read since the one before and in all. More than `max` bytes between two values is a LimitExceeded
+ * naming `what`. Read failures are thrown as ReadFailed; JSON errors as they come.
+ */
+export async function* streamedValues(
+  chunks: AsyncIterable<Buffer>,
+  pipeline: Duplex,
+  max: number,
+  what: string,
+): AsyncGenerator<{ value: unknown; bytes: number; total: number }> {
+  let since = 0;
+  let total = 0;
+  const feed = (async () => {
+    for await (const chunk of chunks) {
+      since += chunk.length;
+      total += chunk.length;
+      if (since > max)
+        throw new LimitExceeded(`${what} is over the record limit of ${formatBytes(max)} (IMPORT_MAX_RECORD_BYTES)`);
+      if (!pipeline.write(chunk))
+        await new Promise((resolve) => pipeline.once("drain", resolve).once("close", resolve));
+    }
+    pipeline.end();
+  })();
+  // A failure of the feed ends the pipeline with that error.
+  let failed: unknown = null;
+  feed.catch((e: Error) => {
+    failed = e;
+    pipeline.destroy(e);
+  });
+  try {
+    for await (const { value } of pipeline as AsyncIterable<{ key: number; value: unknown }>) {
+      const bytes = since;
+      since = 0;
+      yield { value, bytes, total };
+    }
+    await feed;
+  } catch (e) {
+    throw failed ? new ReadFailed(failed) : e;
+  } finally {
+    pipeline.destroy();
+  }
+}
