@@ -19,6 +19,7 @@ import {
   type FileImport,
 } from "@/lib/files/import-files";
 import { ConditionFieldsSchema, type Condition } from "@/lib/import/condition";
+import { warningText } from "@/lib/import/audit";
 import { config } from "@/lib/config";
 import { createPerson, listPeople, PersonSchema, setPassword } from "@/lib/data/people";
 import { issuesText } from "@/lib/format";
@@ -33,6 +34,8 @@ const HELP = `Shortcut Audit command line
       --manifest FILE                  conditions per path instead: a JSON list of
                                        {"path", "benchmark", "model", "network", "prompt", "run", "resolved"?}
       --resolved FILE                  resolved status from a SWE-bench report.json or a results.json (repeatable)
+      --strict                         reject a file that has any warning (an assistant turn whose text looks like
+                                       an action but gave no tool call, a trajectory given twice)
   export trajectories|votes|labels|all print records as JSONL (the app's own format)
   results --format json|csv|latex      print the result table (protocol.md §3)
   agreement --format json|csv|latex    print human-vs-judge agreement (protocol.md §4)
@@ -70,6 +73,7 @@ async function importCommand(args: string[]): Promise<number> {
       task: { type: "string" },
       manifest: { type: "string" },
       resolved: { type: "string", multiple: true },
+      strict: { type: "boolean" },
     },
   });
   if (!positionals.length) fail("import: name at least one file or folder");
@@ -81,7 +85,7 @@ async function importCommand(args: string[]): Promise<number> {
     positionals,
     new Set([...resolvedFiles, ...(values.manifest ? [values.manifest] : [])].map((f) => path.resolve(f))),
   );
-  if (!files.length) fail("import: no .jsonl, .json or .traj files there");
+  if (!files.length) fail("import: no .jsonl, .json, .traj or .eval files there");
 
   await rebuildSearchDocuments((line) => console.error(line));
   const bar = new ProgressBar(process.stderr, files);
@@ -97,6 +101,7 @@ async function importCommand(args: string[]): Promise<number> {
         resolved: own.resolved ?? resolved,
         source: "cli",
         byName: os.userInfo().username,
+        strict: values.strict ?? false,
         onProgress: (p) => bar.update(p.bytes, p.records),
       });
     } catch (e) {
@@ -121,10 +126,14 @@ async function importCommand(args: string[]): Promise<number> {
     }
     bar.finish(result.bytes);
     results.push(result);
+    const read = result.assistantTurns
+      ? `; read ${result.assistantTurns} assistant turns, ${result.toolCalls} tool calls` +
+        (result.warningCount ? `, ${result.warningCount} warning(s)` : "")
+      : "";
     const summary = result.ok
       ? `${result.counts.trajectories} trajectories (${result.counts.replaced} replaced), ` +
-        `${result.counts.votes} votes (${result.counts.unparseable} unparseable), ${result.counts.labels} labels`
-      : `REJECTED: ${result.errorCount} bad record(s), nothing imported`;
+        `${result.counts.votes} votes (${result.counts.unparseable} unparseable), ${result.counts.labels} labels${read}`
+      : `REJECTED: ${result.errorCount} bad record(s), nothing imported${read}`;
     console.error(
       `${result.ok ? "ok  " : "FAIL"} ${file}: ${summary} (${formatBytes(result.bytes)}, ` +
         `${result.seconds.toFixed(1)} s)`,
@@ -153,14 +162,23 @@ function printSummary(results: FileImport[], seconds: number): void {
     `  rejected: ${rejected.length} file(s), ${rejected.reduce((n, r) => n + (r.ok ? 0 : r.errorCount), 0)} bad ` +
       `record(s)`,
   );
+  const where = (r: FileImport, line: number) =>
+    `  ${r.file}${line > 0 ? `:${r.unit === "line" ? "" : "record "}${line}` : ""}: `;
   for (const r of rejected) {
     if (r.ok) continue;
-    for (const e of r.errors)
-      console.error(
-        `  ${r.file}${e.line > 0 ? `:${r.unit === "line" ? "" : "record "}${e.line}` : ""}: ` +
-          `${e.field ? `${e.field}: ` : ""}${e.message}`,
-      );
+    for (const e of r.errors) console.error(`${where(r, e.line)}${e.field ? `${e.field}: ` : ""}${e.message}`);
     if (r.errorCount > r.errors.length) console.error(`  ${r.file}: … and ${r.errorCount - r.errors.length} more`);
+  }
+  const warned = results.filter((r) => r.warningCount > 0);
+  if (!warned.length) return;
+  console.error(
+    `  warnings: ${warned.reduce((n, r) => n + r.warningCount, 0)} in ${warned.length} file(s) ` +
+      "(they do not stop an import; with --strict they are errors)",
+  );
+  for (const r of warned) {
+    for (const w of r.warnings) console.error(`${where(r, w.line)}warning: ${warningText(w)}`);
+    if (r.warningCount > r.warnings.length)
+      console.error(`  ${r.file}: … and ${r.warningCount - r.warnings.length} more`);
   }
 }
 

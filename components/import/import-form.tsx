@@ -3,7 +3,8 @@
 // upload and import in turn. Each file lands whole or not at all; rejections list line and field.
 import { useRef, useState } from "react";
 import { useRouter } from "next/navigation";
-import { uploadImport, type UploadState } from "./upload-import";
+import { warningText } from "@/lib/import/audit";
+import { uploadImport, type UploadResult, type UploadState } from "./upload-import";
 
 type Item = { key: string; file: File; state: UploadState };
 
@@ -75,6 +76,10 @@ export function ImportForm() {
             Resolved status (report.json / results.json)
             <input ref={resolvedInput} type="file" name="resolved" accept=".json" multiple />
           </label>
+          <label className="check">
+            <input type="checkbox" name="strict" />
+            Strict: reject a file with any warning
+          </label>
         </fieldset>
         <label
           className={`drop-zone${dragging ? " dragging" : ""}`}
@@ -89,13 +94,13 @@ export function ImportForm() {
             void start([...e.dataTransfer.files]);
           }}
         >
-          <span>Drop .jsonl, .json, .traj or .gz files here, or choose them</span>
+          <span>Drop .jsonl, .json, .traj, .eval or .gz files here, or choose them</span>
           <input
             type="file"
             multiple
             aria-label="Files to import"
             disabled={busy}
-            accept=".jsonl,.json,.traj,.gz"
+            accept=".jsonl,.json,.traj,.eval,.gz"
             onChange={(e) => {
               void start([...(e.target.files ?? [])]);
               e.target.value = "";
@@ -132,6 +137,7 @@ function UploadItem({ item }: { item: Item }) {
         </>
       )}
       {s.phase === "failed" && <span role="alert">failed: {s.message}</span>}
+      {s.phase === "done" && <ReadReport result={s.result} />}
       {s.phase === "done" &&
         (s.result.ok ? (
           <span role="status">
@@ -151,6 +157,35 @@ function UploadItem({ item }: { item: Item }) {
           </div>
         ))}
     </li>
+  );
+}
+
+/** What the readers found, and their warnings, each with its line or record, trajectory and step. */
+function ReadReport({ result }: { result: UploadResult }) {
+  if (!result.assistantTurns && !result.warningCount) return null;
+  const unit = result.unit === "line" ? "line" : "record";
+  const [turns, calls] = [result.assistantTurns, result.toolCalls].map((n) => n.toLocaleString("en-US"));
+  return (
+    <div className="read-report">
+      <span>
+        read {turns} assistant turns, {calls} tool calls
+      </span>
+      {result.warningCount > 0 && (
+        <details className="warnings" open={result.warningCount <= 5}>
+          <summary>{result.warningCount} warning(s): an action may have been missed</summary>
+          <ul>
+            {result.warnings.map((w, i) => (
+              <li key={i}>
+                {unit} {w.line}: {warningText(w)}
+              </li>
+            ))}
+            {result.warningCount > result.warnings.length && (
+              <li>… and {result.warningCount - result.warnings.length} more</li>
+            )}
+          </ul>
+        </details>
+      )}
+    </div>
   );
 }
 

@@ -1,5 +1,6 @@
 import type { ImportRow } from "@/lib/data/imports-list";
 import { formatCount } from "@/lib/format";
+import { recordUnit, warningText } from "@/lib/import/audit";
 
 const STATUS: Record<ImportRow["status"], string> = {
   SUCCEEDED: "imported",
@@ -15,74 +16,101 @@ export function ImportHistory({ imports }: { imports: ImportRow[] }) {
       {imports.length === 0 ? (
         <p className="empty">No imports yet.</p>
       ) : (
-        <table aria-labelledby="past-imports">
-          <thead>
-            <tr>
-              <th scope="col">File</th>
-              <th scope="col">When</th>
-              <th scope="col">By</th>
-              <th scope="col">Format</th>
-              <th scope="col">Status</th>
-              <th scope="col" className="num">
-                Trajectories
-              </th>
-              <th scope="col" className="num">
-                Replaced
-              </th>
-              <th scope="col" className="num">
-                Votes
-              </th>
-              <th scope="col" className="num">
-                Unparseable
-              </th>
-              <th scope="col" className="num">
-                Labels
-              </th>
-              <th scope="col">Errors</th>
-            </tr>
-          </thead>
-          <tbody>
-            {imports.map((i) => (
-              <tr key={i.id}>
-                <td className="file-name">{i.fileName}</td>
-                <td>
-                  <time dateTime={i.startedAt.toISOString()}>
-                    {i.startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC
-                  </time>
-                </td>
-                <td>
-                  {[i.by, { cli: "command line", seed: "demo seed", web: "browser" }[i.source] ?? i.source]
-                    .filter(Boolean)
-                    .join(", ")}
-                </td>
-                <td>{i.format ?? "—"}</td>
-                <td className={`status-${i.status.toLowerCase()}`}>{STATUS[i.status]}</td>
-                <td className="num">{formatCount(i.trajectories)}</td>
-                <td className="num">{formatCount(i.replaced)}</td>
-                <td className="num">{formatCount(i.votes)}</td>
-                <td className="num">{formatCount(i.unparseable)}</td>
-                <td className="num">{formatCount(i.labels)}</td>
-                <td>
-                  {i.errors.length === 0 ? (
-                    "—"
-                  ) : (
-                    <details>
-                      <summary>{formatCount(i.rejected)} error(s)</summary>
-                      <ul className="errors">
-                        {i.errors.map((e, k) => (
-                          <li key={k}>
-                            {e.line > 0 ? `line ${e.line}${e.field ? `, ${e.field}` : ""}: ` : ""}
-                            {e.message}
-                          </li>
-                        ))}
-                      </ul>
-                    </details>
-                  )}
-                </td>
+        <div className="table-scroll">
+          <table aria-labelledby="past-imports" className="import-history">
+            <thead>
+              <tr>
+                <th scope="col">File</th>
+                <th scope="col">When</th>
+                <th scope="col">By</th>
+                <th scope="col">Format</th>
+                <th scope="col">Status</th>
+                <th scope="col" className="num">
+                  Trajectories
+                </th>
+                <th scope="col" className="num">
+                  Votes
+                </th>
+                <th scope="col" className="num">
+                  Labels
+                </th>
+                <th scope="col" className="num">
+                  Read
+                </th>
+                <th scope="col">Errors and warnings</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {imports.map((i) => (
+                <tr key={i.id}>
+                  <td className="file-name">{i.fileName}</td>
+                  <td>
+                    <time dateTime={i.startedAt.toISOString()}>
+                      {i.startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC
+                    </time>
+                  </td>
+                  <td>
+                    {[i.by, { cli: "command line", seed: "demo seed", web: "browser" }[i.source] ?? i.source]
+                      .filter(Boolean)
+                      .join(", ")}
+                  </td>
+                  <td>{i.format ?? "—"}</td>
+                  <td className={`status-${i.status.toLowerCase()}`}>{STATUS[i.status]}</td>
+                  <td className="num">
+                    {formatCount(i.trajectories)}
+                    {i.replaced > 0 && <small className="sub">{formatCount(i.replaced)} replaced</small>}
+                  </td>
+                  <td className="num">
+                    {formatCount(i.votes)}
+                    {i.unparseable > 0 && <small className="sub">{formatCount(i.unparseable)} unparseable</small>}
+                  </td>
+                  <td className="num">{formatCount(i.labels)}</td>
+                  <td className="num nowrap">
+                    {i.assistantTurns ? (
+                      <>
+                        {formatCount(i.assistantTurns)} turns
+                        <br />
+                        {formatCount(i.toolCalls)} tool calls
+                      </>
+                    ) : (
+                      "—"
+                    )}
+                  </td>
+                  <td>
+                    {i.errors.length === 0 && i.warningCount === 0 && "—"}
+                    {i.errors.length > 0 && (
+                      <details>
+                        <summary>{formatCount(i.rejected)} error(s)</summary>
+                        <ul className="errors">
+                          {i.errors.map((e, k) => (
+                            <li key={k}>
+                              {e.line > 0
+                                ? `${recordUnit(i.fileName)} ${e.line}${e.field ? `, ${e.field}` : ""}: `
+                                : ""}
+                              {e.message}
+                            </li>
+                          ))}
+                        </ul>
+                      </details>
+                    )}
+                    {i.warningCount > 0 && (
+                      <details className="warnings">
+                        <summary>{formatCount(i.warningCount)} warning(s)</summary>
+                        <ul>
+                          {i.warnings.map((w, k) => (
+                            <li key={k}>
+                              {recordUnit(i.fileName)} {w.line}: {warningText(w)}
+                            </li>
+                          ))}
+                        </ul>
+                      </details>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );

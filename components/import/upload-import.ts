@@ -1,15 +1,21 @@
 // Uploads one file with XMLHttpRequest (fetch reports no upload progress), then reads the server's
 // NDJSON answer as it streams: import progress lines, then the result.
+import type { RecordWarning } from "@/lib/import/audit";
 import type { RecordError } from "@/lib/import/interchange";
 
-export type UploadResult =
-  | {
-      ok: true;
-      unit: "line" | "record";
-      seconds: number;
-      counts: { trajectories: number; replaced: number; votes: number; labels: number; unparseable: number };
-    }
-  | { ok: false; unit: "line" | "record"; seconds: number; errors: RecordError[]; errorCount: number };
+/** What the readers found in the file and warned of (see lib/import/audit.ts). */
+type Report = { assistantTurns: number; toolCalls: number; warnings: RecordWarning[]; warningCount: number };
+
+export type UploadResult = Report &
+  (
+    | {
+        ok: true;
+        unit: "line" | "record";
+        seconds: number;
+        counts: { trajectories: number; replaced: number; votes: number; labels: number; unparseable: number };
+      }
+    | { ok: false; unit: "line" | "record"; seconds: number; errors: RecordError[]; errorCount: number }
+  );
 
 export type UploadState =
   | { phase: "queued" }

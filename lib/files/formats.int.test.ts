@@ -1,10 +1,12 @@
 // Importing the formats of the issue "every agent's log" from real files, end to end into the
 // database: Inspect AI logs (.eval and .json), Harbor ATIF, Moatless; warnings kept with the import
 // and --strict; an option that would merge a file's trajectories refused.
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import { currentDb } from "@/lib/db-connect";
 import { listImports } from "@/lib/data/imports-list";
 import { realFixture } from "@/test/fixtures";
 import { tempFiles } from "@/test/temp-files";
@@ -176,5 +178,41 @@ describe("no silent loss", () => {
         "trajectory and the one at line 1 would become one, the second replacing the first. Leave --task out: the " +
         "file names each trajectory's own",
     );
+  });
+});
+
+describe.runIf(process.env.DATABASE_URL)("the command line says what it read and warned of", () => {
+  const cli = (...args: string[]) => {
+    const target = currentDb().target;
+    if (target.kind !== "postgres") throw new Error("PostgreSQL only");
+    const GRUCKION = realFixture("mini-swe-agent-traj/gruckion__gemini-3-pro__astropy__astropy-13033.traj.json");
+    const condition = ["--benchmark", "swe-bench-verified", "--model", "gemini-3-pro", "--network", "off"];
+    return spawnSync(
+      process.execPath,
+      ["--conditions=react-server", "--import", "tsx", "scripts/cli.ts", "import", ...condition, ...args, GRUCKION],
+      { env: { ...process.env, DATABASE_URL: target.url }, encoding: "utf8" },
+    );
+  };
+
+  it("warnings are printed with file, record, trajectory and step; the file lands", () => {
+    const r = cli("--prompt", "vanilla", "--run", "21");
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain("; read 32 assistant turns, 31 tool calls, 1 warning(s)");
+    expect(r.stderr).toContain(
+      "  warnings: 1 in 1 file(s) (they do not stop an import; with --strict they are errors)",
+    );
+    expect(r.stderr).toMatch(
+      new RegExp(
+        "gruckion__gemini-3-pro__astropy__astropy-13033\\.traj\\.json:record 1: warning: " +
+          "astropy__astropy-13033 \\(run 21\\), step 27: the assistant's text holds a fenced code block",
+      ),
+    );
+  });
+
+  it("--strict rejects the file and exits 1", () => {
+    const r = cli("--prompt", "vanilla", "--run", "22", "--strict");
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("REJECTED: 1 bad record(s), nothing imported");
+    expect(r.stderr).toMatch(/record 1: --strict: astropy__astropy-13033 \(run 22\), step 27: /);
   });
 });

@@ -2,6 +2,7 @@
 // condition from the options over what the file says, and the check that options do not merge two
 // of the file's trajectories into one.
 import { draftCondition, draftToRecord, type Condition } from "@/lib/import/condition";
+import { recordUnit } from "@/lib/import/audit";
 import type { TrajectoryDraft } from "@/lib/import/formats/common";
 import type { RawRecord } from "@/lib/import/interchange";
 import type { ResolvedLookup } from "@/lib/import/resolved";
@@ -34,7 +35,7 @@ export function harnessRecord(draft: TrajectoryDraft, line: number, bytes: numbe
   const earlier = read.keys.get(key);
   const lost = earlier ? overrides.filter((k) => earlier.own[k] !== own[k]) : [];
   if (earlier && lost.length) {
-    const at = `${/\.jsonl(\.gz)?$/i.test(read.file) ? "line" : "record"} ${earlier.line}`;
+    const at = `${recordUnit(read.file)} ${earlier.line}`;
     const what = lost.map(
       (k) =>
         `--${k} ${String(condition[k as keyof Condition])} replaces the ${k} the file gives ` +

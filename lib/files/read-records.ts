@@ -12,6 +12,7 @@ import { inspectEval } from "@/lib/import/formats/inspect";
 import { recordType } from "@/lib/import/interchange";
 import { isObj } from "@/lib/import/formats/common";
 import type { RawRecord } from "@/lib/import/interchange";
+import { recordUnit } from "@/lib/import/audit";
 import { formatBytes } from "@/lib/format";
 import { fileRead, harnessRecord, type FileRead, type ReadOptions } from "./harness-record";
 import { INSPECT_JSON_HEAD, isEvalArchive, readEvalArchive, readInspectJson } from "./inspect-log";
@@ -76,7 +77,7 @@ export type FileShape = { unit: "line" | "record" };
 
 /** JSONL files (by name) are read line by line; anything else by what it holds. */
 export function fileShape(file: string): FileShape {
-  return { unit: /\.jsonl(\.gz)?$/i.test(file) ? "line" : "record" };
+  return { unit: recordUnit(file) };
 }
 
 const tooLong = (line: Line & { tooLong: true }, limits: ReadLimits) =>

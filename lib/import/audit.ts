@@ -60,3 +60,7 @@ export type RecordWarning = { line: number; trajectory: string; step: number | n
 export function warningText(w: Omit<RecordWarning, "line">): string {
   return `${w.trajectory}${w.step !== null ? `, step ${w.step}` : ""}: ${w.message}`;
 }
+
+/** How a file's records are numbered: JSON Lines by line, anything else by record. */
+export const recordUnit = (fileName: string): "line" | "record" =>
+  /\.jsonl(\.gz)?$/i.test(fileName) ? "line" : "record";

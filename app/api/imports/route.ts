@@ -39,7 +39,10 @@ async function receive(request: Request, out: Received, maxBytes: number): Promi
   });
   parser.on("file", (name, stream, info) => {
     const safe = path.basename(info.filename || "upload").replace(/[^\w.-]/g, "_");
-    const target = path.join(out.dir, `${writes.length}-${safe}`);
+    // One folder a file, so the file keeps its own name (a task id may be read from it).
+    const folder = path.join(out.dir, String(writes.length));
+    fs.mkdirSync(folder);
+    const target = path.join(folder, safe);
     stream.on("limit", () => {
       out.tooLarge = true;
     });
@@ -116,7 +119,12 @@ export async function POST(request: Request) {
   } catch (e) {
     cleanup();
     return json(
-      { error: e instanceof Error ? e.message.replace(received.dir + path.sep, "") : "unreadable resolved report" },
+      {
+        error:
+          e instanceof Error
+            ? e.message.replace(received.dir + path.sep, "").replace(/^\d+[\\/]/, "")
+            : "unreadable resolved report",
+      },
       400,
     );
   }
@@ -144,6 +152,7 @@ export async function POST(request: Request) {
           source: "web",
           displayName: file.name,
           userId: user.id,
+          strict: received.fields.strict === "on",
           onProgress: (p) => {
             const now = Date.now();
             if (now - last > 200) {
