@@ -5,6 +5,8 @@ import { describe, expect, it } from "vitest";
 import { numberSteps } from "@/lib/domain/steps";
 import { auditTurns } from "@/lib/import/audit";
 import { detectFormat, readHarness, unknownFormat, type HarnessFormat } from "@/lib/import/detect";
+import fs from "node:fs";
+import path from "node:path";
 import { readRealJson } from "@/test/fixtures";
 import { inspectEval, readInspectSample, scoreResolved } from "./inspect";
 import { declaredFences } from "./mini-swe-agent";
@@ -98,6 +100,37 @@ describe("mini-swe-agent: actions by the fence the trajectory declares", () => {
     expect(draft.turns[2]!.tool_calls).toEqual([{ id: "mini-2", name: "bash", input: "pwd" }]);
     expect(draft.turns[3]).toMatchObject({ role: "tool", tool_call_id: "mini-2", exit_code: -1 });
     expect(draft.turns[3]!.content).toMatch(/^Timeout/);
+  });
+});
+
+describe("OpenHands resolver output (2024)", () => {
+  const line = fs.readFileSync(
+    path.resolve(
+      import.meta.dirname,
+      "../../../test/fixtures/openhands-resolver/openhands-resolver__mock_output__first-line.jsonl",
+    ),
+    "utf8",
+  );
+
+  it("flat history: the issue's instruction, then each command in order with its output", () => {
+    const { format, draft, steps } = read(JSON.parse(line));
+    expect(format).toBe("openhands-output");
+    expect(draft.format).toBe("openhands-resolver");
+    expect(draft.taskId).toBe("neubig__pr-viewer-5");
+    expect(draft.repo).toBe("neubig/pr-viewer");
+    // The first message (no source, before any action) is the user's instruction.
+    expect(draft.turns[0]).toMatchObject({ role: "user" });
+    expect(draft.turns[0]!.content).toMatch(/^Please fix the following issue/);
+    const calls = draft.turns.flatMap((t) => t.tool_calls ?? []);
+    expect(calls.map((c) => c.name)).toEqual(["run", "run_ipython", "run", "finish"]);
+    expect(calls[0]!.input).toBe("touch LICENSE");
+    expect(calls[2]!.input).toBe("cat LICENSE");
+    expect(steps.stepCount).toBe(4);
+    expect(draft.turns.find((t) => t.role === "tool" && t.content?.startsWith("MIT License\r\n"))?.exit_code).toBe(0);
+    expect(draft.patch).toMatch(/^diff --git a\/LICENSE b\/LICENSE/);
+    // The resolver's own verdict is an LLM's opinion, kept as metadata, never as resolved.
+    expect(draft.metadata.success).toBe(true);
+    expect(draft.resolved).toBeUndefined();
   });
 });
 

@@ -18,9 +18,13 @@ function v0Input(action: string, args: Obj): string | Record<string, unknown> {
   return rest;
 }
 
-/** v0 events (and the resolver's flat dicts, whose fields sit on the event itself). */
+/**
+ * v0 events (and the resolver's flat dicts, whose fields sit on the event itself and which name no
+ * source: a message before the agent's first action is the user's).
+ */
 export function v0Turns(events: readonly Obj[]): Turn[] {
   const turns: Turn[] = [];
+  let acted = false;
   events.forEach((e, i) => {
     const args = isObj(e.args) ? e.args : e;
     const id = e.id !== undefined ? String(e.id) : `event-${i}`;
@@ -33,13 +37,15 @@ export function v0Turns(events: readonly Obj[]): Turn[] {
       }
       if (action === "message") {
         const content = str(args.content) ?? str(e.message) ?? "";
+        const fromUser = e.source === "user" || (e.source === undefined && !acted);
         turns.push(
-          e.source === "user"
+          fromUser
             ? { role: "user", content }
             : { role: "assistant", content, ...(str(args.thought) ? { reasoning: str(args.thought) } : {}) },
         );
         return;
       }
+      acted = true;
       const meta = isObj(e.tool_call_metadata) ? e.tool_call_metadata : {};
       const thought = str(args.thought);
       turns.push({
@@ -129,6 +135,12 @@ export function v1Turns(events: readonly Obj[]): Turn[] {
   return turns;
 }
 
+/** A resolver's issue `{owner, repo, number}` as an instance id, SWE-bench style: `owner__repo-number`. */
+function issueId(issue: unknown): string | null {
+  if (!isObj(issue) || typeof issue.owner !== "string" || typeof issue.repo !== "string") return null;
+  return typeof issue.number === "number" ? `${issue.owner}__${issue.repo}-${issue.number}` : null;
+}
+
 /** One line of an evaluation output.jsonl (v0 or SDK v1), or a 2024 resolver line. */
 export function readOpenHandsOutput(doc: unknown): TrajectoryDraft {
   const d = doc as Obj;
@@ -139,14 +151,14 @@ export function readOpenHandsOutput(doc: unknown): TrajectoryDraft {
   const resolver = "issue" in d && !("instance_id" in d);
   return {
     format: sdk ? "openhands-sdk-v1" : resolver ? "openhands-resolver" : "openhands-v0",
-    taskId: str(d.instance_id) ?? str(instance.instance_id),
-    repo: str(instance.repo),
+    taskId: str(d.instance_id) ?? str(instance.instance_id) ?? issueId(d.issue),
+    repo: str(instance.repo) ?? (isObj(d.issue) && str(d.issue.owner) ? `${d.issue.owner}/${str(d.issue.repo)}` : null),
     baseCommit: str(instance.base_commit) ?? str(d.base_commit),
     language: str(instance.language),
     turns: withInstruction(sdk ? v1Turns(history) : v0Turns(history), d.instruction),
     patch: str(testResult.git_patch) ?? str(d.git_patch),
     metadata: {
-      ...pick(d, ["error"]),
+      ...pick(d, ["error", "success", "result_explanation"]),
       ...pick(d.metadata, ["agent_class", "max_iterations", "dataset"]),
       ...pick(d.metrics, ["accumulated_cost"]),
     },
