@@ -222,3 +222,39 @@ export async function rawCopy(
   });
   return { seconds, rows };
 }
+
+/**
+ * The same trajectory as an Inspect AI sample (inspect_ai's log schema): messages with `tool_calls`
+ * of `{id, function, arguments}`, reasoning as a content part, tool messages answering by id.
+ */
+export function inspectSample(record: Record<string, unknown>, id: string): Record<string, unknown> {
+  const turns = record.turns as Turn[];
+  const messages = turns.map((t) => {
+    if (t.role === "assistant")
+      return {
+        role: "assistant",
+        content: [
+          ...(t.reasoning ? [{ type: "reasoning", reasoning: t.reasoning }] : []),
+          { type: "text", text: t.content ?? "" },
+        ],
+        tool_calls: (t.tool_calls ?? []).map((c) => ({ id: c.id, function: c.name, arguments: { cmd: c.input } })),
+      };
+    if (t.role === "tool") return { role: "tool", tool_call_id: t.tool_call_id, function: "bash", content: t.content };
+    return { role: t.role, content: t.content };
+  });
+  return { id, epoch: 1, input: "", target: "", messages, scores: { bench: { value: record.resolved ? 1 : 0 } } };
+}
+
+/** Writes an Inspect `.eval` archive (header.json and samples/<id>_epoch_1.json) of the samples given. */
+export async function writeEval(file: string, samples: Iterable<Record<string, unknown>>): Promise<void> {
+  const { ZipFile } = await import("yazl");
+  const zip = new ZipFile();
+  const done = new Promise<void>((resolve, reject) => {
+    zip.outputStream.pipe(fs.createWriteStream(file)).on("close", resolve).on("error", reject);
+  });
+  const header = { version: 2, status: "success", eval: { task: "bench_inspect", model: "bench/inspect-model" } };
+  zip.addBuffer(Buffer.from(JSON.stringify(header)), "header.json");
+  for (const s of samples) zip.addBuffer(Buffer.from(JSON.stringify(s)), `samples/${String(s.id)}_epoch_1.json`);
+  zip.end();
+  await done;
+}

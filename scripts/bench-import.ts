@@ -1,9 +1,11 @@
-// npm run bench:import -- [--trajectories N] [--steps S] [--output-bytes B]
+// npm run bench:import -- [--trajectories N] [--steps S] [--output-bytes B] [--inspect-samples M]
 // Generates a synthetic JSONL corpus, imports it into a fresh database (PostgreSQL with
 // DATABASE_URL, else PGlite in a temporary folder), and prints MB/s and trajectories/s beside a raw
 // COPY of the same rows (trajectories, messages, tool calls, search documents) into bare tables (no
 // indexes, no constraints) in the same run, as a ratio; on PostgreSQL also beside bare tables whose
-// text is lz4-compressed as the app's is. Ends with the figures as one JSON line.
+// text is lz4-compressed as the app's is. Then an Inspect AI `.eval` archive of M samples of S steps
+// and the app's own JSONL of the same trajectories, each imported and its rate printed (M = 0 skips
+// it). Ends with the figures as one JSON line.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -11,7 +13,16 @@ import { parseArgs } from "node:util";
 import { closeCurrentDb, connect, setCurrentDb, describeTarget } from "@/lib/db-connect";
 import { applyMigrations } from "@/prisma/migrate-engine";
 import { importFile } from "@/lib/files/import-files";
-import { dropBenchDatabase, freshTarget, rawCopy, trajectoryRecord, writeJsonl, type Shape } from "./bench-corpus";
+import {
+  dropBenchDatabase,
+  freshTarget,
+  inspectSample,
+  rawCopy,
+  trajectoryRecord,
+  writeEval,
+  writeJsonl,
+  type Shape,
+} from "./bench-corpus";
 import { prng } from "@/prisma/factories";
 
 const { values } = parseArgs({
@@ -19,6 +30,7 @@ const { values } = parseArgs({
     trajectories: { type: "string", default: "500" },
     steps: { type: "string", default: "100" },
     "output-bytes": { type: "string", default: "2000" },
+    "inspect-samples": { type: "string", default: "1000" },
   },
 });
 const N = Number(values.trajectories),
@@ -63,6 +75,7 @@ if (!result.ok) throw new Error(`bench import rejected: ${JSON.stringify(result.
 const { seconds: copySeconds, rows } = await rawCopy(corpus);
 // Like with like: the app's message and tool-call text is lz4-compressed where the server has lz4.
 const lz4 = target.kind === "postgres" ? await rawCopy(corpus, { compression: "lz4" }) : null;
+const inspect = await inspectVersusJsonl(Number(values["inspect-samples"]));
 
 const figures = {
   database: target.kind,
@@ -79,6 +92,7 @@ const figures = {
   peak_rss_mb: Math.round(peakRss / 1024 ** 2),
   raw_copy_lz4_seconds: lz4 ? +lz4.seconds.toFixed(2) : null,
   ratio_to_raw_copy_lz4: lz4 ? +(lz4.seconds / importSeconds).toFixed(3) : null,
+  ...inspect?.figures,
 };
 console.log("");
 console.log(
@@ -96,9 +110,58 @@ if (lz4)
     `raw COPY into bare tables compressed with lz4 as the app's are: ${lz4.seconds.toFixed(2)} s, ratio ` +
       `${figures.ratio_to_raw_copy_lz4}`,
   );
+if (inspect) for (const line of inspect.lines) console.log(line);
 console.log(JSON.stringify(figures));
 
 await closeCurrentDb();
 fs.rmSync(dir, { recursive: true, force: true });
 await dropBenchDatabase();
 process.exit(0);
+
+/**
+ * M trajectories of the bench's shape written twice, as an Inspect `.eval` archive and as the app's
+ * JSONL (under another benchmark, so neither replaces the other), each imported and timed.
+ */
+async function inspectVersusJsonl(m: number): Promise<{ figures: Record<string, number>; lines: string[] } | null> {
+  if (!m) return null;
+  const r = prng(7);
+  const records = Array.from({ length: m }, (_, i) => trajectoryRecord(i, r, shape));
+  const evalFile = path.join(dir, "corpus.eval");
+  await writeEval(
+    evalFile,
+    records.map((rec, i) => inspectSample(rec, `owner__inspect-${i}`)),
+  );
+  const jsonlFile = path.join(dir, "same-steps.jsonl");
+  await writeJsonl(
+    jsonlFile,
+    records.map((rec, i) => ({
+      ...rec,
+      id: `same-${i}`,
+      benchmark: "bench-same-steps",
+      task: { id: `owner__same-${i}` },
+    })),
+  );
+  const timed = async (file: string, condition: Record<string, unknown>) => {
+    const started = performance.now();
+    const res = await importFile(file, { condition, resolved: null, source: "cli" });
+    if (!res.ok) throw new Error(`${file} rejected: ${JSON.stringify(res.errors.slice(0, 3))}`);
+    return { seconds: (performance.now() - started) / 1000, mb: fs.statSync(file).size / 1024 ** 2 };
+  };
+  const ev = await timed(evalFile, { network: false, prompt: "vanilla" });
+  const js = await timed(jsonlFile, {});
+  const rate = (x: { seconds: number }) => m / x.seconds;
+  const line = (name: string, x: { seconds: number; mb: number }) =>
+    `${name.padEnd(12)}${x.seconds.toFixed(2).padStart(8)} s  ${(x.mb / x.seconds).toFixed(1).padStart(7)} MB/s  ` +
+    `${rate(x).toFixed(0).padStart(6)} trajectories/s  (${m} × ${STEPS} steps, ${x.mb.toFixed(1)} MB)`;
+  return {
+    figures: {
+      inspect_samples: m,
+      inspect_eval_mb: +ev.mb.toFixed(2),
+      inspect_eval_seconds: +ev.seconds.toFixed(2),
+      inspect_eval_trajectories_per_s: +rate(ev).toFixed(1),
+      same_steps_jsonl_seconds: +js.seconds.toFixed(2),
+      same_steps_jsonl_trajectories_per_s: +rate(js).toFixed(1),
+    },
+    lines: ["", line("Inspect .eval", ev), line("same JSONL", js)],
+  };
+}
