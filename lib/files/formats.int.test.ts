@@ -83,7 +83,24 @@ describe("Inspect AI logs", () => {
     fs.writeFileSync(bad, fs.readFileSync(EVAL).subarray(0, 200_000));
     const r = await importFile(bad, { condition, resolved: null, source: "cli" });
     expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.errors[0]!.message).toMatch(/^the file could not be read past this point: /);
+    if (!r.ok)
+      expect(r.errors[0]!.message).toMatch(
+        /^this Inspect \.eval file could not be read as a zip archive: End of central directory record signature/,
+      );
+  });
+
+  it("an archive's entry that would expand past the ratio is named a decompression bomb", async () => {
+    const { ZipFile } = await import("yazl");
+    const zip = new ZipFile();
+    zip.addBuffer(Buffer.from(JSON.stringify({ eval: { task: "t", model: "m" } })), "header.json");
+    zip.addBuffer(Buffer.alloc(5_000_000, 0x20), "samples/x_epoch_1.json");
+    zip.end();
+    const bomb = path.join(tmp, "bomb.eval");
+    await new Promise((resolve) => zip.outputStream.pipe(fs.createWriteStream(bomb)).on("close", () => resolve(null)));
+    const r = await importFile(bomb, { condition, resolved: null, source: "cli" });
+    expect(r.ok).toBe(false);
+    if (!r.ok)
+      expect(r.errors[0]!.message).toMatch(/^samples\/x_epoch_1\.json would expand \d+ times \(a decompression bomb/);
   });
 });
 

@@ -34,7 +34,17 @@ export async function isEvalArchive(file: string): Promise<boolean> {
 /** The head of a `.json` Inspect log: `{"version": N, "status": ...` (how inspect_ai writes it). */
 export const INSPECT_JSON_HEAD = /^\s*\{\s*"version"\s*:\s*\d+\s*,\s*"status"\s*:/;
 
-function sampleRecord(sample: unknown, header: InspectEval, n: number, bytes: number, read: FileRead): RawRecord {
+/** An archive with more entries than this is refused (each is held while the archive is listed). */
+const MAX_ENTRIES = 1_000_000;
+
+/** One sample as a record; a sample that cannot be read is an error for its record, not for the file. */
+export function sampleRecord(
+  sample: unknown,
+  header: InspectEval,
+  n: number,
+  bytes: number,
+  read: FileRead,
+): RawRecord {
   try {
     return harnessRecord(readInspectSample(sample, header), n, bytes, read);
   } catch (e) {
@@ -71,6 +81,11 @@ async function openZip(file: string): Promise<{ zip: Zip; entries: yauzl.Entry[]
   await new Promise<void>((resolve, reject) => {
     zip.on("entry", (e: yauzl.Entry) => {
       entries.push(e);
+      if (entries.length > MAX_ENTRIES) {
+        zip.close();
+        reject(new LimitExceeded(`this archive has more than ${MAX_ENTRIES.toLocaleString("en-US")} entries`));
+        return;
+      }
       zip.readEntry();
     });
     zip.once("end", resolve);
@@ -121,13 +136,25 @@ export async function* readEvalArchive(file: string, read: FileRead): AsyncGener
       return;
     }
     let done = 0;
+    // The next entry is inflated while this one is converted (one ahead, so memory holds two samples).
+    const text = (k: number) => {
+      const p = entryText(zip, samples[k]!, read);
+      p.catch(() => {}); // awaited in its turn below
+      return p;
+    };
+    let next = text(0);
     for (const [i, entry] of samples.entries()) {
       let sample: unknown;
       try {
-        sample = JSON.parse(await entryText(zip, entry, read));
+        const current = next;
+        if (i + 1 < samples.length) next = text(i + 1);
+        sample = JSON.parse(await current);
       } catch (e) {
-        const why = e instanceof LimitExceeded ? e.message : `could not be read: ${e instanceof Error ? e.message : e}`;
-        const message = `${entry.fileName}: ${why}`;
+        // A limit's message names the entry itself.
+        const message =
+          e instanceof LimitExceeded
+            ? e.message
+            : `${entry.fileName} could not be read: ${e instanceof Error ? e.message : String(e)}`;
         yield { line: i + 1, bytes: entry.compressedSize, errors: [{ field: null, message }] };
         continue;
       }

@@ -6,7 +6,7 @@
 // never an exception.
 import fs from "node:fs";
 import streamArray from "stream-json/streamers/stream-array.js";
-import { detectFormat, readHarness, readInspectSample, unknownFormat, type HarnessFormat } from "@/lib/import/detect";
+import { detectFormat, readHarness, unknownFormat, type HarnessFormat } from "@/lib/import/detect";
 import type { TrajectoryDraft } from "@/lib/import/formats/common";
 import { inspectEval } from "@/lib/import/formats/inspect";
 import { recordType } from "@/lib/import/interchange";
@@ -15,7 +15,7 @@ import type { RawRecord } from "@/lib/import/interchange";
 import { recordUnit } from "@/lib/import/audit";
 import { formatBytes } from "@/lib/format";
 import { fileRead, harnessRecord, type FileRead, type ReadOptions } from "./harness-record";
-import { INSPECT_JSON_HEAD, isEvalArchive, readEvalArchive, readInspectJson } from "./inspect-log";
+import { INSPECT_JSON_HEAD, isEvalArchive, readEvalArchive, readInspectJson, sampleRecord } from "./inspect-log";
 import type { ReadLimits } from "./limits";
 import { splitLines, type Line } from "./lines";
 import { LimitExceeded, openText } from "./open-text";
@@ -58,8 +58,7 @@ function* fromValue(value: unknown, line: number, read: FileRead, bytes: number)
     const v = value as { samples?: unknown };
     const header = inspectEval(value);
     let i = 0;
-    for (const sample of Array.isArray(v.samples) ? v.samples : [])
-      yield harnessRecord(readInspectSample(sample, header), ++i, 0, read);
+    for (const sample of Array.isArray(v.samples) ? v.samples : []) yield sampleRecord(sample, header, ++i, 0, read);
     return;
   }
   let draft: TrajectoryDraft;
@@ -127,7 +126,11 @@ async function* readArchive(file: string, read: FileRead): AsyncGenerator<RawRec
   try {
     yield* readEvalArchive(file, read);
   } catch (e) {
-    yield readFailure(e, 1);
+    const message =
+      e instanceof LimitExceeded
+        ? e.message
+        : `this Inspect .eval file could not be read as a zip archive: ${e instanceof Error ? e.message : String(e)}`;
+    yield { line: 1, errors: [{ field: null, message }] };
   }
   if (read.opts.hash) for await (const chunk of fs.createReadStream(file)) read.opts.hash.update(chunk as Buffer);
 }

@@ -3,7 +3,6 @@
 import { recordType } from "./interchange";
 import { isObj, type Obj, type TrajectoryDraft } from "./formats/common";
 import { ATIF_VERSION, readAtif } from "./formats/atif";
-import { readInspectSample } from "./formats/inspect";
 import { readMiniSweAgent } from "./formats/mini-swe-agent";
 import { readMoatless } from "./formats/moatless";
 import { readSweAgent } from "./formats/swe-agent";
@@ -108,5 +107,3 @@ const READERS: Record<HarnessFormat, (doc: unknown) => TrajectoryDraft> = {
 export function readHarness(format: HarnessFormat, doc: unknown): TrajectoryDraft {
   return READERS[format](doc);
 }
-
-export { readInspectSample };

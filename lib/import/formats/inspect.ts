@@ -122,12 +122,12 @@ function scorePatch(scores: unknown): string | null {
 }
 
 export function readInspectSample(sample: unknown, header: InspectEval): TrajectoryDraft {
-  const raw = isObj(sample) ? sample : {};
-  const attachments = isObj(raw.attachments) ? raw.attachments : {};
-  const s = resolveAttachments({ ...raw, attachments: undefined }, attachments) as Obj;
-  const turns = sampleMessages(s)
-    .map(messageTurn)
-    .filter((t): t is Turn => t !== null);
+  const s = isObj(sample) ? sample : {};
+  // Only the conversation is read, so only it has its attachments resolved (events can be most of a sample).
+  const attachments = isObj(s.attachments) ? s.attachments : {};
+  const messages = sampleMessages(s);
+  const resolved = Object.keys(attachments).length ? (resolveAttachments(messages, attachments) as Obj[]) : messages;
+  const turns = resolved.map(messageTurn).filter((t): t is Turn => t !== null);
   const epoch = typeof s.epoch === "number" && Number.isInteger(s.epoch) && s.epoch >= 1 ? s.epoch : null;
   return {
     format: "inspect",
