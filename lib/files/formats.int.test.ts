@@ -16,6 +16,13 @@ const { dir: tmp } = tempFiles("sa-formats-");
 const condition = { benchmark: "swe-bench-verified", network: false, prompt: "vanilla" as const };
 const EVAL = realFixture("inspect/metr-inspect-action__small.eval");
 
+/** Imports a file that must land, and its trajectories as stored. */
+async function importedRows(file: string, cond: Parameters<typeof importFile>[1]["condition"]) {
+  const r = await importFile(file, { condition: cond, resolved: null, source: "cli" });
+  if (!r.ok) throw new Error(`${file} rejected: ${JSON.stringify(r.errors)}`);
+  return stored(r.importId);
+}
+
 async function stored(importId: number) {
   return db().trajectory.findMany({
     where: { importId },
@@ -65,14 +72,10 @@ describe("Inspect AI logs", () => {
   });
 
   it("the older .json log is streamed sample by sample", async () => {
-    const r = await importFile(realFixture("inspect/inspect_ai__2025-05-12T20-27-36-04-00_browser.json"), {
+    const rows = await importedRows(
+      realFixture("inspect/inspect_ai__2025-05-12T20-27-36-04-00_browser.json"),
       condition,
-      resolved: null,
-      source: "cli",
-    });
-    expect(r.ok, JSON.stringify(!r.ok && r.errors)).toBe(true);
-    if (!r.ok) return;
-    const rows = await stored(r.importId);
+    );
     expect(rows).toEqual([
       { run: 1, resolved: true, stepCount: 5, model: { name: "openai/gpt-4o-mini" }, task: { key: "1" } },
     ]);
@@ -113,14 +116,7 @@ describe("ATIF and Moatless", () => {
     );
     doc.agent.model_name = "gpt-5";
     fs.writeFileSync(path.join(trial, "trajectory.json"), JSON.stringify(doc));
-    const r = await importFile(path.join(trial, "trajectory.json"), {
-      condition: { ...condition, run: 1 },
-      resolved: null,
-      source: "cli",
-    });
-    expect(r.ok, JSON.stringify(!r.ok && r.errors)).toBe(true);
-    if (!r.ok) return;
-    const rows = await stored(r.importId);
+    const rows = await importedRows(path.join(trial, "trajectory.json"), { ...condition, run: 1 });
     expect(rows).toEqual([
       { run: 1, resolved: null, stepCount: 2, model: { name: "gpt-5" }, task: { key: "django__django-11099" } },
     ]);
