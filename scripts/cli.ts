@@ -10,6 +10,7 @@ import { EXPORTS } from "@/lib/data/export";
 import { ImportInterrupted } from "@/lib/data/imports";
 import { rebuildSearchDocuments } from "@/lib/data/search-documents";
 import { REPORTS, REPORT_FORMATS, isReportFormat, type ReportName } from "@/lib/data/reports";
+import { evidenceText } from "@/lib/data/evidence-report";
 import {
   conditionFor,
   expandPaths,
@@ -39,6 +40,7 @@ const HELP = `Shortcut Audit command line
   export trajectories|votes|labels|all print records as JSONL (the app's own format)
   results --format json|csv|latex      print the result table (protocol.md §3)
   agreement --format json|csv|latex    print human-vs-judge agreement (protocol.md §4)
+  evidence --format json|csv           print what task records show against each trajectory (interchange.md)
   user add --handle H --email E --role researcher|annotator|reviewer [--name N]
                                        create an account that signs in (or give a login to an imported annotator);
                                        the password is read from SHORTCUT_AUDIT_PASSWORD or the first line of
@@ -208,6 +210,15 @@ const reportCommand =
     return 0;
   };
 
+/** evidence --format json|csv: what the task records show against each trajectory. */
+async function evidenceCommand(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { format: { type: "string", default: "json" } } });
+  if (values.format !== "json" && values.format !== "csv")
+    fail(`evidence: --format takes json or csv, not "${values.format}"`);
+  process.stdout.write(await evidenceText(values.format));
+  return 0;
+}
+
 /** user add | user list: accounts, for a database without the demo study (or a first researcher). */
 async function userCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
@@ -275,6 +286,7 @@ async function main(): Promise<number> {
     export: exportCommand,
     results: reportCommand("results"),
     agreement: reportCommand("agreement"),
+    evidence: evidenceCommand,
     user: userCommand,
   };
   const run = commands[command];

@@ -2,6 +2,7 @@ import "server-only";
 // One import: a stream of records from one file lands whole, in one transaction, or not at all.
 // The Import row that records it is written outside that transaction, so a rejected file is still
 // listed with its errors.
+import type { TaskRecord } from "@/lib/import/task-record";
 import {
   parseInterchangeRecord,
   type JudgeVoteRecord,
@@ -15,6 +16,7 @@ import { ImportContext, type Located, type RecordError, type WriteCounts } from 
 import { fileRefKeys, missingReferences, refKey } from "./import/references";
 import { TrajectoryWriter } from "./import/trajectories";
 import { writeVotes } from "./import/votes";
+import { writeTaskRecords } from "./import/tasks";
 import { ErrorLog, TrajectoryBatches, yieldNow } from "./import/batches";
 import { WarningLog, type RecordWarning } from "./import/warnings";
 import { transaction } from "./sql";
@@ -72,6 +74,7 @@ async function writeRecords(
   const trajectories = new TrajectoryBatches(writer, log);
   const votes: Array<Located<JudgeVoteRecord>> = [];
   const labels: Array<Located<LabelRecord>> = [];
+  const tasks: Array<Located<TaskRecord>> = [];
   const fileRefs = new Set<string>();
   for await (const raw of records) {
     const { line } = raw;
@@ -90,6 +93,7 @@ async function writeRecords(
     }
     // Votes and labels wait until every trajectory of the file is in: they may name one further down.
     else if (parsed.value.type === "judge_vote") votes.push({ line, record: parsed.value.record });
+    else if (parsed.value.type === "task") tasks.push({ line, record: parsed.value.record });
     else labels.push({ line, record: parsed.value.record });
     if (seen.count % 100 === 0) onProgress?.(seen.count);
     await yieldNow();
@@ -99,6 +103,8 @@ async function writeRecords(
   // trajectory exists nowhere (database or file) is still named.
   if (log.count) log.add(await missingReferences(ctx.sql, [...votes, ...labels], fileRefs));
   else {
+    seen.warnings.checkTasks(tasks);
+    ctx.taskInstances.push(...(await writeTaskRecords(ctx, tasks)));
     log.add(await writeVotes(ctx, votes));
     log.add(log.count ? await missingReferences(ctx.sql, labels, fileRefs) : await importLabels(ctx, labels));
   }
@@ -207,7 +213,7 @@ export async function runImport(
       await sql.query(
         `UPDATE "import" SET status = 'SUCCEEDED', "finishedAt" = $2, "fileSha256" = $3, format = $4, trajectories
           = $5, votes = $6, labels = $7, replaced = $8, unparseable = $9, "assistantTurns" = $10,
-          "toolCalls" = $11, warnings = $12::jsonb, "warningCount" = $13 WHERE id = $1`,
+          "toolCalls" = $11, warnings = $12::jsonb, "warningCount" = $13, "taskRecords" = $14 WHERE id = $1`,
         [
           importId,
           new Date(),
@@ -222,6 +228,7 @@ export async function runImport(
           seen.warnings.totals.toolCalls,
           JSON.stringify(storableJson(seen.warnings.warnings)),
           seen.warnings.count,
+          written.taskRecords,
         ],
       );
       return written;

@@ -12,6 +12,7 @@ import {
   type CategoryVerdicts,
 } from "@/lib/domain/verdicts";
 import type { Turn } from "@/lib/domain/steps";
+import { looksLikeTaskRecord, TaskRecordSchema, type TaskRecord } from "./task-record";
 
 const text = (what: string) => z.string({ error: `${what} must be a string` });
 const nonEmpty = (what: string) =>
@@ -212,7 +213,8 @@ export type LabelRecord = z.output<typeof LabelRecordSchema>;
 export type InterchangeRecord =
   | { type: "trajectory"; record: TrajectoryRecord }
   | { type: "judge_vote"; record: JudgeVoteRecord }
-  | { type: "label"; record: LabelRecord };
+  | { type: "label"; record: LabelRecord }
+  | { type: "task"; record: TaskRecord };
 
 export type FieldError = { field: string | null; message: string };
 
@@ -221,14 +223,18 @@ export type RecordError = { line: number; field: string | null; message: string 
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
 
-/** Which record an object is: its `type`, or else its fields (turns → trajectory, judge → vote, annotator → label). */
+/**
+ * Which record an object is: its `type`, or else its fields (turns → trajectory, judge → vote,
+ * annotator → label, instance_id with patch → task record).
+ */
 export function recordType(value: Record<string, unknown>): InterchangeRecord["type"] | null {
   const t = value.type;
-  if (t === "trajectory" || t === "judge_vote" || t === "label") return t;
+  if (t === "trajectory" || t === "judge_vote" || t === "label" || t === "task") return t;
   if (t !== undefined) return null;
   if ("turns" in value) return "trajectory";
   if ("judge" in value) return "judge_vote";
   if ("annotator" in value) return "label";
+  if (looksLikeTaskRecord(value)) return "task";
   return null;
 }
 
@@ -240,6 +246,7 @@ const SCHEMAS = {
   trajectory: TrajectoryRecordSchema,
   judge_vote: JudgeVoteRecordSchema,
   label: LabelRecordSchema,
+  task: TaskRecordSchema,
 } as const;
 
 export function parseInterchangeRecord(value: unknown): ParseResult<InterchangeRecord> {
@@ -266,8 +273,8 @@ export function parseInterchangeRecord(value: unknown): ParseResult<InterchangeR
           field: t === undefined ? null : "type",
           message:
             t === undefined
-              ? "not a trajectory (turns), judge vote (judge) or label (annotator)"
-              : `unknown type ${JSON.stringify(t)} (expected trajectory, judge_vote or label)`,
+              ? "not a trajectory (turns), judge vote (judge), label (annotator) or task record (instance_id, patch)"
+              : `unknown type ${JSON.stringify(t)} (expected trajectory, judge_vote, label or task)`,
         },
       ],
     };

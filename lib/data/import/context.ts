@@ -4,6 +4,7 @@ import "server-only";
 // (benchmarks, models, judges) it has already looked up or created.
 import type { RecordError } from "@/lib/import/interchange";
 import { refreshDerived } from "../derived";
+import { refreshEvidence } from "../evidence";
 import type { Sql } from "../sql";
 
 export type { RecordError };
@@ -14,10 +15,15 @@ export type WriteCounts = {
   votes: number;
   labels: number;
   unparseable: number;
+  taskRecords: number;
 };
 
 export class ImportContext {
-  readonly counts: WriteCounts = { trajectories: 0, replaced: 0, votes: 0, labels: 0, unparseable: 0 };
+  readonly counts: WriteCounts = { trajectories: 0, replaced: 0, votes: 0, labels: 0, unparseable: 0, taskRecords: 0 };
+  /** Trajectories this import wrote (their turns or patch may have changed): their evidence is recomputed. */
+  readonly written = new Set<number>();
+  /** Instance ids of the task records this import wrote: their trajectories' evidence is recomputed. */
+  readonly taskInstances: string[] = [];
   /** Trajectories whose votes, labels or turns changed. */
   readonly touched = new Set<number>();
   private readonly names = new Map<string, Map<string, number>>();
@@ -46,8 +52,9 @@ export class ImportContext {
     return cache;
   }
 
-  /** Recomputes the panel columns of every trajectory touched. Call once, last. */
+  /** Recomputes the panel columns of every trajectory touched, and the evidence of those written. Call once, last. */
   async refreshTouched(): Promise<void> {
     await refreshDerived(this.sql, [...this.touched]);
+    await refreshEvidence(this.sql, [...this.written], this.taskInstances);
   }
 }

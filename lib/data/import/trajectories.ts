@@ -156,7 +156,10 @@ export class TrajectoryWriter {
     if (replacedIds.length)
       await this.ctx.sql.query(`DELETE FROM message WHERE "trajectoryId" = ANY($1::int[])`, [replacedIds]);
     const ids = list.map((r) => idByKey.get(keyOf(r))!);
-    for (const id of ids) this.ctx.touched.add(id);
+    for (const id of ids) {
+      this.ctx.touched.add(id);
+      this.ctx.written.add(id);
+    }
     // First, so that on PostgreSQL the documents are indexed on the side while the rows are copied.
     const inserted = new Map(written.map((w) => [w.id, w.inserted]));
     await this.search.write(

@@ -6,6 +6,8 @@ import "server-only";
 import { auditTurns, warningText, type RecordWarning, type TurnCounts } from "@/lib/import/audit";
 import type { RecordError, TrajectoryRecord } from "@/lib/import/interchange";
 import { MAX_REPORTED_ERRORS } from "./batches";
+import type { TaskRecord } from "@/lib/import/task-record";
+import type { Located } from "./context";
 import { fileRefKeys } from "./references";
 
 export type { RecordWarning };
@@ -44,6 +46,22 @@ export class WarningLog {
           `this one replaces it`,
       });
     this.lines.set(key, line);
+  }
+
+  /** Task records of the file: an instance given twice is kept once, the later row, and said so. */
+  checkTasks(tasks: readonly Located<TaskRecord>[]): void {
+    const lines = new Map<string, number>();
+    for (const { line, record } of tasks) {
+      const earlier = lines.get(record.instanceId);
+      if (earlier !== undefined)
+        this.add({
+          line,
+          trajectory: `task record ${record.instanceId}`,
+          step: null,
+          message: `the same instance as the row at ${earlier} of this file: this one replaces it`,
+        });
+      lines.set(record.instanceId, line);
+    }
   }
 
   /** The warnings as errors, for --strict. */

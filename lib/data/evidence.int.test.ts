@@ -1,0 +1,154 @@
+// Task records and evidence through the importer, into a real database: the SWE-bench rows of
+// ../shared/fixtures/swebench in their three shapes, attached to the real trajectories whichever
+// arrives first, replaced when imported again, and the evidence stored with each trajectory.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { currentDb } from "@/lib/db-connect";
+import { evidenceCsv } from "@/lib/domain/evidence-format";
+import { evidenceReport } from "./evidence-report";
+import { importFile } from "@/lib/files/import-files";
+import { REAL_FIXTURES, realFixture } from "@/test/fixtures";
+import { jsonl, tempFiles } from "@/test/temp-files";
+
+const SWEBENCH = path.join(REAL_FIXTURES, "..", "swebench");
+const { write } = tempFiles("sa-evidence-");
+const condition = { network: false, prompt: "vanilla" as const, run: 1 };
+
+async function ok(file: string, cond: Parameters<typeof importFile>[1]["condition"] = {}) {
+  const r = await importFile(file, { condition: cond, resolved: null, source: "cli" });
+  if (!r.ok) throw new Error(`${file}: ${JSON.stringify(r.errors)}`);
+  return r;
+}
+
+async function evidenceOf(benchmark: string, task: string) {
+  const t = await db().trajectory.findFirstOrThrow({
+    where: { benchmark: { name: benchmark }, task: { key: task } },
+    select: { patchSimilarity: true, evidenceKinds: true, evidence: { orderBy: { seq: "asc" } } },
+  });
+  return {
+    similarity: t.patchSimilarity,
+    kinds: t.evidenceKinds,
+    items: t.evidence.map((e) => [e.kind, e.step, e.category]),
+  };
+}
+
+describe("task records", () => {
+  it("import in three shapes: a JSON list (an id twice: the later kept, warned of), one object a file, SWE-Gym's", async () => {
+    const list = await ok(path.join(SWEBENCH, "swe-agent__swe-bench-dev-easy.json"));
+    expect(list.counts.taskRecords).toBe(5);
+    expect(list.warnings.map((w) => w.trajectory)).toEqual(["task record pylint-dev__astroid-1268"]);
+    await ok(path.join(SWEBENCH, "astropy__astropy-13033.config.json"));
+    await ok(path.join(SWEBENCH, "dask__dask-8685.instance_data.json"));
+    const astropy = await db().taskRecord.findUniqueOrThrow({ where: { instanceId: "astropy__astropy-13033" } });
+    // FAIL_TO_PASS was a JSON-encoded string in the file; `difficulty` is not a field the app uses.
+    expect(astropy.failToPass).toEqual(["astropy/timeseries/tests/test_sampled.py::test_required_columns"]);
+    expect(astropy.createdAt?.toISOString()).toBe("2022-03-31T23:28:27.000Z");
+    expect(astropy.extra).toEqual({ difficulty: "15 min - 1 hour" });
+    const dask = await db().taskRecord.findUniqueOrThrow({ where: { instanceId: "dask__dask-8685" } });
+    expect((dask.passToPass as string[]).length).toBe(599);
+  });
+
+  it("a bad row is an error naming its record and field, and nothing of the file lands", async () => {
+    const file = write(
+      "bad-tasks.jsonl",
+      jsonl([
+        { instance_id: "ok__ok-1", patch: "+a", created_at: "2022-01-01 10:00:00" },
+        { instance_id: "bad__bad-2", patch: "+a", FAIL_TO_PASS: "not json" },
+        { instance_id: "bad__bad-3", patch: "+a", created_at: "yesterday" },
+      ]),
+    );
+    const r = await importFile(file, { condition: {}, resolved: null, source: "cli" });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.errors).toEqual([
+      { line: 2, field: "FAIL_TO_PASS", message: "FAIL_TO_PASS must be a list of test names, or a JSON string of one" },
+      { line: 3, field: "created_at", message: "created_at must be ISO 8601 or YYYY-MM-DD HH:MM:SS" },
+    ]);
+    expect(await db().taskRecord.count({ where: { instanceId: "ok__ok-1" } })).toBe(0);
+  });
+});
+
+describe("evidence, whichever side lands first", () => {
+  const SPHINX = "openhands-completions/gsmoon97__claude-3.5-sonnet__sphinx-doc__sphinx-8721.json";
+  const SKLEARN = "mini-swe-agent-traj/russellryanh__gpt-5-mini__scikit-learn__scikit-learn-15100.traj.json";
+
+  it("trajectory first, then its task record: the record's import computes the evidence", async () => {
+    await ok(realFixture(SPHINX), { ...condition, benchmark: "ev-first", model: "claude-3.5-sonnet" });
+    expect(await evidenceOf("ev-first", "sphinx-doc__sphinx-8721")).toEqual({ similarity: null, kinds: [], items: [] });
+    await ok(path.join(SWEBENCH, "sphinx-doc__sphinx-8721.config.json"));
+    // The completion log has no final patch: no similarity; step 3's view shows the two fix lines.
+    expect(await evidenceOf("ev-first", "sphinx-doc__sphinx-8721")).toEqual({
+      similarity: null,
+      kinds: ["fix_seen"],
+      items: [["fix_seen", 3, null]],
+    });
+  });
+
+  it("task record first, then the trajectory: its import computes it; a new record replaces it", async () => {
+    const row = JSON.parse(
+      fs.readFileSync(path.join(SWEBENCH, "scikit-learn__scikit-learn-15100.config.json"), "utf8"),
+    );
+    await ok(write("sklearn-row.json", JSON.stringify(row)));
+    await ok(realFixture(SKLEARN), { ...condition, benchmark: "ev-second", model: "gpt-5-mini" });
+    // 2 changed lines in common of 12 (worked out in lib/domain/evidence.test.ts).
+    expect(await evidenceOf("ev-second", "scikit-learn__scikit-learn-15100")).toMatchObject({ similarity: 2 / 12 });
+
+    // The same row again with the agent's own patch as the reference: the similarity becomes 1.
+    const agent = await db().trajectory.findFirstOrThrow({
+      where: { benchmark: { name: "ev-second" } },
+      select: { patch: true },
+    });
+    await ok(write("sklearn-row-2.json", JSON.stringify({ ...row, patch: agent.patch })));
+    expect(await evidenceOf("ev-second", "scikit-learn__scikit-learn-15100")).toMatchObject({ similarity: 1 });
+  });
+});
+
+describe("the evidence report", () => {
+  it("one object per trajectory with a task record, in interchange.md's shape", async () => {
+    const rows = await evidenceReport();
+    const sphinx = rows.find((r) => r.trajectory.benchmark === "ev-first")!;
+    expect(sphinx).toEqual({
+      trajectory: {
+        id: null,
+        benchmark: "ev-first",
+        model: "claude-3.5-sonnet",
+        task: "sphinx-doc__sphinx-8721",
+        network: false,
+        prompt: "vanilla",
+        run: 1,
+      },
+      patch_similarity: null,
+      items: [
+        {
+          kind: "fix_seen",
+          step: 3,
+          category: null,
+          detail: expect.stringMatching(/^the output shows 2 of the 2 lines the reference patch adds/),
+        },
+      ],
+    });
+    // Trajectories without a task record are not in it.
+    expect(rows.every((r) => r.trajectory.task !== "no-record")).toBe(true);
+    const csv = evidenceCsv(rows.filter((r) => r.trajectory.benchmark.startsWith("ev-")));
+    expect(csv.split("\n")[0]).toBe(
+      "id,benchmark,model,task,network,prompt,run,patch_similarity,kind,step,category,detail",
+    );
+    expect(csv).toContain(",ev-first,claude-3.5-sonnet,sphinx-doc__sphinx-8721,false,vanilla,1,,fix_seen,3,,");
+  });
+
+  it.runIf(process.env.DATABASE_URL)("npm run cli -- evidence --format json prints it", () => {
+    const target = currentDb().target;
+    if (target.kind !== "postgres") throw new Error("PostgreSQL only");
+    const r = spawnSync(
+      process.execPath,
+      ["--conditions=react-server", "--import", "tsx", "scripts/cli.ts", "evidence", "--format", "json"],
+      { env: { ...process.env, DATABASE_URL: target.url }, encoding: "utf8" },
+    );
+    expect(r.status, r.stderr).toBe(0);
+    const printed = JSON.parse(r.stdout) as Array<{ trajectory: { benchmark: string }; patch_similarity: number }>;
+    expect(printed.find((p) => p.trajectory.benchmark === "ev-second")?.patch_similarity).toBe(1);
+  });
+});
