@@ -36,7 +36,7 @@ async function evidenceOf(benchmark: string, task: string) {
 }
 
 describe("task records", () => {
-  it("import in three shapes: a JSON list (an id twice: the later kept, warned of), one object a file, SWE-Gym's", async () => {
+  it("import in three shapes: a JSON list (an id twice: the later kept), one object a file, SWE-Gym's", async () => {
     const list = await ok(path.join(SWEBENCH, "swe-agent__swe-bench-dev-easy.json"));
     expect(list.counts.taskRecords).toBe(5);
     expect(list.warnings.map((w) => w.trajectory)).toEqual(["task record pylint-dev__astroid-1268"]);
