@@ -19,8 +19,8 @@ export async function evidenceReport(): Promise<EvidenceReportRow[]> {
       patchSimilarity: number | null;
       items: Array<{ kind: EvidenceKind; step: number; category: Category | null; detail: string }> | null;
     }>
-  >`SELECT t.id, t."externalId", b.name AS benchmark, m.name AS model, k.key AS task, t.network, t.prompt::text AS prompt,
-           t.run, t."patchSimilarity",
+  >`SELECT t.id, t."externalId", b.name AS benchmark, m.name AS model, k.key AS task, t.network,
+           t.prompt::text AS prompt, t.run, t."patchSimilarity",
            (SELECT json_agg(json_build_object('kind', e.kind, 'step', e.step, 'category', e.category,
                                               'detail', e.detail)
                             ORDER BY e.seq) FROM evidence e WHERE e."trajectoryId" = t.id) AS items
