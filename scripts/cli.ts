@@ -134,7 +134,8 @@ async function importCommand(args: string[]): Promise<number> {
       : "";
     const summary = result.ok
       ? `${result.counts.trajectories} trajectories (${result.counts.replaced} replaced), ` +
-        `${result.counts.votes} votes (${result.counts.unparseable} unparseable), ${result.counts.labels} labels${read}`
+        `${result.counts.votes} votes (${result.counts.unparseable} unparseable), ${result.counts.labels} labels` +
+        `${result.counts.taskRecords ? `, ${result.counts.taskRecords} task records` : ""}${read}`
       : `REJECTED: ${result.errorCount} bad record(s), nothing imported${read}`;
     console.error(
       `${result.ok ? "ok  " : "FAIL"} ${file}: ${summary} (${formatBytes(result.bytes)}, ` +
@@ -147,7 +148,7 @@ async function importCommand(args: string[]): Promise<number> {
 
 function printSummary(results: FileImport[], seconds: number): void {
   const ok = results.filter((r) => r.ok);
-  const sum = (k: "trajectories" | "replaced" | "votes" | "unparseable" | "labels") =>
+  const sum = (k: "trajectories" | "replaced" | "votes" | "unparseable" | "labels" | "taskRecords") =>
     ok.reduce((n, r) => n + (r.ok ? r.counts[k] : 0), 0);
   const bytes = results.reduce((n, r) => n + r.bytes, 0);
   const rejected = results.filter((r) => !r.ok);
@@ -158,7 +159,7 @@ function printSummary(results: FileImport[], seconds: number): void {
   );
   console.error(
     `  trajectories: ${sum("trajectories")} (${sum("replaced")} replaced)   judge votes: ${sum("votes")} ` +
-      `(${sum("unparseable")} unparseable)   labels: ${sum("labels")}`,
+      `(${sum("unparseable")} unparseable)   labels: ${sum("labels")}   task records: ${sum("taskRecords")}`,
   );
   console.error(
     `  rejected: ${rejected.length} file(s), ${rejected.reduce((n, r) => n + (r.ok ? 0 : r.errorCount), 0)} bad ` +

@@ -196,9 +196,11 @@ function importSummary(c: {
   votes: number;
   unparseable: number;
   labels: number;
+  taskRecords: number;
 }): string {
   return (
     `imported ${c.trajectories} trajectories (${c.replaced} replaced), ` +
-    `${c.votes} judge votes (${c.unparseable} unparseable), ${c.labels} labels`
+    `${c.votes} judge votes (${c.unparseable} unparseable), ${c.labels} labels` +
+    (c.taskRecords ? `, ${c.taskRecords} task records` : "")
   );
 }

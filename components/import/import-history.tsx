@@ -59,6 +59,7 @@ export function ImportHistory({ imports }: { imports: ImportRow[] }) {
                   <td className="num">
                     {formatCount(i.trajectories)}
                     {i.replaced > 0 && <small className="sub">{formatCount(i.replaced)} replaced</small>}
+                    {i.taskRecords > 0 && <small className="sub">{formatCount(i.taskRecords)} task records</small>}
                   </td>
                   <td className="num">
                     {formatCount(i.votes)}

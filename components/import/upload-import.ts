@@ -12,7 +12,14 @@ export type UploadResult = Report &
         ok: true;
         unit: "line" | "record";
         seconds: number;
-        counts: { trajectories: number; replaced: number; votes: number; labels: number; unparseable: number };
+        counts: {
+          trajectories: number;
+          replaced: number;
+          votes: number;
+          labels: number;
+          unparseable: number;
+          taskRecords: number;
+        };
       }
     | { ok: false; unit: "line" | "record"; seconds: number; errors: RecordError[]; errorCount: number }
   );

@@ -16,6 +16,7 @@ export type ImportRow = {
   trajectories: number;
   votes: number;
   labels: number;
+  taskRecords: number;
   replaced: number;
   rejected: number;
   unparseable: number;
@@ -43,6 +44,7 @@ export async function listImports(limit = 100): Promise<ImportRow[]> {
       trajectories: true,
       votes: true,
       labels: true,
+      taskRecords: true,
       replaced: true,
       rejected: true,
       unparseable: true,
