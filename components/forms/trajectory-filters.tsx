@@ -1,4 +1,6 @@
 // The list's filters as a plain GET form: the URL is the state, and it works without JavaScript.
+import { EVIDENCE_KINDS } from "@/lib/domain/evidence";
+import { EVIDENCE_LABELS } from "@/components/timeline/evidence-labels";
 import Link from "next/link";
 import type { TrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import { CATEGORIES, CATEGORY_LABELS } from "@/lib/domain/verdicts";
@@ -152,9 +154,33 @@ export function TrajectoryFilters({
           ["no", "not labelled"],
         ]}
       />
+      <Select
+        name="evidence"
+        label="Evidence"
+        value={filter.evidence}
+        options={[
+          ["any", "any"],
+          ["none", "none found"],
+          ["unchecked", "no task record"],
+          ...EVIDENCE_KINDS.map((k) => [k, EVIDENCE_LABELS[k]] as const),
+        ]}
+      />
+      <Select
+        name="similarity"
+        label="Patch similarity"
+        value={filter.similarity === undefined ? undefined : String(filter.similarity)}
+        options={[
+          ["0.5", "≥ 0.5"],
+          ["0.8", "≥ 0.8"],
+          ["0.95", "≥ 0.95"],
+        ]}
+      />
       {filter.task ? <input type="hidden" name="task" value={filter.task} /> : null}
       {filter.sort ? <input type="hidden" name="sort" value={filter.sort} /> : null}
       {filter.dir ? <input type="hidden" name="dir" value={filter.dir} /> : null}
+      {filter.similarityBelow !== undefined ? (
+        <input type="hidden" name="similarityBelow" value={filter.similarityBelow} />
+      ) : null}
       <div className="filter-actions">
         <button type="submit">Filter</button>
         <Link href="/trajectories">Clear</Link>

@@ -7,6 +7,7 @@ import { trajectoriesHref, type TrajectoryFilter } from "@/lib/domain/trajectory
 import { CATEGORIES, CATEGORY_LABELS } from "@/lib/domain/verdicts";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
 import { NetworkMark } from "@/components/ui/network-mark";
+import { EVIDENCE_LABELS } from "@/components/timeline/evidence-labels";
 
 const col = createColumnHelper<TrajectoryListRow>();
 type SortKey = NonNullable<TrajectoryFilter["sort"]>;
@@ -49,6 +50,21 @@ const columns = [
   col.accessor("votes", { header: "Votes", meta: { sort: "votes", num: true } }),
   col.accessor("unparseable", { header: "Unparseable", meta: { num: true } }),
   col.accessor("labels", { header: "Labels", meta: { num: true } }),
+  col.accessor("evidence", {
+    header: "Evidence",
+    cell: (c) =>
+      c.getValue().length
+        ? c
+            .getValue()
+            .map((k) => EVIDENCE_LABELS[k])
+            .join(", ")
+        : "—",
+  }),
+  col.accessor("similarity", {
+    header: "Patch ≈ ref.",
+    meta: { sort: "similarity", num: true },
+    cell: (c) => (c.getValue() === null ? "—" : c.getValue()!.toFixed(2)),
+  }),
 ];
 
 export function TrajectoryTable({ rows, filter }: { rows: TrajectoryListRow[]; filter: TrajectoryFilter }) {

@@ -1,7 +1,7 @@
 /** A unified diff as text, its added and removed lines coloured (the text itself is never markup). */
-export function PatchView({ patch }: { patch: string }) {
+export function PatchView({ patch, label = "Final patch" }: { patch: string; label?: string }) {
   return (
-    <section aria-label="Final patch">
+    <section aria-label={label}>
       <pre className="text diff">
         {patch.split("\n").map((line, i) => {
           const kind =

@@ -3,7 +3,9 @@
 import type { Citation, StepMessage } from "@/lib/data/trajectory";
 import type { SuspectMark } from "@/lib/domain/suspects";
 import { CATEGORY_LABELS, type Category } from "@/lib/domain/verdicts";
-import { TerminalText } from "./terminal-text";
+import type { EvidenceView } from "@/lib/data/trajectory-evidence";
+import { MarkedText, TerminalText } from "./terminal-text";
+import { EVIDENCE_LABELS } from "./evidence-labels";
 
 export type StepCitation = Citation & { by: string; kind: "judge" | "annotator" };
 
@@ -49,14 +51,17 @@ export function StepList({
   messages,
   suspects: suspectSteps,
   citations: allCitations,
+  evidence: allEvidence = [],
 }: {
   trajectoryId: number;
   messages: StepMessage[];
   suspects: ReadonlyArray<{ step: number; marks: SuspectMark[] }>;
   citations: readonly StepCitation[];
+  evidence?: readonly EvidenceView[];
 }) {
   const suspects = new Map(suspectSteps.map((s) => [s.step, s.marks]));
   const citations = byStep(allCitations);
+  const evidence = byStep(allEvidence);
   let lastStep = -1;
   return (
     <ol className="steps">
@@ -65,12 +70,14 @@ export function StepList({
         lastStep = m.step;
         const marks = first ? (suspects.get(m.step) ?? []) : [];
         const cited = first ? (citations.get(m.step) ?? []) : [];
+        const found = first ? (evidence.get(m.step) ?? []) : [];
+        const fixLines = m.role === "tool" ? (evidence.get(m.step) ?? []).flatMap((e) => e.lines) : [];
         return (
           <li
             key={m.seq}
             id={first ? `step-${m.step}` : undefined}
             tabIndex={first ? -1 : undefined}
-            className={`msg msg-${m.role}${marks.length ? " suspect" : ""}${cited.length ? " cited" : ""}`}
+            className={`msg msg-${m.role}${marks.length || found.length ? " suspect" : ""}${cited.length ? " cited" : ""}`}
             data-step={m.step}
           >
             <div className="msg-head">
@@ -90,6 +97,16 @@ export function StepList({
                 {marks.map((k) => (
                   <li key={k.rule}>
                     <strong>{CATEGORY_LABELS[k.category]}</strong> · {k.rule}: {k.why}
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+            {found.length ? (
+              <ul className="marks evidence-marks" aria-label={`Evidence of step ${m.step}`}>
+                {found.map((e, i) => (
+                  <li key={i}>
+                    <strong>{EVIDENCE_LABELS[e.kind]}</strong>
+                    {e.category ? ` (${CATEGORY_LABELS[e.category]})` : ""}: {e.detail}
                   </li>
                 ))}
               </ul>
@@ -119,7 +136,7 @@ export function StepList({
             ) : null}
             {m.content ? (
               <>
-                <TerminalText text={m.content} />
+                <MarkedText text={m.content} marks={fixLines} />
                 <Cut
                   trajectoryId={trajectoryId}
                   seq={m.seq}

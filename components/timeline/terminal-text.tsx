@@ -1,4 +1,5 @@
 import { ansiSegments, hasEscapes } from "@/lib/domain/ansi";
+import { collapse } from "@/lib/domain/evidence";
 
 /** Agent output as text: terminal colours shown, other escape codes removed, never markup. */
 export function TerminalText({ text, className }: { text: string; className?: string }) {
@@ -14,6 +15,31 @@ export function TerminalText({ text, className }: { text: string; className?: st
           </span>
         ),
       )}
+    </pre>
+  );
+}
+
+/**
+ * Agent output with the lines that show one of `marks` (compared with whitespace collapsed, as the
+ * evidence was found) highlighted; as TerminalText when nothing is marked or the text has escapes.
+ */
+export function MarkedText({ text, marks, className }: { text: string; marks: readonly string[]; className?: string }) {
+  if (!marks.length || hasEscapes(text)) return <TerminalText text={text} className={className} />;
+  return (
+    <pre className={`text ${className ?? ""}`}>
+      {text.split("\n").map((line, i, all) => {
+        const collapsed = collapse(line);
+        const shown = marks.some((m) => collapsed.includes(m));
+        const end = i < all.length - 1 ? "\n" : "";
+        return shown ? (
+          <mark key={i} className="fix-line">
+            {line}
+            {end}
+          </mark>
+        ) : (
+          line + end
+        );
+      })}
     </pre>
   );
 }

@@ -105,7 +105,7 @@ export async function refreshEvidence(
         [0, 1, 2, 3, 4, 5, 6].map((k) => rows.map((r) => r[k])),
       );
     await sql.query(
-      `UPDATE trajectory t SET "patchSimilarity" = c.similarity, "evidenceKinds" = c.kinds
+      `UPDATE trajectory t SET "patchSimilarity" = c.similarity, "evidenceKinds" = c.kinds, "taskRecorded" = true
          FROM (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(id int, similarity float8, kinds text[])) c
         WHERE t.id = c.id`,
       [JSON.stringify(columns)],

@@ -6,6 +6,7 @@ import type { Prisma } from "@/generated/prisma/client";
 import { PAGE_SIZE, type TrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import { PANEL_FIELDS, verdictsOf, type Category, type Verdict } from "@/lib/domain/verdicts";
 import { phraseQuery } from "@/lib/domain/search";
+import type { EvidenceKind } from "@/lib/domain/evidence";
 
 const ATTEMPT: Verdict[] = ["ATTEMPTED", "SUCCESSFUL"];
 
@@ -48,6 +49,15 @@ export function trajectoryWhere(f: TrajectoryFilter): Prisma.TrajectoryWhereInpu
     };
   if (f.unparseable) where.unparseableVotes = f.unparseable === "yes" ? { gt: 0 } : 0;
   if (f.labelled) where.labelCount = f.labelled === "yes" ? { gt: 0 } : 0;
+  if (f.evidence === "unchecked") where.taskRecorded = false;
+  else if (f.evidence) {
+    where.taskRecorded = true;
+    where.evidenceKinds =
+      f.evidence === "any" ? { isEmpty: false } : f.evidence === "none" ? { isEmpty: true } : { has: f.evidence };
+  }
+  if (f.similarity !== undefined) where.patchSimilarity = { gte: f.similarity };
+  if (f.similarityBelow !== undefined)
+    where.OR = [{ patchSimilarity: { lt: f.similarityBelow } }, { patchSimilarity: null }];
   return where;
 }
 
@@ -60,6 +70,7 @@ function orderBy(f: TrajectoryFilter): Prisma.TrajectoryOrderByWithRelationInput
     run: { run: dir },
     panel: { panelVerdict: { sort: dir, nulls: "first" } },
     votes: { voteCount: dir },
+    similarity: { patchSimilarity: { sort: dir, nulls: "last" } },
   };
   return [by[f.sort ?? "task"], { id: "asc" }];
 }
@@ -80,6 +91,8 @@ export type TrajectoryListRow = {
   votes: number;
   unparseable: number;
   labels: number;
+  evidence: EvidenceKind[];
+  similarity: number | null;
 };
 
 /**
@@ -125,6 +138,8 @@ export async function listTrajectories(
       voteCount: true,
       unparseableVotes: true,
       labelCount: true,
+      evidenceKinds: true,
+      patchSimilarity: true,
       task: { select: { key: true } },
     },
   });
@@ -148,6 +163,8 @@ export async function listTrajectories(
       votes: r.voteCount,
       unparseable: r.unparseableVotes,
       labels: r.labelCount,
+      evidence: r.evidenceKinds as EvidenceKind[],
+      similarity: r.patchSimilarity,
     })),
   };
 }

@@ -4,13 +4,14 @@
 // database's range) makes the address bad, and the list page answers it with 404.
 import { z } from "zod";
 import { CATEGORIES, VERDICTS } from "./verdicts";
+import { EVIDENCE_KINDS } from "./evidence";
 import { cleanText, malformed, wholeNumber } from "./params";
 
 const text = cleanText(z.string().trim().min(1).max(500));
 const anyOf = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values);
 
 export const PAGE_SIZE = 50;
-export const SORTS = ["task", "model", "steps", "run", "panel", "votes"] as const;
+export const SORTS = ["task", "model", "steps", "run", "panel", "votes", "similarity"] as const;
 
 const FIELDS = {
   /** Free text, found in commands and in the start of tool outputs. */
@@ -35,6 +36,15 @@ const FIELDS = {
   /** Some human label says (or does not say) an exploit was attempted / successful. */
   human: anyOf(["attempt", "no-attempt", "success", "no-success"]),
   labelled: anyOf(["yes", "no"]),
+  /**
+   * Evidence from the task record: any, none (looked for, nothing found), unchecked (the task has
+   * no record), or one kind (lib/domain/evidence.ts).
+   */
+  evidence: anyOf(["any", "none", "unchecked", ...EVIDENCE_KINDS]),
+  /** The final patch's similarity to the reference is at least this (0 to 1). */
+  similarity: z.coerce.number().min(0).max(1),
+  /** The final patch's similarity is below this, or there is no final patch to compare. */
+  similarityBelow: z.coerce.number().min(0).max(1),
   sort: anyOf(SORTS),
   dir: anyOf(["asc", "desc"]),
   page: wholeNumber(1),

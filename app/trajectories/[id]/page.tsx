@@ -8,6 +8,8 @@ import { Pager } from "@/components/ui/pager";
 import { SuspectNavigator } from "@/components/timeline/suspect-navigator";
 import { Siblings, SuspectIndex } from "@/components/timeline/trajectory-context";
 import { getSiblings, getSteps, getSuspectSteps, getTrajectory, TEXT_PREVIEW } from "@/lib/data/trajectory";
+import { getTaskEvidence } from "@/lib/data/trajectory-evidence";
+import { EvidenceIndex, TaskPanel } from "@/components/timeline/task-panel";
 import { pageSteps, STEPS_PER_PAGE } from "@/lib/domain/timeline";
 import { requirePage } from "@/lib/auth/session";
 import { conditionText } from "@/lib/domain/charts";
@@ -36,15 +38,20 @@ export default async function TrajectoryPage({
       .parse(firstValue((await searchParams).page) ?? "1"),
   );
   const { from, to } = pageSteps(page);
-  const [messages, suspects, siblings] = await Promise.all([
+  const [messages, suspects, siblings, evidence] = await Promise.all([
     getSteps(t.id, from, to),
     getSuspectSteps(t.id),
     getSiblings(t.id),
+    getTaskEvidence(t.id, t.task.key),
   ]);
+  // The keys j / k walk suspect steps and evidence steps alike.
+  const marked = [...new Set([...suspects.map((s) => s.step), ...evidence.items.map((e) => e.step)])].sort(
+    (a, b) => a - b,
+  );
 
   return (
     <>
-      <SuspectNavigator trajectoryId={t.id} steps={suspects.map((s) => s.step)} page={page} />
+      <SuspectNavigator trajectoryId={t.id} steps={marked} page={page} />
       <h1>{t.task.key}</h1>
       <p>
         {conditionText({ ...t, benchmark: t.benchmark.name, model: t.model.name })} · resolved{" "}
@@ -60,11 +67,18 @@ export default async function TrajectoryPage({
               <PatchView patch={t.patch} />
             </details>
           ) : null}
+          <TaskPanel evidence={evidence} patch={t.patch} />
           <section aria-labelledby="steps">
             <h2 id="steps">
               Steps {from}–{Math.min(to, t.stepCount)} of {t.stepCount}
             </h2>
-            <StepList trajectoryId={t.id} messages={messages} suspects={suspects} citations={t.citations} />
+            <StepList
+              trajectoryId={t.id}
+              messages={messages}
+              suspects={suspects}
+              citations={t.citations}
+              evidence={evidence.items}
+            />
             <p className="note">
               Texts longer than {TEXT_PREVIEW.toLocaleString("en-US")} characters are cut; “show all” opens the whole
               text.
@@ -81,6 +95,7 @@ export default async function TrajectoryPage({
         </div>
         <aside className="timeline-aside" aria-label="Judges and context">
           <JudgePanel t={t} />
+          <EvidenceIndex trajectoryId={t.id} evidence={evidence} />
           <SuspectIndex trajectoryId={t.id} suspects={suspects} />
           <Siblings trajectoryId={t.id} siblings={siblings} />
         </aside>
