@@ -4,6 +4,8 @@ import { Loading } from "@/components/ui/loading";
 import { ExploitRateChart, ResolveRateChart } from "@/components/charts/exploit-rate-chart";
 import Link from "next/link";
 import { ResultTable } from "@/components/tables/result-table";
+import { EvidenceTable } from "@/components/tables/evidence-table";
+import { evidenceSummary } from "@/lib/data/evidence-summary";
 import { drillDown } from "@/lib/domain/drill-down";
 import { trajectoriesHref } from "@/lib/domain/trajectory-filter";
 import { resultsNow } from "@/lib/data/report-cache";
@@ -29,7 +31,7 @@ export default async function ResultsPage() {
 }
 
 async function ResultsBody() {
-  const results = await resultsNow();
+  const [results, evidence] = await Promise.all([resultsNow(), evidenceSummary()]);
   const rows = results.map((r) => r.row);
   const benchmarks = [...new Set(rows.map((r) => r.benchmark))];
   const deltas = promptDeltas(rows);
@@ -106,6 +108,7 @@ async function ResultsBody() {
                 })),
               )}
             />
+            <EvidenceTable benchmark={b} rows={evidence.filter((e) => e.benchmark === b)} />
             <h3>By exploit category (per-category panel verdicts)</h3>
             <table aria-label={`Rates by category, ${b}`}>
               <thead>

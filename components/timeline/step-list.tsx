@@ -77,7 +77,9 @@ export function StepList({
             key={m.seq}
             id={first ? `step-${m.step}` : undefined}
             tabIndex={first ? -1 : undefined}
-            className={`msg msg-${m.role}${marks.length || found.length ? " suspect" : ""}${cited.length ? " cited" : ""}`}
+            className={`msg msg-${m.role}${marks.length || found.length ? " suspect" : ""}${
+              cited.length ? " cited" : ""
+            }`}
             data-step={m.step}
           >
             <div className="msg-head">
