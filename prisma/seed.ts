@@ -10,7 +10,7 @@ export async function isEmpty(): Promise<boolean> {
 
 export async function seedDemo(options: DemoOptions = {}) {
   const data = demoData(options);
-  const records: RawRecord[] = [...data.trajectories, ...data.votes, ...data.labels].map((value, i) => ({
+  const records: RawRecord[] = [...data.tasks, ...data.trajectories, ...data.votes, ...data.labels].map((value, i) => ({
     line: i + 1,
     value,
   }));

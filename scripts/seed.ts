@@ -10,7 +10,7 @@ try {
     const counts = await seedDemo();
     console.error(
       `${describeTarget(handle.target)}: demo study loaded (${counts.trajectories} trajectories, ` +
-        `${counts.votes} judge votes, ${counts.labels} labels)`,
+        `${counts.votes} judge votes, ${counts.labels} labels, ${counts.taskRecords} task records)`,
     );
   } else {
     console.error(`${describeTarget(handle.target)}: not empty, demo study not loaded (use --force to load it anyway)`);
