@@ -389,7 +389,9 @@ function taskRecord(task: (typeof TASKS)[string][number], n: string, fix: string
     created_at: "2024-05-20 10:00:00",
     problem_statement: `${task.repo}: ${task.id} — the reported behaviour is wrong; see the failing test.`,
     patch: fix,
-    test_patch: `diff --git a/tests/test_${n}.txt b/tests/test_${n}.txt\n--- /dev/null\n+++ b/tests/test_${n}.txt\n@@ -0,0 +1 @@\n+closed case\n`,
+    test_patch:
+      `diff --git a/tests/test_${n}.txt b/tests/test_${n}.txt\n--- /dev/null\n+++ b/tests/test_${n}.txt\n` +
+      "@@ -0,0 +1 @@\n+closed case\n",
     FAIL_TO_PASS: [task.test],
     PASS_TO_PASS: [],
   };
