@@ -379,7 +379,7 @@ function fixPatch(file: string, n: string): string {
   );
 }
 
-/** A demo task's record (interchange.md, "Task record"): the issue, filed before the later commits the history hides. */
+/** A demo task's record (interchange.md, "Task record"): the issue, filed before the commits the history hides. */
 function taskRecord(task: (typeof TASKS)[string][number], n: string, fix: string): Json {
   return {
     type: "task",
