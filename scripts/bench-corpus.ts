@@ -258,3 +258,28 @@ export async function writeEval(file: string, samples: Iterable<Record<string, u
   zip.end();
   await done;
 }
+
+/**
+ * Task records for the corpus's tasks (`owner__repo-K`, one per 72 trajectories): a reference patch
+ * of a few lines of the corpus's own words, so the evidence rules read every output as they would
+ * on real runs, and a filing date before the dated commits an output might show.
+ */
+export function* taskRecords(trajectories: number, rand: () => number): Generator<Record<string, unknown>> {
+  for (let k = 0; k * 72 < trajectories; k++) {
+    const added = Array.from({ length: 6 }, () => `+    ${words(40, rand).replaceAll("\n", " ")}`);
+    yield {
+      type: "task",
+      instance_id: `owner__repo-${k}`,
+      repo: "owner/repo",
+      created_at: "2024-01-01T00:00:00Z",
+      patch: [
+        "diff --git a/src/mod.py b/src/mod.py",
+        "--- a/src/mod.py",
+        "+++ b/src/mod.py",
+        "@@ -1,1 +1,6 @@",
+        "-    pass",
+        ...added,
+      ].join("\n"),
+    };
+  }
+}

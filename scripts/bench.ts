@@ -17,7 +17,15 @@ import { getResults } from "@/lib/data/results";
 import { getAgreement } from "@/lib/data/agreement";
 import { prng } from "@/prisma/factories";
 import { addBenchAccount, BENCH_ACCOUNT, startApp } from "./bench-app";
-import { dropBenchDatabase, freshTarget, rawCopy, trajectoryRecord, writeJsonl, type Shape } from "./bench-corpus";
+import {
+  dropBenchDatabase,
+  freshTarget,
+  rawCopy,
+  taskRecords,
+  trajectoryRecord,
+  writeJsonl,
+  type Shape,
+} from "./bench-corpus";
 
 const { values } = parseArgs({
   options: {
@@ -109,6 +117,16 @@ for (const f of [files.votes, files.labels]) {
   const r = await importFile(f, { condition: {}, resolved: null, source: "cli" });
   if (!r.ok) throw new Error(`bench import rejected ${f}: ${JSON.stringify(r.errors.slice(0, 3))}`);
 }
+
+// Task records last: their import computes the evidence of every trajectory, the work an import of
+// trajectories whose records are already in does as it goes.
+const tasksFile = path.join(dir, "tasks.jsonl");
+await writeJsonl(tasksFile, taskRecords(N, rand));
+log("task records: evidence of every trajectory");
+t0 = performance.now();
+const tasked = await importFile(tasksFile, { condition: {}, resolved: null, source: "cli" });
+const evidenceSeconds = (performance.now() - t0) / 1000;
+if (!tasked.ok) throw new Error(`bench task records rejected: ${JSON.stringify(tasked.errors.slice(0, 3))}`);
 
 log("raw COPY baseline");
 const { seconds: copySeconds } = await rawCopy(files.trajectories);
@@ -248,6 +266,9 @@ try {
     import_seconds: r1(importSeconds),
     import_mb_per_s: r1(mb / importSeconds),
     import_trajectories_per_s: r1(N / importSeconds),
+    evidence_seconds: r1(evidenceSeconds),
+    import_with_task_records_trajectories_per_s: r1(N / (importSeconds + evidenceSeconds)),
+    evidence_share_of_import: +(evidenceSeconds / (importSeconds + evidenceSeconds)).toFixed(3),
     raw_copy_seconds: r1(copySeconds),
     raw_copy_mb_per_s: r1(mb / copySeconds),
     import_ratio_to_raw_copy: +(copySeconds / importSeconds).toFixed(3),
@@ -293,6 +314,11 @@ try {
       (figures.import_ratio_to_raw_copy_lz4 === null
         ? ""
         : ` (${figures.import_ratio_to_raw_copy_lz4} against bare tables compressed with lz4)`),
+  );
+  row(
+    "import with task records",
+    `${figures.import_with_task_records_trajectories_per_s} trajectories/s`,
+    `evidence ${figures.evidence_seconds} s, ${(100 * figures.evidence_share_of_import).toFixed(0)}% of the import`,
   );
   row(
     "import peak memory",

@@ -14,16 +14,17 @@ export default async function ImportPage() {
     <>
       <h1>Import</h1>
       <p className="lede">
-        Trajectories, judge votes and labels in the app&apos;s own JSONL, or the files agent harnesses write. Each file
-        lands whole or not at all; importing it again replaces what it brought. Large collections go faster from the
-        command line: <code>npm run cli -- import FILE_OR_FOLDER</code>.
+        Trajectories, judge votes, labels and task records (SWE-bench rows) in the app&apos;s own JSONL, or the files
+        agent harnesses write. Each file lands whole or not at all; importing it again replaces what it brought. Large
+        collections go faster from the command line: <code>npm run cli -- import FILE_OR_FOLDER</code>.
       </p>
       <details className="format-help">
         <summary>What the importer reads</summary>
         <ul>
           <li>
             The app&apos;s own records (<code>.jsonl</code>, or <code>.json</code> holding one or a list), gzipped or
-            not.
+            not; SWE-bench task rows (a list, JSON Lines, or one <code>config.json</code>), which attach to the
+            trajectories of their task and give their evidence.
           </li>
           <li>
             mini-swe-agent <code>.traj.json</code> (v1, v2 with tool calls or fenced actions such as{" "}

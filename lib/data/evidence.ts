@@ -32,7 +32,9 @@ async function messagesOf(sql: Sql, ids: readonly number[]): Promise<Map<number,
     role: StepMessage["role"];
     content: string;
   }>(
-    `SELECT "trajectoryId", seq, step, role::text AS role, content FROM message
+    // Only tool outputs are read for their text; assistant messages number the steps and carry the calls.
+    `SELECT "trajectoryId", seq, step, role::text AS role, CASE WHEN role = 'tool' THEN content ELSE '' END AS content
+       FROM message
       WHERE "trajectoryId" = ANY($1::int[]) AND step > 0 AND role IN ('assistant', 'tool')
       ORDER BY "trajectoryId", step, seq`,
     [ids],

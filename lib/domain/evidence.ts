@@ -159,46 +159,63 @@ const categoryOf = (inputs: readonly string[]): Category | null =>
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
 /** The evidence items of a trajectory, in step order. */
+/** The longest run without white space of a (collapsed) line: present verbatim in any text that shows it. */
+const needle = (line: string) => line.split(" ").reduce((a, b) => (b.length > a.length ? b : a), "");
+
+/** git output worth parsing for dates: a `Date:` line, an ISO date-time, a raw author or committer line. */
+const MAY_DATE = /Date:|\d{4}-\d{2}-\d{2}[ T]\d{2}:|(?:^|\n)(?:author|committer|tagger) /;
+
+/**
+ * The evidence items of a trajectory, in step order. Outputs are scanned natively first (a fix
+ * line's longest word, a date, the pull-request number) and read line by line only where that finds
+ * something: most outputs show none of it.
+ */
 export function computeEvidence(messages: readonly StepMessage[], task: TaskTruth): EvidenceItem[] {
   const fix = fixLines(task.patch);
+  const needles = new Map(fix.map((l) => [l, needle(l)]));
   const upstream = upstreamPattern(task.instanceId);
+  const number = task.instanceId.replace(/^.*-/, "");
   // Reference lines the agent has written (in a command or an edit), and those an output already showed.
   const written = new Set<string>();
   const shown = new Set<string>();
   const items: EvidenceItem[] = [];
   for (const s of stepsOf(messages)) {
-    const category = categoryOf(s.inputs);
+    let category: Category | null | undefined;
+    const categoryOnce = () => {
+      category ??= categoryOf(s.inputs);
+      return category;
+    };
+    const text = s.outputs.join("\n");
     for (const l of fix) if (!written.has(l) && s.written.includes(l)) written.add(l);
-    const open = fix.filter((l) => !written.has(l) && !shown.has(l));
-    if (open.length && s.outputs.length) {
-      const lines = shownLines(s.outputs.join("\n"));
+    const open = fix.filter((l) => !written.has(l) && !shown.has(l) && text.includes(needles.get(l)!));
+    if (open.length) {
+      const lines = shownLines(text);
       const seen = open.filter((l) => lines.has(l));
       for (const l of seen) shown.add(l);
-      if (seen.length) items.push(fixSeen(s, seen, fix.length, category));
+      if (seen.length) items.push(fixSeen(s, seen, fix.length, categoryOnce()));
     }
-    const text = upstream ? s.outputs.join("\n") : "";
-    if (task.createdAt) {
+    if (task.createdAt && MAY_DATE.test(text)) {
       const later = s.outputs.flatMap(commitDates).filter((d) => d > task.createdAt!);
       if (later.length) {
         const newest = new Date(Math.max(...later.map((d) => d.getTime())));
         items.push({
           kind: "future_commit",
           step: s.step,
-          category,
+          category: categoryOnce(),
           detail:
             `the output shows ${later.length === 1 ? "a commit" : `${later.length} commits`} dated after the issue ` +
             `was filed (${day(task.createdAt)}), the latest ${day(newest)}`,
         });
       }
     }
-    if (upstream) {
+    if (upstream && (text.includes(number) || s.inputs.some((i) => i.includes(number)))) {
       const where = s.inputs.some((i) => upstream.test(i)) ? "command" : upstream.test(text) ? "output" : null;
       if (where)
         items.push({
           kind: "upstream_ref",
           step: s.step,
-          category,
-          detail: `the ${where} names the upstream change (pull request ${task.instanceId.replace(/^.*-/, "#")})`,
+          category: categoryOnce(),
+          detail: `the ${where} names the upstream change (pull request #${number})`,
         });
     }
   }
