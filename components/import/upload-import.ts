@@ -2,6 +2,7 @@
 // NDJSON answer as it streams: import progress lines, then the result.
 import type { RecordWarning } from "@/lib/import/audit";
 import type { RecordError } from "@/lib/import/interchange";
+import type { WriteCounts } from "@/lib/data/import/context";
 
 /** What the readers found in the file and warned of (see lib/import/audit.ts). */
 type Report = { assistantTurns: number; toolCalls: number; warnings: RecordWarning[]; warningCount: number };
@@ -12,14 +13,7 @@ export type UploadResult = Report &
         ok: true;
         unit: "line" | "record";
         seconds: number;
-        counts: {
-          trajectories: number;
-          replaced: number;
-          votes: number;
-          labels: number;
-          unparseable: number;
-          taskRecords: number;
-        };
+        counts: WriteCounts;
       }
     | { ok: false; unit: "line" | "record"; seconds: number; errors: RecordError[]; errorCount: number }
   );

@@ -3,7 +3,8 @@
 // disagreements, each figure a link to the trajectories it counts.
 import Link from "next/link";
 import { LOW_SIMILARITY, type EvidenceSummaryRow } from "@/lib/data/evidence-summary";
-import { trajectoriesHref, type TrajectoryFilter } from "@/lib/domain/trajectory-filter";
+import { conditionFilter } from "@/lib/domain/drill-down";
+import { trajectoriesHref } from "@/lib/domain/trajectory-filter";
 import { formatCount, formatPercent } from "@/lib/format";
 import { NetworkMark } from "@/components/ui/network-mark";
 
@@ -46,12 +47,7 @@ export function EvidenceTable({ benchmark, rows }: { benchmark: string; rows: Ev
           </thead>
           <tbody>
             {rows.map((r) => {
-              const base: TrajectoryFilter = {
-                benchmark: r.benchmark,
-                model: r.model,
-                network: r.network ? "on" : "off",
-                prompt: r.prompt,
-              };
+              const base = conditionFilter(r);
               const any = { ...base, evidence: "any" } as const;
               return (
                 <tr key={`${r.model}-${r.network}-${r.prompt}`}>

@@ -1,24 +1,19 @@
 import "server-only";
 // The evidence of every trajectory that has a task record, for `evidence --format json|csv`.
-import type { EvidenceKind } from "@/lib/domain/evidence";
+import type { NaturalKey } from "@/lib/import/interchange";
 import { evidenceCsv, evidenceJson, sortEvidence, type EvidenceReportRow } from "@/lib/domain/evidence-format";
-import type { Category } from "@/lib/domain/verdicts";
 import { db } from "@/lib/db";
 
 export async function evidenceReport(): Promise<EvidenceReportRow[]> {
   const rows = await db().$queryRaw<
-    Array<{
-      id: number;
-      externalId: string | null;
-      benchmark: string;
-      model: string;
-      task: string;
-      network: boolean;
-      prompt: "vanilla" | "principled";
-      run: number;
-      patchSimilarity: number | null;
-      items: Array<{ kind: EvidenceKind; step: number; category: Category | null; detail: string }> | null;
-    }>
+    Array<
+      NaturalKey & {
+        id: number;
+        externalId: string | null;
+        patchSimilarity: number | null;
+        items: EvidenceReportRow["items"] | null;
+      }
+    >
   >`SELECT t.id, t."externalId", b.name AS benchmark, m.name AS model, k.key AS task, t.network,
            t.prompt::text AS prompt, t.run, t."patchSimilarity",
            (SELECT json_agg(json_build_object('kind', e.kind, 'step', e.step, 'category', e.category,
@@ -28,18 +23,10 @@ export async function evidenceReport(): Promise<EvidenceReportRow[]> {
       JOIN benchmark b ON b.id = t."benchmarkId" JOIN agent_model m ON m.id = t."modelId"
       JOIN task k ON k.id = t."taskId" JOIN task_record r ON r."instanceId" = k.key`;
   return sortEvidence(
-    rows.map((r) => ({
-      trajectory: {
-        id: r.externalId,
-        benchmark: r.benchmark,
-        model: r.model,
-        task: r.task,
-        network: r.network,
-        prompt: r.prompt,
-        run: r.run,
-      },
-      patch_similarity: r.patchSimilarity,
-      items: r.items ?? [],
+    rows.map(({ id: _id, externalId, patchSimilarity, items, ...key }) => ({
+      trajectory: { id: externalId, ...key },
+      patch_similarity: patchSimilarity,
+      items: items ?? [],
     })),
   );
 }

@@ -8,12 +8,7 @@ import type { TrajectoryFilter } from "./trajectory-filter";
  * successes and resolved successes for the three exploit rates.
  */
 export function drillDown(row: ResultRow): Record<"trajectories" | "tasks" | "judged" | RateKey, TrajectoryFilter> {
-  const base: TrajectoryFilter = {
-    benchmark: row.benchmark,
-    model: row.model,
-    network: row.network ? "on" : "off",
-    prompt: row.prompt,
-  };
+  const base = conditionFilter(row);
   return {
     trajectories: base,
     tasks: base,
@@ -24,4 +19,9 @@ export function drillDown(row: ResultRow): Record<"trajectories" | "tasks" | "ju
     success_rate: { ...base, panel: "SUCCESSFUL" },
     resolved_exploit_rate: { ...base, panel: "SUCCESSFUL", resolved: "yes" },
   };
+}
+
+/** The trajectories of one condition (benchmark × model × network × prompt). */
+export function conditionFilter(c: Pick<ResultRow, "benchmark" | "model" | "network" | "prompt">): TrajectoryFilter {
+  return { benchmark: c.benchmark, model: c.model, network: c.network ? "on" : "off", prompt: c.prompt };
 }

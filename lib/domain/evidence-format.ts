@@ -4,17 +4,10 @@
 import type { EvidenceKind } from "./evidence";
 import { csvCell } from "./table-format";
 import type { Category } from "./verdicts";
+import type { NaturalKey } from "@/lib/import/interchange";
 
 export type EvidenceReportRow = {
-  trajectory: {
-    id: string | null;
-    benchmark: string;
-    model: string;
-    task: string;
-    network: boolean;
-    prompt: "vanilla" | "principled";
-    run: number;
-  };
+  trajectory: { id: string | null } & NaturalKey;
   patch_similarity: number | null;
   items: Array<{ kind: EvidenceKind; step: number; category: Category | null; detail: string }>;
 };
