@@ -271,7 +271,8 @@ describe(`a killed import (seed ${KILL_SEED})`, () => {
     async (delay) => {
       // A file large enough to be mid-write when killed: the demo study, repeated over many runs.
       const demo = demoData({ tasksPerBenchmark: 5 });
-      const records = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].flatMap((k) =>
+      // Twenty copies: on PGlite ten were once written whole before the latest kill point.
+      const records = Array.from({ length: 20 }, (_, i) => i + 1).flatMap((k) =>
         demo.trajectories.map((t) => ({ ...t, id: `${t.id}-k${k}`, run: (t.run as number) + 3 * k })),
       );
       const file = write(`killed-${delay}.jsonl`, jsonl(records));
