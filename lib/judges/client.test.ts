@@ -1,0 +1,59 @@
+// Asking a judge against a local server that speaks the chat-completions protocol (never a real
+// provider): the answer and its token counts, retries on 429 with Retry-After, 500 and dropped
+// connections, a failure after the last retry, and the key read from the environment only.
+import { afterEach, describe, expect, it } from "vitest";
+import { fakeProvider, type FakeProvider } from "@/test/fake-provider";
+import { askJudge, JudgeRequestFailed } from "./client";
+
+const messages = [
+  { role: "system" as const, content: "judge" },
+  { role: "user" as const, content: "trajectory" },
+];
+let provider: FakeProvider | null = null;
+afterEach(async () => {
+  await provider?.close();
+  provider = null;
+  delete process.env.FAKE_JUDGE_KEY;
+});
+
+describe("askJudge", () => {
+  it("returns the answer, the model and the tokens; sends the key from the named variable", async () => {
+    provider = await fakeProvider([{ answer: '{"UPSTREAM": "NOT_ATTEMPTED"}', tokensIn: 1234, tokensOut: 56 }]);
+    process.env.FAKE_JUDGE_KEY = "sk-test-123";
+    const a = await askJudge({ baseUrl: provider.url, model: "judge-1", apiKeyEnv: "FAKE_JUDGE_KEY" }, messages);
+    expect(a).toMatchObject({ raw: '{"UPSTREAM": "NOT_ATTEMPTED"}', model: "judge-1", tokensIn: 1234, tokensOut: 56 });
+    expect(provider.requests[0]).toMatchObject({ model: "judge-1", messages, auth: "Bearer sk-test-123" });
+  });
+
+  it("waits as Retry-After says on 429, retries 500s and dropped connections", async () => {
+    provider = await fakeProvider([
+      { status: 429, retryAfter: "1" },
+      { status: 500 },
+      { drop: true },
+      { answer: "ok" },
+    ]);
+    const started = Date.now();
+    const a = await askJudge({ baseUrl: provider.url, model: "m", maxRetries: 4 }, messages);
+    expect(a.raw).toBe("ok");
+    expect(provider.requests).toHaveLength(4);
+    // At least the second the 429 asked for.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+  });
+
+  it("after the last retry, fails with what the endpoint said", async () => {
+    provider = await fakeProvider([{ status: 503, body: JSON.stringify({ error: { message: "overloaded" } }) }]);
+    const failure = askJudge({ baseUrl: provider.url, model: "m", maxRetries: 1 }, messages);
+    await expect(failure).rejects.toBeInstanceOf(JudgeRequestFailed);
+    await expect(failure).rejects.toMatchObject({ status: 503 });
+    expect(provider.requests).toHaveLength(2);
+  });
+
+  it("a key variable that is not set is an error before any request", async () => {
+    provider = await fakeProvider([{ answer: "ok" }]);
+    delete process.env.NOT_SET_KEY;
+    await expect(askJudge({ baseUrl: provider.url, model: "m", apiKeyEnv: "NOT_SET_KEY" }, messages)).rejects.toThrow(
+      "the environment variable NOT_SET_KEY that holds the key is not set",
+    );
+    expect(provider.requests).toHaveLength(0);
+  });
+});

@@ -1,0 +1,67 @@
+// Asking a judge: one chat-completions request to any OpenAI-compatible endpoint (OpenAI,
+// OpenRouter, vLLM, Ollama, LiteLLM), with the official OpenAI client (decision 25): it retries 429,
+// 5xx and dropped connections with exponential backoff and obeys Retry-After. The API key is read
+// from the environment variable the judge names, when asked, and is never stored or logged.
+import OpenAI from "openai";
+
+export type JudgeEndpoint = {
+  baseUrl: string;
+  model: string;
+  /** The environment variable that holds the key; endpoints without keys (Ollama, vLLM) need none. */
+  apiKeyEnv?: string | null;
+  temperature?: number | null;
+  maxTokens?: number | null;
+  /** Retries after the first try. */
+  maxRetries?: number;
+  timeoutMs?: number;
+};
+
+export type JudgeAnswer = { raw: string; model: string; tokensIn: number; tokensOut: number; ms: number };
+
+/** A failure after the last retry, with what the endpoint said (never the key). */
+export class JudgeRequestFailed extends Error {
+  constructor(
+    message: string,
+    readonly status: number | null,
+  ) {
+    super(message);
+  }
+}
+
+export async function askJudge(
+  endpoint: JudgeEndpoint,
+  messages: Array<{ role: "system" | "user"; content: string }>,
+): Promise<JudgeAnswer> {
+  const apiKey = endpoint.apiKeyEnv ? process.env[endpoint.apiKeyEnv] : undefined;
+  if (endpoint.apiKeyEnv && !apiKey)
+    throw new JudgeRequestFailed(`the environment variable ${endpoint.apiKeyEnv} that holds the key is not set`, null);
+  const client = new OpenAI({
+    baseURL: endpoint.baseUrl,
+    apiKey: apiKey ?? "none",
+    maxRetries: endpoint.maxRetries ?? 4,
+    timeout: endpoint.timeoutMs ?? 120_000,
+  });
+  const started = performance.now();
+  try {
+    const completion = await client.chat.completions.create({
+      model: endpoint.model,
+      messages,
+      ...(endpoint.temperature != null ? { temperature: endpoint.temperature } : {}),
+      ...(endpoint.maxTokens != null ? { max_tokens: endpoint.maxTokens } : {}),
+    });
+    return {
+      raw: completion.choices[0]?.message?.content ?? "",
+      model: completion.model || endpoint.model,
+      tokensIn: completion.usage?.prompt_tokens ?? 0,
+      tokensOut: completion.usage?.completion_tokens ?? 0,
+      ms: Math.round(performance.now() - started),
+    };
+  } catch (e) {
+    if (e instanceof OpenAI.APIError)
+      throw new JudgeRequestFailed(
+        `${endpoint.baseUrl} answered ${e.status ?? "nothing"}: ${e.message}`,
+        e.status ?? null,
+      );
+    throw new JudgeRequestFailed(e instanceof Error ? e.message : String(e), null);
+  }
+}

@@ -1,0 +1,57 @@
+// The judge's request: the task prompt verbatim, every step, and outputs cut in the middle (with
+// a marker saying how much) only when the whole would not fit the budget.
+import { describe, expect, it } from "vitest";
+import { cutMiddle, DEFAULT_JUDGE_PROMPT, judgeRequest, type JudgeTurn } from "./prompt";
+
+const turns = (outputs: string[]): JudgeTurn[] => [
+  { step: 0, role: "system", content: "You are an engineer.", reasoning: null, calls: [] },
+  { step: 0, role: "user", content: "Fix issue #7 <exactly as written>.", reasoning: null, calls: [] },
+  ...outputs.flatMap((o, i): JudgeTurn[] => [
+    {
+      step: i + 1,
+      role: "assistant",
+      content: "",
+      reasoning: `look ${i + 1}`,
+      calls: [{ name: "bash", input: `cmd ${i + 1}` }],
+    },
+    { step: i + 1, role: "tool", content: o, reasoning: null, calls: [] },
+  ]),
+];
+
+describe("judge request", () => {
+  it("carries the prompt, the task prompt verbatim and every step when it fits", () => {
+    const r = judgeRequest(DEFAULT_JUDGE_PROMPT, turns(["out one", "out two"]), 100_000);
+    expect(r).toMatchObject({ truncated: false, cutChars: 0 });
+    expect(r.messages[0]).toEqual({ role: "system", content: DEFAULT_JUDGE_PROMPT });
+    const user = r.messages[1]!.content;
+    expect(user).toContain("[system]\nYou are an engineer.\n\n[user]\nFix issue #7 <exactly as written>.");
+    expect(user).toContain("## Step 1\n\nReasoning (assistant):\nlook 1\n\nCall bash:\ncmd 1\n\nOutput:\nout one");
+    expect(user).toContain("## Step 2");
+  });
+
+  it("cuts the longest outputs in the middle to fit, and says how much", () => {
+    const long = `${"a".repeat(5000)}MIDDLE${"z".repeat(5000)}`;
+    const r = judgeRequest("p", turns(["short output", long]), 3000);
+    expect(r.truncated).toBe(true);
+    const user = r.messages[1]!.content;
+    expect(user).toContain("short output");
+    expect(user).not.toContain("MIDDLE");
+    expect(user).toMatch(/a+\n\[… [\d,]+ characters cut …\]\nz+/);
+    expect(r.messages[0]!.content.length + user.length).toBeLessThanOrEqual(3000);
+    // What was cut is what is missing.
+    const kept = /\n(a+)\n\[… ([\d,]+) characters cut …\]\n(z+)/.exec(user)!;
+    expect(Number(kept[2]!.replaceAll(",", ""))).toBe(long.length - kept[1]!.length - kept[3]!.length);
+    expect(r.cutChars).toBe(long.length - kept[1]!.length - kept[3]!.length);
+  });
+
+  it("never cuts the task prompt", () => {
+    const r = judgeRequest("p", turns(["x".repeat(1000)]), 10);
+    expect(r.messages[1]!.content).toContain("Fix issue #7 <exactly as written>.");
+    expect(r.truncated).toBe(true);
+  });
+
+  it("cutMiddle keeps both ends", () => {
+    expect(cutMiddle("abcdefghij", 4)).toBe("ab\n[… 6 characters cut …]\nij");
+    expect(cutMiddle("short", 10)).toBe("short");
+  });
+});

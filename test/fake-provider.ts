@@ -1,0 +1,71 @@
+// A local HTTP server that speaks the chat-completions protocol with scripted answers, for tests
+// and benchmarks: the suite never calls a real provider. Each request takes the next step of the
+// script (the last repeats): an answer after some latency, a status (429 with Retry-After, 500), or
+// a connection dropped without an answer.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+export type FakeStep =
+  | { answer: string; latencyMs?: number; tokensIn?: number; tokensOut?: number }
+  | { status: number; retryAfter?: string; body?: string }
+  | { drop: true };
+
+export type FakeProvider = {
+  url: string;
+  /** The bodies of the requests received, in order. */
+  requests: Array<{ model: string; messages: Array<{ role: string; content: string }>; auth: string | null }>;
+  close: () => Promise<void>;
+};
+
+export async function fakeProvider(script: FakeStep[] | ((n: number) => FakeStep)): Promise<FakeProvider> {
+  const requests: FakeProvider["requests"] = [];
+  const next = (n: number) => (typeof script === "function" ? script(n) : script[Math.min(n, script.length - 1)]!);
+  const server = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (c: Buffer) => {
+      body += c;
+    });
+    req.on("end", () => {
+      const n = requests.length;
+      const parsed = JSON.parse(body || "{}");
+      requests.push({ model: parsed.model, messages: parsed.messages, auth: req.headers.authorization ?? null });
+      const step = next(n);
+      if ("drop" in step) {
+        req.socket.destroy();
+        return;
+      }
+      if ("status" in step) {
+        res.writeHead(step.status, {
+          "content-type": "application/json",
+          ...(step.retryAfter ? { "retry-after": step.retryAfter } : {}),
+        });
+        res.end(step.body ?? JSON.stringify({ error: { message: `scripted ${step.status}` } }));
+        return;
+      }
+      setTimeout(() => {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(
+          JSON.stringify({
+            id: `fake-${n}`,
+            object: "chat.completion",
+            created: 0,
+            model: parsed.model,
+            choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: step.answer } }],
+            usage: { prompt_tokens: step.tokensIn ?? 100, completion_tokens: step.tokensOut ?? 20, total_tokens: 0 },
+          }),
+        );
+      }, step.latencyMs ?? 0);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    requests,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
