@@ -11,6 +11,7 @@ import { ImportInterrupted } from "@/lib/data/imports";
 import { rebuildSearchDocuments } from "@/lib/data/search-documents";
 import { REPORTS, REPORT_FORMATS, isReportFormat, type ReportName } from "@/lib/data/reports";
 import { evidenceText } from "@/lib/data/evidence-report";
+import { currentPrompt, defineJudge, JudgeDefinitionSchema, listJudges } from "@/lib/data/judges";
 import {
   conditionFor,
   expandPaths,
@@ -41,6 +42,11 @@ const HELP = `Shortcut Audit command line
   results --format json|csv|latex      print the result table (protocol.md §3)
   agreement --format json|csv|latex    print human-vs-judge agreement (protocol.md §4)
   evidence --format json|csv           print what task records show against each trajectory (interchange.md)
+  judge add NAME --base-url URL --model MODEL [--api-key-env VAR] [--concurrency N] [--rpm N]
+        [--temperature T] [--max-tokens N] [--context-tokens N] [--price-in USD --price-out USD]
+                                       define a judge the app asks (any OpenAI-compatible endpoint; the key is read
+                                       from $VAR when asked, never stored)
+  judge list                           judges, their endpoints, answers and unparseable answers
   user add --handle H --email E --role researcher|annotator|reviewer [--name N]
                                        create an account that signs in (or give a login to an imported annotator);
                                        the password is read from SHORTCUT_AUDIT_PASSWORD or the first line of
@@ -220,6 +226,63 @@ async function evidenceCommand(args: string[]): Promise<number> {
   return 0;
 }
 
+/** judge add | judge list: judges the app asks itself (running them is the next step of this work). */
+async function judgeCommand(args: string[]): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub === "list") {
+    const prompt = await currentPrompt();
+    console.error(`judge prompt in force: version ${prompt.version}`);
+    for (const j of await listJudges())
+      console.log(
+        [
+          j.name,
+          j.endpoint ? `${j.model} at ${j.endpoint}` : "imported votes only",
+          j.apiKeyEnv ? `key in $${j.apiKeyEnv}` : "no key",
+          `concurrency ${j.concurrency}`,
+          `${j.votes} answers`,
+          `${j.unparseable} unparseable`,
+        ].join("\t"),
+      );
+    return 0;
+  }
+  if (sub !== "add") fail("judge: give add or list");
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      "base-url": { type: "string" },
+      model: { type: "string" },
+      "api-key-env": { type: "string" },
+      concurrency: { type: "string" },
+      rpm: { type: "string" },
+      temperature: { type: "string" },
+      "max-tokens": { type: "string" },
+      "context-tokens": { type: "string" },
+      "price-in": { type: "string" },
+      "price-out": { type: "string" },
+    },
+  });
+  const parsed = JudgeDefinitionSchema.safeParse({
+    name: positionals[0],
+    baseUrl: values["base-url"],
+    model: values.model,
+    apiKeyEnv: values["api-key-env"],
+    concurrency: values.concurrency,
+    requestsPerMinute: values.rpm,
+    temperature: values.temperature,
+    maxTokens: values["max-tokens"],
+    contextTokens: values["context-tokens"],
+    priceInPerMillion: values["price-in"],
+    priceOutPerMillion: values["price-out"],
+  });
+  if (!parsed.success) fail(`judge add: ${issuesText(parsed.error.issues, "", "; ")}`);
+  const { created } = await defineJudge(parsed.data);
+  console.error(
+    `judge ${parsed.data.name} ${created ? "added" : "updated"}: ${parsed.data.model} at ${parsed.data.baseUrl}`,
+  );
+  return 0;
+}
+
 /** user add | user list: accounts, for a database without the demo study (or a first researcher). */
 async function userCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
@@ -288,6 +351,7 @@ async function main(): Promise<number> {
     results: reportCommand("results"),
     agreement: reportCommand("agreement"),
     evidence: evidenceCommand,
+    judge: judgeCommand,
     user: userCommand,
   };
   const run = commands[command];

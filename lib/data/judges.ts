@@ -1,0 +1,106 @@
+import "server-only";
+// Judges the app asks itself (interchange.md, "Running judges"): their endpoints and settings, and
+// the judge prompt's versions. A judge known from imported votes gains an endpoint when defined
+// under its name. The API key is never stored: only the name of the variable that holds it.
+import { z } from "zod";
+import { db } from "@/lib/db";
+import { DEFAULT_JUDGE_PROMPT } from "@/lib/judges/prompt";
+import { PG_INT_MAX } from "@/lib/domain/params";
+
+const count = (what: string, max = PG_INT_MAX) =>
+  z.coerce
+    .number({ error: `${what} is a whole number` })
+    .int({ error: `${what} is a whole number` })
+    .min(1, { error: `${what} is at least 1` })
+    .max(max, { error: `${what} is at most ${max}` });
+const price = (what: string) =>
+  z.coerce
+    .number({ error: `${what} is a number` })
+    .min(0, { error: `${what} is not negative` })
+    .optional();
+
+export const JudgeDefinitionSchema = z.object({
+  name: z.string().trim().min(1, { error: "name must not be empty" }).max(200),
+  baseUrl: z
+    .url({ protocol: /^https?$/, error: "base URL is an http(s) address, e.g. https://api.openai.com/v1" })
+    .max(2000),
+  model: z.string().trim().min(1, { error: "model must not be empty" }).max(500),
+  apiKeyEnv: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: "the key's variable is a name such as OPENAI_API_KEY, not the key" })
+    .max(200)
+    .optional(),
+  concurrency: count("concurrency", 1024).default(4),
+  requestsPerMinute: count("requests per minute").optional(),
+  temperature: z.coerce.number().min(0).max(2, { error: "temperature is between 0 and 2" }).optional(),
+  maxTokens: count("max tokens").optional(),
+  contextTokens: count("context tokens").default(100_000),
+  priceInPerMillion: price("price per million input tokens"),
+  priceOutPerMillion: price("price per million output tokens"),
+});
+export type JudgeDefinition = z.output<typeof JudgeDefinitionSchema>;
+
+/** Defines (or redefines) a judge by name. */
+export async function defineJudge(def: JudgeDefinition): Promise<{ id: number; created: boolean }> {
+  const existing = await db().judge.findUnique({ where: { name: def.name }, select: { id: true } });
+  const data = {
+    baseUrl: def.baseUrl,
+    model: def.model,
+    apiKeyEnv: def.apiKeyEnv ?? null,
+    concurrency: def.concurrency,
+    requestsPerMinute: def.requestsPerMinute ?? null,
+    temperature: def.temperature ?? null,
+    maxTokens: def.maxTokens ?? null,
+    contextTokens: def.contextTokens,
+    priceInPerMillion: def.priceInPerMillion ?? null,
+    priceOutPerMillion: def.priceOutPerMillion ?? null,
+  };
+  const { id } = await db().judge.upsert({
+    where: { name: def.name },
+    create: { name: def.name, ...data },
+    update: data,
+    select: { id: true },
+  });
+  return { id, created: !existing };
+}
+
+/** The judge prompt in force: the newest version, the app's own as version 1 when there is none. */
+export async function currentPrompt(): Promise<{ version: number; text: string }> {
+  const newest = await db().judgePrompt.findFirst({
+    orderBy: { version: "desc" },
+    select: { version: true, text: true },
+  });
+  if (newest) return newest;
+  return db().judgePrompt.create({
+    data: { text: DEFAULT_JUDGE_PROMPT, createdBy: "the app" },
+    select: { version: true, text: true },
+  });
+}
+
+/** Saves an edited prompt as a new version (the same text again makes none). */
+export async function savePrompt(text: string, by: string): Promise<{ version: number; created: boolean }> {
+  const current = await currentPrompt();
+  if (current.text === text) return { version: current.version, created: false };
+  const { version } = await db().judgePrompt.create({ data: { text, createdBy: by }, select: { version: true } });
+  return { version, created: true };
+}
+
+export type JudgeListRow = {
+  name: string;
+  endpoint: string | null;
+  model: string | null;
+  apiKeyEnv: string | null;
+  concurrency: number;
+  votes: number;
+  unparseable: number;
+};
+
+/** Every judge, with its endpoint (none for imported-only judges) and its answers so far. */
+export async function listJudges(): Promise<JudgeListRow[]> {
+  const rows = await db().$queryRaw<JudgeListRow[]>`
+    SELECT j.name, j."baseUrl" AS endpoint, j.model, j."apiKeyEnv", j.concurrency,
+           count(v.id)::int AS votes, count(v.id) FILTER (WHERE v."parseStatus" = 'UNPARSEABLE')::int AS unparseable
+      FROM judge j LEFT JOIN judge_vote v ON v."judgeId" = j.id
+     GROUP BY j.id ORDER BY j.name`;
+  return rows;
+}
