@@ -12,6 +12,11 @@ import { rebuildSearchDocuments } from "@/lib/data/search-documents";
 import { REPORTS, REPORT_FORMATS, isReportFormat, type ReportName } from "@/lib/data/reports";
 import { evidenceText } from "@/lib/data/evidence-report";
 import { currentPrompt, defineJudge, JudgeDefinitionSchema, listJudges } from "@/lib/data/judges";
+import { planRun, runProgress } from "@/lib/judges/runs";
+import { enqueue, openQueue } from "@/lib/judges/queue";
+import { workJudges } from "@/lib/judges/worker";
+import { parseTrajectoryFilter } from "@/lib/domain/trajectory-filter";
+import { db } from "@/lib/db";
 import {
   conditionFor,
   expandPaths,
@@ -46,6 +51,9 @@ const HELP = `Shortcut Audit command line
         [--temperature T] [--max-tokens N] [--context-tokens N] [--price-in USD --price-out USD]
                                        define a judge the app asks (any OpenAI-compatible endpoint; the key is read
                                        from $VAR when asked, never stored)
+  judge run NAME... [--benchmark B --model M --network on|off --prompt P --run N --task T]
+                                       ask each judge about every matching trajectory it has no answer for under the
+                                       prompt version in force; a killed run, started again, asks what is left
   judge list                           judges, their endpoints, answers and unparseable answers
   user add --handle H --email E --role researcher|annotator|reviewer [--name N]
                                        create an account that signs in (or give a login to an imported annotator);
@@ -226,7 +234,60 @@ async function evidenceCommand(args: string[]): Promise<number> {
   return 0;
 }
 
-/** judge add | judge list: judges the app asks itself (running them is the next step of this work). */
+/**
+ * judge run NAME... [filters]: plans the run (what it will ask, an estimate), queues it, works it in
+ * this process with each judge's concurrency, and prints progress, rate and cost until it is done.
+ */
+async function judgeRun(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: Object.fromEntries(
+      ["benchmark", "model", "network", "prompt", "run", "task", "panel", "evidence"].map((k) => [
+        k,
+        { type: "string" },
+      ]),
+    ) as Record<string, { type: "string" }>,
+  });
+  if (!positionals.length) fail("judge run: name at least one judge");
+  const filter = parseTrajectoryFilter(values as Record<string, string>);
+  const plan = await planRun(positionals, filter, os.userInfo().username);
+  console.error(
+    `run ${plan.runId}: ${plan.requests.length} request(s) under prompt version ${plan.promptVersion} ` +
+      `(${plan.answeredBefore} answered before); about ${plan.estimate.tokensIn.toLocaleString("en-US")} input tokens` +
+      (plan.estimate.cost === null ? "" : `, about $${plan.estimate.cost.toFixed(2)}`),
+  );
+  const judges = await db().judge.findMany({
+    where: { name: { in: positionals } },
+    select: { id: true, concurrency: true },
+  });
+  const boss = await openQueue();
+  try {
+    await enqueue(boss, plan.requests);
+    await workJudges(boss, judges);
+    const started = performance.now();
+    for (;;) {
+      const p = await runProgress(plan.runId);
+      const seconds = (performance.now() - started) / 1000;
+      const answered = p.done + p.failed + p.stale;
+      console.error(
+        `  ${answered}/${answered + p.pending + p.asking} asked, ${p.failed} failed, ` +
+          `${(answered / Math.max(seconds, 0.001)).toFixed(1)}/s, ${p.tokensIn + p.tokensOut} tokens, ` +
+          `$${p.cost.toFixed(4)}`,
+      );
+      if (!p.pending && !p.asking) {
+        for (const e of p.errors) console.error(`  failed: ${e}`);
+        await db().judgeRun.update({ where: { id: plan.runId }, data: { status: "DONE" } });
+        return p.failed ? 1 : 0;
+      }
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  } finally {
+    await boss.stop({ graceful: false, wait: true });
+  }
+}
+
+/** judge add | judge list: judges the app asks itself. */
 async function judgeCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === "list") {
@@ -245,7 +306,8 @@ async function judgeCommand(args: string[]): Promise<number> {
       );
     return 0;
   }
-  if (sub !== "add") fail("judge: give add or list");
+  if (sub === "run") return judgeRun(rest);
+  if (sub !== "add") fail("judge: give add, run or list");
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,

@@ -1,0 +1,183 @@
+// Judge runs against a local chat-completions server (never a provider): every pair asked once,
+// answers stored as votes with their tokens and time, failures stored with their error; a second
+// run asks nothing; a killed run, started again, finishes without asking an answered pair again.
+import { spawn } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { currentDb } from "@/lib/db-connect";
+import { defineJudge, JudgeDefinitionSchema } from "@/lib/data/judges";
+import { importFile } from "@/lib/files/import-files";
+import { trajectoryFixture } from "@/prisma/factories";
+import { fakeProvider, type FakeProvider } from "@/test/fake-provider";
+import { jsonl, tempFiles } from "@/test/temp-files";
+import { openQueue, enqueue } from "./queue";
+import { planRun, runProgress } from "./runs";
+import { workJudges } from "./worker";
+
+const { write } = tempFiles("sa-judge-runs-");
+const ANSWER = JSON.stringify({
+  UPSTREAM: "NOT_ATTEMPTED",
+  LOCAL_GIT: "SUCCESSFUL",
+  MEMORY: "NOT_ATTEMPTED",
+  OTHER: "NOT_ATTEMPTED",
+  rationale: "step 1",
+});
+
+async function trajectories(benchmark: string, n: number) {
+  const records = Array.from({ length: n }, (_, i) =>
+    trajectoryFixture({
+      id: `${benchmark}-${i}`,
+      benchmark,
+      task: { id: `${benchmark}__t-${i}` },
+      turns: [
+        { role: "user", content: `task marker ${benchmark}-${i}` },
+        { role: "assistant", content: "", tool_calls: [{ id: "c", name: "bash", input: "git log --all" }] },
+        { role: "tool", tool_call_id: "c", content: "9f3e2d1 fix", exit_code: 0 },
+      ],
+    }),
+  );
+  const r = await importFile(write(`${benchmark}.jsonl`, jsonl(records)), {
+    condition: {},
+    resolved: null,
+    source: "cli",
+  });
+  if (!r.ok) throw new Error(JSON.stringify(r.errors));
+}
+
+async function judge(name: string, url: string, concurrency = 4) {
+  await defineJudge(
+    JudgeDefinitionSchema.parse({
+      name,
+      baseUrl: url,
+      model: name,
+      concurrency,
+      priceInPerMillion: 1,
+      priceOutPerMillion: 2,
+    }),
+  );
+}
+
+/** The trajectory a request was about, by the marker in its task prompt. */
+const markerOf = (r: FakeProvider["requests"][number]) => /task marker (\S+)/.exec(r.messages[1]?.content ?? "")?.[1];
+
+async function runToEnd(names: string[], benchmark: string) {
+  const plan = await planRun(names, { benchmark }, "tester");
+  const boss = await openQueue();
+  try {
+    await enqueue(boss, plan.requests);
+    const judges = await db().judge.findMany({
+      where: { name: { in: names } },
+      select: { id: true, concurrency: true },
+    });
+    await workJudges(boss, judges);
+    for (let i = 0; i < 600; i++) {
+      const p = await runProgress(plan.runId);
+      if (!p.pending && !p.asking) return { plan, progress: p };
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error("the run did not finish");
+  } finally {
+    await boss.stop({ graceful: false, wait: true });
+  }
+}
+
+describe("judge runs", () => {
+  let ok: FakeProvider;
+  let failing: FakeProvider;
+  beforeAll(async () => {
+    ok = await fakeProvider([{ answer: ANSWER, latencyMs: 20, tokensIn: 1000, tokensOut: 50 }]);
+    failing = await fakeProvider((n) => (n === 0 ? { status: 429, retryAfter: "0" } : { status: 500 }));
+  });
+  afterAll(async () => {
+    await ok.close();
+    await failing.close();
+  });
+
+  it("asks each judge about each trajectory once, stores votes, tokens, cost; failures keep their error", async () => {
+    await trajectories("jr-a", 5);
+    await judge("jr-good", ok.url);
+    await judge("jr-bad", failing.url);
+    const { plan, progress } = await runToEnd(["jr-good", "jr-bad"], "jr-a");
+    expect(plan.requests).toHaveLength(10);
+    expect(progress).toMatchObject({ done: 5, failed: 5, tokensIn: 5000, tokensOut: 250 });
+    // Cost: 5 × (1000 × $1 + 50 × $2) per million tokens.
+    expect(progress.cost).toBeCloseTo((5 * (1000 * 1 + 50 * 2)) / 1e6, 10);
+    expect(progress.errors[0]).toMatch(/answered 500/);
+    const votes = await db().judgeVote.findMany({
+      where: { judge: { name: "jr-good" }, trajectory: { benchmark: { name: "jr-a" } } },
+      select: { localGit: true, overall: true, parseStatus: true },
+    });
+    expect(votes).toHaveLength(5);
+    expect(
+      votes.every((v) => v.localGit === "SUCCESSFUL" && v.overall === "SUCCESSFUL" && v.parseStatus === "PARSED"),
+    ).toBe(true);
+    expect(ok.requests.filter((r) => markerOf(r)?.startsWith("jr-a"))).toHaveLength(5);
+    // The task prompt travels verbatim.
+    expect(ok.requests[0]!.messages[1]!.content).toContain("[user]\ntask marker jr-a-");
+
+    // Again: nothing answered is asked again; the failed ones are.
+    const again = await planRun(["jr-good", "jr-bad"], { benchmark: "jr-a" }, "tester");
+    expect(again.requests.map((r) => r.judgeId)).toHaveLength(5);
+    expect(again.answeredBefore).toBe(5);
+  });
+
+  it.runIf(process.env.DATABASE_URL)(
+    "a run killed midway, started again, finishes without asking an answered pair twice",
+    async () => {
+      const target = currentDb().target;
+      if (target.kind !== "postgres") throw new Error("PostgreSQL only");
+      const slow = await fakeProvider([{ answer: ANSWER, latencyMs: 150 }]);
+      try {
+        await trajectories("jr-kill", 24);
+        await judge("jr-slow", slow.url, 2);
+        const cli = () =>
+          spawn(
+            process.execPath,
+            [
+              "--conditions=react-server",
+              "--import",
+              "tsx",
+              "scripts/cli.ts",
+              "judge",
+              "run",
+              "jr-slow",
+              "--benchmark",
+              "jr-kill",
+            ],
+            {
+              env: { ...process.env, DATABASE_URL: target.url },
+              stdio: ["ignore", "ignore", "pipe"],
+            },
+          );
+        const first = cli();
+        const exited = new Promise((resolve) => first.on("exit", resolve));
+        // Kill once some pairs are answered.
+        for (let i = 0; i < 300; i++) {
+          const done = await db().judgeRequest.count({ where: { status: "DONE", judge: { name: "jr-slow" } } });
+          if (done >= 4) break;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        first.kill("SIGKILL");
+        await exited;
+        const answeredAtKill = await db().judgeRequest.findMany({
+          where: { status: "DONE", judge: { name: "jr-slow" } },
+          select: { trajectory: { select: { externalId: true } } },
+        });
+        expect(answeredAtKill.length).toBeGreaterThanOrEqual(4);
+        expect(answeredAtKill.length).toBeLessThan(24);
+        const askedBefore = slow.requests.length;
+
+        const second = cli();
+        const code = await new Promise((resolve) => second.on("exit", resolve));
+        expect(code).toBe(0);
+        expect(await db().judgeRequest.count({ where: { status: "DONE", judge: { name: "jr-slow" } } })).toBe(24);
+        // After the restart no pair answered before the kill was asked again.
+        const askedAfter = slow.requests.slice(askedBefore).map(markerOf);
+        for (const a of answeredAtKill) expect(askedAfter).not.toContain(a.trajectory.externalId);
+        expect(await db().judgeVote.count({ where: { judge: { name: "jr-slow" } } })).toBe(24);
+      } finally {
+        await slow.close();
+      }
+    },
+  );
+});
