@@ -20,6 +20,7 @@ const LINKS: Array<{ href: string; label: string; action: Action }> = [
   { href: "/studies", label: "Studies", action: "studies:read" },
   { href: "/queue", label: "My queue", action: "labels:write" },
   { href: "/import", label: "Import", action: "imports:write" },
+  { href: "/judges", label: "Judges", action: "judges:write" },
   { href: "/people", label: "People", action: "people:write" },
 ];
 

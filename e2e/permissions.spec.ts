@@ -23,6 +23,7 @@ const MATRIX: Array<[string, string, number, number, number, number]> = [
   ["GET", "/studies", 200, 403, 200, 307],
   ["GET", "/studies/new", 200, 403, 403, 307],
   ["GET", "/people", 200, 403, 403, 307],
+  ["GET", "/judges", 200, 403, 403, 307],
   ["GET", "/queue", 200, 200, 403, 307],
   // Not an item of theirs: labellers are sent back to their queue.
   ["GET", "/queue/999/0", 307, 307, 403, 307],

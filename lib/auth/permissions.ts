@@ -19,6 +19,8 @@ export const PERMISSIONS = {
   "studies:read": ["RESEARCHER", "REVIEWER"],
   /** Draw, create and assign studies. */
   "studies:write": ["RESEARCHER"],
+  /** Judges the app asks: their endpoints, the judge prompt, runs. */
+  "judges:write": ["RESEARCHER"],
   /** People: accounts and roles. */
   "people:write": ["RESEARCHER"],
   /** Label the items of one's own queue. */

@@ -8,6 +8,7 @@ import type { TrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import { trajectoryWhere } from "@/lib/data/trajectories";
 import { currentPrompt } from "@/lib/data/judges";
 import { transaction } from "@/lib/data/sql";
+import { AppError } from "@/lib/errors";
 
 export type RunPlan = {
   runId: number;
@@ -18,8 +19,8 @@ export type RunPlan = {
   estimate: { tokensIn: number; cost: number | null };
 };
 
-/** Creates a run and its requests; refuses judges without an endpoint. */
-export async function planRun(judgeNames: readonly string[], filter: TrajectoryFilter, by: string): Promise<RunPlan> {
+async function runnableJudges(judgeNames: readonly string[]) {
+  if (!judgeNames.length) throw new AppError("BAD_INPUT", "choose at least one judge", "judges");
   const judges = await db().judge.findMany({
     where: { name: { in: [...judgeNames] } },
     select: {
@@ -32,9 +33,49 @@ export async function planRun(judgeNames: readonly string[], filter: TrajectoryF
     },
   });
   const missing = judgeNames.filter((n) => !judges.some((j) => j.name === n));
-  if (missing.length) throw new Error(`no judge named ${missing.join(", ")} (judge add defines one)`);
+  if (missing.length) throw new AppError("BAD_INPUT", `no judge named ${missing.join(", ")} (judge add defines one)`);
   const unrunnable = judges.filter((j) => !j.baseUrl).map((j) => j.name);
-  if (unrunnable.length) throw new Error(`${unrunnable.join(", ")}: known from imported votes only, with no endpoint`);
+  if (unrunnable.length)
+    throw new AppError("BAD_INPUT", `${unrunnable.join(", ")}: known from imported votes only, with no endpoint`);
+  return judges;
+}
+
+/** What a run would ask before it is started: requests, pairs answered before, an estimate. */
+export async function previewRun(judgeNames: readonly string[], filter: TrajectoryFilter) {
+  const judges = await runnableJudges(judgeNames);
+  const prompt = await currentPrompt();
+  const trajectories = await db().trajectory.findMany({ where: trajectoryWhere(filter), select: { id: true } });
+  const ids = trajectories.map((t) => t.id);
+  const answered = await db().judgeRequest.count({
+    where: {
+      status: "DONE",
+      promptVersion: prompt.version,
+      judgeId: { in: judges.map((j) => j.id) },
+      trajectoryId: { in: ids },
+    },
+  });
+  const [{ chars }] = await db().$queryRaw<[{ chars: number }]>`
+    SELECT coalesce(sum(length(content) + coalesce(length(reasoning), 0)), 0)::float8 AS chars
+      FROM message WHERE "trajectoryId" = ANY(${ids}::int[])`;
+  const perJudge = chars / 4;
+  const priced = judges.every((j) => j.priceInPerMillion != null);
+  return {
+    promptVersion: prompt.version,
+    requests: ids.length * judges.length - answered,
+    answeredBefore: answered,
+    tokensIn: Math.round(perJudge * judges.length),
+    cost: priced
+      ? judges.reduce(
+          (c, j) => c + (perJudge * j.priceInPerMillion! + ids.length * 400 * (j.priceOutPerMillion ?? 0)) / 1e6,
+          0,
+        )
+      : null,
+  };
+}
+
+/** Creates a run and its requests; refuses judges without an endpoint. */
+export async function planRun(judgeNames: readonly string[], filter: TrajectoryFilter, by: string): Promise<RunPlan> {
+  const judges = await runnableJudges(judgeNames);
   const prompt = await currentPrompt();
   const trajectories = await db().trajectory.findMany({
     where: trajectoryWhere(filter),
@@ -133,4 +174,62 @@ export async function runProgress(runId: number): Promise<RunProgress> {
     take: 20,
   });
   return { ...row!, errors: errors.map((e) => e.error ?? "") };
+}
+
+/** Pauses a run: its queued jobs pass without asking; its rows wait as pending. */
+export async function pauseRun(runId: number): Promise<void> {
+  await db().judgeRun.updateMany({ where: { id: runId, status: "RUNNING" }, data: { status: "PAUSED" } });
+}
+
+/** Resumes a paused run: its pending rows, to be queued again. */
+export async function resumeRun(runId: number): Promise<Array<{ id: number; judgeId: number }>> {
+  const resumed = await db().judgeRun.updateMany({
+    where: { id: runId, status: "PAUSED" },
+    data: { status: "RUNNING" },
+  });
+  if (!resumed.count) return [];
+  return pendingRequests(runId);
+}
+
+/** Cancels a run: what it has not asked is not asked (a new run asks it again). */
+export async function cancelRun(runId: number): Promise<void> {
+  await transaction(async (sql) => {
+    await sql.query(`UPDATE judge_run SET status = 'CANCELLED' WHERE id = $1 AND status IN ('RUNNING', 'PAUSED')`, [
+      runId,
+    ]);
+    await sql.query(`UPDATE judge_request SET status = 'CANCELLED' WHERE "runId" = $1 AND status = 'PENDING'`, [runId]);
+  });
+}
+
+/** The pending rows of a run (to queue after a resume, or after the app restarts). */
+export async function pendingRequests(runId?: number): Promise<Array<{ id: number; judgeId: number }>> {
+  return db().judgeRequest.findMany({
+    where: { status: { in: ["PENDING", "ASKING"] }, run: { status: "RUNNING", ...(runId ? { id: runId } : {}) } },
+    select: { id: true, judgeId: true },
+  });
+}
+
+export type RunRow = {
+  id: number;
+  judges: string[];
+  promptVersion: number;
+  status: string;
+  createdAt: Date;
+  createdBy: string | null;
+} & RunProgress;
+
+/** The newest runs with their progress. */
+export async function listRuns(limit = 20): Promise<RunRow[]> {
+  const runs = await db().judgeRun.findMany({ orderBy: { id: "desc" }, take: limit });
+  return Promise.all(
+    runs.map(async (r) => ({
+      id: r.id,
+      judges: r.judges,
+      promptVersion: r.promptVersion,
+      status: r.status,
+      createdAt: r.createdAt,
+      createdBy: r.createdBy,
+      ...(await runProgress(r.id)),
+    })),
+  );
 }

@@ -36,9 +36,12 @@ async function turnsOf(trajectoryId: number): Promise<JudgeTurn[]> {
   }));
 }
 
-/** Claims a pending request; null when another worker has it or it is answered. */
+/** Claims a pending request of a running run; null when another worker has it, it is answered, or its run is paused. */
 async function claim(id: number) {
-  const claimed = await db().judgeRequest.updateMany({ where: { id, status: "PENDING" }, data: { status: "ASKING" } });
+  const claimed = await db().judgeRequest.updateMany({
+    where: { id, status: "PENDING", run: { status: "RUNNING" } },
+    data: { status: "ASKING" },
+  });
   if (!claimed.count) return null;
   return db().judgeRequest.findUniqueOrThrow({
     where: { id },
@@ -66,6 +69,7 @@ export async function askRequest(id: number): Promise<void> {
   const t = r.trajectory;
   if (t.updatedAt.getTime() !== r.trajectoryVersion.getTime()) {
     await db().judgeRequest.update({ where: { id }, data: { status: "STALE" } });
+    await finishIfDone(r.runId);
     return;
   }
   const prompt = await db().judgePrompt.findUniqueOrThrow({ where: { version: r.promptVersion } });
@@ -132,6 +136,14 @@ export async function askRequest(id: number): Promise<void> {
     const message = e instanceof JudgeRequestFailed || e instanceof Error ? e.message : String(e);
     await db().judgeRequest.update({ where: { id }, data: { status: "FAILED", error: message.slice(0, 2000) } });
   }
+  await finishIfDone(r.runId);
+}
+
+/** A running run with nothing left to ask is done. */
+async function finishIfDone(runId: number): Promise<void> {
+  await db().$executeRaw`
+    UPDATE judge_run SET status = 'DONE' WHERE id = ${runId} AND status = 'RUNNING'
+       AND NOT EXISTS (SELECT 1 FROM judge_request WHERE "runId" = ${runId} AND status IN ('PENDING', 'ASKING'))`;
 }
 
 /** Works the queues of these judges, each with its concurrency, until stopped. */

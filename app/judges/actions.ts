@@ -1,0 +1,122 @@
+"use server";
+// The Judges page's changes: a judge's endpoint, the judge prompt (a new version each edit), and
+// runs: preview, start, pause, resume, cancel. Each checks the actor's permission and origin.
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { requireAction } from "@/lib/auth/session";
+import { AppError, formErrors, NO_ERRORS, type FormErrors } from "@/lib/errors";
+import { defineJudge, JudgeDefinitionSchema, savePrompt } from "@/lib/data/judges";
+import { parseTrajectoryFilter } from "@/lib/domain/trajectory-filter";
+import { IdParam } from "@/lib/domain/params";
+import { cancelRun, pauseRun, planRun, previewRun, resumeRun } from "@/lib/judges/runs";
+import { submitRequests } from "@/lib/judges/service";
+
+export type JudgesState = FormErrors & { saved: string | null };
+const START: JudgesState = { ...NO_ERRORS, saved: null };
+
+const text = (data: FormData, name: string) => {
+  const v = data.get(name);
+  return typeof v === "string" && v.trim() !== "" ? v.trim() : undefined;
+};
+
+async function attempt(change: () => Promise<string>): Promise<JudgesState> {
+  try {
+    const saved = await change();
+    revalidatePath("/judges");
+    return { ...START, saved };
+  } catch (e) {
+    return { ...formErrors(e), saved: null };
+  }
+}
+
+export async function saveJudge(_: JudgesState, data: FormData): Promise<JudgesState> {
+  await requireAction("judges:write");
+  return attempt(async () => {
+    const def = JudgeDefinitionSchema.parse({
+      name: text(data, "name"),
+      baseUrl: text(data, "baseUrl"),
+      model: text(data, "model"),
+      apiKeyEnv: text(data, "apiKeyEnv"),
+      concurrency: text(data, "concurrency"),
+      priceInPerMillion: text(data, "priceIn"),
+      priceOutPerMillion: text(data, "priceOut"),
+    });
+    const { created } = await defineJudge(def);
+    return `${def.name} ${created ? "added" : "updated"}`;
+  });
+}
+
+export async function savePromptVersion(_: JudgesState, data: FormData): Promise<JudgesState> {
+  const actor = await requireAction("judges:write");
+  return attempt(async () => {
+    const prompt = String(data.get("prompt") ?? "");
+    if (prompt.trim().length < 20) throw new AppError("BAD_INPUT", "a judge prompt says more than that", "prompt");
+    const { version, created } = await savePrompt(prompt, actor.handle);
+    return created ? `saved as version ${version}` : `unchanged: still version ${version}`;
+  });
+}
+
+const FILTER_FIELDS = ["benchmark", "model", "network", "prompt"] as const;
+
+/** The judges and filter of a run: the fields as chosen, or (to start) the ones the preview showed. */
+const ChosenSchema = z.object({
+  judges: z.array(z.string().max(200)).max(100),
+  filter: z.partialRecord(z.enum(FILTER_FIELDS), z.string().max(500)),
+});
+export type Chosen = z.output<typeof ChosenSchema>;
+
+function chosenFromFields(data: FormData): Chosen {
+  const filter: Chosen["filter"] = {};
+  for (const k of FILTER_FIELDS) {
+    const v = text(data, k);
+    if (v) filter[k] = v;
+  }
+  return { judges: data.getAll("judges").filter((v): v is string => typeof v === "string"), filter };
+}
+
+type Preview = {
+  requests: number;
+  answeredBefore: number;
+  tokensIn: number;
+  cost: number | null;
+  promptVersion: number;
+};
+
+export type RunPreview = JudgesState & {
+  preview: Preview | null;
+  /** What the preview covered: Start starts exactly that, whatever the fields say since. */
+  chosen: Chosen | null;
+};
+
+/** Preview first, start on a second press: the form shows what a run will ask before it asks. */
+export async function runAction(_: RunPreview, data: FormData): Promise<RunPreview> {
+  const actor = await requireAction("judges:write");
+  const none = { saved: null, preview: null, chosen: null };
+  try {
+    if (data.get("intent") !== "start") {
+      const chosen = chosenFromFields(data);
+      const preview = await previewRun(chosen.judges, parseTrajectoryFilter(chosen.filter));
+      return { ...START, preview, chosen };
+    }
+    const previewed = ChosenSchema.safeParse(JSON.parse(String(data.get("chosen") ?? "null")));
+    if (!previewed.success) return { ...NO_ERRORS, message: "preview the run first", ...none };
+    const chosen = previewed.data;
+    const plan = await planRun(chosen.judges, parseTrajectoryFilter(chosen.filter), actor.handle);
+    await submitRequests(plan.requests);
+    revalidatePath("/judges");
+    return { ...START, ...none, saved: `run ${plan.runId} started: ${plan.requests.length} request(s)` };
+  } catch (e) {
+    if (e instanceof SyntaxError) return { ...NO_ERRORS, message: "preview the run first", ...none };
+    return { ...formErrors(e), ...none };
+  }
+}
+
+export async function controlRun(data: FormData): Promise<void> {
+  await requireAction("judges:write");
+  const id = IdParam.parse(String(data.get("run") ?? ""));
+  const what = data.get("do");
+  if (what === "pause") await pauseRun(id);
+  else if (what === "resume") await submitRequests(await resumeRun(id));
+  else if (what === "cancel") await cancelRun(id);
+  revalidatePath("/judges");
+}

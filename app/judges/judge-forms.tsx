@@ -1,0 +1,143 @@
+"use client";
+// The Judges page's forms: a judge's endpoint, the judge prompt, and a run (previewed, then started).
+import { useActionState } from "react";
+import { FieldError, fieldProps, FormMessage } from "@/components/forms/field-error";
+import { NO_ERRORS } from "@/lib/errors";
+import { runAction, saveJudge, savePromptVersion, type JudgesState, type RunPreview } from "./actions";
+
+const START: JudgesState = { ...NO_ERRORS, saved: null };
+
+function Saved({ state }: { state: JudgesState }) {
+  return state.saved ? (
+    <span role="status" className="status-succeeded">
+      {" "}
+      {state.saved}
+    </span>
+  ) : null;
+}
+
+const JUDGE_FIELDS = [
+  ["name", "Name", "glm-5.3-flash", true],
+  ["baseUrl", "Base URL", "https://openrouter.ai/api/v1", true],
+  ["model", "Model", "z-ai/glm-5.3-flash", true],
+  ["apiKeyEnv", "Key's environment variable", "OPENROUTER_API_KEY", false],
+  ["concurrency", "Concurrency", "4", false],
+  ["priceIn", "$ per M input tokens", "0.15", false],
+  ["priceOut", "$ per M output tokens", "0.60", false],
+] as const;
+
+export function JudgeForm() {
+  const [state, action, pending] = useActionState(saveJudge, START);
+  return (
+    <form action={action} className="filters" aria-label="Add or update a judge">
+      {JUDGE_FIELDS.map(([name, label, placeholder, required]) => (
+        <div className="field" key={name}>
+          <label>
+            {label} <input name={name} placeholder={placeholder} required={required} {...fieldProps(state, name)} />
+          </label>
+          <FieldError errors={state} name={name} />
+        </div>
+      ))}
+      <div className="filter-actions">
+        <button type="submit" disabled={pending}>
+          Save judge
+        </button>
+        <Saved state={state} />
+      </div>
+      <FormMessage errors={state} />
+    </form>
+  );
+}
+
+export function PromptForm({ text, version }: { text: string; version: number }) {
+  const [state, action, pending] = useActionState(savePromptVersion, START);
+  return (
+    <form action={action} aria-label="The judge prompt">
+      <div className="field">
+        <label>
+          Judge prompt (version {version} in force)
+          <textarea
+            name="prompt"
+            rows={14}
+            defaultValue={text}
+            className="prompt-text"
+            {...fieldProps(state, "prompt")}
+          />
+        </label>
+        <FieldError errors={state} name="prompt" />
+      </div>
+      <button type="submit" disabled={pending}>
+        Save as a new version
+      </button>
+      <Saved state={state} />
+      <FormMessage errors={state} />
+    </form>
+  );
+}
+
+const RUN_START: RunPreview = { ...START, preview: null, chosen: null };
+
+export function RunForm({ judges, benchmarks, models }: { judges: string[]; benchmarks: string[]; models: string[] }) {
+  const [state, action, pending] = useActionState(runAction, RUN_START);
+  const p = state.preview;
+  const chosen = state.chosen;
+  return (
+    // Keyed by what was previewed: the fields come back showing it (a submitted form is reset to its defaults).
+    <form key={JSON.stringify(chosen)} action={action} className="filters" aria-label="Start a run">
+      {chosen ? <input type="hidden" name="chosen" value={JSON.stringify(chosen)} /> : null}
+      <fieldset>
+        <legend>Judges</legend>
+        {judges.map((j) => (
+          <label key={j} className="check">
+            <input type="checkbox" name="judges" value={j} defaultChecked={!chosen || chosen.judges.includes(j)} /> {j}
+          </label>
+        ))}
+      </fieldset>
+      {(
+        [
+          ["benchmark", "Benchmark", benchmarks],
+          ["model", "Model", models],
+          ["network", "Network", ["on", "off"]],
+          ["prompt", "Prompt", ["vanilla", "principled"]],
+        ] as const
+      ).map(([name, label, options]) => (
+        <label key={name}>
+          {label}
+          <select name={name} defaultValue={chosen?.filter[name] ?? ""}>
+            <option value="">any</option>
+            {options.map((o) => (
+              <option key={o} value={o}>
+                {o}
+              </option>
+            ))}
+          </select>
+        </label>
+      ))}
+      <div className="filter-actions">
+        <button type="submit" name="intent" value="preview" disabled={pending}>
+          Preview
+        </button>
+        {p && p.requests > 0 ? (
+          <button type="submit" name="intent" value="start" disabled={pending}>
+            Start {p.requests} request(s)
+          </button>
+        ) : null}
+        <Saved state={state} />
+      </div>
+      {p ? (
+        <p role="status" className="note">
+          {previewText(p)}
+        </p>
+      ) : null}
+      <FormMessage errors={state} />
+    </form>
+  );
+}
+
+function previewText(p: NonNullable<RunPreview["preview"]>): string {
+  return (
+    `${p.requests} request(s) under prompt version ${p.promptVersion} (${p.answeredBefore} answered before), ` +
+    `about ${p.tokensIn.toLocaleString("en-US")} input tokens` +
+    (p.cost === null ? " (no prices given)." : `, about $${p.cost.toFixed(2)}.`)
+  );
+}

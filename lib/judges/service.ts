@@ -1,0 +1,57 @@
+import "server-only";
+// The judge queue inside the app's server process: started when a run is started or resumed from
+// the Judges page, or when that page finds a running run with requests waiting (after a restart).
+// Rows left being asked by a process that died go back to pending first.
+import type PgBoss from "pg-boss";
+import { db } from "@/lib/db";
+import { enqueue, openQueue } from "./queue";
+import { pendingRequests } from "./runs";
+import { workJudges } from "./worker";
+
+type Service = { boss: PgBoss; working: Set<number> };
+const holder = globalThis as unknown as { __shortcutAuditJudges?: Promise<Service> };
+
+async function start(): Promise<Service> {
+  const boss = await openQueue();
+  const service: Service = { boss, working: new Set() };
+  // This process is the only worker of runs started here: what was being asked when it stopped is asked again.
+  await db().judgeRequest.updateMany({
+    where: { status: "ASKING", run: { status: "RUNNING" } },
+    data: { status: "PENDING" },
+  });
+  await submit(service, await pendingRequests());
+  return service;
+}
+
+async function submit(service: Service, requests: ReadonlyArray<{ id: number; judgeId: number }>): Promise<void> {
+  const ids = [...new Set(requests.map((r) => r.judgeId))].filter((id) => !service.working.has(id));
+  if (ids.length) {
+    const judges = await db().judge.findMany({ where: { id: { in: ids } }, select: { id: true, concurrency: true } });
+    await workJudges(service.boss, judges);
+    for (const j of judges) service.working.add(j.id);
+  }
+  await enqueue(service.boss, requests);
+}
+
+function service(): Promise<Service> {
+  holder.__shortcutAuditJudges ??= start().catch((e) => {
+    holder.__shortcutAuditJudges = undefined;
+    throw e;
+  });
+  return holder.__shortcutAuditJudges;
+}
+
+/** Queues requests and makes sure their judges are worked in this process. */
+export async function submitRequests(requests: ReadonlyArray<{ id: number; judgeId: number }>): Promise<void> {
+  const s = await service();
+  await submit(s, requests);
+}
+
+/** Starts the queue when a running run has requests waiting and nothing works them here yet. */
+export async function resumeWaitingRuns(): Promise<void> {
+  if (holder.__shortcutAuditJudges) return;
+  const waiting = await db().judgeRequest.count({
+    where: { status: { in: ["PENDING", "ASKING"] }, run: { status: "RUNNING" } },
+  });
+  if (waiting) await service();
+}
