@@ -52,7 +52,7 @@ export function JudgeForm() {
 export function PromptForm({ text, version }: { text: string; version: number }) {
   const [state, action, pending] = useActionState(savePromptVersion, START);
   return (
-    <form action={action} aria-label="The judge prompt">
+    <form action={action} aria-label="The judge prompt" className="prompt-form">
       <div className="field">
         <label>
           Judge prompt (version {version} in force)
