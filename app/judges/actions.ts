@@ -4,14 +4,15 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { requireAction } from "@/lib/auth/session";
-import { AppError, formErrors, NO_ERRORS, type FormErrors } from "@/lib/errors";
+import { AppError, formErrors, NO_ERRORS } from "@/lib/errors";
+import { attempt, type SavedState } from "@/lib/form-action";
 import { defineJudge, JudgeDefinitionSchema, savePrompt } from "@/lib/data/judges";
 import { parseTrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import { IdParam } from "@/lib/domain/params";
 import { cancelRun, pauseRun, planRun, previewRun, resumeRun } from "@/lib/judges/runs";
 import { submitRequests } from "@/lib/judges/service";
 
-export type JudgesState = FormErrors & { saved: string | null };
+export type JudgesState = SavedState;
 const START: JudgesState = { ...NO_ERRORS, saved: null };
 
 const text = (data: FormData, name: string) => {
@@ -19,19 +20,11 @@ const text = (data: FormData, name: string) => {
   return typeof v === "string" && v.trim() !== "" ? v.trim() : undefined;
 };
 
-async function attempt(change: () => Promise<string>): Promise<JudgesState> {
-  try {
-    const saved = await change();
-    revalidatePath("/judges");
-    return { ...START, saved };
-  } catch (e) {
-    return { ...formErrors(e), saved: null };
-  }
-}
+const change = (fn: () => Promise<string>) => attempt("/judges", fn);
 
 export async function saveJudge(_: JudgesState, data: FormData): Promise<JudgesState> {
   await requireAction("judges:write");
-  return attempt(async () => {
+  return change(async () => {
     const def = JudgeDefinitionSchema.parse({
       name: text(data, "name"),
       baseUrl: text(data, "baseUrl"),
@@ -48,7 +41,7 @@ export async function saveJudge(_: JudgesState, data: FormData): Promise<JudgesS
 
 export async function savePromptVersion(_: JudgesState, data: FormData): Promise<JudgesState> {
   const actor = await requireAction("judges:write");
-  return attempt(async () => {
+  return change(async () => {
     const prompt = String(data.get("prompt") ?? "");
     if (prompt.trim().length < 20) throw new AppError("BAD_INPUT", "a judge prompt says more than that", "prompt");
     const { version, created } = await savePrompt(prompt, actor.handle);

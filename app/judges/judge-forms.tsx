@@ -1,20 +1,11 @@
 "use client";
 // The Judges page's forms: a judge's endpoint, the judge prompt, and a run (previewed, then started).
 import { useActionState } from "react";
-import { FieldError, fieldProps, FormMessage } from "@/components/forms/field-error";
+import { FieldError, fieldProps, FormMessage, Saved } from "@/components/forms/field-error";
 import { NO_ERRORS } from "@/lib/errors";
 import { runAction, saveJudge, savePromptVersion, type JudgesState, type RunPreview } from "./actions";
 
 const START: JudgesState = { ...NO_ERRORS, saved: null };
-
-function Saved({ state }: { state: JudgesState }) {
-  return state.saved ? (
-    <span role="status" className="status-succeeded">
-      {" "}
-      {state.saved}
-    </span>
-  ) : null;
-}
 
 const JUDGE_FIELDS = [
   ["name", "Name", "glm-5.3-flash", true],

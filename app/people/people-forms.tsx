@@ -1,6 +1,6 @@
 "use client";
 import { useActionState } from "react";
-import { FieldError, fieldProps, FormMessage } from "@/components/forms/field-error";
+import { FieldError, fieldProps, FormMessage, Saved } from "@/components/forms/field-error";
 import { NO_ERRORS } from "@/lib/errors";
 import { addPerson, changePassword, changeRole, type PeopleState } from "./actions";
 
@@ -28,15 +28,6 @@ function RoleOptions() {
 }
 
 const START: PeopleState = { ...NO_ERRORS, saved: null };
-
-function Saved({ state }: { state: PeopleState }) {
-  return state.saved ? (
-    <span role="status" className="status-succeeded">
-      {" "}
-      {state.saved}
-    </span>
-  ) : null;
-}
 
 export function AddPersonForm() {
   const [state, action, pending] = useActionState(addPerson, START);

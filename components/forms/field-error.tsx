@@ -28,3 +28,13 @@ export function FormMessage({ errors }: { errors: FormErrors }) {
     </p>
   ) : null;
 }
+
+/** What a form saved, beside its button. */
+export function Saved({ state }: { state: { saved: string | null } }) {
+  return state.saved ? (
+    <span role="status" className="status-succeeded">
+      {" "}
+      {state.saved}
+    </span>
+  ) : null;
+}

@@ -2,6 +2,7 @@ import "server-only";
 // The database back out as the app's own records (interchange.md), whatever format they came in:
 // importing an export into an empty database gives back the same trajectories, votes and labels.
 // Read page by page, so an export of any size streams.
+import { KEY_SELECT } from "./selects";
 import { db } from "@/lib/db";
 import { VERDICT_SELECT } from "./selects";
 import type { Turn } from "@/lib/domain/steps";
@@ -11,14 +12,7 @@ const PAGE = 100;
 
 type Key = { benchmark: string; model: string; task: string; network: boolean; prompt: string; run: number };
 
-const keySelect = {
-  network: true,
-  prompt: true,
-  run: true,
-  benchmark: { select: { name: true } },
-  model: { select: { name: true } },
-  task: { select: { key: true } },
-} as const;
+const keySelect = KEY_SELECT;
 
 function keyOf(t: {
   network: boolean;

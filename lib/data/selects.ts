@@ -24,3 +24,13 @@ export const PANEL_SELECT = {
 
 /** A vote's or label's verdict in each category (CATEGORY_FIELDS). */
 export const VERDICT_SELECT = { upstream: true, localGit: true, memory: true, other: true } as const;
+
+/** What names a trajectory by its natural key. */
+export const KEY_SELECT = {
+  network: true,
+  prompt: true,
+  run: true,
+  benchmark: { select: { name: true } },
+  model: { select: { name: true } },
+  task: { select: { key: true } },
+} as const;

@@ -6,6 +6,7 @@ import "server-only";
 import type PgBoss from "pg-boss";
 import { db } from "@/lib/db";
 import { transaction } from "@/lib/data/sql";
+import { KEY_SELECT } from "@/lib/data/selects";
 import { ImportContext } from "@/lib/data/import/context";
 import { writeVotes } from "@/lib/data/import/votes";
 import { askJudge, JudgeRequestFailed } from "./client";
@@ -48,16 +49,7 @@ async function claim(id: number) {
     include: {
       judge: true,
       trajectory: {
-        select: {
-          updatedAt: true,
-          externalId: true,
-          network: true,
-          prompt: true,
-          run: true,
-          benchmark: { select: { name: true } },
-          model: { select: { name: true } },
-          task: { select: { key: true } },
-        },
+        select: { updatedAt: true, externalId: true, ...KEY_SELECT },
       },
     },
   });
