@@ -2,17 +2,14 @@ import "server-only";
 // The database back out as the app's own records (interchange.md), whatever format they came in:
 // importing an export into an empty database gives back the same trajectories, votes and labels.
 // Read page by page, so an export of any size streams.
-import { KEY_SELECT } from "./selects";
 import { db } from "@/lib/db";
-import { VERDICT_SELECT } from "./selects";
+import { KEY_SELECT, VERDICT_SELECT } from "./selects";
 import type { Turn } from "@/lib/domain/steps";
 import { voteVerdicts } from "./derived";
 
 const PAGE = 100;
 
 type Key = { benchmark: string; model: string; task: string; network: boolean; prompt: string; run: number };
-
-const keySelect = KEY_SELECT;
 
 function keyOf(t: {
   network: boolean;
@@ -85,7 +82,7 @@ export async function* exportTrajectories(): AsyncGenerator<Record<string, unkno
         resolved: true,
         patch: true,
         metadata: true,
-        ...keySelect,
+        ...KEY_SELECT,
         task: { select: { key: true, repo: true, baseCommit: true, language: true } },
       },
     }),
@@ -136,7 +133,7 @@ export async function* exportVotes(): AsyncGenerator<Record<string, unknown>> {
         evidence: true,
         votedAt: true,
         judge: { select: { name: true } },
-        trajectory: { select: keySelect },
+        trajectory: { select: KEY_SELECT },
       },
     }),
   );
@@ -169,7 +166,7 @@ export async function* exportLabels(): AsyncGenerator<Record<string, unknown>> {
         note: true,
         updatedAt: true,
         annotator: { select: { handle: true } },
-        trajectory: { select: keySelect },
+        trajectory: { select: KEY_SELECT },
       },
     }),
   );
