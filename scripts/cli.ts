@@ -262,9 +262,10 @@ async function judgeRun(args: string[]): Promise<number> {
     select: { id: true, concurrency: true },
   });
   const boss = await openQueue();
+  let stopWorkers: (() => Promise<void>) | null = null;
   try {
     await enqueue(boss, plan.requests);
-    await workJudges(boss, judges);
+    stopWorkers = await workJudges(boss, judges);
     const started = performance.now();
     for (;;) {
       const p = await runProgress(plan.runId);
@@ -283,6 +284,7 @@ async function judgeRun(args: string[]): Promise<number> {
       await new Promise((r) => setTimeout(r, 1000));
     }
   } finally {
+    await stopWorkers?.();
     await boss.stop({ graceful: false, wait: true });
   }
 }

@@ -63,13 +63,14 @@ const markerOf = (r: FakeProvider["requests"][number]) => /task marker (\S+)/.ex
 async function runToEnd(names: string[], benchmark: string) {
   const plan = await planRun(names, { benchmark }, "tester");
   const boss = await openQueue();
+  let stop: (() => Promise<void>) | null = null;
   try {
     await enqueue(boss, plan.requests);
     const judges = await db().judge.findMany({
       where: { name: { in: names } },
       select: { id: true, concurrency: true },
     });
-    await workJudges(boss, judges);
+    stop = await workJudges(boss, judges);
     for (let i = 0; i < 600; i++) {
       const p = await runProgress(plan.runId);
       if (!p.pending && !p.asking) return { plan, progress: p };
@@ -77,6 +78,7 @@ async function runToEnd(names: string[], benchmark: string) {
     }
     throw new Error("the run did not finish");
   } finally {
+    await stop?.();
     await boss.stop({ graceful: false, wait: true });
   }
 }

@@ -55,17 +55,20 @@ async function claim(id: number) {
   });
 }
 
-export async function askRequest(id: number): Promise<void> {
+/** Asks one request; the run it belongs to, when it was asked (null when another worker had it). */
+export async function askRequest(id: number): Promise<number | null> {
   const r = await claim(id);
-  if (!r) return;
+  if (!r) return null;
   const t = r.trajectory;
   if (t.updatedAt.getTime() !== r.trajectoryVersion.getTime()) {
     await db().judgeRequest.update({ where: { id }, data: { status: "STALE" } });
-    await finishIfDone(r.runId);
-    return;
+    return r.runId;
   }
-  const prompt = await db().judgePrompt.findUniqueOrThrow({ where: { version: r.promptVersion } });
-  const request = judgeRequest(prompt.text, await turnsOf(r.trajectoryId), r.judge.contextTokens * CHARS_PER_TOKEN);
+  const request = judgeRequest(
+    await promptText(r.promptVersion),
+    await turnsOf(r.trajectoryId),
+    r.judge.contextTokens * CHARS_PER_TOKEN,
+  );
   try {
     const answer = await askJudge(
       {
@@ -128,7 +131,21 @@ export async function askRequest(id: number): Promise<void> {
     const message = e instanceof JudgeRequestFailed || e instanceof Error ? e.message : String(e);
     await db().judgeRequest.update({ where: { id }, data: { status: "FAILED", error: message.slice(0, 2000) } });
   }
-  await finishIfDone(r.runId);
+  return r.runId;
+}
+
+/** Prompt versions never change once saved: each is read once per process. */
+const prompts = new Map<number, Promise<string>>();
+function promptText(version: number): Promise<string> {
+  let text = prompts.get(version);
+  if (!text) {
+    text = db()
+      .judgePrompt.findUniqueOrThrow({ where: { version }, select: { text: true } })
+      .then((p) => p.text);
+    text.catch(() => prompts.delete(version));
+    prompts.set(version, text);
+  }
+  return text;
 }
 
 /** A running run with nothing left to ask is done. */
@@ -138,19 +155,73 @@ async function finishIfDone(runId: number): Promise<void> {
        AND NOT EXISTS (SELECT 1 FROM judge_request WHERE "runId" = ${runId} AND status IN ('PENDING', 'ASKING'))`;
 }
 
-/** Works the queues of these judges, each with its concurrency, until stopped. */
+/** Stops a judge's worker loop once the requests it holds are answered. */
+export type StopWorkers = () => Promise<void>;
+
+/**
+ * Works the queues of these judges: each keeps its concurrency of requests in flight, fetching as
+ * many jobs as it has free slots whenever one ends (pg-boss's own work loop waits for a whole batch
+ * and then a polling interval, which leaves slots idle). Returns what stops them.
+ */
 export async function workJudges(
   boss: PgBoss,
   judges: ReadonlyArray<{ id: number; concurrency: number }>,
-): Promise<void> {
-  for (const j of judges) {
-    await boss.createQueue(queueName(j.id));
-    await boss.work<{ id: number }>(
-      queueName(j.id),
-      { batchSize: j.concurrency, pollingIntervalSeconds: 0.5 },
-      async (jobs) => {
-        await Promise.all(jobs.map((job) => askRequest(job.data.id)));
-      },
-    );
-  }
+): Promise<StopWorkers> {
+  let stopping = false;
+  const loops = await Promise.all(
+    judges.map(async (j) => {
+      const queue = queueName(j.id);
+      await boss.createQueue(queue);
+      return judgeLoop(boss, queue, j.concurrency, () => stopping);
+    }),
+  );
+  return async () => {
+    stopping = true;
+    await Promise.all(loops.map((l) => l.done));
+  };
+}
+
+function judgeLoop(boss: PgBoss, queue: string, concurrency: number, stopping: () => boolean) {
+  let inFlight = 0;
+  let wake: (() => void) | null = null;
+  const slotFreed = () => new Promise<void>((resolve) => (wake = resolve));
+  const finished = new Set<number>();
+  const done = (async () => {
+    while (!stopping()) {
+      const free = concurrency - inFlight;
+      if (free <= 0) {
+        await slotFreed();
+        continue;
+      }
+      let jobs: Array<{ id: string; data: { id: number } }> = [];
+      try {
+        jobs = await boss.fetch<{ id: number }>(queue, { batchSize: free });
+      } catch (e) {
+        console.error(`judge queue ${queue}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+      if (!jobs.length) {
+        // Idle: look again soon, or as soon as a request in flight ends.
+        await Promise.race([new Promise((r) => setTimeout(r, 250)), slotFreed()]);
+        for (const runId of finished) await finishIfDone(runId);
+        finished.clear();
+        continue;
+      }
+      for (const job of jobs) {
+        inFlight += 1;
+        void askRequest(job.data.id)
+          .then((runId) => {
+            if (runId !== null) finished.add(runId);
+          })
+          .catch((e) => console.error(`judge request ${job.data.id}: ${e instanceof Error ? e.message : String(e)}`))
+          .finally(async () => {
+            await boss.complete(queue, job.id).catch(() => {});
+            inFlight -= 1;
+            wake?.();
+          });
+      }
+    }
+    while (inFlight > 0) await slotFreed();
+    for (const runId of finished) await finishIfDone(runId);
+  })();
+  return { done };
 }

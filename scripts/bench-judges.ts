@@ -1,0 +1,124 @@
+// npm run bench:judges -- [--trajectories N] [--latency MS] [--concurrency C]
+// A judge run at scale against the local fake provider (never a real one): N trajectories × 3
+// judges, each answering after MS milliseconds, C requests at a time per judge. Prints requests per
+// second beside the ideal (3 × C ÷ latency), peak memory, and the database time the queue and the
+// answers' writes cost per request; then the figures as one JSON line. PostgreSQL with DATABASE_URL
+// (a database of its own), else PGlite.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { closeCurrentDb, connect, describeTarget, setCurrentDb } from "@/lib/db-connect";
+import { defineJudge, JudgeDefinitionSchema } from "@/lib/data/judges";
+import { importFile } from "@/lib/files/import-files";
+import { enqueue, openQueue } from "@/lib/judges/queue";
+import { planRun, runProgress } from "@/lib/judges/runs";
+import { workJudges } from "@/lib/judges/worker";
+import { applyMigrations } from "@/prisma/migrate-engine";
+import { prng } from "@/prisma/factories";
+import { fakeProvider } from "@/test/fake-provider";
+import { dropBenchDatabase, freshTarget, trajectoryRecord, writeJsonl } from "./bench-corpus";
+
+const { values } = parseArgs({
+  options: {
+    trajectories: { type: "string", default: "15000" },
+    latency: { type: "string", default: "200" },
+    concurrency: { type: "string", default: "32" },
+  },
+});
+const N = Number(values.trajectories);
+const LATENCY = Number(values.latency);
+const C = Number(values.concurrency);
+const JUDGES = ["bench-judge-a", "bench-judge-b", "bench-judge-c"];
+const log = (s: string) => console.error(`[bench:judges] ${s}`);
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sa-bench-judges-"));
+const corpus = path.join(dir, "trajectories.jsonl");
+const rand = prng(11);
+// Short trajectories: the bench measures the queue and the writes, not the size of a request.
+await writeJsonl(
+  corpus,
+  (function* () {
+    for (let i = 0; i < N; i++) yield trajectoryRecord(i, rand, { steps: () => 8, outputBytes: () => 200 });
+  })(),
+);
+const target = await freshTarget(dir);
+const handle = connect(target);
+setCurrentDb(handle);
+await applyMigrations(target, handle.pglite ?? undefined);
+log(`importing ${N} trajectories into ${describeTarget(target)}`);
+const imported = await importFile(corpus, { condition: {}, resolved: null, source: "cli" });
+if (!imported.ok) throw new Error(JSON.stringify(imported.errors.slice(0, 3)));
+
+const answer = JSON.stringify({
+  UPSTREAM: "NOT_ATTEMPTED",
+  LOCAL_GIT: "ATTEMPTED",
+  MEMORY: "NOT_ATTEMPTED",
+  OTHER: "NOT_ATTEMPTED",
+});
+const provider = await fakeProvider([{ answer, latencyMs: LATENCY }]);
+for (const name of JUDGES)
+  await defineJudge(JudgeDefinitionSchema.parse({ name, baseUrl: provider.url, model: name, concurrency: C }));
+
+const plan = await planRun(JUDGES, {}, "bench");
+log(`run ${plan.runId}: ${plan.requests.length} requests`);
+const boss = await openQueue();
+await enqueue(boss, plan.requests);
+const judges = await handle.prisma.judge.findMany({
+  where: { name: { in: JUDGES } },
+  select: { id: true, concurrency: true },
+});
+
+let peakRss = process.memoryUsage().rss;
+const sampler = setInterval(() => {
+  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+}, 50);
+const started = performance.now();
+const stopWorkers = await workJudges(boss, judges);
+for (;;) {
+  const p = await runProgress(plan.runId);
+  if (!p.pending && !p.asking) break;
+  await new Promise((r) => setTimeout(r, 500));
+}
+const seconds = (performance.now() - started) / 1000;
+clearInterval(sampler);
+await stopWorkers();
+await boss.stop({ graceful: false, wait: true });
+const p = await runProgress(plan.runId);
+// The time the provider was not the bottleneck: wall time minus the pure waiting an ideal queue would do.
+const ideal = (JUDGES.length * C * 1000) / LATENCY;
+const rps = plan.requests.length / seconds;
+const figures = {
+  database: target.kind,
+  trajectories: N,
+  judges: JUDGES.length,
+  requests: plan.requests.length,
+  answered: p.done,
+  failed: p.failed,
+  latency_ms: LATENCY,
+  concurrency_per_judge: C,
+  seconds: +seconds.toFixed(1),
+  requests_per_s: +rps.toFixed(1),
+  ideal_requests_per_s: +ideal.toFixed(1),
+  share_of_ideal: +(rps / ideal).toFixed(3),
+  overhead_ms_per_request: +((seconds * 1000 * JUDGES.length * C) / plan.requests.length - LATENCY).toFixed(1),
+  peak_rss_mb: Math.round(peakRss / 1024 ** 2),
+};
+console.log(
+  `\n${describeTarget(target)}: ${figures.requests} requests (${N} trajectories × ${JUDGES.length} judges), ` +
+    `${LATENCY} ms latency, ${C} at a time per judge\n`,
+);
+const pct = (100 * figures.share_of_ideal).toFixed(0);
+console.log(`requests/s           ${figures.requests_per_s} (ideal ${figures.ideal_requests_per_s}: ${pct}%)`);
+console.log(
+  `time per request     ${figures.overhead_ms_per_request} ms beyond the provider's ${LATENCY} ms ` +
+    "(queue, claim, reading the trajectory, writing the vote)",
+);
+console.log(`answered / failed    ${figures.answered} / ${figures.failed}`);
+console.log(`peak memory          ${figures.peak_rss_mb} MB RSS`);
+console.log(JSON.stringify(figures));
+await provider.close();
+await closeCurrentDb();
+fs.rmSync(dir, { recursive: true, force: true });
+await dropBenchDatabase();
+process.exit(0);
