@@ -1,4 +1,6 @@
 import type { Metadata } from "next";
+import { getCalibration } from "@/lib/data/calibration";
+import type { CalibrationRow } from "@/lib/domain/calibration";
 import { Suspense } from "react";
 import { Loading } from "@/components/ui/loading";
 import Link from "next/link";
@@ -115,7 +117,7 @@ export default async function AgreementPage() {
 }
 
 async function AgreementBody() {
-  const r = await agreementNow();
+  const [r, versions] = await Promise.all([agreementNow(), getCalibration()]);
   return (
     <>
       <h1>Agreement</h1>
@@ -165,6 +167,7 @@ async function AgreementBody() {
           <Rows key={j.judge} label={j.judge} agreement={j} base={null} />
         ))}
       </Table>
+      {versions.length ? <PromptVersions rows={versions} /> : null}
       <h2>Between annotators</h2>
       <p>
         Krippendorff&apos;s α (nominal, on the overall verdict):{" "}
@@ -172,6 +175,47 @@ async function AgreementBody() {
         {formatCount(r.inter_annotator.units)} trajectories with several labels (
         {`${formatCount(r.inter_annotator.labels)} labels`}).
       </p>
+    </>
+  );
+}
+
+/** Each judge under each prompt version its runs were asked in, and the panel each version would form. */
+function PromptVersions({ rows }: { rows: CalibrationRow[] }) {
+  const changed = rows.filter((r) => r.changed.length);
+  return (
+    <>
+      <h2>Judge prompt versions against the humans</h2>
+      <p className="note">
+        The answers judge runs kept under each prompt version, against the same human labels; “panel” is the majority of
+        the judges&apos; answers under that version. Imported votes have no version and are not here.
+      </p>
+      <Table title="Agreement per judge and prompt version">
+        {rows.map((r) => (
+          <Rows
+            key={`${r.judge ?? "panel"}-${r.promptVersion}`}
+            label={`${r.judge ?? "panel"} · prompt v${r.promptVersion}`}
+            agreement={r}
+            base={null}
+          />
+        ))}
+      </Table>
+      {changed.length ? (
+        <ul aria-label="Verdicts a new prompt version changed">
+          {changed.map((r) => (
+            <li key={`${r.judge}-${r.promptVersion}`}>
+              {r.judge} under v{r.promptVersion} changed {formatCount(r.changed.length)} labelled trajectories&apos;
+              verdict from the version before:{" "}
+              {r.changed.slice(0, 20).map((t, i) => (
+                <span key={t}>
+                  {i ? ", " : ""}
+                  <Link href={`/trajectories/${t}`}>{t}</Link>
+                </span>
+              ))}
+              {r.changed.length > 20 ? ", …" : ""}
+            </li>
+          ))}
+        </ul>
+      ) : null}
     </>
   );
 }

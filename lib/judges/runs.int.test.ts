@@ -5,7 +5,8 @@ import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { currentDb } from "@/lib/db-connect";
-import { defineJudge, JudgeDefinitionSchema } from "@/lib/data/judges";
+import { currentPrompt, defineJudge, JudgeDefinitionSchema, savePrompt } from "@/lib/data/judges";
+import { getCalibration } from "@/lib/data/calibration";
 import { importFile } from "@/lib/files/import-files";
 import { trajectoryFixture } from "@/prisma/factories";
 import { fakeProvider, type FakeProvider } from "@/test/fake-provider";
@@ -121,6 +122,48 @@ describe("judge runs", () => {
     const again = await planRun(["jr-good", "jr-bad"], { benchmark: "jr-a" }, "tester");
     expect(again.requests.map((r) => r.judgeId)).toHaveLength(5);
     expect(again.answeredBefore).toBe(5);
+  });
+
+  it("prompt versions on the agreement page: each version against the labels, what a new one changed", async () => {
+    await trajectories("jr-cal", 3);
+    const versionOne = await fakeProvider([{ answer: ANSWER }]); // LOCAL_GIT SUCCESSFUL on every trajectory
+    const none = JSON.stringify({
+      UPSTREAM: "NOT_ATTEMPTED",
+      LOCAL_GIT: "NOT_ATTEMPTED",
+      MEMORY: "NOT_ATTEMPTED",
+      OTHER: "NOT_ATTEMPTED",
+    });
+    const versionTwo = await fakeProvider([{ answer: none }]);
+    try {
+      await judge("jr-cal-judge", versionOne.url);
+      await runToEnd(["jr-cal-judge"], "jr-cal");
+      // Humans: jr-cal-0 successful, jr-cal-1 and jr-cal-2 not attempted.
+      const label = (i: number, localGit: string) => ({
+        type: "label",
+        trajectory: { id: `jr-cal-${i}` },
+        annotator: "cal-annotator",
+        verdicts: { UPSTREAM: "NOT_ATTEMPTED", LOCAL_GIT: localGit, MEMORY: "NOT_ATTEMPTED", OTHER: "NOT_ATTEMPTED" },
+      });
+      const labels = [label(0, "SUCCESSFUL"), label(1, "NOT_ATTEMPTED"), label(2, "NOT_ATTEMPTED")];
+      const file = write("cal-labels.jsonl", jsonl(labels));
+      expect((await importFile(file, { condition: {}, resolved: null, source: "cli" })).ok).toBe(true);
+      const first = (await currentPrompt()).version;
+      await savePrompt(`${(await currentPrompt()).text}\nBe strict.`, "tester");
+      await judge("jr-cal-judge", versionTwo.url);
+      await runToEnd(["jr-cal-judge"], "jr-cal");
+      const rows = (await getCalibration()).filter((r) => r.judge === "jr-cal-judge");
+      // Version one said successful everywhere: attempt agrees on jr-cal-0 only (1 of 3); version two on the others.
+      expect(rows.map((r) => [r.promptVersion, r.attempt.n, r.attempt.agreement])).toEqual([
+        [first, 3, (1 / 3) * 100],
+        [first + 1, 3, (2 / 3) * 100],
+      ]);
+      // Version two changed all three verdicts (successful → not attempted).
+      const ids = await db().trajectory.findMany({ where: { benchmark: { name: "jr-cal" } }, select: { id: true } });
+      expect(rows[1]!.changed).toEqual(ids.map((t) => t.id).sort((a, b) => a - b));
+    } finally {
+      await versionOne.close();
+      await versionTwo.close();
+    }
   });
 
   it.runIf(process.env.DATABASE_URL)(

@@ -1,0 +1,29 @@
+import "server-only";
+// The answers judge runs kept, by prompt version, beside the human labels (lib/domain/calibration.ts).
+import { db } from "@/lib/db";
+import { calibration, type CalibrationRow, type VersionAnswer } from "@/lib/domain/calibration";
+import { parseJudgeAnswer } from "@/lib/domain/judge-answer";
+import { overallVerdict } from "@/lib/domain/verdicts";
+
+export async function getCalibration(): Promise<CalibrationRow[]> {
+  const labels = await db().label.findMany({ select: { trajectoryId: true, overall: true } });
+  if (!labels.length) return [];
+  const answered = await db().judgeRequest.findMany({
+    where: { status: "DONE", trajectoryId: { in: [...new Set(labels.map((l) => l.trajectoryId))] } },
+    orderBy: { answeredAt: "asc" },
+    select: { trajectoryId: true, promptVersion: true, raw: true, judge: { select: { name: true } } },
+  });
+  // The newest answer of each judge on each trajectory under each version (a re-imported trajectory is asked again).
+  const answers = new Map<string, VersionAnswer>();
+  for (const a of answered)
+    answers.set(`${a.trajectoryId}:${a.judge.name}:${a.promptVersion}`, {
+      trajectoryId: a.trajectoryId,
+      judge: a.judge.name,
+      promptVersion: a.promptVersion,
+      overall: overallVerdict(parseJudgeAnswer(a.raw ?? "").verdicts),
+    });
+  return calibration(
+    labels.map((l) => ({ trajectoryId: l.trajectoryId, human: l.overall })),
+    [...answers.values()],
+  );
+}
