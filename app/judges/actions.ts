@@ -31,6 +31,8 @@ export async function saveJudge(_: JudgesState, data: FormData): Promise<JudgesS
       model: text(data, "model"),
       apiKeyEnv: text(data, "apiKeyEnv"),
       concurrency: text(data, "concurrency"),
+      temperature: text(data, "temperature"),
+      maxTokens: text(data, "maxTokens"),
       priceInPerMillion: text(data, "priceIn"),
       priceOutPerMillion: text(data, "priceOut"),
     });

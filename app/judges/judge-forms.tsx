@@ -13,6 +13,8 @@ const JUDGE_FIELDS = [
   ["model", "Model", "z-ai/glm-5.3-flash", true],
   ["apiKeyEnv", "Key's environment variable", "OPENROUTER_API_KEY", false],
   ["concurrency", "Concurrency", "4", false],
+  ["temperature", "Temperature", "0", false],
+  ["maxTokens", "Max answer tokens", "2000", false],
   ["priceIn", "$ per M input tokens", "0.15", false],
   ["priceOut", "$ per M output tokens", "0.60", false],
 ] as const;

@@ -105,6 +105,7 @@ export default async function JudgesPage() {
                     <td>{r.status.toLowerCase()}</td>
                     <td className="num">
                       {formatCount(r.done)} / {formatCount(r.failed)} / {formatCount(r.pending + r.asking)}
+                      {r.truncated ? <small className="sub">{formatCount(r.truncated)} cut to fit</small> : null}
                       {r.errors.length ? (
                         <details>
                           <summary>errors</summary>

@@ -124,6 +124,18 @@ describe("judge runs", () => {
     expect(again.answeredBefore).toBe(5);
   });
 
+  it("a trajectory over the judge's budget is cut to fit, and the answer records it", async () => {
+    await trajectories("jr-cut", 1);
+    await defineJudge(
+      JudgeDefinitionSchema.parse({ name: "jr-cut-judge", baseUrl: ok.url, model: "m", contextTokens: 1 }),
+    );
+    const { progress } = await runToEnd(["jr-cut-judge"], "jr-cut");
+    expect(progress).toMatchObject({ done: 1, truncated: 1 });
+    const asked = await db().judgeRequest.findFirstOrThrow({ where: { judge: { name: "jr-cut-judge" } } });
+    expect(asked).toMatchObject({ truncated: true, cutChars: "9f3e2d1 fix".length });
+    expect(ok.requests.at(-1)!.messages[1]!.content).toContain("[… 11 characters cut …]");
+  });
+
   it("prompt versions on the agreement page: each version against the labels, what a new one changed", async () => {
     await trajectories("jr-cal", 3);
     const versionOne = await fakeProvider([{ answer: ANSWER }]); // LOCAL_GIT SUCCESSFUL on every trajectory

@@ -147,6 +147,8 @@ async function estimate(
 }
 
 export type RunProgress = {
+  /** Answered requests whose trajectory was cut to fit the judge's budget. */
+  truncated: number;
   pending: number;
   asking: number;
   done: number;
@@ -160,7 +162,8 @@ export type RunProgress = {
 
 export async function runProgress(runId: number): Promise<RunProgress> {
   const [row] = await db().$queryRaw<Array<Omit<RunProgress, "errors">>>`
-    SELECT count(*) FILTER (WHERE status = 'PENDING')::int AS pending,
+    SELECT count(*) FILTER (WHERE truncated)::int AS truncated,
+           count(*) FILTER (WHERE status = 'PENDING')::int AS pending,
            count(*) FILTER (WHERE status = 'ASKING')::int AS asking,
            count(*) FILTER (WHERE status = 'DONE')::int AS done,
            count(*) FILTER (WHERE status = 'FAILED')::int AS failed,
