@@ -3,31 +3,11 @@ import "server-only";
 // importing an export into an empty database gives back the same trajectories, votes and labels.
 // Read page by page, so an export of any size streams.
 import { db } from "@/lib/db";
-import { KEY_SELECT, VERDICT_SELECT } from "./selects";
+import { KEY_SELECT, naturalKeyOf, VERDICT_SELECT } from "./selects";
 import type { Turn } from "@/lib/domain/steps";
 import { voteVerdicts } from "./derived";
 
 const PAGE = 100;
-
-type Key = { benchmark: string; model: string; task: string; network: boolean; prompt: string; run: number };
-
-function keyOf(t: {
-  network: boolean;
-  prompt: string;
-  run: number;
-  benchmark: { name: string };
-  model: { name: string };
-  task: { key: string };
-}): Key {
-  return {
-    benchmark: t.benchmark.name,
-    model: t.model.name,
-    task: t.task.key,
-    network: t.network,
-    prompt: t.prompt,
-    run: t.run,
-  };
-}
 
 /** Pages through a table by id; `fetch` returns the rows after an id. */
 async function* pages<T extends { id: number }>(fetch: (after: number) => Promise<T[]>): AsyncGenerator<T> {
@@ -140,7 +120,7 @@ export async function* exportVotes(): AsyncGenerator<Record<string, unknown>> {
   for await (const v of votes) {
     yield {
       type: "judge_vote",
-      trajectory: keyOf(v.trajectory),
+      trajectory: naturalKeyOf(v.trajectory),
       judge: v.judge.name,
       // Verdicts read from the raw answer (or not readable from it) go out as the raw answer alone,
       // so that importing the export parses (or flags) them again, as the first import did.
@@ -173,7 +153,7 @@ export async function* exportLabels(): AsyncGenerator<Record<string, unknown>> {
   for await (const l of labels) {
     yield {
       type: "label",
-      trajectory: keyOf(l.trajectory),
+      trajectory: naturalKeyOf(l.trajectory),
       annotator: l.annotator.handle,
       verdicts: voteVerdicts(l),
       evidence: l.evidence,

@@ -34,3 +34,22 @@ export const KEY_SELECT = {
   model: { select: { name: true } },
   task: { select: { key: true } },
 } as const;
+
+/** A trajectory's natural key from what KEY_SELECT reads. */
+export function naturalKeyOf<P extends string>(t: {
+  network: boolean;
+  prompt: P;
+  run: number;
+  benchmark: { name: string };
+  model: { name: string };
+  task: { key: string };
+}) {
+  return {
+    benchmark: t.benchmark.name,
+    model: t.model.name,
+    task: t.task.key,
+    network: t.network,
+    prompt: t.prompt,
+    run: t.run,
+  };
+}

@@ -6,7 +6,7 @@ import "server-only";
 import type PgBoss from "pg-boss";
 import { db } from "@/lib/db";
 import { transaction } from "@/lib/data/sql";
-import { KEY_SELECT } from "@/lib/data/selects";
+import { KEY_SELECT, naturalKeyOf } from "@/lib/data/selects";
 import { ImportContext } from "@/lib/data/import/context";
 import { writeVotes } from "@/lib/data/import/votes";
 import { askJudge, JudgeRequestFailed } from "./client";
@@ -90,16 +90,7 @@ export async function askRequest(id: number): Promise<number | null> {
         {
           line: 0,
           record: {
-            trajectory: {
-              key: {
-                benchmark: t.benchmark.name,
-                model: t.model.name,
-                task: t.task.key,
-                network: t.network,
-                prompt: t.prompt,
-                run: t.run,
-              },
-            },
+            trajectory: { key: naturalKeyOf(t) },
             judge: r.judge.name,
             verdicts: null,
             rationale: null,
