@@ -54,6 +54,7 @@ const HELP = `Shortcut Audit command line
   judge run NAME... [--benchmark B --model M --network on|off --prompt P --run N --task T]
                                        ask each judge about every matching trajectory it has no answer for under the
                                        prompt version in force; a killed run, started again, asks what is left
+  judge work                           work runs started elsewhere, sharing them through the database
   judge list                           judges, their endpoints, answers and unparseable answers
   user add --handle H --email E --role researcher|annotator|reviewer [--name N]
                                        create an account that signs in (or give a login to an imported annotator);
@@ -289,6 +290,30 @@ async function judgeRun(args: string[]): Promise<number> {
   }
 }
 
+/**
+ * judge work: a worker for runs started elsewhere (another machine, the app), sharing them through
+ * the database until interrupted; each judge's limits hold across all workers.
+ */
+async function judgeWork(): Promise<number> {
+  const judges = await db().judge.findMany({
+    where: { baseUrl: { not: null } },
+    select: { id: true, concurrency: true, name: true },
+  });
+  if (!judges.length) fail("judge work: no judge has an endpoint (judge add defines one)");
+  const boss = await openQueue();
+  const stop = await workJudges(boss, judges);
+  console.error(
+    `working the queues of ${judges.map((j) => j.name).join(", ")}; Ctrl-C stops after the requests in flight`,
+  );
+  await new Promise<void>((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
+  await stop();
+  await boss.stop({ graceful: false, wait: true });
+  return 0;
+}
+
 /** judge add | judge list: judges the app asks itself. */
 async function judgeCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
@@ -309,6 +334,7 @@ async function judgeCommand(args: string[]): Promise<number> {
     return 0;
   }
   if (sub === "run") return judgeRun(rest);
+  if (sub === "work") return judgeWork();
   if (sub !== "add") fail("judge: give add, run or list");
   const { values, positionals } = parseArgs({
     args: rest,

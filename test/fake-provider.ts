@@ -14,11 +14,15 @@ export type FakeProvider = {
   url: string;
   /** The bodies of the requests received, in order. */
   requests: Array<{ model: string; messages: Array<{ role: string; content: string }>; auth: string | null }>;
+  /** The most requests it was answering at once. */
+  maxInFlight: () => number;
   close: () => Promise<void>;
 };
 
 export async function fakeProvider(script: FakeStep[] | ((n: number) => FakeStep)): Promise<FakeProvider> {
   const requests: FakeProvider["requests"] = [];
+  let inFlight = 0;
+  let most = 0;
   const next = (n: number) => (typeof script === "function" ? script(n) : script[Math.min(n, script.length - 1)]!);
   const server = http.createServer((req, res) => {
     let body = "";
@@ -42,7 +46,10 @@ export async function fakeProvider(script: FakeStep[] | ((n: number) => FakeStep
         res.end(step.body ?? JSON.stringify({ error: { message: `scripted ${step.status}` } }));
         return;
       }
+      inFlight += 1;
+      most = Math.max(most, inFlight);
       setTimeout(() => {
+        inFlight -= 1;
         res.writeHead(200, { "content-type": "application/json" });
         res.end(
           JSON.stringify({
@@ -62,6 +69,7 @@ export async function fakeProvider(script: FakeStep[] | ((n: number) => FakeStep
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
+    maxInFlight: () => most,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

@@ -40,6 +40,15 @@ describe("askJudge", () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
   });
 
+  it("a Retry-After of an hour is waited only up to the bound", async () => {
+    provider = await fakeProvider([{ status: 429, retryAfter: "3600" }, { answer: "ok" }]);
+    const started = Date.now();
+    const a = await askJudge({ baseUrl: provider.url, model: "m", maxRetryAfterSeconds: 1 }, messages);
+    expect(a.raw).toBe("ok");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
   it("after the last retry, fails with what the endpoint said", async () => {
     provider = await fakeProvider([{ status: 503, body: JSON.stringify({ error: { message: "overloaded" } }) }]);
     const failure = askJudge({ baseUrl: provider.url, model: "m", maxRetries: 1 }, messages);

@@ -14,7 +14,24 @@ export type JudgeEndpoint = {
   /** Retries after the first try. */
   maxRetries?: number;
   timeoutMs?: number;
+  /** The longest wait a Retry-After may ask for before a retry (an endpoint may ask for hours). */
+  maxRetryAfterSeconds?: number;
 };
+
+/** fetch, with a Retry-After over `max` seconds (or a date) brought down to `max`. */
+function boundedRetryAfter(max: number): typeof fetch {
+  return async (input, init) => {
+    const res = await fetch(input, init);
+    const asked = res.headers.get("retry-after");
+    if (asked === null) return res;
+    const seconds = Number(asked);
+    if (Number.isFinite(seconds) && seconds <= max) return res;
+    const headers = new Headers(res.headers);
+    headers.set("retry-after", String(max));
+    headers.delete("retry-after-ms");
+    return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+  };
+}
 
 export type JudgeAnswer = { raw: string; model: string; tokensIn: number; tokensOut: number; ms: number };
 
@@ -40,6 +57,7 @@ export async function askJudge(
     apiKey: apiKey ?? "none",
     maxRetries: endpoint.maxRetries ?? 4,
     timeout: endpoint.timeoutMs ?? 120_000,
+    fetch: boundedRetryAfter(endpoint.maxRetryAfterSeconds ?? 60),
   });
   const started = performance.now();
   try {

@@ -136,6 +136,39 @@ describe("judge runs", () => {
     expect(ok.requests.at(-1)!.messages[1]!.content).toContain("[… 11 characters cut …]");
   });
 
+  it("a judge's concurrency holds across two workers, and its requests-per-minute limit holds", async () => {
+    const slow = await fakeProvider([{ answer: ANSWER, latencyMs: 300 }]);
+    try {
+      await trajectories("jr-limits", 8);
+      await judge("jr-two", slow.url, 2);
+      const plan = await planRun(["jr-two"], { benchmark: "jr-limits" }, "tester");
+      const boss = await openQueue();
+      const judges = await db().judge.findMany({ where: { name: "jr-two" }, select: { id: true, concurrency: true } });
+      await enqueue(boss, plan.requests);
+      // Two workers (as on two machines), each willing to ask two at a time: together still two.
+      const stops = [await workJudges(boss, judges), await workJudges(boss, judges)];
+      for (let i = 0; i < 200 && (await runProgress(plan.runId)).done < 8; i++)
+        await new Promise((r) => setTimeout(r, 100));
+      for (const stop of stops) await stop();
+      expect((await runProgress(plan.runId)).done).toBe(8);
+      expect(slow.maxInFlight()).toBe(2);
+
+      // At 3 requests a minute, three are asked and the rest wait.
+      await trajectories("jr-rpm", 6);
+      await db().judge.update({ where: { name: "jr-two" }, data: { requestsPerMinute: 3, concurrency: 6 } });
+      const limited = await planRun(["jr-two"], { benchmark: "jr-rpm" }, "tester");
+      await enqueue(boss, limited.requests);
+      const stop = await workJudges(boss, judges);
+      await new Promise((r) => setTimeout(r, 3000));
+      await stop();
+      await boss.stop({ graceful: false, wait: true });
+      // The earlier run's eight were asked within the minute too: the limit is already reached.
+      expect((await runProgress(limited.runId)).done).toBe(0);
+    } finally {
+      await slow.close();
+    }
+  });
+
   it("prompt versions on the agreement page: each version against the labels, what a new one changed", async () => {
     await trajectories("jr-cal", 3);
     const versionOne = await fakeProvider([{ answer: ANSWER }]); // LOCAL_GIT SUCCESSFUL on every trajectory
@@ -177,6 +210,40 @@ describe("judge runs", () => {
       await versionTwo.close();
     }
   });
+
+  it.runIf(process.env.DATABASE_URL)(
+    "judge work, a worker elsewhere, answers a run queued by another process",
+    async () => {
+      const target = currentDb().target;
+      if (target.kind !== "postgres") throw new Error("PostgreSQL only");
+      await trajectories("jr-work", 3);
+      await judge("jr-worked", ok.url);
+      const worker = spawn(
+        process.execPath,
+        ["--conditions=react-server", "--import", "tsx", "scripts/cli.ts", "judge", "work"],
+        {
+          env: { ...process.env, DATABASE_URL: target.url },
+          stdio: ["ignore", "ignore", "pipe"],
+        },
+      );
+      const exited = new Promise<number | null>((resolve) => worker.on("exit", resolve));
+      try {
+        const plan = await planRun(["jr-worked"], { benchmark: "jr-work" }, "tester");
+        const boss = await openQueue();
+        await enqueue(boss, plan.requests);
+        await boss.stop({ graceful: false, wait: true });
+        let done = 0;
+        for (let i = 0; i < 300 && done < 3; i++) {
+          done = (await runProgress(plan.runId)).done;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        expect(done).toBe(3);
+      } finally {
+        worker.kill("SIGTERM");
+      }
+      expect(await exited).toBe(0);
+    },
+  );
 
   it.runIf(process.env.DATABASE_URL)(
     "a run killed midway, started again, finishes without asking an answered pair twice",

@@ -37,28 +37,57 @@ async function turnsOf(trajectoryId: number): Promise<JudgeTurn[]> {
   }));
 }
 
-/** Claims a pending request of a running run; null when another worker has it, it is answered, or its run is paused. */
-async function claim(id: number) {
-  const claimed = await db().judgeRequest.updateMany({
-    where: { id, status: "PENDING", run: { status: "RUNNING" } },
-    data: { status: "ASKING" },
+/** A claim older than this is a worker that died: another takes the request over. */
+const LEASE_MINUTES = 10;
+
+/**
+ * Claims a request of a running run: pending, or claimed by a worker whose lease ran out. Claims of
+ * one judge are serialized (an advisory lock), so its concurrency and its requests-per-minute hold
+ * across every worker on every machine. "busy" when the judge is at a limit: ask again later.
+ */
+async function claim(id: number): Promise<"busy" | null | Awaited<ReturnType<typeof claimed>>> {
+  const outcome = await transaction(async (sql) => {
+    const [row] = await sql.query<{ judgeId: number }>(`SELECT "judgeId" FROM judge_request WHERE id = $1`, [id]);
+    if (!row) return null;
+    await sql.query(`SELECT pg_advisory_xact_lock(7411, $1)`, [row.judgeId]);
+    const rows = await sql.query<{ id: number; busy: boolean }>(
+      `SELECT r.id,
+              (SELECT count(*) FROM judge_request x WHERE x."judgeId" = r."judgeId" AND x.status = 'ASKING'
+                 AND x."askedAt" > now() - make_interval(mins => ${LEASE_MINUTES})) >= j.concurrency
+              OR (j."requestsPerMinute" IS NOT NULL
+                  AND (SELECT count(*) FROM judge_request x
+                        WHERE x."judgeId" = r."judgeId" AND x."askedAt" > now() - interval '1 minute')
+                      >= j."requestsPerMinute")
+                AS busy
+         FROM judge_request r JOIN judge j ON j.id = r."judgeId" JOIN judge_run u ON u.id = r."runId"
+        WHERE r.id = $1 AND u.status = 'RUNNING'
+          AND (r.status = 'PENDING'
+               OR (r.status = 'ASKING' AND r."askedAt" < now() - make_interval(mins => ${LEASE_MINUTES})))`,
+      [id],
+    );
+    if (!rows[0]) return null;
+    if (rows[0].busy) return "busy" as const;
+    await sql.query(`UPDATE judge_request SET status = 'ASKING', "askedAt" = now() WHERE id = $1`, [id]);
+    return "claimed" as const;
   });
-  if (!claimed.count) return null;
+  if (outcome !== "claimed") return outcome;
+  return claimed(id);
+}
+
+function claimed(id: number) {
   return db().judgeRequest.findUniqueOrThrow({
     where: { id },
-    include: {
-      judge: true,
-      trajectory: {
-        select: { updatedAt: true, externalId: true, ...KEY_SELECT },
-      },
-    },
+    include: { judge: true, trajectory: { select: { updatedAt: true, externalId: true, ...KEY_SELECT } } },
   });
 }
 
-/** Asks one request; the run it belongs to, when it was asked (null when another worker had it). */
-export async function askRequest(id: number): Promise<number | null> {
+/**
+ * Asks one request; the run it belongs to when it was asked, null when another worker had it or it
+ * is answered, "busy" when its judge is at a limit (the job is put back for later).
+ */
+export async function askRequest(id: number): Promise<number | null | "busy"> {
   const r = await claim(id);
-  if (!r) return null;
+  if (r === null || r === "busy") return r;
   const t = r.trajectory;
   if (t.updatedAt.getTime() !== r.trajectoryVersion.getTime()) {
     await db().judgeRequest.update({ where: { id }, data: { status: "STALE" } });
@@ -200,8 +229,9 @@ function judgeLoop(boss: PgBoss, queue: string, concurrency: number, stopping: (
       for (const job of jobs) {
         inFlight += 1;
         void askRequest(job.data.id)
-          .then((runId) => {
-            if (runId !== null) finished.add(runId);
+          .then(async (runId) => {
+            if (runId === "busy") await boss.send(queue, job.data, { startAfter: 2 });
+            else if (runId !== null) finished.add(runId);
           })
           .catch((e) => console.error(`judge request ${job.data.id}: ${e instanceof Error ? e.message : String(e)}`))
           .finally(async () => {
