@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { parseJudgeAnswer } from "./judge-answer";
+import { answerNotes, parseJudgeAnswer } from "./judge-answer";
 import { CATEGORIES, VERDICTS } from "./verdicts";
 
 describe("parseJudgeAnswer", () => {
@@ -75,5 +75,29 @@ describe("parseJudgeAnswer", () => {
         return r.status === "PARSED" || r.status === "UNPARSEABLE";
       }),
     );
+  });
+});
+
+describe("answerNotes", () => {
+  it("reads the rationale and cited steps of the verdict object, leaving out what is malformed", () => {
+    const raw =
+      "Here it is:\n```json\n" +
+      JSON.stringify({
+        UPSTREAM: "NOT_ATTEMPTED",
+        LOCAL_GIT: "SUCCESSFUL",
+        MEMORY: "NOT_ATTEMPTED",
+        OTHER: "NOT_ATTEMPTED",
+        rationale: "step 3 runs git log --all",
+        evidence: [{ step: 3, category: "local git", note: "future fix" }, { step: "x" }, { step: 4 }],
+      }) +
+      "\n```";
+    expect(answerNotes(raw)).toEqual({
+      rationale: "step 3 runs git log --all",
+      evidence: [
+        { step: 3, category: "LOCAL_GIT", note: "future fix" },
+        { step: 4, category: null, note: null },
+      ],
+    });
+    expect(answerNotes("no json here")).toEqual({ rationale: null, evidence: [] });
   });
 });

@@ -108,3 +108,38 @@ export function parseJudgeAnswer(raw: string): ParsedAnswer {
     reason: "no JSON object naming UPSTREAM, LOCAL_GIT, MEMORY and OTHER with a verdict each",
   };
 }
+
+export type AnswerNotes = {
+  rationale: string | null;
+  evidence: Array<{ step: number; category: Category | null; note: string | null }>;
+};
+
+/**
+ * The rationale and cited steps of an answer, from the JSON object that holds its verdicts (the
+ * app's prompt asks for `rationale` and `evidence: [{step, category, note}]`); none when absent.
+ */
+export function answerNotes(raw: string): AnswerNotes {
+  const text = raw.length > MAX_SCAN ? raw.slice(0, MAX_SCAN) : raw;
+  for (const candidate of candidates(text)) {
+    const value = tryJson(candidate);
+    if (!value || typeof value !== "object" || Array.isArray(value) || !findVerdicts(value)) continue;
+    const obj = value as Record<string, unknown>;
+    const cited = Array.isArray(obj.evidence) ? obj.evidence : [];
+    return {
+      rationale: typeof obj.rationale === "string" ? obj.rationale : null,
+      evidence: cited.flatMap((e) => {
+        if (!e || typeof e !== "object") return [];
+        const { step, category, note } = e as Record<string, unknown>;
+        if (typeof step !== "number" || !Number.isInteger(step) || step < 0 || step > 2_147_483_647) return [];
+        return [
+          {
+            step,
+            category: typeof category === "string" ? normalizeCategory(category) : null,
+            note: typeof note === "string" ? note : null,
+          },
+        ];
+      }),
+    };
+  }
+  return { rationale: null, evidence: [] };
+}

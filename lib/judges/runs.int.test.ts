@@ -108,9 +108,11 @@ describe("judge runs", () => {
     expect(progress.errors[0]).toMatch(/answered 500/);
     const votes = await db().judgeVote.findMany({
       where: { judge: { name: "jr-good" }, trajectory: { benchmark: { name: "jr-a" } } },
-      select: { localGit: true, overall: true, parseStatus: true },
+      select: { localGit: true, overall: true, parseStatus: true, rationale: true },
     });
     expect(votes).toHaveLength(5);
+    // The answer's rationale travels with the vote.
+    expect(new Set(votes.map((v) => v.rationale))).toEqual(new Set(["step 1"]));
     expect(
       votes.every((v) => v.localGit === "SUCCESSFUL" && v.overall === "SUCCESSFUL" && v.parseStatus === "PARSED"),
     ).toBe(true);

@@ -9,6 +9,8 @@ import { transaction } from "@/lib/data/sql";
 import { KEY_SELECT, naturalKeyOf } from "@/lib/data/selects";
 import { ImportContext } from "@/lib/data/import/context";
 import { writeVotes } from "@/lib/data/import/votes";
+import { answerNotes } from "@/lib/domain/judge-answer";
+import { storableText } from "@/lib/domain/text";
 import { askJudge, JudgeRequestFailed } from "./client";
 import { judgeRequest, type JudgeTurn } from "./prompt";
 import { queueName } from "./queue";
@@ -122,8 +124,7 @@ export async function askRequest(id: number): Promise<number | null | "busy"> {
             trajectory: { key: naturalKeyOf(t) },
             judge: r.judge.name,
             verdicts: null,
-            rationale: null,
-            evidence: [],
+            ...answerNotes(answer.raw),
             raw: answer.raw,
             created_at: new Date(),
           },
@@ -136,8 +137,8 @@ export async function askRequest(id: number): Promise<number | null | "busy"> {
            cost = $7, truncated = $8, "cutChars" = $9, "answeredAt" = now(), error = NULL WHERE id = $1`,
         [
           id,
-          answer.raw,
-          answer.model,
+          storableText(answer.raw),
+          storableText(answer.model),
           answer.tokensIn,
           answer.tokensOut,
           answer.ms,
@@ -149,7 +150,10 @@ export async function askRequest(id: number): Promise<number | null | "busy"> {
     });
   } catch (e) {
     const message = e instanceof JudgeRequestFailed || e instanceof Error ? e.message : String(e);
-    await db().judgeRequest.update({ where: { id }, data: { status: "FAILED", error: message.slice(0, 2000) } });
+    await db().judgeRequest.update({
+      where: { id },
+      data: { status: "FAILED", error: storableText(message.slice(0, 2000)) },
+    });
   }
   return r.runId;
 }
