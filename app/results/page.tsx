@@ -178,6 +178,7 @@ async function ResultsBody() {
                 {own.flatMap((r) => [
                   ...r.judges.map((j) => {
                     const jr = judgeRates(j);
+                    const byJudge = { ...drillDown(r.row).trajectories, judge: j.judge };
                     return (
                       <tr key={`${r.row.model}-${r.row.network}-${r.row.prompt}-${j.judge}`}>
                         <td>{r.row.model}</td>
@@ -187,29 +188,15 @@ async function ResultsBody() {
                         <td>{r.row.prompt}</td>
                         <td>{j.judge}</td>
                         <td className="num">
-                          <Link href={trajectoriesHref({ ...drillDown(r.row).trajectories, judge: j.judge })}>
-                            {formatCount(j.votes)}
-                          </Link>
+                          <Link href={trajectoriesHref(byJudge)}>{formatCount(j.votes)}</Link>
                         </td>
                         <td className="num">
-                          <Link
-                            href={trajectoriesHref({
-                              ...drillDown(r.row).trajectories,
-                              judge: j.judge,
-                              judgeVerdict: "attempt",
-                            })}
-                          >
+                          <Link href={trajectoriesHref({ ...byJudge, judgeVerdict: "attempt" })}>
                             {formatPercent(jr.attempt_rate)}
                           </Link>
                         </td>
                         <td className="num">
-                          <Link
-                            href={trajectoriesHref({
-                              ...drillDown(r.row).trajectories,
-                              judge: j.judge,
-                              judgeVerdict: "SUCCESSFUL",
-                            })}
-                          >
+                          <Link href={trajectoriesHref({ ...byJudge, judgeVerdict: "SUCCESSFUL" })}>
                             {formatPercent(jr.success_rate)}
                           </Link>
                         </td>

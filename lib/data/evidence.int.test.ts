@@ -9,6 +9,8 @@ import { db } from "@/lib/db";
 import { currentDb } from "@/lib/db-connect";
 import { evidenceCsv } from "@/lib/domain/evidence-format";
 import { evidenceReport } from "./evidence-report";
+import { evidenceSummary } from "./evidence-summary";
+import { trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { importFile } from "@/lib/files/import-files";
 import { REAL_FIXTURES, realFixture } from "@/test/fixtures";
 import { jsonl, tempFiles } from "@/test/temp-files";
@@ -150,5 +152,53 @@ describe("the evidence report", () => {
     expect(r.status, r.stderr).toBe(0);
     const printed = JSON.parse(r.stdout) as Array<{ trajectory: { benchmark: string }; patch_similarity: number }>;
     expect(printed.find((p) => p.trajectory.benchmark === "ev-second")?.patch_similarity).toBe(1);
+  });
+});
+
+describe("the results page's evidence figures", () => {
+  it("per condition: checked, with evidence, how the panel judged it, judge misses and false alarms", async () => {
+    const FIX = "    return compute_the_default_value(channel)";
+    const patch = `diff --git a/c.py b/c.py\n--- a/c.py\n+++ b/c.py\n@@ -1 +1 @@\n-    return None\n+${FIX}\n`;
+    const turns = (output: string) => [
+      { role: "user", content: "fix it" },
+      { role: "assistant", content: "", tool_calls: [{ id: "c", name: "bash", input: "git show HEAD~1" }] },
+      { role: "tool", tool_call_id: "c", content: output },
+    ];
+    const t = (n: number, output: string, extra: object = {}) =>
+      trajectoryFixture({
+        id: `ev-sum-${n}`,
+        benchmark: "ev-sum",
+        task: { id: `ev-sum__t-${n}` },
+        turns: turns(output),
+        ...extra,
+      });
+    const records = [
+      t(1, `+${FIX}`), // evidence, the panel says not attempted: a likely judge miss
+      t(2, `+${FIX}`), // evidence, the panel says successful
+      t(3, "nothing"), // no evidence, no final patch, panel successful: a likely false alarm
+      t(4, "nothing", { patch }), // no evidence, the reference patch itself (similarity 1), panel successful
+      t(5, `+${FIX}`), // no task record: not counted
+      voteFixture("ev-sum-1", "judge-x", {}),
+      voteFixture("ev-sum-2", "judge-x", { LOCAL_GIT: "SUCCESSFUL" }),
+      voteFixture("ev-sum-3", "judge-x", { LOCAL_GIT: "SUCCESSFUL" }),
+      voteFixture("ev-sum-4", "judge-x", { LOCAL_GIT: "SUCCESSFUL" }),
+      ...[1, 2, 3, 4].map((n) => ({
+        type: "task",
+        instance_id: `ev-sum__t-${n}`,
+        patch,
+        created_at: "2024-01-01 00:00:00",
+      })),
+    ];
+    await ok(write("ev-sum.jsonl", jsonl(records)));
+    const rows = (await evidenceSummary()).filter((r) => r.benchmark === "ev-sum");
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      checked: 4,
+      withEvidence: 2,
+      evidenceAttempt: 1,
+      evidenceNotAttempted: 1,
+      evidenceUnjudged: 0,
+      falseAlarms: 1,
+    });
   });
 });

@@ -12,7 +12,7 @@ import { trajectoryFixture } from "@/prisma/factories";
 import { fakeProvider, type FakeProvider } from "@/test/fake-provider";
 import { jsonl, tempFiles } from "@/test/temp-files";
 import { openQueue, enqueue } from "./queue";
-import { planRun, runProgress } from "./runs";
+import { planRun, previewRun, runProgress } from "./runs";
 import { workJudges } from "./worker";
 
 const { write } = tempFiles("sa-judge-runs-");
@@ -100,8 +100,15 @@ describe("judge runs", () => {
     await trajectories("jr-a", 5);
     await judge("jr-good", ok.url);
     await judge("jr-bad", failing.url);
+    // The estimate, by hand: a trajectory's texts are "task marker jr-a-N" (18 characters) and
+    // "9f3e2d1 fix" (11): 29 characters, 7.25 tokens. Two judges × five trajectories: 72.5 tokens,
+    // rounded 73. Cost at $1 and $2 a million: 72.5 × 1 + 10 answers × 400 tokens × 2, per million.
+    const preview = await previewRun(["jr-good", "jr-bad"], { benchmark: "jr-a" });
+    expect(preview).toMatchObject({ requests: 10, answeredBefore: 0, tokensIn: 73 });
+    expect(preview.cost).toBeCloseTo((72.5 + 10 * 400 * 2) / 1e6, 12);
     const { plan, progress } = await runToEnd(["jr-good", "jr-bad"], "jr-a");
     expect(plan.requests).toHaveLength(10);
+    expect(plan.estimate).toEqual({ tokensIn: preview.tokensIn, cost: preview.cost });
     expect(progress).toMatchObject({ done: 5, failed: 5, tokensIn: 5000, tokensOut: 250 });
     // Cost: 5 × (1000 × $1 + 50 × $2) per million tokens.
     expect(progress.cost).toBeCloseTo((5 * (1000 * 1 + 50 * 2)) / 1e6, 10);
@@ -121,6 +128,10 @@ describe("judge runs", () => {
     expect(ok.requests[0]!.messages[1]!.content).toContain("[user]\ntask marker jr-a-");
 
     // Again: nothing answered is asked again; the failed ones are.
+    expect(await previewRun(["jr-good", "jr-bad"], { benchmark: "jr-a" })).toMatchObject({
+      requests: 5,
+      answeredBefore: 5,
+    });
     const again = await planRun(["jr-good", "jr-bad"], { benchmark: "jr-a" }, "tester");
     expect(again.requests.map((r) => r.judgeId)).toHaveLength(5);
     expect(again.answeredBefore).toBe(5);

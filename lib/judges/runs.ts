@@ -40,36 +40,38 @@ async function runnableJudges(judgeNames: readonly string[]) {
   return judges;
 }
 
+type RunnableJudge = Awaited<ReturnType<typeof runnableJudges>>[number];
+type Pair = { judgeId: number; trajectoryId: number };
+
 /** What a run would ask before it is started: requests, pairs answered before, an estimate. */
 export async function previewRun(judgeNames: readonly string[], filter: TrajectoryFilter) {
   const judges = await runnableJudges(judgeNames);
   const prompt = await currentPrompt();
-  const trajectories = await db().trajectory.findMany({ where: trajectoryWhere(filter), select: { id: true } });
-  const ids = trajectories.map((t) => t.id);
-  const answered = await db().judgeRequest.count({
+  const trajectories = await db().trajectory.findMany({
+    where: trajectoryWhere(filter),
+    select: { id: true, updatedAt: true },
+  });
+  // Answered pairs: as planRun counts them, by trajectory version, judge and prompt version.
+  const answered = await db().judgeRequest.findMany({
     where: {
       status: "DONE",
       promptVersion: prompt.version,
       judgeId: { in: judges.map((j) => j.id) },
-      trajectoryId: { in: ids },
+      trajectoryId: { in: trajectories.map((t) => t.id) },
     },
+    select: { judgeId: true, trajectoryId: true, trajectoryVersion: true },
   });
-  const [{ chars }] = await db().$queryRaw<[{ chars: number }]>`
-    SELECT coalesce(sum(length(content) + coalesce(length(reasoning), 0)), 0)::float8 AS chars
-      FROM message WHERE "trajectoryId" = ANY(${ids}::int[])`;
-  const perJudge = chars / 4;
-  const priced = judges.every((j) => j.priceInPerMillion != null);
+  const done = new Set(answered.map((a) => `${a.judgeId}:${a.trajectoryId}:${a.trajectoryVersion.getTime()}`));
+  const pairs = judges.flatMap((j) =>
+    trajectories
+      .filter((t) => !done.has(`${j.id}:${t.id}:${t.updatedAt.getTime()}`))
+      .map((t) => ({ judgeId: j.id, trajectoryId: t.id })),
+  );
   return {
     promptVersion: prompt.version,
-    requests: ids.length * judges.length - answered,
-    answeredBefore: answered,
-    tokensIn: Math.round(perJudge * judges.length),
-    cost: priced
-      ? judges.reduce(
-          (c, j) => c + (perJudge * j.priceInPerMillion! + ids.length * 400 * (j.priceOutPerMillion ?? 0)) / 1e6,
-          0,
-        )
-      : null,
+    requests: pairs.length,
+    answeredBefore: trajectories.length * judges.length - pairs.length,
+    ...(await estimate(judges, pairs)),
   };
 }
 
@@ -86,24 +88,28 @@ export async function planRun(judgeNames: readonly string[], filter: TrajectoryF
     select: { id: true },
   });
   const requests: RunPlan["requests"] = [];
+  const pairs: Pair[] = [];
   let answeredBefore = 0;
   await transaction(async (sql) => {
     for (const judge of judges) {
       for (let i = 0; i < trajectories.length; i += 5000) {
         const chunk = trajectories.slice(i, i + 5000);
-        const rows = await sql.query<{ id: number; status: string }>(
+        const rows = await sql.query<{ id: number; status: string; trajectoryId: number }>(
           `INSERT INTO judge_request ("runId", "trajectoryId", "trajectoryVersion", "judgeId", "promptVersion")
            SELECT $1, t, v, $4, $5 FROM unnest($2::int[], $3::timestamp[]) AS x(t, v)
            ON CONFLICT ("trajectoryId", "trajectoryVersion", "judgeId", "promptVersion") DO UPDATE
              SET "runId" = CASE WHEN judge_request.status = 'DONE' THEN judge_request."runId" ELSE EXCLUDED."runId" END,
                  status = CASE WHEN judge_request.status = 'DONE' THEN 'DONE' ELSE 'PENDING' END,
                  error = CASE WHEN judge_request.status = 'DONE' THEN judge_request.error ELSE NULL END
-           RETURNING id, status`,
+           RETURNING id, status, "trajectoryId"`,
           [run.id, chunk.map((t) => t.id), chunk.map((t) => t.updatedAt.toISOString()), judge.id, prompt.version],
         );
         for (const r of rows)
           if (r.status === "DONE") answeredBefore += 1;
-          else requests.push({ id: r.id, judgeId: judge.id });
+          else {
+            requests.push({ id: r.id, judgeId: judge.id });
+            pairs.push({ judgeId: judge.id, trajectoryId: r.trajectoryId });
+          }
       }
     }
   });
@@ -112,36 +118,34 @@ export async function planRun(judgeNames: readonly string[], filter: TrajectoryF
     promptVersion: prompt.version,
     requests,
     answeredBefore,
-    estimate: await estimate(requests, judges),
+    estimate: await estimate(judges, pairs),
   };
 }
 
-/** Input tokens (about four characters each, up to the judge's budget) and cost, where prices are known. */
-async function estimate(
-  requests: RunPlan["requests"],
-  judges: Array<{
-    id: number;
-    contextTokens: number;
-    priceInPerMillion: number | null;
-    priceOutPerMillion: number | null;
-  }>,
-): Promise<RunPlan["estimate"]> {
-  if (!requests.length) return { tokensIn: 0, cost: 0 };
-  const sizes = await db().$queryRaw<Array<{ judgeId: number; tokens: number }>>`
-    SELECT r."judgeId", sum(LEAST(s.chars / 4, j."contextTokens"))::float8 AS tokens
-      FROM judge_request r JOIN judge j ON j.id = r."judgeId"
-      JOIN LATERAL (SELECT coalesce(sum(length(m.content) + coalesce(length(m.reasoning), 0)), 0) AS chars
-                      FROM message m WHERE m."trajectoryId" = r."trajectoryId") s ON true
-     WHERE r.id = ANY(${requests.map((r) => r.id)}::int[])
-     GROUP BY r."judgeId"`;
+/** Output tokens assumed per answer, for the cost estimate (a verdict object with a rationale). */
+const ANSWER_TOKENS = 400;
+
+/**
+ * Input tokens of the pairs to ask (a trajectory's texts at four characters a token, up to the
+ * judge's budget) and their cost where every judge has prices, each answer counted at ANSWER_TOKENS.
+ */
+async function estimate(judges: readonly RunnableJudge[], pairs: readonly Pair[]): Promise<RunPlan["estimate"]> {
+  if (!pairs.length) return { tokensIn: 0, cost: 0 };
+  const ids = [...new Set(pairs.map((p) => p.trajectoryId))];
+  const rows = await db().$queryRaw<Array<{ id: number; chars: number }>>`
+    SELECT "trajectoryId" AS id, sum(length(content) + coalesce(length(reasoning), 0))::float8 AS chars
+      FROM message WHERE "trajectoryId" = ANY(${ids}::int[]) GROUP BY "trajectoryId"`;
+  const chars = new Map(rows.map((r) => [r.id, r.chars]));
   let tokensIn = 0;
   let cost: number | null = 0;
-  for (const s of sizes) {
-    tokensIn += s.tokens;
-    const j = judges.find((x) => x.id === s.judgeId)!;
-    const asked = requests.filter((r) => r.judgeId === s.judgeId).length;
-    if (j.priceInPerMillion == null || cost === null) cost = null;
-    else cost += (s.tokens * j.priceInPerMillion + asked * 400 * (j.priceOutPerMillion ?? 0)) / 1e6;
+  for (const p of pairs) {
+    const j = judges.find((x) => x.id === p.judgeId)!;
+    const tokens = Math.min((chars.get(p.trajectoryId) ?? 0) / 4, j.contextTokens);
+    tokensIn += tokens;
+    cost =
+      cost === null || j.priceInPerMillion == null
+        ? null
+        : cost + (tokens * j.priceInPerMillion + ANSWER_TOKENS * (j.priceOutPerMillion ?? 0)) / 1e6;
   }
   return { tokensIn: Math.round(tokensIn), cost };
 }
