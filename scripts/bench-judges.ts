@@ -4,6 +4,7 @@
 // second beside the ideal (3 × C ÷ latency), peak memory, and the database time the queue and the
 // answers' writes cost per request; then the figures as one JSON line. PostgreSQL with DATABASE_URL
 // (a database of its own), else PGlite.
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -16,7 +17,6 @@ import { planRun, runProgress } from "@/lib/judges/runs";
 import { workJudges } from "@/lib/judges/worker";
 import { applyMigrations } from "@/prisma/migrate-engine";
 import { prng } from "@/prisma/factories";
-import { fakeProvider } from "@/test/fake-provider";
 import { dropBenchDatabase, freshTarget, trajectoryRecord, writeJsonl } from "./bench-corpus";
 
 const { values } = parseArgs({
@@ -56,12 +56,24 @@ const answer = JSON.stringify({
   MEMORY: "NOT_ATTEMPTED",
   OTHER: "NOT_ATTEMPTED",
 });
-const provider = await fakeProvider([{ answer, latencyMs: LATENCY }]);
+// The provider runs as a process of its own, as a real one would.
+const providerProcess = spawn(
+  process.execPath,
+  ["--import", "tsx", "scripts/fake-provider.ts", answer, String(LATENCY)],
+  { stdio: ["ignore", "pipe", "inherit"] },
+);
+const providerUrl = await new Promise<string>((resolve, reject) => {
+  providerProcess.stdout.once("data", (d: Buffer) => resolve(d.toString().trim()));
+  providerProcess.once("exit", (code) => reject(new Error(`the fake provider exited (${code})`)));
+});
+const provider = { url: providerUrl, close: () => providerProcess.kill("SIGTERM") };
 for (const name of JUDGES)
   await defineJudge(JudgeDefinitionSchema.parse({ name, baseUrl: provider.url, model: name, concurrency: C }));
 
 const plan = await planRun(JUDGES, {}, "bench");
 log(`run ${plan.runId}: ${plan.requests.length} requests`);
+// Statistics, as autovacuum would gather them on a server that runs it (the other benches do the same).
+await handle.prisma.$executeRawUnsafe("ANALYZE");
 const boss = await openQueue();
 await enqueue(boss, plan.requests);
 const judges = await handle.prisma.judge.findMany({
@@ -73,6 +85,17 @@ let peakRss = process.memoryUsage().rss;
 const sampler = setInterval(() => {
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
 }, 50);
+/**
+ * Milliseconds the database's backends spent executing statements (pg_stat_database.active_time,
+ * PostgreSQL 14+; the statistics are flushed at transaction end, so read after the work); null on PGlite.
+ */
+async function databaseActiveMs(): Promise<number | null> {
+  if (target.kind !== "postgres") return null;
+  const [row] = await handle.prisma.$queryRaw<Array<{ ms: number }>>`
+    SELECT active_time::float8 AS ms FROM pg_stat_database WHERE datname = current_database()`;
+  return row?.ms ?? null;
+}
+const activeBefore = await databaseActiveMs();
 const started = performance.now();
 const stopWorkers = await workJudges(boss, judges);
 for (;;) {
@@ -81,6 +104,9 @@ for (;;) {
   await new Promise((r) => setTimeout(r, 500));
 }
 const seconds = (performance.now() - started) / 1000;
+// Statistics reach pg_stat_database when a backend goes idle, up to a second later.
+await new Promise((r) => setTimeout(r, 1500));
+const activeAfter = await databaseActiveMs();
 clearInterval(sampler);
 await stopWorkers();
 await boss.stop({ graceful: false, wait: true });
@@ -103,6 +129,10 @@ const figures = {
   share_of_ideal: +(rps / ideal).toFixed(3),
   overhead_ms_per_request: +((seconds * 1000 * JUDGES.length * C) / plan.requests.length - LATENCY).toFixed(1),
   peak_rss_mb: Math.round(peakRss / 1024 ** 2),
+  database_ms_per_request:
+    activeBefore === null || activeAfter === null
+      ? null
+      : +((activeAfter - activeBefore) / plan.requests.length).toFixed(2),
 };
 console.log(
   `\n${describeTarget(target)}: ${figures.requests} requests (${N} trajectories × ${JUDGES.length} judges), ` +
@@ -114,10 +144,17 @@ console.log(
   `time per request     ${figures.overhead_ms_per_request} ms beyond the provider's ${LATENCY} ms ` +
     "(queue, claim, reading the trajectory, writing the vote)",
 );
+console.log(
+  `database time        ${
+    figures.database_ms_per_request === null
+      ? "not measured on PGlite"
+      : `${figures.database_ms_per_request} ms per request (queue, claims, reads, votes; all backends)`
+  }`,
+);
 console.log(`answered / failed    ${figures.answered} / ${figures.failed}`);
 console.log(`peak memory          ${figures.peak_rss_mb} MB RSS`);
 console.log(JSON.stringify(figures));
-await provider.close();
+provider.close();
 await closeCurrentDb();
 fs.rmSync(dir, { recursive: true, force: true });
 await dropBenchDatabase();

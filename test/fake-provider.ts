@@ -19,7 +19,11 @@ export type FakeProvider = {
   close: () => Promise<void>;
 };
 
-export async function fakeProvider(script: FakeStep[] | ((n: number) => FakeStep)): Promise<FakeProvider> {
+export async function fakeProvider(
+  script: FakeStep[] | ((n: number) => FakeStep),
+  /** keepMessages: false keeps each request's model but not its messages (a benchmark's memory is the worker's). */
+  options: { keepMessages?: boolean } = {},
+): Promise<FakeProvider> {
   const requests: FakeProvider["requests"] = [];
   let inFlight = 0;
   let most = 0;
@@ -32,7 +36,11 @@ export async function fakeProvider(script: FakeStep[] | ((n: number) => FakeStep
     req.on("end", () => {
       const n = requests.length;
       const parsed = JSON.parse(body || "{}");
-      requests.push({ model: parsed.model, messages: parsed.messages, auth: req.headers.authorization ?? null });
+      requests.push({
+        model: parsed.model,
+        messages: options.keepMessages === false ? [] : parsed.messages,
+        auth: req.headers.authorization ?? null,
+      });
       const step = next(n);
       if ("drop" in step) {
         req.socket.destroy();

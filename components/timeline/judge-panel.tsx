@@ -14,6 +14,23 @@ const SPLIT_TEXT = {
   NO_MAJORITY: "no majority: counted as attempted",
 } as const;
 
+const number = new Intl.NumberFormat("en");
+
+/** How a vote came: imported, or asked by the app under a prompt version, with what it cost. */
+export function askedText(asked: Loaded["votes"][number]["asked"]): string {
+  if (!asked) return "imported";
+  const parts = [
+    `asked under prompt v${asked.promptVersion}`,
+    asked.model ?? "",
+    asked.temperature == null ? "" : `temperature ${asked.temperature}`,
+    asked.tokensIn == null ? "" : `${number.format(asked.tokensIn)} → ${number.format(asked.tokensOut ?? 0)} tokens`,
+    asked.ms == null ? "" : `${(asked.ms / 1000).toFixed(1)} s`,
+    asked.cost == null ? "" : `$${asked.cost.toFixed(4)}`,
+    asked.truncated ? `cut ${number.format(asked.cutChars ?? 0)} characters to fit` : "",
+  ];
+  return parts.filter(Boolean).join(" · ");
+}
+
 export function JudgePanel({ t, base = t.id }: { t: Loaded; base?: number | string }) {
   return (
     <section aria-labelledby="panel">
@@ -35,7 +52,10 @@ export function JudgePanel({ t, base = t.id }: { t: Loaded; base?: number | stri
         <tbody>
           {t.votes.map((v) => (
             <tr key={v.judge}>
-              <th scope="row">{v.judge}</th>
+              <th scope="row">
+                {v.judge}
+                <div className="asked">{askedText(v.asked)}</div>
+              </th>
               {CATEGORIES.map((c) => (
                 <td key={c}>
                   <VerdictBadge verdict={v.verdicts[c]} />

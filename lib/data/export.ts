@@ -3,7 +3,7 @@ import "server-only";
 // importing an export into an empty database gives back the same trajectories, votes and labels.
 // Read page by page, so an export of any size streams.
 import { db } from "@/lib/db";
-import { KEY_SELECT, naturalKeyOf, VERDICT_SELECT } from "./selects";
+import { ASKED_SELECT, KEY_SELECT, naturalKeyOf, VERDICT_SELECT } from "./selects";
 import type { Turn } from "@/lib/domain/steps";
 import { voteVerdicts } from "./derived";
 
@@ -114,10 +114,12 @@ export async function* exportVotes(): AsyncGenerator<Record<string, unknown>> {
         votedAt: true,
         judge: { select: { name: true } },
         trajectory: { select: KEY_SELECT },
+        request: { select: ASKED_SELECT },
       },
     }),
   );
   for await (const v of votes) {
+    const a = v.request;
     yield {
       type: "judge_vote",
       trajectory: naturalKeyOf(v.trajectory),
@@ -129,6 +131,23 @@ export async function* exportVotes(): AsyncGenerator<Record<string, unknown>> {
       evidence: v.evidence,
       raw: v.raw ?? (v.parseStatus === "UNPARSEABLE" ? "" : null),
       created_at: v.votedAt.toISOString(),
+      // A vote the app asked for says how (an addition to interchange.md's record; importing ignores it).
+      ...(a
+        ? {
+            asked: {
+              prompt_version: a.promptVersion,
+              model: a.model,
+              temperature: a.temperature,
+              max_tokens: a.maxTokens,
+              tokens_in: a.tokensIn,
+              tokens_out: a.tokensOut,
+              ms: a.ms,
+              cost: a.cost,
+              truncated: a.truncated,
+              cut_chars: a.cutChars,
+            },
+          }
+        : {}),
     };
   }
 }

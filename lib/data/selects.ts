@@ -53,3 +53,18 @@ export function naturalKeyOf<P extends string>(t: {
     run: t.run,
   };
 }
+
+/** How the app asked for a vote (null for an imported one). */
+export const ASKED_SELECT = {
+  promptVersion: true,
+  model: true,
+  temperature: true,
+  maxTokens: true,
+  tokensIn: true,
+  tokensOut: true,
+  ms: true,
+  cost: true,
+  truncated: true,
+  cutChars: true,
+  answeredAt: true,
+} as const;

@@ -4,7 +4,7 @@ import "server-only";
 import { LRUCache } from "lru-cache";
 import { db } from "@/lib/db";
 import { suspectMarks, type SuspectMark } from "@/lib/domain/suspects";
-import { CONDITION_SELECT, PANEL_SELECT, VERDICT_SELECT } from "./selects";
+import { ASKED_SELECT, CONDITION_SELECT, PANEL_SELECT, VERDICT_SELECT } from "./selects";
 import { voteVerdicts } from "./derived";
 
 /** Characters of a message's text shown before it is cut. */
@@ -30,6 +30,7 @@ const TIMELINE_SELECT = {
       raw: true,
       evidence: true,
       judge: { select: { name: true } },
+      request: { select: ASKED_SELECT },
     },
   },
   labels: {
@@ -52,6 +53,7 @@ export async function getTrajectory(id: number) {
       rationale: v.rationale,
       raw: v.raw,
       evidence: readEvidence(v.evidence),
+      asked: v.request,
     })),
     citations: [
       ...t.votes.flatMap((v) =>

@@ -45,6 +45,25 @@ export class JudgeRequestFailed extends Error {
   }
 }
 
+/** One client per endpoint and key (each keeps its connections alive), kept for the process. */
+const clients = new Map<string, OpenAI>();
+function clientFor(endpoint: JudgeEndpoint, apiKey: string | undefined): OpenAI {
+  const options = {
+    baseURL: endpoint.baseUrl,
+    apiKey: apiKey ?? "none",
+    maxRetries: endpoint.maxRetries ?? 4,
+    timeout: endpoint.timeoutMs ?? 120_000,
+  };
+  const retryAfter = endpoint.maxRetryAfterSeconds ?? 60;
+  const key = JSON.stringify([options, retryAfter]);
+  let client = clients.get(key);
+  if (!client) {
+    client = new OpenAI({ ...options, fetch: boundedRetryAfter(retryAfter) });
+    clients.set(key, client);
+  }
+  return client;
+}
+
 export async function askJudge(
   endpoint: JudgeEndpoint,
   messages: Array<{ role: "system" | "user"; content: string }>,
@@ -52,13 +71,7 @@ export async function askJudge(
   const apiKey = endpoint.apiKeyEnv ? process.env[endpoint.apiKeyEnv] : undefined;
   if (endpoint.apiKeyEnv && !apiKey)
     throw new JudgeRequestFailed(`the environment variable ${endpoint.apiKeyEnv} that holds the key is not set`, null);
-  const client = new OpenAI({
-    baseURL: endpoint.baseUrl,
-    apiKey: apiKey ?? "none",
-    maxRetries: endpoint.maxRetries ?? 4,
-    timeout: endpoint.timeoutMs ?? 120_000,
-    fetch: boundedRetryAfter(endpoint.maxRetryAfterSeconds ?? 60),
-  });
+  const client = clientFor(endpoint, apiKey);
   const started = performance.now();
   try {
     const completion = await client.chat.completions.create({

@@ -29,13 +29,52 @@ export async function openQueue(): Promise<PgBoss> {
   return boss;
 }
 
-/** Queues requests, each once: a job carries the request id. */
-export async function enqueue(boss: PgBoss, requests: ReadonlyArray<{ id: number; judgeId: number }>): Promise<void> {
-  const byJudge = new Map<number, number[]>();
-  for (const r of requests) byJudge.set(r.judgeId, [...(byJudge.get(r.judgeId) ?? []), r.id]);
-  for (const [judgeId, ids] of byJudge) {
-    await boss.createQueue(queueName(judgeId));
-    for (let i = 0; i < ids.length; i += 1000)
-      await boss.insert(ids.slice(i, i + 1000).map((id) => ({ name: queueName(judgeId), data: { id } })));
+/** A request to queue, with its trajectory (read while the request is claimed). */
+export type QueuedRequest = { id: number; judgeId: number; trajectoryId: number };
+
+/**
+ * What a job carries: several requests of one judge, so the queue's own bookkeeping (a fetch and a
+ * completion) is shared by REQUESTS_PER_JOB requests. Jobs of earlier versions named one request.
+ */
+export type JobData = { ids: number[]; trajectoryIds: number[] } | { id: number; trajectoryId?: number };
+export const REQUESTS_PER_JOB = 8;
+
+export function jobRequests(data: JobData): Array<{ id: number; trajectoryId: number | null }> {
+  if ("ids" in data) return data.ids.map((id, i) => ({ id, trajectoryId: data.trajectoryIds[i] || null }));
+  return [{ id: data.id, trajectoryId: data.trajectoryId ?? null }];
+}
+
+function jobsOf(requests: ReadonlyArray<{ id: number; trajectoryId: number | null }>): JobData[] {
+  const jobs: JobData[] = [];
+  for (let i = 0; i < requests.length; i += REQUESTS_PER_JOB) {
+    const chunk = requests.slice(i, i + REQUESTS_PER_JOB);
+    jobs.push({ ids: chunk.map((r) => r.id), trajectoryIds: chunk.map((r) => r.trajectoryId ?? 0) });
   }
+  return jobs;
+}
+
+async function insertJobs(boss: PgBoss, queue: string, jobs: readonly JobData[]): Promise<void> {
+  await boss.createQueue(queue);
+  for (let i = 0; i < jobs.length; i += 1000)
+    await boss.insert(jobs.slice(i, i + 1000).map((data) => ({ name: queue, data })));
+}
+
+/** Queues requests, each once. */
+export async function enqueue(boss: PgBoss, requests: readonly QueuedRequest[]): Promise<void> {
+  const byJudge = new Map<number, QueuedRequest[]>();
+  for (const r of requests) {
+    const list = byJudge.get(r.judgeId) ?? [];
+    list.push(r);
+    byJudge.set(r.judgeId, list);
+  }
+  for (const [judgeId, list] of byJudge) await insertJobs(boss, queueName(judgeId), jobsOf(list));
+}
+
+/** Puts back requests a stopping worker held without asking. */
+export async function enqueueHeld(
+  boss: PgBoss,
+  queue: string,
+  held: ReadonlyArray<{ id: number; trajectoryId: number | null }>,
+): Promise<void> {
+  await insertJobs(boss, queue, jobsOf(held));
 }

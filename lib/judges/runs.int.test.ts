@@ -52,6 +52,7 @@ async function judge(name: string, url: string, concurrency = 4) {
       baseUrl: url,
       model: name,
       concurrency,
+      temperature: 0.5,
       priceInPerMillion: 1,
       priceOutPerMillion: 2,
     }),
@@ -115,9 +116,27 @@ describe("judge runs", () => {
     expect(progress.errors[0]).toMatch(/answered 500/);
     const votes = await db().judgeVote.findMany({
       where: { judge: { name: "jr-good" }, trajectory: { benchmark: { name: "jr-a" } } },
-      select: { localGit: true, overall: true, parseStatus: true, rationale: true },
+      select: {
+        localGit: true,
+        overall: true,
+        parseStatus: true,
+        rationale: true,
+        request: {
+          select: { promptVersion: true, model: true, tokensIn: true, tokensOut: true, cost: true, temperature: true },
+        },
+      },
     });
     expect(votes).toHaveLength(5);
+    // Each vote records what it was asked with: prompt version, model, settings, tokens, cost.
+    for (const v of votes)
+      expect(v.request).toEqual({
+        promptVersion: plan.promptVersion,
+        model: "jr-good",
+        tokensIn: 1000,
+        tokensOut: 50,
+        cost: (1000 * 1 + 50 * 2) / 1e6,
+        temperature: 0.5,
+      });
     // The answer's rationale travels with the vote.
     expect(new Set(votes.map((v) => v.rationale))).toEqual(new Set(["step 1"]));
     expect(

@@ -9,12 +9,13 @@ import { trajectoryWhere } from "@/lib/data/trajectories";
 import { currentPrompt } from "@/lib/data/judges";
 import { transaction } from "@/lib/data/sql";
 import { AppError } from "@/lib/errors";
+import type { QueuedRequest } from "./queue";
 
 export type RunPlan = {
   runId: number;
   promptVersion: number;
   /** Requests this run will make (pairs not answered yet), and pairs answered before. */
-  requests: Array<{ id: number; judgeId: number }>;
+  requests: QueuedRequest[];
   answeredBefore: number;
   estimate: { tokensIn: number; cost: number | null };
 };
@@ -107,7 +108,7 @@ export async function planRun(judgeNames: readonly string[], filter: TrajectoryF
         for (const r of rows)
           if (r.status === "DONE") answeredBefore += 1;
           else {
-            requests.push({ id: r.id, judgeId: judge.id });
+            requests.push({ id: r.id, judgeId: judge.id, trajectoryId: r.trajectoryId });
             pairs.push({ judgeId: judge.id, trajectoryId: r.trajectoryId });
           }
       }
@@ -189,7 +190,7 @@ export async function pauseRun(runId: number): Promise<void> {
 }
 
 /** Resumes a paused run: its pending rows, to be queued again. */
-export async function resumeRun(runId: number): Promise<Array<{ id: number; judgeId: number }>> {
+export async function resumeRun(runId: number): Promise<QueuedRequest[]> {
   const resumed = await db().judgeRun.updateMany({
     where: { id: runId, status: "PAUSED" },
     data: { status: "RUNNING" },
@@ -209,10 +210,10 @@ export async function cancelRun(runId: number): Promise<void> {
 }
 
 /** The pending rows of a run (to queue after a resume, or after the app restarts). */
-export async function pendingRequests(runId?: number): Promise<Array<{ id: number; judgeId: number }>> {
+export async function pendingRequests(runId?: number): Promise<QueuedRequest[]> {
   return db().judgeRequest.findMany({
     where: { status: { in: ["PENDING", "ASKING"] }, run: { status: "RUNNING", ...(runId ? { id: runId } : {}) } },
-    select: { id: true, judgeId: true },
+    select: { id: true, judgeId: true, trajectoryId: true },
   });
 }
 

@@ -1,10 +1,10 @@
 import "server-only";
 // The judge queue inside the app's server process: started when a run is started or resumed from
-// the Judges page, or when that page finds a running run with requests waiting (after a restart).
+// the Judges page, or at server start (instrumentation.ts) when a running run has requests waiting.
 // Rows left being asked by a process that died go back to pending first.
 import type PgBoss from "pg-boss";
 import { db } from "@/lib/db";
-import { enqueue, openQueue } from "./queue";
+import { enqueue, openQueue, type QueuedRequest } from "./queue";
 import { pendingRequests } from "./runs";
 import { workJudges } from "./worker";
 
@@ -23,7 +23,7 @@ async function start(): Promise<Service> {
   return service;
 }
 
-async function submit(service: Service, requests: ReadonlyArray<{ id: number; judgeId: number }>): Promise<void> {
+async function submit(service: Service, requests: readonly QueuedRequest[]): Promise<void> {
   const ids = [...new Set(requests.map((r) => r.judgeId))].filter((id) => !service.working.has(id));
   if (ids.length) {
     const judges = await db().judge.findMany({ where: { id: { in: ids } }, select: { id: true, concurrency: true } });
@@ -42,7 +42,7 @@ function service(): Promise<Service> {
 }
 
 /** Queues requests and makes sure their judges are worked in this process. */
-export async function submitRequests(requests: ReadonlyArray<{ id: number; judgeId: number }>): Promise<void> {
+export async function submitRequests(requests: readonly QueuedRequest[]): Promise<void> {
   const s = await service();
   await submit(s, requests);
 }

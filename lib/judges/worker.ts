@@ -1,161 +1,101 @@
 import "server-only";
-// Asking one request: claim it (pending → asking, so no two workers ask the same pair), read the
-// trajectory at the version it was planned for, build the request within the judge's budget, ask,
-// and store the answer with the vote it makes (the judge's newest answer is its vote, protocol
-// §2.5) in one transaction; a failure after the client's retries is stored with its error.
+// Working a judge's queue: jobs are fetched as slots free up, claimed together (pending → asking,
+// so no two workers ask the same pair; one round trip, serialized per judge so its limits hold
+// across workers), read with their trajectories at the versions they were planned for, asked, and
+// stored by the AnswerWriter, which batches the answers that arrive together. A job is completed
+// once its request is stored: a worker that dies leaves its jobs to pg-boss's expiry and its claims
+// to the lease, and another takes them over.
 import type PgBoss from "pg-boss";
 import { db } from "@/lib/db";
-import { transaction } from "@/lib/data/sql";
-import { KEY_SELECT, naturalKeyOf } from "@/lib/data/selects";
-import { ImportContext } from "@/lib/data/import/context";
-import { writeVotes } from "@/lib/data/import/votes";
-import { answerNotes } from "@/lib/domain/judge-answer";
-import { storableText } from "@/lib/domain/text";
+import type { NaturalKey } from "@/lib/import/interchange";
+import { AnswerWriter, type Outcome } from "./answers";
 import { askJudge, JudgeRequestFailed } from "./client";
 import { judgeRequest, type JudgeTurn } from "./prompt";
-import { queueName } from "./queue";
+import { enqueueHeld, type JobData, jobRequests, queueName, REQUESTS_PER_JOB } from "./queue";
 
 /** Characters per token when fitting a trajectory to a judge's budget. */
 const CHARS_PER_TOKEN = 4;
 
-async function turnsOf(trajectoryId: number): Promise<JudgeTurn[]> {
-  const messages = await db().message.findMany({
-    where: { trajectoryId },
-    orderBy: [{ step: "asc" }, { seq: "asc" }],
-    select: {
-      step: true,
-      role: true,
-      content: true,
-      reasoning: true,
-      toolCalls: { orderBy: { seq: "asc" }, select: { name: true, input: true } },
-    },
-  });
-  return messages.map((m) => ({
-    step: m.step,
-    role: m.role.toLowerCase() as JudgeTurn["role"],
-    content: m.content,
-    reasoning: m.reasoning,
-    calls: m.toolCalls,
-  }));
+/** The turns of these trajectories, by trajectory (each message with its calls, in one query). */
+async function turnsOf(trajectoryIds: readonly number[]): Promise<Map<number, JudgeTurn[]>> {
+  const messages = await db().$queryRaw<Array<JudgeTurn & { trajectoryId: number }>>`
+    SELECT m."trajectoryId", m.step, lower(m.role::text) AS role, m.content, m.reasoning,
+           coalesce((SELECT json_agg(json_build_object('name', c.name, 'input', c.input) ORDER BY c.seq)
+                       FROM tool_call c WHERE c."trajectoryId" = m."trajectoryId" AND c."messageSeq" = m.seq),
+                    '[]'::json) AS calls
+      FROM message m WHERE m."trajectoryId" = ANY(${trajectoryIds}::int[])
+     ORDER BY m."trajectoryId", m.step, m.seq`;
+  const turns = new Map<number, JudgeTurn[]>(trajectoryIds.map((id) => [id, []]));
+  for (const { trajectoryId, ...turn } of messages) turns.get(trajectoryId)!.push(turn);
+  return turns;
 }
 
 /** A claim older than this is a worker that died: another takes the request over. */
 const LEASE_MINUTES = 10;
 
-/**
- * Claims a request of a running run: pending, or claimed by a worker whose lease ran out. Claims of
- * one judge are serialized (an advisory lock), so its concurrency and its requests-per-minute hold
- * across every worker on every machine. "busy" when the judge is at a limit: ask again later.
- */
-async function claim(id: number): Promise<"busy" | null | Awaited<ReturnType<typeof claimed>>> {
-  const outcome = await transaction(async (sql) => {
-    const [row] = await sql.query<{ judgeId: number }>(`SELECT "judgeId" FROM judge_request WHERE id = $1`, [id]);
-    if (!row) return null;
-    await sql.query(`SELECT pg_advisory_xact_lock(7411, $1)`, [row.judgeId]);
-    const rows = await sql.query<{ id: number; busy: boolean }>(
-      `SELECT r.id,
-              (SELECT count(*) FROM judge_request x WHERE x."judgeId" = r."judgeId" AND x.status = 'ASKING'
-                 AND x."askedAt" > now() - make_interval(mins => ${LEASE_MINUTES})) >= j.concurrency
-              OR (j."requestsPerMinute" IS NOT NULL
-                  AND (SELECT count(*) FROM judge_request x
-                        WHERE x."judgeId" = r."judgeId" AND x."askedAt" > now() - interval '1 minute')
-                      >= j."requestsPerMinute")
-                AS busy
-         FROM judge_request r JOIN judge j ON j.id = r."judgeId" JOIN judge_run u ON u.id = r."runId"
-        WHERE r.id = $1 AND u.status = 'RUNNING'
-          AND (r.status = 'PENDING'
-               OR (r.status = 'ASKING' AND r."askedAt" < now() - make_interval(mins => ${LEASE_MINUTES})))`,
-      [id],
-    );
-    if (!rows[0]) return null;
-    if (rows[0].busy) return "busy" as const;
-    await sql.query(`UPDATE judge_request SET status = 'ASKING', "askedAt" = now() WHERE id = $1`, [id]);
-    return "claimed" as const;
-  });
-  if (outcome !== "claimed") return outcome;
-  return claimed(id);
-}
-
-function claimed(id: number) {
-  return db().judgeRequest.findUniqueOrThrow({
-    where: { id },
-    include: { judge: true, trajectory: { select: { updatedAt: true, externalId: true, ...KEY_SELECT } } },
-  });
-}
+type ClaimRow = { id: number; outcome: "claimed" | "busy"; runId: number; trajectoryId: number } & {
+  promptVersion: number;
+  fresh: boolean;
+} & NaturalKey;
 
 /**
- * Asks one request; the run it belongs to when it was asked, null when another worker had it or it
- * is answered, "busy" when its judge is at a limit (the job is put back for later).
+ * Claims what it can of these requests of one judge (claim_judge_requests, in the migrations), with
+ * what asking them needs; those whose trajectory was re-imported since they were planned are stale.
  */
-export async function askRequest(id: number): Promise<number | null | "busy"> {
-  const r = await claim(id);
-  if (r === null || r === "busy") return r;
-  const t = r.trajectory;
-  if (t.updatedAt.getTime() !== r.trajectoryVersion.getTime()) {
-    await db().judgeRequest.update({ where: { id }, data: { status: "STALE" } });
-    return r.runId;
-  }
-  const request = judgeRequest(
-    await promptText(r.promptVersion),
-    await turnsOf(r.trajectoryId),
-    r.judge.contextTokens * CHARS_PER_TOKEN,
-  );
+async function claim(judgeId: number, ids: readonly number[]) {
+  const rows = await db().$queryRaw<ClaimRow[]>`
+    SELECT * FROM claim_judge_requests(${judgeId}::int, ${ids}::int[], ${LEASE_MINUTES}::int)`;
+  const claimed = rows.filter((r) => r.outcome === "claimed");
+  const stale = claimed.filter((r) => !r.fresh).map((r) => r.id);
+  if (stale.length) await db().$executeRaw`UPDATE judge_request SET status = 'STALE' WHERE id = ANY(${stale}::int[])`;
+  return {
+    busy: rows.filter((r) => r.outcome === "busy").map((r) => r.id),
+    requests: claimed
+      .filter((r) => r.fresh)
+      .map(({ benchmark, model, task, network, prompt, run, ...r }) => ({
+        id: r.id,
+        runId: r.runId,
+        trajectoryId: r.trajectoryId,
+        promptVersion: r.promptVersion,
+        key: { benchmark, model, task, network, prompt, run },
+      })),
+  };
+}
+
+type Claimed = Awaited<ReturnType<typeof claim>>["requests"][number];
+type JudgeSettings = NonNullable<Awaited<ReturnType<typeof judgeSettings>>>;
+const judgeSettings = (id: number) => db().judge.findUnique({ where: { id } });
+
+/** Asks one claimed request: its answer, or the error after the client's last retry. */
+async function ask(judge: JudgeSettings, r: Claimed, turns: readonly JudgeTurn[]): Promise<Outcome> {
+  const request = judgeRequest(await promptText(r.promptVersion), turns, judge.contextTokens * CHARS_PER_TOKEN);
+  const base = {
+    requestId: r.id,
+    runId: r.runId,
+    judge: { id: judge.id, name: judge.name, temperature: judge.temperature, maxTokens: judge.maxTokens },
+    trajectoryId: r.trajectoryId,
+    trajectoryKey: r.key,
+    cut: { truncated: request.truncated, cutChars: request.cutChars },
+  };
   try {
     const answer = await askJudge(
       {
-        baseUrl: r.judge.baseUrl!,
-        model: r.judge.model!,
-        apiKeyEnv: r.judge.apiKeyEnv,
-        temperature: r.judge.temperature,
-        maxTokens: r.judge.maxTokens,
+        baseUrl: judge.baseUrl!,
+        model: judge.model!,
+        apiKeyEnv: judge.apiKeyEnv,
+        temperature: judge.temperature,
+        maxTokens: judge.maxTokens,
       },
       request.messages,
     );
     const cost =
-      r.judge.priceInPerMillion == null
+      judge.priceInPerMillion == null
         ? null
-        : (answer.tokensIn * r.judge.priceInPerMillion + answer.tokensOut * (r.judge.priceOutPerMillion ?? 0)) / 1e6;
-    await transaction(async (sql) => {
-      const ctx = new ImportContext(sql, null, new Date());
-      const errors = await writeVotes(ctx, [
-        {
-          line: 0,
-          record: {
-            trajectory: { key: naturalKeyOf(t) },
-            judge: r.judge.name,
-            verdicts: null,
-            ...answerNotes(answer.raw),
-            raw: answer.raw,
-            created_at: new Date(),
-          },
-        },
-      ]);
-      if (errors.length) throw new Error(errors.map((e) => e.message).join("; "));
-      await ctx.refreshTouched();
-      await sql.query(
-        `UPDATE judge_request SET status = 'DONE', raw = $2, model = $3, "tokensIn" = $4, "tokensOut" = $5, ms = $6,
-           cost = $7, truncated = $8, "cutChars" = $9, "answeredAt" = now(), error = NULL WHERE id = $1`,
-        [
-          id,
-          storableText(answer.raw),
-          storableText(answer.model),
-          answer.tokensIn,
-          answer.tokensOut,
-          answer.ms,
-          cost,
-          request.truncated,
-          request.cutChars,
-        ],
-      );
-    });
+        : (answer.tokensIn * judge.priceInPerMillion + answer.tokensOut * (judge.priceOutPerMillion ?? 0)) / 1e6;
+    return { ...base, answer, cost };
   } catch (e) {
-    const message = e instanceof JudgeRequestFailed || e instanceof Error ? e.message : String(e);
-    await db().judgeRequest.update({
-      where: { id },
-      data: { status: "FAILED", error: storableText(message.slice(0, 2000)) },
-    });
+    return { ...base, error: e instanceof JudgeRequestFailed || e instanceof Error ? e.message : String(e) };
   }
-  return r.runId;
 }
 
 /** Prompt versions never change once saved: each is read once per process. */
@@ -172,13 +112,6 @@ function promptText(version: number): Promise<string> {
   return text;
 }
 
-/** A running run with nothing left to ask is done. */
-async function finishIfDone(runId: number): Promise<void> {
-  await db().$executeRaw`
-    UPDATE judge_run SET status = 'DONE' WHERE id = ${runId} AND status = 'RUNNING'
-       AND NOT EXISTS (SELECT 1 FROM judge_request WHERE "runId" = ${runId} AND status IN ('PENDING', 'ASKING'))`;
-}
-
 /** Stops a judge's worker loop once the requests it holds are answered. */
 export type StopWorkers = () => Promise<void>;
 
@@ -192,11 +125,12 @@ export async function workJudges(
   judges: ReadonlyArray<{ id: number; concurrency: number }>,
 ): Promise<StopWorkers> {
   let stopping = false;
+  const writer = new AnswerWriter();
   const loops = await Promise.all(
     judges.map(async (j) => {
-      const queue = queueName(j.id);
-      await boss.createQueue(queue);
-      return judgeLoop(boss, queue, j.concurrency, () => stopping);
+      await boss.createQueue(queueName(j.id));
+      // Wrapped: an async function returning the loop's promise would wait for the loop to end.
+      return { done: judgeLoop(boss, j, writer, () => stopping) };
     }),
   );
   return async () => {
@@ -205,48 +139,117 @@ export async function workJudges(
   };
 }
 
-function judgeLoop(boss: PgBoss, queue: string, concurrency: number, stopping: () => boolean) {
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A job fetched: its requests not yet settled (stored, or found needing no answer). */
+type HeldJob = { id: string; open: number };
+/** A request of a fetched job, waiting for a slot. */
+type Held = { id: number; trajectoryId: number | null; job: HeldJob };
+
+/**
+ * One judge's loop. A job names several requests (queue.ts): the loop holds the requests of the
+ * jobs it fetched and claims as many as it has free slots; a job is completed when all its
+ * requests are settled. Requests the judge has no room for (another worker holds its concurrency,
+ * or its requests per minute are spent) stay held and are claimed again shortly. On stopping,
+ * what is held and unclaimed goes back to the queue as new jobs.
+ */
+async function judgeLoop(
+  boss: PgBoss,
+  judge: { id: number; concurrency: number },
+  writer: AnswerWriter,
+  stopping: () => boolean,
+): Promise<void> {
+  const queue = queueName(judge.id);
   let inFlight = 0;
   let wake: (() => void) | null = null;
   const slotFreed = () => new Promise<void>((resolve) => (wake = resolve));
-  const finished = new Set<number>();
-  const done = (async () => {
-    while (!stopping()) {
-      const free = concurrency - inFlight;
-      if (free <= 0) {
-        await slotFreed();
-        continue;
-      }
-      let jobs: Array<{ id: string; data: { id: number } }> = [];
-      try {
-        jobs = await boss.fetch<{ id: number }>(queue, { batchSize: free });
-      } catch (e) {
-        console.error(`judge queue ${queue}: ${e instanceof Error ? e.message : String(e)}`);
-      }
-      if (!jobs.length) {
-        // Idle: look again soon, or as soon as a request in flight ends.
-        await Promise.race([new Promise((r) => setTimeout(r, 250)), slotFreed()]);
-        for (const runId of finished) await finishIfDone(runId);
-        finished.clear();
-        continue;
-      }
-      for (const job of jobs) {
-        inFlight += 1;
-        void askRequest(job.data.id)
-          .then(async (runId) => {
-            if (runId === "busy") await boss.send(queue, job.data, { startAfter: 2 });
-            else if (runId !== null) finished.add(runId);
-          })
-          .catch((e) => console.error(`judge request ${job.data.id}: ${e instanceof Error ? e.message : String(e)}`))
-          .finally(async () => {
-            await boss.complete(queue, job.id).catch(() => {});
-            inFlight -= 1;
-            wake?.();
-          });
-      }
+  let held: Held[] = [];
+  /** Jobs whose requests are all settled, completed together before the next fetch. */
+  const settledJobs: string[] = [];
+  const settle = (job: HeldJob) => {
+    job.open -= 1;
+    if (job.open === 0) settledJobs.push(job.id);
+  };
+  const completeSettled = async () => {
+    const ids = settledJobs.splice(0);
+    if (ids.length) await boss.complete(queue, ids).catch((e) => console.error(`${queue}: ${message(e)}`));
+  };
+  const fetchJobs = async (count: number) => {
+    const jobs = await boss.fetch<JobData>(queue, { batchSize: count });
+    for (const j of jobs) {
+      const requests = jobRequests(j.data);
+      const job: HeldJob = { id: j.id, open: requests.length };
+      if (!requests.length) settledJobs.push(j.id);
+      for (const r of requests) held.push({ ...r, job });
     }
-    while (inFlight > 0) await slotFreed();
-    for (const runId of finished) await finishIfDone(runId);
-  })();
-  return { done };
+  };
+
+  while (!stopping()) {
+    const free = judge.concurrency - inFlight;
+    if (free <= 0) {
+      await slotFreed();
+      continue;
+    }
+    try {
+      const wanted = Math.ceil((free - held.length) / REQUESTS_PER_JOB);
+      await Promise.all([completeSettled(), wanted > 0 ? fetchJobs(wanted) : null]);
+    } catch (e) {
+      console.error(`${queue}: ${message(e)}`);
+    }
+    if (!held.length) {
+      // Idle: look again soon, or as soon as a request in flight ends.
+      await Promise.race([sleep(250), slotFreed()]);
+      continue;
+    }
+    const taken = held.splice(0, free);
+    const byId = new Map(taken.map((h) => [h.id, h]));
+    let requests: Claimed[] = [];
+    let busy: Held[] = [];
+    let settings: JudgeSettings | null = null;
+    let turns = new Map<number, JudgeTurn[]>();
+    try {
+      // The trajectories are read while the claim is made (a job names its requests' trajectories).
+      const known = [...new Set(taken.flatMap((h) => (h.trajectoryId ? [h.trajectoryId] : [])))];
+      let claimed: Awaited<ReturnType<typeof claim>>;
+      [claimed, settings, turns] = await Promise.all([
+        claim(judge.id, [...byId.keys()]),
+        judgeSettings(judge.id),
+        turnsOf(known),
+      ]);
+      requests = settings ? claimed.requests : []; // a judge removed took its requests with it
+      const unread = requests.filter((r) => !turns.has(r.trajectoryId)).map((r) => r.trajectoryId);
+      if (unread.length) for (const [id, t] of await turnsOf(unread)) turns.set(id, t);
+      busy = claimed.busy.map((id) => byId.get(id)!);
+      // Answered, cancelled, paused, held by another worker, or stale: nothing to ask.
+      const unsettled = new Set([...requests.map((r) => r.id), ...claimed.busy]);
+      for (const h of taken) if (!unsettled.has(h.id)) settle(h.job);
+    } catch (e) {
+      console.error(`${queue}: ${message(e)}`);
+      held = [...taken, ...held];
+      await sleep(1000);
+      continue;
+    }
+    held = [...busy, ...held];
+    for (const r of requests) {
+      inFlight += 1;
+      void ask(settings!, r, turns.get(r.trajectoryId) ?? [])
+        .then((outcome) => writer.write(outcome))
+        .catch((e) => console.error(`judge request ${r.id}: ${message(e)}`))
+        .finally(() => {
+          settle(byId.get(r.id)!.job);
+          inFlight -= 1;
+          wake?.();
+        });
+    }
+    if (busy.length) await Promise.race([sleep(500), slotFreed()]);
+  }
+  while (inFlight > 0) await slotFreed();
+  // What is held goes back to the queue for whichever worker is next.
+  if (held.length) {
+    await enqueueHeld(boss, queue, held);
+    for (const h of held) settle(h.job);
+    held = [];
+  }
+  await completeSettled();
 }

@@ -34,6 +34,13 @@ export class ImportContext {
     readonly now: Date,
   ) {}
 
+  /** Names whose ids the caller already knows (the judges the app asks). */
+  knowNames(table: "benchmark" | "agent_model" | "judge", ids: Iterable<[string, number]>): void {
+    const cache = this.names.get(table) ?? new Map<string, number>();
+    this.names.set(table, cache);
+    for (const [name, id] of ids) cache.set(name, id);
+  }
+
   /** Ids of rows in a name table (benchmark, agent_model, judge), creating the missing ones. */
   async nameIds(table: "benchmark" | "agent_model" | "judge", names: Iterable<string>): Promise<Map<string, number>> {
     const cache = this.names.get(table) ?? new Map<string, number>();

@@ -79,13 +79,13 @@ async function resolve(sql: Sql, refs: readonly TrajectoryRef[]): Promise<Map<st
 }
 
 /** Located records with their trajectory id, and errors for those whose trajectory is missing. */
-export async function locate<T extends { trajectory: TrajectoryRef }>(sql: Sql, items: ReadonlyArray<Located<T>>) {
+export async function locate<I extends Located<{ trajectory: TrajectoryRef }>>(sql: Sql, items: readonly I[]) {
   const ids = await resolve(
     sql,
     items.map((i) => i.record.trajectory),
   );
   const errors: RecordError[] = [];
-  const found: Array<Located<T> & { trajectoryId: number }> = [];
+  const found: Array<I & { trajectoryId: number }> = [];
   for (const item of items) {
     const id = ids.get(refKey(item.record.trajectory));
     if (id === undefined) errors.push(missing(item.line, item.record.trajectory));

@@ -14,25 +14,34 @@ const t = (s: string | null | undefined) => (s == null ? null : storableText(s))
 const VOTE_SQL = `
   INSERT INTO judge_vote ("trajectoryId", "judgeId", upstream, "localGit", memory, other, overall, "parseStatus",
     rationale, raw,
-    evidence, "importId", "votedAt", "updatedAt")
+    evidence, "importId", "votedAt", "updatedAt", "requestId")
   SELECT * FROM unnest($1::int[], $2::int[], $3::text[]::"Verdict"[], $4::text[]::"Verdict"[], $5::text[]::"Verdict"[],
     $6::text[]::"Verdict"[], $7::text[]::"Verdict"[], $8::text[]::"ParseStatus"[], $9::text[], $10::text[],
     $11::text[]::jsonb[],
-    $12::int[], $13::text[]::timestamp[], $14::text[]::timestamp[])
+    $12::int[], $13::text[]::timestamp[], $14::text[]::timestamp[], $15::int[])
   ON CONFLICT ("trajectoryId", "judgeId") DO UPDATE SET upstream = EXCLUDED.upstream, "localGit" = EXCLUDED."localGit",
     memory = EXCLUDED.memory, other = EXCLUDED.other, overall = EXCLUDED.overall,
     "parseStatus" = EXCLUDED."parseStatus",
     rationale = EXCLUDED.rationale, raw = EXCLUDED.raw, evidence = EXCLUDED.evidence, "importId" = EXCLUDED."importId",
-    "votedAt" = EXCLUDED."votedAt", "updatedAt" = EXCLUDED."updatedAt"
+    "votedAt" = EXCLUDED."votedAt", "updatedAt" = EXCLUDED."updatedAt", "requestId" = EXCLUDED."requestId"
   WHERE EXCLUDED."votedAt" >= judge_vote."votedAt"`;
 
-/** Writes the votes of a file; a vote whose trajectory exists nowhere is an error, and then nothing is written. */
-export async function writeVotes(
-  ctx: ImportContext,
-  items: ReadonlyArray<Located<JudgeVoteRecord>>,
-): Promise<RecordError[]> {
+/**
+ * A vote to write: a record of a file, or an answer the app asked for (with its request, and the
+ * trajectory's id when the caller has checked it exists: then no record is looked up).
+ */
+export type VoteItem = Located<JudgeVoteRecord> & { requestId?: number; trajectoryId?: number };
+
+/**
+ * Writes the votes of a file (or the app's answers); a vote whose trajectory exists nowhere is an
+ * error, and then nothing is written.
+ */
+export async function writeVotes(ctx: ImportContext, items: readonly VoteItem[]): Promise<RecordError[]> {
   if (!items.length) return [];
-  const { found, errors } = await locate(ctx.sql, items);
+  const known = items.every((i) => i.trajectoryId !== undefined);
+  const { found, errors } = known
+    ? { found: items as Array<VoteItem & { trajectoryId: number }>, errors: [] }
+    : await locate(ctx.sql, items);
   if (errors.length) return errors;
   const judges = await ctx.nameIds(
     "judge",
@@ -69,6 +78,7 @@ export async function writeVotes(
     col(() => ctx.importId),
     col((r) => r.votedAt.toISOString()),
     col(() => ctx.now.toISOString()),
+    col((r) => r.requestId ?? null),
   ]);
   for (const r of rows) ctx.touched.add(r.trajectoryId);
   ctx.counts.votes += found.length;
