@@ -7,6 +7,7 @@ import { db } from "@/lib/db";
 import { currentDb } from "@/lib/db-connect";
 import { currentPrompt, defineJudge, JudgeDefinitionSchema, savePrompt } from "@/lib/data/judges";
 import { getCalibration } from "@/lib/data/calibration";
+import { exportVotes } from "@/lib/data/export";
 import { importFile } from "@/lib/files/import-files";
 import { trajectoryFixture } from "@/prisma/factories";
 import { fakeProvider, type FakeProvider } from "@/test/fake-provider";
@@ -142,6 +143,18 @@ describe("judge runs", () => {
     expect(
       votes.every((v) => v.localGit === "SUCCESSFUL" && v.overall === "SUCCESSFUL" && v.parseStatus === "PARSED"),
     ).toBe(true);
+    // The export says how each asked vote came (importing ignores it).
+    const exported: Array<Record<string, unknown>> = [];
+    for await (const v of exportVotes()) if (v.judge === "jr-good") exported.push(v);
+    expect(exported).toHaveLength(5);
+    expect(exported[0]!.asked).toMatchObject({
+      prompt_version: plan.promptVersion,
+      model: "jr-good",
+      temperature: 0.5,
+      tokens_in: 1000,
+      tokens_out: 50,
+      truncated: false,
+    });
     expect(ok.requests.filter((r) => markerOf(r)?.startsWith("jr-a"))).toHaveLength(5);
     // The task prompt travels verbatim.
     expect(ok.requests[0]!.messages[1]!.content).toContain("[user]\ntask marker jr-a-");
@@ -196,6 +209,48 @@ describe("judge runs", () => {
       await boss.stop({ graceful: false, wait: true });
       // The earlier run's eight were asked within the minute too: the limit is already reached.
       expect((await runProgress(limited.runId)).done).toBe(0);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it("a worker stopped midway puts back what it held, and another finishes the run, asking each pair once", async () => {
+    const slow = await fakeProvider([{ answer: ANSWER, latencyMs: 150 }]);
+    try {
+      await trajectories("jr-stop", 12);
+      await judge("jr-stopper", slow.url, 2);
+      const plan = await planRun(["jr-stopper"], { benchmark: "jr-stop" }, "tester");
+      const judges = await db().judge.findMany({
+        where: { name: "jr-stopper" },
+        select: { id: true, concurrency: true },
+      });
+      const boss = await openQueue();
+      try {
+        await enqueue(boss, plan.requests);
+        // The first worker holds a job of eight requests, asks two at a time, and is stopped.
+        const stopFirst = await workJudges(boss, judges);
+        for (let i = 0; i < 100 && (await runProgress(plan.runId)).done < 2; i++)
+          await new Promise((r) => setTimeout(r, 50));
+        await stopFirst();
+        const between = await runProgress(plan.runId);
+        expect(between.asking).toBe(0);
+        expect(between.done).toBeLessThan(12);
+        // What it held and had not asked went back to the queue: a second worker finishes at once,
+        // not after the queue's expiry.
+        const stopSecond = await workJudges(boss, judges);
+        let p = await runProgress(plan.runId);
+        for (let i = 0; i < 200 && p.pending + p.asking > 0; i++) {
+          await new Promise((r) => setTimeout(r, 50));
+          p = await runProgress(plan.runId);
+        }
+        await stopSecond();
+        expect(p).toMatchObject({ done: 12, pending: 0, asking: 0, failed: 0 });
+        const asked = slow.requests.map(markerOf);
+        expect(asked).toHaveLength(12);
+        expect(new Set(asked).size).toBe(12);
+      } finally {
+        await boss.stop({ graceful: false, wait: true });
+      }
     } finally {
       await slow.close();
     }
