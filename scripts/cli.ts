@@ -7,6 +7,7 @@ import { closeCurrentDb, currentDb, describeTarget, DatabaseBusyError } from "@/
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { EXPORTS } from "@/lib/data/export";
+import type { WriteCounts } from "@/lib/data/import/context";
 import { ImportInterrupted } from "@/lib/data/imports";
 import { rebuildSearchDocuments } from "@/lib/data/search-documents";
 import { REPORTS, REPORT_FORMATS, isReportFormat, type ReportName } from "@/lib/data/reports";
@@ -43,7 +44,8 @@ const HELP = `Shortcut Audit command line
       --resolved FILE                  resolved status from a SWE-bench report.json or a results.json (repeatable)
       --strict                         reject a file that has any warning (an assistant turn whose text looks like
                                        an action but gave no tool call, a trajectory given twice)
-  export trajectories|votes|labels|all print records as JSONL (the app's own format)
+  export trajectories|votes|labels|gold|all
+                                       print records as JSONL (the app's own format)
   results --format json|csv|latex      print the result table (protocol.md §3)
   agreement --format json|csv|latex    print human-vs-judge agreement (protocol.md §4)
   evidence --format json|csv           print what task records show against each trajectory (interchange.md)
@@ -150,6 +152,7 @@ async function importCommand(args: string[]): Promise<number> {
     const summary = result.ok
       ? `${result.counts.trajectories} trajectories (${result.counts.replaced} replaced), ` +
         `${result.counts.votes} votes (${result.counts.unparseable} unparseable), ${result.counts.labels} labels` +
+        `${result.counts.gold ? `, ${result.counts.gold} gold labels` : ""}` +
         `${result.counts.taskRecords ? `, ${result.counts.taskRecords} task records` : ""}${read}`
       : `REJECTED: ${result.errorCount} bad record(s), nothing imported${read}`;
     console.error(
@@ -163,8 +166,7 @@ async function importCommand(args: string[]): Promise<number> {
 
 function printSummary(results: FileImport[], seconds: number): void {
   const ok = results.filter((r) => r.ok);
-  const sum = (k: "trajectories" | "replaced" | "votes" | "unparseable" | "labels" | "taskRecords") =>
-    ok.reduce((n, r) => n + (r.ok ? r.counts[k] : 0), 0);
+  const sum = (k: keyof WriteCounts) => ok.reduce((n, r) => n + (r.ok ? r.counts[k] : 0), 0);
   const bytes = results.reduce((n, r) => n + r.bytes, 0);
   const rejected = results.filter((r) => !r.ok);
   console.error("");
@@ -174,7 +176,8 @@ function printSummary(results: FileImport[], seconds: number): void {
   );
   console.error(
     `  trajectories: ${sum("trajectories")} (${sum("replaced")} replaced)   judge votes: ${sum("votes")} ` +
-      `(${sum("unparseable")} unparseable)   labels: ${sum("labels")}   task records: ${sum("taskRecords")}`,
+      `(${sum("unparseable")} unparseable)   labels: ${sum("labels")}   gold labels: ${sum("gold")}   ` +
+      `task records: ${sum("taskRecords")}`,
   );
   console.error(
     `  rejected: ${rejected.length} file(s), ${rejected.reduce((n, r) => n + (r.ok ? 0 : r.errorCount), 0)} bad ` +

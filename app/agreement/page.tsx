@@ -167,6 +167,24 @@ async function AgreementBody() {
           <Rows key={j.judge} label={j.judge} agreement={j} base={null} />
         ))}
       </Table>
+      {r.gold ? (
+        <>
+          <h2>Against the gold labels</h2>
+          <p className="note">
+            The panel, each judge and each annotator (their newest label) against the gold label in force on each
+            trajectory (the newest, whoever adjudicated), the gold label taking the human&apos;s part.
+          </p>
+          <Table title="Agreement with the gold labels">
+            <Rows label="panel" agreement={r.gold.panel} base={null} />
+            {r.gold.judges.map((j) => (
+              <Rows key={j.judge} label={`judge ${j.judge}`} agreement={j} base={null} />
+            ))}
+            {r.gold.annotators.map((a) => (
+              <Rows key={a.annotator} label={`annotator ${a.annotator}`} agreement={a} base={null} />
+            ))}
+          </Table>
+        </>
+      ) : null}
       {versions.length ? <PromptVersions rows={versions} /> : null}
       <h2>Between annotators</h2>
       <p>
@@ -186,8 +204,9 @@ function PromptVersions({ rows }: { rows: CalibrationRow[] }) {
     <>
       <h2>Judge prompt versions against the humans</h2>
       <p className="note">
-        The answers judge runs kept under each prompt version, against the same human labels; “panel” is the majority of
-        the judges&apos; answers under that version. Imported votes have no version and are not here.
+        The answers judge runs kept under each prompt version, against the same human labels (and the gold labels in
+        force, where there are some); “panel” is the majority of the judges&apos; answers under that version. Imported
+        votes have no version and are not here.
       </p>
       <Table title="Agreement per judge and prompt version">
         {rows.map((r) => (
@@ -199,6 +218,20 @@ function PromptVersions({ rows }: { rows: CalibrationRow[] }) {
           />
         ))}
       </Table>
+      {rows.some((r) => r.gold) ? (
+        <Table title="Agreement per judge and prompt version with the gold labels">
+          {rows.map((r) =>
+            r.gold ? (
+              <Rows
+                key={`${r.judge ?? "panel"}-${r.promptVersion}`}
+                label={`${r.judge ?? "panel"} · prompt v${r.promptVersion} · against gold`}
+                agreement={r.gold}
+                base={null}
+              />
+            ) : null,
+          )}
+        </Table>
+      ) : null}
       {changed.length ? (
         <ul aria-label="Verdicts a new prompt version changed">
           {changed.map((r) => (

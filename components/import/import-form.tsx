@@ -196,11 +196,13 @@ function importSummary(c: {
   votes: number;
   unparseable: number;
   labels: number;
+  gold: number;
   taskRecords: number;
 }): string {
   return (
     `imported ${c.trajectories} trajectories (${c.replaced} replaced), ` +
     `${c.votes} judge votes (${c.unparseable} unparseable), ${c.labels} labels` +
+    (c.gold ? `, ${c.gold} gold labels` : "") +
     (c.taskRecords ? `, ${c.taskRecords} task records` : "")
   );
 }

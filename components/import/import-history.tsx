@@ -65,7 +65,10 @@ export function ImportHistory({ imports }: { imports: ImportRow[] }) {
                     {formatCount(i.votes)}
                     {i.unparseable > 0 && <small className="sub">{formatCount(i.unparseable)} unparseable</small>}
                   </td>
-                  <td className="num">{formatCount(i.labels)}</td>
+                  <td className="num">
+                    {formatCount(i.labels)}
+                    {i.gold > 0 && <small className="sub">{formatCount(i.gold)} gold</small>}
+                  </td>
                   <td className="num nowrap">
                     {i.assistantTurns ? (
                       <>

@@ -2,7 +2,8 @@ import "server-only";
 // Human labels (newest form, one per annotator and trajectory) with their trajectory's panel
 // verdict and each judge's overall verdict, for the agreement report (lib/domain/agreement-report.ts).
 import { db } from "@/lib/db";
-import { agreementReport, type AgreementReport, type LabelPoint } from "@/lib/domain/agreement-report";
+import { agreementReport, type AgreementReport, type GoldPoint, type LabelPoint } from "@/lib/domain/agreement-report";
+import { goldInForce } from "./gold";
 
 export async function getLabelPoints(): Promise<LabelPoint[]> {
   const labels = await db().label.findMany({
@@ -36,6 +37,23 @@ export async function getLabelPoints(): Promise<LabelPoint[]> {
   }));
 }
 
+/** The gold labels in force, with their trajectories' panel and judges' verdicts. */
+export async function getGoldPoints(): Promise<GoldPoint[]> {
+  const gold = await goldInForce();
+  if (!gold.size) return [];
+  const trajectories = await db().trajectory.findMany({
+    where: { id: { in: [...gold.keys()] } },
+    orderBy: { id: "asc" },
+    select: { id: true, panelVerdict: true, votes: { select: { overall: true, judge: { select: { name: true } } } } },
+  });
+  return trajectories.map((t) => ({
+    trajectoryId: t.id,
+    gold: gold.get(t.id)!,
+    panel: t.panelVerdict,
+    judges: Object.fromEntries(t.votes.map((v) => [v.judge.name, v.overall])),
+  }));
+}
+
 export async function getAgreement(): Promise<AgreementReport> {
-  return agreementReport(await getLabelPoints());
+  return agreementReport(await getLabelPoints(), await getGoldPoints());
 }

@@ -1,15 +1,19 @@
 import "server-only";
-// The answers judge runs kept, by prompt version, beside the human labels (lib/domain/calibration.ts).
+// The answers judge runs kept, by prompt version, beside the human labels and the gold labels in
+// force (lib/domain/calibration.ts).
 import { db } from "@/lib/db";
 import { calibration, type CalibrationRow, type VersionAnswer } from "@/lib/domain/calibration";
 import { parseJudgeAnswer } from "@/lib/domain/judge-answer";
 import { overallVerdict } from "@/lib/domain/verdicts";
+import { goldInForce } from "./gold";
 
 export async function getCalibration(): Promise<CalibrationRow[]> {
   const labels = await db().label.findMany({ select: { trajectoryId: true, overall: true } });
-  if (!labels.length) return [];
+  const gold = await goldInForce();
+  if (!labels.length && !gold.size) return [];
+  const rated = new Set([...labels.map((l) => l.trajectoryId), ...gold.keys()]);
   const answered = await db().judgeRequest.findMany({
-    where: { status: "DONE", trajectoryId: { in: [...new Set(labels.map((l) => l.trajectoryId))] } },
+    where: { status: "DONE", trajectoryId: { in: [...rated] } },
     orderBy: { answeredAt: "asc" },
     select: { trajectoryId: true, promptVersion: true, raw: true, judge: { select: { name: true } } },
   });
@@ -25,5 +29,6 @@ export async function getCalibration(): Promise<CalibrationRow[]> {
   return calibration(
     labels.map((l) => ({ trajectoryId: l.trajectoryId, human: l.overall })),
     [...answers.values()],
+    [...gold].map(([trajectoryId, human]) => ({ trajectoryId, human })),
   );
 }

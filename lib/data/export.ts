@@ -182,9 +182,40 @@ export async function* exportLabels(): AsyncGenerator<Record<string, unknown>> {
   }
 }
 
+/** Every version of every gold label (the newest on a trajectory is in force), oldest first. */
+export async function* exportGold(): AsyncGenerator<Record<string, unknown>> {
+  const gold = pages((after) =>
+    db().goldLabel.findMany({
+      where: { id: { gt: after } },
+      orderBy: { id: "asc" },
+      take: PAGE,
+      select: {
+        id: true,
+        ...VERDICT_SELECT,
+        evidence: true,
+        note: true,
+        createdAt: true,
+        adjudicator: { select: { handle: true } },
+        trajectory: { select: KEY_SELECT },
+      },
+    }),
+  );
+  for await (const g of gold)
+    yield {
+      type: "gold",
+      trajectory: naturalKeyOf(g.trajectory),
+      adjudicator: g.adjudicator.handle,
+      verdicts: voteVerdicts(g),
+      evidence: g.evidence,
+      note: g.note,
+      created_at: g.createdAt.toISOString(),
+    };
+}
+
 export const EXPORTS = {
   trajectories: [exportTrajectories],
   votes: [exportVotes],
   labels: [exportLabels],
-  all: [exportTrajectories, exportVotes, exportLabels],
+  gold: [exportGold],
+  all: [exportTrajectories, exportVotes, exportLabels, exportGold],
 } as const;

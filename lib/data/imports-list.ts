@@ -17,6 +17,7 @@ export type ImportRow = {
   votes: number;
   labels: number;
   taskRecords: number;
+  gold: number;
   replaced: number;
   rejected: number;
   unparseable: number;
@@ -45,6 +46,7 @@ export async function listImports(limit = 100): Promise<ImportRow[]> {
       votes: true,
       labels: true,
       taskRecords: true,
+      gold: true,
       replaced: true,
       rejected: true,
       unparseable: true,

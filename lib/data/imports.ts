@@ -6,11 +6,13 @@ import type { TaskRecord } from "@/lib/import/task-record";
 import {
   parseInterchangeRecord,
   type JudgeVoteRecord,
+  type GoldRecord,
   type LabelRecord,
   type RawRecord,
 } from "@/lib/import/interchange";
 import { db } from "@/lib/db";
 import { storableJson } from "@/lib/domain/text";
+import { importGold } from "./gold";
 import { importLabels } from "./labels";
 import { ImportContext, type Located, type RecordError, type WriteCounts } from "./import/context";
 import { fileRefKeys, missingReferences, refKey } from "./import/references";
@@ -74,6 +76,7 @@ async function writeRecords(
   const trajectories = new TrajectoryBatches(writer, log);
   const votes: Array<Located<JudgeVoteRecord>> = [];
   const labels: Array<Located<LabelRecord>> = [];
+  const gold: Array<Located<GoldRecord>> = [];
   const tasks: Array<Located<TaskRecord>> = [];
   const fileRefs = new Set<string>();
   for await (const raw of records) {
@@ -94,6 +97,7 @@ async function writeRecords(
     // Votes and labels wait until every trajectory of the file is in: they may name one further down.
     else if (parsed.value.type === "judge_vote") votes.push({ line, record: parsed.value.record });
     else if (parsed.value.type === "task") tasks.push({ line, record: parsed.value.record });
+    else if (parsed.value.type === "gold") gold.push({ line, record: parsed.value.record });
     else labels.push({ line, record: parsed.value.record });
     if (seen.count % 100 === 0) onProgress?.(seen.count);
     await yieldNow();
@@ -101,12 +105,13 @@ async function writeRecords(
   await trajectories.end();
   // Once the file is rejected nothing more is written, but every vote or label whose
   // trajectory exists nowhere (database or file) is still named.
-  if (log.count) log.add(await missingReferences(ctx.sql, [...votes, ...labels], fileRefs));
+  if (log.count) log.add(await missingReferences(ctx.sql, [...votes, ...labels, ...gold], fileRefs));
   else {
     seen.warnings.checkTasks(tasks);
     ctx.taskInstances.push(...(await writeTaskRecords(ctx, tasks)));
     log.add(await writeVotes(ctx, votes));
     log.add(log.count ? await missingReferences(ctx.sql, labels, fileRefs) : await importLabels(ctx, labels));
+    log.add(log.count ? await missingReferences(ctx.sql, gold, fileRefs) : await importGold(ctx, gold));
   }
   if (seen.strict && seen.warnings.count) {
     const asErrors = seen.warnings.asErrors();
@@ -213,7 +218,8 @@ export async function runImport(
       await sql.query(
         `UPDATE "import" SET status = 'SUCCEEDED', "finishedAt" = $2, "fileSha256" = $3, format = $4, trajectories
           = $5, votes = $6, labels = $7, replaced = $8, unparseable = $9, "assistantTurns" = $10,
-          "toolCalls" = $11, warnings = $12::jsonb, "warningCount" = $13, "taskRecords" = $14 WHERE id = $1`,
+          "toolCalls" = $11, warnings = $12::jsonb, "warningCount" = $13, "taskRecords" = $14, gold = $15
+        WHERE id = $1`,
         [
           importId,
           new Date(),
@@ -229,6 +235,7 @@ export async function runImport(
           JSON.stringify(storableJson(seen.warnings.warnings)),
           seen.warnings.count,
           written.taskRecords,
+          written.gold,
         ],
       );
       return written;

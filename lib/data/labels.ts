@@ -80,13 +80,21 @@ export async function writeLabel(sql: Sql, w: LabelWrite): Promise<boolean> {
 }
 
 /** User ids by handle; an unknown handle becomes an annotator without a login. */
-async function annotatorIds(ctx: ImportContext, handles: readonly string[]): Promise<Map<string, string>> {
+/**
+ * Ids of the people records name by handle; one not known yet is created without a login, as an
+ * annotator (a label's) or a reviewer (a gold label's adjudicator).
+ */
+export async function personIds(
+  ctx: ImportContext,
+  handles: readonly string[],
+  role: "ANNOTATOR" | "REVIEWER" = "ANNOTATOR",
+): Promise<Map<string, string>> {
   const unique = [...new Set(handles)];
   await ctx.sql.query(
-    `INSERT INTO "user" (id, handle, name, role, "updatedAt") SELECT gen_random_uuid()::text, h, h, 'ANNOTATOR', $2
+    `INSERT INTO "user" (id, handle, name, role, "updatedAt") SELECT gen_random_uuid()::text, h, h, $3::"UserRole", $2
       FROM unnest($1::text[]) AS h
      ON CONFLICT (handle) DO NOTHING`,
-    [unique, ctx.now.toISOString()],
+    [unique, ctx.now.toISOString(), role],
   );
   const rows = await ctx.sql.query<{ id: string; handle: string }>(
     `SELECT id, handle FROM "user" WHERE handle = ANY($1::text[])`,
@@ -103,7 +111,7 @@ export async function importLabels(
   if (!items.length) return [];
   const { found, errors } = await locate(ctx.sql, items);
   if (errors.length) return errors;
-  const users = await annotatorIds(
+  const users = await personIds(
     ctx,
     found.map((f) => storableText(f.record.annotator)),
   );

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
+import { JudgeVoteRecordSchema } from "@/lib/import/interchange";
+import { ImportContext } from "./import/context";
+import { writeVotes } from "./import/votes";
 import { runImport } from "./imports";
+import { transaction } from "./sql";
 import { agreementNow, resultsNow } from "./report-cache";
 import { createPerson } from "./people";
 import { draftStudy, createStudy } from "./studies";
@@ -56,5 +60,17 @@ describe("remembered reports", () => {
     expect(after).not.toBe(before);
     expect(after.overall.attempt.n).toBe(1);
     expect(await resultsNow()).toBe(second);
+
+    // A judge run writes votes without an import: results and agreement follow them.
+    await transaction(async (sql) => {
+      const ctx = new ImportContext(sql, null, new Date());
+      await writeVotes(ctx, [
+        { line: 0, record: JudgeVoteRecordSchema.parse(voteFixture("c2", "j2", { UPSTREAM: "SUCCESSFUL" })) },
+      ]);
+      await ctx.refreshTouched();
+    });
+    const third = await resultsNow();
+    expect(third).not.toBe(second);
+    expect(await agreementNow()).not.toBe(after);
   });
 });

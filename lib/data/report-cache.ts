@@ -1,8 +1,9 @@
 import "server-only";
-// The result table and the agreement figures, remembered until their inputs change. Trajectories and
-// votes change only through imports, labels through imports and the labelling queue, so a version
-// read from the import and label tables names the data each report was computed from. The version is
-// read before computing: a report is never older than its key (README, Performance).
+// The result table and the agreement figures, remembered until their inputs change. Trajectories
+// change only through imports, votes through imports and judge runs, labels through imports and the
+// labelling queue, gold labels through imports, so versions read from those tables name the data
+// each report was computed from. The versions are read before computing: a report is never older
+// than its key (README, Performance).
 import { LRUCache } from "lru-cache";
 import { db } from "@/lib/db";
 import type { AgreementReport } from "@/lib/domain/agreement-report";
@@ -32,6 +33,20 @@ async function labelVersion(): Promise<string> {
   return `${v!.n}:${v!.at?.getTime() ?? 0}`;
 }
 
+/** Votes: a judge run writes them without an import. */
+async function voteVersion(): Promise<string> {
+  const [v] = await db().$queryRaw<
+    Array<{ n: number; at: Date | null }>
+  >`SELECT count(*)::int AS n, max("updatedAt") AS at FROM judge_vote`;
+  return `${v!.n}:${v!.at?.getTime() ?? 0}`;
+}
+
+async function goldVersion(): Promise<string> {
+  const [v] = await db().$queryRaw<Array<{ n: number; id: number | null }>>`
+    SELECT count(*)::int AS n, max(id) AS id FROM gold_label`;
+  return `${v!.n}:${v!.id ?? 0}`;
+}
+
 function remembered<T extends ConditionResult[] | AgreementReport>(key: string, compute: () => Promise<T>): Promise<T> {
   const cache = cacheOf();
   const hit = cache.get(key);
@@ -44,10 +59,11 @@ function remembered<T extends ConditionResult[] | AgreementReport>(key: string, 
 }
 
 export async function resultsNow(): Promise<ConditionResult[]> {
-  return remembered(`results@${await importVersion()}`, getResults);
+  const [imports, votes] = await Promise.all([importVersion(), voteVersion()]);
+  return remembered(`results@${imports}|${votes}`, getResults);
 }
 
 export async function agreementNow(): Promise<AgreementReport> {
-  const [imports, labels] = await Promise.all([importVersion(), labelVersion()]);
-  return remembered(`agreement@${imports}|${labels}`, getAgreement);
+  const versions = await Promise.all([importVersion(), voteVersion(), labelVersion(), goldVersion()]);
+  return remembered(`agreement@${versions.join("|")}`, getAgreement);
 }

@@ -1,5 +1,5 @@
-// The agreement report as JSON (interchange.md: overall and by_condition, each question with n,
-// agreement, kappa and the confusion counts; this app adds kappa_ci, by_model, by_benchmark,
+// The agreement report as JSON (interchange.md: overall, by_condition and gold, each question with
+// n, agreement, kappa and the confusion counts; this app adds kappa_ci, by_model, by_benchmark,
 // judges and inter_annotator), CSV (one row per group and question) and LaTeX (booktabs).
 import type { BinaryAgreement } from "./agreement";
 import type { Agreement, AgreementReport } from "./agreement-report";
@@ -13,6 +13,7 @@ export function agreementJson(r: AgreementReport): Record<string, unknown> {
     by_benchmark: r.by_benchmark,
     judges: r.judges,
     inter_annotator: r.inter_annotator,
+    gold: r.gold,
   };
 }
 
@@ -30,6 +31,13 @@ export function agreementRows(r: AgreementReport): Row[] {
     ...r.by_model.map((m) => ({ scope: "model", group: m.model, agreement: m })),
     ...r.by_benchmark.map((b) => ({ scope: "benchmark", group: b.benchmark, agreement: b })),
     ...r.judges.map((j) => ({ scope: "judge", group: j.judge, agreement: j })),
+    ...(r.gold
+      ? [
+          { scope: "gold", group: "panel", agreement: r.gold.panel },
+          ...r.gold.judges.map((j) => ({ scope: "gold", group: `judge ${j.judge}`, agreement: j })),
+          ...r.gold.annotators.map((a) => ({ scope: "gold", group: `annotator ${a.annotator}`, agreement: a })),
+        ]
+      : []),
   ];
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { agreementReport, type LabelPoint } from "./agreement-report";
+import { agreementReport, type GoldPoint, goldAgreement, type LabelPoint } from "./agreement-report";
 
 const point = (p: Partial<LabelPoint> & Pick<LabelPoint, "trajectoryId" | "human" | "panel">): LabelPoint => ({
   annotator: "alice",
@@ -115,5 +115,47 @@ describe("agreementReport", () => {
     const empty = agreementReport([]);
     expect(empty.overall.attempt).toMatchObject({ n: 0, agreement: null, kappa: null });
     expect(empty.inter_annotator).toEqual({ alpha: null, units: 0, labels: 0 });
+  });
+});
+
+describe("goldAgreement", () => {
+  const gold: GoldPoint[] = [
+    { trajectoryId: 1, gold: "SUCCESSFUL", panel: "SUCCESSFUL", judges: { a: "SUCCESSFUL", b: "NOT_ATTEMPTED" } },
+    { trajectoryId: 2, gold: "NOT_ATTEMPTED", panel: "ATTEMPTED", judges: { a: "ATTEMPTED" } },
+    // Unjudged: counts for annotators only.
+    { trajectoryId: 3, gold: "ATTEMPTED", panel: null, judges: {} },
+  ];
+  const labels: LabelPoint[] = [
+    point({ trajectoryId: 1, human: "SUCCESSFUL", panel: "SUCCESSFUL" }),
+    point({ trajectoryId: 2, human: "NOT_ATTEMPTED", panel: "ATTEMPTED" }),
+    point({ trajectoryId: 3, annotator: "bob", human: "NOT_ATTEMPTED", panel: null }),
+    // No gold label: counts for no one.
+    point({ trajectoryId: 4, annotator: "bob", human: "SUCCESSFUL", panel: "SUCCESSFUL" }),
+  ];
+
+  it("puts each rater against the gold label, which plays the human's part", () => {
+    const g = goldAgreement(gold, labels)!;
+    // Panel on 1 and 2. Attempt: 1 both yes, 2 gold no / panel yes (judges_only): 1 of 2.
+    // Success: 1 both yes, 2 both no: 2 of 2.
+    expect(g.panel.attempt).toMatchObject({ n: 2, agreement: 50, both_positive: 1, judges_only: 1, human_only: 0 });
+    expect(g.panel.success).toMatchObject({ n: 2, agreement: 100, both_positive: 1, both_negative: 1 });
+    // Judge a said what the panel said; judge b only on 1: gold successful, b not attempted.
+    expect(g.judges.map((j) => j.judge)).toEqual(["a", "b"]);
+    expect(g.judges[0]!.attempt).toEqual(g.panel.attempt);
+    expect(g.judges[1]!.attempt).toMatchObject({ n: 1, agreement: 0, human_only: 1 });
+    expect(g.judges[1]!.success).toMatchObject({ n: 1, agreement: 0, human_only: 1 });
+    // alice on 1 (both successful) and 2 (both not attempted): κ = (1 − 0.5) / (1 − 0.5) = 1 on attempt.
+    expect(g.annotators.map((a) => a.annotator)).toEqual(["alice", "bob"]);
+    expect(g.annotators[0]!.attempt).toMatchObject({ n: 2, agreement: 100, both_positive: 1, both_negative: 1 });
+    expect(g.annotators[0]!.attempt.kappa).toBeCloseTo(1, 12);
+    // bob on 3 only: gold attempted, bob not: attempt gold only; success both no.
+    expect(g.annotators[1]!.attempt).toMatchObject({ n: 1, human_only: 1 });
+    expect(g.annotators[1]!.success).toMatchObject({ n: 1, both_negative: 1 });
+  });
+
+  it("is null without gold labels, and the report carries it", () => {
+    expect(goldAgreement([], labels)).toBeNull();
+    expect(agreementReport(labels).gold).toBeNull();
+    expect(agreementReport(labels, gold).gold).toEqual(goldAgreement(gold, labels));
   });
 });

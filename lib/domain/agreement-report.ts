@@ -21,6 +21,25 @@ export type LabelPoint = {
 
 export type Agreement = { attempt: BinaryAgreement; success: BinaryAgreement };
 
+/** A trajectory's gold label in force, with the panel's and each judge's verdicts on it. */
+export type GoldPoint = {
+  trajectoryId: number;
+  gold: Verdict;
+  panel: Verdict | null;
+  judges: Record<string, Verdict>;
+};
+
+/**
+ * Each rater against the gold labels (interchange.md, the agreement's `gold`): the gold label takes
+ * the human's part (`human_only` = gold only). A rater counts on a trajectory with a gold label and
+ * a verdict of theirs: the panel and each judge where judged, an annotator by their newest label.
+ */
+export type GoldAgreement = {
+  panel: Agreement;
+  judges: Array<{ judge: string } & Agreement>;
+  annotators: Array<{ annotator: string } & Agreement>;
+};
+
 export type AgreementReport = {
   overall: Agreement;
   by_condition: Array<{ network: boolean; prompt: string } & Agreement>;
@@ -28,6 +47,8 @@ export type AgreementReport = {
   by_benchmark: Array<{ benchmark: string } & Agreement>;
   judges: Array<{ judge: string } & Agreement>;
   inter_annotator: { alpha: number | null; units: number; labels: number };
+  /** Null when there is no gold label. */
+  gold: GoldAgreement | null;
 };
 
 function agreementOf(points: readonly LabelPoint[]): Agreement {
@@ -40,7 +61,36 @@ function groupBy<K extends string>(points: readonly LabelPoint[], key: (p: Label
   return new Map([...groups.entries()].sort(([a], [b]) => a.localeCompare(b)));
 }
 
-export function agreementReport(labels: readonly LabelPoint[]): AgreementReport {
+export function goldAgreement(gold: readonly GoldPoint[], labels: readonly LabelPoint[]): GoldAgreement | null {
+  if (!gold.length) return null;
+  const goldOf = new Map(gold.map((g) => [g.trajectoryId, g.gold]));
+  const against = (pairs: ReadonlyArray<{ trajectoryId: number; rater: Verdict }>) =>
+    verdictAgreement(
+      pairs.flatMap((p) => {
+        const g = goldOf.get(p.trajectoryId);
+        return g ? [{ human: g, panel: p.rater }] : [];
+      }),
+    );
+  const judges = [...new Set(gold.flatMap((g) => Object.keys(g.judges)))].sort();
+  const annotators = [...new Set(labels.map((l) => l.annotator))].sort();
+  return {
+    panel: against(gold.flatMap((g) => (g.panel ? [{ trajectoryId: g.trajectoryId, rater: g.panel }] : []))),
+    judges: judges.map((judge) => ({
+      judge,
+      ...against(
+        gold.flatMap((g) => (g.judges[judge] ? [{ trajectoryId: g.trajectoryId, rater: g.judges[judge] }] : [])),
+      ),
+    })),
+    annotators: annotators.map((annotator) => ({
+      annotator,
+      ...against(
+        labels.filter((l) => l.annotator === annotator).map((l) => ({ trajectoryId: l.trajectoryId, rater: l.human })),
+      ),
+    })),
+  };
+}
+
+export function agreementReport(labels: readonly LabelPoint[], gold: readonly GoldPoint[] = []): AgreementReport {
   const judged = labels.filter((p) => p.panel !== null);
   const byCondition = groupBy(judged, (p) => `${p.network ? "0" : "1"}|${p.prompt === "vanilla" ? "0" : "1"}`);
   const judgeNames = [...new Set(judged.flatMap((p) => Object.keys(p.judges)))].sort();
@@ -68,5 +118,6 @@ export function agreementReport(labels: readonly LabelPoint[]): AgreementReport 
       units: pairable.length,
       labels: pairable.reduce((n, u) => n + u.length, 0),
     },
+    gold: goldAgreement(gold, labels),
   };
 }

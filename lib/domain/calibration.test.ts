@@ -62,4 +62,24 @@ describe("calibration", () => {
     // Success: human (T, F, F, F) against panel (F, F, F, F): 3 of 4, kappa 0.
     expect(p1.success).toMatchObject({ n: 4, agreement: 75, human_only: 1, kappa: 0 });
   });
+
+  it("against the gold labels too, where there are some", () => {
+    expect(rows.every((r) => r.gold === null)).toBe(true);
+    // Gold: t1 SUCCESSFUL, t2 ATTEMPTED (the adjudicator overruled the human on t2).
+    const gold = [
+      { trajectoryId: 1, human: "SUCCESSFUL" as const },
+      { trajectoryId: 2, human: "ATTEMPTED" as const },
+    ];
+    const withGold = calibration(labels, answers, gold);
+    // x under version 2 said S on t1 and N on t2. Attempt: gold (T, T) against (T, F): both positive 1,
+    // gold only 1, 1 of 2. Success: gold (T, F) against (T, F): 2 of 2.
+    const x2 = withGold[3]!;
+    expect(x2.gold!.attempt).toMatchObject({ n: 2, agreement: 50, both_positive: 1, human_only: 1 });
+    expect(x2.gold!.success).toMatchObject({ n: 2, agreement: 100, both_positive: 1, both_negative: 1 });
+    // Against the humans nothing moved.
+    expect(x2.attempt).toEqual(rows[3]!.attempt);
+    // The version 1 panel: ATTEMPTED on t1 and t2. Attempt 2 of 2; success: gold (T, F), panel (F, F): 1 of 2.
+    expect(withGold[2]!.gold!.attempt).toMatchObject({ n: 2, agreement: 100 });
+    expect(withGold[2]!.gold!.success).toMatchObject({ n: 2, agreement: 50, human_only: 1 });
+  });
 });

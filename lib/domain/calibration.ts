@@ -1,8 +1,8 @@
 // Judge prompt versions against the humans: each judge under each prompt version its answers were
 // given in, and the panel each version would form (the majority of the judges' answers under it,
 // protocol.md §2.3), compared with the same human labels as the agreement page (attempt and
-// success, Cohen's kappa with its interval); and, for a judge, the trajectories whose verdict a
-// version changed from the version before it.
+// success, Cohen's kappa with its interval), and with the gold labels where there are some; and,
+// for a judge, the trajectories whose verdict a version changed from the version before it.
 import { verdictAgreement, type BinaryAgreement } from "./agreement";
 import { majority } from "./panel";
 import type { Verdict } from "./verdicts";
@@ -18,6 +18,8 @@ export type CalibrationRow = {
   success: BinaryAgreement;
   /** Trajectories whose verdict this version changed from the judge's previous version (judges only). */
   changed: number[];
+  /** The same against the gold labels in force; null when there is none. */
+  gold: { attempt: BinaryAgreement; success: BinaryAgreement } | null;
 };
 
 function agreementOf(labels: readonly LabelVerdict[], verdictOf: Map<number, Verdict>) {
@@ -29,7 +31,13 @@ function agreementOf(labels: readonly LabelVerdict[], verdictOf: Map<number, Ver
   );
 }
 
-export function calibration(labels: readonly LabelVerdict[], answers: readonly VersionAnswer[]): CalibrationRow[] {
+/** `gold`: the gold labels in force, as verdicts playing the human's part. */
+export function calibration(
+  labels: readonly LabelVerdict[],
+  answers: readonly VersionAnswer[],
+  gold: readonly LabelVerdict[] = [],
+): CalibrationRow[] {
+  const againstGold = (verdicts: Map<number, Verdict>) => (gold.length ? agreementOf(gold, verdicts) : null);
   const rows: CalibrationRow[] = [];
   const versions = [...new Set(answers.map((a) => a.promptVersion))].sort((a, b) => a - b);
   const judges = [...new Set(answers.map((a) => a.judge))].sort();
@@ -52,7 +60,7 @@ export function calibration(labels: readonly LabelVerdict[], answers: readonly V
             .map(([t]) => t)
             .sort((a, b) => a - b)
         : [];
-      rows.push({ judge, promptVersion: version, ...agreementOf(labels, own), changed });
+      rows.push({ judge, promptVersion: version, ...agreementOf(labels, own), changed, gold: againstGold(own) });
     }
     // The panel this version would form: the majority of the judges' answers under it, per trajectory.
     const perTrajectory = new Map<number, Verdict[]>();
@@ -60,7 +68,13 @@ export function calibration(labels: readonly LabelVerdict[], answers: readonly V
       for (const [t, v] of byJudgeVersion.get(`${judge}\u0000${version}`) ?? [])
         perTrajectory.set(t, [...(perTrajectory.get(t) ?? []), v]);
     const panel = new Map([...perTrajectory].map(([t, vs]) => [t, majority(vs)!.verdict]));
-    rows.push({ judge: null, promptVersion: version, ...agreementOf(labels, panel), changed: [] });
+    rows.push({
+      judge: null,
+      promptVersion: version,
+      ...agreementOf(labels, panel),
+      changed: [],
+      gold: againstGold(panel),
+    });
   }
   return rows;
 }

@@ -210,10 +210,22 @@ export const LabelRecordSchema = z.object({
 });
 export type LabelRecord = z.output<typeof LabelRecordSchema>;
 
+export const GoldRecordSchema = z.object({
+  type: z.literal("gold").optional(),
+  trajectory: trajectoryRefSchema,
+  adjudicator: nonEmpty("adjudicator"),
+  verdicts: VerdictsSchema,
+  evidence: evidenceSchema,
+  note: optionalText,
+  created_at: timestampSchema,
+});
+export type GoldRecord = z.output<typeof GoldRecordSchema>;
+
 export type InterchangeRecord =
   | { type: "trajectory"; record: TrajectoryRecord }
   | { type: "judge_vote"; record: JudgeVoteRecord }
   | { type: "label"; record: LabelRecord }
+  | { type: "gold"; record: GoldRecord }
   | { type: "task"; record: TaskRecord };
 
 export type FieldError = { field: string | null; message: string };
@@ -225,15 +237,16 @@ export type ParseResult<T> = { ok: true; value: T } | { ok: false; errors: Field
 
 /**
  * Which record an object is: its `type`, or else its fields (turns → trajectory, judge → vote,
- * annotator → label, instance_id with patch → task record).
+ * annotator → label, adjudicator → gold label, instance_id with patch → task record).
  */
 export function recordType(value: Record<string, unknown>): InterchangeRecord["type"] | null {
   const t = value.type;
-  if (t === "trajectory" || t === "judge_vote" || t === "label" || t === "task") return t;
+  if (t === "trajectory" || t === "judge_vote" || t === "label" || t === "gold" || t === "task") return t;
   if (t !== undefined) return null;
   if ("turns" in value) return "trajectory";
   if ("judge" in value) return "judge_vote";
   if ("annotator" in value) return "label";
+  if ("adjudicator" in value) return "gold";
   if (looksLikeTaskRecord(value)) return "task";
   return null;
 }
@@ -246,6 +259,7 @@ const SCHEMAS = {
   trajectory: TrajectoryRecordSchema,
   judge_vote: JudgeVoteRecordSchema,
   label: LabelRecordSchema,
+  gold: GoldRecordSchema,
   task: TaskRecordSchema,
 } as const;
 
@@ -273,8 +287,9 @@ export function parseInterchangeRecord(value: unknown): ParseResult<InterchangeR
           field: t === undefined ? null : "type",
           message:
             t === undefined
-              ? "not a trajectory (turns), judge vote (judge), label (annotator) or task record (instance_id, patch)"
-              : `unknown type ${JSON.stringify(t)} (expected trajectory, judge_vote, label or task)`,
+              ? "not a trajectory (turns), judge vote (judge), label (annotator), gold label (adjudicator) " +
+                "or task record (instance_id, patch)"
+              : `unknown type ${JSON.stringify(t)} (expected trajectory, judge_vote, label, gold or task)`,
         },
       ],
     };

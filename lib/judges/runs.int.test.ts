@@ -214,7 +214,7 @@ describe("judge runs", () => {
     }
   });
 
-  it("a worker stopped midway puts back what it held, and another finishes the run, asking each pair once", async () => {
+  it("a worker stopped midway puts back what it held; another finishes the run, asking each pair once", async () => {
     const slow = await fakeProvider([{ answer: ANSWER, latencyMs: 150 }]);
     try {
       await trajectories("jr-stop", 12);

@@ -14,12 +14,22 @@ export type WriteCounts = {
   replaced: number;
   votes: number;
   labels: number;
+  /** Gold labels written (a version already stored, re-imported, counts again). */
+  gold: number;
   unparseable: number;
   taskRecords: number;
 };
 
 export class ImportContext {
-  readonly counts: WriteCounts = { trajectories: 0, replaced: 0, votes: 0, labels: 0, unparseable: 0, taskRecords: 0 };
+  readonly counts: WriteCounts = {
+    trajectories: 0,
+    replaced: 0,
+    votes: 0,
+    labels: 0,
+    gold: 0,
+    unparseable: 0,
+    taskRecords: 0,
+  };
   /** Trajectories this import wrote (their turns or patch may have changed): their evidence is recomputed. */
   readonly written = new Set<number>();
   /** Instance ids of the task records this import wrote: their trajectories' evidence is recomputed. */

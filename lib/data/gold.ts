@@ -1,0 +1,71 @@
+import "server-only";
+// Gold labels (interchange.md, "Gold label"): adjudicated verdicts. Every version is kept; the one
+// in force on a trajectory is the newest by created_at, whoever wrote it. Re-importing a version
+// (same trajectory, adjudicator and time) replaces it, so an import is idempotent.
+import { db } from "@/lib/db";
+import { storableJson, storableText } from "@/lib/domain/text";
+import { overallVerdict, type Verdict } from "@/lib/domain/verdicts";
+import type { GoldRecord } from "@/lib/import/interchange";
+import type { ImportContext, Located, RecordError } from "./import/context";
+import { locate } from "./import/references";
+import { personIds } from "./labels";
+
+const GOLD_SQL = `
+  INSERT INTO gold_label ("trajectoryId", "adjudicatorId", upstream, "localGit", memory, other, overall, evidence, note,
+    "importId", "createdAt")
+  SELECT * FROM unnest($1::int[], $2::text[], $3::text[]::"Verdict"[], $4::text[]::"Verdict"[],
+    $5::text[]::"Verdict"[], $6::text[]::"Verdict"[], $7::text[]::"Verdict"[], $8::text[]::jsonb[], $9::text[],
+    $10::int[], $11::text[]::timestamp[])
+  ON CONFLICT ("trajectoryId", "adjudicatorId", "createdAt") DO UPDATE SET upstream = EXCLUDED.upstream,
+    "localGit" = EXCLUDED."localGit", memory = EXCLUDED.memory, other = EXCLUDED.other, overall = EXCLUDED.overall,
+    evidence = EXCLUDED.evidence, note = EXCLUDED.note, "importId" = EXCLUDED."importId"`;
+
+/** Writes the gold labels of a file; one whose trajectory exists nowhere is an error, and then nothing is written. */
+export async function importGold(
+  ctx: ImportContext,
+  items: ReadonlyArray<Located<GoldRecord>>,
+): Promise<RecordError[]> {
+  if (!items.length) return [];
+  const { found, errors } = await locate(ctx.sql, items);
+  if (errors.length) return errors;
+  const people = await personIds(
+    ctx,
+    found.map((f) => storableText(f.record.adjudicator)),
+    "REVIEWER",
+  );
+  // One row per (trajectory, adjudicator, time): the later line of a file wins.
+  const rows = [
+    ...new Map(
+      found.map((f) => {
+        const at = f.record.created_at ?? ctx.now;
+        const adjudicatorId = people.get(storableText(f.record.adjudicator))!;
+        return [`${f.trajectoryId}:${adjudicatorId}:${at.getTime()}`, { ...f, at, adjudicatorId }];
+      }),
+    ).values(),
+  ];
+  const col = <T>(f: (r: (typeof rows)[number]) => T) => rows.map(f);
+  await ctx.sql.query(GOLD_SQL, [
+    col((r) => r.trajectoryId),
+    col((r) => r.adjudicatorId),
+    col((r) => r.record.verdicts.UPSTREAM),
+    col((r) => r.record.verdicts.LOCAL_GIT),
+    col((r) => r.record.verdicts.MEMORY),
+    col((r) => r.record.verdicts.OTHER),
+    col((r) => overallVerdict(r.record.verdicts)),
+    col((r) => JSON.stringify(storableJson(r.record.evidence))),
+    col((r) => (r.record.note == null ? null : storableText(r.record.note))),
+    col(() => ctx.importId),
+    col((r) => r.at.toISOString()),
+  ]);
+  ctx.counts.gold += found.length;
+  return [];
+}
+
+/** The gold label in force on each trajectory that has one: its overall verdict. */
+export async function goldInForce(trajectoryIds?: readonly number[]): Promise<Map<number, Verdict>> {
+  const rows = await db().$queryRaw<Array<{ trajectoryId: number; overall: Verdict }>>`
+    SELECT DISTINCT ON ("trajectoryId") "trajectoryId", overall::text AS overall FROM gold_label
+     WHERE ${trajectoryIds ?? null}::int[] IS NULL OR "trajectoryId" = ANY(${trajectoryIds ?? null}::int[])
+     ORDER BY "trajectoryId", "createdAt" DESC, id DESC`;
+  return new Map(rows.map((r) => [r.trajectoryId, r.overall]));
+}
