@@ -74,7 +74,7 @@ describe("gold labels", () => {
     expect(g.gold!.annotators).toEqual([]);
   });
 
-  it("a gold label for a trajectory that exists nowhere is an error with its line, and nothing is written", async () => {
+  it("a gold label for a trajectory that exists nowhere is an error with its line; nothing is written", async () => {
     const before = await goldRows();
     const r = await importRecords([
       gold("g1", "dana", "ATTEMPTED", "2026-12-03T09:00:00Z"),
