@@ -278,7 +278,7 @@ async function judgeRun(args: string[]): Promise<number> {
       console.error(
         `  ${answered}/${answered + p.pending + p.asking} asked, ${p.failed} failed, ` +
           `${(answered / Math.max(seconds, 0.001)).toFixed(1)}/s, ${p.tokensIn + p.tokensOut} tokens, ` +
-          `$${p.cost.toFixed(4)}`,
+          (p.cost === null ? "no prices" : `$${p.cost.toFixed(4)}`),
       );
       if (!p.pending && !p.asking) {
         for (const e of p.errors) console.error(`  failed: ${e}`);

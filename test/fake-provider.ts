@@ -20,14 +20,18 @@ export type FakeProvider = {
 };
 
 export async function fakeProvider(
-  script: FakeStep[] | ((n: number) => FakeStep),
-  /** keepMessages: false keeps each request's model but not its messages (a benchmark's memory is the worker's). */
-  options: { keepMessages?: boolean } = {},
+  script: FakeStep[] | ((n: number, messages: Array<{ role: string; content: string }>) => FakeStep),
+  /**
+   * keepMessages: false keeps each request's model but not its messages (a benchmark's memory is the
+   * worker's); port: where to listen (any free one by default).
+   */
+  options: { keepMessages?: boolean; port?: number } = {},
 ): Promise<FakeProvider> {
   const requests: FakeProvider["requests"] = [];
   let inFlight = 0;
   let most = 0;
-  const next = (n: number) => (typeof script === "function" ? script(n) : script[Math.min(n, script.length - 1)]!);
+  const next = (n: number, messages: Array<{ role: string; content: string }>) =>
+    typeof script === "function" ? script(n, messages) : script[Math.min(n, script.length - 1)]!;
   const server = http.createServer((req, res) => {
     let body = "";
     req.on("data", (c: Buffer) => {
@@ -41,7 +45,7 @@ export async function fakeProvider(
         messages: options.keepMessages === false ? [] : parsed.messages,
         auth: req.headers.authorization ?? null,
       });
-      const step = next(n);
+      const step = next(n, Array.isArray(parsed.messages) ? parsed.messages : []);
       if ("drop" in step) {
         req.socket.destroy();
         return;
@@ -72,7 +76,7 @@ export async function fakeProvider(
       }, step.latencyMs ?? 0);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/v1`,

@@ -4,6 +4,7 @@ import { currentPrompt, listJudges } from "@/lib/data/judges";
 import { listFilterOptions } from "@/lib/data/trajectories";
 import { listRuns } from "@/lib/judges/runs";
 import { resumeWaitingRuns } from "@/lib/judges/service";
+import { AutoRefresh } from "@/components/ui/auto-refresh";
 import { formatCount } from "@/lib/format";
 import { controlRun } from "./actions";
 import { JudgeForm, PromptForm, RunForm } from "./judge-forms";
@@ -73,6 +74,7 @@ export default async function JudgesPage() {
         ) : (
           <p className="empty">Add a judge with an endpoint to start a run.</p>
         )}
+        {runs.some((r) => r.status === "RUNNING") ? <AutoRefresh what="A run is" /> : null}
         {runs.length ? (
           <div className="table-scroll">
             <table aria-label="Runs">
@@ -118,7 +120,7 @@ export default async function JudgesPage() {
                       ) : null}
                     </td>
                     <td className="num">{formatCount(r.tokensIn + r.tokensOut)}</td>
-                    <td className="num">${r.cost.toFixed(4)}</td>
+                    <td className="num">{r.cost === null ? "—" : `$${r.cost.toFixed(4)}`}</td>
                     <td>
                       <form action={controlRun} className="inline-form">
                         <input type="hidden" name="run" value={r.id} />

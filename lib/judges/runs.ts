@@ -161,7 +161,8 @@ export type RunProgress = {
   stale: number;
   tokensIn: number;
   tokensOut: number;
-  cost: number;
+  /** Null while no answer has a cost (the judges have no prices). */
+  cost: number | null;
   errors: string[];
 };
 
@@ -174,7 +175,7 @@ export async function runProgress(runId: number): Promise<RunProgress> {
            count(*) FILTER (WHERE status = 'FAILED')::int AS failed,
            count(*) FILTER (WHERE status = 'STALE')::int AS stale,
            coalesce(sum("tokensIn"), 0)::int AS "tokensIn", coalesce(sum("tokensOut"), 0)::int AS "tokensOut",
-           coalesce(sum(cost), 0)::float8 AS cost
+           sum(cost)::float8 AS cost
       FROM judge_request WHERE "runId" = ${runId}`;
   const errors = await db().judgeRequest.findMany({
     where: { runId, status: "FAILED" },
