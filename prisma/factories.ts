@@ -8,7 +8,7 @@ import { CATEGORIES, type Category, type CategoryVerdicts, type Verdict } from "
 export type DemoOptions = { seed?: number; tasksPerBenchmark?: number; runs?: number; labelled?: number };
 
 type Json = Record<string, unknown>;
-export type DemoData = { trajectories: Json[]; votes: Json[]; labels: Json[]; tasks: Json[] };
+export type DemoData = { trajectories: Json[]; votes: Json[]; labels: Json[]; gold: Json[]; tasks: Json[] };
 
 export { prng };
 
@@ -173,7 +173,7 @@ export function demoData(options: DemoOptions = {}): DemoData {
   const rand = prng(options.seed ?? 7);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
   const runs = options.runs ?? 3;
-  const out: DemoData = { trajectories: [], votes: [], labels: [], tasks: [] };
+  const out: DemoData = { trajectories: [], votes: [], labels: [], gold: [], tasks: [] };
   const truths: Array<{ id: string; truth: CategoryVerdicts }> = [];
 
   for (const [benchmark, tasks] of Object.entries(TASKS)) {
@@ -273,6 +273,17 @@ export function demoData(options: DemoOptions = {}): DemoData {
         created_at: new Date(Date.UTC(2026, 10, 20, 9, i)).toISOString(),
       });
     }
+    // The doubly labelled ones are adjudicated by the demo reviewer a day later (the truth).
+    if (annotators.length > 1)
+      out.gold.push({
+        type: "gold",
+        trajectory: { id },
+        adjudicator: "rey",
+        verdicts: { ...truth },
+        evidence: [],
+        note: "adjudicated from both labels and the evidence",
+        created_at: new Date(Date.UTC(2026, 10, 21, 9, i)).toISOString(),
+      });
   });
   return out;
 }

@@ -10,10 +10,9 @@ export async function isEmpty(): Promise<boolean> {
 
 export async function seedDemo(options: DemoOptions = {}) {
   const data = demoData(options);
-  const records: RawRecord[] = [...data.tasks, ...data.trajectories, ...data.votes, ...data.labels].map((value, i) => ({
-    line: i + 1,
-    value,
-  }));
+  const records: RawRecord[] = [...data.tasks, ...data.trajectories, ...data.votes, ...data.labels, ...data.gold].map(
+    (value, i) => ({ line: i + 1, value }),
+  );
   const outcome = await runImport(
     { fileName: "demo study (generated)", format: "interchange", source: "seed" },
     records,

@@ -22,7 +22,7 @@ try {
     const counts = await seedDemo();
     console.error(
       `empty database: demo study loaded (${counts.trajectories} trajectories, ${counts.votes} judge votes, ` +
-        `${counts.labels} labels, ${counts.taskRecords} task records)`,
+        `${counts.labels} labels, ${counts.gold} gold labels, ${counts.taskRecords} task records)`,
     );
     console.error(
       "demo accounts: researcher@example.org / demo-researcher, annotator@example.org / demo-annotator, " +

@@ -72,7 +72,18 @@ function Rows({ label, agreement, base }: { label: string; agreement: Agreement;
   );
 }
 
-function Table({ title, children }: { title: string; children: React.ReactNode }) {
+/** `reference`: who plays the human's part (the gold label in the gold tables); the rater is the other side. */
+function Table({
+  title,
+  children,
+  reference = "Human",
+  rater = "Judges",
+}: {
+  title: string;
+  children: React.ReactNode;
+  reference?: string;
+  rater?: string;
+}) {
   return (
     <table aria-label={title}>
       <thead>
@@ -95,10 +106,10 @@ function Table({ title, children }: { title: string; children: React.ReactNode }
             Both no
           </th>
           <th scope="col" className="num">
-            Human only
+            {reference} only
           </th>
           <th scope="col" className="num">
-            Judges only
+            {rater} only
           </th>
         </tr>
       </thead>
@@ -174,7 +185,7 @@ async function AgreementBody() {
             The panel, each judge and each annotator (their newest label) against the gold label in force on each
             trajectory (the newest, whoever adjudicated), the gold label taking the human&apos;s part.
           </p>
-          <Table title="Agreement with the gold labels">
+          <Table title="Agreement with the gold labels" reference="Gold" rater="Rater">
             <Rows label="panel" agreement={r.gold.panel} base={null} />
             {r.gold.judges.map((j) => (
               <Rows key={j.judge} label={`judge ${j.judge}`} agreement={j} base={null} />
@@ -219,7 +230,7 @@ function PromptVersions({ rows }: { rows: CalibrationRow[] }) {
         ))}
       </Table>
       {rows.some((r) => r.gold) ? (
-        <Table title="Agreement per judge and prompt version with the gold labels">
+        <Table title="Agreement per judge and prompt version with the gold labels" reference="Gold">
           {rows.map((r) =>
             r.gold ? (
               <Rows
