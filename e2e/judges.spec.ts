@@ -54,6 +54,9 @@ test("define a judge, preview and start a run, watch it finish, and find its vot
     await page.goto(`/trajectories?benchmark=${benchmark}`);
     await page.getByRole("link", { name: `${benchmark}__t-1` }).click();
     await expect(page.getByRole("row").filter({ hasText: name })).toContainText("successful");
+    // And say how they came: the prompt version, the model, the tokens.
+    await expect(page.getByRole("row").filter({ hasText: name })).toContainText(/asked under prompt v\d+ · /);
+    await expect(page.getByRole("row").filter({ hasText: name })).toContainText("900 → 40 tokens");
 
     // A new prompt version.
     await page.goto("/judges");
