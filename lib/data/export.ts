@@ -152,34 +152,41 @@ export async function* exportVotes(): AsyncGenerator<Record<string, unknown>> {
   }
 }
 
+/** What a label and a gold label export share: the trajectory, the verdicts, the cited steps, the note. */
+const PERSON_VERDICT_SELECT = {
+  id: true,
+  ...VERDICT_SELECT,
+  evidence: true,
+  note: true,
+  trajectory: { select: KEY_SELECT },
+} as const;
+
+function personVerdict(
+  row: { evidence: unknown; note: string | null; trajectory: Parameters<typeof naturalKeyOf>[0] } & Parameters<
+    typeof voteVerdicts
+  >[0],
+  at: Date,
+) {
+  return {
+    trajectory: naturalKeyOf(row.trajectory),
+    verdicts: voteVerdicts(row),
+    evidence: row.evidence,
+    note: row.note,
+    created_at: at.toISOString(),
+  };
+}
+
 export async function* exportLabels(): AsyncGenerator<Record<string, unknown>> {
   const labels = pages((after) =>
     db().label.findMany({
       where: { id: { gt: after } },
       orderBy: { id: "asc" },
       take: PAGE,
-      select: {
-        id: true,
-        ...VERDICT_SELECT,
-        evidence: true,
-        note: true,
-        updatedAt: true,
-        annotator: { select: { handle: true } },
-        trajectory: { select: KEY_SELECT },
-      },
+      select: { ...PERSON_VERDICT_SELECT, updatedAt: true, annotator: { select: { handle: true } } },
     }),
   );
-  for await (const l of labels) {
-    yield {
-      type: "label",
-      trajectory: naturalKeyOf(l.trajectory),
-      annotator: l.annotator.handle,
-      verdicts: voteVerdicts(l),
-      evidence: l.evidence,
-      note: l.note,
-      created_at: l.updatedAt.toISOString(),
-    };
-  }
+  for await (const l of labels)
+    yield { type: "label", annotator: l.annotator.handle, ...personVerdict(l, l.updatedAt) };
 }
 
 /** Every version of every gold label (the newest on a trajectory is in force), oldest first. */
@@ -189,27 +196,11 @@ export async function* exportGold(): AsyncGenerator<Record<string, unknown>> {
       where: { id: { gt: after } },
       orderBy: { id: "asc" },
       take: PAGE,
-      select: {
-        id: true,
-        ...VERDICT_SELECT,
-        evidence: true,
-        note: true,
-        createdAt: true,
-        adjudicator: { select: { handle: true } },
-        trajectory: { select: KEY_SELECT },
-      },
+      select: { ...PERSON_VERDICT_SELECT, createdAt: true, adjudicator: { select: { handle: true } } },
     }),
   );
   for await (const g of gold)
-    yield {
-      type: "gold",
-      trajectory: naturalKeyOf(g.trajectory),
-      adjudicator: g.adjudicator.handle,
-      verdicts: voteVerdicts(g),
-      evidence: g.evidence,
-      note: g.note,
-      created_at: g.createdAt.toISOString(),
-    };
+    yield { type: "gold", adjudicator: g.adjudicator.handle, ...personVerdict(g, g.createdAt) };
 }
 
 export const EXPORTS = {

@@ -199,25 +199,26 @@ export const JudgeVoteRecordSchema = z
   });
 export type JudgeVoteRecord = z.output<typeof JudgeVoteRecordSchema>;
 
-export const LabelRecordSchema = z.object({
-  type: z.literal("label").optional(),
+/** What a person's verdict on a trajectory carries: a label's, or a gold label's. */
+const personVerdictFields = {
   trajectory: trajectoryRefSchema,
-  annotator: nonEmpty("annotator"),
   verdicts: VerdictsSchema,
   evidence: evidenceSchema,
   note: optionalText,
   created_at: timestampSchema,
+};
+
+export const LabelRecordSchema = z.object({
+  type: z.literal("label").optional(),
+  annotator: nonEmpty("annotator"),
+  ...personVerdictFields,
 });
 export type LabelRecord = z.output<typeof LabelRecordSchema>;
 
 export const GoldRecordSchema = z.object({
   type: z.literal("gold").optional(),
-  trajectory: trajectoryRefSchema,
   adjudicator: nonEmpty("adjudicator"),
-  verdicts: VerdictsSchema,
-  evidence: evidenceSchema,
-  note: optionalText,
-  created_at: timestampSchema,
+  ...personVerdictFields,
 });
 export type GoldRecord = z.output<typeof GoldRecordSchema>;
 
