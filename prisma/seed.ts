@@ -2,6 +2,7 @@
 import { db } from "@/lib/db";
 import { runImport, type RawRecord } from "@/lib/data/imports";
 import { DEMO_ACCOUNTS, createPerson } from "@/lib/data/people";
+import { seedDemoStudies } from "./demo-studies";
 import { demoData, type DemoOptions } from "./factories";
 
 export async function isEmpty(): Promise<boolean> {
@@ -26,5 +27,6 @@ export async function seedDemo(options: DemoOptions = {}) {
     if (!(await db().user.findUnique({ where: { email: account.email }, select: { id: true } })))
       await createPerson("system", account);
   }
-  return outcome.counts;
+  const studies = await seedDemoStudies();
+  return { ...outcome.counts, labels: outcome.counts.labels + studies.labels, gold: outcome.counts.gold + studies.gold };
 }

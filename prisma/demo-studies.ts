@@ -1,0 +1,111 @@
+// The demo's annotation studies, made through the app's own paths (drawn, saved, labelled in the
+// queue, adjudicated by import), so that each demo account finds its part of the work at once:
+// - "demo pilot (finished)": every item labelled by Carol (annotator) and Rosa (researcher), who
+//   disagree on some; the demo reviewer Rey has adjudicated three of those disagreements;
+// - "demo blind study": Carol's, blind, with two items labelled and the rest waiting.
+// A label is the trajectory's panel verdicts (not attempted where unjudged); Rosa differs on local
+// git on every third item.
+import { db } from "@/lib/db";
+import type { Actor } from "@/lib/auth/permissions";
+import { runImport } from "@/lib/data/imports";
+import { submitLabel } from "@/lib/data/queue";
+import { createStudy, draftStudy } from "@/lib/data/studies";
+import type { CategoryVerdicts, Verdict } from "@/lib/domain/verdicts";
+
+async function actor(email: string): Promise<Actor> {
+  const u = await db().user.findUniqueOrThrow({ where: { email }, select: { id: true, handle: true, role: true } });
+  return u as Actor;
+}
+
+async function panelVerdicts(trajectoryId: number): Promise<CategoryVerdicts> {
+  const t = await db().trajectory.findUniqueOrThrow({
+    where: { id: trajectoryId },
+    select: { panelUpstream: true, panelLocalGit: true, panelMemory: true, panelOther: true },
+  });
+  const v = (x: Verdict | null): Verdict => x ?? "NOT_ATTEMPTED";
+  return {
+    UPSTREAM: v(t.panelUpstream),
+    LOCAL_GIT: v(t.panelLocalGit),
+    MEMORY: v(t.panelMemory),
+    OTHER: v(t.panelOther),
+  };
+}
+
+async function label(who: Actor, studyId: number, trajectoryId: number, verdicts: CategoryVerdicts): Promise<void> {
+  // An imported demo label of the same person on the trajectory is the version this one replaces.
+  const stored = await db().label.findUnique({
+    where: { trajectoryId_annotatorId: { trajectoryId, annotatorId: who.id } },
+    select: { updatedAt: true },
+  });
+  await submitLabel(who, {
+    studyId,
+    trajectoryId,
+    verdicts,
+    evidence: [],
+    note: null,
+    base: stored?.updatedAt.toISOString() ?? "",
+  });
+}
+
+async function study(by: Actor, design: Record<string, unknown>) {
+  const draft = await draftStudy(by, design);
+  return { id: await createStudy(by, design, draft.digest), items: draft.items };
+}
+
+export async function seedDemoStudies(): Promise<{ studies: number; labels: number; gold: number }> {
+  const [rosa, carol] = await Promise.all([actor("researcher@example.org"), actor("annotator@example.org")]);
+  let labels = 0;
+  const pilot = await study(rosa, {
+    name: "demo pilot (finished)",
+    seed: "pilot",
+    size: 1,
+    overlap: 2,
+    blind: false,
+    annotators: [carol.handle, rosa.handle],
+  });
+  const disagreements: Array<{ trajectoryId: number; verdicts: CategoryVerdicts }> = [];
+  for (const [i, item] of pilot.items.entries()) {
+    const verdicts = await panelVerdicts(item.trajectoryId);
+    await label(carol, pilot.id, item.trajectoryId, verdicts);
+    const flipped: Verdict = verdicts.LOCAL_GIT === "NOT_ATTEMPTED" ? "ATTEMPTED" : "NOT_ATTEMPTED";
+    const rosas: CategoryVerdicts = i % 3 === 0 ? { ...verdicts, LOCAL_GIT: flipped } : verdicts;
+    await label(rosa, pilot.id, item.trajectoryId, rosas);
+    labels += 2;
+    if (rosas !== verdicts) disagreements.push({ trajectoryId: item.trajectoryId, verdicts });
+  }
+  const ids = new Map(
+    (
+      await db().trajectory.findMany({
+        where: { id: { in: disagreements.map((d) => d.trajectoryId) } },
+        select: { id: true, externalId: true },
+      })
+    ).map((t) => [t.id, t.externalId]),
+  );
+  const gold = disagreements.slice(0, 3).map((d, i) => ({
+    line: i + 1,
+    value: {
+      type: "gold",
+      trajectory: { id: ids.get(d.trajectoryId) },
+      adjudicator: "rey",
+      verdicts: d.verdicts,
+      note: "the panel and Carol are right: the git commands stay at the base commit",
+      created_at: new Date(Date.UTC(2026, 10, 25, 10, i)).toISOString(),
+    },
+  }));
+  const adjudicated = await runImport({ fileName: "demo adjudication", format: "interchange", source: "seed" }, gold);
+  if (!adjudicated.ok) throw new Error(`demo gold labels rejected: ${JSON.stringify(adjudicated.errors)}`);
+
+  const blind = await study(rosa, {
+    name: "demo blind study",
+    seed: "blind",
+    size: 1,
+    overlap: 1,
+    blind: true,
+    annotators: [carol.handle],
+  });
+  for (const item of blind.items.slice(0, 2)) {
+    await label(carol, blind.id, item.trajectoryId, await panelVerdicts(item.trajectoryId));
+    labels += 1;
+  }
+  return { studies: 2, labels, gold: gold.length };
+}
