@@ -28,5 +28,9 @@ export async function seedDemo(options: DemoOptions = {}) {
       await createPerson("system", account);
   }
   const studies = await seedDemoStudies();
-  return { ...outcome.counts, labels: outcome.counts.labels + studies.labels, gold: outcome.counts.gold + studies.gold };
+  return {
+    ...outcome.counts,
+    labels: outcome.counts.labels + studies.labels,
+    gold: outcome.counts.gold + studies.gold,
+  };
 }
