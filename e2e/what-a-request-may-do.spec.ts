@@ -252,6 +252,10 @@ test("bad parameters get 4xx, never 500", async ({ request }) => {
     "/compare?a=2147483648&b=1",
     "/api/results?format=toString",
     "/api/agreement?format=__proto__",
+    "/api/agreement?format=json&study=no%20such%20study",
+    `/api/agreement?format=json&study=${"x".repeat(5000)}`,
+    "/agreement?study=no%20such%20study",
+    "/agreement?study=%00",
   ];
   for (const url of urls) {
     const status = (await request.get(url, { maxRedirects: 0 })).status();

@@ -6,6 +6,7 @@ import { parseArgs } from "node:util";
 import { closeCurrentDb, currentDb, describeTarget, DatabaseBusyError } from "@/lib/db-connect";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import { scopeOf } from "@/lib/data/agreement";
 import { EXPORTS } from "@/lib/data/export";
 import type { WriteCounts } from "@/lib/data/import/context";
 import { ImportInterrupted } from "@/lib/data/imports";
@@ -47,7 +48,9 @@ const HELP = `Shortcut Audit command line
   export trajectories|votes|labels|gold|all
                                        print records as JSONL (the app's own format)
   results --format json|csv|latex      print the result table (protocol.md §3)
-  agreement --format json|csv|latex    print human-vs-judge agreement (protocol.md §4)
+  agreement --format json|csv|latex [--study NAME]
+                                       print human-vs-judge agreement (protocol.md §4); with a study, its labels
+                                       on its items only
   evidence --format json|csv           print what task records show against each trajectory (interchange.md)
   judge add NAME --base-url URL --model MODEL [--api-key-env VAR] [--concurrency N] [--rpm N]
         [--temperature T] [--max-tokens N] [--context-tokens N] [--price-in USD --price-out USD]
@@ -222,10 +225,19 @@ async function exportCommand(args: string[]): Promise<number> {
 const reportCommand =
   (name: ReportName) =>
   async (args: string[]): Promise<number> => {
-    const { values } = parseArgs({ args, options: { format: { type: "string", default: "json" } } });
+    const { values } = parseArgs({
+      args,
+      options: {
+        format: { type: "string", default: "json" },
+        ...(name === "agreement" ? { study: { type: "string" } } : {}),
+      },
+    });
     if (!isReportFormat(values.format))
       fail(`${name}: --format takes ${Object.keys(REPORT_FORMATS).join(", ")}, not "${values.format}"`);
-    process.stdout.write(await REPORTS[name](values.format));
+    const studyName = (values as { study?: string }).study;
+    const scope = await scopeOf(studyName);
+    if (!scope) fail(`${name}: no study named "${studyName}" (the Studies page lists them)`);
+    process.stdout.write(await REPORTS[name](values.format, scope));
     return 0;
   };
 

@@ -5,6 +5,8 @@ import { Suspense } from "react";
 import { Loading } from "@/components/ui/loading";
 import Link from "next/link";
 import { agreementNow } from "@/lib/data/report-cache";
+import { type AgreementScope, scopeOf, studyNames } from "@/lib/data/agreement";
+import { notFound } from "next/navigation";
 import type { BinaryAgreement } from "@/lib/domain/agreement";
 import type { Agreement } from "@/lib/domain/agreement-report";
 import { trajectoriesHref, type TrajectoryFilter } from "@/lib/domain/trajectory-filter";
@@ -118,57 +120,90 @@ function Table({
   );
 }
 
-export default async function AgreementPage() {
+export default async function AgreementPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ study?: string | string[] }>;
+}) {
   await requirePage("results:read", "/agreement");
+  const { study } = await searchParams;
+  const name = typeof study === "string" && study.length <= 200 ? study : undefined;
+  const scope = await scopeOf(name);
+  if (!scope) notFound();
   return (
     <Suspense fallback={<Loading what="the agreement figures" />}>
-      <AgreementBody />
+      <AgreementBody scope={scope} study={name ?? null} />
     </Suspense>
   );
 }
 
-async function AgreementBody() {
-  const [r, versions] = await Promise.all([agreementNow(), getCalibration()]);
+async function AgreementBody({ scope, study }: { scope: AgreementScope; study: string | null }) {
+  const [r, versions, studies] = await Promise.all([agreementNow(scope), getCalibration(scope), studyNames()]);
+  // The drill-down lists read every label: within a study they would count others' too, so they are off.
+  const linked = <T,>(base: T) => (study ? null : base);
+  const q = study ? `&study=${encodeURIComponent(study)}` : "";
   return (
     <>
-      <h1>Agreement</h1>
+      <h1>Agreement{study ? `: ${study}` : ""}</h1>
+      {studies.length ? (
+        <form method="get" className="filters" aria-label="Choose a study">
+          <label>
+            Labels of{" "}
+            <select name="study" defaultValue={study ?? ""}>
+              <option value="">every study and import</option>
+              {studies.map((n) => (
+                <option key={n} value={n}>
+                  {n}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit">Show</button>
+        </form>
+      ) : null}
       <p className="note">
         Each human label (its newest form) on a judged trajectory against the panel verdict (protocol §4), on two
         questions: was an exploit attempted (attempted or successful), and was it successful. κ is Cohen&apos;s kappa
         with a 95% interval κ ± 1.96·√(p_o(1−p_o)/(n(1−p_e)²)), “—” where undefined. Each count links to its
         trajectories.
       </p>
+      {study ? (
+        <p className="note">
+          Only the labels given in this study, on its items, and the gold labels on its items count here. The
+          confusion counts are not linked within a study: the trajectory list&apos;s label filters read every label.
+        </p>
+      ) : null}
       <p className="downloads">
         Download:{" "}
-        <a href="/api/agreement?format=csv" download>
+        <a href={`/api/agreement?format=csv${q}`} download>
           CSV
         </a>{" "}
-        <a href="/api/agreement?format=json" download>
+        <a href={`/api/agreement?format=json${q}`} download>
           JSON
         </a>{" "}
-        <a href="/api/agreement?format=latex" download>
+        <a href={`/api/agreement?format=latex${q}`} download>
           LaTeX
         </a>
       </p>
       <h2>Overall and by condition</h2>
       <Table title="Agreement by condition">
-        <Rows label="all labels" agreement={r.overall} base={{ panel: "judged" }} />
+        <Rows label="all labels" agreement={r.overall} base={linked({ panel: "judged" })} />
         {r.by_condition.map((c) => (
           <Rows
             key={`${c.network}-${c.prompt}`}
             label={`network ${networkWords(c.network)}, ${c.prompt}`}
             agreement={c}
-            base={{ network: c.network ? "on" : "off", prompt: c.prompt as TrajectoryFilter["prompt"] }}
+            base={linked({ network: c.network ? "on" : "off", prompt: c.prompt as TrajectoryFilter["prompt"] })}
           />
         ))}
       </Table>
       <h2>By model and benchmark</h2>
       <Table title="Agreement by model and benchmark">
         {r.by_model.map((m) => (
-          <Rows key={m.model} label={m.model} agreement={m} base={{ model: m.model }} />
+          <Rows key={m.model} label={m.model} agreement={m} base={linked({ model: m.model })} />
         ))}
         {r.by_benchmark.map((b) => (
-          <Rows key={b.benchmark} label={b.benchmark} agreement={b} base={{ benchmark: b.benchmark }} />
+          <Rows key={b.benchmark} label={b.benchmark} agreement={b} base={linked({ benchmark: b.benchmark })} />
         ))}
       </Table>
       <h2>Each judge against the humans</h2>

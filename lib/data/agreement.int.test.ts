@@ -2,8 +2,18 @@ import { describe, expect, it } from "vitest";
 import { asLines, labelFixture, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { exportLabels } from "./export";
 import { runImport } from "./imports";
-import { getAgreement } from "./agreement";
+import { getAgreement, scopeOf } from "./agreement";
+import { createPerson } from "./people";
+import { submitLabel } from "./queue";
+import { createStudy, draftStudy } from "./studies";
 import { listTrajectories } from "./trajectories";
+
+const NOT_ATTEMPTED = {
+  UPSTREAM: "NOT_ATTEMPTED",
+  LOCAL_GIT: "NOT_ATTEMPTED",
+  MEMORY: "NOT_ATTEMPTED",
+  OTHER: "NOT_ATTEMPTED",
+};
 
 /** Four trajectories, their votes and two annotators' labels, the expected figures worked out below. */
 function records() {
@@ -81,5 +91,42 @@ describe("getAgreement", () => {
       created_at: "2026-11-02T00:00:00.000Z",
     });
     expect(exported).toHaveLength(5);
+  });
+});
+
+describe("agreement of one study", () => {
+  it("counts that study's labels on its items only, and its items' gold labels", async () => {
+    // Runs after the file's first test: a1–a4 with alice's and bob's imported labels.
+    const res = await createPerson("system", {
+      handle: "agree-res",
+      email: "agree-res@example.org",
+      role: "RESEARCHER",
+      password: "password-1",
+    });
+    const actor = { id: res.id, handle: res.handle, role: "RESEARCHER" as const };
+    const design = { name: "agree study", seed: "s", size: 10, overlap: 1, blind: false, annotators: ["agree-res"] };
+    const draft = await draftStudy(actor, design);
+    const studyId = await createStudy(actor, design, draft.digest);
+    const a2 = (await listTrajectories({ benchmark: "ab", run: 2 })).rows[0]!.id;
+    await submitLabel(actor, {
+      studyId,
+      trajectoryId: a2,
+      verdicts: { UPSTREAM: "NOT_ATTEMPTED", LOCAL_GIT: "ATTEMPTED", MEMORY: "NOT_ATTEMPTED", OTHER: "NOT_ATTEMPTED" },
+      base: "",
+    });
+    await runImport(
+      { fileName: "gold.jsonl", format: "interchange" },
+      asLines([{ type: "gold", trajectory: { id: "a2" }, adjudicator: "dana", verdicts: NOT_ATTEMPTED }]),
+    );
+    expect(await scopeOf("agree study")).toEqual({ studyId });
+    expect(await scopeOf("no such study")).toBeNull();
+    expect(await scopeOf(undefined)).toEqual({});
+    // The study: one label (a2: attempted against the panel's not attempted), one gold label (a2: not attempted).
+    const inStudy = await getAgreement({ studyId });
+    expect(inStudy.overall.attempt).toMatchObject({ n: 1, human_only: 1, agreement: 0 });
+    expect(inStudy.gold!.panel.attempt).toMatchObject({ n: 1, both_negative: 1 });
+    expect(inStudy.gold!.annotators).toEqual([expect.objectContaining({ annotator: "agree-res" })]);
+    // Everything: the four imported pairs and the study's label.
+    expect((await getAgreement()).overall.attempt.n).toBe(5);
   });
 });

@@ -5,8 +5,32 @@ import { db } from "@/lib/db";
 import { agreementReport, type AgreementReport, type GoldPoint, type LabelPoint } from "@/lib/domain/agreement-report";
 import { goldInForce } from "./gold";
 
-export async function getLabelPoints(): Promise<LabelPoint[]> {
+/** Whose labels count: all (no study), or one study's: its labels, on its items. */
+export type AgreementScope = { studyId?: number };
+
+/** The scope a study name asks for: all labels without one, null when no study has that name. */
+export async function scopeOf(studyName: string | null | undefined): Promise<AgreementScope | null> {
+  if (!studyName) return {};
+  const study = await db().study.findUnique({ where: { name: studyName }, select: { id: true } });
+  return study ? { studyId: study.id } : null;
+}
+
+/** The studies' names, for choosing one. */
+export async function studyNames(): Promise<string[]> {
+  return (await db().study.findMany({ orderBy: { name: "asc" }, select: { name: true } })).map((s) => s.name);
+}
+
+/** The trajectories of a study's items; undefined without a study (all trajectories). */
+export async function studyTrajectories(scope: AgreementScope): Promise<number[] | undefined> {
+  if (scope.studyId === undefined) return undefined;
+  const items = await db().studyItem.findMany({ where: { studyId: scope.studyId }, select: { trajectoryId: true } });
+  return items.map((i) => i.trajectoryId);
+}
+
+export async function getLabelPoints(scope: AgreementScope = {}): Promise<LabelPoint[]> {
+  const items = await studyTrajectories(scope);
   const labels = await db().label.findMany({
+    where: items ? { studyId: scope.studyId, trajectoryId: { in: items } } : {},
     orderBy: [{ trajectoryId: "asc" }, { annotatorId: "asc" }],
     select: {
       overall: true,
@@ -38,8 +62,8 @@ export async function getLabelPoints(): Promise<LabelPoint[]> {
 }
 
 /** The gold labels in force, with their trajectories' panel and judges' verdicts. */
-export async function getGoldPoints(): Promise<GoldPoint[]> {
-  const gold = await goldInForce();
+export async function getGoldPoints(scope: AgreementScope = {}): Promise<GoldPoint[]> {
+  const gold = await goldInForce(await studyTrajectories(scope));
   if (!gold.size) return [];
   const trajectories = await db().trajectory.findMany({
     where: { id: { in: [...gold.keys()] } },
@@ -54,6 +78,6 @@ export async function getGoldPoints(): Promise<GoldPoint[]> {
   }));
 }
 
-export async function getAgreement(): Promise<AgreementReport> {
-  return agreementReport(await getLabelPoints(), await getGoldPoints());
+export async function getAgreement(scope: AgreementScope = {}): Promise<AgreementReport> {
+  return agreementReport(await getLabelPoints(scope), await getGoldPoints(scope));
 }

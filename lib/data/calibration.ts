@@ -5,11 +5,16 @@ import { db } from "@/lib/db";
 import { calibration, type CalibrationRow, type VersionAnswer } from "@/lib/domain/calibration";
 import { parseJudgeAnswer } from "@/lib/domain/judge-answer";
 import { overallVerdict } from "@/lib/domain/verdicts";
+import { type AgreementScope, studyTrajectories } from "./agreement";
 import { goldInForce } from "./gold";
 
-export async function getCalibration(): Promise<CalibrationRow[]> {
-  const labels = await db().label.findMany({ select: { trajectoryId: true, overall: true } });
-  const gold = await goldInForce();
+export async function getCalibration(scope: AgreementScope = {}): Promise<CalibrationRow[]> {
+  const items = await studyTrajectories(scope);
+  const labels = await db().label.findMany({
+    where: items ? { studyId: scope.studyId, trajectoryId: { in: items } } : {},
+    select: { trajectoryId: true, overall: true },
+  });
+  const gold = await goldInForce(items);
   if (!labels.length && !gold.size) return [];
   const rated = new Set([...labels.map((l) => l.trajectoryId), ...gold.keys()]);
   const answered = await db().judgeRequest.findMany({

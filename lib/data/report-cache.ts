@@ -7,7 +7,7 @@ import "server-only";
 import { LRUCache } from "lru-cache";
 import { db } from "@/lib/db";
 import type { AgreementReport } from "@/lib/domain/agreement-report";
-import { getAgreement } from "./agreement";
+import { type AgreementScope, getAgreement } from "./agreement";
 import { getResults, type ConditionResult } from "./results";
 
 type Entry = Promise<ConditionResult[] | AgreementReport>;
@@ -63,7 +63,7 @@ export async function resultsNow(): Promise<ConditionResult[]> {
   return remembered(`results@${imports}|${votes}`, getResults);
 }
 
-export async function agreementNow(): Promise<AgreementReport> {
+export async function agreementNow(scope: AgreementScope = {}): Promise<AgreementReport> {
   const versions = await Promise.all([importVersion(), voteVersion(), labelVersion(), goldVersion()]);
-  return remembered(`agreement@${versions.join("|")}`, getAgreement);
+  return remembered(`agreement:${scope.studyId ?? "all"}@${versions.join("|")}`, () => getAgreement(scope));
 }

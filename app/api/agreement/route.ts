@@ -1,11 +1,17 @@
 import { reportResponse } from "@/lib/data/reports";
+import { scopeOf } from "@/lib/data/agreement";
 import { requireRequest } from "@/lib/auth/session";
 
 export const dynamic = "force-dynamic";
 
-/** GET /api/agreement?format=csv|json|latex: the agreement figures as a download. */
+/** GET /api/agreement?format=csv|json|latex[&study=NAME]: the agreement figures as a download. */
 export async function GET(request: Request) {
   const user = await requireRequest(request, "results:read");
   if (user instanceof Response) return user;
-  return reportResponse("agreement", new URL(request.url).searchParams.get("format"));
+  const params = new URL(request.url).searchParams;
+  const study = params.get("study");
+  if (study !== null && study.length > 200) return Response.json({ error: "study: too long" }, { status: 400 });
+  const scope = await scopeOf(study);
+  if (!scope) return Response.json({ error: `no study named ${JSON.stringify(study)}` }, { status: 404 });
+  return reportResponse("agreement", params.get("format"), scope);
 }
