@@ -169,8 +169,8 @@ async function AgreementBody({ scope, study }: { scope: AgreementScope; study: s
       </p>
       {study ? (
         <p className="note">
-          Only the labels given in this study, on its items, and the gold labels on its items count here. The
-          confusion counts are not linked within a study: the trajectory list&apos;s label filters read every label.
+          Only the labels given in this study, on its items, and the gold labels on its items count here. The confusion
+          counts are not linked within a study: the trajectory list&apos;s label filters read every label.
         </p>
       ) : null}
       <p className="downloads">
