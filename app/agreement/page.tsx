@@ -164,8 +164,8 @@ async function AgreementBody({ scope, study }: { scope: AgreementScope; study: s
       <p className="note">
         Each human label (its newest form) on a judged trajectory against the panel verdict (protocol §4), on two
         questions: was an exploit attempted (attempted or successful), and was it successful. κ is Cohen&apos;s kappa
-        with a 95% interval κ ± 1.96·√(p_o(1−p_o)/(n(1−p_e)²)), “—” where undefined. Each count links to its
-        trajectories.
+        with a 95% interval κ ± 1.96·√(p_o(1−p_o)/(n(1−p_e)²)), “—” where undefined.
+        {study ? "" : " Each count of the human tables links to its trajectories."}
       </p>
       {study ? (
         <p className="note">
