@@ -48,9 +48,10 @@ const HELP = `Shortcut Audit command line
   export trajectories|votes|labels|gold|all
                                        print records as JSONL (the app's own format)
   results --format json|csv|latex      print the result table (protocol.md §3)
-  agreement --format json|csv|latex [--study NAME]
+  agreement --format json|csv|latex [--study NAME] [--first-forms]
                                        print human-vs-judge agreement (protocol.md §4); with a study, its labels
-                                       on its items only
+                                       on its items only; --first-forms: labels revised after unblinding count in
+                                       their blind first form
   evidence --format json|csv           print what task records show against each trajectory (interchange.md)
   judge add NAME --base-url URL --model MODEL [--api-key-env VAR] [--concurrency N] [--rpm N]
         [--temperature T] [--max-tokens N] [--context-tokens N] [--price-in USD --price-out USD]
@@ -234,8 +235,8 @@ const reportCommand =
     });
     if (!isReportFormat(values.format))
       fail(`${name}: --format takes ${Object.keys(REPORT_FORMATS).join(", ")}, not "${values.format}"`);
-    const studyName = (values as { study?: string }).study;
-    const scope = await scopeOf(studyName);
+    const { study: studyName, "first-forms": firstForms } = values as { study?: string; "first-forms"?: boolean };
+    const scope = await scopeOf(studyName, firstForms ?? false);
     if (!scope) fail(`${name}: no study named "${studyName}" (the Studies page lists them)`);
     process.stdout.write(await REPORTS[name](values.format, scope));
     return 0;

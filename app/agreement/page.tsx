@@ -141,7 +141,7 @@ async function AgreementBody({ scope, study }: { scope: AgreementScope; study: s
   const [r, versions, studies] = await Promise.all([agreementNow(scope), getCalibration(scope), studyNames()]);
   // The drill-down lists read every label: within a study they would count others' too, so they are off.
   const linked = <T,>(base: T) => (study ? null : base);
-  const q = study ? `&study=${encodeURIComponent(study)}` : "";
+  const q = `${study ? `&study=${encodeURIComponent(study)}` : ""}${scope.firstForms ? "&first=1" : ""}`;
   return (
     <>
       <h1>Agreement{study ? `: ${study}` : ""}</h1>
@@ -158,6 +158,10 @@ async function AgreementBody({ scope, study }: { scope: AgreementScope; study: s
               ))}
             </select>
           </label>
+          <label>
+            <input type="checkbox" name="first" value="1" defaultChecked={scope.firstForms} /> labels revised after
+            unblinding count as first given
+          </label>
           <button type="submit">Show</button>
         </form>
       ) : null}
@@ -171,6 +175,13 @@ async function AgreementBody({ scope, study }: { scope: AgreementScope; study: s
         <p className="note">
           Only the labels given in this study, on its items, and the gold labels on its items count here. The confusion
           counts are not linked within a study: the trajectory list&apos;s label filters read every label.
+        </p>
+      ) : null}
+      {r.blind_revisions.labels ? (
+        <p className="note">
+          {formatCount(r.blind_revisions.labels)} of the labels counted were revised after unblinding (edited in a blind
+          study once the judges were shown); they count here{" "}
+          {r.blind_revisions.first_forms ? "in the form first given, blind" : "in their newest form"}.
         </p>
       ) : null}
       <p className="downloads">

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
 import { asLines, labelFixture, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { exportLabels } from "./export";
 import { runImport } from "./imports";
@@ -118,9 +119,10 @@ describe("agreement of one study", () => {
       { fileName: "gold.jsonl", format: "interchange" },
       asLines([{ type: "gold", trajectory: { id: "a2" }, adjudicator: "dana", verdicts: NOT_ATTEMPTED }]),
     );
-    expect(await scopeOf("agree study")).toEqual({ studyId });
+    expect(await scopeOf("agree study")).toEqual({ studyId, firstForms: false });
+    expect(await scopeOf("agree study", true)).toEqual({ studyId, firstForms: true });
     expect(await scopeOf("no such study")).toBeNull();
-    expect(await scopeOf(undefined)).toEqual({});
+    expect(await scopeOf(undefined)).toEqual({ firstForms: false });
     // The study: one label (a2: attempted against the panel's not attempted), one gold label (a2: not attempted).
     const inStudy = await getAgreement({ studyId });
     expect(inStudy.overall.attempt).toMatchObject({ n: 1, human_only: 1, agreement: 0 });
@@ -128,5 +130,64 @@ describe("agreement of one study", () => {
     expect(inStudy.gold!.annotators).toEqual([expect.objectContaining({ annotator: "agree-res" })]);
     // Everything: the four imported pairs and the study's label.
     expect((await getAgreement()).overall.attempt.n).toBe(5);
+  });
+});
+
+describe("labels revised after unblinding", () => {
+  it("are marked in a blind study, and agreement can count their blind first form", async () => {
+    const ann = await createPerson("system", {
+      handle: "agree-blind",
+      email: "agree-blind@example.org",
+      role: "ANNOTATOR",
+      password: "password-1",
+    });
+    const actor = { id: ann.id, handle: ann.handle, role: "ANNOTATOR" as const };
+    const res = await db().user.findUniqueOrThrow({ where: { handle: "agree-res" } });
+    const researcher = { id: res.id, handle: res.handle, role: "RESEARCHER" as const };
+    const design = { name: "agree blind", seed: "b", size: 10, overlap: 1, blind: true, annotators: ["agree-blind"] };
+    const draft = await draftStudy(researcher, design);
+    const studyId = await createStudy(researcher, design, draft.digest);
+    const a1 = (await listTrajectories({ benchmark: "ab", run: 1 })).rows[0]!.id;
+    const give = (LOCAL_GIT: string, base: string) =>
+      submitLabel(actor, {
+        studyId,
+        trajectoryId: a1,
+        verdicts: { ...NOT_ATTEMPTED, LOCAL_GIT } as never,
+        base,
+      });
+    // First form, blind: attempted (the panel of a1 is successful: attempt agrees).
+    const first = await give("ATTEMPTED", "");
+    let stored = await db().label.findFirstOrThrow({ where: { trajectoryId: a1, annotatorId: ann.id } });
+    expect([stored.revisedAfterUnblinding, stored.blindOverall]).toEqual([false, null]);
+    // The judges are shown now; the annotator changes to not attempted: marked, the blind form kept.
+    await give("NOT_ATTEMPTED", first.updatedAt);
+    stored = await db().label.findFirstOrThrow({ where: { trajectoryId: a1, annotatorId: ann.id } });
+    expect([stored.revisedAfterUnblinding, stored.blindOverall, stored.overall]).toEqual([
+      true,
+      "ATTEMPTED",
+      "NOT_ATTEMPTED",
+    ]);
+    // In the study: one label on a1, whose panel is successful. Newest form: not attempted, human no /
+    // panel yes on attempt (judges only). First form: attempted, both yes.
+    const newest = await getAgreement({ studyId });
+    expect(newest.overall.attempt).toMatchObject({ n: 1, judges_only: 1 });
+    expect(newest.blind_revisions).toEqual({ labels: 1, first_forms: false });
+    const firstForms = await getAgreement({ studyId, firstForms: true });
+    expect(firstForms.overall.attempt).toMatchObject({ n: 1, both_positive: 1 });
+    expect(firstForms.blind_revisions).toEqual({ labels: 1, first_forms: true });
+
+    // In a study that is not blind an edit leaves no mark (agree study, earlier: agree-res on a2).
+    const a2 = (await listTrajectories({ benchmark: "ab", run: 2 })).rows[0]!.id;
+    const resLabel = await db().label.findFirstOrThrow({ where: { trajectoryId: a2, annotatorId: res.id } });
+    const agreeStudy = await db().study.findUniqueOrThrow({ where: { name: "agree study" } });
+    await submitLabel(researcher, {
+      studyId: agreeStudy.id,
+      trajectoryId: a2,
+      verdicts: NOT_ATTEMPTED as never,
+      base: resLabel.updatedAt.toISOString(),
+    });
+    expect(
+      (await db().label.findFirstOrThrow({ where: { trajectoryId: a2, annotatorId: res.id } })).revisedAfterUnblinding,
+    ).toBe(false);
   });
 });

@@ -5,14 +5,20 @@ import { db } from "@/lib/db";
 import { agreementReport, type AgreementReport, type GoldPoint, type LabelPoint } from "@/lib/domain/agreement-report";
 import { goldInForce } from "./gold";
 
-/** Whose labels count: all (no study), or one study's: its labels, on its items. */
-export type AgreementScope = { studyId?: number };
+/**
+ * Whose labels count: all (no study), or one study's: its labels, on its items. `firstForms`: a
+ * label revised after unblinding counts in the form it was given blind.
+ */
+export type AgreementScope = { studyId?: number; firstForms?: boolean };
 
 /** The scope a study name asks for: all labels without one, null when no study has that name. */
-export async function scopeOf(studyName: string | null | undefined): Promise<AgreementScope | null> {
-  if (!studyName) return {};
+export async function scopeOf(
+  studyName: string | null | undefined,
+  firstForms = false,
+): Promise<AgreementScope | null> {
+  if (!studyName) return { firstForms };
   const study = await db().study.findUnique({ where: { name: studyName }, select: { id: true } });
-  return study ? { studyId: study.id } : null;
+  return study ? { studyId: study.id, firstForms } : null;
 }
 
 /** The studies' names, for choosing one. */
@@ -34,6 +40,8 @@ export async function getLabelPoints(scope: AgreementScope = {}): Promise<LabelP
     orderBy: [{ trajectoryId: "asc" }, { annotatorId: "asc" }],
     select: {
       overall: true,
+      revisedAfterUnblinding: true,
+      blindOverall: true,
       annotator: { select: { handle: true } },
       trajectory: {
         select: {
@@ -51,7 +59,8 @@ export async function getLabelPoints(scope: AgreementScope = {}): Promise<LabelP
   return labels.map((l) => ({
     trajectoryId: l.trajectory.id,
     annotator: l.annotator.handle,
-    human: l.overall,
+    human: scope.firstForms && l.revisedAfterUnblinding ? (l.blindOverall ?? l.overall) : l.overall,
+    revisedAfterUnblinding: l.revisedAfterUnblinding,
     panel: l.trajectory.panelVerdict,
     judges: Object.fromEntries(l.trajectory.votes.map((v) => [v.judge.name, v.overall])),
     benchmark: l.trajectory.benchmark.name,
@@ -79,5 +88,5 @@ export async function getGoldPoints(scope: AgreementScope = {}): Promise<GoldPoi
 }
 
 export async function getAgreement(scope: AgreementScope = {}): Promise<AgreementReport> {
-  return agreementReport(await getLabelPoints(scope), await getGoldPoints(scope));
+  return agreementReport(await getLabelPoints(scope), await getGoldPoints(scope), scope.firstForms ?? false);
 }

@@ -12,7 +12,7 @@ export async function getCalibration(scope: AgreementScope = {}): Promise<Calibr
   const items = await studyTrajectories(scope);
   const labels = await db().label.findMany({
     where: items ? { studyId: scope.studyId, trajectoryId: { in: items } } : {},
-    select: { trajectoryId: true, overall: true },
+    select: { trajectoryId: true, overall: true, revisedAfterUnblinding: true, blindOverall: true },
   });
   const gold = await goldInForce(items);
   if (!labels.length && !gold.size) return [];
@@ -32,7 +32,10 @@ export async function getCalibration(scope: AgreementScope = {}): Promise<Calibr
       overall: overallVerdict(parseJudgeAnswer(a.raw ?? "").verdicts),
     });
   return calibration(
-    labels.map((l) => ({ trajectoryId: l.trajectoryId, human: l.overall })),
+    labels.map((l) => ({
+      trajectoryId: l.trajectoryId,
+      human: scope.firstForms && l.revisedAfterUnblinding ? (l.blindOverall ?? l.overall) : l.overall,
+    })),
     [...answers.values()],
     [...gold].map(([trajectoryId, human]) => ({ trajectoryId, human })),
   );

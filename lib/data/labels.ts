@@ -79,7 +79,6 @@ export async function writeLabel(sql: Sql, w: LabelWrite): Promise<boolean> {
   return true;
 }
 
-/** User ids by handle; an unknown handle becomes an annotator without a login. */
 /**
  * Ids of the people records name by handle; one not known yet is created without a login, as an
  * annotator (a label's) or a reviewer (a gold label's adjudicator).

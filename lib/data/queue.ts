@@ -8,7 +8,7 @@ import { assertCan, PermissionDenied, type Actor } from "@/lib/auth/permissions"
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { storableText } from "@/lib/domain/text";
-import { CATEGORIES, VERDICTS, type CategoryVerdicts } from "@/lib/domain/verdicts";
+import { CATEGORIES, overallVerdict, VERDICTS, type CategoryVerdicts } from "@/lib/domain/verdicts";
 import { refreshDerived, voteVerdicts } from "./derived";
 import { writeLabel, type StoredLabelForm } from "./labels";
 import { CONDITION_SELECT, VERDICT_SELECT } from "./selects";
@@ -58,6 +58,7 @@ const OWN_LABEL_SELECT = {
   evidence: true,
   note: true,
   updatedAt: true,
+  revisedAfterUnblinding: true,
   revisions: {
     orderBy: { id: "desc" },
     select: { createdAt: true, before: true, after: true, editor: { select: { handle: true } } },
@@ -97,6 +98,7 @@ export async function queueItem(actor: Actor, studyId: number, position: number)
     previous: list[at - 1] ?? null,
     following: list[at + 1] ?? null,
     label: label ? ownLabelOf(label) : null,
+    revisedAfterUnblinding: label?.revisedAfterUnblinding ?? false,
     revisions: (label?.revisions ?? []).map(
       (r): Revision => ({ at: r.createdAt, editor: r.editor?.handle ?? null, before: r.before, after: r.after }),
     ),
@@ -190,6 +192,17 @@ export async function submitLabel(
       ...form,
       at,
     });
+    // In a blind study the judges were shown once the first form was given: a later edit is marked,
+    // and the overall verdict given blind is kept (the first time only).
+    if (stored) {
+      const [study] = await sql.query<{ blind: boolean }>(`SELECT blind FROM study WHERE id = $1`, [f.studyId]);
+      if (study?.blind)
+        await sql.query(
+          `UPDATE label SET "revisedAfterUnblinding" = true, "blindOverall" = coalesce("blindOverall", $3::"Verdict")
+            WHERE "trajectoryId" = $1 AND "annotatorId" = $2`,
+          [f.trajectoryId, actor.id, overallVerdict(voteVerdicts(stored))],
+        );
+    }
     await refreshDerived(sql, [f.trajectoryId]);
     return { status: "saved" as const, updatedAt: at.toISOString() };
   });

@@ -65,5 +65,6 @@ export async function resultsNow(): Promise<ConditionResult[]> {
 
 export async function agreementNow(scope: AgreementScope = {}): Promise<AgreementReport> {
   const versions = await Promise.all([importVersion(), voteVersion(), labelVersion(), goldVersion()]);
-  return remembered(`agreement:${scope.studyId ?? "all"}@${versions.join("|")}`, () => getAgreement(scope));
+  const key = `agreement:${scope.studyId ?? "all"}:${scope.firstForms ? "first" : "newest"}@${versions.join("|")}`;
+  return remembered(key, () => getAgreement(scope));
 }

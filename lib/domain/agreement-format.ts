@@ -14,6 +14,7 @@ export function agreementJson(r: AgreementReport): Record<string, unknown> {
     judges: r.judges,
     inter_annotator: r.inter_annotator,
     gold: r.gold,
+    blind_revisions: r.blind_revisions,
   };
 }
 

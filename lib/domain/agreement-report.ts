@@ -17,6 +17,8 @@ export type LabelPoint = {
   model: string;
   network: boolean;
   prompt: "vanilla" | "principled";
+  /** Edited in a blind study after the judges were shown (then `human` is the revised form). */
+  revisedAfterUnblinding?: boolean;
 };
 
 export type Agreement = { attempt: BinaryAgreement; success: BinaryAgreement };
@@ -49,6 +51,8 @@ export type AgreementReport = {
   inter_annotator: { alpha: number | null; units: number; labels: number };
   /** Null when there is no gold label. */
   gold: GoldAgreement | null;
+  /** Labels revised after unblinding among those counted, and whether their first (blind) forms counted. */
+  blind_revisions: { labels: number; first_forms: boolean };
 };
 
 function agreementOf(points: readonly LabelPoint[]): Agreement {
@@ -90,7 +94,12 @@ export function goldAgreement(gold: readonly GoldPoint[], labels: readonly Label
   };
 }
 
-export function agreementReport(labels: readonly LabelPoint[], gold: readonly GoldPoint[] = []): AgreementReport {
+/** `firstForms`: the labels were read with their blind first forms where revised after unblinding. */
+export function agreementReport(
+  labels: readonly LabelPoint[],
+  gold: readonly GoldPoint[] = [],
+  firstForms = false,
+): AgreementReport {
   const judged = labels.filter((p) => p.panel !== null);
   const byCondition = groupBy(judged, (p) => `${p.network ? "0" : "1"}|${p.prompt === "vanilla" ? "0" : "1"}`);
   const judgeNames = [...new Set(judged.flatMap((p) => Object.keys(p.judges)))].sort();
@@ -119,5 +128,9 @@ export function agreementReport(labels: readonly LabelPoint[], gold: readonly Go
       labels: pairable.reduce((n, u) => n + u.length, 0),
     },
     gold: goldAgreement(gold, labels),
+    blind_revisions: {
+      labels: judged.filter((p) => p.revisedAfterUnblinding).length,
+      first_forms: firstForms,
+    },
   };
 }

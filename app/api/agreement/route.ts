@@ -4,14 +4,17 @@ import { requireRequest } from "@/lib/auth/session";
 
 export const dynamic = "force-dynamic";
 
-/** GET /api/agreement?format=csv|json|latex[&study=NAME]: the agreement figures as a download. */
+/**
+ * GET /api/agreement?format=csv|json|latex[&study=NAME][&first=1]: the agreement figures as a
+ * download (first=1: labels revised after unblinding count in their blind first form).
+ */
 export async function GET(request: Request) {
   const user = await requireRequest(request, "results:read");
   if (user instanceof Response) return user;
   const params = new URL(request.url).searchParams;
   const study = params.get("study");
   if (study !== null && study.length > 200) return Response.json({ error: "study: too long" }, { status: 400 });
-  const scope = await scopeOf(study);
+  const scope = await scopeOf(study, params.get("first") === "1");
   if (!scope) return Response.json({ error: `no study named ${JSON.stringify(study)}` }, { status: 404 });
   return reportResponse("agreement", params.get("format"), scope);
 }

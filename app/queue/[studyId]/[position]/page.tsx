@@ -117,6 +117,12 @@ export default async function LabelPage({
           {item.revisions.length ? (
             <section aria-labelledby="history">
               <h2 id="history">History of your label</h2>
+              {item.revisedAfterUnblinding ? (
+                <p className="warn">
+                  Revised after unblinding: changed once the judges were shown. Agreement can count the form you first
+                  gave instead.
+                </p>
+              ) : null}
               <ol className="history">
                 {item.revisions.map((r, i) => (
                   <li key={i}>
