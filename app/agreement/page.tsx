@@ -22,14 +22,19 @@ const QUESTIONS = {
   success: ["success", "no-success", "SUCCESSFUL", "no-success"],
 } as const;
 
-/** The trajectories behind each confusion cell: human yes/no × panel yes/no, within a group. */
-function cellLinks(q: keyof typeof QUESTIONS, base: TrajectoryFilter) {
-  const [humanYes, humanNo, panelYes, panelNo] = QUESTIONS[q];
+/**
+ * The trajectories behind each confusion cell, within a group: the reference (a human label, or the
+ * gold label in force) yes/no × the rater (the panel, or one judge) yes/no.
+ */
+function cellLinks(q: keyof typeof QUESTIONS, base: TrajectoryFilter, reference: "human" | "gold", judge?: string) {
+  const [refYes, refNo, raterYes, raterNo] = QUESTIONS[q];
+  const rater = (v: typeof raterYes | typeof raterNo): TrajectoryFilter =>
+    judge ? { judge, judgeVerdict: v } : { panel: v };
   return {
-    both_positive: trajectoriesHref({ ...base, human: humanYes, panel: panelYes }),
-    human_only: trajectoriesHref({ ...base, human: humanYes, panel: panelNo }),
-    judges_only: trajectoriesHref({ ...base, human: humanNo, panel: panelYes }),
-    both_negative: trajectoriesHref({ ...base, human: humanNo, panel: panelNo }),
+    both_positive: trajectoriesHref({ ...base, [reference]: refYes, ...rater(raterYes) }),
+    human_only: trajectoriesHref({ ...base, [reference]: refYes, ...rater(raterNo) }),
+    judges_only: trajectoriesHref({ ...base, [reference]: refNo, ...rater(raterYes) }),
+    both_negative: trajectoriesHref({ ...base, [reference]: refNo, ...rater(raterNo) }),
   };
 }
 
@@ -38,12 +43,26 @@ const kappa = (a: BinaryAgreement) =>
     ? "—"
     : `${a.kappa.toFixed(2)}${a.kappa_ci ? ` (${a.kappa_ci[0].toFixed(2)}–${a.kappa_ci[1].toFixed(2)})` : ""}`;
 
-function Rows({ label, agreement, base }: { label: string; agreement: Agreement; base: TrajectoryFilter | null }) {
+function Rows({
+  label,
+  agreement,
+  base,
+  reference = "human",
+  judge,
+}: {
+  label: string;
+  agreement: Agreement;
+  /** The group's filter; null: the counts are not linked. */
+  base: TrajectoryFilter | null;
+  reference?: "human" | "gold";
+  /** The rater is this judge rather than the panel. */
+  judge?: string;
+}) {
   return (
     <>
       {(["attempt", "success"] as const).map((q) => {
         const a = agreement[q];
-        const links = base ? cellLinks(q, base) : null;
+        const links = base ? cellLinks(q, base, reference, judge) : null;
         const count = (k: "both_positive" | "human_only" | "judges_only" | "both_negative") =>
           links && a[k] > 0 ? (
             <Link href={links[k]} aria-label={`${label}, ${q}, ${k.replace("_", " ")}: ${a[k]}`}>
@@ -228,13 +247,31 @@ async function AgreementBody({ scope, study }: { scope: AgreementScope; study: s
         <>
           <h2>Against the gold labels</h2>
           <p className="note">
-            The panel, each judge and each annotator (their newest label) against the gold label in force on each
-            trajectory (the newest, whoever adjudicated), the gold label taking the human&apos;s part.
+            The panel (overall and by condition), each judge and each annotator (their newest label) against the gold
+            label in force on each trajectory (the newest, whoever adjudicated), the gold label taking the human&apos;s
+            part. A trajectory has one gold label in force, so each falls in one cell per rater: the counts of the panel
+            and the judges link to exactly their trajectories.
           </p>
           <Table title="Agreement with the gold labels" reference="Gold" rater="Rater">
-            <Rows label="panel" agreement={r.gold.panel} base={null} />
+            <Rows label="panel" agreement={r.gold.panel} base={linked({ panel: "judged" })} reference="gold" />
+            {r.gold.by_condition.map((c) => (
+              <Rows
+                key={`${c.network}-${c.prompt}`}
+                label={`panel · network ${networkWords(c.network)}, ${c.prompt}`}
+                agreement={c}
+                base={linked({ network: c.network ? "on" : "off", prompt: c.prompt as TrajectoryFilter["prompt"] })}
+                reference="gold"
+              />
+            ))}
             {r.gold.judges.map((j) => (
-              <Rows key={j.judge} label={`judge ${j.judge}`} agreement={j} base={null} />
+              <Rows
+                key={j.judge}
+                label={`judge ${j.judge}`}
+                agreement={j}
+                base={linked({})}
+                reference="gold"
+                judge={j.judge}
+              />
             ))}
             {r.gold.annotators.map((a) => (
               <Rows key={a.annotator} label={`annotator ${a.annotator}`} agreement={a} base={null} />

@@ -77,13 +77,21 @@ export async function getGoldPoints(scope: AgreementScope = {}): Promise<GoldPoi
   const trajectories = await db().trajectory.findMany({
     where: { id: { in: [...gold.keys()] } },
     orderBy: { id: "asc" },
-    select: { id: true, panelVerdict: true, votes: { select: { overall: true, judge: { select: { name: true } } } } },
+    select: {
+      id: true,
+      network: true,
+      prompt: true,
+      panelVerdict: true,
+      votes: { select: { overall: true, judge: { select: { name: true } } } },
+    },
   });
   return trajectories.map((t) => ({
     trajectoryId: t.id,
     gold: gold.get(t.id)!,
     panel: t.panelVerdict,
     judges: Object.fromEntries(t.votes.map((v) => [v.judge.name, v.overall])),
+    network: t.network,
+    prompt: t.prompt,
   }));
 }
 

@@ -9,6 +9,7 @@ import { getAgreement } from "./agreement";
 import { exportGold } from "./export";
 import { goldInForce } from "./gold";
 import { runImport } from "./imports";
+import { listTrajectories } from "./trajectories";
 
 const t = (id: string) => trajectoryFixture({ id, benchmark: "gold-b", task: { id: `gold__${id}` } });
 const gold = (trajectory: string, adjudicator: string, overall: string, at: string, extra = {}) => ({
@@ -72,6 +73,36 @@ describe("gold labels", () => {
     const j3 = g.gold!.judges.find((j) => j.judge === "j3")!;
     expect(j3.attempt).toMatchObject({ n: 2, agreement: 50, human_only: 1, both_negative: 1 });
     expect(g.gold!.annotators).toEqual([]);
+
+    // Each gold cell of the panel and of each judge lists exactly its count of trajectories.
+    // [gold yes, gold no] and [rater yes, rater no] as the list's filters say them, per question.
+    const values = {
+      attempt: { gold: ["attempt", "no-attempt"], rater: ["attempt", "NOT_ATTEMPTED"] },
+      success: { gold: ["success", "no-success"], rater: ["SUCCESSFUL", "no-success"] },
+    } as const;
+    const cells = [
+      ["both_positive", 0, 0],
+      ["human_only", 0, 1],
+      ["judges_only", 1, 0],
+      ["both_negative", 1, 1],
+    ] as const;
+    for (const q of ["attempt", "success"] as const) {
+      for (const [cell, goldAt, raterAt] of cells) {
+        const goldValue = values[q].gold[goldAt];
+        const raterValue = values[q].rater[raterAt];
+        const panel = await listTrajectories({ benchmark: "gold-b", gold: goldValue, panel: raterValue });
+        expect([q, cell, panel.total]).toEqual([q, cell, g.gold!.panel[q][cell]]);
+        for (const j of g.gold!.judges) {
+          const own = await listTrajectories({
+            benchmark: "gold-b",
+            gold: goldValue,
+            judge: j.judge,
+            judgeVerdict: raterValue,
+          });
+          expect([j.judge, q, cell, own.total]).toEqual([j.judge, q, cell, j[q][cell]]);
+        }
+      }
+    }
   });
 
   it("a gold label for a trajectory that exists nowhere is an error with its line; nothing is written", async () => {

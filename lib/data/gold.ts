@@ -7,6 +7,7 @@ import { storableJson, storableText } from "@/lib/domain/text";
 import { overallVerdict, type Verdict } from "@/lib/domain/verdicts";
 import type { GoldRecord } from "@/lib/import/interchange";
 import type { ImportContext, Located, RecordError } from "./import/context";
+import type { Sql } from "./sql";
 import { locate } from "./import/references";
 import { personIds } from "./labels";
 
@@ -57,15 +58,27 @@ export async function importGold(
     col(() => ctx.importId),
     col((r) => r.at.toISOString()),
   ]);
+  await refreshGold(ctx.sql, [...new Set(rows.map((r) => r.trajectoryId))]);
   ctx.counts.gold += found.length;
   return [];
 }
 
-/** The gold label in force on each trajectory that has one: its overall verdict. */
+/** Sets each trajectory's gold column from the gold label in force. */
+export async function refreshGold(sql: Sql, trajectoryIds: readonly number[]): Promise<void> {
+  if (!trajectoryIds.length) return;
+  await sql.query(
+    `UPDATE trajectory t SET "goldOverall" = (SELECT g.overall FROM gold_label g WHERE g."trajectoryId" = t.id
+       ORDER BY g."createdAt" DESC, g.id DESC LIMIT 1)
+      WHERE t.id = ANY($1::int[])`,
+    [trajectoryIds],
+  );
+}
+
+/** The gold label in force on each trajectory that has one (of these): its overall verdict. */
 export async function goldInForce(trajectoryIds?: readonly number[]): Promise<Map<number, Verdict>> {
-  const rows = await db().$queryRaw<Array<{ trajectoryId: number; overall: Verdict }>>`
-    SELECT DISTINCT ON ("trajectoryId") "trajectoryId", overall::text AS overall FROM gold_label
-     WHERE ${trajectoryIds ?? null}::int[] IS NULL OR "trajectoryId" = ANY(${trajectoryIds ?? null}::int[])
-     ORDER BY "trajectoryId", "createdAt" DESC, id DESC`;
-  return new Map(rows.map((r) => [r.trajectoryId, r.overall]));
+  const rows = await db().trajectory.findMany({
+    where: { goldOverall: { not: null }, ...(trajectoryIds ? { id: { in: [...trajectoryIds] } } : {}) },
+    select: { id: true, goldOverall: true },
+  });
+  return new Map(rows.map((r) => [r.id, r.goldOverall!]));
 }

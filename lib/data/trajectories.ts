@@ -41,11 +41,30 @@ export function trajectoryWhere(f: TrajectoryFilter): Prisma.TrajectoryWhereInpu
     }[f.human];
     where.labels = { some: { overall } };
   }
+  if (f.gold)
+    where.goldOverall = {
+      any: { not: null },
+      none: null,
+      attempt: { in: ATTEMPT },
+      "no-attempt": "NOT_ATTEMPTED" as const,
+      success: "SUCCESSFUL" as const,
+      "no-success": { in: ["ATTEMPTED", "NOT_ATTEMPTED"] as Verdict[] },
+    }[f.gold];
   if (f.category && f.categoryVerdict) where[PANEL_FIELDS[f.category]] = verdictWhere(f.categoryVerdict);
   if (f.split) where.panelSplit = f.split;
   if (f.judge)
     where.votes = {
-      some: { judge: { name: f.judge }, ...(f.judgeVerdict ? { overall: verdictWhere(f.judgeVerdict) } : {}) },
+      some: {
+        judge: { name: f.judge },
+        ...(f.judgeVerdict
+          ? {
+              overall:
+                f.judgeVerdict === "no-success"
+                  ? { in: ["ATTEMPTED", "NOT_ATTEMPTED"] as Verdict[] }
+                  : verdictWhere(f.judgeVerdict),
+            }
+          : {}),
+      },
     };
   if (f.unparseable) where.unparseableVotes = f.unparseable === "yes" ? { gt: 0 } : 0;
   if (f.labelled) where.labelCount = f.labelled === "yes" ? { gt: 0 } : 0;

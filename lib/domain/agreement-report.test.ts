@@ -119,11 +119,19 @@ describe("agreementReport", () => {
 });
 
 describe("goldAgreement", () => {
+  const on = { network: true, prompt: "vanilla" as const };
+  const off = { network: false, prompt: "vanilla" as const };
   const gold: GoldPoint[] = [
-    { trajectoryId: 1, gold: "SUCCESSFUL", panel: "SUCCESSFUL", judges: { a: "SUCCESSFUL", b: "NOT_ATTEMPTED" } },
-    { trajectoryId: 2, gold: "NOT_ATTEMPTED", panel: "ATTEMPTED", judges: { a: "ATTEMPTED" } },
+    {
+      ...on,
+      trajectoryId: 1,
+      gold: "SUCCESSFUL",
+      panel: "SUCCESSFUL",
+      judges: { a: "SUCCESSFUL", b: "NOT_ATTEMPTED" },
+    },
+    { ...off, trajectoryId: 2, gold: "NOT_ATTEMPTED", panel: "ATTEMPTED", judges: { a: "ATTEMPTED" } },
     // Unjudged: counts for annotators only.
-    { trajectoryId: 3, gold: "ATTEMPTED", panel: null, judges: {} },
+    { ...on, trajectoryId: 3, gold: "ATTEMPTED", panel: null, judges: {} },
   ];
   const labels: LabelPoint[] = [
     point({ trajectoryId: 1, human: "SUCCESSFUL", panel: "SUCCESSFUL" }),
@@ -139,6 +147,13 @@ describe("goldAgreement", () => {
     // Success: 1 both yes, 2 both no: 2 of 2.
     expect(g.panel.attempt).toMatchObject({ n: 2, agreement: 50, both_positive: 1, judges_only: 1, human_only: 0 });
     expect(g.panel.success).toMatchObject({ n: 2, agreement: 100, both_positive: 1, both_negative: 1 });
+    // By condition: network on holds 1 (both yes), network off holds 2 (gold no, panel yes).
+    expect(
+      g.by_condition.map((c) => [c.network, c.prompt, c.attempt.n, c.attempt.both_positive, c.attempt.judges_only]),
+    ).toEqual([
+      [true, "vanilla", 1, 1, 0],
+      [false, "vanilla", 1, 0, 1],
+    ]);
     // Judge a said what the panel said; judge b only on 1: gold successful, b not attempted.
     expect(g.judges.map((j) => j.judge)).toEqual(["a", "b"]);
     expect(g.judges[0]!.attempt).toEqual(g.panel.attempt);

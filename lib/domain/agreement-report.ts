@@ -29,6 +29,8 @@ export type GoldPoint = {
   gold: Verdict;
   panel: Verdict | null;
   judges: Record<string, Verdict>;
+  network: boolean;
+  prompt: "vanilla" | "principled";
 };
 
 /**
@@ -38,6 +40,8 @@ export type GoldPoint = {
  */
 export type GoldAgreement = {
   panel: Agreement;
+  /** The panel against the gold labels by network × prompt (an addition to interchange.md's object). */
+  by_condition: Array<{ network: boolean; prompt: string } & Agreement>;
   judges: Array<{ judge: string } & Agreement>;
   annotators: Array<{ annotator: string } & Agreement>;
 };
@@ -77,8 +81,18 @@ export function goldAgreement(gold: readonly GoldPoint[], labels: readonly Label
     );
   const judges = [...new Set(gold.flatMap((g) => Object.keys(g.judges)))].sort();
   const annotators = [...new Set(labels.map((l) => l.annotator))].sort();
+  const panelOf = (points: readonly GoldPoint[]) =>
+    against(points.flatMap((g) => (g.panel ? [{ trajectoryId: g.trajectoryId, rater: g.panel }] : [])));
+  const conditions = new Map<string, GoldPoint[]>();
+  for (const g of gold.filter((x) => x.panel)) {
+    const key = `${g.network ? "0" : "1"}|${g.prompt === "vanilla" ? "0" : "1"}`;
+    conditions.set(key, [...(conditions.get(key) ?? []), g]);
+  }
   return {
-    panel: against(gold.flatMap((g) => (g.panel ? [{ trajectoryId: g.trajectoryId, rater: g.panel }] : []))),
+    panel: panelOf(gold),
+    by_condition: [...conditions.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([, ps]) => ({ network: ps[0]!.network, prompt: ps[0]!.prompt, ...panelOf(ps) })),
     judges: judges.map((judge) => ({
       judge,
       ...against(

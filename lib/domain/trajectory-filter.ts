@@ -31,10 +31,12 @@ const FIELDS = {
   split: anyOf(["UNANIMOUS", "MAJORITY", "NO_MAJORITY"]),
   /** A judge by name, and (optionally) the overall verdict that judge gave ("attempt": ATTEMPTED or SUCCESSFUL). */
   judge: text,
-  judgeVerdict: anyOf(["attempt", ...VERDICTS]),
+  judgeVerdict: anyOf(["attempt", "no-success", ...VERDICTS]),
   unparseable: anyOf(["yes", "no"]),
   /** Some human label says (or does not say) an exploit was attempted / successful. */
   human: anyOf(["attempt", "no-attempt", "success", "no-success"]),
+  /** The gold label in force says (or does not say) attempted / successful; any: there is one; none: there is not. */
+  gold: anyOf(["attempt", "no-attempt", "success", "no-success", "any", "none"]),
   labelled: anyOf(["yes", "no"]),
   /**
    * Evidence from the task record: any, none (looked for, nothing found), unchecked (the task has
