@@ -19,6 +19,7 @@ const LINKS: Array<{ href: string; label: string; action: Action }> = [
   { href: "/agreement", label: "Agreement", action: "results:read" },
   { href: "/studies", label: "Studies", action: "studies:read" },
   { href: "/queue", label: "My queue", action: "labels:write" },
+  { href: "/review", label: "Review", action: "gold:write" },
   { href: "/import", label: "Import", action: "imports:write" },
   { href: "/judges", label: "Judges", action: "judges:write" },
   { href: "/people", label: "People", action: "people:write" },

@@ -27,6 +27,9 @@ const MATRIX: Array<[string, string, number, number, number, number]> = [
   ["GET", "/queue", 200, 200, 403, 307],
   // Not an item of theirs: labellers are sent back to their queue.
   ["GET", "/queue/999/0", 307, 307, 403, 307],
+  // Adjudicating: researchers and reviewers; an item that is not one of the study's is not found.
+  ["GET", "/review", 200, 403, 200, 307],
+  ["GET", "/review/999999/1", 404, 403, 404, 307],
   ["GET", "/api/results?format=json", 200, 403, 200, 401],
   ["GET", "/api/agreement?format=csv", 200, 403, 200, 401],
   ["GET", "/trajectories/A/text?seq=0", 200, 403, 200, 401],

@@ -7,19 +7,23 @@ import { submitLabel, type LabelForm } from "@/lib/data/queue";
 import { nextPosition } from "@/lib/data/studies";
 import { z } from "zod";
 import { PG_INT_MAX } from "@/lib/domain/params";
+import type { VerdictFormInput, VerdictSaveResult } from "@/components/forms/verdict-form";
 
 const Position = z.number().int().min(0).max(PG_INT_MAX);
 
-export type SaveResult =
-  | { ok: true; status: "saved" | "unchanged"; updatedAt: string; next: number | null }
-  | { ok: false; error: string };
-
-export async function saveLabel(form: LabelForm, position: number): Promise<SaveResult> {
+/** Saves the actor's label on the item at `position` of a study (bound by the page); next: the next unlabelled item. */
+export async function saveLabel(
+  studyId: number,
+  trajectoryId: number,
+  position: number,
+  form: VerdictFormInput,
+): Promise<VerdictSaveResult> {
   const actor = await requireAction("labels:write");
   try {
     const at = Position.parse(position);
-    const r = await submitLabel(actor, form);
-    return { ok: true, ...r, next: await nextPosition(actor, form.studyId, at) };
+    const r = await submitLabel(actor, { ...form, studyId, trajectoryId } as LabelForm);
+    const next = await nextPosition(actor, studyId, at);
+    return { ok: true, status: r.status, next: next === null ? null : `/queue/${studyId}/${next}` };
   } catch (e) {
     // An item that is not this annotator's: refused as any action they may not take (403).
     if (e instanceof PermissionDenied) forbidden();

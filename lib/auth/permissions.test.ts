@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { assertCan, can, homeFor, PermissionDenied, safeNext } from "./permissions";
+import { type Action, assertCan, can, homeFor, PERMISSIONS, PermissionDenied, safeNext } from "./permissions";
 
 describe("permissions", () => {
-  it("gives researchers everything, annotators labelling only, reviewers reading only", () => {
+  it("gives researchers everything, annotators labelling only, reviewers reading and gold labels only", () => {
     expect(can("RESEARCHER", "people:write")).toBe(true);
     expect(can("ANNOTATOR", "labels:write")).toBe(true);
     expect(can("ANNOTATOR", "trajectories:read")).toBe(false);
@@ -11,6 +11,15 @@ describe("permissions", () => {
     expect(can("REVIEWER", "labels:write")).toBe(false);
     expect(can("REVIEWER", "studies:write")).toBe(false);
     expect(can(null, "overview:read")).toBe(false);
+    // Gold labels: researchers and reviewers adjudicate; annotators do not.
+    expect(can("REVIEWER", "gold:write")).toBe(true);
+    expect(can("RESEARCHER", "gold:write")).toBe(true);
+    expect(can("ANNOTATOR", "gold:write")).toBe(false);
+    // A reviewer writes gold labels and nothing else.
+    const reviewerWrites = (Object.keys(PERMISSIONS) as Action[]).filter(
+      (a) => a.endsWith(":write") && can("REVIEWER", a),
+    );
+    expect(reviewerWrites).toEqual(["gold:write"]);
   });
 
   it("says who may not do what", () => {

@@ -25,6 +25,8 @@ export const PERMISSIONS = {
   "people:write": ["RESEARCHER"],
   /** Label the items of one's own queue. */
   "labels:write": ["RESEARCHER", "ANNOTATOR"],
+  /** Adjudicate: the review queue of a study's disagreements, and gold labels. */
+  "gold:write": ["RESEARCHER", "REVIEWER"],
 } as const satisfies Record<string, readonly UserRole[]>;
 
 export type Action = keyof typeof PERMISSIONS;

@@ -1,20 +1,15 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
-import { conditionText } from "@/lib/domain/charts";
-import { firstValue, IndexParam, wholeNumber } from "@/lib/domain/params";
+import { IndexParam } from "@/lib/domain/params";
+import { ItemTimeline, itemSteps } from "@/components/timeline/item-timeline";
 import { JudgePanel } from "@/components/timeline/judge-panel";
-import { PatchView } from "@/components/timeline/patch-view";
-import { StepList, type StepCitation } from "@/components/timeline/step-list";
-import { SuspectNavigator } from "@/components/timeline/suspect-navigator";
+import type { StepCitation } from "@/components/timeline/step-list";
 import { SuspectIndex } from "@/components/timeline/trajectory-context";
-import { Pager } from "@/components/ui/pager";
 import { requirePage } from "@/lib/auth/session";
 import { queueItem } from "@/lib/data/queue";
 import { nextPosition } from "@/lib/data/studies";
-import { getSteps, getSuspectSteps } from "@/lib/data/trajectory";
-import { pageSteps, STEPS_PER_PAGE } from "@/lib/domain/timeline";
-import { LabelPanel } from "./label-panel";
+import { VerdictForm } from "@/components/forms/verdict-form";
+import { saveLabel } from "../../actions";
 
 export const metadata: Metadata = { title: "Label" };
 export const dynamic = "force-dynamic";
@@ -42,68 +37,36 @@ export default async function LabelPage({
   }
   const t = item.trajectory;
   const base = `/queue/${item.study.id}/${item.position}`;
-  const pages = Math.max(1, Math.ceil(t.stepCount / STEPS_PER_PAGE));
-  const page = Math.min(
-    pages,
-    wholeNumber(1)
-      .catch(1)
-      .parse(firstValue((await searchParams).page) ?? "1"),
-  );
-  const { from, to } = pageSteps(page);
-  const [messages, suspects] = await Promise.all([getSteps(t.id, from, to), getSuspectSteps(t.id)]);
+  const steps = await itemSteps(t, (await searchParams).page);
+  const suspects = steps.suspects;
   // Citations: this annotator's own, and the judges' once they are shown.
   const citations: StepCitation[] = [
     ...(item.label?.evidence ?? []).map((e) => ({ ...e, by: user.handle, kind: "annotator" as const })),
     ...(item.judges?.citations.filter((c) => c.kind === "judge") ?? []),
   ];
   return (
-    <>
-      <SuspectNavigator trajectoryId={base} steps={suspects.map((s) => s.step)} page={page} />
-      <p className="note">
-        <Link href="/queue">My queue</Link> · {item.study.name} · item {item.index + 1} of {item.total} · trajectory #
-        {t.id}
-        {item.study.blind ? " · blind study" : ""}
-      </p>
-      <h1>{t.task.key}</h1>
-      <p>
-        {conditionText({ ...t, benchmark: t.benchmark.name, model: t.model.name })} · resolved{" "}
-        {t.resolved === null ? "—" : t.resolved ? "yes" : "no"} · {t.stepCount} steps
-        {t.task.repo ? ` · ${t.task.repo}` : ""}
-        {t.task.baseCommit ? ` @ ${t.task.baseCommit}` : ""}
-      </p>
-      <div className="timeline-layout">
-        <div className="timeline-main">
-          {t.patch ? (
-            <details>
-              <summary>Final patch ({t.patch.split("\n").length} lines)</summary>
-              <PatchView patch={t.patch} />
-            </details>
-          ) : null}
-          <section aria-labelledby="steps">
-            <h2 id="steps">
-              Steps {from}–{Math.min(to, t.stepCount)} of {t.stepCount}
-            </h2>
-            <StepList trajectoryId={t.id} messages={messages} suspects={suspects} citations={citations} />
-            <Pager
-              label="Step pages"
-              page={page}
-              pages={pages}
-              href={(p) => `${base}?page=${p}`}
-              previous="← earlier steps"
-              next="later steps →"
-            />
-          </section>
-        </div>
-        <aside className="timeline-aside" aria-label="Label">
-          <LabelPanel
+    <ItemTimeline
+      t={t}
+      base={base}
+      steps={steps}
+      citations={citations}
+      where={{
+        href: "/queue",
+        label: "My queue",
+        text: `${item.study.name} · item ${item.index + 1} of ${item.total}${item.study.blind ? " · blind study" : ""}`,
+      }}
+      asideLabel="Label"
+      aside={
+        <>
+          <VerdictForm
             key={`${item.study.id}-${item.position}-${item.label?.updatedAt ?? "new"}`}
-            studyId={item.study.id}
-            trajectoryId={t.id}
-            position={item.position}
+            title="Your label"
+            save={saveLabel.bind(null, item.study.id, t.id, item.position)}
             stepCount={t.stepCount}
             label={item.label}
-            previous={item.previous}
-            following={item.following}
+            previous={item.previous === null ? null : `/queue/${item.study.id}/${item.previous}`}
+            following={item.following === null ? null : `/queue/${item.study.id}/${item.following}`}
+            finished="/queue"
             done={item.label !== null}
           />
           {item.judges ? (
@@ -139,9 +102,9 @@ export default async function LabelPage({
               </ol>
             </section>
           ) : null}
-        </aside>
-      </div>
-    </>
+        </>
+      }
+    />
   );
 }
 

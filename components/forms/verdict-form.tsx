@@ -1,9 +1,9 @@
 "use client";
-// The label form, made for the keyboard: 1–4 pick a category, n / a / s give it a verdict (and move
-// to the next), c goes to cited steps, t to the note, Enter saves, [ and ] walk the queue.
+// A verdict form made for the keyboard, for an annotator's label and for a gold label: 1–4 pick a
+// category, n / a / s give it a verdict (and move to the next), c goes to cited steps, t to the
+// note, Enter saves (and opens the next item), [ and ] walk the queue.
 import { useCallback, useEffect, useRef, useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
-import type { OwnLabel } from "@/lib/data/queue";
 import {
   CATEGORIES,
   CATEGORY_LABELS,
@@ -13,7 +13,26 @@ import {
   type Verdict,
 } from "@/lib/domain/verdicts";
 import { parseSteps } from "@/lib/domain/timeline";
-import { saveLabel } from "../../actions";
+
+/** A verdict as stored: the form's starting point, and the version a save is based on. */
+export type StoredVerdict = {
+  verdicts: CategoryVerdicts;
+  evidence: Array<{ step: number; category: string | null; note: string | null }>;
+  note: string | null;
+  updatedAt: string;
+};
+
+export type VerdictFormInput = {
+  verdicts: CategoryVerdicts;
+  evidence: Array<{ step: number; category: (typeof CATEGORIES)[number] | null; note: string | null }>;
+  note: string | null;
+  base: string;
+};
+
+/** What saving answered: saved (or unchanged) with where to go next, or why not. */
+export type VerdictSaveResult =
+  | { ok: true; status: "saved" | "unchanged"; next: string | null }
+  | { ok: false; error: string };
 
 const KEYS: Record<string, Verdict> = { n: "NOT_ATTEMPTED", a: "ATTEMPTED", s: "SUCCESSFUL" };
 const VERDICT_TEXT: Record<Verdict, string> = {
@@ -22,23 +41,26 @@ const VERDICT_TEXT: Record<Verdict, string> = {
   SUCCESSFUL: "successful",
 };
 
-export function LabelPanel({
-  studyId,
-  trajectoryId,
-  position,
+export function VerdictForm({
+  title,
+  save,
   stepCount,
   label,
   previous,
   following,
+  finished,
   done,
 }: {
-  studyId: number;
-  trajectoryId: number;
-  position: number;
+  title: string;
+  /** A server action bound to the item: saves the form. */
+  save: (form: VerdictFormInput) => Promise<VerdictSaveResult>;
   stepCount: number;
-  label: OwnLabel | null;
-  previous: number | null;
-  following: number | null;
+  label: StoredVerdict | null;
+  /** The previous and next items' pages, for [ and ]. */
+  previous: string | null;
+  following: string | null;
+  /** Where a save goes when no item is left. */
+  finished: string;
   done: boolean;
 }) {
   const router = useRouter();
@@ -71,17 +93,14 @@ export function LabelPanel({
       note: kept.get(step)?.note ?? null,
     }));
     start(async () => {
-      const r = await saveLabel(
-        { studyId, trajectoryId, verdicts, evidence, note: note || null, base: label?.updatedAt ?? "" },
-        position,
-      );
+      const r = await save({ verdicts, evidence, note: note || null, base: label?.updatedAt ?? "" });
       if (!r.ok) {
         setMessage({ kind: "error", text: r.error });
         return;
       }
       setMessage({ kind: "ok", text: r.status === "saved" ? "Saved." : "Already saved: nothing changed." });
-      if (!done && r.next !== null) router.push(`/queue/${studyId}/${r.next}`);
-      else if (!done) router.push("/queue");
+      if (!done && r.next !== null) router.push(r.next);
+      else if (!done) router.push(finished);
       else router.refresh();
     });
   };
@@ -116,16 +135,18 @@ export function LabelPanel({
       } else if (k === "Enter") {
         e.preventDefault();
         submitRef.current();
-      } else if (k === "]" && following !== null) router.push(`/queue/${studyId}/${following}`);
-      else if (k === "[" && previous !== null) router.push(`/queue/${studyId}/${previous}`);
+      } else if (k === "]" && following !== null) router.push(following);
+      else if (k === "[" && previous !== null) router.push(previous);
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [following, previous, router, studyId, setRow]);
+  }, [following, previous, router, setRow]);
 
   return (
-    <section aria-labelledby="your-label" className="label-panel">
-      <h2 id="your-label">Your label {done ? <span className="status-succeeded">(given)</span> : null}</h2>
+    <section aria-labelledby="verdict-form" className="label-panel">
+      <h2 id="verdict-form">
+        {title} {done ? <span className="status-succeeded">(given)</span> : null}
+      </h2>
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -200,9 +221,9 @@ export function LabelPanel({
         previous / next item · <kbd>j</kbd> / <kbd>k</kbd> suspect steps
       </p>
       <p className="note">
-        {previous !== null ? <a href={`/queue/${studyId}/${previous}`}>← previous item</a> : null}
+        {previous !== null ? <a href={previous}>← previous item</a> : null}
         {previous !== null && following !== null ? " · " : null}
-        {following !== null ? <a href={`/queue/${studyId}/${following}`}>next item →</a> : null}
+        {following !== null ? <a href={following}>next item →</a> : null}
       </p>
     </section>
   );

@@ -1,0 +1,149 @@
+// One item of the review queue: the trajectory with every annotator's label in the study, the
+// judges, the evidence and the gold label's history beside the form for a new one (by keyboard, as
+// in the labelling queue). Saving opens the next item without a gold label.
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { VerdictForm } from "@/components/forms/verdict-form";
+import { ItemTimeline, itemSteps } from "@/components/timeline/item-timeline";
+import { JudgePanel } from "@/components/timeline/judge-panel";
+import type { StepCitation } from "@/components/timeline/step-list";
+import { EvidenceIndex } from "@/components/timeline/task-panel";
+import { VerdictBadge } from "@/components/ui/verdict-badge";
+import { requirePage } from "@/lib/auth/session";
+import { reviewItem, reviewQueue } from "@/lib/data/review";
+import { getTrajectory } from "@/lib/data/trajectory";
+import { getTaskEvidence } from "@/lib/data/trajectory-evidence";
+import { IndexParam } from "@/lib/domain/params";
+import { CATEGORIES, CATEGORY_LABELS } from "@/lib/domain/verdicts";
+import { saveGoldLabel } from "../../actions";
+
+export const metadata: Metadata = { title: "Review" };
+export const dynamic = "force-dynamic";
+
+const at = (d: Date) => d.toISOString().replace("T", " ").slice(0, 16);
+
+export default async function ReviewItemPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ studyId: string; trajectoryId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const raw = await params;
+  const actor = await requirePage(
+    "gold:write",
+    `/review/${encodeURIComponent(raw.studyId)}/${encodeURIComponent(raw.trajectoryId)}`,
+  );
+  const studyId = IndexParam.safeParse(raw.studyId);
+  const trajectoryId = IndexParam.safeParse(raw.trajectoryId);
+  if (!studyId.success || !trajectoryId.success) notFound();
+  const item = await reviewItem(actor, studyId.data, trajectoryId.data);
+  if (!item) notFound();
+  const t = item.trajectory;
+  const base = `/review/${studyId.data}/${t.id}`;
+  const [queue, steps, judged, evidence] = await Promise.all([
+    reviewQueue(actor, studyId.data),
+    itemSteps(t, (await searchParams).page),
+    getTrajectory(t.id),
+    getTaskEvidence(t.id, t.task.key),
+  ]);
+  const place = queue.findIndex((i) => i.trajectoryId === t.id);
+  const href = (i: number) => (queue[i] ? `/review/${studyId.data}/${queue[i]!.trajectoryId}` : null);
+  const listHref = `/review?study=${encodeURIComponent(item.study.name)}`;
+  const citations: StepCitation[] = [
+    ...item.labels.flatMap((l) =>
+      (Array.isArray(l.evidence) ? (l.evidence as Array<Omit<StepCitation, "by" | "kind">>) : []).map((e) => ({
+        ...e,
+        by: l.annotator,
+        kind: "annotator" as const,
+      })),
+    ),
+    ...(judged?.citations.filter((c) => c.kind === "judge") ?? []),
+  ];
+  return (
+    <ItemTimeline
+      t={t}
+      base={base}
+      steps={steps}
+      citations={citations}
+      where={{
+        href: listHref,
+        label: "Review",
+        text: `${item.study.name} · ${place >= 0 ? `${place + 1} of ${queue.length} to review` : "no disagreement"}`,
+      }}
+      asideLabel="Adjudication"
+      aside={
+        <>
+          <VerdictForm
+            key={`${t.id}-${item.gold?.updatedAt ?? "new"}`}
+            title="Gold label"
+            save={saveGoldLabel.bind(null, studyId.data, t.id)}
+            stepCount={t.stepCount}
+            label={item.gold}
+            previous={place > 0 ? href(place - 1) : null}
+            following={place >= 0 ? href(place + 1) : null}
+            finished={listHref}
+            done={item.gold !== null}
+          />
+          <section aria-labelledby="labels">
+            <h2 id="labels">The annotators&apos; labels</h2>
+            {item.labels.length ? (
+              <div className="table-scroll">
+                <table aria-labelledby="labels">
+                  <thead>
+                    <tr>
+                      <th scope="col">Annotator</th>
+                      {CATEGORIES.map((c) => (
+                        <th key={c} scope="col">
+                          {CATEGORY_LABELS[c]}
+                        </th>
+                      ))}
+                      <th scope="col">Overall</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {item.labels.map((l) => (
+                      <tr key={l.annotator}>
+                        <th scope="row">
+                          {l.annotator}
+                          {l.revisedAfterUnblinding ? <div className="asked">revised after unblinding</div> : null}
+                          {l.note ? <div className="asked">“{l.note}”</div> : null}
+                        </th>
+                        {CATEGORIES.map((c) => (
+                          <td key={c}>
+                            <VerdictBadge verdict={l.verdicts[c]} />
+                          </td>
+                        ))}
+                        <td>
+                          <VerdictBadge verdict={l.overall} />
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            ) : (
+              <p className="empty">No label in this study.</p>
+            )}
+          </section>
+          {judged ? <JudgePanel t={judged} base={base} /> : null}
+          <EvidenceIndex trajectoryId={t.id} evidence={evidence} />
+          {item.history.length ? (
+            <section aria-labelledby="gold-history">
+              <h2 id="gold-history">History of the gold label</h2>
+              <ol className="history">
+                {item.history.map((g, i) => (
+                  <li key={i}>
+                    {at(g.createdAt)} by {g.adjudicator}: <VerdictBadge verdict={g.overall} />
+                    {i === 0 ? " (in force)" : ""}
+                    {g.note ? ` “${g.note.slice(0, 200)}”` : ""}
+                  </li>
+                ))}
+              </ol>
+            </section>
+          ) : null}
+        </>
+      }
+    />
+  );
+}

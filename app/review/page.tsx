@@ -1,0 +1,100 @@
+// The review queue: a study's disagreements, strongest first, each opening on its trajectory with
+// every label, the judges and a form for the gold label.
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { VerdictBadge } from "@/components/ui/verdict-badge";
+import { requirePage } from "@/lib/auth/session";
+import { scopeOf, studyNames } from "@/lib/data/agreement";
+import { reviewQueue } from "@/lib/data/review";
+import { networkWords } from "@/lib/domain/charts";
+import { formatCount } from "@/lib/format";
+
+export const metadata: Metadata = { title: "Review" };
+export const dynamic = "force-dynamic";
+
+const VERDICT_WORDS = { NOT_ATTEMPTED: "not attempted", ATTEMPTED: "attempted", SUCCESSFUL: "successful" } as const;
+
+export default async function ReviewPage({ searchParams }: { searchParams: Promise<{ study?: string | string[] }> }) {
+  const actor = await requirePage("gold:write", "/review");
+  const { study } = await searchParams;
+  const studies = await studyNames();
+  const name = typeof study === "string" && study.length <= 200 ? study : studies[0];
+  if (!name)
+    return (
+      <>
+        <h1>Review</h1>
+        <p className="empty">No study yet: disagreements to adjudicate appear here once a study is labelled.</p>
+      </>
+    );
+  const scope = await scopeOf(name);
+  if (!scope?.studyId) notFound();
+  const items = await reviewQueue(actor, scope.studyId);
+  const open = items.filter((i) => !i.adjudicated).length;
+  return (
+    <>
+      <h1>Review: {name}</h1>
+      <form method="get" className="filters" aria-label="Choose a study">
+        <label>
+          Study{" "}
+          <select name="study" defaultValue={name}>
+            {studies.map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit">Show</button>
+      </form>
+      <p className="note">
+        The study&apos;s trajectories whose annotators disagree with each other (even splits first, then uneven ones)
+        or, agreeing, with the panel; within each, those without a gold label first. Opening one shows every label, the
+        judges and the evidence, with a form for the gold label; saving moves to the next.
+      </p>
+      <p role="status">
+        {formatCount(items.length)} to review, {formatCount(open)} without a gold label.
+      </p>
+      {items.length ? (
+        <div className="table-scroll">
+          <table aria-label="Disagreements">
+            <thead>
+              <tr>
+                <th scope="col">Trajectory</th>
+                <th scope="col">Disagreement</th>
+                <th scope="col">Labels</th>
+                <th scope="col">Panel</th>
+                <th scope="col">Gold</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((i) => (
+                <tr key={i.trajectoryId}>
+                  <th scope="row">
+                    <Link href={`/review/${scope.studyId}/${i.trajectoryId}`}>
+                      {i.task} · {i.model} · network {networkWords(i.network)} · {i.prompt}
+                    </Link>
+                  </th>
+                  <td>{i.kind}</td>
+                  <td>
+                    {i.labels.map((l) => (
+                      <div key={l.annotator}>
+                        {l.annotator}: {VERDICT_WORDS[l.overall]}
+                      </div>
+                    ))}
+                  </td>
+                  <td>
+                    <VerdictBadge verdict={i.panel} />
+                  </td>
+                  <td>{i.gold ? <VerdictBadge verdict={i.gold} /> : "—"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : (
+        <p className="empty">Nothing to adjudicate in this study: every trajectory&apos;s labels agree.</p>
+      )}
+    </>
+  );
+}

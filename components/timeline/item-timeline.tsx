@@ -1,0 +1,104 @@
+// The timeline of one item of a queue (the labelling queue, the review queue): where it is in the
+// queue, the task and condition, the final patch, the steps a page at a time with suspect marks and
+// citations, and beside them what the page adds (a verdict form, the judges, labels).
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { PatchView } from "@/components/timeline/patch-view";
+import { StepList, type StepCitation } from "@/components/timeline/step-list";
+import { SuspectNavigator } from "@/components/timeline/suspect-navigator";
+import { Pager } from "@/components/ui/pager";
+import { getSteps, getSuspectSteps } from "@/lib/data/trajectory";
+import { conditionText } from "@/lib/domain/charts";
+import { firstValue, wholeNumber } from "@/lib/domain/params";
+import { pageSteps, STEPS_PER_PAGE } from "@/lib/domain/timeline";
+
+export type ItemTrajectory = {
+  id: number;
+  stepCount: number;
+  patch: string | null;
+  resolved: boolean | null;
+  network: boolean;
+  prompt: string;
+  run: number;
+  benchmark: { name: string };
+  model: { name: string };
+  task: { key: string; repo: string | null; baseCommit: string | null };
+};
+
+/** The step page asked for, and what it shows (read before rendering, so the aside can use the suspects). */
+export async function itemSteps(t: ItemTrajectory, requestedPage: string | string[] | undefined) {
+  const pages = Math.max(1, Math.ceil(t.stepCount / STEPS_PER_PAGE));
+  const page = Math.min(
+    pages,
+    wholeNumber(1)
+      .catch(1)
+      .parse(firstValue(requestedPage) ?? "1"),
+  );
+  const { from, to } = pageSteps(page);
+  const [messages, suspects] = await Promise.all([getSteps(t.id, from, to), getSuspectSteps(t.id)]);
+  return { page, pages, from, to, messages, suspects };
+}
+
+export function ItemTimeline({
+  t,
+  base,
+  steps,
+  citations,
+  where,
+  aside,
+  asideLabel,
+}: {
+  t: ItemTrajectory;
+  /** The item's own page (step pages add ?page=N). */
+  base: string;
+  steps: Awaited<ReturnType<typeof itemSteps>>;
+  citations: StepCitation[];
+  /** Where the item is: its queue, study and place in it. */
+  where: { href: string; label: string; text: string };
+  aside: ReactNode;
+  asideLabel: string;
+}) {
+  const { page, pages, from, to, messages, suspects } = steps;
+  return (
+    <>
+      <SuspectNavigator trajectoryId={base} steps={suspects.map((s) => s.step)} page={page} />
+      <p className="note">
+        <Link href={where.href}>{where.label}</Link> · {where.text} · trajectory #{t.id}
+      </p>
+      <h1>{t.task.key}</h1>
+      <p>
+        {conditionText({ ...t, benchmark: t.benchmark.name, model: t.model.name })} · resolved{" "}
+        {t.resolved === null ? "—" : t.resolved ? "yes" : "no"} · {t.stepCount} steps
+        {t.task.repo ? ` · ${t.task.repo}` : ""}
+        {t.task.baseCommit ? ` @ ${t.task.baseCommit}` : ""}
+      </p>
+      <div className="timeline-layout">
+        <div className="timeline-main">
+          {t.patch ? (
+            <details>
+              <summary>Final patch ({t.patch.split("\n").length} lines)</summary>
+              <PatchView patch={t.patch} />
+            </details>
+          ) : null}
+          <section aria-labelledby="steps">
+            <h2 id="steps">
+              Steps {from}–{Math.min(to, t.stepCount)} of {t.stepCount}
+            </h2>
+            <StepList trajectoryId={t.id} messages={messages} suspects={suspects} citations={citations} />
+            <Pager
+              label="Step pages"
+              page={page}
+              pages={pages}
+              href={(p) => `${base}?page=${p}`}
+              previous="← earlier steps"
+              next="later steps →"
+            />
+          </section>
+        </div>
+        <aside className="timeline-aside" aria-label={asideLabel}>
+          {aside}
+        </aside>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,215 @@
+import "server-only";
+// The review queue (issue: gold labels): a study's trajectories whose annotators disagree with each
+// other, or with the panel, strongest first (lib/domain/review.ts), and gold labels written from it.
+// A gold label is a new version each time (decision 27): who, when and what it said are kept.
+import { assertCan, type Actor } from "@/lib/auth/permissions";
+import { db } from "@/lib/db";
+import { disagreement, reviewOrder, type Disagreement } from "@/lib/domain/review";
+import { storableText } from "@/lib/domain/text";
+import { overallVerdict, type Verdict } from "@/lib/domain/verdicts";
+import { voteVerdicts } from "./derived";
+import { refreshGold } from "./gold";
+import { LabelConflict, LabelFormSchema, type LabelForm } from "./queue";
+import { CONDITION_SELECT } from "./selects";
+import { transaction } from "./sql";
+
+export type ReviewItem = Disagreement & {
+  position: number;
+  trajectoryId: number;
+  task: string;
+  model: string;
+  network: boolean;
+  prompt: string;
+  panel: Verdict | null;
+  gold: Verdict | null;
+  adjudicated: boolean;
+  labels: Array<{ annotator: string; overall: Verdict }>;
+};
+
+/** The study's items that need adjudicating, in review order. */
+export async function reviewQueue(actor: Actor, studyId: number): Promise<ReviewItem[]> {
+  assertCan(actor, "gold:write");
+  const items = await db().studyItem.findMany({
+    where: { studyId },
+    select: {
+      position: true,
+      trajectory: {
+        select: {
+          id: true,
+          network: true,
+          prompt: true,
+          panelVerdict: true,
+          goldOverall: true,
+          task: { select: { key: true } },
+          model: { select: { name: true } },
+          labels: {
+            where: { studyId },
+            orderBy: { annotator: { handle: "asc" } },
+            select: { overall: true, annotator: { select: { handle: true } } },
+          },
+        },
+      },
+    },
+  });
+  const found = items.flatMap((i) => {
+    const t = i.trajectory;
+    const d = disagreement(
+      t.labels.map((l) => l.overall),
+      t.panelVerdict,
+    );
+    if (!d) return [];
+    return [
+      {
+        ...d,
+        position: i.position,
+        trajectoryId: t.id,
+        task: t.task.key,
+        model: t.model.name,
+        network: t.network,
+        prompt: t.prompt,
+        panel: t.panelVerdict,
+        gold: t.goldOverall,
+        adjudicated: t.goldOverall !== null,
+        labels: t.labels.map((l) => ({ annotator: l.annotator.handle, overall: l.overall })),
+      },
+    ];
+  });
+  return reviewOrder(found);
+}
+
+/** One item of the review: every annotator's label in the study, and the gold label's history. */
+export async function reviewItem(actor: Actor, studyId: number, trajectoryId: number) {
+  assertCan(actor, "gold:write");
+  const item = await db().studyItem.findFirst({
+    where: { studyId, trajectoryId },
+    select: {
+      position: true,
+      study: { select: { id: true, name: true } },
+      trajectory: {
+        select: {
+          id: true,
+          ...CONDITION_SELECT,
+          patch: true,
+          stepCount: true,
+          task: { select: { key: true, repo: true, baseCommit: true } },
+        },
+      },
+    },
+  });
+  if (!item) return null;
+  const [labels, history] = await Promise.all([
+    db().label.findMany({
+      where: { studyId, trajectoryId },
+      orderBy: { annotator: { handle: "asc" } },
+      select: {
+        upstream: true,
+        localGit: true,
+        memory: true,
+        other: true,
+        overall: true,
+        evidence: true,
+        note: true,
+        revisedAfterUnblinding: true,
+        annotator: { select: { handle: true } },
+      },
+    }),
+    db().goldLabel.findMany({
+      where: { trajectoryId },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      select: {
+        upstream: true,
+        localGit: true,
+        memory: true,
+        other: true,
+        overall: true,
+        evidence: true,
+        note: true,
+        createdAt: true,
+        adjudicator: { select: { handle: true } },
+      },
+    }),
+  ]);
+  const current = history[0];
+  return {
+    study: item.study,
+    position: item.position,
+    trajectory: item.trajectory,
+    labels: labels.map((l) => ({ ...l, annotator: l.annotator.handle, verdicts: voteVerdicts(l) })),
+    history: history.map((g) => ({ ...g, adjudicator: g.adjudicator.handle, verdicts: voteVerdicts(g) })),
+    /** The gold label in force as the form's starting point (its time is the version a save is based on). */
+    gold: current
+      ? {
+          verdicts: voteVerdicts(current),
+          evidence: Array.isArray(current.evidence) ? (current.evidence as never[]) : [],
+          note: current.note,
+          updatedAt: current.createdAt.toISOString(),
+        }
+      : null,
+  };
+}
+
+/**
+ * Writes a gold label on an item of a study: a new version, unless it repeats the one in force. A
+ * form opened before someone else adjudicated (its base is not the version in force) is refused.
+ */
+export async function saveGold(actor: Actor, input: LabelForm): Promise<{ status: "saved" | "unchanged" }> {
+  assertCan(actor, "gold:write");
+  const f = LabelFormSchema.parse(input);
+  const inStudy = await db().studyItem.findFirst({
+    where: { studyId: f.studyId, trajectoryId: f.trajectoryId },
+    select: { id: true },
+  });
+  if (!inStudy) throw new LabelConflict("this trajectory is not an item of that study");
+  const evidence = [...f.evidence]
+    .sort((a, b) => a.step - b.step)
+    .map((e) => ({ step: e.step, category: e.category, note: e.note === null ? null : storableText(e.note) }));
+  const note = f.note?.trim() ? storableText(f.note.trim()) : null;
+  return transaction(async (sql) => {
+    await sql.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`gold:${f.trajectoryId}`]);
+    const [newest] = await sql.query<{
+      createdAt: Date;
+      upstream: Verdict;
+      localGit: Verdict;
+      memory: Verdict;
+      other: Verdict;
+      evidence: unknown;
+      note: string | null;
+    }>(
+      `SELECT "createdAt", upstream, "localGit", memory, other, evidence, note FROM gold_label
+        WHERE "trajectoryId" = $1 ORDER BY "createdAt" DESC, id DESC LIMIT 1`,
+      [f.trajectoryId],
+    );
+    if (newest) {
+      const same =
+        JSON.stringify(voteVerdicts(newest)) === JSON.stringify(f.verdicts) &&
+        JSON.stringify(newest.evidence) === JSON.stringify(evidence) &&
+        (newest.note ?? "") === (note ?? "");
+      if (same) return { status: "unchanged" as const };
+      if (newest.createdAt.toISOString() !== f.base)
+        throw new LabelConflict(
+          `the gold label was changed at ${newest.createdAt.toISOString()} (by someone else, or another tab); ` +
+            "reload to see it before changing it",
+        );
+    }
+    const at = new Date(Math.max(Date.now(), newest ? newest.createdAt.getTime() + 1 : 0));
+    await sql.query(
+      `INSERT INTO gold_label ("trajectoryId", "adjudicatorId", upstream, "localGit", memory, other, overall, evidence,
+         note, "createdAt")
+       VALUES ($1, $2, $3::"Verdict", $4::"Verdict", $5::"Verdict", $6::"Verdict", $7::"Verdict", $8::jsonb, $9, $10)`,
+      [
+        f.trajectoryId,
+        actor.id,
+        f.verdicts.UPSTREAM,
+        f.verdicts.LOCAL_GIT,
+        f.verdicts.MEMORY,
+        f.verdicts.OTHER,
+        overallVerdict(f.verdicts),
+        JSON.stringify(evidence),
+        note,
+        at.toISOString(),
+      ],
+    );
+    await refreshGold(sql, [f.trajectoryId]);
+    return { status: "saved" as const };
+  });
+}
