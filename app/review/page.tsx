@@ -4,6 +4,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
+import type { Actor } from "@/lib/auth/permissions";
 import { requirePage } from "@/lib/auth/session";
 import { scopeOf, studyNames } from "@/lib/data/agreement";
 import { reviewQueue } from "@/lib/data/review";
@@ -15,11 +16,20 @@ export const dynamic = "force-dynamic";
 
 const VERDICT_WORDS = { NOT_ATTEMPTED: "not attempted", ATTEMPTED: "attempted", SUCCESSFUL: "successful" } as const;
 
+/** Without a choice: the first study with a trajectory left to adjudicate, else the first study. */
+async function firstWithWork(actor: Actor, studies: readonly string[]): Promise<string | undefined> {
+  for (const name of studies) {
+    const scope = await scopeOf(name);
+    if (scope?.studyId && (await reviewQueue(actor, scope.studyId)).some((i) => !i.adjudicated)) return name;
+  }
+  return studies[0];
+}
+
 export default async function ReviewPage({ searchParams }: { searchParams: Promise<{ study?: string | string[] }> }) {
   const actor = await requirePage("gold:write", "/review");
   const { study } = await searchParams;
   const studies = await studyNames();
-  const name = typeof study === "string" && study.length <= 200 ? study : studies[0];
+  const name = typeof study === "string" && study.length <= 200 ? study : await firstWithWork(actor, studies);
   if (!name)
     return (
       <>
