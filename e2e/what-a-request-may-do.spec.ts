@@ -256,6 +256,9 @@ test("bad parameters get 4xx, never 500", async ({ request }) => {
     `/api/agreement?format=json&study=${"x".repeat(5000)}`,
     "/agreement?study=no%20such%20study",
     "/agreement?study=%00",
+    "/review?study=%00",
+    "/review/1/%00",
+    "/review/2147483648/1",
   ];
   for (const url of urls) {
     const status = (await request.get(url, { maxRedirects: 0 })).status();

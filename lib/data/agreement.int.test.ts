@@ -122,6 +122,7 @@ describe("agreement of one study", () => {
     expect(await scopeOf("agree study")).toEqual({ studyId, firstForms: false });
     expect(await scopeOf("agree study", true)).toEqual({ studyId, firstForms: true });
     expect(await scopeOf("no such study")).toBeNull();
+    expect(await scopeOf("a\u0000b")).toBeNull();
     expect(await scopeOf(undefined)).toEqual({ firstForms: false });
     // The study: one label (a2: attempted against the panel's not attempted), one gold label (a2: not attempted).
     const inStudy = await getAgreement({ studyId });

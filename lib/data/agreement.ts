@@ -17,6 +17,8 @@ export async function scopeOf(
   firstForms = false,
 ): Promise<AgreementScope | null> {
   if (!studyName) return { firstForms };
+  // No stored name holds a NUL (PostgreSQL text cannot): such a name names no study.
+  if (studyName.includes("\u0000")) return null;
   const study = await db().study.findUnique({ where: { name: studyName }, select: { id: true } });
   return study ? { studyId: study.id, firstForms } : null;
 }
