@@ -7,6 +7,7 @@ import Link from "next/link";
 import { agreementNow } from "@/lib/data/report-cache";
 import { type AgreementScope, scopeOf, studyNames } from "@/lib/data/agreement";
 import { notFound } from "next/navigation";
+import { StudyChooser } from "@/components/forms/study-chooser";
 import type { BinaryAgreement } from "@/lib/domain/agreement";
 import type { Agreement } from "@/lib/domain/agreement-report";
 import { trajectoriesHref, type TrajectoryFilter } from "@/lib/domain/trajectory-filter";
@@ -165,24 +166,12 @@ async function AgreementBody({ scope, study }: { scope: AgreementScope; study: s
     <>
       <h1>Agreement{study ? `: ${study}` : ""}</h1>
       {studies.length ? (
-        <form method="get" className="filters" aria-label="Choose a study">
-          <label>
-            Labels of{" "}
-            <select name="study" defaultValue={study ?? ""}>
-              <option value="">every study and import</option>
-              {studies.map((n) => (
-                <option key={n} value={n}>
-                  {n}
-                </option>
-              ))}
-            </select>
-          </label>
+        <StudyChooser label="Labels of" studies={studies} chosen={study} all="every study and import">
           <label>
             <input type="checkbox" name="first" value="1" defaultChecked={scope.firstForms} /> labels revised after
             unblinding count as first given
           </label>
-          <button type="submit">Show</button>
-        </form>
+        </StudyChooser>
       ) : null}
       <p className="note">
         Each human label (its newest form) on a judged trajectory against the panel verdict (protocol §4), on two

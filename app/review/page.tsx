@@ -3,6 +3,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { StudyChooser } from "@/components/forms/study-chooser";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
 import type { Actor } from "@/lib/auth/permissions";
 import { requirePage } from "@/lib/auth/session";
@@ -44,19 +45,7 @@ export default async function ReviewPage({ searchParams }: { searchParams: Promi
   return (
     <>
       <h1>Review: {name}</h1>
-      <form method="get" className="filters" aria-label="Choose a study">
-        <label>
-          Study{" "}
-          <select name="study" defaultValue={name}>
-            {studies.map((n) => (
-              <option key={n} value={n}>
-                {n}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button type="submit">Show</button>
-      </form>
+      <StudyChooser label="Study" studies={studies} chosen={name} />
       <p className="note">
         The study&apos;s trajectories whose annotators disagree with each other (even splits first, then uneven ones)
         or, agreeing, with the panel; within each, those without a gold label first. Opening one shows every label, the

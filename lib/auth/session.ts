@@ -3,7 +3,8 @@ import "server-only";
 // calls first. Signed out: pages redirect to sign in, routes answer 401. Not allowed: 403.
 import { cache } from "react";
 import { headers } from "next/headers";
-import { forbidden, redirect, unauthorized } from "next/navigation";
+import { forbidden, notFound, redirect, unauthorized } from "next/navigation";
+import { IndexParam } from "@/lib/domain/params";
 import type { UserRole } from "@/generated/prisma/enums";
 import { auth } from "./auth";
 import { errorResponse } from "@/lib/errors";
@@ -26,6 +27,22 @@ export async function requirePage(action: Action, path: string): Promise<Actor> 
   if (!user) redirect(`/sign-in?next=${encodeURIComponent(path)}`);
   if (!can(user.role, action)) forbidden();
   return user;
+}
+
+/**
+ * A queue item's page (/queue/STUDY/POSITION, /review/STUDY/TRAJECTORY): the user if they may do
+ * `action`, and the two path parts as whole numbers; 404 when either is not one.
+ */
+export async function requireItemPage(
+  action: Action,
+  prefix: string,
+  parts: readonly [string, string],
+): Promise<{ user: Actor; ids: [number, number] }> {
+  const user = await requirePage(action, `${prefix}/${parts.map(encodeURIComponent).join("/")}`);
+  const a = IndexParam.safeParse(parts[0]);
+  const b = IndexParam.safeParse(parts[1]);
+  if (!a.success || !b.success) notFound();
+  return { user, ids: [a.data, b.data] };
 }
 
 /** For a server action: the user if they may do `action`; otherwise it answers 401 (signed out) or 403. */

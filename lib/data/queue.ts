@@ -11,7 +11,7 @@ import { storableText } from "@/lib/domain/text";
 import { CATEGORIES, overallVerdict, VERDICTS, type CategoryVerdicts } from "@/lib/domain/verdicts";
 import { refreshDerived, voteVerdicts } from "./derived";
 import { writeLabel, type StoredLabelForm } from "./labels";
-import { CONDITION_SELECT, VERDICT_SELECT } from "./selects";
+import { ITEM_TRAJECTORY_SELECT, VERDICT_SELECT } from "./selects";
 import { transaction } from "./sql";
 import { getTrajectory } from "./trajectory";
 
@@ -40,16 +40,7 @@ const ITEM_SELECT = {
   position: true,
   stratum: true,
   study: { select: { id: true, name: true, blind: true } },
-  trajectory: {
-    select: {
-      id: true,
-      ...CONDITION_SELECT,
-      patch: true,
-      stepCount: true,
-      sourceFormat: true,
-      task: { select: { key: true, repo: true, baseCommit: true } },
-    },
-  },
+  trajectory: { select: ITEM_TRAJECTORY_SELECT },
 } as const;
 
 /** An annotator's own label on the item, with its history. */

@@ -10,7 +10,7 @@ import { overallVerdict, type Verdict } from "@/lib/domain/verdicts";
 import { voteVerdicts } from "./derived";
 import { refreshGold } from "./gold";
 import { LabelConflict, LabelFormSchema, type LabelForm } from "./queue";
-import { CONDITION_SELECT } from "./selects";
+import { ITEM_TRAJECTORY_SELECT, PERSON_VERDICT_FIELDS } from "./selects";
 import { transaction } from "./sql";
 
 export type ReviewItem = Disagreement & {
@@ -85,15 +85,7 @@ export async function reviewItem(actor: Actor, studyId: number, trajectoryId: nu
     select: {
       position: true,
       study: { select: { id: true, name: true } },
-      trajectory: {
-        select: {
-          id: true,
-          ...CONDITION_SELECT,
-          patch: true,
-          stepCount: true,
-          task: { select: { key: true, repo: true, baseCommit: true } },
-        },
-      },
+      trajectory: { select: ITEM_TRAJECTORY_SELECT },
     },
   });
   if (!item) return null;
@@ -101,32 +93,12 @@ export async function reviewItem(actor: Actor, studyId: number, trajectoryId: nu
     db().label.findMany({
       where: { studyId, trajectoryId },
       orderBy: { annotator: { handle: "asc" } },
-      select: {
-        upstream: true,
-        localGit: true,
-        memory: true,
-        other: true,
-        overall: true,
-        evidence: true,
-        note: true,
-        revisedAfterUnblinding: true,
-        annotator: { select: { handle: true } },
-      },
+      select: { ...PERSON_VERDICT_FIELDS, revisedAfterUnblinding: true, annotator: { select: { handle: true } } },
     }),
     db().goldLabel.findMany({
       where: { trajectoryId },
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      select: {
-        upstream: true,
-        localGit: true,
-        memory: true,
-        other: true,
-        overall: true,
-        evidence: true,
-        note: true,
-        createdAt: true,
-        adjudicator: { select: { handle: true } },
-      },
+      select: { ...PERSON_VERDICT_FIELDS, createdAt: true, adjudicator: { select: { handle: true } } },
     }),
   ]);
   const current = history[0];

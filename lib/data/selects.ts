@@ -68,3 +68,16 @@ export const ASKED_SELECT = {
   cutChars: true,
   answeredAt: true,
 } as const;
+
+/** What a queue item's timeline shows of its trajectory (components/timeline/item-timeline.tsx). */
+export const ITEM_TRAJECTORY_SELECT = {
+  id: true,
+  ...CONDITION_SELECT,
+  patch: true,
+  stepCount: true,
+  sourceFormat: true,
+  task: { select: { key: true, repo: true, baseCommit: true } },
+} as const;
+
+/** A person's verdict as shown beside others: the four verdicts, the overall one, cited steps, note. */
+export const PERSON_VERDICT_FIELDS = { ...VERDICT_SELECT, overall: true, evidence: true, note: true } as const;

@@ -1,11 +1,10 @@
 import type { Metadata } from "next";
-import { notFound, redirect } from "next/navigation";
-import { IndexParam } from "@/lib/domain/params";
+import { redirect } from "next/navigation";
 import { ItemTimeline, itemSteps } from "@/components/timeline/item-timeline";
 import { JudgePanel } from "@/components/timeline/judge-panel";
 import type { StepCitation } from "@/components/timeline/step-list";
 import { SuspectIndex } from "@/components/timeline/trajectory-context";
-import { requirePage } from "@/lib/auth/session";
+import { requireItemPage } from "@/lib/auth/session";
 import { queueItem } from "@/lib/data/queue";
 import { nextPosition } from "@/lib/data/studies";
 import { VerdictForm } from "@/components/forms/verdict-form";
@@ -22,18 +21,15 @@ export default async function LabelPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const raw = await params;
-  const user = await requirePage(
-    "labels:write",
-    `/queue/${encodeURIComponent(raw.studyId)}/${encodeURIComponent(raw.position)}`,
-  );
-  const studyId = IndexParam.safeParse(raw.studyId);
-  const position = IndexParam.safeParse(raw.position);
-  if (!studyId.success || !position.success) notFound();
-  const item = await queueItem(user, studyId.data, position.data);
+  const {
+    user,
+    ids: [studyId, position],
+  } = await requireItemPage("labels:write", "/queue", [raw.studyId, raw.position]);
+  const item = await queueItem(user, studyId, position);
   if (!item) {
     // Not one of this annotator's items: their next one, or their queue.
-    const next = await nextPosition(user, studyId.data);
-    redirect(next === null ? "/queue" : `/queue/${studyId.data}/${next}`);
+    const next = await nextPosition(user, studyId);
+    redirect(next === null ? "/queue" : `/queue/${studyId}/${next}`);
   }
   const t = item.trajectory;
   const base = `/queue/${item.study.id}/${item.position}`;

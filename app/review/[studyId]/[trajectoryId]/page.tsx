@@ -9,11 +9,10 @@ import { JudgePanel } from "@/components/timeline/judge-panel";
 import type { StepCitation } from "@/components/timeline/step-list";
 import { EvidenceIndex } from "@/components/timeline/task-panel";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
-import { requirePage } from "@/lib/auth/session";
+import { requireItemPage } from "@/lib/auth/session";
 import { reviewItem, reviewQueue } from "@/lib/data/review";
 import { getTrajectory } from "@/lib/data/trajectory";
 import { getTaskEvidence } from "@/lib/data/trajectory-evidence";
-import { IndexParam } from "@/lib/domain/params";
 import { CATEGORIES, CATEGORY_LABELS } from "@/lib/domain/verdicts";
 import { saveGoldLabel } from "../../actions";
 
@@ -30,25 +29,22 @@ export default async function ReviewItemPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const raw = await params;
-  const actor = await requirePage(
-    "gold:write",
-    `/review/${encodeURIComponent(raw.studyId)}/${encodeURIComponent(raw.trajectoryId)}`,
-  );
-  const studyId = IndexParam.safeParse(raw.studyId);
-  const trajectoryId = IndexParam.safeParse(raw.trajectoryId);
-  if (!studyId.success || !trajectoryId.success) notFound();
-  const item = await reviewItem(actor, studyId.data, trajectoryId.data);
+  const {
+    user: actor,
+    ids: [studyId, trajectoryId],
+  } = await requireItemPage("gold:write", "/review", [raw.studyId, raw.trajectoryId]);
+  const item = await reviewItem(actor, studyId, trajectoryId);
   if (!item) notFound();
   const t = item.trajectory;
-  const base = `/review/${studyId.data}/${t.id}`;
+  const base = `/review/${studyId}/${t.id}`;
   const [queue, steps, judged, evidence] = await Promise.all([
-    reviewQueue(actor, studyId.data),
+    reviewQueue(actor, studyId),
     itemSteps(t, (await searchParams).page),
     getTrajectory(t.id),
     getTaskEvidence(t.id, t.task.key),
   ]);
   const place = queue.findIndex((i) => i.trajectoryId === t.id);
-  const href = (i: number) => (queue[i] ? `/review/${studyId.data}/${queue[i]!.trajectoryId}` : null);
+  const href = (i: number) => (queue[i] ? `/review/${studyId}/${queue[i]!.trajectoryId}` : null);
   const listHref = `/review?study=${encodeURIComponent(item.study.name)}`;
   const citations: StepCitation[] = [
     ...item.labels.flatMap((l) =>
@@ -77,7 +73,7 @@ export default async function ReviewItemPage({
           <VerdictForm
             key={`${t.id}-${item.gold?.updatedAt ?? "new"}`}
             title="Gold label"
-            save={saveGoldLabel.bind(null, studyId.data, t.id)}
+            save={saveGoldLabel.bind(null, studyId, t.id)}
             stepCount={t.stepCount}
             label={item.gold}
             previous={place > 0 ? href(place - 1) : null}
