@@ -208,15 +208,17 @@ async function judgeLoop(
     let busy: Held[] = [];
     let settings: JudgeSettings | null = null;
     let turns = new Map<number, JudgeTurn[]>();
+    // Kept outside the try: what was claimed before a later step failed is released.
+    const got: { claim?: Awaited<ReturnType<typeof claim>> } = {};
     try {
       // The trajectories are read while the claim is made (a job names its requests' trajectories).
       const known = [...new Set(taken.flatMap((h) => (h.trajectoryId ? [h.trajectoryId] : [])))];
+      const claiming = claim(judge.id, [...byId.keys()]).then((c) => {
+        got.claim = c;
+        return c;
+      });
       let claimed: Awaited<ReturnType<typeof claim>>;
-      [claimed, settings, turns] = await Promise.all([
-        claim(judge.id, [...byId.keys()]),
-        judgeSettings(judge.id),
-        turnsOf(known),
-      ]);
+      [claimed, settings, turns] = await Promise.all([claiming, judgeSettings(judge.id), turnsOf(known)]);
       requests = settings ? claimed.requests : []; // a judge removed took its requests with it
       const unread = requests.filter((r) => !turns.has(r.trajectoryId)).map((r) => r.trajectoryId);
       if (unread.length) for (const [id, t] of await turnsOf(unread)) turns.set(id, t);
@@ -226,6 +228,12 @@ async function judgeLoop(
       for (const h of taken) if (!unsettled.has(h.id)) settle(h.job);
     } catch (e) {
       console.error(`${queue}: ${message(e)}`);
+      // What was claimed goes back to pending, to be claimed again with the rest of what is held.
+      const mine = got.claim?.requests.map((r) => r.id) ?? [];
+      if (mine.length)
+        await db()
+          .judgeRequest.updateMany({ where: { id: { in: mine }, status: "ASKING" }, data: { status: "PENDING" } })
+          .catch(() => {});
       held = [...taken, ...held];
       await sleep(1000);
       continue;
