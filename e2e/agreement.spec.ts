@@ -1,7 +1,7 @@
 import { labelFixture, trajectoryFixture, voteFixture } from "../prisma/factories";
 import { expect, importRecords, test, unique } from "./fixtures";
 
-test("agreement by benchmark, with every count leading to its trajectories", async ({ page, request }) => {
+test("agreement by benchmark, with every count leading to the labels it counted", async ({ page, request }) => {
   const benchmark = unique("agreement");
   const annotator = unique("ann");
   // Panel / human on "attempt": t0 yes / yes, t1 yes / no, t2 no / yes. n = 3, both positive 1,
@@ -27,12 +27,13 @@ test("agreement by benchmark, with every count leading to its trajectories", asy
   await expect(attempt.getByRole("cell").nth(6)).toHaveText("1"); // human only
   await expect(attempt.getByRole("cell").nth(7)).toHaveText("1"); // judges only
 
-  // "Both yes" opens the one trajectory where the label and the panel both say attempted.
+  // "Both yes" opens the one label where the annotator and the panel both say attempted (t0).
   await attempt.getByRole("link", { name: `${benchmark}, attempt, both positive: 1` }).click();
-  await expect(page).toHaveURL(/human=attempt/);
-  await expect(page).toHaveURL(/panel=attempt/);
-  await expect(page.getByRole("status")).toHaveText("1 trajectories");
-  const rows = page.getByRole("table", { name: "Trajectories" }).getByRole("row");
+  await expect(page).toHaveURL(/\/agreement\/labels\?group=benchmark%3A/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("attempt, both yes: 1 labels");
+  const rows = page.getByRole("table", { name: "Labels" }).getByRole("row");
   await expect(rows).toHaveCount(2);
-  await expect(rows.nth(1)).toContainText("owner__repo-0");
+  await expect(rows.nth(1)).toContainText(annotator);
+  await rows.nth(1).getByRole("link").click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("owner__repo-0");
 });

@@ -257,6 +257,10 @@ test("bad parameters get 4xx, never 500", async ({ request }) => {
     "/agreement?study=no%20such%20study",
     "/agreement?study=%00",
     "/review?study=%00",
+    "/agreement/labels?group=nonsense&q=attempt&cell=both_positive",
+    "/agreement/labels?group=all&q=maybe&cell=both_positive",
+    "/agreement/labels?group=all&q=attempt&cell=__proto__",
+    "/agreement/labels?group=all&q=attempt&cell=both_positive&study=%00",
     "/review/1/%00",
     "/review/2147483648/1",
   ];

@@ -5,6 +5,7 @@ import { Suspense } from "react";
 import { Loading } from "@/components/ui/loading";
 import Link from "next/link";
 import { agreementNow } from "@/lib/data/report-cache";
+import { CELLS, type Group, groupText } from "@/lib/domain/agreement-cells";
 import { type AgreementScope, scopeOf, studyNames } from "@/lib/data/agreement";
 import { notFound } from "next/navigation";
 import { StudyChooser } from "@/components/forms/study-chooser";
@@ -47,14 +48,17 @@ const kappa = (a: BinaryAgreement) =>
 function Rows({
   label,
   agreement,
-  base,
+  base = null,
+  labels,
   reference = "human",
   judge,
 }: {
   label: string;
   agreement: Agreement;
-  /** The group's filter; null: the counts are not linked. */
-  base: TrajectoryFilter | null;
+  /** Gold tables: the group's trajectory filter (a trajectory is in one cell); null: not linked. */
+  base?: TrajectoryFilter | null;
+  /** Human tables: the group and the view's query; each count opens the labels it counted. */
+  labels?: { group: Group; query: string };
   reference?: "human" | "gold";
   /** The rater is this judge rather than the panel. */
   judge?: string;
@@ -63,7 +67,14 @@ function Rows({
     <>
       {(["attempt", "success"] as const).map((q) => {
         const a = agreement[q];
-        const links = base ? cellLinks(q, base, reference, judge) : null;
+        const group = labels ? encodeURIComponent(groupText(labels.group)) : "";
+        const links = labels
+          ? Object.fromEntries(
+              CELLS.map((c) => [c, `/agreement/labels?group=${group}&q=${q}&cell=${c}${labels.query}`]),
+            )
+          : base
+            ? cellLinks(q, base, reference, judge)
+            : null;
         const count = (k: "both_positive" | "human_only" | "judges_only" | "both_negative") =>
           links && a[k] > 0 ? (
             <Link href={links[k]} aria-label={`${label}, ${q}, ${k.replace("_", " ")}: ${a[k]}`}>
@@ -159,9 +170,10 @@ export default async function AgreementPage({
 
 async function AgreementBody({ scope, study }: { scope: AgreementScope; study: string | null }) {
   const [r, versions, studies] = await Promise.all([agreementNow(scope), getCalibration(scope), studyNames()]);
-  // The drill-down lists read every label: within a study they would count others' too, so they are off.
+  // The gold tables' trajectory lists read every gold label in force, not only the study's items: off in a study.
   const linked = <T,>(base: T) => (study ? null : base);
   const q = `${study ? `&study=${encodeURIComponent(study)}` : ""}${scope.firstForms ? "&first=1" : ""}`;
+  const lq = q; // the label lists take the same study and first-forms choice as the downloads
   return (
     <>
       <h1>Agreement{study ? `: ${study}` : ""}</h1>
@@ -177,12 +189,13 @@ async function AgreementBody({ scope, study }: { scope: AgreementScope; study: s
         Each human label (its newest form) on a judged trajectory against the panel verdict (protocol §4), on two
         questions: was an exploit attempted (attempted or successful), and was it successful. κ is Cohen&apos;s kappa
         with a 95% interval κ ± 1.96·√(p_o(1−p_o)/(n(1−p_e)²)), “—” where undefined.
-        {study ? "" : " Each count of the human tables links to its trajectories."}
+        {" Each count of the human tables opens the labels it counted (a trajectory whose annotators disagree is in"}
+        {" one cell per label)."}
       </p>
       {study ? (
         <p className="note">
-          Only the labels given in this study, on its items, and the gold labels on its items count here. The confusion
-          counts are not linked within a study: the trajectory list&apos;s label filters read every label.
+          Only the labels given in this study, on its items, and the gold labels on its items count here. The gold
+          tables&apos; counts are not linked within a study.
         </p>
       ) : null}
       {r.blind_revisions.labels ? (
@@ -206,30 +219,45 @@ async function AgreementBody({ scope, study }: { scope: AgreementScope; study: s
       </p>
       <h2>Overall and by condition</h2>
       <Table title="Agreement by condition">
-        <Rows label="all labels" agreement={r.overall} base={linked({ panel: "judged" })} />
+        <Rows label="all labels" agreement={r.overall} labels={{ group: { kind: "all" }, query: lq }} />
         {r.by_condition.map((c) => (
           <Rows
             key={`${c.network}-${c.prompt}`}
             label={`network ${networkWords(c.network)}, ${c.prompt}`}
             agreement={c}
-            base={linked({ network: c.network ? "on" : "off", prompt: c.prompt as TrajectoryFilter["prompt"] })}
+            labels={{ group: { kind: "condition", network: c.network, prompt: c.prompt }, query: lq }}
           />
         ))}
       </Table>
       <h2>By model and benchmark</h2>
       <Table title="Agreement by model and benchmark">
         {r.by_model.map((m) => (
-          <Rows key={m.model} label={m.model} agreement={m} base={linked({ model: m.model })} />
+          <Rows
+            key={m.model}
+            label={m.model}
+            agreement={m}
+            labels={{ group: { kind: "model", name: m.model }, query: lq }}
+          />
         ))}
         {r.by_benchmark.map((b) => (
-          <Rows key={b.benchmark} label={b.benchmark} agreement={b} base={linked({ benchmark: b.benchmark })} />
+          <Rows
+            key={b.benchmark}
+            label={b.benchmark}
+            agreement={b}
+            labels={{ group: { kind: "benchmark", name: b.benchmark }, query: lq }}
+          />
         ))}
       </Table>
       <h2>Each judge against the humans</h2>
       <Table title="Agreement per judge">
-        <Rows label="panel" agreement={r.overall} base={null} />
+        <Rows label="panel" agreement={r.overall} labels={{ group: { kind: "all" }, query: lq }} />
         {r.judges.map((j) => (
-          <Rows key={j.judge} label={j.judge} agreement={j} base={null} />
+          <Rows
+            key={j.judge}
+            label={j.judge}
+            agreement={j}
+            labels={{ group: { kind: "judge", name: j.judge }, query: lq }}
+          />
         ))}
       </Table>
       {r.gold ? (

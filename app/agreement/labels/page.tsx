@@ -1,0 +1,94 @@
+// The labels behind one confusion count of the agreement page's human tables: exactly the labels
+// the count counted (lib/domain/agreement-cells.ts), each with its trajectory, annotator and both
+// answers, so a cell's list always has its count.
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { VerdictBadge } from "@/components/ui/verdict-badge";
+import { requirePage } from "@/lib/auth/session";
+import { getLabelPoints, scopeOf } from "@/lib/data/agreement";
+import { CELLS, type Cell, cellLabels, groupText, parseGroup } from "@/lib/domain/agreement-cells";
+import { networkWords } from "@/lib/domain/charts";
+import { firstValue } from "@/lib/domain/params";
+import { formatCount } from "@/lib/format";
+
+export const metadata: Metadata = { title: "Labels of a count" };
+export const dynamic = "force-dynamic";
+
+const CELL_WORDS: Record<Cell, string> = {
+  both_positive: "both yes",
+  both_negative: "both no",
+  human_only: "the human only",
+  judges_only: "the judges only",
+};
+
+export default async function CellLabelsPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  await requirePage("results:read", "/agreement");
+  const params = await searchParams;
+  const group = parseGroup(firstValue(params.group)?.slice(0, 400));
+  const q = firstValue(params.q);
+  const cell = firstValue(params.cell) as Cell | undefined;
+  const study = firstValue(params.study);
+  if (!group || (q !== "attempt" && q !== "success") || !cell || !CELLS.includes(cell)) notFound();
+  const scope = await scopeOf(
+    study && study.length <= 200 ? study : study ? "\u0000" : undefined,
+    params.first === "1",
+  );
+  if (!scope) notFound();
+  const labels = cellLabels(await getLabelPoints(scope), group, q, cell);
+  const rater = group.kind === "judge" ? group.name : "panel";
+  const back = `/agreement${study ? `?study=${encodeURIComponent(study)}` : ""}`;
+  return (
+    <>
+      <p className="note">
+        <Link href={back}>Agreement</Link>
+        {study ? ` · ${study}` : ""}
+      </p>
+      <h1>
+        {q}, {CELL_WORDS[cell]}: {formatCount(labels.length)} labels
+      </h1>
+      <p className="note">
+        Group {groupText(group)}: the labels whose annotator and the {rater} answer the question “{q}” as “
+        {CELL_WORDS[cell]}”. Each label is one row; a trajectory whose annotators disagree can have labels in two cells.
+      </p>
+      {labels.length ? (
+        <div className="table-scroll">
+          <table aria-label="Labels">
+            <thead>
+              <tr>
+                <th scope="col">Trajectory</th>
+                <th scope="col">Annotator</th>
+                <th scope="col">Label</th>
+                <th scope="col">{rater === "panel" ? "Panel" : `Judge ${rater}`}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {labels.map((l) => (
+                <tr key={`${l.trajectoryId}-${l.annotator}`}>
+                  <th scope="row">
+                    <Link href={`/trajectories/${l.trajectoryId}`}>
+                      #{l.trajectoryId} · {l.benchmark} · {l.model} · network {networkWords(l.network)} · {l.prompt}
+                    </Link>
+                  </th>
+                  <td>{l.annotator}</td>
+                  <td>
+                    <VerdictBadge verdict={l.human} />
+                  </td>
+                  <td>
+                    <VerdictBadge verdict={group.kind === "judge" ? (l.judges[group.name] ?? null) : l.panel} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : (
+        <p className="empty">No label in this cell.</p>
+      )}
+    </>
+  );
+}

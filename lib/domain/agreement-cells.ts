@@ -1,0 +1,66 @@
+// The labels behind each confusion count of the human tables (protocol.md §4 counts labels, not
+// trajectories): a group of the report (all, a condition, a model, a benchmark, one judge), a
+// question and a cell give exactly the labels the count counted, so a cell's list always has its
+// count, even where a trajectory's annotators disagree and its labels fall in different cells.
+import type { LabelPoint } from "./agreement-report";
+import { isAttempt, isSuccess, type Verdict } from "./verdicts";
+
+export const CELLS = ["both_positive", "both_negative", "human_only", "judges_only"] as const;
+export type Cell = (typeof CELLS)[number];
+export type Question = "attempt" | "success";
+
+/** A group as its URL says it: all | condition:on|off:vanilla|principled | model:NAME | benchmark:NAME | judge:NAME. */
+export type Group =
+  | { kind: "all" }
+  | { kind: "condition"; network: boolean; prompt: string }
+  | { kind: "model" | "benchmark" | "judge"; name: string };
+
+export function parseGroup(text: string | null | undefined): Group | null {
+  if (!text || text === "all") return { kind: "all" };
+  const [kind, ...rest] = text.split(":");
+  const value = rest.join(":");
+  if (kind === "condition") {
+    const [net, prompt] = value.split(":");
+    if ((net !== "on" && net !== "off") || (prompt !== "vanilla" && prompt !== "principled")) return null;
+    return { kind, network: net === "on", prompt };
+  }
+  if ((kind === "model" || kind === "benchmark" || kind === "judge") && value) return { kind, name: value };
+  return null;
+}
+
+export function groupText(g: Group): string {
+  if (g.kind === "all") return "all";
+  if (g.kind === "condition") return `condition:${g.network ? "on" : "off"}:${g.prompt}`;
+  return `${g.kind}:${g.name}`;
+}
+
+const answer = (q: Question, v: Verdict) => (q === "attempt" ? isAttempt(v) : isSuccess(v));
+
+/**
+ * The labels a count of the report counted: judged ones in the group, the human and the rater
+ * answering as the cell says.
+ */
+export function cellLabels(points: readonly LabelPoint[], group: Group, q: Question, cell: Cell): LabelPoint[] {
+  const rater = (p: LabelPoint): Verdict | null | undefined =>
+    group.kind === "judge" ? p.judges[group.name] : p.panel;
+  const inGroup = (p: LabelPoint) =>
+    p.panel !== null &&
+    (group.kind === "all" ||
+      group.kind === "judge" ||
+      (group.kind === "condition" && p.network === group.network && p.prompt === group.prompt) ||
+      (group.kind === "model" && p.model === group.name) ||
+      (group.kind === "benchmark" && p.benchmark === group.name));
+  return points.filter((p) => {
+    const r = rater(p);
+    if (!inGroup(p) || r == null) return false;
+    const h = answer(q, p.human);
+    const j = answer(q, r);
+    return cell === "both_positive"
+      ? h && j
+      : cell === "both_negative"
+        ? !h && !j
+        : cell === "human_only"
+          ? h && !j
+          : !h && j;
+  });
+}
