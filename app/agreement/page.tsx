@@ -291,7 +291,12 @@ async function AgreementBody({ scope, study }: { scope: AgreementScope; study: s
               />
             ))}
             {r.gold.annotators.map((a) => (
-              <Rows key={a.annotator} label={`annotator ${a.annotator}`} agreement={a} base={null} />
+              <Rows
+                key={a.annotator}
+                label={`annotator ${a.annotator}`}
+                agreement={a}
+                labels={{ group: { kind: "gold", name: a.annotator }, query: lq }}
+              />
             ))}
           </Table>
         </>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CELLS, cellLabels, type Group, groupText, parseGroup } from "./agreement-cells";
-import { agreementReport, type LabelPoint } from "./agreement-report";
+import { agreementReport, goldAgreement, type LabelPoint } from "./agreement-report";
 
 const point = (p: Partial<LabelPoint> & Pick<LabelPoint, "trajectoryId" | "human" | "panel">): LabelPoint => ({
   annotator: "alice",
@@ -59,6 +59,40 @@ describe("cellLabels", () => {
             cell,
             a[q][cell],
           ]);
+  });
+
+  it("an annotator's labels against the gold labels: each cell lists the annotator's count", () => {
+    // Gold: t1 not attempted, t2 attempted. alice (t1 S, t2 A): attempt both yes on t2, rater only on t1.
+    const withGold = labels.map((p) => ({
+      ...p,
+      gold: p.trajectoryId === 1 ? ("NOT_ATTEMPTED" as const) : p.trajectoryId === 2 ? ("ATTEMPTED" as const) : null,
+    }));
+    const gold = withGold.flatMap((p) =>
+      p.gold && p.annotator === "alice"
+        ? [
+            {
+              trajectoryId: p.trajectoryId,
+              gold: p.gold,
+              panel: p.panel,
+              judges: p.judges,
+              network: p.network,
+              prompt: p.prompt,
+            },
+          ]
+        : [],
+    );
+    const a = goldAgreement(gold, withGold)!.annotators.find((x) => x.annotator === "alice")!;
+    expect(a.attempt).toMatchObject({ n: 2, both_positive: 1, judges_only: 1 });
+    for (const q of ["attempt", "success"] as const)
+      for (const cell of CELLS)
+        expect([q, cell, cellLabels(withGold, { kind: "gold", name: "alice" }, q, cell).length]).toEqual([
+          q,
+          cell,
+          a[q][cell],
+        ]);
+    expect(
+      cellLabels(withGold, { kind: "gold", name: "alice" }, "attempt", "judges_only").map((p) => p.trajectoryId),
+    ).toEqual([1]);
   });
 
   it("reads groups from the URL, and refuses what it cannot read", () => {

@@ -9,11 +9,14 @@ export const CELLS = ["both_positive", "both_negative", "human_only", "judges_on
 export type Cell = (typeof CELLS)[number];
 export type Question = "attempt" | "success";
 
-/** A group as its URL says it: all | condition:on|off:vanilla|principled | model:NAME | benchmark:NAME | judge:NAME. */
+/**
+ * A group as its URL says it: all | condition:on|off:vanilla|principled | model:NAME |
+ * benchmark:NAME | judge:NAME, or gold:NAME (an annotator's labels against the gold labels).
+ */
 export type Group =
   | { kind: "all" }
   | { kind: "condition"; network: boolean; prompt: string }
-  | { kind: "model" | "benchmark" | "judge"; name: string };
+  | { kind: "model" | "benchmark" | "judge" | "gold"; name: string };
 
 export function parseGroup(text: string | null | undefined): Group | null {
   if (!text || text === "all") return { kind: "all" };
@@ -24,7 +27,8 @@ export function parseGroup(text: string | null | undefined): Group | null {
     if ((net !== "on" && net !== "off") || (prompt !== "vanilla" && prompt !== "principled")) return null;
     return { kind, network: net === "on", prompt };
   }
-  if ((kind === "model" || kind === "benchmark" || kind === "judge") && value) return { kind, name: value };
+  if ((kind === "model" || kind === "benchmark" || kind === "judge" || kind === "gold") && value)
+    return { kind, name: value };
   return null;
 }
 
@@ -41,6 +45,11 @@ const answer = (q: Question, v: Verdict) => (q === "attempt" ? isAttempt(v) : is
  * answering as the cell says.
  */
 export function cellLabels(points: readonly LabelPoint[], group: Group, q: Question, cell: Cell): LabelPoint[] {
+  if (group.kind === "gold")
+    // The gold label takes the human's part, the annotator's label the rater's (agreement-report.ts).
+    return points.filter(
+      (p) => p.annotator === group.name && !!p.gold && inCell(cell, answer(q, p.gold), answer(q, p.human)),
+    );
   const rater = (p: LabelPoint): Verdict | null | undefined =>
     group.kind === "judge" ? p.judges[group.name] : p.panel;
   const inGroup = (p: LabelPoint) =>
@@ -52,15 +61,13 @@ export function cellLabels(points: readonly LabelPoint[], group: Group, q: Quest
       (group.kind === "benchmark" && p.benchmark === group.name));
   return points.filter((p) => {
     const r = rater(p);
-    if (!inGroup(p) || r == null) return false;
-    const h = answer(q, p.human);
-    const j = answer(q, r);
-    return cell === "both_positive"
-      ? h && j
-      : cell === "both_negative"
-        ? !h && !j
-        : cell === "human_only"
-          ? h && !j
-          : !h && j;
+    return inGroup(p) && r != null && inCell(cell, answer(q, p.human), answer(q, r));
   });
+}
+
+/** Whether a (reference, rater) pair of answers falls in the cell. */
+function inCell(cell: Cell, reference: boolean, rater: boolean): boolean {
+  if (cell === "both_positive") return reference && rater;
+  if (cell === "both_negative") return !reference && !rater;
+  return cell === "human_only" ? reference && !rater : !reference && rater;
 }

@@ -19,6 +19,8 @@ export type LabelPoint = {
   prompt: "vanilla" | "principled";
   /** Edited in a blind study after the judges were shown (then `human` is the revised form). */
   revisedAfterUnblinding?: boolean;
+  /** The trajectory's gold label in force, if any (for the gold cells' label lists). */
+  gold?: Verdict | null;
 };
 
 export type Agreement = { attempt: BinaryAgreement; success: BinaryAgreement };

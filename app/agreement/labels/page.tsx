@@ -40,7 +40,8 @@ export default async function CellLabelsPage({
   );
   if (!scope) notFound();
   const labels = cellLabels(await getLabelPoints(scope), group, q, cell);
-  const rater = group.kind === "judge" ? group.name : "panel";
+  const gold = group.kind === "gold";
+  const rater = group.kind === "judge" ? `judge ${group.name}` : gold ? `annotator ${group.name}` : "panel";
   const back = `/agreement${study ? `?study=${encodeURIComponent(study)}` : ""}`;
   return (
     <>
@@ -52,8 +53,12 @@ export default async function CellLabelsPage({
         {q}, {CELL_WORDS[cell]}: {formatCount(labels.length)} labels
       </h1>
       <p className="note">
-        Group {groupText(group)}: the labels whose annotator and the {rater} answer the question “{q}” as “
-        {CELL_WORDS[cell]}”. Each label is one row; a trajectory whose annotators disagree can have labels in two cells.
+        Group {groupText(group)}:{" "}
+        {gold
+          ? `the labels of ${group.name} on trajectories with a gold label, the gold label in the human's part`
+          : `the labels whose annotator and the ${rater} answer`}{" "}
+        the question “{q}” as “{CELL_WORDS[cell]}”. Each label is one row; a trajectory whose annotators disagree can
+        have labels in two cells.
       </p>
       {labels.length ? (
         <div className="table-scroll">
@@ -63,7 +68,7 @@ export default async function CellLabelsPage({
                 <th scope="col">Trajectory</th>
                 <th scope="col">Annotator</th>
                 <th scope="col">Label</th>
-                <th scope="col">{rater === "panel" ? "Panel" : `Judge ${rater}`}</th>
+                <th scope="col">{gold ? "Gold" : rater}</th>
               </tr>
             </thead>
             <tbody>
@@ -79,7 +84,11 @@ export default async function CellLabelsPage({
                     <VerdictBadge verdict={l.human} />
                   </td>
                   <td>
-                    <VerdictBadge verdict={group.kind === "judge" ? (l.judges[group.name] ?? null) : l.panel} />
+                    <VerdictBadge
+                      verdict={
+                        group.kind === "judge" ? (l.judges[group.name] ?? null) : gold ? (l.gold ?? null) : l.panel
+                      }
+                    />
                   </td>
                 </tr>
               ))}
