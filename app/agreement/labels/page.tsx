@@ -68,7 +68,7 @@ export default async function CellLabelsPage({
                 <th scope="col">Trajectory</th>
                 <th scope="col">Annotator</th>
                 <th scope="col">Label</th>
-                <th scope="col">{gold ? "Gold" : rater}</th>
+                <th scope="col">{gold ? "Gold" : rater === "panel" ? "Panel" : rater}</th>
               </tr>
             </thead>
             <tbody>
