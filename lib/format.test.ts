@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatBytes, formatPercent } from "./format";
+import { formatBytes, formatPercent, formatTime } from "./format";
 
 describe("sizes and percentages for people", () => {
   it("writes bytes in binary units: B, then KB and MB with one decimal, GB with two", () => {
@@ -20,5 +20,13 @@ describe("sizes and percentages for people", () => {
     expect(formatPercent(200 / 3)).toBe("66.7%");
     expect(formatPercent(null)).toBe("—");
     expect(formatPercent(Number.NaN)).toBe("—");
+  });
+});
+
+describe("times in tables", () => {
+  it("shows UTC minutes, or seconds when asked", () => {
+    const d = new Date("2026-12-01T04:26:59.999Z");
+    expect(formatTime(d)).toBe("2026-12-01 04:26");
+    expect(formatTime(d, true)).toBe("2026-12-01 04:26:59");
   });
 });

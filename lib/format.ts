@@ -14,6 +14,14 @@ export function formatBytes(n: number): string {
   return `${(n / 1024 ** 3).toFixed(2)} GB`;
 }
 
+/** A moment as people read it in tables: "2026-12-01 04:26" (UTC), with seconds if asked. */
+export function formatTime(d: Date, seconds = false): string {
+  return d
+    .toISOString()
+    .slice(0, seconds ? 19 : 16)
+    .replace("T", " ");
+}
+
 /** A percentage with one decimal, or "—" when undefined. */
 export function formatPercent(p: number | null, digits = 1): string {
   return p === null || !Number.isFinite(p) ? UNDEFINED_FIGURE : `${p.toFixed(digits)}%`;

@@ -5,7 +5,7 @@ import { listFilterOptions } from "@/lib/data/trajectories";
 import { listRuns } from "@/lib/judges/runs";
 import { resumeWaitingRuns } from "@/lib/judges/service";
 import { AutoRefresh } from "@/components/ui/auto-refresh";
-import { formatCount } from "@/lib/format";
+import { formatCount, formatTime } from "@/lib/format";
 import { controlRun } from "./actions";
 import { JudgeForm, PromptForm, RunForm } from "./judge-forms";
 
@@ -100,7 +100,7 @@ export default async function JudgesPage() {
                 {runs.map((r) => (
                   <tr key={r.id}>
                     <th scope="row">
-                      {r.id} <small className="sub">{r.createdAt.toISOString().slice(0, 16).replace("T", " ")}</small>
+                      {r.id} <small className="sub">{formatTime(r.createdAt)}</small>
                     </th>
                     <td>{r.judges.join(", ")}</td>
                     <td>v{r.promptVersion}</td>

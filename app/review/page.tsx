@@ -17,30 +17,42 @@ export const dynamic = "force-dynamic";
 
 const VERDICT_WORDS = { NOT_ATTEMPTED: "not attempted", ATTEMPTED: "attempted", SUCCESSFUL: "successful" } as const;
 
+/** A study's review queue by name; null when no study has that name. */
+async function queueOf(actor: Actor, name: string) {
+  const scope = await scopeOf(name);
+  return scope?.studyId ? { name, studyId: scope.studyId, items: await reviewQueue(actor, scope.studyId) } : null;
+}
+
 /** Without a choice: the first study with a trajectory left to adjudicate, else the first study. */
-async function firstWithWork(actor: Actor, studies: readonly string[]): Promise<string | undefined> {
+async function firstWithWork(actor: Actor, studies: readonly string[]) {
+  let first: Awaited<ReturnType<typeof queueOf>> = null;
   for (const name of studies) {
-    const scope = await scopeOf(name);
-    if (scope?.studyId && (await reviewQueue(actor, scope.studyId)).some((i) => !i.adjudicated)) return name;
+    const queue = await queueOf(actor, name);
+    first ??= queue;
+    if (queue?.items.some((i) => !i.adjudicated)) return queue;
   }
-  return studies[0];
+  return first;
 }
 
 export default async function ReviewPage({ searchParams }: { searchParams: Promise<{ study?: string | string[] }> }) {
   const actor = await requirePage("gold:write", "/review");
   const { study } = await searchParams;
   const studies = await studyNames();
-  const name = typeof study === "string" && study.length <= 200 ? study : await firstWithWork(actor, studies);
-  if (!name)
+  if (!studies.length)
     return (
       <>
         <h1>Review</h1>
         <p className="empty">No study yet: disagreements to adjudicate appear here once a study is labelled.</p>
       </>
     );
-  const scope = await scopeOf(name);
-  if (!scope?.studyId) notFound();
-  const items = await reviewQueue(actor, scope.studyId);
+  const chosen =
+    typeof study === "string"
+      ? study.length <= 200
+        ? await queueOf(actor, study)
+        : null
+      : await firstWithWork(actor, studies);
+  if (!chosen) notFound();
+  const { name, studyId, items } = chosen;
   const open = items.filter((i) => !i.adjudicated).length;
   return (
     <>
@@ -70,7 +82,7 @@ export default async function ReviewPage({ searchParams }: { searchParams: Promi
               {items.map((i) => (
                 <tr key={i.trajectoryId}>
                   <th scope="row">
-                    <Link href={`/review/${scope.studyId}/${i.trajectoryId}`}>
+                    <Link href={`/review/${studyId}/${i.trajectoryId}`}>
                       {i.task} · {i.model} · network {networkWords(i.network)} · {i.prompt}
                     </Link>
                   </th>

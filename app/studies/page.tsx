@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { can } from "@/lib/auth/permissions";
 import { requirePage } from "@/lib/auth/session";
+import { formatTime } from "@/lib/format";
 import { listStudies } from "@/lib/data/studies";
 
 export const metadata: Metadata = { title: "Studies" };
@@ -42,7 +43,7 @@ export default async function StudiesPage() {
                 <td className="num">{s.overlap}</td>
                 <td>{s.blind ? "yes" : "no"}</td>
                 <td>
-                  {s.createdAt.toISOString().slice(0, 16).replace("T", " ")}
+                  {formatTime(s.createdAt)}
                   {s.createdBy ? ` by ${s.createdBy}` : ""}
                 </td>
                 <td>

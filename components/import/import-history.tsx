@@ -1,5 +1,5 @@
 import type { ImportRow } from "@/lib/data/imports-list";
-import { formatCount } from "@/lib/format";
+import { formatCount, formatTime } from "@/lib/format";
 import { recordUnit, warningText } from "@/lib/import/audit";
 
 const STATUS: Record<ImportRow["status"], string> = {
@@ -45,9 +45,7 @@ export function ImportHistory({ imports }: { imports: ImportRow[] }) {
                 <tr key={i.id}>
                   <td className="file-name">{i.fileName}</td>
                   <td>
-                    <time dateTime={i.startedAt.toISOString()}>
-                      {i.startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC
-                    </time>
+                    <time dateTime={i.startedAt.toISOString()}>{formatTime(i.startedAt)} UTC</time>
                   </td>
                   <td>
                     {[i.by, { cli: "command line", seed: "demo seed", web: "browser" }[i.source] ?? i.source]

@@ -166,9 +166,25 @@ export type RunProgress = {
   errors: string[];
 };
 
-export async function runProgress(runId: number): Promise<RunProgress> {
-  const [row] = await db().$queryRaw<Array<Omit<RunProgress, "errors">>>`
-    SELECT count(*) FILTER (WHERE truncated)::int AS truncated,
+const NO_PROGRESS: RunProgress = {
+  truncated: 0,
+  pending: 0,
+  asking: 0,
+  done: 0,
+  failed: 0,
+  stale: 0,
+  tokensIn: 0,
+  tokensOut: 0,
+  cost: null,
+  errors: [],
+};
+
+/** The progress of these runs in two queries, whatever their number (the Judges page refreshes it). */
+async function progressOf(runIds: readonly number[]): Promise<Map<number, RunProgress>> {
+  if (!runIds.length) return new Map();
+  const rows = await db().$queryRaw<Array<Omit<RunProgress, "errors"> & { runId: number }>>`
+    SELECT "runId",
+           count(*) FILTER (WHERE truncated)::int AS truncated,
            count(*) FILTER (WHERE status = 'PENDING')::int AS pending,
            count(*) FILTER (WHERE status = 'ASKING')::int AS asking,
            count(*) FILTER (WHERE status = 'DONE')::int AS done,
@@ -176,13 +192,21 @@ export async function runProgress(runId: number): Promise<RunProgress> {
            count(*) FILTER (WHERE status = 'STALE')::int AS stale,
            coalesce(sum("tokensIn"), 0)::int AS "tokensIn", coalesce(sum("tokensOut"), 0)::int AS "tokensOut",
            sum(cost)::float8 AS cost
-      FROM judge_request WHERE "runId" = ${runId}`;
-  const errors = await db().judgeRequest.findMany({
-    where: { runId, status: "FAILED" },
-    select: { error: true },
-    take: 20,
-  });
-  return { ...row!, errors: errors.map((e) => e.error ?? "") };
+      FROM judge_request WHERE "runId" = ANY(${runIds}::int[]) GROUP BY "runId"`;
+  // The first 20 errors of each run.
+  const errors = await db().$queryRaw<Array<{ runId: number; error: string | null }>>`
+    SELECT "runId", error FROM (
+      SELECT "runId", error, row_number() OVER (PARTITION BY "runId" ORDER BY id) AS n
+        FROM judge_request WHERE "runId" = ANY(${runIds}::int[]) AND status = 'FAILED') e
+     WHERE n <= 20 ORDER BY "runId", n`;
+  const progress = new Map(runIds.map((id) => [id, { ...NO_PROGRESS, errors: [] as string[] }]));
+  for (const { runId, ...row } of rows) Object.assign(progress.get(runId)!, row);
+  for (const e of errors) progress.get(e.runId)!.errors.push(e.error ?? "");
+  return progress;
+}
+
+export async function runProgress(runId: number): Promise<RunProgress> {
+  return (await progressOf([runId])).get(runId)!;
 }
 
 /** Pauses a run: its queued jobs pass without asking; its rows wait as pending. */
@@ -230,15 +254,14 @@ export type RunRow = {
 /** The newest runs with their progress. */
 export async function listRuns(limit = 20): Promise<RunRow[]> {
   const runs = await db().judgeRun.findMany({ orderBy: { id: "desc" }, take: limit });
-  return Promise.all(
-    runs.map(async (r) => ({
-      id: r.id,
-      judges: r.judges,
-      promptVersion: r.promptVersion,
-      status: r.status,
-      createdAt: r.createdAt,
-      createdBy: r.createdBy,
-      ...(await runProgress(r.id)),
-    })),
-  );
+  const progress = await progressOf(runs.map((r) => r.id));
+  return runs.map((r) => ({
+    id: r.id,
+    judges: r.judges,
+    promptVersion: r.promptVersion,
+    status: r.status,
+    createdAt: r.createdAt,
+    createdBy: r.createdBy,
+    ...progress.get(r.id)!,
+  }));
 }

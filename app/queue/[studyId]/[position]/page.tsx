@@ -5,6 +5,7 @@ import { JudgePanel } from "@/components/timeline/judge-panel";
 import type { StepCitation } from "@/components/timeline/step-list";
 import { SuspectIndex } from "@/components/timeline/trajectory-context";
 import { requireItemPage } from "@/lib/auth/session";
+import { formatTime } from "@/lib/format";
 import { queueItem } from "@/lib/data/queue";
 import { nextPosition } from "@/lib/data/studies";
 import { VerdictForm } from "@/components/forms/verdict-form";
@@ -85,7 +86,7 @@ export default async function LabelPage({
               <ol className="history">
                 {item.revisions.map((r, i) => (
                   <li key={i}>
-                    {r.at.toISOString().replace("T", " ").slice(0, 19)} by {r.editor ?? "an import"}:{" "}
+                    {formatTime(r.at, true)} by {r.editor ?? "an import"}:{" "}
                     {r.before ? (
                       <>
                         {describeForm(r.before)} → {describeForm(r.after)}

@@ -10,6 +10,7 @@ import type { StepCitation } from "@/components/timeline/step-list";
 import { EvidenceIndex } from "@/components/timeline/task-panel";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
 import { requireItemPage } from "@/lib/auth/session";
+import { formatTime } from "@/lib/format";
 import { reviewItem, reviewQueue } from "@/lib/data/review";
 import { getTrajectory } from "@/lib/data/trajectory";
 import { getTaskEvidence } from "@/lib/data/trajectory-evidence";
@@ -18,8 +19,6 @@ import { saveGoldLabel } from "../../actions";
 
 export const metadata: Metadata = { title: "Review" };
 export const dynamic = "force-dynamic";
-
-const at = (d: Date) => d.toISOString().replace("T", " ").slice(0, 16);
 
 export default async function ReviewItemPage({
   params,
@@ -130,7 +129,7 @@ export default async function ReviewItemPage({
               <ol className="history">
                 {item.history.map((g, i) => (
                   <li key={i}>
-                    {at(g.createdAt)} by {g.adjudicator}: <VerdictBadge verdict={g.overall} />
+                    {formatTime(g.createdAt)} by {g.adjudicator}: <VerdictBadge verdict={g.overall} />
                     {i === 0 ? " (in force)" : ""}
                     {g.note ? ` “${g.note.slice(0, 200)}”` : ""}
                   </li>
