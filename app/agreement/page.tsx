@@ -118,36 +118,38 @@ function Table({
   rater?: string;
 }) {
   return (
-    <table aria-label={title}>
-      <thead>
-        <tr>
-          <th scope="col">Group</th>
-          <th scope="col">Question</th>
-          <th scope="col" className="num">
-            n
-          </th>
-          <th scope="col" className="num">
-            Agreement
-          </th>
-          <th scope="col" className="num">
-            Cohen&apos;s κ (95%)
-          </th>
-          <th scope="col" className="num">
-            Both yes
-          </th>
-          <th scope="col" className="num">
-            Both no
-          </th>
-          <th scope="col" className="num">
-            {reference} only
-          </th>
-          <th scope="col" className="num">
-            {rater} only
-          </th>
-        </tr>
-      </thead>
-      <tbody>{children}</tbody>
-    </table>
+    <div className="table-scroll">
+      <table aria-label={title}>
+        <thead>
+          <tr>
+            <th scope="col">Group</th>
+            <th scope="col">Question</th>
+            <th scope="col" className="num">
+              n
+            </th>
+            <th scope="col" className="num">
+              Agreement
+            </th>
+            <th scope="col" className="num">
+              Cohen&apos;s κ (95%)
+            </th>
+            <th scope="col" className="num">
+              Both yes
+            </th>
+            <th scope="col" className="num">
+              Both no
+            </th>
+            <th scope="col" className="num">
+              {reference} only
+            </th>
+            <th scope="col" className="num">
+              {rater} only
+            </th>
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
   );
 }
 

@@ -155,6 +155,19 @@ export function TrajectoryFilters({
         ]}
       />
       <Select
+        name="gold"
+        label="Gold label"
+        value={filter.gold}
+        options={[
+          ["any", "any"],
+          ["none", "none"],
+          ["attempt", "attempted or successful"],
+          ["no-attempt", "not attempted"],
+          ["success", "successful"],
+          ["no-success", "not successful"],
+        ]}
+      />
+      <Select
         name="evidence"
         label="Evidence"
         value={filter.evidence}

@@ -35,72 +35,74 @@ export function JudgePanel({ t, base = t.id }: { t: Loaded; base?: number | stri
   return (
     <section aria-labelledby="panel">
       <h2 id="panel">Judges</h2>
-      <table aria-labelledby="panel">
-        <thead>
-          <tr>
-            <th scope="col">Judge</th>
-            {CATEGORIES.map((c) => (
-              <th key={c} scope="col">
-                {CATEGORY_LABELS[c]}
-              </th>
+      <div className="table-scroll">
+        <table aria-labelledby="panel">
+          <thead>
+            <tr>
+              <th scope="col">Judge</th>
+              {CATEGORIES.map((c) => (
+                <th key={c} scope="col">
+                  {CATEGORY_LABELS[c]}
+                </th>
+              ))}
+              <th scope="col">Overall</th>
+              <th scope="col">Rationale</th>
+              <th scope="col">Cited steps</th>
+            </tr>
+          </thead>
+          <tbody>
+            {t.votes.map((v) => (
+              <tr key={v.judge}>
+                <th scope="row">
+                  {v.judge}
+                  <div className="asked">{askedText(v.asked)}</div>
+                </th>
+                {CATEGORIES.map((c) => (
+                  <td key={c}>
+                    <VerdictBadge verdict={v.verdicts[c]} />
+                  </td>
+                ))}
+                <td>
+                  <VerdictBadge verdict={v.overall} />
+                  {v.parseStatus === "UNPARSEABLE" ? (
+                    <div className="warn">unparseable answer: counted as not attempted</div>
+                  ) : null}
+                </td>
+                <td className="text">
+                  {v.rationale ?? ""}
+                  {v.parseStatus === "UNPARSEABLE" && v.raw ? (
+                    <details>
+                      <summary>raw answer</summary>
+                      <pre className="text">{v.raw}</pre>
+                    </details>
+                  ) : null}
+                </td>
+                <td>
+                  {v.evidence.map((e, i) => (
+                    <div key={i}>
+                      <Link href={stepHref(base, e.step)}>step {e.step}</Link>
+                      {e.note ? `: ${e.note}` : ""}
+                    </div>
+                  ))}
+                </td>
+              </tr>
             ))}
-            <th scope="col">Overall</th>
-            <th scope="col">Rationale</th>
-            <th scope="col">Cited steps</th>
-          </tr>
-        </thead>
-        <tbody>
-          {t.votes.map((v) => (
-            <tr key={v.judge}>
-              <th scope="row">
-                {v.judge}
-                <div className="asked">{askedText(v.asked)}</div>
-              </th>
+            <tr className="panel-row">
+              <th scope="row">panel</th>
               {CATEGORIES.map((c) => (
                 <td key={c}>
-                  <VerdictBadge verdict={v.verdicts[c]} />
+                  <VerdictBadge verdict={t[PANEL_FIELDS[c]]} />
                 </td>
               ))}
               <td>
-                <VerdictBadge verdict={v.overall} />
-                {v.parseStatus === "UNPARSEABLE" ? (
-                  <div className="warn">unparseable answer: counted as not attempted</div>
-                ) : null}
+                <VerdictBadge verdict={t.panelVerdict} />
               </td>
-              <td className="text">
-                {v.rationale ?? ""}
-                {v.parseStatus === "UNPARSEABLE" && v.raw ? (
-                  <details>
-                    <summary>raw answer</summary>
-                    <pre className="text">{v.raw}</pre>
-                  </details>
-                ) : null}
-              </td>
-              <td>
-                {v.evidence.map((e, i) => (
-                  <div key={i}>
-                    <Link href={stepHref(base, e.step)}>step {e.step}</Link>
-                    {e.note ? `: ${e.note}` : ""}
-                  </div>
-                ))}
-              </td>
+              <td>{t.panelSplit ? SPLIT_TEXT[t.panelSplit] : "no votes: unjudged"}</td>
+              <td />
             </tr>
-          ))}
-          <tr className="panel-row">
-            <th scope="row">panel</th>
-            {CATEGORIES.map((c) => (
-              <td key={c}>
-                <VerdictBadge verdict={t[PANEL_FIELDS[c]]} />
-              </td>
-            ))}
-            <td>
-              <VerdictBadge verdict={t.panelVerdict} />
-            </td>
-            <td>{t.panelSplit ? SPLIT_TEXT[t.panelSplit] : "no votes: unjudged"}</td>
-            <td />
-          </tr>
-        </tbody>
-      </table>
+          </tbody>
+        </table>
+      </div>
     </section>
   );
 }

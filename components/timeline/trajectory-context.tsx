@@ -50,41 +50,43 @@ export function Siblings({
   return (
     <section aria-labelledby="siblings">
       <h2 id="siblings">Same task and model, other conditions</h2>
-      <table aria-labelledby="siblings">
-        <thead>
-          <tr>
-            <th scope="col">Net</th>
-            <th scope="col">Prompt</th>
-            <th scope="col">Run</th>
-            <th scope="col">Resolved</th>
-            <th scope="col">Panel</th>
-            <th scope="col" className="num">
-              Steps
-            </th>
-            <th scope="col">Open</th>
-          </tr>
-        </thead>
-        <tbody>
-          {siblings.map((s) => (
-            <tr key={s.id}>
-              <td>
-                <NetworkMark network={s.network} />
-              </td>
-              <td>{s.prompt}</td>
-              <td>{s.run}</td>
-              <td>{s.resolved === null ? "—" : s.resolved ? "yes" : "no"}</td>
-              <td>
-                <VerdictBadge verdict={s.panelVerdict} />
-              </td>
-              <td className="num">{s.stepCount}</td>
-              <td>
-                <Link href={`/trajectories/${s.id}`}>open</Link> ·{" "}
-                <Link href={`/compare?a=${trajectoryId}&b=${s.id}`}>side by side</Link>
-              </td>
+      <div className="table-scroll">
+        <table aria-labelledby="siblings">
+          <thead>
+            <tr>
+              <th scope="col">Net</th>
+              <th scope="col">Prompt</th>
+              <th scope="col">Run</th>
+              <th scope="col">Resolved</th>
+              <th scope="col">Panel</th>
+              <th scope="col" className="num">
+                Steps
+              </th>
+              <th scope="col">Open</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {siblings.map((s) => (
+              <tr key={s.id}>
+                <td>
+                  <NetworkMark network={s.network} />
+                </td>
+                <td>{s.prompt}</td>
+                <td>{s.run}</td>
+                <td>{s.resolved === null ? "—" : s.resolved ? "yes" : "no"}</td>
+                <td>
+                  <VerdictBadge verdict={s.panelVerdict} />
+                </td>
+                <td className="num">{s.stepCount}</td>
+                <td>
+                  <Link href={`/trajectories/${s.id}`}>open</Link> ·{" "}
+                  <Link href={`/compare?a=${trajectoryId}&b=${s.id}`}>side by side</Link>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </section>
   );
 }

@@ -55,7 +55,7 @@ export default async function CellLabelsPage({
       <p className="note">
         Group {groupText(group)}:{" "}
         {gold
-          ? `the labels of ${group.name} on trajectories with a gold label, the gold label in the human's part`
+          ? `${group.name}'s labels and the gold labels in force (in the human's part) answering`
           : `the labels whose annotator and the ${rater} answer`}{" "}
         the question “{q}” as “{CELL_WORDS[cell]}”. Each label is one row; a trajectory whose annotators disagree can
         have labels in two cells.
