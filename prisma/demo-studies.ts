@@ -2,7 +2,8 @@
 // queue, adjudicated by import), so that each demo account finds its part of the work at once:
 // - "demo pilot (finished)": every item labelled by Carol (annotator) and Rosa (researcher), who
 //   disagree on some; the demo reviewer Rey has adjudicated three of those disagreements;
-// - "demo blind study": Carol's, blind, with two items labelled and the rest waiting.
+// - "demo blind study": Carol's, blind, with two items labelled and the rest waiting;
+// - "demo researcher's blind check": Rosa's two blind items, withheld from her elsewhere until labelled.
 // A label is the trajectory's panel verdicts (not attempted where unjudged); Rosa differs on local
 // git on every third item.
 import { db } from "@/lib/db";
@@ -107,5 +108,18 @@ export async function seedDemoStudies(): Promise<{ studies: number; labels: numb
     await label(carol, blind.id, item.trajectoryId, await panelVerdicts(item.trajectoryId));
     labels += 1;
   }
-  return { studies: 2, labels, gold: gold.length };
+  // Rosa's own blind study of two trajectories, unlabelled: they are withheld from her elsewhere.
+  const strata = (
+    await draftStudy(rosa, { name: "x", seed: "x", size: 0, overlap: 1, blind: true, annotators: [rosa.handle] })
+  ).strata;
+  await study(rosa, {
+    name: "demo researcher's blind check",
+    seed: "check",
+    size: 0,
+    sizes: { [strata[0]!.stratum]: 2 },
+    overlap: 1,
+    blind: true,
+    annotators: [rosa.handle],
+  });
+  return { studies: 3, labels, gold: gold.length };
 }

@@ -172,8 +172,8 @@ export default async function AgreementPage({
 
 async function AgreementBody({ scope, study }: { scope: AgreementScope; study: string | null }) {
   const [r, versions, studies] = await Promise.all([agreementNow(scope), getCalibration(scope), studyNames()]);
-  // The gold tables' trajectory lists read every gold label in force, not only the study's items: off in a study.
-  const linked = <T,>(base: T) => (study ? null : base);
+  // The gold tables' counts open the trajectory list, within the study's items when one is chosen.
+  const linked = (base: TrajectoryFilter): TrajectoryFilter => (study ? { ...base, study } : base);
   const q = `${study ? `&study=${encodeURIComponent(study)}` : ""}${scope.firstForms ? "&first=1" : ""}`;
   const lq = q; // the label lists take the same study and first-forms choice as the downloads
   return (
@@ -196,8 +196,7 @@ async function AgreementBody({ scope, study }: { scope: AgreementScope; study: s
       </p>
       {study ? (
         <p className="note">
-          Only the labels given in this study, on its items, and the gold labels on its items count here. The gold
-          tables&apos; counts are not linked within a study.
+          Only the labels given in this study, on its items, and the gold labels on its items count here.
         </p>
       ) : null}
       {r.blind_revisions.labels ? (

@@ -9,6 +9,8 @@ import { VerdictBadge } from "@/components/ui/verdict-badge";
 import { getSteps, getSuspectSteps, getTrajectory } from "@/lib/data/trajectory";
 import { pageSteps, STEPS_PER_PAGE } from "@/lib/domain/timeline";
 import { requirePage } from "@/lib/auth/session";
+import { withheldFrom } from "@/lib/data/blind-elsewhere";
+import { Withheld } from "@/components/ui/withheld";
 import { networkMark } from "@/lib/domain/charts";
 
 export const metadata: Metadata = { title: "Side by side" };
@@ -43,10 +45,12 @@ export default async function ComparePage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  await requirePage("trajectories:read", "/compare");
+  const user = await requirePage("trajectories:read", "/compare");
   const q = Query.safeParse(Object.fromEntries(Object.entries(await searchParams).map(([k, v]) => [k, [v].flat()[0]])));
   if (!q.success) notFound();
   const { a, b } = q.data;
+  const pending = await withheldFrom(user, [a, b]);
+  if (pending) return <Withheld pending={pending} />;
   const first = await getTrajectory(a);
   const second = await getTrajectory(b);
   if (!first || !second) notFound();

@@ -9,6 +9,8 @@ import type { Actor } from "@/lib/auth/permissions";
 import { requirePage } from "@/lib/auth/session";
 import { scopeOf, studyNames } from "@/lib/data/agreement";
 import { reviewQueue } from "@/lib/data/review";
+import { pendingBlind } from "@/lib/data/blind-elsewhere";
+import { WithheldNote } from "@/components/ui/withheld";
 import { networkWords } from "@/lib/domain/charts";
 import { formatCount } from "@/lib/format";
 
@@ -66,6 +68,7 @@ export default async function ReviewPage({ searchParams }: { searchParams: Promi
       <p role="status">
         {formatCount(items.length)} to review, {formatCount(open)} without a gold label.
       </p>
+      <WithheldNote pending={await pendingBlind(actor.id)} />
       {items.length ? (
         <div className="table-scroll">
           <table aria-label="Disagreements">

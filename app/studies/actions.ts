@@ -3,6 +3,8 @@ import { redirect } from "next/navigation";
 import { requireAction } from "@/lib/auth/session";
 import { formErrors, NO_ERRORS, type FormErrors } from "@/lib/errors";
 import { createStudy, draftStudy, type StudyDraft } from "@/lib/data/studies";
+import { setBlindElsewhere } from "@/lib/data/blind-elsewhere";
+import { attempt, type SavedState } from "@/lib/form-action";
 
 /** The study form after a submission: the draw to preview, or the messages by field. */
 export type DraftState = FormErrors & { draft: StudyDraft | null };
@@ -25,6 +27,7 @@ function designFrom(data: FormData) {
     sizes,
     overlap: data.get("overlap"),
     blind: data.get("blind") === "on",
+    blindElsewhere: data.get("blindElsewhere") === "on",
     annotators: data.getAll("annotators").map(String),
   };
 }
@@ -47,4 +50,12 @@ export async function saveStudy(_: DraftState, data: FormData): Promise<DraftSta
     return { ...formErrors(e), draft: null };
   }
   redirect(`/studies?created=${id}`);
+}
+
+/** A blind study's setting: withhold a pending item's trajectory from its labeller elsewhere, or not. */
+export async function changeBlindElsewhere(_: SavedState, data: FormData): Promise<SavedState> {
+  const actor = await requireAction("studies:write");
+  return attempt("/studies", () =>
+    setBlindElsewhere(actor, Number(data.get("study")), data.get("blindElsewhere") === "on"),
+  );
 }

@@ -7,6 +7,8 @@ import { listFilterOptions, listTrajectories } from "@/lib/data/trajectories";
 import { readTrajectoryFilter, trajectoriesHref } from "@/lib/domain/trajectory-filter";
 import { formatCount } from "@/lib/format";
 import { requirePage } from "@/lib/auth/session";
+import { pendingBlind } from "@/lib/data/blind-elsewhere";
+import { WithheldNote } from "@/components/ui/withheld";
 
 export const metadata: Metadata = { title: "Trajectories" };
 export const dynamic = "force-dynamic";
@@ -16,17 +18,26 @@ export default async function TrajectoriesPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  await requirePage("trajectories:read", "/trajectories");
+  const user = await requirePage("trajectories:read", "/trajectories");
   const { filter, invalid } = readTrajectoryFilter(await searchParams);
   if (invalid.length) notFound();
-  const [{ rows, total, page, pages }, options] = await Promise.all([listTrajectories(filter), listFilterOptions()]);
+  const pending = await pendingBlind(user.id);
+  const [{ rows, total, page, pages }, options] = await Promise.all([
+    listTrajectories(
+      filter,
+      pending.map((p) => p.trajectoryId),
+    ),
+    listFilterOptions(),
+  ]);
   return (
     <>
       <h1>Trajectories</h1>
       <TrajectoryFilters filter={filter} {...options} />
       <p role="status" aria-live="polite">
         {formatCount(total)} trajectories{filter.task ? ` of task ${filter.task}` : ""}
+        {filter.study ? ` in the study ${filter.study}` : ""}
       </p>
+      <WithheldNote pending={pending} />
       {rows.length ? (
         <TrajectoryTable rows={rows} filter={filter} />
       ) : (

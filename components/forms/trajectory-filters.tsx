@@ -189,6 +189,7 @@ export function TrajectoryFilters({
         ]}
       />
       {filter.task ? <input type="hidden" name="task" value={filter.task} /> : null}
+      {filter.study ? <input type="hidden" name="study" value={filter.study} /> : null}
       {filter.sort ? <input type="hidden" name="sort" value={filter.sort} /> : null}
       {filter.dir ? <input type="hidden" name="dir" value={filter.dir} /> : null}
       {filter.similarityBelow !== undefined ? (

@@ -5,7 +5,11 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { agreementJson } from "@/lib/domain/agreement-format";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
-import { getAgreement } from "./agreement";
+import { getAgreement, scopeOf } from "./agreement";
+import type { AgreementReport } from "@/lib/domain/agreement-report";
+import type { TrajectoryFilter } from "@/lib/domain/trajectory-filter";
+import { createPerson } from "./people";
+import { createStudy, draftStudy } from "./studies";
 import { exportGold } from "./export";
 import { goldInForce } from "./gold";
 import { runImport } from "./imports";
@@ -28,6 +32,33 @@ const goldRows = () =>
     orderBy: [{ trajectoryId: "asc" }, { createdAt: "asc" }],
     select: { trajectoryId: true, overall: true, upstream: true, note: true, createdAt: true, adjudicator: true },
   });
+
+/** Each gold cell of the panel and of each judge lists exactly its count of trajectories. */
+async function expectCellsListed(g: AgreementReport, base: TrajectoryFilter) {
+  // [gold yes, gold no] and [rater yes, rater no] as the list's filters say them, per question.
+  const values = {
+    attempt: { gold: ["attempt", "no-attempt"], rater: ["attempt", "NOT_ATTEMPTED"] },
+    success: { gold: ["success", "no-success"], rater: ["SUCCESSFUL", "no-success"] },
+  } as const;
+  const cells = [
+    ["both_positive", 0, 0],
+    ["human_only", 0, 1],
+    ["judges_only", 1, 0],
+    ["both_negative", 1, 1],
+  ] as const;
+  for (const q of ["attempt", "success"] as const) {
+    for (const [cell, goldAt, raterAt] of cells) {
+      const goldValue = values[q].gold[goldAt];
+      const raterValue = values[q].rater[raterAt];
+      const panel = await listTrajectories({ ...base, gold: goldValue, panel: raterValue });
+      expect([q, cell, panel.total]).toEqual([q, cell, g.gold!.panel[q][cell]]);
+      for (const j of g.gold!.judges) {
+        const own = await listTrajectories({ ...base, gold: goldValue, judge: j.judge, judgeVerdict: raterValue });
+        expect([j.judge, q, cell, own.total]).toEqual([j.judge, q, cell, j[q][cell]]);
+      }
+    }
+  }
+}
 
 describe("gold labels", () => {
   it("import every version, keep the newest in force, and import again without duplicates", async () => {
@@ -74,35 +105,23 @@ describe("gold labels", () => {
     expect(j3.attempt).toMatchObject({ n: 2, agreement: 50, human_only: 1, both_negative: 1 });
     expect(g.gold!.annotators).toEqual([]);
 
-    // Each gold cell of the panel and of each judge lists exactly its count of trajectories.
-    // [gold yes, gold no] and [rater yes, rater no] as the list's filters say them, per question.
-    const values = {
-      attempt: { gold: ["attempt", "no-attempt"], rater: ["attempt", "NOT_ATTEMPTED"] },
-      success: { gold: ["success", "no-success"], rater: ["SUCCESSFUL", "no-success"] },
-    } as const;
-    const cells = [
-      ["both_positive", 0, 0],
-      ["human_only", 0, 1],
-      ["judges_only", 1, 0],
-      ["both_negative", 1, 1],
-    ] as const;
-    for (const q of ["attempt", "success"] as const) {
-      for (const [cell, goldAt, raterAt] of cells) {
-        const goldValue = values[q].gold[goldAt];
-        const raterValue = values[q].rater[raterAt];
-        const panel = await listTrajectories({ benchmark: "gold-b", gold: goldValue, panel: raterValue });
-        expect([q, cell, panel.total]).toEqual([q, cell, g.gold!.panel[q][cell]]);
-        for (const j of g.gold!.judges) {
-          const own = await listTrajectories({
-            benchmark: "gold-b",
-            gold: goldValue,
-            judge: j.judge,
-            judgeVerdict: raterValue,
-          });
-          expect([j.judge, q, cell, own.total]).toEqual([j.judge, q, cell, j[q][cell]]);
-        }
-      }
-    }
+    await expectCellsListed(g, { benchmark: "gold-b" });
+
+    // Within a study of one of the two (the list's study filter): its gold figures, linked the same way.
+    const researcher = await createPerson("system", {
+      handle: "gold-res",
+      email: "gold-res@example.org",
+      role: "RESEARCHER",
+      password: "password-1",
+    });
+    const actor = { id: researcher.id, handle: "gold-res", role: "RESEARCHER" as const };
+    const design = { name: "gold study", seed: "g", size: 1, overlap: 1, blind: false, annotators: ["gold-res"] };
+    const studyId = await createStudy(actor, design, (await draftStudy(actor, design)).digest);
+    const inStudy = await getAgreement((await scopeOf("gold study"))!);
+    expect(inStudy.gold!.panel.attempt.n).toBe(1);
+    expect((await listTrajectories({ study: "gold study" })).total).toBe(1);
+    expect(studyId).toBeGreaterThan(0);
+    await expectCellsListed(inStudy, { benchmark: "gold-b", study: "gold study" });
   });
 
   it("a gold label for a trajectory that exists nowhere is an error with its line; nothing is written", async () => {

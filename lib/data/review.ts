@@ -12,6 +12,7 @@ import { refreshGold } from "./gold";
 import { LabelConflict, LabelFormSchema, type LabelForm } from "./queue";
 import { ITEM_TRAJECTORY_SELECT, PERSON_VERDICT_FIELDS } from "./selects";
 import { transaction } from "./sql";
+import { withheldIds } from "./blind-elsewhere";
 
 export type ReviewItem = Disagreement & {
   position: number;
@@ -26,11 +27,11 @@ export type ReviewItem = Disagreement & {
   labels: Array<{ annotator: string; overall: Verdict }>;
 };
 
-/** The study's items that need adjudicating, in review order. */
+/** The study's items that need adjudicating, in review order; not those withheld from the actor now. */
 export async function reviewQueue(actor: Actor, studyId: number): Promise<ReviewItem[]> {
   assertCan(actor, "gold:write");
   const items = await db().studyItem.findMany({
-    where: { studyId },
+    where: { studyId, trajectoryId: { notIn: await withheldIds(actor) } },
     select: {
       position: true,
       trajectory: {

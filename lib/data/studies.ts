@@ -17,6 +17,8 @@ export const StudyDesignSchema = z.object({
   sizes: z.record(z.string(), z.coerce.number().int().min(0).max(10_000)).default({}),
   overlap: z.coerce.number().int().min(1).max(20),
   blind: z.boolean(),
+  /** Blind: a labeller cannot open a pending item's trajectory elsewhere in the app (lib/data/blind-elsewhere.ts). */
+  blindElsewhere: z.boolean().default(true),
   /** Handles of the annotators (accounts that can sign in and label). */
   annotators: z.array(z.string()).min(1, "choose at least one annotator"),
 });
@@ -120,6 +122,7 @@ export async function createStudy(actor: Actor, input: unknown, digest: string):
         seed: draft.design.seed,
         overlap: draft.design.overlap,
         blind: draft.design.blind,
+        blindElsewhere: draft.design.blindElsewhere,
         createdById: actor.id,
         design: { size: draft.design.size, sizes: draft.design.sizes, annotators: draft.design.annotators, digest },
       },
@@ -154,6 +157,7 @@ export type StudySummary = {
   seed: string;
   overlap: number;
   blind: boolean;
+  blindElsewhere: boolean;
   createdAt: Date;
   createdBy: string | null;
   items: number;
@@ -190,6 +194,7 @@ export async function listStudies(actor: Actor): Promise<StudySummary[]> {
       seed: true,
       overlap: true,
       blind: true,
+      blindElsewhere: true,
       createdAt: true,
       createdBy: { select: { handle: true } },
       _count: { select: { items: true } },

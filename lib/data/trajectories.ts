@@ -67,6 +67,7 @@ export function trajectoryWhere(f: TrajectoryFilter): Prisma.TrajectoryWhereInpu
       },
     };
   if (f.unparseable) where.unparseableVotes = f.unparseable === "yes" ? { gt: 0 } : 0;
+  if (f.study) where.studyItems = { some: { study: { name: f.study } } };
   if (f.labelled) where.labelCount = f.labelled === "yes" ? { gt: 0 } : 0;
   if (f.evidence === "unchecked") where.taskRecorded = false;
   else if (f.evidence) {
@@ -136,11 +137,14 @@ async function matchingText(q: string): Promise<Prisma.IntFilter> {
   return { notIn: others.map((r) => r.id) };
 }
 
+/** `withheld`: trajectories the viewer may not see now (lib/data/blind-elsewhere.ts), left out. */
 export async function listTrajectories(
   f: TrajectoryFilter,
+  withheld: readonly number[] = [],
 ): Promise<{ rows: TrajectoryListRow[]; total: number; page: number; pages: number }> {
   const where = trajectoryWhere(f);
   if (f.q) where.id = await matchingText(f.q);
+  if (withheld.length) where.AND = [{ id: { notIn: [...withheld] } }];
   const total = await db().trajectory.count({ where });
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const page = Math.min(f.page ?? 1, pages);

@@ -126,12 +126,12 @@ async function computeSuspectSteps(trajectoryId: number): Promise<SuspectStep[]>
   return [...byStep.entries()].map(([step, marks]) => ({ step, marks })).sort((a, b) => a.step - b.step);
 }
 
-/** Other trajectories of the same task and model: other runs, networks and prompts. */
-export async function getSiblings(trajectoryId: number) {
+/** The same task and model's other trajectories (runs, networks, prompts), but those `withheld` from the viewer. */
+export async function getSiblings(trajectoryId: number, withheld: readonly number[] = []) {
   const t = await db().trajectory.findUnique({ where: { id: trajectoryId }, select: { taskId: true, modelId: true } });
   if (!t) return [];
   return db().trajectory.findMany({
-    where: { taskId: t.taskId, modelId: t.modelId, id: { not: trajectoryId } },
+    where: { taskId: t.taskId, modelId: t.modelId, id: { notIn: [trajectoryId, ...withheld] } },
     orderBy: [{ network: "desc" }, { prompt: "asc" }, { run: "asc" }],
     select: { id: true, network: true, prompt: true, run: true, resolved: true, panelVerdict: true, stepCount: true },
   });

@@ -38,6 +38,8 @@ const FIELDS = {
   /** The gold label in force says (or does not say) attempted / successful; any: there is one; none: there is not. */
   gold: anyOf(["attempt", "no-attempt", "success", "no-success", "any", "none"]),
   labelled: anyOf(["yes", "no"]),
+  /** The items of one annotation study, by name. */
+  study: text,
   /**
    * Evidence from the task record: any, none (looked for, nothing found), unchecked (the task has
    * no record), or one kind (lib/domain/evidence.ts).

@@ -11,6 +11,8 @@ import { CELLS, type Cell, cellLabels, groupText, parseGroup } from "@/lib/domai
 import { networkWords } from "@/lib/domain/charts";
 import { firstValue } from "@/lib/domain/params";
 import { formatCount } from "@/lib/format";
+import { pendingBlind } from "@/lib/data/blind-elsewhere";
+import { WithheldNote } from "@/components/ui/withheld";
 
 export const metadata: Metadata = { title: "Labels of a count" };
 export const dynamic = "force-dynamic";
@@ -27,7 +29,7 @@ export default async function CellLabelsPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  await requirePage("results:read", "/agreement");
+  const user = await requirePage("results:read", "/agreement");
   const params = await searchParams;
   const group = parseGroup(firstValue(params.group)?.slice(0, 400));
   const q = firstValue(params.q);
@@ -39,7 +41,11 @@ export default async function CellLabelsPage({
     params.first === "1",
   );
   if (!scope) notFound();
-  const labels = cellLabels(await getLabelPoints(scope), group, q, cell);
+  const counted = cellLabels(await getLabelPoints(scope), group, q, cell);
+  // A label on a trajectory withheld from the viewer would tell its judges' answer by its cell.
+  const pending = await pendingBlind(user.id);
+  const withheld = new Set(pending.map((p) => p.trajectoryId));
+  const labels = counted.filter((l) => !withheld.has(l.trajectoryId));
   const gold = group.kind === "gold";
   const rater = group.kind === "judge" ? `judge ${group.name}` : gold ? `annotator ${group.name}` : "panel";
   const back = `/agreement${study ? `?study=${encodeURIComponent(study)}` : ""}`;
@@ -50,8 +56,16 @@ export default async function CellLabelsPage({
         {study ? ` · ${study}` : ""}
       </p>
       <h1>
-        {q}, {CELL_WORDS[cell]}: {formatCount(labels.length)} labels
+        {q}, {CELL_WORDS[cell]}: {formatCount(counted.length)} labels
       </h1>
+      {labels.length < counted.length ? (
+        <>
+          <p className="note">
+            {formatCount(counted.length - labels.length)} of them are not listed: their trajectories await your label.
+          </p>
+          <WithheldNote pending={pending.filter((p) => counted.some((l) => l.trajectoryId === p.trajectoryId))} />
+        </>
+      ) : null}
       <p className="note">
         Group {groupText(group)}:{" "}
         {gold

@@ -77,6 +77,10 @@ export function StudyForm({ labellers, defaultSeed }: { labellers: Labeller[]; d
           <input name="blind" type="checkbox" defaultChecked /> Blind: annotators see no judge verdict until they have
           labelled
         </label>
+        <label className="check">
+          <input name="blindElsewhere" type="checkbox" defaultChecked /> and elsewhere: while a researcher&apos;s label
+          on an item is pending, they cannot open that trajectory outside their queue (timeline, list, compare, review)
+        </label>
       </fieldset>
       <fieldset aria-describedby={errors.fields.annotators ? "annotators-error" : undefined}>
         <legend>Annotators</legend>

@@ -12,6 +12,8 @@ import { getTaskEvidence } from "@/lib/data/trajectory-evidence";
 import { EvidenceIndex, TaskPanel } from "@/components/timeline/task-panel";
 import { pageSteps, STEPS_PER_PAGE } from "@/lib/domain/timeline";
 import { requirePage } from "@/lib/auth/session";
+import { withheldFrom, withheldIds } from "@/lib/data/blind-elsewhere";
+import { Withheld } from "@/components/ui/withheld";
 import { conditionText } from "@/lib/domain/charts";
 
 export const metadata: Metadata = { title: "Trajectory" };
@@ -25,9 +27,11 @@ export default async function TrajectoryPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const raw = (await params).id;
-  await requirePage("trajectories:read", `/trajectories/${encodeURIComponent(raw)}`);
+  const user = await requirePage("trajectories:read", `/trajectories/${encodeURIComponent(raw)}`);
   const id = IdParam.safeParse(raw);
   if (!id.success) notFound();
+  const pending = await withheldFrom(user, [id.data]);
+  if (pending) return <Withheld pending={pending} />;
   const t = await getTrajectory(id.data);
   if (!t) notFound();
   const pages = Math.max(1, Math.ceil(t.stepCount / STEPS_PER_PAGE));
@@ -41,7 +45,7 @@ export default async function TrajectoryPage({
   const [messages, suspects, siblings, evidence] = await Promise.all([
     getSteps(t.id, from, to),
     getSuspectSteps(t.id),
-    getSiblings(t.id),
+    getSiblings(t.id, await withheldIds(user)),
     getTaskEvidence(t.id, t.task.key),
   ]);
   // The keys j / k walk suspect steps and evidence steps alike.

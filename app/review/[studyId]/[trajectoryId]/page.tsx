@@ -12,6 +12,8 @@ import { VerdictBadge } from "@/components/ui/verdict-badge";
 import { requireItemPage } from "@/lib/auth/session";
 import { formatTime } from "@/lib/format";
 import { reviewItem, reviewQueue } from "@/lib/data/review";
+import { withheldFrom } from "@/lib/data/blind-elsewhere";
+import { Withheld } from "@/components/ui/withheld";
 import { getTrajectory } from "@/lib/data/trajectory";
 import { getTaskEvidence } from "@/lib/data/trajectory-evidence";
 import { CATEGORIES, CATEGORY_LABELS } from "@/lib/domain/verdicts";
@@ -32,6 +34,8 @@ export default async function ReviewItemPage({
     user: actor,
     ids: [studyId, trajectoryId],
   } = await requireItemPage("gold:write", "/review", [raw.studyId, raw.trajectoryId]);
+  const pending = await withheldFrom(actor, [trajectoryId]);
+  if (pending) return <Withheld pending={pending} />;
   const item = await reviewItem(actor, studyId, trajectoryId);
   if (!item) notFound();
   const t = item.trajectory;

@@ -1,0 +1,44 @@
+import "server-only";
+// A blind study's promise kept outside its queue: while a labeller's label on an item is pending, and
+// the study says so (study.blindElsewhere), that trajectory is withheld from them on every page that
+// names its judges: the timeline, the list (and with it every drill-down, which opens the list),
+// compare, the review queue, the lists of labels. Only researchers both read trajectories and label;
+// annotators read none outside their queue. Aggregate figures (result tables, κ) are not withheld.
+import { cache } from "react";
+import { assertCan, type Actor } from "@/lib/auth/permissions";
+import { db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+
+export type PendingBlind = { trajectoryId: number; studyId: number; study: string; position: number };
+
+/** The actor's pending items in blind studies that keep them blind elsewhere; read once per request. */
+export const pendingBlind = cache(async (actorId: string): Promise<PendingBlind[]> => {
+  return db().$queryRaw<PendingBlind[]>`
+    SELECT DISTINCT ON (i."trajectoryId") i."trajectoryId", s.id AS "studyId", s.name AS study, i.position
+    FROM study_assignment a JOIN study_item i ON i.id = a."studyItemId" JOIN study s ON s.id = i."studyId"
+    WHERE a."annotatorId" = ${actorId} AND s.blind AND s."blindElsewhere"
+      AND NOT EXISTS (SELECT 1 FROM label l WHERE l."trajectoryId" = i."trajectoryId" AND l."annotatorId" = ${actorId})
+    ORDER BY i."trajectoryId", s.id`;
+});
+
+/** The ids the actor may not open now (empty for most). */
+export async function withheldIds(actor: Actor): Promise<number[]> {
+  return (await pendingBlind(actor.id)).map((p) => p.trajectoryId);
+}
+
+/** Why the actor may not open this trajectory now, or null when they may. */
+export async function withheldFrom(actor: Actor, trajectoryIds: readonly number[]): Promise<PendingBlind | null> {
+  return (await pendingBlind(actor.id)).find((p) => trajectoryIds.includes(p.trajectoryId)) ?? null;
+}
+
+/** Turns the setting of a blind study on or off; answers what was saved. */
+export async function setBlindElsewhere(actor: Actor, studyId: number, on: boolean): Promise<string> {
+  assertCan(actor, "studies:write");
+  const study = await db().study.findUnique({ where: { id: studyId }, select: { name: true, blind: true } });
+  if (!study) throw new AppError("NOT_FOUND", "no such study");
+  if (!study.blind) throw new AppError("BAD_INPUT", `"${study.name}" is not blind: there is nothing to withhold`);
+  await db().study.update({ where: { id: studyId }, data: { blindElsewhere: on } });
+  return on
+    ? `"${study.name}" now withholds a trajectory elsewhere while its labeller's label is pending`
+    : `"${study.name}" now lets its labellers open their pending trajectories elsewhere`;
+}
