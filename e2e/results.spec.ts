@@ -1,5 +1,6 @@
 import { trajectoryFixture, voteFixture } from "../prisma/factories";
 import { expect, importRecords, test, unique } from "./fixtures";
+import { atEachWidth } from "./layout";
 
 // Each journey imports a benchmark of its own, with verdicts worked out by hand, and reads only it.
 const JUDGES = ["judge-a", "judge-b", "judge-c"];
@@ -72,7 +73,7 @@ test("the list filters on the server and keeps its state in the URL", async ({ p
   // A row opens its trajectory, whose panel says how the verdict was reached.
   await list.getByRole("row").nth(1).getByRole("link").first().click();
   await expect(page).toHaveURL(/\/trajectories\/\d+/);
-  await expect(page.getByRole("row", { name: /^panel/ })).toContainText("strict majority");
+  await expect(page.getByRole("table", { name: "Judges" })).toContainText("strict majority");
   // Reloading the URL gives the same view.
   await page.goto(`/trajectories?benchmark=${benchmark}&split=MAJORITY`);
   await expect(page.getByRole("status")).toHaveText("2 trajectories");
@@ -103,4 +104,68 @@ test("the result table downloads as CSV, JSON and LaTeX with the same numbers", 
   const texLine = tex.split("\n").find((l) => l.includes(benchmark.replaceAll("-", "-")))!;
   expect(texLine).toContain("66.7");
   expect(texLine).toContain("33.3");
+});
+
+test("a reader finds their place, sorts, follows a change and a bar, at 1440 px and on a phone", async ({
+  page,
+  request,
+}, info) => {
+  const benchmark = unique("paired");
+  // Four tasks, one run each, under both prompts (judges unanimous). Vanilla: S, S, A, N; principled:
+  // N, N, N, S. Attempt pairs: yes→no on tasks 0, 1, 2; no→yes on task 3.
+  const verdicts = { vanilla: [S, S, A, N], principled: [N, N, N, S] };
+  await importRecords(
+    request,
+    `${benchmark}.jsonl`,
+    (["vanilla", "principled"] as const).flatMap((prompt) =>
+      verdicts[prompt].flatMap((v, i) => {
+        const id = `${benchmark}-${prompt}-${i}`;
+        return [
+          trajectoryFixture({ id, benchmark, model: "m1", prompt, task: { id: `owner__repo-${i}` }, resolved: true }),
+          ...JUDGES.map((j) => voteFixture(id, j, { LOCAL_GIT: v as "SUCCESSFUL" })),
+        ];
+      }),
+    ),
+  );
+  await page.goto("/results");
+  await page.getByRole("navigation", { name: "Contents" }).getByRole("link", { name: benchmark }).click();
+  await expect(page).toHaveURL(new RegExp(`#benchmark-${benchmark}$`));
+
+  // Sorting on the page: Attempt % ascending puts principled (25%) above vanilla (75%), then back.
+  const table = page.getByRole("table", { name: benchmark, exact: true });
+  const firstPrompt = () => table.getByRole("row").nth(1).getByRole("cell").nth(1);
+  await expect(firstPrompt()).toHaveText("vanilla");
+  await table.getByRole("button", { name: "Attempt %" }).click();
+  await expect(table.getByRole("columnheader", { name: "Attempt %" })).toHaveAttribute("aria-sort", "ascending");
+  await expect(firstPrompt()).toHaveText("principled");
+  await table.getByRole("button", { name: "Attempt %" }).click();
+  await expect(firstPrompt()).toHaveText("vanilla");
+
+  // The paired change: 3 yes→no, 1 no→yes; the yes→no count opens those three vanilla trajectories.
+  const changes = page.getByRole("table", { name: `Change from vanilla to principled, ${benchmark}` });
+  await expect(changes.getByRole("link", { name: /Attempt % yes under vanilla, no under principled/ })).toHaveText(
+    "3 yes→no",
+  );
+  await expect(changes.getByText("McNemar p = 0.625").first()).toBeVisible();
+  await changes.getByRole("link", { name: /Attempt % yes under vanilla, no under principled/ }).click();
+  await expect(page.getByRole("status")).toHaveText("3 trajectories");
+
+  // A bar of the chart opens the trajectories of its figure.
+  await page.goto("/results");
+  const chart = page.getByRole("figure", { name: `Attempt and success rates, vanilla vs principled, ${benchmark}` });
+  await chart.locator(".recharts-bar-rectangle path").first().click();
+  await expect(page).toHaveURL(/\/trajectories\?.*panel=attempt/);
+  await expect(page.getByRole("status")).toHaveText("3 trajectories");
+
+  // Nothing runs off the right edge at either width: the results page and a trajectory's judges.
+  await page.goto("/results");
+  expect(await atEachWidth(page, info, "results")).toEqual({ "1440": [], "390": [] });
+  await page.goto(`/trajectories?benchmark=${benchmark}`);
+  await page.getByRole("table", { name: "Trajectories" }).getByRole("row").nth(1).getByRole("link").first().click();
+  await expect(page.getByRole("cell", { name: /^rationale of judge-a/ })).toBeVisible();
+  expect(await atEachWidth(page, info, "trajectory")).toEqual({ "1440": [], "390": [] });
+  // At 1440 px the judges' table fits its column: its box has nothing to scroll.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const box = page.locator(".table-scroll", { has: page.getByRole("table", { name: "Judges" }) });
+  expect(await box.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
 });

@@ -11,7 +11,7 @@ import { EXPORTS } from "@/lib/data/export";
 import type { WriteCounts } from "@/lib/data/import/context";
 import { ImportInterrupted } from "@/lib/data/imports";
 import { rebuildSearchDocuments } from "@/lib/data/search-documents";
-import { REPORTS, REPORT_FORMATS, isReportFormat, type ReportName } from "@/lib/data/reports";
+import { REPORTS, REPORT_FORMATS, isReportFormat, tableChoice, type ReportName } from "@/lib/data/reports";
 import { evidenceText } from "@/lib/data/evidence-report";
 import { currentPrompt, defineJudge, JudgeDefinitionSchema, listJudges } from "@/lib/data/judges";
 import { planRun, runProgress } from "@/lib/judges/runs";
@@ -47,7 +47,10 @@ const HELP = `Shortcut Audit command line
                                        an action but gave no tool call, a trajectory given twice)
   export trajectories|votes|labels|gold|all
                                        print records as JSONL (the app's own format)
-  results --format json|csv|latex      print the result table (protocol.md §3)
+  results --format json|csv|latex [--table NAME]
+                                       print the result table (protocol.md §3); --table: changes (paired,
+                                       vanilla → principled), categories, judges, unparseable, or (LaTeX) all;
+                                       JSON holds every figure
   agreement --format json|csv|latex [--study NAME] [--first-forms]
                                        print human-vs-judge agreement (protocol.md §4); with a study, its labels
                                        on its items only; --first-forms: labels revised after unblinding count in
@@ -230,15 +233,22 @@ const reportCommand =
       args,
       options: {
         format: { type: "string", default: "json" },
-        ...(name === "agreement" ? { study: { type: "string" } } : {}),
+        ...(name === "agreement"
+          ? { study: { type: "string" }, "first-forms": { type: "boolean" } }
+          : { table: { type: "string" } }),
       },
     });
     if (!isReportFormat(values.format))
       fail(`${name}: --format takes ${Object.keys(REPORT_FORMATS).join(", ")}, not "${values.format}"`);
+    const table =
+      name === "results" && values.format !== "json"
+        ? tableChoice((values as { table?: string }).table, values.format)
+        : {};
+    if ("error" in table) fail(`${name}: ${table.error}`);
     const { study: studyName, "first-forms": firstForms } = values as { study?: string; "first-forms"?: boolean };
     const scope = await scopeOf(studyName, firstForms ?? false);
     if (!scope) fail(`${name}: no study named "${studyName}" (the Studies page lists them)`);
-    process.stdout.write(await REPORTS[name](values.format, scope));
+    process.stdout.write(await REPORTS[name](values.format, { ...scope, ...table }));
     return 0;
   };
 

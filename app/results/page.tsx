@@ -1,25 +1,22 @@
+// The results: per benchmark, the result table, the paired change from vanilla to principled, the
+// charts, the evidence, the per-category rates and each judge beside the panel. A contents bar stays
+// at the top; every table sorts by any column in the browser; every figure opens what it counts.
 import type { Metadata } from "next";
 import { Suspense } from "react";
 import { Loading } from "@/components/ui/loading";
 import { ExploitRateChart, ResolveRateChart } from "@/components/charts/exploit-rate-chart";
-import Link from "next/link";
-import { ResultTable } from "@/components/tables/result-table";
+import { FigureTable } from "@/components/tables/figure-table";
 import { EvidenceTable } from "@/components/tables/evidence-table";
 import { evidenceSummary } from "@/lib/data/evidence-summary";
-import { drillDown } from "@/lib/domain/drill-down";
-import { trajectoriesHref } from "@/lib/domain/trajectory-filter";
-import { resultsNow } from "@/lib/data/report-cache";
-import { exploitRateBars, groupLabel, resolveRateBars } from "@/lib/domain/charts";
-import { RATE_KEYS, RATE_LABELS, categoryRates, judgeRates, promptDeltas } from "@/lib/domain/results";
-import { CATEGORIES, CATEGORY_LABELS } from "@/lib/domain/verdicts";
-import { formatCount, formatPercent } from "@/lib/format";
+import { changesNow, resultsNow } from "@/lib/data/report-cache";
+import { anchor } from "@/lib/domain/figure-table";
+import { BOOTSTRAP_RESAMPLES } from "@/lib/domain/paired";
+import { TABLE_NAMES, TABLE_TITLES } from "@/lib/domain/results-tables";
+import { categoriesTable, changesTable, chartBars, judgesTable, resultTable } from "@/lib/domain/results-view";
 import { requirePage } from "@/lib/auth/session";
-import { NetworkMark } from "@/components/ui/network-mark";
 
 export const metadata: Metadata = { title: "Results" };
 export const dynamic = "force-dynamic";
-
-const pp = (v: number | null) => (v === null ? "—" : `${v > 0 ? "+" : ""}${v.toFixed(1)} pp`);
 
 export default async function ResultsPage() {
   await requirePage("results:read", "/results");
@@ -30,204 +27,128 @@ export default async function ResultsPage() {
   );
 }
 
-async function ResultsBody() {
-  const [results, evidence] = await Promise.all([resultsNow(), evidenceSummary()]);
-  const rows = results.map((r) => r.row);
-  const benchmarks = [...new Set(rows.map((r) => r.benchmark))];
-  const deltas = promptDeltas(rows);
+const PARTS = [
+  ["table", "Table"],
+  ["changes", "Vanilla → principled"],
+  ["charts", "Charts"],
+  ["evidence", "Evidence"],
+  ["categories", "By category"],
+  ["judges", "Per judge"],
+] as const;
+
+function Downloads() {
   return (
-    <>
-      <h1>Results</h1>
-      <p className="note">
-        Rates in percent (protocol §3). Pass@1 and Pass@3 are means over tasks with a run of known resolved status;
-        Attempt %, Success % and Resolved % are shares of judged trajectories, by the panel&apos;s majority verdict.
-        Under each rate: its 95% interval, Wilson score for the three exploit rates, mean ± 1.96·s/√tasks for Pass@k.
-        “—” where a denominator is empty. Every figure links to the trajectories it counts.
-      </p>
-      <p className="downloads">
-        Download:{" "}
+    <ul className="download-list" aria-label="Downloads">
+      <li>
+        Result table:{" "}
         <a href="/api/results?format=csv" download>
           CSV
         </a>{" "}
+        ·{" "}
         <a href="/api/results?format=json" download>
           JSON
         </a>{" "}
-        <a href="/api/results?format=latex" download>
+        (every figure below) ·{" "}
+        <a href="/api/results?format=latex&table=all" download>
           LaTeX
-        </a>
-      </p>
-      {rows.length === 0 ? <p className="empty">No trajectories yet.</p> : null}
+        </a>{" "}
+        (every table)
+      </li>
+      {TABLE_NAMES.filter((t) => t !== "results").map((t) => (
+        <li key={t}>
+          {TABLE_TITLES[t]}:{" "}
+          <a href={`/api/results?format=csv&table=${t}`} download>
+            CSV
+          </a>{" "}
+          ·{" "}
+          <a href={`/api/results?format=latex&table=${t}`} download>
+            LaTeX
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+async function ResultsBody() {
+  const [results, changes, evidence] = await Promise.all([resultsNow(), changesNow(), evidenceSummary()]);
+  const benchmarks = [...new Set(results.map((r) => r.row.benchmark))];
+  return (
+    <>
+      <h1>Results</h1>
+      <nav aria-label="Contents" className="contents-bar">
+        {benchmarks.map((b) => (
+          <a key={b} href={`#${anchor("benchmark", b)}`}>
+            {b}
+          </a>
+        ))}
+        <a href="#methods">Methods</a>
+      </nav>
+      <Downloads />
+      {results.length === 0 ? <p className="empty">No trajectories yet.</p> : null}
       {benchmarks.map((b) => {
         const own = results.filter((r) => r.row.benchmark === b);
+        const bars = chartBars(b, own);
+        const id = (part: string) => anchor(part, b);
         return (
-          <section key={b} aria-label={`Results for ${b}`}>
-            <h2>{b}</h2>
-            <ResultTable benchmark={b} rows={own.map((r) => r.row)} />
-            <h3>Vanilla → principled</h3>
-            <table aria-label={`Change from vanilla to principled, ${b}`}>
-              <thead>
-                <tr>
-                  <th scope="col">Model</th>
-                  <th scope="col">Net</th>
-                  {RATE_KEYS.map((k) => (
-                    <th key={k} scope="col" className="num">
-                      Δ {RATE_LABELS[k]}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {deltas
-                  .filter((d) => d.benchmark === b)
-                  .map((d) => (
-                    <tr key={`${d.model}-${d.network}`}>
-                      <th scope="row">{d.model}</th>
-                      <td>
-                        <NetworkMark network={d.network} />
-                      </td>
-                      {RATE_KEYS.map((k) => (
-                        <td key={k} className="num">
-                          {pp(d.deltas[k])}
-                        </td>
-                      ))}
-                    </tr>
-                  ))}
-              </tbody>
-            </table>
-            <ExploitRateChart
-              title={`Attempt and success rates, vanilla vs principled, ${b}`}
-              data={exploitRateBars(rows, b)}
-            />
-            <ResolveRateChart
-              title={`Resolve rate with and without exploit-aided resolutions, ${b}`}
-              data={resolveRateBars(
-                own.map((r) => ({
-                  label: `${groupLabel(r.row.model, r.row.network)} · ${r.row.prompt}`,
-                  tasks: r.tallies.tasks,
-                  resolvedSuccesses: r.tallies.resolvedSuccesses,
-                })),
+          <section key={b} aria-labelledby={id("benchmark")} className="benchmark-section">
+            <h2 id={id("benchmark")}>{b}</h2>
+            <nav aria-label={`Parts of ${b}`} className="parts">
+              {PARTS.map(([part, words]) => (
+                <a key={part} href={`#${id(part)}`}>
+                  {words}
+                </a>
+              ))}
+            </nav>
+            <h3 id={id("table")}>Result table</h3>
+            <FigureTable table={resultTable(b, own)} />
+            <h3 id={id("changes")}>Vanilla → principled, paired</h3>
+            <p className="note">
+              Principled minus vanilla, in points, on the tasks run under both prompts; under each, its 95% bootstrap
+              interval; for the exploit rates, the pairs judged under both prompts, those whose answer changed each way
+              and McNemar&apos;s exact p (Methods, below).
+            </p>
+            <FigureTable
+              table={changesTable(
+                b,
+                changes.filter((c) => c.benchmark === b),
               )}
             />
+            <h3 id={id("charts")}>Charts</h3>
+            <ExploitRateChart title={`Attempt and success rates, vanilla vs principled, ${b}`} data={bars.exploit} />
+            <ResolveRateChart title={`Pass@1 with and without exploit-aided resolutions, ${b}`} data={bars.resolve} />
+            <h3 id={id("evidence")}>Evidence from the task records</h3>
             <EvidenceTable benchmark={b} rows={evidence.filter((e) => e.benchmark === b)} />
-            <h3>By exploit category (per-category panel verdicts)</h3>
-            <table aria-label={`Rates by category, ${b}`}>
-              <thead>
-                <tr>
-                  <th scope="col">Model</th>
-                  <th scope="col">Net</th>
-                  <th scope="col">Prompt</th>
-                  {CATEGORIES.map((c) => (
-                    <th key={c} scope="col" className="num">
-                      {CATEGORY_LABELS[c]}: attempt / success
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {own.map((r) => {
-                  const rates = categoryRates(r.categories);
-                  return (
-                    <tr key={`${r.row.model}-${r.row.network}-${r.row.prompt}`}>
-                      <th scope="row">{r.row.model}</th>
-                      <td>
-                        <NetworkMark network={r.row.network} />
-                      </td>
-                      <td>{r.row.prompt}</td>
-                      {CATEGORIES.map((c) => {
-                        const base = drillDown(r.row).judged;
-                        return (
-                          <td key={c} className="num">
-                            <Link href={trajectoriesHref({ ...base, category: c, categoryVerdict: "attempt" })}>
-                              {formatPercent(rates[c].attempt_rate)}
-                            </Link>
-                            {" / "}
-                            <Link href={trajectoriesHref({ ...base, category: c, categoryVerdict: "SUCCESSFUL" })}>
-                              {formatPercent(rates[c].success_rate)}
-                            </Link>
-                          </td>
-                        );
-                      })}
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-            <h3>Each judge beside the panel</h3>
-            <table aria-label={`Per judge, ${b}`}>
-              <thead>
-                <tr>
-                  <th scope="col">Model</th>
-                  <th scope="col">Net</th>
-                  <th scope="col">Prompt</th>
-                  <th scope="col">Judge</th>
-                  <th scope="col" className="num">
-                    Votes
-                  </th>
-                  <th scope="col" className="num">
-                    Attempt %
-                  </th>
-                  <th scope="col" className="num">
-                    Success %
-                  </th>
-                  <th scope="col" className="num">
-                    Unparseable
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {own.flatMap((r) => [
-                  ...r.judges.map((j) => {
-                    const jr = judgeRates(j);
-                    const byJudge = { ...drillDown(r.row).trajectories, judge: j.judge };
-                    return (
-                      <tr key={`${r.row.model}-${r.row.network}-${r.row.prompt}-${j.judge}`}>
-                        <td>{r.row.model}</td>
-                        <td>
-                          <NetworkMark network={r.row.network} />
-                        </td>
-                        <td>{r.row.prompt}</td>
-                        <td>{j.judge}</td>
-                        <td className="num">
-                          <Link href={trajectoriesHref(byJudge)}>{formatCount(j.votes)}</Link>
-                        </td>
-                        <td className="num">
-                          <Link href={trajectoriesHref({ ...byJudge, judgeVerdict: "attempt" })}>
-                            {formatPercent(jr.attempt_rate)}
-                          </Link>
-                        </td>
-                        <td className="num">
-                          <Link href={trajectoriesHref({ ...byJudge, judgeVerdict: "SUCCESSFUL" })}>
-                            {formatPercent(jr.success_rate)}
-                          </Link>
-                        </td>
-                        <td className="num">{formatCount(j.unparseable)}</td>
-                      </tr>
-                    );
-                  }),
-                  <tr key={`${r.row.model}-${r.row.network}-${r.row.prompt}-panel`} className="panel-row">
-                    <td>{r.row.model}</td>
-                    <td>
-                      <NetworkMark network={r.row.network} />
-                    </td>
-                    <td>{r.row.prompt}</td>
-                    <td>
-                      <strong>panel</strong>
-                    </td>
-                    <td className="num">{formatCount(r.row.judged)}</td>
-                    <td className="num">{formatPercent(r.row.attempt_rate)}</td>
-                    <td className="num">{formatPercent(r.row.success_rate)}</td>
-                    <td className="num">
-                      <Link href={trajectoriesHref({ ...drillDown(r.row).trajectories, unparseable: "yes" })}>
-                        {formatCount(r.unparseable)}
-                      </Link>
-                    </td>
-                  </tr>,
-                ])}
-              </tbody>
-            </table>
+            <h3 id={id("categories")}>By exploit category (per-category panel verdicts)</h3>
+            <FigureTable table={categoriesTable(b, own)} />
+            <h3 id={id("judges")}>Each judge beside the panel</h3>
+            <FigureTable table={judgesTable(b, own)} />
           </section>
         );
       })}
+      <section aria-labelledby="methods">
+        <h2 id="methods">Methods</h2>
+        <p className="note">
+          Rates in percent (protocol §3). Pass@1 and Pass@3 are means over tasks with a run of known resolved status;
+          Attempt %, Success % and Resolved % are shares of judged trajectories, by the panel&apos;s majority verdict.
+          Under each rate: its 95% interval, Wilson score for the three exploit rates, mean ± 1.96·s/√tasks for Pass@k.
+          “—” where a denominator is empty.
+        </p>
+        <p className="note">
+          Vanilla → principled is paired: both prompts run the same tasks. Each change is principled minus vanilla on
+          the tasks run under both prompts, with a 95% interval from {BOOTSTRAP_RESAMPLES.toLocaleString("en-US")}{" "}
+          bootstrap resamples of those tasks (seeded: the same data give the same interval). For the three exploit
+          rates, run r of a task under vanilla pairs with run r under principled when both are judged; “yes→no” counts
+          pairs that said yes under vanilla and no under principled, and McNemar&apos;s exact test gives p from the two
+          discordant counts.
+        </p>
+        <p className="note">
+          Every figure opens the trajectories it counts: a count its trajectories, a rate those in its numerator, a
+          change the trajectories of the tasks it compares, a discordant count the pairs&apos; trajectories on one side.
+          The Pass@1 chart is the table&apos;s Pass@1; beside it, the same mean with the resolutions the panel judged a
+          successful exploit counted as failures. Sort a table by any column with its header.
+        </p>
+      </section>
     </>
   );
 }

@@ -46,13 +46,11 @@ export function JudgePanel({ t, base = t.id }: { t: Loaded; base?: number | stri
                 </th>
               ))}
               <th scope="col">Overall</th>
-              <th scope="col">Rationale</th>
-              <th scope="col">Cited steps</th>
             </tr>
           </thead>
           <tbody>
-            {t.votes.map((v) => (
-              <tr key={v.judge}>
+            {t.votes.flatMap((v) => [
+              <tr key={v.judge} className="judge-row">
                 <th scope="row">
                   {v.judge}
                   <div className="asked">{askedText(v.asked)}</div>
@@ -68,8 +66,23 @@ export function JudgePanel({ t, base = t.id }: { t: Loaded; base?: number | stri
                     <div className="warn">unparseable answer: counted as not attempted</div>
                   ) : null}
                 </td>
-                <td className="text">
+              </tr>,
+              // The rationale and cited steps on a row of their own, the table's whole width: they wrap there.
+              <tr key={`${v.judge}-rationale`} className="rationale-row">
+                <td colSpan={CATEGORIES.length + 2} className="text" aria-label={`rationale of ${v.judge}`}>
                   {v.rationale ?? ""}
+                  {v.evidence.length ? (
+                    <div className="cited">
+                      cites{" "}
+                      {v.evidence.map((e, i) => (
+                        <span key={i}>
+                          {i ? "; " : ""}
+                          <Link href={stepHref(base, e.step)}>step {e.step}</Link>
+                          {e.note ? `: ${e.note}` : ""}
+                        </span>
+                      ))}
+                    </div>
+                  ) : null}
                   {v.parseStatus === "UNPARSEABLE" && v.raw ? (
                     <details>
                       <summary>raw answer</summary>
@@ -77,17 +90,9 @@ export function JudgePanel({ t, base = t.id }: { t: Loaded; base?: number | stri
                     </details>
                   ) : null}
                 </td>
-                <td>
-                  {v.evidence.map((e, i) => (
-                    <div key={i}>
-                      <Link href={stepHref(base, e.step)}>step {e.step}</Link>
-                      {e.note ? `: ${e.note}` : ""}
-                    </div>
-                  ))}
-                </td>
-              </tr>
-            ))}
-            <tr className="panel-row">
+              </tr>,
+            ])}
+            <tr className="panel-row judge-row">
               <th scope="row">panel</th>
               {CATEGORIES.map((c) => (
                 <td key={c}>
@@ -97,8 +102,11 @@ export function JudgePanel({ t, base = t.id }: { t: Loaded; base?: number | stri
               <td>
                 <VerdictBadge verdict={t.panelVerdict} />
               </td>
-              <td>{t.panelSplit ? SPLIT_TEXT[t.panelSplit] : "no votes: unjudged"}</td>
-              <td />
+            </tr>
+            <tr className="panel-row rationale-row">
+              <td colSpan={CATEGORIES.length + 2} className="text">
+                {t.panelSplit ? SPLIT_TEXT[t.panelSplit] : "no votes: unjudged"}
+              </td>
             </tr>
           </tbody>
         </table>

@@ -9,8 +9,10 @@ import { db } from "@/lib/db";
 import type { AgreementReport } from "@/lib/domain/agreement-report";
 import { type AgreementScope, getAgreement } from "./agreement";
 import { getResults, type ConditionResult } from "./results";
+import { getPairedChanges } from "./paired";
+import type { PairedChange } from "@/lib/domain/paired";
 
-type Entry = Promise<ConditionResult[] | AgreementReport>;
+type Entry = Promise<ConditionResult[] | PairedChange[] | AgreementReport>;
 /** One cache per database client (tests open one database per file). */
 const caches = new WeakMap<object, LRUCache<string, Entry>>();
 function cacheOf(): LRUCache<string, Entry> {
@@ -47,7 +49,10 @@ async function goldVersion(): Promise<string> {
   return `${v!.n}:${v!.id ?? 0}`;
 }
 
-function remembered<T extends ConditionResult[] | AgreementReport>(key: string, compute: () => Promise<T>): Promise<T> {
+function remembered<T extends ConditionResult[] | PairedChange[] | AgreementReport>(
+  key: string,
+  compute: () => Promise<T>,
+): Promise<T> {
   const cache = cacheOf();
   const hit = cache.get(key);
   if (hit) return hit as Promise<T>;
@@ -61,6 +66,12 @@ function remembered<T extends ConditionResult[] | AgreementReport>(key: string, 
 export async function resultsNow(): Promise<ConditionResult[]> {
   const [imports, votes] = await Promise.all([importVersion(), voteVersion()]);
   return remembered(`results@${imports}|${votes}`, getResults);
+}
+
+/** The paired changes from vanilla to principled: from trajectories and votes, as the result table. */
+export async function changesNow(): Promise<PairedChange[]> {
+  const [imports, votes] = await Promise.all([importVersion(), voteVersion()]);
+  return remembered(`changes@${imports}|${votes}`, getPairedChanges);
 }
 
 export async function agreementNow(scope: AgreementScope = {}): Promise<AgreementReport> {

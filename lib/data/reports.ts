@@ -2,24 +2,40 @@ import "server-only";
 // The study's two reports (the result table and the agreement figures) in each export format,
 // shared by the command line and the pages' downloads, so every output carries the same numbers.
 import { agreementCsv, agreementJson, agreementLatex } from "@/lib/domain/agreement-format";
-import { resultsCsv, resultsJson, resultsLatex } from "@/lib/domain/results-format";
+import { resultsReportJson, resultsTable } from "@/lib/domain/results-format";
+import { TABLE_NAMES, type TableName } from "@/lib/domain/results-tables";
 import { isReportFormat, REPORT_FORMATS, type ReportFormat } from "@/lib/domain/report-formats";
 import type { AgreementScope } from "./agreement";
-import { agreementNow, resultsNow } from "./report-cache";
+import { agreementNow, changesNow, resultsNow } from "./report-cache";
 
 export { REPORT_FORMATS, isReportFormat, type ReportFormat };
 
 const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
 
-/** Which labels the agreement counts: all, or one study's (the result table takes no scope). */
-export type ReportScope = AgreementScope;
+/**
+ * Which labels the agreement counts: all, or one study's; which of the result tables a CSV or LaTeX
+ * download holds (the result table by default, as interchange.md's `results` prints; LaTeX may hold
+ * "all"; JSON always holds every figure).
+ */
+export type ReportScope = AgreementScope & { table?: TableName | "all" };
+
+/** A table name given by a user, checked: the tables' own names, or "all" (not for CSV: one table a file). */
+export function tableChoice(
+  v: string | null | undefined,
+  format: ReportFormat,
+): { table: TableName | "all" } | { error: string } {
+  const t = v ?? "results";
+  if ((TABLE_NAMES as readonly string[]).includes(t)) return { table: t as TableName };
+  if (t === "all" && format !== "csv") return { table: "all" };
+  return {
+    error: `table is one of ${TABLE_NAMES.join(", ")}${format === "csv" ? " (a CSV holds one table)" : ", all"}`,
+  };
+}
 
 export const REPORTS = {
-  results: async (format: ReportFormat, _scope: ReportScope = {}) => {
-    const rows = (await resultsNow()).map((r) => r.row);
-    return { json: () => json(resultsJson(rows)), csv: () => resultsCsv(rows), latex: () => resultsLatex(rows) }[
-      format
-    ]();
+  results: async (format: ReportFormat, scope: ReportScope = {}) => {
+    const report = { conditions: await resultsNow(), changes: await changesNow() };
+    return format === "json" ? json(resultsReportJson(report)) : resultsTable(report, format, scope.table ?? "results");
   },
   agreement: async (format: ReportFormat, scope: ReportScope = {}) => {
     const report = await agreementNow(scope);
@@ -32,19 +48,23 @@ export const REPORTS = {
 } as const;
 export type ReportName = keyof typeof REPORTS;
 
-/** A report as a download, or 400 for an unknown format. */
+/** A report as a download (the result table's `table` as the user gave it); 400 for an unknown format or table. */
 export async function reportResponse(
   name: ReportName,
   format: string | null,
-  scope: ReportScope = {},
+  scope: AgreementScope = {},
+  table_: string | null = null,
 ): Promise<Response> {
   const f = format ?? "csv";
   if (!isReportFormat(f))
     return Response.json({ error: `format is one of ${Object.keys(REPORT_FORMATS).join(", ")}` }, { status: 400 });
-  return new Response(await REPORTS[name](f, scope), {
+  const table = name === "results" && f !== "json" ? tableChoice(table_, f) : { table: undefined };
+  if ("error" in table) return Response.json({ error: table.error }, { status: 400 });
+  const file = `shortcut-audit-${name}${table.table && table.table !== "results" ? `-${table.table}` : ""}`;
+  return new Response(await REPORTS[name](f, { ...scope, table: table.table }), {
     headers: {
       "content-type": `${REPORT_FORMATS[f].type}; charset=utf-8`,
-      "content-disposition": `attachment; filename="shortcut-audit-${name}.${REPORT_FORMATS[f].extension}"`,
+      "content-disposition": `attachment; filename="${file}.${REPORT_FORMATS[f].extension}"`,
       // A download is a copy of the study at this moment: no cache keeps it for the next reader.
       "cache-control": "no-store",
     },

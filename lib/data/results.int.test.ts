@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { conditionFigures, talliesOf, type RunOutcome } from "@/lib/domain/rates";
+import { conditionFigures, talliesOf, type RunOutcome, type TaskTally } from "@/lib/domain/rates";
 import { panelVerdicts } from "@/lib/domain/panel";
 import { overallVerdict } from "@/lib/domain/verdicts";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
@@ -8,6 +8,9 @@ import { seedDemo } from "@/prisma/seed";
 import { runImport } from "./imports";
 import { getResults } from "./results";
 import { voteVerdicts } from "./derived";
+
+/** Tasks in an order that does not depend on which path listed them. */
+const byTally = (a: TaskTally, b: TaskTally) => a.n - b.n || a.c - b.c || (a.e ?? 0) - (b.e ?? 0);
 
 describe("getResults", () => {
   it("a hand-worked table: n < 3 runs, unknown resolved status, unjudged runs, a 1–1–1 split", async () => {
@@ -101,9 +104,9 @@ describe("getResults", () => {
       const { intervals: _i, benchmark: _b, model: _m, network: _n, prompt: _p, ...figures } = r.row;
       expect(figures).toEqual(conditionFigures(runs));
       const pure = talliesOf(runs);
-      expect({ ...r.tallies, tasks: [...r.tallies.tasks].sort((a, b) => a.n - b.n || a.c - b.c) }).toEqual({
+      expect({ ...r.tallies, tasks: [...r.tallies.tasks].sort(byTally) }).toEqual({
         ...pure,
-        tasks: [...pure.tasks].sort((a, b) => a.n - b.n || a.c - b.c),
+        tasks: [...pure.tasks].sort(byTally),
       });
     }
     // The overall verdicts stored on votes agree with the rule too.

@@ -8,19 +8,13 @@ import {
   resultRow,
   type CategoryTallies,
   type Condition,
+  type ConditionResult,
   type JudgeTallies,
-  type ResultRow,
 } from "@/lib/domain/results";
 import type { ConditionTallies, TaskTally } from "@/lib/domain/rates";
 import { CATEGORIES, PANEL_FIELDS, type Category } from "@/lib/domain/verdicts";
 
-export type ConditionResult = {
-  row: ResultRow;
-  tallies: ConditionTallies;
-  categories: CategoryTallies;
-  unparseable: number;
-  judges: JudgeTallies[];
-};
+export type { ConditionResult };
 
 const conditionKey = (c: Condition) => `${c.benchmark}\u0000${c.model}\u0000${c.network}\u0000${c.prompt}`;
 
@@ -31,6 +25,7 @@ type ConditionSql = Condition & {
   successes: number;
   resolved_successes: number;
   unparseable: number;
+  unparseable_trajectories: number;
 } & Record<`${Lowercase<Category>}_${"a" | "s"}`, number>;
 
 /** The column aliases of a category's panel attempts and successes (upstream_a, upstream_s, ...). */
@@ -52,13 +47,15 @@ const CONDITION_SQL = `
     count(*) FILTER (WHERE t."panelVerdict" = 'SUCCESSFUL')::int AS successes,
     count(*) FILTER (WHERE t."panelVerdict" = 'SUCCESSFUL' AND t.resolved)::int AS resolved_successes,
     coalesce(sum(t."unparseableVotes"), 0)::int AS unparseable,
+    count(*) FILTER (WHERE t."unparseableVotes" > 0)::int AS unparseable_trajectories,
     ${perCategory}
   FROM trajectory t JOIN benchmark b ON b.id = t."benchmarkId" JOIN agent_model m ON m.id = t."modelId"
   GROUP BY b.name, m.name, t.network, t.prompt`;
 
 const TASK_SQL = `
   SELECT b.name AS benchmark, m.name AS model, t.network, t.prompt::text AS prompt,
-    count(*) FILTER (WHERE t.resolved IS NOT NULL)::int AS n, count(*) FILTER (WHERE t.resolved)::int AS c
+    count(*) FILTER (WHERE t.resolved IS NOT NULL)::int AS n, count(*) FILTER (WHERE t.resolved)::int AS c,
+    count(*) FILTER (WHERE t.resolved AND t."panelVerdict" = 'SUCCESSFUL')::int AS e
   FROM trajectory t JOIN benchmark b ON b.id = t."benchmarkId" JOIN agent_model m ON m.id = t."modelId"
   GROUP BY b.name, m.name, t.network, t.prompt, t."taskId"`;
 
@@ -82,7 +79,8 @@ export async function getResults(): Promise<ConditionResult[]> {
     prisma.$queryRawUnsafe<Array<Condition & JudgeTallies>>(JUDGE_SQL),
   ]);
   const tasksBy = new Map<string, TaskTally[]>();
-  for (const t of tasks) tasksBy.set(conditionKey(t), [...(tasksBy.get(conditionKey(t)) ?? []), { n: t.n, c: t.c }]);
+  for (const t of tasks)
+    tasksBy.set(conditionKey(t), [...(tasksBy.get(conditionKey(t)) ?? []), { n: t.n, c: t.c, e: t.e }]);
   const judgesBy = new Map<string, JudgeTallies[]>();
   for (const j of judges)
     judgesBy.set(conditionKey(j), [
@@ -116,6 +114,7 @@ export async function getResults(): Promise<ConditionResult[]> {
         tallies,
         categories,
         unparseable: c.unparseable,
+        unparseableTrajectories: c.unparseable_trajectories,
         judges: judgesBy.get(conditionKey(c)) ?? [],
       };
     })

@@ -23,7 +23,9 @@ export function trajectoryWhere(f: TrajectoryFilter): Prisma.TrajectoryWhereInpu
   if (f.prompt) where.prompt = f.prompt;
   if (f.run) where.run = f.run;
   if (f.resolved) where.resolved = f.resolved === "yes" ? true : f.resolved === "no" ? false : null;
-  if (f.panel)
+  if (f.panel === "not-successful")
+    where.AND = [{ OR: [{ panelVerdict: null }, { panelVerdict: { in: ["ATTEMPTED", "NOT_ATTEMPTED"] } }] }];
+  else if (f.panel)
     where.panelVerdict =
       f.panel === "unjudged"
         ? null
@@ -56,14 +58,16 @@ export function trajectoryWhere(f: TrajectoryFilter): Prisma.TrajectoryWhereInpu
     where.votes = {
       some: {
         judge: { name: f.judge },
-        ...(f.judgeVerdict
-          ? {
-              overall:
-                f.judgeVerdict === "no-success"
-                  ? { in: ["ATTEMPTED", "NOT_ATTEMPTED"] as Verdict[] }
-                  : verdictWhere(f.judgeVerdict),
-            }
-          : {}),
+        ...(f.judgeVerdict === "unparseable"
+          ? { parseStatus: "UNPARSEABLE" as const }
+          : f.judgeVerdict
+            ? {
+                overall:
+                  f.judgeVerdict === "no-success"
+                    ? { in: ["ATTEMPTED", "NOT_ATTEMPTED"] as Verdict[] }
+                    : verdictWhere(f.judgeVerdict),
+              }
+            : {}),
       },
     };
   if (f.unparseable) where.unparseableVotes = f.unparseable === "yes" ? { gt: 0 } : 0;
@@ -138,13 +142,37 @@ async function matchingText(q: string): Promise<Prisma.IntFilter> {
 }
 
 /** `withheld`: trajectories the viewer may not see now (lib/data/blind-elsewhere.ts), left out. */
+/** The answer of a judged trajectory (alias t) to a pair's question, as SQL. */
+const PAIR_ANSWER = {
+  attempt: (t: string) => `${t}."panelVerdict" IN ('ATTEMPTED', 'SUCCESSFUL')`,
+  success: (t: string) => `${t}."panelVerdict" = 'SUCCESSFUL'`,
+  resolved: (t: string) => `(${t}."panelVerdict" = 'SUCCESSFUL' AND ${t}.resolved IS TRUE)`,
+} as const;
+
+/** Trajectories in a vanilla → principled pair (the `pair` filter), as an id filter. */
+async function pairedIds(pair: NonNullable<TrajectoryFilter["pair"]>): Promise<Prisma.IntFilter> {
+  const same = `o."benchmarkId" = t."benchmarkId" AND o."modelId" = t."modelId" AND o.network = t.network
+    AND o."taskId" = t."taskId" AND o.prompt <> t.prompt`;
+  const sql =
+    pair === "task"
+      ? `SELECT t.id FROM trajectory t WHERE EXISTS (SELECT 1 FROM trajectory o WHERE ${same})`
+      : `SELECT t.id FROM trajectory t JOIN trajectory o ON ${same} AND o.run = t.run
+         WHERE t."panelVerdict" IS NOT NULL AND o."panelVerdict" IS NOT NULL
+           ${pair === "run" ? "" : `AND (${PAIR_ANSWER[pair]("t")}) <> (${PAIR_ANSWER[pair]("o")})`}`;
+  const rows = await db().$queryRawUnsafe<Array<{ id: number }>>(sql);
+  return { in: rows.map((r) => r.id) };
+}
+
 export async function listTrajectories(
   f: TrajectoryFilter,
   withheld: readonly number[] = [],
 ): Promise<{ rows: TrajectoryListRow[]; total: number; page: number; pages: number }> {
   const where = trajectoryWhere(f);
   if (f.q) where.id = await matchingText(f.q);
-  if (withheld.length) where.AND = [{ id: { notIn: [...withheld] } }];
+  const and: Prisma.TrajectoryWhereInput[] = [];
+  if (f.pair) and.push({ id: await pairedIds(f.pair) });
+  if (withheld.length) and.push({ id: { notIn: [...withheld] } });
+  if (and.length) where.AND = [...((where.AND as Prisma.TrajectoryWhereInput[] | undefined) ?? []), ...and];
   const total = await db().trajectory.count({ where });
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const page = Math.min(f.page ?? 1, pages);

@@ -1,6 +1,6 @@
 // Data for the result charts, prepared here so the chart components only draw (and this is tested).
 import type { ResultRow } from "./results";
-import { percent, type TaskTally } from "./rates";
+import type { TaskTally } from "./rates";
 
 export const networkMark = (network: boolean) => (network ? "✓" : "×");
 /** In a sentence: "on ✓" / "off ×". */
@@ -52,19 +52,15 @@ export function exploitRateBars(rows: readonly ResultRow[], benchmark: string): 
 export type ResolveBar = { group: string; resolved: number | null; without_exploits: number | null };
 
 /**
- * Resolve rate of each condition (resolved runs / runs of known status) beside the same rate with
- * the resolutions that a successful exploit aided counted as failures.
+ * Resolve rate of each condition as the table's Pass@1 (mean over tasks of resolved / known runs)
+ * beside the same mean with the exploit-aided resolutions (resolved runs the panel judged a
+ * successful exploit) counted as failures.
  */
-export function resolveRateBars(
-  rows: ReadonlyArray<{ label: string; tasks: readonly TaskTally[]; resolvedSuccesses: number }>,
-): ResolveBar[] {
+export function resolveRateBars(rows: ReadonlyArray<{ label: string; tasks: readonly TaskTally[] }>): ResolveBar[] {
   return rows.map((r) => {
-    const known = r.tasks.reduce((a, t) => a + t.n, 0);
-    const resolved = r.tasks.reduce((a, t) => a + t.c, 0);
-    return {
-      group: r.label,
-      resolved: percent(resolved, known),
-      without_exploits: percent(resolved - r.resolvedSuccesses, known),
-    };
+    const known = r.tasks.filter((t) => t.n > 0);
+    const mean = (f: (t: TaskTally) => number) =>
+      known.length ? (known.reduce((a, t) => a + f(t) / t.n, 0) / known.length) * 100 : null;
+    return { group: r.label, resolved: mean((t) => t.c), without_exploits: mean((t) => t.c - (t.e ?? 0)) };
   });
 }

@@ -27,8 +27,11 @@ export function percent(part: number, whole: number): number | null {
   return whole === 0 ? null : (part / whole) * 100;
 }
 
-/** Per task: n = runs with a known resolved status, c = how many of those resolved. */
-export type TaskTally = { n: number; c: number };
+/**
+ * Per task: n = runs with a known resolved status, c = how many of those resolved, e = how many of
+ * those the panel judged a successful exploit (an exploit-aided resolution; 0 when not counted).
+ */
+export type TaskTally = { n: number; c: number; e?: number };
 
 /**
  * Everything a condition's figures are computed from. The database computes these with GROUP BY
@@ -54,10 +57,11 @@ export function talliesOf(runs: readonly RunOutcome[]): ConditionTallies {
     successes = 0,
     resolvedSuccesses = 0;
   for (const r of runs) {
-    const t = byTask.get(r.task) ?? { n: 0, c: 0 };
+    const t = byTask.get(r.task) ?? { n: 0, c: 0, e: 0 };
     if (r.resolved !== null) {
       t.n += 1;
       if (r.resolved) t.c += 1;
+      if (r.resolved && r.panel === "SUCCESSFUL") t.e = (t.e ?? 0) + 1;
     }
     byTask.set(r.task, t);
     if (r.panel === null) continue;

@@ -4,6 +4,15 @@
 import { RATE_KEYS, RATE_LABELS, type ResultRow } from "./results";
 import { networkMark } from "./charts";
 import { csvCell, latexEscape, latexNumber } from "./table-format";
+import {
+  companionTable,
+  conditionExtras,
+  tableCsv,
+  tableLatex,
+  TABLE_NAMES,
+  type ResultsReport,
+  type TableName,
+} from "./results-tables";
 
 const COUNT_KEYS = ["trajectories", "tasks", "judged"] as const;
 
@@ -73,4 +82,30 @@ export function resultsLatex(rows: readonly ResultRow[]): string {
   }
   out.push("\\bottomrule", "\\end{tabular}");
   return `${out.join("\n")}\n`;
+}
+
+/** The JSON download: interchange.md's objects, each with its breakdowns and, if principled, its paired change. */
+export function resultsReportJson(report: ResultsReport): Array<Record<string, unknown>> {
+  const changes = new Map(report.changes.map((c) => [`${c.benchmark}\u0000${c.model}\u0000${c.network}`, c]));
+  return resultsJson(report.conditions.map((c) => c.row)).map((o, i) => {
+    const c = report.conditions[i]!;
+    const change =
+      c.row.prompt === "principled"
+        ? changes.get(`${c.row.benchmark}\u0000${c.row.model}\u0000${c.row.network}`)
+        : undefined;
+    return { ...o, ...conditionExtras(c, change) };
+  });
+}
+
+/** One table (or "all", one after another) as CSV or LaTeX. */
+export function resultsTable(report: ResultsReport, format: "csv" | "latex", table: TableName | "all"): string {
+  const rows = report.conditions.map((c) => c.row);
+  const one = (name: TableName) =>
+    name === "results"
+      ? format === "csv"
+        ? resultsCsv(rows)
+        : resultsLatex(rows)
+      : (format === "csv" ? tableCsv : tableLatex)(companionTable(name, report));
+  if (table !== "all") return one(table);
+  return TABLE_NAMES.map((name) => (format === "csv" ? `# ${name}\n${one(name)}` : one(name))).join("\n");
 }

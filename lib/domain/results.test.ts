@@ -134,21 +134,22 @@ describe("charts", () => {
     ]);
     expect(exploitRateBars([vanilla], "other")).toEqual([]);
   });
-  it("resolve rate with and without exploit-aided resolutions", () => {
-    // 4 known runs, 2 resolved, 1 of them by a successful exploit: 50% and 25%.
-    expect(
-      resolveRateBars([
-        {
-          label: "x",
-          tasks: [
-            { n: 2, c: 1 },
-            { n: 2, c: 1 },
-          ],
-          resolvedSuccesses: 1,
-        },
-      ]),
-    ).toEqual([{ group: "x", resolved: 50, without_exploits: 25 }]);
-    expect(resolveRateBars([{ label: "y", tasks: [{ n: 0, c: 0 }], resolvedSuccesses: 0 }])).toEqual([
+  it("resolve rate with and without exploit-aided resolutions, as Pass@1 (a mean over tasks)", () => {
+    // Task 1: 1 of 2 runs resolved, by a successful exploit; task 2: 2 of 3, neither by an exploit.
+    // Resolved: mean(1/2, 2/3) = 58.33 (the table's Pass@1; pooled it would be 3/5 = 60).
+    // Without exploit-aided resolutions: mean(0/2, 2/3) = 33.33.
+    const [bar] = resolveRateBars([
+      {
+        label: "x",
+        tasks: [
+          { n: 2, c: 1, e: 1 },
+          { n: 3, c: 2, e: 0 },
+        ],
+      },
+    ]);
+    expect(bar!.resolved).toBeCloseTo((1 / 2 + 2 / 3) * 50, 9);
+    expect(bar!.without_exploits).toBeCloseTo((2 / 3) * 50, 9);
+    expect(resolveRateBars([{ label: "y", tasks: [{ n: 0, c: 0 }] }])).toEqual([
       { group: "y", resolved: null, without_exploits: null },
     ]);
   });

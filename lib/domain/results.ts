@@ -105,3 +105,14 @@ export function judgeRates(t: JudgeTallies) {
     success: wilson(t.successes, t.votes),
   };
 }
+
+/** One condition's row of the table with everything its breakdowns are computed from. */
+export type ConditionResult = {
+  row: ResultRow;
+  tallies: ConditionTallies;
+  categories: CategoryTallies;
+  /** Unparseable answers among the condition's votes, and trajectories with at least one. */
+  unparseable: number;
+  unparseableTrajectories: number;
+  judges: JudgeTallies[];
+};

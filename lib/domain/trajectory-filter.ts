@@ -23,21 +23,33 @@ const FIELDS = {
   prompt: anyOf(["vanilla", "principled"]),
   run: wholeNumber(1),
   resolved: anyOf(["yes", "no", "unknown"]),
-  /** "attempt": ATTEMPTED or SUCCESSFUL; "judged"/"unjudged": any verdict / none. */
-  panel: anyOf(["attempt", "no-success", "judged", "unjudged", ...VERDICTS]),
+  /**
+   * "attempt": ATTEMPTED or SUCCESSFUL; "no-success": ATTEMPTED or NOT_ATTEMPTED; "not-successful":
+   * anything but SUCCESSFUL, unjudged too; "judged"/"unjudged": any verdict / none.
+   */
+  panel: anyOf(["attempt", "no-success", "not-successful", "judged", "unjudged", ...VERDICTS]),
   category: anyOf(CATEGORIES),
   /** The verdict the chosen category's panel must have ("attempt": ATTEMPTED or SUCCESSFUL). */
   categoryVerdict: anyOf(["attempt", ...VERDICTS]),
   split: anyOf(["UNANIMOUS", "MAJORITY", "NO_MAJORITY"]),
-  /** A judge by name, and (optionally) the overall verdict that judge gave ("attempt": ATTEMPTED or SUCCESSFUL). */
+  /**
+   * A judge by name, and (optionally) the overall verdict that judge gave ("attempt": ATTEMPTED or
+   * SUCCESSFUL; "unparseable": its answer could not be read).
+   */
   judge: text,
-  judgeVerdict: anyOf(["attempt", "no-success", ...VERDICTS]),
+  judgeVerdict: anyOf(["attempt", "no-success", "unparseable", ...VERDICTS]),
   unparseable: anyOf(["yes", "no"]),
   /** Some human label says (or does not say) an exploit was attempted / successful. */
   human: anyOf(["attempt", "no-attempt", "success", "no-success"]),
   /** The gold label in force says (or does not say) attempted / successful; any: there is one; none: there is not. */
   gold: anyOf(["attempt", "no-attempt", "success", "no-success", "any", "none"]),
   labelled: anyOf(["yes", "no"]),
+  /**
+   * Pairs of vanilla → principled (lib/domain/paired.ts): "task": the trajectory's task was run under
+   * both prompts (same benchmark, model, network); "run": it and its pair (the same task and run under
+   * the other prompt) are both judged; "attempt" / "success" / "resolved": and they answer differently.
+   */
+  pair: anyOf(["task", "run", "attempt", "success", "resolved"]),
   /** The items of one annotation study, by name. */
   study: text,
   /**

@@ -3,9 +3,13 @@ import { requireRequest } from "@/lib/auth/session";
 
 export const dynamic = "force-dynamic";
 
-/** GET /api/results?format=csv|json|latex: the result table as a download. */
+/**
+ * GET /api/results?format=csv|json|latex[&table=NAME]: the result table as a download; with a table
+ * (changes, categories, judges, unparseable; for LaTeX also all), that table. JSON holds every figure.
+ */
 export async function GET(request: Request) {
   const user = await requireRequest(request, "results:read");
   if (user instanceof Response) return user;
-  return reportResponse("results", new URL(request.url).searchParams.get("format"));
+  const params = new URL(request.url).searchParams;
+  return reportResponse("results", params.get("format"), {}, params.get("table"));
 }

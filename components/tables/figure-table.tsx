@@ -1,0 +1,139 @@
+"use client";
+// A table of figures (lib/domain/figure-table.ts) that sorts by any column in the browser, without a
+// reload: a header's button sorts ascending, then descending, then back to the table's own order.
+// The header row stays in view while the table's box scrolls.
+import Link from "next/link";
+import { useMemo, useState } from "react";
+import {
+  createColumnHelper,
+  flexRender,
+  getCoreRowModel,
+  getSortedRowModel,
+  type SortingState,
+  useReactTable,
+} from "@tanstack/react-table";
+import type { FigureCell, FigureRow, FigureTable as Table } from "@/lib/domain/figure-table";
+
+const col = createColumnHelper<FigureRow>();
+
+function Cell({ cell }: { cell: FigureCell }) {
+  const shown = cell.strong ? <strong>{cell.text}</strong> : cell.text;
+  return (
+    <>
+      {cell.href ? (
+        <Link
+          href={cell.href}
+          aria-label={cell.label}
+          title={cell.count === undefined ? undefined : `opens ${cell.count} trajectories`}
+        >
+          {shown}
+        </Link>
+      ) : (
+        shown
+      )}
+      {cell.sub ? <div className="ci">{cell.sub}</div> : null}
+      {cell.parts ? (
+        <div className="ci">
+          {cell.parts.map((p, i) =>
+            p.text === "\n" ? (
+              <br key={i} />
+            ) : p.href ? (
+              <Link key={i} href={p.href} aria-label={p.label} title={`opens ${p.count} trajectories`}>
+                {p.text}
+              </Link>
+            ) : (
+              <span key={i}>{p.text}</span>
+            ),
+          )}
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+/** Nulls last whichever the direction; numbers as numbers, text by locale. */
+function compare(a: FigureCell["sort"], b: FigureCell["sort"]): number {
+  if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1;
+  return typeof a === "number" && typeof b === "number" ? a - b : String(a).localeCompare(String(b));
+}
+
+export function FigureTable({ table }: { table: Table }) {
+  const [sorting, setSorting] = useState<SortingState>([]);
+  const columns = useMemo(
+    () =>
+      table.columns.map((c, i) =>
+        col.accessor((r) => r.cells[i]?.sort ?? null, {
+          id: c.key,
+          header: c.label,
+          meta: { numeric: c.numeric },
+          sortUndefined: "last",
+          sortingFn: (x, y, id) => compare(x.getValue(id), y.getValue(id)),
+          cell: (ctx) => <Cell cell={ctx.row.original.cells[i]!} />,
+        }),
+      ),
+    [table.columns],
+  );
+  const t = useReactTable({
+    data: table.rows,
+    columns,
+    state: { sorting },
+    onSortingChange: setSorting,
+    // Ascending first for every column (tanstack starts numbers descending by default).
+    sortDescFirst: false,
+    getCoreRowModel: getCoreRowModel(),
+    getSortedRowModel: getSortedRowModel(),
+    getRowId: (r) => r.key,
+  });
+  return (
+    <div className="table-scroll figure-box">
+      <table aria-label={table.title} id={table.id}>
+        <thead>
+          {t.getHeaderGroups().map((g) => (
+            <tr key={g.id}>
+              {g.headers.map((h) => {
+                const dir = h.column.getIsSorted();
+                const numeric = (h.column.columnDef.meta as { numeric?: boolean } | undefined)?.numeric;
+                return (
+                  <th
+                    key={h.id}
+                    scope="col"
+                    className={numeric ? "num" : undefined}
+                    aria-sort={dir === "asc" ? "ascending" : dir === "desc" ? "descending" : undefined}
+                  >
+                    <button
+                      type="button"
+                      className="sort"
+                      title="Sort by this column (again: the other way, then the table's own order)"
+                      onClick={h.column.getToggleSortingHandler()}
+                    >
+                      {flexRender(h.column.columnDef.header, h.getContext())}
+                      <span aria-hidden="true">{dir === "asc" ? " ↑" : dir === "desc" ? " ↓" : ""}</span>
+                    </button>
+                  </th>
+                );
+              })}
+            </tr>
+          ))}
+        </thead>
+        <tbody>
+          {t.getRowModel().rows.map((r) => (
+            <tr key={r.id} className={r.original.className}>
+              {r.getVisibleCells().map((c, i) => {
+                const numeric = table.columns[i]?.numeric;
+                return i === 0 ? (
+                  <th key={c.id} scope="row">
+                    {flexRender(c.column.columnDef.cell, c.getContext())}
+                  </th>
+                ) : (
+                  <td key={c.id} className={numeric ? "num" : undefined}>
+                    {flexRender(c.column.columnDef.cell, c.getContext())}
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

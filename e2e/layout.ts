@@ -1,0 +1,35 @@
+// What a journey checks of a page's layout at a width: nothing runs off the right edge (wide tables
+// scroll in a box of their own, long texts in theirs), with a screenshot kept in the test's output.
+import type { Page, TestInfo } from "@playwright/test";
+
+export const WIDTHS = [
+  { width: 1440, height: 900 },
+  { width: 390, height: 844 },
+] as const;
+
+/** Elements whose right edge is past the viewport's, outside a box that scrolls on its own. */
+export function offRightEdge(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const out: string[] = [];
+    for (const el of document.querySelectorAll("body *")) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.right <= width + 1) continue;
+      if (el.closest(".table-scroll, pre, .recharts-wrapper")) continue;
+      out.push(`${el.tagName.toLowerCase()}.${el.className} (right edge ${Math.round(r.right)} of ${width})`);
+    }
+    return out.slice(0, 10);
+  });
+}
+
+/** Resizes, screenshots the page into the test's output, and answers what runs off the edge. */
+export async function atEachWidth(page: Page, info: TestInfo, name: string): Promise<Record<string, string[]>> {
+  const found: Record<string, string[]> = {};
+  for (const size of WIDTHS) {
+    await page.setViewportSize(size);
+    await page.waitForTimeout(200);
+    await page.screenshot({ path: info.outputPath(`${name}-${size.width}x${size.height}.png`) });
+    found[`${size.width}`] = await offRightEdge(page);
+  }
+  return found;
+}

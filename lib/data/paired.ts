@@ -1,0 +1,26 @@
+import "server-only";
+// The paired change from vanilla to principled per benchmark × model × network (lib/domain/paired.ts),
+// read from one row per trajectory: its task, run, resolved status and panel verdict.
+import { db } from "@/lib/db";
+import { pairedChange, type Group, type PairedChange, type PairedRun } from "@/lib/domain/paired";
+import { compareConditions } from "@/lib/domain/results";
+
+const RUNS_SQL = `
+  SELECT b.name AS benchmark, m.name AS model, t.network, t.prompt::text AS prompt, t."taskId"::text AS task,
+    t.run, t.resolved, t."panelVerdict" AS panel
+  FROM trajectory t JOIN benchmark b ON b.id = t."benchmarkId" JOIN agent_model m ON m.id = t."modelId"`;
+
+export async function getPairedChanges(): Promise<PairedChange[]> {
+  const rows = await db().$queryRawUnsafe<Array<Group & PairedRun>>(RUNS_SQL);
+  const groups = new Map<string, { group: Group; runs: PairedRun[] }>();
+  for (const r of rows) {
+    const key = `${r.benchmark}\u0000${r.model}\u0000${r.network}`;
+    const g = groups.get(key) ?? { group: { benchmark: r.benchmark, model: r.model, network: r.network }, runs: [] };
+    g.runs.push({ task: r.task, run: r.run, prompt: r.prompt, resolved: r.resolved, panel: r.panel });
+    groups.set(key, g);
+  }
+  return [...groups.values()]
+    .filter((g) => g.runs.some((r) => r.prompt === "vanilla") && g.runs.some((r) => r.prompt === "principled"))
+    .map((g) => pairedChange(g.group, g.runs))
+    .sort((a, b) => compareConditions({ ...a, prompt: "vanilla" }, { ...b, prompt: "vanilla" }));
+}

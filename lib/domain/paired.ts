@@ -1,0 +1,252 @@
+// Paired statistics for the change from vanilla to principled (issue 16). The two prompts run the
+// same tasks, so within one benchmark × model × network the change is paired:
+//
+// - Attempt, success and resolved (the panel's SUCCESSFUL on a run that resolved the task, the
+//   table's Resolved %): a run of task T, run r under vanilla pairs with run r of T under principled
+//   when both are judged. Over the n pairs, b = yes under vanilla and no under principled, c = no
+//   then yes. McNemar's exact test: under no change each discordant pair is b or c with
+//   probability ½, so p = min(1, 2·Σ_{i=0}^{min(b,c)} C(b+c, i)·2^−(b+c)) (two-sided), 1 when b+c = 0.
+//   The paired change is (c − b)/n in percentage points.
+// - Every rate (Pass@1, Pass@3 and the three above): a 95% interval for principled − vanilla by the
+//   bootstrap over tasks. Tasks run under both prompts are resampled with replacement (each keeps
+//   all its runs under both prompts); each resample's change is the protocol's figure (§3) under
+//   principled minus under vanilla on the resampled tasks; the interval is the 2.5th and 97.5th
+//   percentiles (linear between order statistics) of the resamples where the change is defined.
+//   The generator is seeded by the group's names, so the same data give the same interval.
+//
+// Written here rather than taken from a library: the binomial tail needs only log-factorials, and
+// the bootstrap must read the protocol's own figures; neither simple-statistics nor jStat has an
+// exact McNemar test.
+import { passAtKForTask, percent } from "./rates";
+import { prng, textSeed } from "./random";
+import { RATE_KEYS, type RateKey } from "./results";
+import { isAttempt, isSuccess, type Verdict } from "./verdicts";
+
+export const BOOTSTRAP_RESAMPLES = 2000;
+export const BINARY_KEYS = ["attempt_rate", "success_rate", "resolved_exploit_rate"] as const;
+export type BinaryKey = (typeof BINARY_KEYS)[number];
+
+/** One trajectory as the paired statistics read it. */
+export type PairedRun = {
+  task: string;
+  run: number;
+  prompt: "vanilla" | "principled";
+  resolved: boolean | null;
+  panel: Verdict | null;
+};
+export type Group = { benchmark: string; model: string; network: boolean };
+
+/** McNemar's exact two-sided p-value for b and c discordant pairs. */
+export function mcnemarExact(b: number, c: number): number {
+  const n = b + c;
+  if (n === 0) return 1;
+  const logFact = [0];
+  for (let i = 1; i <= n; i++) logFact.push(logFact[i - 1]! + Math.log(i));
+  let tail = 0;
+  for (let i = 0; i <= Math.min(b, c); i++)
+    tail += Math.exp(logFact[n]! - logFact[i]! - logFact[n - i]! - n * Math.LN2);
+  return Math.min(1, 2 * tail);
+}
+
+/** The answer of one judged run to a binary question. */
+const ANSWER: Record<BinaryKey, (r: PairedRun) => boolean> = {
+  attempt_rate: (r) => isAttempt(r.panel!),
+  success_rate: (r) => isSuccess(r.panel!),
+  resolved_exploit_rate: (r) => isSuccess(r.panel!) && r.resolved === true,
+};
+
+export type McNemar = {
+  /** Pairs: the same task and run judged under both prompts. */
+  pairs: number;
+  vanilla_yes: number;
+  principled_yes: number;
+  /** Yes under vanilla, no under principled. */
+  b: number;
+  /** No under vanilla, yes under principled. */
+  c: number;
+  /** (c − b) / pairs, in percentage points; null without pairs. */
+  change: number | null;
+  p: number;
+};
+
+export function mcnemarOf(runs: readonly PairedRun[], key: BinaryKey): McNemar {
+  const vanilla = new Map<string, PairedRun>();
+  for (const r of runs) if (r.prompt === "vanilla" && r.panel !== null) vanilla.set(`${r.task}\u0000${r.run}`, r);
+  let pairs = 0,
+    vanillaYes = 0,
+    principledYes = 0,
+    b = 0,
+    c = 0;
+  for (const p of runs) {
+    if (p.prompt !== "principled" || p.panel === null) continue;
+    const v = vanilla.get(`${p.task}\u0000${p.run}`);
+    if (!v) continue;
+    const [before, after] = [ANSWER[key](v), ANSWER[key](p)];
+    pairs += 1;
+    if (before) vanillaYes += 1;
+    if (after) principledYes += 1;
+    if (before && !after) b += 1;
+    if (!before && after) c += 1;
+  }
+  return {
+    pairs,
+    vanilla_yes: vanillaYes,
+    principled_yes: principledYes,
+    b,
+    c,
+    change: pairs ? ((c - b) / pairs) * 100 : null,
+    p: mcnemarExact(b, c),
+  };
+}
+
+/** A task's runs under one prompt, as sums from which every figure of §3 follows. */
+type TaskSums = {
+  n: number;
+  c: number;
+  judged: number;
+  attempts: number;
+  successes: number;
+  resolvedSuccesses: number;
+};
+
+function sumsOf(runs: readonly PairedRun[]): TaskSums {
+  const s = { n: 0, c: 0, judged: 0, attempts: 0, successes: 0, resolvedSuccesses: 0 };
+  for (const r of runs) {
+    if (r.resolved !== null) {
+      s.n += 1;
+      if (r.resolved) s.c += 1;
+    }
+    if (r.panel === null) continue;
+    s.judged += 1;
+    if (isAttempt(r.panel)) s.attempts += 1;
+    if (isSuccess(r.panel)) {
+      s.successes += 1;
+      if (r.resolved === true) s.resolvedSuccesses += 1;
+    }
+  }
+  return s;
+}
+
+/** The five figures of §3 over a multiset of tasks (indices into `tasks`), in percent. */
+function figures(tasks: readonly TaskSums[], chosen: readonly number[]): Record<RateKey, number | null> {
+  let p1 = 0,
+    p3 = 0,
+    known = 0,
+    judged = 0,
+    attempts = 0,
+    successes = 0,
+    resolved = 0;
+  for (const i of chosen) {
+    const t = tasks[i]!;
+    if (t.n > 0) {
+      known += 1;
+      p1 += t.c / t.n;
+      p3 += passAtKForTask(t.n, t.c, 3)!;
+    }
+    judged += t.judged;
+    attempts += t.attempts;
+    successes += t.successes;
+    resolved += t.resolvedSuccesses;
+  }
+  return {
+    pass_at_1: known ? (p1 / known) * 100 : null,
+    pass_at_3: known ? (p3 / known) * 100 : null,
+    attempt_rate: percent(attempts, judged),
+    success_rate: percent(successes, judged),
+    resolved_exploit_rate: percent(resolved, judged),
+  };
+}
+
+/** The q-quantile (0..1) of sorted values, linear between order statistics. */
+export function quantile(sorted: readonly number[], q: number): number {
+  const h = (sorted.length - 1) * q;
+  const lo = Math.floor(h);
+  return sorted[lo]! + (h - lo) * ((sorted[Math.min(lo + 1, sorted.length - 1)] ?? sorted[lo]!) - sorted[lo]!);
+}
+
+export type BootstrapChange = {
+  /** principled − vanilla on the tasks run under both prompts, in percentage points; null if undefined. */
+  change: number | null;
+  low: number | null;
+  high: number | null;
+  /** Resamples drawn, and those in which the change was defined (the interval's). */
+  resamples: number;
+  defined: number;
+};
+
+/** Each rate's change and its bootstrap interval, over the tasks run under both prompts. */
+export function bootstrapChanges(
+  runs: readonly PairedRun[],
+  seed: string,
+  resamples = BOOTSTRAP_RESAMPLES,
+): { tasks: number; trajectories: number; judged: number; changes: Record<RateKey, BootstrapChange> } {
+  const byTask = new Map<string, { vanilla: PairedRun[]; principled: PairedRun[] }>();
+  for (const r of runs) {
+    const t = byTask.get(r.task) ?? { vanilla: [], principled: [] };
+    t[r.prompt].push(r);
+    byTask.set(r.task, t);
+  }
+  const both = [...byTask.keys()]
+    .sort()
+    .filter((k) => byTask.get(k)!.vanilla.length && byTask.get(k)!.principled.length);
+  const vanilla = both.map((k) => sumsOf(byTask.get(k)!.vanilla));
+  const principled = both.map((k) => sumsOf(byTask.get(k)!.principled));
+  const change = (chosen: readonly number[]) => {
+    const [v, p] = [figures(vanilla, chosen), figures(principled, chosen)];
+    return Object.fromEntries(RATE_KEYS.map((k) => [k, v[k] === null || p[k] === null ? null : p[k]! - v[k]!]));
+  };
+  const whole = change(both.map((_, i) => i));
+  const draws: Record<RateKey, number[]> = Object.fromEntries(RATE_KEYS.map((k) => [k, []])) as never;
+  const random = prng(textSeed(seed));
+  const chosen = new Array<number>(both.length);
+  for (let r = 0; both.length && r < resamples; r++) {
+    for (let i = 0; i < both.length; i++) chosen[i] = Math.floor(random() * both.length);
+    const d = change(chosen);
+    for (const k of RATE_KEYS) if (d[k] !== null) draws[k].push(d[k]!);
+  }
+  const changes = Object.fromEntries(
+    RATE_KEYS.map((k) => {
+      const sorted = draws[k].sort((a, b) => a - b);
+      return [
+        k,
+        {
+          change: whole[k] ?? null,
+          low: sorted.length ? quantile(sorted, 0.025) : null,
+          high: sorted.length ? quantile(sorted, 0.975) : null,
+          resamples: both.length ? resamples : 0,
+          defined: sorted.length,
+        },
+      ];
+    }),
+  ) as Record<RateKey, BootstrapChange>;
+  const runsOn = both.flatMap((k) => [...byTask.get(k)!.vanilla, ...byTask.get(k)!.principled]);
+  return {
+    tasks: both.length,
+    trajectories: runsOn.length,
+    judged: runsOn.filter((r) => r.panel !== null).length,
+    changes,
+  };
+}
+
+export type PairedChange = Group & {
+  /** Tasks run under both prompts (the bootstrap's units), their trajectories and the judged ones. */
+  tasks: number;
+  trajectories: number;
+  judged: number;
+  bootstrap: Record<RateKey, BootstrapChange>;
+  mcnemar: Record<BinaryKey, McNemar>;
+};
+
+/** The paired change of one group; the bootstrap's seed is the group's names. */
+export function pairedChange(group: Group, runs: readonly PairedRun[], resamples = BOOTSTRAP_RESAMPLES): PairedChange {
+  const seed = `${group.benchmark}\u0000${group.model}\u0000${group.network}`;
+  const { tasks, trajectories, judged, changes } = bootstrapChanges(runs, seed, resamples);
+  return {
+    ...group,
+    tasks,
+    trajectories,
+    judged,
+    bootstrap: changes,
+    mcnemar: Object.fromEntries(BINARY_KEYS.map((k) => [k, mcnemarOf(runs, k)])) as Record<BinaryKey, McNemar>,
+  };
+}
