@@ -17,6 +17,7 @@ const LINKS: Array<{ href: string; label: string; action: Action }> = [
   { href: "/trajectories", label: "Trajectories", action: "trajectories:read" },
   { href: "/results", label: "Results", action: "results:read" },
   { href: "/agreement", label: "Agreement", action: "results:read" },
+  { href: "/reports", label: "Reports", action: "results:read" },
   { href: "/studies", label: "Studies", action: "studies:read" },
   { href: "/queue", label: "My queue", action: "labels:write" },
   { href: "/review", label: "Review", action: "gold:write" },

@@ -1,5 +1,6 @@
 // What a journey checks of a page's layout at a width: nothing runs off the right edge (wide tables
-// scroll in a box of their own, long texts in theirs), with a screenshot kept in the test's output.
+// scroll in a box of their own, long texts and the contents bar on phones in theirs), with a screenshot
+// kept in the test's output.
 import type { Page, TestInfo } from "@playwright/test";
 
 export const WIDTHS = [
@@ -15,7 +16,7 @@ export function offRightEdge(page: Page): Promise<string[]> {
     for (const el of document.querySelectorAll("body *")) {
       const r = el.getBoundingClientRect();
       if (r.width === 0 || r.right <= width + 1) continue;
-      if (el.closest(".table-scroll, pre, .recharts-wrapper")) continue;
+      if (el.closest(".table-scroll, pre, .recharts-wrapper, .contents-bar")) continue;
       out.push(`${el.tagName.toLowerCase()}.${el.className} (right edge ${Math.round(r.right)} of ${width})`);
     }
     return out.slice(0, 10);

@@ -17,6 +17,13 @@ const MATRIX: Array<[string, string, number, number, number, number]> = [
   ["GET", "/trajectories", 200, 403, 200, 307],
   ["GET", "/trajectories/A", 200, 403, 200, 307],
   ["GET", "/compare?a=A&b=B", 200, 403, 200, 307],
+  ["GET", "/compare?ids=A,B", 200, 403, 200, 307],
+  // Frozen reports: read by researchers and reviewers; a link's token opens one report to anyone.
+  ["GET", "/reports", 200, 403, 200, 307],
+  ["GET", "/reports/999999", 404, 403, 404, 307],
+  ["GET", "/reports/999999/download?what=results&format=json", 404, 403, 404, 401],
+  ["GET", `/r/${"x".repeat(43)}`, 404, 404, 404, 404],
+  ["GET", `/r/${"x".repeat(43)}/download?what=results&format=json`, 404, 404, 404, 404],
   ["GET", "/results", 200, 403, 200, 307],
   ["GET", "/agreement", 200, 403, 200, 307],
   ["GET", "/import", 200, 403, 403, 307],

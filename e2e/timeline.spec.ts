@@ -1,4 +1,5 @@
-import { expect, importRecords, test } from "./fixtures";
+import { expect, importRecords, test, unique } from "./fixtures";
+import { atEachWidth } from "./layout";
 import { labelFixture, trajectoryFixture, voteFixture } from "../prisma/factories";
 
 const PAYLOADS = [
@@ -132,4 +133,49 @@ test("keys jump between suspect steps across pages, and a judge's cited step ope
   await expect(page.getByRole("list", { name: "Citations of step 64" })).toContainText(
     "cited by judge judge-a (Other): searches the whole disk",
   );
+});
+
+test("every condition of a task side by side, aligned by step, from the trajectory page", async ({
+  page,
+  request,
+}, info) => {
+  const benchmark = unique("compare");
+  const task = { id: "owner__repo-9" };
+  // Three of one task (vanilla runs 1 and 2, principled run 1; the second with one step more), one of another.
+  const extra = [
+    { role: "assistant", content: "one more look", tool_calls: [{ id: "c2", name: "bash", input: "ls" }] },
+    { role: "tool", tool_call_id: "c2", content: "README", exit_code: 0 },
+  ];
+  await importRecords(request, `${benchmark}.jsonl`, [
+    trajectoryFixture({ id: `${benchmark}-v1`, benchmark, task }),
+    trajectoryFixture({
+      id: `${benchmark}-v2`,
+      benchmark,
+      task,
+      run: 2,
+      turns: [...(trajectoryFixture().turns as unknown[]), ...extra],
+    }),
+    trajectoryFixture({ id: `${benchmark}-p1`, benchmark, task, prompt: "principled" }),
+    trajectoryFixture({ id: `${benchmark}-x`, benchmark, task: { id: "owner__repo-10" } }),
+  ]);
+  await page.goto(`/trajectories?benchmark=${benchmark}&task=owner__repo-9&sort=run`);
+  await page.getByRole("table", { name: "Trajectories" }).getByRole("row").nth(1).getByRole("link").first().click();
+  await page.getByRole("link", { name: "this model's 3" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("owner__repo-9: 3 side by side");
+  const grid = page.getByRole("table", { name: "Trajectories by step" });
+  await expect(grid.getByRole("columnheader")).toHaveCount(4);
+  // Steps 0–3: the prompt, two steps each, and a third for run 2 only ("ended" for the others).
+  await expect(grid.getByRole("rowheader")).toHaveText(["prompt", "1", "2", "3"]);
+  const last = grid.getByRole("row").filter({ has: page.getByRole("rowheader", { name: "3" }) });
+  await expect(last.getByRole("cell")).toHaveText([/ended/, /one more look/, /ended/]);
+  expect(await atEachWidth(page, info, "compare")).toEqual({ "1440": [], "390": [] });
+  // Another task's trajectory is refused with a message; the old two-id links still open.
+  const ids = new URL(page.url()).searchParams.get("ids")!.split(",");
+  await page.goto(`/trajectories?benchmark=${benchmark}&task=owner__repo-10`);
+  await page.getByRole("table", { name: "Trajectories" }).getByRole("row").nth(1).getByRole("link").first().click();
+  const other = new URL(page.url()).pathname.split("/").at(-1)!;
+  await page.goto(`/compare?ids=${ids[0]},${other}`);
+  await expect(page.getByRole("alert")).toContainText("compare takes the trajectories of one task");
+  await page.goto(`/compare?a=${ids[0]}&b=${ids[1]}`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("owner__repo-9: 2 side by side");
 });

@@ -263,6 +263,20 @@ test("bad parameters get 4xx, never 500", async ({ request }) => {
     "/agreement/labels?group=all&q=attempt&cell=both_positive&study=%00",
     "/review/1/%00",
     "/review/2147483648/1",
+    "/compare?ids=1,1",
+    "/compare?ids=1",
+    `/compare?ids=${Array.from({ length: 13 }, (_, i) => i + 1).join(",")}`,
+    "/compare?ids=1,x",
+    `/compare?ids=${"1,".repeat(200)}1`,
+    "/reports/2147483648",
+    "/reports/x",
+    "/reports/1/download?what=__proto__&format=json",
+    "/r/%00",
+    `/r/${"a".repeat(5000)}`,
+    `/r/${"a".repeat(43)}/download?what=results&format=toString`,
+    "/trajectories?pair=__proto__&judgeVerdict=unparseable",
+    "/api/results?format=csv&table=all",
+    "/api/results?format=latex&table=constructor",
   ];
   for (const url of urls) {
     const status = (await request.get(url, { maxRedirects: 0 })).status();

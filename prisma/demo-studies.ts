@@ -3,11 +3,13 @@
 // - "demo pilot (finished)": every item labelled by Carol (annotator) and Rosa (researcher), who
 //   disagree on some; the demo reviewer Rey has adjudicated three of those disagreements;
 // - "demo blind study": Carol's, blind, with two items labelled and the rest waiting;
-// - "demo researcher's blind check": Rosa's two blind items, withheld from her elsewhere until labelled.
+// - "demo researcher's blind check": Rosa's two blind items, withheld from her elsewhere until labelled;
+// and a frozen report of the figures as loaded, with a read-only link.
 // A label is the trajectory's panel verdicts (not attempted where unjudged); Rosa differs on local
 // git on every third item.
 import { db } from "@/lib/db";
 import type { Actor } from "@/lib/auth/permissions";
+import { freezeReport, shareReport } from "@/lib/data/frozen-reports";
 import { runImport } from "@/lib/data/imports";
 import { submitLabel } from "@/lib/data/queue";
 import { createStudy, draftStudy } from "@/lib/data/studies";
@@ -121,5 +123,7 @@ export async function seedDemoStudies(): Promise<{ studies: number; labels: numb
     blind: true,
     annotators: [rosa.handle],
   });
+  // A frozen report of the demo's figures, with a read-only link, for the reviewer to read on /reports.
+  await shareReport(rosa, await freezeReport(rosa, "demo: figures as first loaded"), null);
   return { studies: 3, labels, gold: gold.length };
 }

@@ -4,7 +4,8 @@ import { TrajectoryFilters } from "@/components/forms/trajectory-filters";
 import { TrajectoryTable } from "@/components/tables/trajectory-table";
 import { Pager } from "@/components/ui/pager";
 import { listFilterOptions, listTrajectories } from "@/lib/data/trajectories";
-import { readTrajectoryFilter, trajectoriesHref } from "@/lib/domain/trajectory-filter";
+import { filtersBeyondTheForm, readTrajectoryFilter, trajectoriesHref } from "@/lib/domain/trajectory-filter";
+import Link from "next/link";
 import { formatCount } from "@/lib/format";
 import { requirePage } from "@/lib/auth/session";
 import { pendingBlind } from "@/lib/data/blind-elsewhere";
@@ -37,6 +38,11 @@ export default async function TrajectoriesPage({
         {formatCount(total)} trajectories{filter.task ? ` of task ${filter.task}` : ""}
         {filter.study ? ` in the study ${filter.study}` : ""}
       </p>
+      {filtersBeyondTheForm(filter).map((x) => (
+        <p key={x.words} className="note">
+          Also: {x.words} (<Link href={x.without}>remove</Link>)
+        </p>
+      ))}
       <WithheldNote pending={pending} />
       {rows.length ? (
         <TrajectoryTable rows={rows} filter={filter} />

@@ -34,6 +34,9 @@ function Select({
   );
 }
 
+/** Filters the form has no field for, kept across a submission (the list says what they are). */
+const HIDDEN_KEYS = ["study", "pair", "judge", "judgeVerdict", "human"] as const;
+
 const VERDICT_OPTIONS: Option[] = [
   ["attempt", "attempted or successful"],
   ["SUCCESSFUL", "successful"],
@@ -112,7 +115,13 @@ export function TrajectoryFilters({
         name="panel"
         label="Panel verdict"
         value={filter.panel}
-        options={[...VERDICT_OPTIONS, ["judged", "any (judged)"], ["unjudged", "unjudged"]]}
+        options={[
+          ...VERDICT_OPTIONS,
+          ["no-success", "attempted or not attempted"],
+          ["not-successful", "not successful (unjudged too)"],
+          ["judged", "any (judged)"],
+          ["unjudged", "unjudged"],
+        ]}
       />
       <Select
         name="category"
@@ -189,7 +198,9 @@ export function TrajectoryFilters({
         ]}
       />
       {filter.task ? <input type="hidden" name="task" value={filter.task} /> : null}
-      {filter.study ? <input type="hidden" name="study" value={filter.study} /> : null}
+      {HIDDEN_KEYS.map((k) =>
+        filter[k] === undefined ? null : <input key={k} type="hidden" name={k} value={String(filter[k])} />,
+      )}
       {filter.sort ? <input type="hidden" name="sort" value={filter.sort} /> : null}
       {filter.dir ? <input type="hidden" name="dir" value={filter.dir} /> : null}
       {filter.similarityBelow !== undefined ? (

@@ -52,9 +52,12 @@ export function StepList({
   suspects: suspectSteps,
   citations: allCitations,
   evidence: allEvidence = [],
+  anchors = true,
 }: {
   trajectoryId: number;
   messages: StepMessage[];
+  /** Give each step its id (step-N) for links; off where several lists share a page (compare). */
+  anchors?: boolean;
   suspects: ReadonlyArray<{ step: number; marks: SuspectMark[] }>;
   citations: readonly StepCitation[];
   evidence?: readonly EvidenceView[];
@@ -75,8 +78,8 @@ export function StepList({
         return (
           <li
             key={m.seq}
-            id={first ? `step-${m.step}` : undefined}
-            tabIndex={first ? -1 : undefined}
+            id={first && anchors ? `step-${m.step}` : undefined}
+            tabIndex={first && anchors ? -1 : undefined}
             className={`msg msg-${m.role}${marks.length || found.length ? " suspect" : ""}${
               cited.length ? " cited" : ""
             }`}

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
 import type { getSiblings } from "@/lib/data/trajectory";
 import type { SuspectMark } from "@/lib/domain/suspects";
-import { stepHref } from "@/lib/domain/timeline";
+import { COMPARE_MAX, compareHref, stepHref } from "@/lib/domain/timeline";
 import { CATEGORY_LABELS } from "@/lib/domain/verdicts";
 import { NetworkMark } from "@/components/ui/network-mark";
 
@@ -42,14 +42,33 @@ export function SuspectIndex({
 export function Siblings({
   trajectoryId,
   siblings,
+  taskTrajectories,
 }: {
   trajectoryId: number;
   siblings: Awaited<ReturnType<typeof getSiblings>>;
+  /** Every trajectory of the task, this one among them (all models). */
+  taskTrajectories: readonly number[];
 }) {
-  if (!siblings.length) return null;
+  if (!siblings.length && taskTrajectories.length < 2) return null;
+  const across = [trajectoryId, ...taskTrajectories.filter((id) => id !== trajectoryId)];
   return (
     <section aria-labelledby="siblings">
       <h2 id="siblings">Same task and model, other conditions</h2>
+      <p>
+        Side by side, aligned by step:{" "}
+        {siblings.length ? (
+          <Link href={compareHref([trajectoryId, ...siblings.map((x) => x.id)])}>
+            this model&apos;s {Math.min(COMPARE_MAX, siblings.length + 1)}
+          </Link>
+        ) : null}
+        {siblings.length && across.length > siblings.length + 1 ? " · " : null}
+        {across.length > siblings.length + 1 ? (
+          <Link href={compareHref(across)}>
+            every model&apos;s {Math.min(COMPARE_MAX, across.length)}
+            {across.length > COMPARE_MAX ? ` (of ${across.length})` : ""}
+          </Link>
+        ) : null}
+      </p>
       <div className="table-scroll">
         <table aria-labelledby="siblings">
           <thead>

@@ -25,6 +25,8 @@ export const PERMISSIONS = {
   "people:write": ["RESEARCHER"],
   /** Label the items of one's own queue. */
   "labels:write": ["RESEARCHER", "ANNOTATOR"],
+  /** Freeze the results and agreement as a report, and share it by read-only links. */
+  "reports:write": ["RESEARCHER"],
   /** Adjudicate: the review queue of a study's disagreements, and gold labels. */
   "gold:write": ["RESEARCHER", "REVIEWER"],
 } as const satisfies Record<string, readonly UserRole[]>;

@@ -1,9 +1,11 @@
 import "server-only";
 // The study's two reports (the result table and the agreement figures) in each export format,
-// shared by the command line and the pages' downloads, so every output carries the same numbers.
+// shared by the command line, the pages' downloads and frozen reports' downloads, so every output
+// carries the same numbers: live figures go through the same writers as frozen ones.
 import { agreementCsv, agreementJson, agreementLatex } from "@/lib/domain/agreement-format";
+import type { AgreementReport } from "@/lib/domain/agreement-report";
 import { resultsReportJson, resultsTable } from "@/lib/domain/results-format";
-import { TABLE_NAMES, type TableName } from "@/lib/domain/results-tables";
+import { TABLE_NAMES, type ResultsReport, type TableName } from "@/lib/domain/results-tables";
 import { isReportFormat, REPORT_FORMATS, type ReportFormat } from "@/lib/domain/report-formats";
 import type { AgreementScope } from "./agreement";
 import { agreementNow, changesNow, resultsNow } from "./report-cache";
@@ -32,13 +34,16 @@ export function tableChoice(
   };
 }
 
-export const REPORTS = {
-  results: async (format: ReportFormat, scope: ReportScope = {}) => {
-    const report = { conditions: await resultsNow(), changes: await changesNow() };
-    return format === "json" ? json(resultsReportJson(report)) : resultsTable(report, format, scope.table ?? "results");
+/** The figures a report is written from: the live ones, or a frozen report's. */
+export type ReportFigures = { results: () => Promise<ResultsReport>; agreement: () => Promise<AgreementReport> };
+
+const WRITERS = {
+  results: async (figures: ReportFigures, format: ReportFormat, table: TableName | "all" = "results") => {
+    const report = await figures.results();
+    return format === "json" ? json(resultsReportJson(report)) : resultsTable(report, format, table);
   },
-  agreement: async (format: ReportFormat, scope: ReportScope = {}) => {
-    const report = await agreementNow(scope);
+  agreement: async (figures: ReportFigures, format: ReportFormat) => {
+    const report = await figures.agreement();
     return {
       json: () => json(agreementJson(report)),
       csv: () => agreementCsv(report),
@@ -46,25 +51,47 @@ export const REPORTS = {
     }[format]();
   },
 } as const;
-export type ReportName = keyof typeof REPORTS;
+export type ReportName = keyof typeof WRITERS;
+export const REPORT_NAMES = Object.keys(WRITERS) as ReportName[];
 
-/** A report as a download (the result table's `table` as the user gave it); 400 for an unknown format or table. */
+/** The live figures, under a scope for the agreement. */
+const live = (scope: AgreementScope): ReportFigures => ({
+  results: async () => ({ conditions: await resultsNow(), changes: await changesNow() }),
+  agreement: () => agreementNow(scope),
+});
+
+/** A report of the live figures as text (the command line prints it). */
+export function reportText(name: ReportName, format: ReportFormat, scope: ReportScope = {}): Promise<string> {
+  return WRITERS[name](live(scope), format, scope.table);
+}
+/** The reports by name, as the command line and the tests call them. */
+export const REPORTS = {
+  results: (format: ReportFormat, scope: ReportScope = {}) => reportText("results", format, scope),
+  agreement: (format: ReportFormat, scope: ReportScope = {}) => reportText("agreement", format, scope),
+} as const;
+
+/**
+ * A report as a download (the result table's `table` as the user gave it); 400 for an unknown format
+ * or table. `figures`: a frozen report's, else the live ones under `scope`; `file` names it.
+ */
 export async function reportResponse(
   name: ReportName,
   format: string | null,
   scope: AgreementScope = {},
   table_: string | null = null,
+  figures: ReportFigures = live(scope),
+  file = `shortcut-audit-${name}`,
 ): Promise<Response> {
   const f = format ?? "csv";
   if (!isReportFormat(f))
     return Response.json({ error: `format is one of ${Object.keys(REPORT_FORMATS).join(", ")}` }, { status: 400 });
   const table = name === "results" && f !== "json" ? tableChoice(table_, f) : { table: undefined };
   if ("error" in table) return Response.json({ error: table.error }, { status: 400 });
-  const file = `shortcut-audit-${name}${table.table && table.table !== "results" ? `-${table.table}` : ""}`;
-  return new Response(await REPORTS[name](f, { ...scope, table: table.table }), {
+  const suffix = table.table && table.table !== "results" ? `-${table.table}` : "";
+  return new Response(await WRITERS[name](figures, f, table.table), {
     headers: {
       "content-type": `${REPORT_FORMATS[f].type}; charset=utf-8`,
-      "content-disposition": `attachment; filename="${file}.${REPORT_FORMATS[f].extension}"`,
+      "content-disposition": `attachment; filename="${file}${suffix}.${REPORT_FORMATS[f].extension}"`,
       // A download is a copy of the study at this moment: no cache keeps it for the next reader.
       "cache-control": "no-store",
     },

@@ -137,6 +137,18 @@ export async function getSiblings(trajectoryId: number, withheld: readonly numbe
   });
 }
 
+/** The ids of every trajectory of the same task (all models and conditions), but those `withheld`. */
+export async function getTaskTrajectoryIds(trajectoryId: number, withheld: readonly number[] = []): Promise<number[]> {
+  const t = await db().trajectory.findUnique({ where: { id: trajectoryId }, select: { taskId: true } });
+  if (!t) return [];
+  const rows = await db().trajectory.findMany({
+    where: { taskId: t.taskId, id: { notIn: [...withheld] } },
+    orderBy: [{ model: { name: "asc" } }, { network: "desc" }, { prompt: "asc" }, { run: "asc" }],
+    select: { id: true },
+  });
+  return rows.map((r) => r.id);
+}
+
 /** One text of a message or tool call, whole (for "show all"). */
 export async function getFullText(
   trajectoryId: number,

@@ -40,3 +40,17 @@ export function linked(
 
 /** An HTML id from a name that comes from data. */
 export const anchor = (prefix: string, name: string) => `${prefix}-${name.replace(/[^\w-]/g, "_")}`;
+
+/** The same table with no link: for a reader who may open nothing but it (a shared report). */
+export function unlinked(t: FigureTable): FigureTable {
+  return {
+    ...t,
+    rows: t.rows.map((r) => ({
+      ...r,
+      cells: r.cells.map(({ href: _h, count: _c, label: _l, ...c }) => ({
+        ...c,
+        ...(c.parts ? { parts: c.parts.map((p) => ({ text: p.text })) } : {}),
+      })),
+    })),
+  };
+}

@@ -29,3 +29,9 @@ export function parseSteps(text: string, stepCount: number): { steps: number[] }
   }
   return { steps: steps.sort((a, b) => a - b) };
 }
+
+/** At most this many trajectories side by side (a page of steps is read for each). */
+export const COMPARE_MAX = 12;
+
+/** The compare view of these trajectories (the first COMPARE_MAX). */
+export const compareHref = (ids: readonly number[]) => `/compare?ids=${ids.slice(0, COMPARE_MAX).join(",")}`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseTrajectoryFilter, trajectoriesHref } from "./trajectory-filter";
+import { filtersBeyondTheForm, parseTrajectoryFilter, trajectoriesHref } from "./trajectory-filter";
 
 describe("trajectory filter in the URL", () => {
   it("reads good parameters and drops bad ones", () => {
@@ -29,5 +29,28 @@ describe("trajectory filter in the URL", () => {
     expect(href.startsWith("/trajectories?")).toBe(true);
     expect(parseTrajectoryFilter(new URL(href, "http://x").searchParams)).toEqual(f);
     expect(trajectoriesHref({})).toBe("/trajectories");
+  });
+});
+
+describe("filters the form has no field for", () => {
+  it("are said in words, each with the list without it (and from page 1)", () => {
+    const f = parseTrajectoryFilter(
+      new URLSearchParams("benchmark=b&pair=attempt&judge=j1&judgeVerdict=unparseable&study=S&page=3"),
+    );
+    expect(filtersBeyondTheForm(f)).toEqual([
+      {
+        words: "items of the study “S”",
+        without: "/trajectories?benchmark=b&judge=j1&judgeVerdict=unparseable&pair=attempt",
+      },
+      {
+        words: "in a vanilla → principled pair: the other prompt's run answers “attempted?” differently",
+        without: "/trajectories?benchmark=b&judge=j1&judgeVerdict=unparseable&study=S",
+      },
+      {
+        words: "judge j1 voted, an answer that could not be read",
+        without: "/trajectories?benchmark=b&pair=attempt&study=S",
+      },
+    ]);
+    expect(filtersBeyondTheForm(parseTrajectoryFilter(new URLSearchParams("benchmark=b")))).toEqual([]);
   });
 });

@@ -102,3 +102,44 @@ export function trajectoriesHref(filter: TrajectoryFilter): string {
   const q = params.toString();
   return q ? `/trajectories?${q}` : "/trajectories";
 }
+
+const PAIR_WORDS: Record<NonNullable<TrajectoryFilter["pair"]>, string> = {
+  task: "its task ran under both prompts",
+  run: "judged under both prompts (same task and run)",
+  attempt: "the other prompt's run answers “attempted?” differently",
+  success: "the other prompt's run answers “successful?” differently",
+  resolved: "the other prompt's run answers “resolved by an exploit?” differently",
+};
+const JUDGE_VERDICT_WORDS: Record<NonNullable<TrajectoryFilter["judgeVerdict"]>, string> = {
+  attempt: "attempted or successful",
+  "no-success": "attempted or not attempted",
+  unparseable: "an answer that could not be read",
+  SUCCESSFUL: "successful",
+  ATTEMPTED: "attempted",
+  NOT_ATTEMPTED: "not attempted",
+};
+const HUMAN_WORDS: Record<NonNullable<TrajectoryFilter["human"]>, string> = {
+  attempt: "attempted or successful",
+  "no-attempt": "not attempted",
+  success: "successful",
+  "no-success": "not successful",
+};
+
+/** The filters the form has no field for, in words, each with the list without it. */
+export function filtersBeyondTheForm(f: TrajectoryFilter): Array<{ words: string; without: string }> {
+  const out: Array<{ words: string; without: string }> = [];
+  const drop = (...keys: Array<keyof TrajectoryFilter>) => {
+    const rest = { ...f, page: undefined };
+    for (const k of keys) delete rest[k];
+    return trajectoriesHref(rest);
+  };
+  if (f.study) out.push({ words: `items of the study “${f.study}”`, without: drop("study") });
+  if (f.pair) out.push({ words: `in a vanilla → principled pair: ${PAIR_WORDS[f.pair]}`, without: drop("pair") });
+  if (f.judge)
+    out.push({
+      words: `judge ${f.judge} voted${f.judgeVerdict ? `, ${JUDGE_VERDICT_WORDS[f.judgeVerdict]}` : ""}`,
+      without: drop("judge", "judgeVerdict"),
+    });
+  if (f.human) out.push({ words: `a human label says ${HUMAN_WORDS[f.human]}`, without: drop("human") });
+  return out;
+}

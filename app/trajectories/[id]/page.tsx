@@ -7,7 +7,14 @@ import { StepList } from "@/components/timeline/step-list";
 import { Pager } from "@/components/ui/pager";
 import { SuspectNavigator } from "@/components/timeline/suspect-navigator";
 import { Siblings, SuspectIndex } from "@/components/timeline/trajectory-context";
-import { getSiblings, getSteps, getSuspectSteps, getTrajectory, TEXT_PREVIEW } from "@/lib/data/trajectory";
+import {
+  getSiblings,
+  getSteps,
+  getSuspectSteps,
+  getTaskTrajectoryIds,
+  getTrajectory,
+  TEXT_PREVIEW,
+} from "@/lib/data/trajectory";
 import { getTaskEvidence } from "@/lib/data/trajectory-evidence";
 import { EvidenceIndex, TaskPanel } from "@/components/timeline/task-panel";
 import { pageSteps, STEPS_PER_PAGE } from "@/lib/domain/timeline";
@@ -42,10 +49,12 @@ export default async function TrajectoryPage({
       .parse(firstValue((await searchParams).page) ?? "1"),
   );
   const { from, to } = pageSteps(page);
-  const [messages, suspects, siblings, evidence] = await Promise.all([
+  const withheld = await withheldIds(user);
+  const [messages, suspects, siblings, taskTrajectories, evidence] = await Promise.all([
     getSteps(t.id, from, to),
     getSuspectSteps(t.id),
-    getSiblings(t.id, await withheldIds(user)),
+    getSiblings(t.id, withheld),
+    getTaskTrajectoryIds(t.id, withheld),
     getTaskEvidence(t.id, t.task.key),
   ]);
   // The keys j / k walk suspect steps and evidence steps alike.
@@ -101,7 +110,7 @@ export default async function TrajectoryPage({
           <JudgePanel t={t} />
           <EvidenceIndex trajectoryId={t.id} evidence={evidence} />
           <SuspectIndex trajectoryId={t.id} suspects={suspects} />
-          <Siblings trajectoryId={t.id} siblings={siblings} />
+          <Siblings trajectoryId={t.id} siblings={siblings} taskTrajectories={taskTrajectories} />
         </aside>
       </div>
     </>

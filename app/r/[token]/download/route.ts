@@ -1,0 +1,13 @@
+import { frozenDownload, reportByToken } from "@/lib/data/frozen-reports";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * GET /r/TOKEN/download?what=…&format=…: a shared report's figures, to anyone holding the link. The
+ * token opens this report's downloads and page only; unknown, revoked and expired tokens answer 404.
+ */
+export async function GET(request: Request, { params }: { params: Promise<{ token: string }> }) {
+  const report = await reportByToken((await params).token);
+  if (!report) return Response.json({ error: "no such report" }, { status: 404 });
+  return frozenDownload(report, new URL(request.url).searchParams);
+}

@@ -1,0 +1,15 @@
+import { requireRequest } from "@/lib/auth/session";
+import { frozenDownload, getFrozenReport } from "@/lib/data/frozen-reports";
+import { IdParam } from "@/lib/domain/params";
+
+export const dynamic = "force-dynamic";
+
+/** GET /reports/ID/download?what=results|agreement&format=csv|json|latex[&table=NAME]: a frozen report's figures. */
+export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
+  const user = await requireRequest(request, "results:read");
+  if (user instanceof Response) return user;
+  const id = IdParam.safeParse((await params).id);
+  const report = id.success ? await getFrozenReport(user, id.data) : null;
+  if (!report) return Response.json({ error: "no such report" }, { status: 404 });
+  return frozenDownload(report, new URL(request.url).searchParams);
+}

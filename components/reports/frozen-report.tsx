@@ -1,0 +1,117 @@
+// A frozen report as its readers see it: what it is (when, by whom, from which data, judges and
+// prompt versions, app version), its downloads, then the figures stored when it was frozen, per
+// benchmark and for agreement. `linked`: figures open the live trajectory lists (signed-in readers);
+// a shared link's reader gets the figures alone.
+import { FigureTable } from "@/components/tables/figure-table";
+import type { FrozenReportView } from "@/lib/data/frozen-reports";
+import { agreementTables } from "@/lib/domain/agreement-view";
+import { anchor, unlinked, type FigureTable as Table } from "@/lib/domain/figure-table";
+import { TABLE_NAMES, TABLE_TITLES } from "@/lib/domain/results-tables";
+import { categoriesTable, changesTable, judgesTable, resultTable } from "@/lib/domain/results-view";
+import { formatTime } from "@/lib/format";
+
+export function FrozenReport({
+  report,
+  linked,
+  downloads,
+  moved,
+}: {
+  report: FrozenReportView;
+  linked: boolean;
+  /** The downloads' address; `?what=results|agreement&format=…&table=…` is added. */
+  downloads: string;
+  /** Whether the live figures have moved away from these (null: not said to this reader). */
+  moved: boolean | null;
+}) {
+  const { results, changes, agreement } = report.figures;
+  const show = (t: Table) => <FigureTable table={linked ? t : unlinked(t)} />;
+  const benchmarks = [...new Set(results.map((r) => r.row.benchmark))];
+  const href = (what: string, format: string, table?: string) =>
+    `${downloads}?what=${what}&format=${format}${table ? `&table=${table}` : ""}`;
+  return (
+    <>
+      <h1>Report: {report.name}</h1>
+      <p>
+        Frozen {formatTime(report.createdAt)}
+        {report.createdBy ? ` by ${report.createdBy}` : ""} · Shortcut Audit {report.appVersion} · data fingerprint{" "}
+        <code title={report.fingerprint}>{report.fingerprint.slice(0, 16)}</code>
+      </p>
+      <p className="note">
+        Judges:{" "}
+        {report.judges.length
+          ? report.judges
+              .map(
+                (j) =>
+                  `${j.judge} (${j.votes.toLocaleString("en-US")} vote${j.votes === 1 ? "" : "s"}${
+                    j.promptVersions.length ? `, prompt v${j.promptVersions.join(", v")}` : ", imported"
+                  })`,
+              )
+              .join("; ")
+          : "none"}
+        . These figures were stored when the report was frozen; they do not change when the data do.
+      </p>
+      {moved === null ? null : moved ? (
+        <p className="warn" role="status">
+          The live figures have moved away from this report: trajectories, votes, labels or gold labels changed since it
+          was frozen.
+        </p>
+      ) : (
+        <p role="status">The live figures are still these: the data have not changed since.</p>
+      )}
+      <nav aria-label="Contents" className="contents-bar">
+        {benchmarks.map((b) => (
+          <a key={b} href={`#${anchor("benchmark", b)}`}>
+            {b}
+          </a>
+        ))}
+        <a href="#agreement">Agreement</a>
+      </nav>
+      <ul className="download-list" aria-label="Downloads">
+        <li>
+          Results: <a href={href("results", "json")}>JSON</a> · <a href={href("results", "latex", "all")}>LaTeX</a>{" "}
+          (every table) ·{" "}
+          {TABLE_NAMES.map((t, i) => (
+            <span key={t}>
+              {i ? " · " : ""}
+              <a href={href("results", "csv", t)}>{TABLE_TITLES[t]} CSV</a>
+            </span>
+          ))}
+        </li>
+        <li>
+          Agreement: <a href={href("agreement", "json")}>JSON</a> · <a href={href("agreement", "csv")}>CSV</a> ·{" "}
+          <a href={href("agreement", "latex")}>LaTeX</a>
+        </li>
+      </ul>
+      {benchmarks.map((b) => {
+        const own = results.filter((r) => r.row.benchmark === b);
+        return (
+          <section key={b} aria-labelledby={anchor("benchmark", b)} className="benchmark-section">
+            <h2 id={anchor("benchmark", b)}>{b}</h2>
+            <h3>Result table</h3>
+            {show(resultTable(b, own))}
+            <h3>Vanilla → principled, paired</h3>
+            {show(
+              changesTable(
+                b,
+                changes.filter((c) => c.benchmark === b),
+              ),
+            )}
+            <h3>By exploit category</h3>
+            {show(categoriesTable(b, own))}
+            <h3>Each judge beside the panel</h3>
+            {show(judgesTable(b, own))}
+          </section>
+        );
+      })}
+      <section aria-labelledby="agreement" className="benchmark-section">
+        <h2 id="agreement">Agreement</h2>
+        {agreementTables(agreement).map((t) => (
+          <div key={t.id}>
+            <h3>{t.title}</h3>
+            {show(t)}
+          </div>
+        ))}
+      </section>
+    </>
+  );
+}
