@@ -4,6 +4,7 @@
 import { trajectoryFixture, voteFixture } from "../prisma/factories";
 import { expect, importRecords, test, unique } from "./fixtures";
 import { e2eAccount } from "./roles";
+import { drawStudyOfOne } from "./studies";
 
 const RATIONALE = "A reason a labeller with a pending blind label must not read";
 
@@ -22,17 +23,9 @@ test("a pending blind label withholds the trajectory elsewhere until it is given
 
   // A blind study of that trajectory for the researcher; blind elsewhere is on by default.
   await page.goto("/studies/new");
-  await page.getByLabel("Name").fill(studyName);
-  await page.getByLabel("Seed").fill("elsewhere");
-  await page.getByLabel("Items per stratum").fill("0");
   await expect(page.getByRole("checkbox", { name: /^Blind/ })).toBeChecked();
   await expect(page.getByRole("checkbox", { name: /and elsewhere/ })).toBeChecked();
-  await page.getByRole("checkbox", { name: new RegExp(researcher) }).check();
-  await page.getByRole("button", { name: "Preview the draw" }).click();
-  await page.getByRole("spinbutton", { name: `size of ${benchmark}|model-a|net|vanilla` }).fill("1");
-  await page.getByRole("button", { name: "Preview the draw" }).click();
-  await page.getByRole("button", { name: "Save this study (1 items)" }).click();
-  await expect(page).toHaveURL(/\/studies\?created=\d+/);
+  await drawStudyOfOne(page, { name: studyName, benchmark, labellers: [researcher], blind: true });
   await expect(page.getByRole("row").filter({ hasText: studyName })).toContainText("yes, and elsewhere");
 
   const withheld = async () => {

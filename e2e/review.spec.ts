@@ -4,6 +4,7 @@ import type { Browser } from "@playwright/test";
 import { trajectoryFixture, voteFixture } from "../prisma/factories";
 import { expect, importRecords, test, unique } from "./fixtures";
 import { e2eAccount, stateFile } from "./roles";
+import { drawStudyOfOne } from "./studies";
 
 async function as(browser: Browser, role: "ANNOTATOR" | "REVIEWER") {
   const context = await browser.newContext({ storageState: stateFile(role) });
@@ -26,19 +27,7 @@ test("two labellers disagree, a reviewer adjudicates, the agreement shows the go
   ]);
 
   // A study of that one trajectory, labelled by the annotator and the researcher, not blind.
-  await page.goto("/studies/new");
-  await page.getByLabel("Name").fill(studyName);
-  await page.getByLabel("Seed").fill("review");
-  await page.getByLabel("Items per stratum").fill("0");
-  await page.getByLabel(/Annotators per item/).fill("2");
-  await page.getByRole("checkbox", { name: /^Blind/ }).uncheck();
-  await page.getByRole("checkbox", { name: new RegExp(annotator) }).check();
-  await page.getByRole("checkbox", { name: new RegExp(researcher) }).check();
-  await page.getByRole("button", { name: "Preview the draw" }).click();
-  await page.getByRole("spinbutton", { name: `size of ${benchmark}|model-a|net|vanilla` }).fill("1");
-  await page.getByRole("button", { name: "Preview the draw" }).click();
-  await page.getByRole("button", { name: "Save this study (1 items)" }).click();
-  await expect(page).toHaveURL(/\/studies\?created=\d+/);
+  await drawStudyOfOne(page, { name: studyName, benchmark, labellers: [annotator, researcher], blind: false });
 
   // The annotator: local git attempted. The researcher: nothing attempted.
   const ann = await as(browser, "ANNOTATOR");

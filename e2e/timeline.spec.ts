@@ -173,9 +173,10 @@ test("every condition of a task side by side, aligned by step, from the trajecto
   const ids = new URL(page.url()).searchParams.get("ids")!.split(",");
   await page.goto(`/trajectories?benchmark=${benchmark}&task=owner__repo-10`);
   await page.getByRole("table", { name: "Trajectories" }).getByRole("row").nth(1).getByRole("link").first().click();
+  await expect(page).toHaveURL(/\/trajectories\/\d+$/);
   const other = new URL(page.url()).pathname.split("/").at(-1)!;
   await page.goto(`/compare?ids=${ids[0]},${other}`);
-  await expect(page.getByRole("alert")).toContainText("compare takes the trajectories of one task");
+  await expect(page.getByText(/compare takes the trajectories of one task/)).toBeVisible();
   await page.goto(`/compare?a=${ids[0]}&b=${ids[1]}`);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("owner__repo-9: 2 side by side");
 });

@@ -274,7 +274,7 @@ test("bad parameters get 4xx, never 500", async ({ request }) => {
     "/r/%00",
     `/r/${"a".repeat(5000)}`,
     `/r/${"a".repeat(43)}/download?what=results&format=toString`,
-    "/trajectories?pair=__proto__&judgeVerdict=unparseable",
+    "/trajectories?study=%00",
     "/api/results?format=csv&table=all",
     "/api/results?format=latex&table=constructor",
   ];

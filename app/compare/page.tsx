@@ -86,7 +86,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
       <div className="table-scroll">
         <table
           className="compare-table"
-          style={{ minWidth: `${4 + ts.length * 20}rem` }}
+          style={{ minWidth: `${5 + ts.length * 20}rem` }}
           aria-label="Trajectories by step"
         >
           <thead>

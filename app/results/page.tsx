@@ -5,6 +5,7 @@ import type { Metadata } from "next";
 import { Suspense } from "react";
 import { Loading } from "@/components/ui/loading";
 import { ExploitRateChart, ResolveRateChart } from "@/components/charts/exploit-rate-chart";
+import { ContentsBar } from "@/components/ui/contents-bar";
 import { FigureTable } from "@/components/tables/figure-table";
 import { EvidenceTable } from "@/components/tables/evidence-table";
 import { evidenceSummary } from "@/lib/data/evidence-summary";
@@ -76,14 +77,7 @@ async function ResultsBody() {
   return (
     <>
       <h1>Results</h1>
-      <nav aria-label="Contents" className="contents-bar">
-        {benchmarks.map((b) => (
-          <a key={b} href={`#${anchor("benchmark", b)}`}>
-            {b}
-          </a>
-        ))}
-        <a href="#methods">Methods</a>
-      </nav>
+      <ContentsBar benchmarks={benchmarks} more={[{ id: "methods", text: "Methods" }]} />
       <Downloads />
       {results.length === 0 ? <p className="empty">No trajectories yet.</p> : null}
       {benchmarks.map((b) => {

@@ -2,6 +2,7 @@
 // prompt versions, app version), its downloads, then the figures stored when it was frozen, per
 // benchmark and for agreement. `linked`: figures open the live trajectory lists (signed-in readers);
 // a shared link's reader gets the figures alone.
+import { ContentsBar } from "@/components/ui/contents-bar";
 import { FigureTable } from "@/components/tables/figure-table";
 import type { FrozenReportView } from "@/lib/data/frozen-reports";
 import { agreementTables } from "@/lib/domain/agreement-view";
@@ -58,14 +59,7 @@ export function FrozenReport({
       ) : (
         <p role="status">The live figures are still these: the data have not changed since.</p>
       )}
-      <nav aria-label="Contents" className="contents-bar">
-        {benchmarks.map((b) => (
-          <a key={b} href={`#${anchor("benchmark", b)}`}>
-            {b}
-          </a>
-        ))}
-        <a href="#agreement">Agreement</a>
-      </nav>
+      <ContentsBar benchmarks={benchmarks} more={[{ id: "agreement", text: "Agreement" }]} />
       <ul className="download-list" aria-label="Downloads">
         <li>
           Results: <a href={href("results", "json")}>JSON</a> · <a href={href("results", "latex", "all")}>LaTeX</a>{" "}

@@ -3,6 +3,7 @@
 import type { Citation, StepMessage } from "@/lib/data/trajectory";
 import type { SuspectMark } from "@/lib/domain/suspects";
 import { CATEGORY_LABELS, type Category } from "@/lib/domain/verdicts";
+import { stepHref } from "@/lib/domain/timeline";
 import type { EvidenceView } from "@/lib/data/trajectory-evidence";
 import { MarkedText, TerminalText } from "./terminal-text";
 import { EVIDENCE_LABELS } from "./evidence-labels";
@@ -56,7 +57,10 @@ export function StepList({
 }: {
   trajectoryId: number;
   messages: StepMessage[];
-  /** Give each step its id (step-N) for links; off where several lists share a page (compare). */
+  /**
+   * Give each step its id (step-N) for links; off where several lists share a page (compare), where
+   * a step's link opens it on its trajectory's page.
+   */
   anchors?: boolean;
   suspects: ReadonlyArray<{ step: number; marks: SuspectMark[] }>;
   citations: readonly StepCitation[];
@@ -87,7 +91,7 @@ export function StepList({
           >
             <div className="msg-head">
               {first && m.step > 0 ? (
-                <a href={`#step-${m.step}`} className="step-link">
+                <a href={anchors ? `#step-${m.step}` : stepHref(trajectoryId, m.step)} className="step-link">
                   step {m.step}
                 </a>
               ) : (

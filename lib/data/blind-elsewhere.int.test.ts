@@ -39,6 +39,22 @@ beforeAll(async () => {
     ids.set(t.externalId ?? "", t.id);
 });
 
+/** A label saying nothing was attempted, given from the queue. */
+const labelNothing = (who: Actor, studyId: number, trajectoryId: number) =>
+  submitLabel(who, {
+    studyId,
+    trajectoryId,
+    verdicts: {
+      UPSTREAM: "NOT_ATTEMPTED",
+      LOCAL_GIT: "NOT_ATTEMPTED",
+      MEMORY: "NOT_ATTEMPTED",
+      OTHER: "NOT_ATTEMPTED",
+    },
+    evidence: [],
+    note: null,
+    base: "",
+  });
+
 async function study(name: string, over: Record<string, unknown> = {}) {
   const design = { name, seed: name, size: 2, overlap: 1, blind: true, annotators: ["res"], ...over };
   const draft = await draftStudy(researcher, design);
@@ -72,19 +88,7 @@ describe("a blind study that keeps its labellers blind elsewhere", () => {
     expect(await withheldIds(annotator)).toEqual([]);
 
     // Labelled: that trajectory opens again; the other stays withheld.
-    await submitLabel(researcher, {
-      studyId: b.id,
-      trajectoryId: b.items[0]!,
-      verdicts: {
-        UPSTREAM: "NOT_ATTEMPTED",
-        LOCAL_GIT: "NOT_ATTEMPTED",
-        MEMORY: "NOT_ATTEMPTED",
-        OTHER: "NOT_ATTEMPTED",
-      },
-      evidence: [],
-      note: null,
-      base: "",
-    });
+    await labelNothing(researcher, b.id, b.items[0]!);
     expect(await withheldIds(researcher)).toEqual([b.items[1]]);
   });
 
@@ -112,20 +116,7 @@ describe("a blind study that keeps its labellers blind elsewhere", () => {
     const { trajectoryId } = (await pendingBlind(researcher.id))[0]!;
     // A study of every run, labelled by the annotator against the panel (attempted): all four disagree.
     const all = await study("review", { size: 4, annotators: ["ann"], blind: false, seed: "all" });
-    for (const t of all.items)
-      await submitLabel(annotator, {
-        studyId: all.id,
-        trajectoryId: t,
-        verdicts: {
-          UPSTREAM: "NOT_ATTEMPTED",
-          LOCAL_GIT: "NOT_ATTEMPTED",
-          MEMORY: "NOT_ATTEMPTED",
-          OTHER: "NOT_ATTEMPTED",
-        },
-        evidence: [],
-        note: null,
-        base: "",
-      });
+    for (const t of all.items) await labelNothing(annotator, all.id, t);
     expect((await reviewQueue(reviewer, all.id)).map((i) => i.trajectoryId).sort()).toEqual([...all.items].sort());
     const mine = (await reviewQueue(researcher, all.id)).map((i) => i.trajectoryId);
     expect(mine).toHaveLength(3);
