@@ -55,7 +55,12 @@ async function study(by: Actor, design: Record<string, unknown>) {
   return { id: await createStudy(by, design, draft.digest), items: draft.items };
 }
 
-export async function seedDemoStudies(): Promise<{ studies: number; labels: number; gold: number }> {
+export async function seedDemoStudies(): Promise<{
+  studies: number;
+  labels: number;
+  gold: number;
+  sharedReport: string;
+}> {
   const [rosa, carol] = await Promise.all([actor("researcher@example.org"), actor("annotator@example.org")]);
   let labels = 0;
   const pilot = await study(rosa, {
@@ -123,7 +128,7 @@ export async function seedDemoStudies(): Promise<{ studies: number; labels: numb
     blind: true,
     annotators: [rosa.handle],
   });
-  // A frozen report of the demo's figures, with a read-only link, for the reviewer to read on /reports.
-  await shareReport(rosa, await freezeReport(rosa, "demo: figures as first loaded"), null);
-  return { studies: 3, labels, gold: gold.length };
+  // A frozen report of the demo's figures, with a read-only link (its path is printed once, at start).
+  const shared = await shareReport(rosa, await freezeReport(rosa, "demo: figures as first loaded"), null);
+  return { studies: 3, labels, gold: gold.length, sharedReport: `/r/${shared}` };
 }

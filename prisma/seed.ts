@@ -32,5 +32,6 @@ export async function seedDemo(options: DemoOptions = {}) {
     ...outcome.counts,
     labels: outcome.counts.labels + studies.labels,
     gold: outcome.counts.gold + studies.gold,
+    sharedReport: studies.sharedReport,
   };
 }

@@ -28,6 +28,7 @@ try {
       "demo accounts: researcher@example.org / demo-researcher, annotator@example.org / demo-annotator, " +
         "reviewer@example.org / demo-reviewer",
     );
+    console.error(`a shared demo report, readable signed out (shown this once): ${counts.sharedReport}`);
   }
   await rebuildSearchDocuments((line) => console.error(line));
   await warnOfDemoAccounts();
