@@ -6,6 +6,7 @@ describe("configuration", () => {
     const c = parseConfig({});
     expect(c).toMatchObject({
       PORT: 3000,
+      WEB_CONCURRENCY: 1,
       TRUST_PROXY: { kind: "off" },
       HEAP_LIMIT_MB: 512,
       IMPORT_MAX_RECORD_BYTES: 256 * 1024 ** 2,
@@ -39,6 +40,10 @@ describe("configuration", () => {
     expect(() => parseConfig({ TRUST_PROXY: "everyone" })).toThrow(
       /TRUST_PROXY="everyone": expected "off", a hop count/,
     );
+    expect(() => parseConfig({ WEB_CONCURRENCY: "0" })).toThrow(
+      /WEB_CONCURRENCY="0": expected a whole number from 1 to 64/,
+    );
+    expect(parseConfig({ WEB_CONCURRENCY: "4" }).WEB_CONCURRENCY).toBe(4);
     expect(() => parseConfig({ DATABASE_POOL_SIZE: "0" })).toThrow(
       /DATABASE_POOL_SIZE="0": expected a whole number from 1 to 1000/,
     );

@@ -96,6 +96,8 @@ const EnvSchema = z.object({
   /** The app's one fixed address, when it has one. */
   BETTER_AUTH_URL: appUrl,
   PORT: positiveInt(3000, 65535),
+  /** Server processes `npm start` runs on one port (PostgreSQL only: the embedded database admits one). */
+  WEB_CONCURRENCY: positiveInt(1, 64),
   /** `user add` / `user password` read the password from here, else from standard input. */
   SHORTCUT_AUDIT_PASSWORD: z.string().optional(),
   /** Off: no demo study. On: load it into an empty database. Unset: on for the embedded database only. */

@@ -1,7 +1,11 @@
 // The app's HTTP server: Next.js behind one step of our own. Each request gets the client's address
 // in a header the client cannot set (lib/server/client-address.ts), worked out from the socket or,
 // behind a configured proxy (TRUST_PROXY), from X-Forwarded-For. `npm start` runs it after
-// migrating; `npm run dev` runs it with --dev.
+// migrating; `npm run dev` runs it with --dev. With WEB_CONCURRENCY=N on PostgreSQL it runs N
+// processes sharing the port (node:cluster); nothing they must share lives in one process's memory
+// (sessions, sign-in rate limits, figures' versions are in the database). The embedded database
+// admits one process, so there it serves with one and says so.
+import cluster from "node:cluster";
 import http from "node:http";
 import next from "next";
 import { config, ConfigError } from "@/lib/config";
@@ -10,10 +14,20 @@ import { stampClientAddress, trustFor, type Trust } from "@/lib/server/client-ad
 const dev = process.argv.includes("--dev");
 let port: number;
 let trust: Trust;
+let processes: number;
 try {
   const settings = config();
   port = settings.PORT;
   trust = trustFor(settings.TRUST_PROXY);
+  processes = dev ? 1 : settings.WEB_CONCURRENCY;
+  if (processes > 1 && !settings.DATABASE_URL) {
+    if (cluster.isPrimary)
+      console.error(
+        `WEB_CONCURRENCY=${processes}: the embedded database admits one process, so the app serves with one; ` +
+          "set DATABASE_URL (PostgreSQL) to run several",
+      );
+    processes = 1;
+  }
 } catch (e) {
   console.error(
     e instanceof ConfigError
@@ -23,18 +37,44 @@ try {
   process.exit(1);
 }
 
-const app = next({ dev, dir: process.cwd(), port });
-const handle = app.getRequestHandler();
-await app.prepare();
-
-const server = http.createServer((req, res) => {
-  stampClientAddress(req, trust);
-  void handle(req, res);
-});
-server.listen(port, () => console.error(`serving on http://localhost:${port}`));
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => {
-    server.close();
-    void app.close().finally(() => process.exit(0));
+if (processes > 1 && cluster.isPrimary) {
+  // The primary only forks the servers and passes signals on; a server that dies is replaced.
+  let stopping = false;
+  for (let i = 0; i < processes; i++) cluster.fork();
+  cluster.on("exit", (worker, code, signal) => {
+    if (stopping) return;
+    console.error(`server process ${worker.process.pid} ended (${signal ?? code}); starting another`);
+    cluster.fork();
   });
+  let listening = 0;
+  cluster.on("listening", () => {
+    if (++listening === processes) console.error(`serving on http://localhost:${port} with ${processes} processes`);
+  });
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.on(signal, () => {
+      stopping = true;
+      for (const w of Object.values(cluster.workers ?? {})) w?.kill(signal);
+      setTimeout(() => process.exit(0), 5000).unref();
+      cluster.on("exit", () => {
+        if (!Object.keys(cluster.workers ?? {}).length) process.exit(0);
+      });
+    });
+  }
+} else {
+  const app = next({ dev, dir: process.cwd(), port });
+  const handle = app.getRequestHandler();
+  await app.prepare();
+  const server = http.createServer((req, res) => {
+    stampClientAddress(req, trust);
+    void handle(req, res);
+  });
+  server.listen(port, () => {
+    if (cluster.isPrimary) console.error(`serving on http://localhost:${port}`);
+  });
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.on(signal, () => {
+      server.close();
+      void app.close().finally(() => process.exit(0));
+    });
+  }
 }

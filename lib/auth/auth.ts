@@ -57,8 +57,15 @@ function createAuth(prisma: PrismaClient) {
       },
     },
     session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
-    // Guessing passwords: at most 10 sign-in attempts a minute from one address (memory of this process).
-    rateLimit: { enabled: true, window: 60, max: 600, customRules: { "/sign-in/email": { window: 60, max: 10 } } },
+    // Guessing passwords: at most 10 sign-in attempts a minute from one address, counted in the
+    // database (table rate_limit), so every app process and machine shares the count.
+    rateLimit: {
+      enabled: true,
+      storage: "database",
+      window: 60,
+      max: 600,
+      customRules: { "/sign-in/email": { window: 60, max: 10 } },
+    },
     telemetry: { enabled: false },
     // Secure (HTTPS-only) cookies when the app's address is https; a lab server reached over plain
     // HTTP by its name or address would otherwise never keep the session cookie.
