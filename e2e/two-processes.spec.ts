@@ -164,3 +164,56 @@ test("asked for several processes on the embedded database, the server says it r
   expect(said).toContain("WEB_CONCURRENCY=3: the embedded database admits one process, so the app serves with one");
   expect(said).not.toContain("with 3 processes");
 });
+
+test("pages are kept per viewer until their data change, each sent with a nonce of its own", async ({ playwright }) => {
+  const as = async (role: "RESEARCHER" | "REVIEWER" | "ANNOTATOR", address: string) => {
+    const request = await playwright.request.newContext();
+    const account = e2eAccount(role);
+    const res = await request.post(`${A}/api/auth/sign-in/email`, {
+      data: { email: account.email, password: account.password },
+      headers: { origin: A, "x-forwarded-for": address },
+    });
+    expect(res.status()).toBe(200);
+    return request;
+  };
+  const researcher = await as("RESEARCHER", "10.0.1.1");
+  const reviewer = await as("REVIEWER", "10.0.1.2");
+  const annotator = await as("ANNOTATOR", "10.0.1.3");
+  const get = async (who: APIRequestContext, base: string, path: string) => {
+    const res = await who.get(`${base}${path}`, { maxRedirects: 0 });
+    const body = await res.text();
+    const nonce = res.headers()["content-security-policy"]?.match(/'nonce-([^']+)'/)?.[1];
+    return { status: res.status(), cache: res.headers()["x-page-cache"], body, nonce };
+  };
+
+  const first = await get(researcher, A, "/results");
+  const second = await get(researcher, A, "/results");
+  expect([first.status, first.cache, second.status, second.cache]).toEqual([200, "miss", 200, "hit"]);
+  // The kept page is sent with a new nonce, the same in its policy and on its scripts.
+  expect(second.nonce).toBeTruthy();
+  expect(second.nonce).not.toBe(first.nonce);
+  expect(second.body).toContain(`nonce="${second.nonce}"`);
+  expect(second.body).not.toContain(first.nonce!);
+  // Another viewer never gets it: the reviewer's own render has no researcher's controls.
+  const review = await get(reviewer, A, "/results");
+  expect(review.cache).toBe("miss");
+  expect(first.body).toContain('href="/import"');
+  expect(review.body).not.toContain('href="/import"');
+  expect(review.body).not.toContain('href="/people"');
+  // An annotator (who reads no results) is refused, never served a kept page.
+  const refused = await get(annotator, A, "/results");
+  expect([refused.status, refused.cache]).toEqual([403, "miss"]);
+  expect(refused.body).not.toContain("Result table");
+
+  // A write (a trajectory and its votes) makes the page render anew, here and in the other process.
+  const benchmark = unique("kept");
+  await importThrough(researcher, A, `${benchmark}.jsonl`, [
+    trajectoryFixture({ id: `${benchmark}-0`, benchmark, task: { id: "owner__repo-1" } }),
+    ...["j1", "j2", "j3"].map((j) => voteFixture(`${benchmark}-0`, j)),
+  ]);
+  const after = await get(researcher, B, "/results");
+  expect(after.body).toContain(benchmark);
+  const again = await get(researcher, A, "/results");
+  expect([again.cache, again.body.includes(benchmark)]).toEqual(["miss", true]);
+  for (const r of [researcher, reviewer, annotator]) await r.dispose();
+});

@@ -44,6 +44,11 @@ describe("configuration", () => {
       /WEB_CONCURRENCY="0": expected a whole number from 1 to 64/,
     );
     expect(parseConfig({ WEB_CONCURRENCY: "4" }).WEB_CONCURRENCY).toBe(4);
+    expect(parseConfig({ PAGE_CACHE_MB: "0" }).PAGE_CACHE_MB).toBe(0);
+    expect(parseConfig({}).PAGE_CACHE_MB).toBe(128);
+    expect(() => parseConfig({ PAGE_CACHE_MB: "-1" })).toThrow(
+      /PAGE_CACHE_MB="-1": expected a whole number from 0 to 65536/,
+    );
     expect(() => parseConfig({ DATABASE_POOL_SIZE: "0" })).toThrow(
       /DATABASE_POOL_SIZE="0": expected a whole number from 1 to 1000/,
     );

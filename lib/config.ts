@@ -19,15 +19,22 @@ const bytes = (fallback: number) =>
     .optional()
     .transform((v) => v ?? fallback);
 
-const positiveInt = (fallback: number, max = Number.MAX_SAFE_INTEGER) =>
+const wholeNumber = (fallback: number, min: number, max: number) =>
   z
     .string()
     .trim()
-    .regex(/^\d+$/, `a whole number from 1 to ${max}`)
+    .regex(/^\d+$/, `a whole number from ${min} to ${max}`)
     .transform(Number)
-    .pipe(z.number().int().min(1, `a whole number from 1 to ${max}`).max(max, `a whole number from 1 to ${max}`))
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(min, `a whole number from ${min} to ${max}`)
+        .max(max, `a whole number from ${min} to ${max}`),
+    )
     .optional()
     .transform((v) => v ?? fallback);
+const positiveInt = (fallback: number, max = Number.MAX_SAFE_INTEGER) => wholeNumber(fallback, 1, max);
 
 /**
  * Which proxies may tell the client's address in X-Forwarded-For: "off" (none: the socket's address
@@ -96,6 +103,8 @@ const EnvSchema = z.object({
   /** The app's one fixed address, when it has one. */
   BETTER_AUTH_URL: appUrl,
   PORT: positiveInt(3000, 65535),
+  /** Memory each server process keeps rendered pages in, in MB (PostgreSQL only); 0: render every page afresh. */
+  PAGE_CACHE_MB: wholeNumber(128, 0, 65536),
   /** Server processes `npm start` runs on one port (PostgreSQL only: the embedded database admits one). */
   WEB_CONCURRENCY: positiveInt(1, 64),
   /** `user add` / `user password` read the password from here, else from standard input. */

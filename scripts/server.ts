@@ -4,12 +4,15 @@
 // migrating; `npm run dev` runs it with --dev. With WEB_CONCURRENCY=N on PostgreSQL it runs N
 // processes sharing the port (node:cluster); nothing they must share lives in one process's memory
 // (sessions, sign-in rate limits, figures' versions are in the database). The embedded database
-// admits one process, so there it serves with one and says so.
+// admits one process, so there it serves with one and says so. Pages whose content depends only on
+// their address, viewer and data are kept until that data change (lib/server/page-cache.ts).
 import cluster from "node:cluster";
 import http from "node:http";
 import next from "next";
 import { config, ConfigError } from "@/lib/config";
 import { stampClientAddress, trustFor, type Trust } from "@/lib/server/client-address";
+import { currentDb } from "@/lib/db-connect";
+import { PageCache, sendKept } from "@/lib/server/page-cache";
 
 const dev = process.argv.includes("--dev");
 let port: number;
@@ -64,9 +67,26 @@ if (processes > 1 && cluster.isPrimary) {
   const app = next({ dev, dir: process.cwd(), port });
   const handle = app.getRequestHandler();
   await app.prepare();
+  // Pages kept until their data change (lib/server/page-cache.ts): PostgreSQL only, PAGE_CACHE_MB=0 turns it off.
+  const settings = config();
+  const pages =
+    !dev && settings.DATABASE_URL && settings.PAGE_CACHE_MB > 0
+      ? new PageCache(() => currentDb().prisma, settings.PAGE_CACHE_MB * 1024 * 1024)
+      : null;
+  const serve = async (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const key = pages ? await pages.keyOf(req).catch(() => null) : null;
+    if (!pages || !key) return handle(req, res);
+    const kept = pages.get(key) ?? (await pages.pending(key));
+    if (kept) return sendKept(req, res, kept);
+    // Rendered plain (the kept copy is compressed per reader when sent again), and recorded.
+    delete req.headers["accept-encoding"];
+    res.setHeader("x-page-cache", "miss");
+    pages.capture(key, res);
+    return handle(req, res);
+  };
   const server = http.createServer((req, res) => {
     stampClientAddress(req, trust);
-    void handle(req, res);
+    void serve(req, res);
   });
   server.listen(port, () => {
     if (cluster.isPrimary) console.error(`serving on http://localhost:${port}`);

@@ -1,0 +1,161 @@
+// Pages served from what they last rendered (issue 17). In front of Next.js (scripts/server.ts), a
+// GET of a page whose content depends only on its address, its viewer and data versions is kept in
+// this process's memory under the key (viewer, address, versions of the data it shows); the next
+// request with the same key gets the kept page, with a fresh CSP nonce. Versions are counters in
+// the database that a writing transaction bumps when it commits (table data_version), read on every
+// request, so a write through any process makes every process render that page anew.
+//
+// Kept per viewer (user id and role), never shared between viewers: a page shows its viewer's
+// name, what their role may do and what their pending blind labels withhold. Only pages listed in
+// PAGES are kept, only complete 200 HTML answers without a cookie, and only on PostgreSQL (the
+// embedded database is the Next app's own, in the same process).
+import { createHash, randomBytes } from "node:crypto";
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import { gzipSync } from "node:zlib";
+import { LRUCache } from "lru-cache";
+import type { PrismaClient } from "@/generated/prisma/client";
+
+export type Kind = "trajectories" | "votes" | "labels" | "gold" | "studies" | "reports" | "people";
+const ALL: Kind[] = ["trajectories", "votes", "labels", "gold", "studies", "reports", "people"];
+
+/** The pages kept, and the data each shows (a frozen report's shared page: only its link's state). */
+const PAGES: Array<{ path: RegExp; kinds: Kind[]; shared?: true }> = [
+  { path: /^\/results$/, kinds: ["trajectories", "votes", "people"] },
+  { path: /^\/agreement$/, kinds: ALL },
+  { path: /^\/trajectories$/, kinds: ALL },
+  { path: /^\/trajectories\/\d+$/, kinds: ALL },
+  { path: /^\/compare$/, kinds: ALL },
+  { path: /^\/reports\/\d+$/, kinds: ALL },
+  { path: /^\/r\/[A-Za-z0-9_-]{43}$/, kinds: ["reports"], shared: true },
+];
+
+export type KeptPage = { headers: OutgoingHttpHeaders; body: Buffer; nonce: string | null };
+
+const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?better-auth\.session_token=([^;]+)/;
+
+/** The viewer of a request, by their session (the cookie's token before its signature), or null. */
+async function viewer(db: PrismaClient, cookie: string | undefined): Promise<string | null> {
+  const raw = cookie?.match(SESSION_COOKIE)?.[1];
+  if (!raw) return null;
+  const token = decodeURIComponent(raw).split(".")[0]!;
+  const rows = await db.$queryRaw<Array<{ id: string; role: string | null }>>`
+    SELECT u.id, u.role::text AS role FROM session s JOIN "user" u ON u.id = s."userId"
+    WHERE s.token = ${token} AND s."expiresAt" > now()`;
+  return rows[0] ? `${rows[0].id}/${rows[0].role ?? ""}` : null;
+}
+
+/** A shared report's link, while it opens its report (not revoked, not expired): its report, or null. */
+async function openLink(db: PrismaClient, token: string): Promise<string | null> {
+  const hash = createHash("sha256").update(token).digest("hex");
+  const rows = await db.$queryRaw<Array<{ id: number }>>`
+    SELECT "reportId" AS id FROM report_link
+    WHERE "tokenHash" = ${hash} AND "revokedAt" IS NULL AND ("expiresAt" IS NULL OR "expiresAt" > now())`;
+  return rows[0] ? `link-of-report-${rows[0].id}` : null;
+}
+
+export class PageCache {
+  private readonly kept: LRUCache<string, KeptPage>;
+  /** Renders under way, by key: requests for the same page wait for the first instead of rendering too. */
+  private readonly rendering = new Map<string, Promise<KeptPage | null>>();
+
+  constructor(
+    private readonly db: () => PrismaClient,
+    maxBytes: number,
+  ) {
+    this.kept = new LRUCache({ maxSize: maxBytes, sizeCalculation: (p) => p.body.length + 2048 });
+  }
+
+  /** The key of a request's page, or null when it is not kept. */
+  async keyOf(req: IncomingMessage): Promise<string | null> {
+    if (req.method !== "GET" || req.headers.rsc || req.headers["next-router-prefetch"]) return null;
+    const url = new URL(req.url ?? "/", "http://x");
+    const page = PAGES.find((p) => p.path.test(url.pathname));
+    if (!page) return null;
+    const who = page.shared
+      ? await openLink(this.db(), url.pathname.slice(3))
+      : await viewer(this.db(), req.headers.cookie);
+    if (!who) return null;
+    const versions = await this.db().$queryRaw<Array<{ kind: string; n: bigint }>>`
+      SELECT kind, n FROM data_version WHERE kind = ANY(${page.kinds}::text[]) ORDER BY kind`;
+    return `${who} ${url.pathname}${url.search} ${versions.map((v) => `${v.kind}:${v.n}`).join(",")}`;
+  }
+
+  get(key: string): KeptPage | undefined {
+    return this.kept.get(key);
+  }
+
+  /** A render under way for this key, if any. */
+  pending(key: string): Promise<KeptPage | null> | undefined {
+    return this.rendering.get(key);
+  }
+
+  /** Records the render of `key` that `res` is about to send; resolves with the page once sent (null: not kept). */
+  capture(key: string, res: ServerResponse): void {
+    const chunks: Buffer[] = [];
+    const write = res.write.bind(res);
+    const end = res.end.bind(res);
+    let done!: (p: KeptPage | null) => void;
+    this.rendering.set(
+      key,
+      new Promise((resolve) => {
+        done = resolve;
+      }),
+    );
+    const add = (chunk: unknown, encoding?: unknown) => {
+      if (chunk === undefined || chunk === null || typeof chunk === "function") return;
+      chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, encoding as BufferEncoding));
+    };
+    res.write = ((chunk: unknown, encoding?: unknown, cb?: unknown) => {
+      add(chunk, typeof encoding === "string" ? encoding : undefined);
+      return write(chunk as never, encoding as never, cb as never);
+    }) as typeof res.write;
+    res.end = ((chunk?: unknown, encoding?: unknown, cb?: unknown) => {
+      add(chunk, typeof encoding === "string" ? encoding : undefined);
+      const result = end(chunk as never, encoding as never, cb as never);
+      const headers = res.getHeaders();
+      const type = String(headers["content-type"] ?? "");
+      const keep =
+        res.statusCode === 200 &&
+        type.startsWith("text/html") &&
+        !headers["set-cookie"] &&
+        !headers["content-encoding"];
+      const page = keep ? { headers, body: Buffer.concat(chunks), nonce: nonceOf(headers) } : null;
+      if (page) this.kept.set(key, page);
+      this.rendering.delete(key);
+      done(page);
+      return result;
+    }) as typeof res.end;
+    res.on("close", () => {
+      if (this.rendering.get(key)) {
+        this.rendering.delete(key);
+        done(null);
+      }
+    });
+  }
+}
+
+function nonceOf(headers: OutgoingHttpHeaders): string | null {
+  return String(headers["content-security-policy"] ?? "").match(/'nonce-([^']+)'/)?.[1] ?? null;
+}
+
+/** Sends a kept page with a nonce of its own (the page's scripts and the policy agree on it). */
+export function sendKept(req: IncomingMessage, res: ServerResponse, page: KeptPage): void {
+  const nonce = randomBytes(16).toString("base64");
+  let body = page.body;
+  const headers: OutgoingHttpHeaders = { ...page.headers };
+  if (page.nonce) {
+    body = Buffer.from(body.toString("utf8").replaceAll(page.nonce, nonce), "utf8");
+    headers["content-security-policy"] = String(headers["content-security-policy"]).replaceAll(page.nonce, nonce);
+  }
+  delete headers["content-length"];
+  delete headers["transfer-encoding"];
+  headers["x-page-cache"] = "hit";
+  if (/\bgzip\b/.test(String(req.headers["accept-encoding"] ?? ""))) {
+    body = gzipSync(body, { level: 1 });
+    headers["content-encoding"] = "gzip";
+    headers.vary = "Accept-Encoding";
+  }
+  headers["content-length"] = String(body.length);
+  res.writeHead(200, headers);
+  res.end(body);
+}
