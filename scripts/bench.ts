@@ -15,6 +15,7 @@ import { applyMigrations } from "@/prisma/migrate-engine";
 import { importFile } from "@/lib/files/import-files";
 import { getResults } from "@/lib/data/results";
 import { getAgreement } from "@/lib/data/agreement";
+import { freezeReport, shareReport } from "@/lib/data/frozen-reports";
 import { prng } from "@/prisma/factories";
 import { addBenchAccount, BENCH_ACCOUNT, startApp } from "./bench-app";
 import {
@@ -165,12 +166,17 @@ const [{ id: longId }] = (await handle.prisma.$queryRawUnsafe<Array<{ id: number
   `SELECT id FROM trajectory WHERE "externalId" = 'bench-0'`,
 )) as [{ id: number }];
 await addBenchAccount();
+// A frozen report and a read-only link to it, for the shared report's page.
+const bench = await handle.prisma.user.findUniqueOrThrow({ where: { email: BENCH_ACCOUNT.email } });
+const benchActor = { id: bench.id, handle: bench.handle, role: "RESEARCHER" as const };
+const reportId = await freezeReport(benchActor, "bench");
+const reportToken = await shareReport(benchActor, reportId, null);
 await closeCurrentDb();
 
 // ---- the app: server time and bytes, the browser, load --------------------------------------------
-log(`starting the app on port ${PORT}`);
-const app = await startApp(target, PORT, BENCH_ACCOUNT);
-const { base, cookie } = app;
+log(`starting the app on port ${PORT}, pages rendered afresh (PAGE_CACHE_MB=0)`);
+let app = await startApp(target, PORT, BENCH_ACCOUNT, { PAGE_CACHE_MB: "0" });
+let { base, cookie } = app;
 try {
   const pages = {
     list: "/trajectories",
@@ -179,6 +185,8 @@ try {
     results: "/results",
     timeline_5000: `/trajectories/${longId}`,
     timeline_5000_last: `/trajectories/${longId}?page=${Math.ceil(LONG / 50)}`,
+    report: `/reports/${reportId}`,
+    report_shared: `/r/${reportToken}`,
   };
   const http: Record<string, { ms: number; bytes: number }> = {};
   for (const [name, url] of Object.entries(pages)) {
@@ -228,33 +236,45 @@ try {
   }
   await browser.close();
 
-  log(`load: ${CONNECTIONS} clients, ${DURATION} s a page`);
-  const load: Record<string, { rps: number; p50: number; p95: number; p99: number; errors: number; requests: number }> =
-    {};
-  for (const name of ["list", "results", "timeline_5000"] as const) {
-    const latencies: number[] = [];
-    const result = await new Promise<autocannon.Result>((resolve, reject) => {
-      const instance = autocannon(
-        { url: `${base}${pages[name]}`, connections: CONNECTIONS, duration: DURATION, headers: { cookie } },
-        (err, r) => (err ? reject(err) : resolve(r)),
-      );
-      instance.on("response", (_c, status, _bytes, time) => {
-        if (status === 200) latencies.push(time);
+  type Load = { rps: number; p50: number; p95: number; p99: number; errors: number; requests: number };
+  const LOADED = ["list", "list_filtered", "results", "timeline_5000", "report_shared"] as const;
+  /** 50 clients on each page for DURATION seconds; latencies of the 200 answers. */
+  const loadAll = async (): Promise<Record<string, Load>> => {
+    const load: Record<string, Load> = {};
+    for (const name of LOADED) {
+      const latencies: number[] = [];
+      const result = await new Promise<autocannon.Result>((resolve, reject) => {
+        const instance = autocannon(
+          { url: `${base}${pages[name]}`, connections: CONNECTIONS, duration: DURATION, headers: { cookie } },
+          (err, r) => (err ? reject(err) : resolve(r)),
+        );
+        instance.on("response", (_c, status, _bytes, time) => {
+          if (status === 200) latencies.push(time);
+        });
       });
-    });
-    latencies.sort((a, b) => a - b);
-    const pct = (p: number) =>
-      latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]! : NaN;
-    const ms = (x: number) => Math.round(x);
-    load[name] = {
-      requests: latencies.length,
-      rps: latencies.length / DURATION,
-      p50: ms(pct(0.5)),
-      p95: ms(pct(0.95)),
-      p99: ms(pct(0.99)),
-      errors: result.errors + result.timeouts + result.non2xx,
-    };
-  }
+      latencies.sort((a, b) => a - b);
+      const pct = (p: number) =>
+        latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]! : NaN;
+      const ms = (x: number) => Math.round(x);
+      load[name] = {
+        requests: latencies.length,
+        rps: latencies.length / DURATION,
+        p50: ms(pct(0.5)),
+        p95: ms(pct(0.95)),
+        p99: ms(pct(0.99)),
+        errors: result.errors + result.timeouts + result.non2xx,
+      };
+    }
+    return load;
+  };
+  log(`load, pages rendered afresh: ${CONNECTIONS} clients, ${DURATION} s a page`);
+  const loadOff = await loadAll();
+  await app.stop();
+  log("starting the app again with its page cache (the default)");
+  app = await startApp(target, PORT, BENCH_ACCOUNT);
+  ({ base, cookie } = app);
+  log(`load, pages kept until their data change: ${CONNECTIONS} clients, ${DURATION} s a page`);
+  const load = await loadAll();
 
   // ---- report ------------------------------------------------------------------------------------
   const r1 = (x: number) => Math.round(x * 10) / 10;
@@ -296,6 +316,9 @@ try {
         [`load_${k}_p95_ms`, v.p95],
         [`load_${k}_p99_ms`, v.p99],
         [`load_${k}_errors`, v.errors],
+        [`load_${k}_p95_ms_cache_off`, loadOff[k]!.p95],
+        [`load_${k}_rps_cache_off`, r1(loadOff[k]!.rps)],
+        [`load_${k}_errors_cache_off`, loadOff[k]!.errors],
       ]),
     ),
     load_connections: CONNECTIONS,
@@ -342,12 +365,15 @@ try {
     `first step visible ${figures.chromium_first_step_ms} ms`,
     `at most ${domNodes} DOM nodes while scrolling`,
   );
-  for (const [k, v] of Object.entries(load))
+  for (const [k, v] of Object.entries(load)) {
+    const off = loadOff[k]!;
     row(
       `load ${k.replaceAll("_", " ")}`,
-      `${r1(v.rps)} req/s, p50/p95/p99 ${v.p50}/${v.p95}/${v.p99} ms`,
-      `${v.errors} errors, ${CONNECTIONS} clients, ${DURATION} s`,
+      `${r1(v.rps)} req/s, p50/p95/p99 ${v.p50}/${v.p95}/${v.p99} ms, ${v.errors} errors`,
+      `rendered afresh: ${r1(off.rps)} req/s, p95 ${off.p95} ms, ${off.errors} errors ` +
+        `(${CONNECTIONS} clients, ${DURATION} s)`,
     );
+  }
   console.log(JSON.stringify(figures));
 } finally {
   await app.stop();

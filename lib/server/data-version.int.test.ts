@@ -1,0 +1,56 @@
+// The data versions pages are kept by (lib/server/page-cache.ts): a committed write bumps its kind
+// once per transaction, whatever the rows; a rolled-back one leaves it; other kinds stay.
+import { describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { runImport } from "@/lib/data/imports";
+import { asLines, labelFixture, trajectoryFixture, voteFixture } from "@/prisma/factories";
+
+const versions = async () =>
+  Object.fromEntries(
+    (await db().$queryRaw<Array<{ kind: string; n: bigint }>>`SELECT kind, n FROM data_version`).map((v) => [
+      v.kind,
+      Number(v.n),
+    ]),
+  );
+
+describe("data versions", () => {
+  it("count committed transactions per kind, once each however many rows", async () => {
+    const before = await versions();
+    const ok = await runImport(
+      { fileName: "versions.jsonl", format: "interchange" },
+      asLines([
+        ...[1, 2, 3].map((run) => trajectoryFixture({ id: `dv${run}`, benchmark: "dv", task: { id: "t" }, run })),
+        ...[1, 2, 3].flatMap((run) => ["j1", "j2"].map((j) => voteFixture(`dv${run}`, j))),
+      ]),
+    );
+    expect(ok.ok).toBe(true);
+    const after = await versions();
+    // One import: trajectories and votes moved (by the transactions that wrote them), nothing else.
+    expect(after.trajectories).toBeGreaterThan(before.trajectories!);
+    expect(after.votes).toBeGreaterThan(before.votes!);
+    for (const kind of ["labels", "gold", "studies", "reports", "people"]) expect(after[kind]).toBe(before[kind]);
+
+    // One transaction of many rows: exactly one bump.
+    await db().$transaction(async (tx) => {
+      await tx.$executeRaw`UPDATE trajectory SET run = run WHERE "externalId" LIKE 'dv%'`;
+      await tx.$executeRaw`UPDATE trajectory SET run = run WHERE "externalId" = 'dv1'`;
+    });
+    expect((await versions()).trajectories).toBe(after.trajectories! + 1);
+
+    // Rolled back: no bump.
+    await db()
+      .$transaction(async (tx) => {
+        await tx.$executeRaw`UPDATE trajectory SET run = run`;
+        throw new Error("roll back");
+      })
+      .catch(() => {});
+    expect((await versions()).trajectories).toBe(after.trajectories! + 1);
+
+    // A label: its own kind only.
+    const mid = await versions();
+    await runImport({ fileName: "label.jsonl", format: "interchange" }, asLines([labelFixture("dv1", "ann")]));
+    const last = await versions();
+    expect(last.labels).toBe(mid.labels! + 1);
+    expect(last.votes).toBe(mid.votes);
+  });
+});
