@@ -66,7 +66,7 @@ test("a task record's evidence on the timeline, in the list and on the results p
   await expect(page).toHaveURL(/#step-3$/);
   await expect(page.locator("#step-3 ~ li mark.fix-line").first()).toHaveText(`+${FIX_LINE}\n`);
 
-  await page.goto("/results");
+  await page.goto(`/results?benchmark=${benchmark}`);
   const table = page.getByRole("table", { name: `Evidence, ${benchmark}` });
   await expect(table.getByRole("row")).toHaveCount(2);
   // One trajectory with a record, with evidence (100%), unjudged.

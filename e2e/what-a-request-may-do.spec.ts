@@ -275,6 +275,8 @@ test("bad parameters get 4xx, never 500", async ({ request }) => {
     `/r/${"a".repeat(5000)}`,
     `/r/${"a".repeat(43)}/download?what=results&format=toString`,
     "/trajectories?study=%00",
+    "/results?benchmark=%00",
+    "/results?benchmark=no%20such%20benchmark",
     "/api/results?format=csv&table=all",
     "/api/results?format=latex&table=constructor",
   ];

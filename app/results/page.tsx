@@ -5,7 +5,9 @@ import type { Metadata } from "next";
 import { Suspense } from "react";
 import { Loading } from "@/components/ui/loading";
 import { ExploitRateChart, ResolveRateChart } from "@/components/charts/exploit-rate-chart";
-import { ContentsBar } from "@/components/ui/contents-bar";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { listFilterOptions } from "@/lib/data/trajectories";
 import { FigureTable } from "@/components/tables/figure-table";
 import { EvidenceTable } from "@/components/tables/evidence-table";
 import { evidenceSummary } from "@/lib/data/evidence-summary";
@@ -19,11 +21,19 @@ import { requirePage } from "@/lib/auth/session";
 export const metadata: Metadata = { title: "Results" };
 export const dynamic = "force-dynamic";
 
-export default async function ResultsPage() {
+export default async function ResultsPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ benchmark?: string | string[] }>;
+}) {
   await requirePage("results:read", "/results");
+  const { benchmark } = await searchParams;
+  const chosen = typeof benchmark === "string" ? benchmark : null;
+  // Before the page streams, so an unknown benchmark answers 404 (not a 200 saying so).
+  if (chosen !== null && !(await listFilterOptions()).benchmarks.includes(chosen)) notFound();
   return (
     <Suspense fallback={<Loading what="the result table" />}>
-      <ResultsBody />
+      <ResultsBody chosen={chosen} />
     </Suspense>
   );
 }
@@ -71,13 +81,27 @@ function Downloads() {
   );
 }
 
-async function ResultsBody() {
+/** One benchmark a page (a tab each, the first by default): a reader reads one at a time. */
+async function ResultsBody({ chosen }: { chosen: string | null }) {
   const [results, changes, evidence] = await Promise.all([resultsNow(), changesNow(), evidenceSummary()]);
-  const benchmarks = [...new Set(results.map((r) => r.row.benchmark))];
+  const all = [...new Set(results.map((r) => r.row.benchmark))];
+  const shown = chosen ?? all[0];
+  const benchmarks = all.filter((b) => b === shown);
   return (
     <>
       <h1>Results</h1>
-      <ContentsBar benchmarks={benchmarks} more={[{ id: "methods", text: "Methods" }]} />
+      <nav aria-label="Benchmarks" className="contents-bar">
+        {all.map((b) => (
+          <Link
+            key={b}
+            href={`/results?benchmark=${encodeURIComponent(b)}`}
+            aria-current={b === shown ? "page" : undefined}
+          >
+            {b}
+          </Link>
+        ))}
+        <a href="#methods">Methods</a>
+      </nav>
       <Downloads />
       {results.length === 0 ? <p className="empty">No trajectories yet.</p> : null}
       {benchmarks.map((b) => {

@@ -29,7 +29,16 @@ const PAGES: Array<{ path: RegExp; kinds: Kind[]; shared?: true }> = [
   { path: /^\/r\/[A-Za-z0-9_-]{43}$/, kinds: ["reports"], shared: true },
 ];
 
-export type KeptPage = { headers: OutgoingHttpHeaders; body: Buffer; nonce: string | null };
+/** A kept page: its headers and body, its nonce and where the nonce stands in the body (byte offsets). */
+export type KeptPage = { headers: OutgoingHttpHeaders; body: Buffer; nonce: string | null; at: number[] };
+
+/** Byte offsets of every occurrence of `text` in `body`. */
+function offsets(body: Buffer, text: string | null): number[] {
+  if (!text) return [];
+  const at: number[] = [];
+  for (let i = body.indexOf(text); i !== -1; i = body.indexOf(text, i + text.length)) at.push(i);
+  return at;
+}
 
 const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?better-auth\.session_token=([^;]+)/;
 
@@ -119,7 +128,9 @@ export class PageCache {
         type.startsWith("text/html") &&
         !headers["set-cookie"] &&
         !headers["content-encoding"];
-      const page = keep ? { headers, body: Buffer.concat(chunks), nonce: nonceOf(headers) } : null;
+      const body = Buffer.concat(chunks);
+      const nonce = nonceOf(headers);
+      const page = keep ? { headers, body, nonce, at: offsets(body, nonce) } : null;
       if (page) this.kept.set(key, page);
       this.rendering.delete(key);
       done(page);
@@ -138,12 +149,20 @@ function nonceOf(headers: OutgoingHttpHeaders): string | null {
   return String(headers["content-security-policy"] ?? "").match(/'nonce-([^']+)'/)?.[1] ?? null;
 }
 
-/** Sends a kept page with a nonce of its own (the page's scripts and the policy agree on it). */
+/**
+ * Sends a kept page with a nonce of its own (the page's scripts and the policy agree on it): a copy
+ * of the body with the new nonce written over the old one where it stands (both are 24 characters
+ * of base64, so nothing moves).
+ */
 export function sendKept(req: IncomingMessage, res: ServerResponse, page: KeptPage): void {
   const nonce = randomBytes(16).toString("base64");
   let body = page.body;
   const headers: OutgoingHttpHeaders = { ...page.headers };
-  if (page.nonce) {
+  if (page.nonce && page.nonce.length === nonce.length) {
+    body = Buffer.from(page.body);
+    for (const i of page.at) body.write(nonce, i, "latin1");
+    headers["content-security-policy"] = String(headers["content-security-policy"]).replaceAll(page.nonce, nonce);
+  } else if (page.nonce) {
     body = Buffer.from(body.toString("utf8").replaceAll(page.nonce, nonce), "utf8");
     headers["content-security-policy"] = String(headers["content-security-policy"]).replaceAll(page.nonce, nonce);
   }
