@@ -134,6 +134,13 @@ const { seconds: copySeconds } = await rawCopy(files.trajectories);
 const lz4Seconds =
   handle.target.kind === "postgres" ? (await rawCopy(files.trajectories, { compression: "lz4" })).seconds : null;
 await handle.prisma.$executeRawUnsafe("ANALYZE");
+// The app's tables as the study fills them (with indexes and TOAST), for docs/scale.md.
+const tableSizes = await handle.prisma.$queryRawUnsafe<Array<{ name: string; rows: number; mb: number }>>(
+  `SELECT c.relname AS name, greatest(c.reltuples, 0)::float8 AS rows,
+     round(pg_total_relation_size(c.oid) / 1048576.0, 1)::float8 AS mb
+   FROM pg_class c WHERE c.relkind = 'r' AND c.relnamespace = 'public'::regnamespace AND c.relname NOT LIKE 'bench%'
+     AND pg_total_relation_size(c.oid) > 1048576 ORDER BY pg_total_relation_size(c.oid) DESC`,
+);
 
 // ---- queries, beside the bare SQL aggregate ------------------------------------------------------
 async function median(fn: () => Promise<unknown>, repeat = 5): Promise<number> {
@@ -283,6 +290,12 @@ try {
     scale: SCALE,
     trajectories: N,
     corpus_mb: r1(mb),
+    ...Object.fromEntries(
+      tableSizes.flatMap((t) => [
+        [`table_${t.name}_mb`, t.mb],
+        [`table_${t.name}_rows`, t.rows],
+      ]),
+    ),
     import_seconds: r1(importSeconds),
     import_mb_per_s: r1(mb / importSeconds),
     import_trajectories_per_s: r1(N / importSeconds),
@@ -330,6 +343,8 @@ try {
     `\n${describeTarget(target)}: ${N} trajectories, ${mb.toFixed(0)} MB of JSONL, ${os.cpus().length} cores\n`,
   );
   row("what", "figure", "baseline in the same run");
+  for (const t of tableSizes)
+    row(`table ${t.name}`, `${t.mb} MB`, `${Math.round(t.rows).toLocaleString("en-US")} rows`);
   row(
     "import",
     `${figures.import_mb_per_s} MB/s, ${figures.import_trajectories_per_s} trajectories/s`,
