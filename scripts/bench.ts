@@ -1,4 +1,4 @@
-// npm run bench -- [--scale S] [--duration SECONDS] [--connections C]
+// npm run bench -- [--scale S] [--duration SECONDS] [--connections C] [--previous FILE]
 // The paper-scale benchmark (scale 1: 15,000 trajectories = 3 models × 2 benchmarks × 2 network
 // settings × 2 prompts × 3 runs over 209 tasks, 60–150 steps each, outputs from a few bytes to a few
 // MB, 3 judges, labels on a sample). It builds the corpus, imports it, starts the real app on it
@@ -34,6 +34,8 @@ const { values } = parseArgs({
     duration: { type: "string", default: "10" },
     connections: { type: "string", default: "50" },
     port: { type: "string", default: "3310" },
+    /** A file holding an earlier run's JSON line: its page sizes are printed beside this run's. */
+    previous: { type: "string" },
   },
 });
 const SCALE = Number(values.scale),
@@ -44,6 +46,16 @@ const N = Math.max(72, Math.round(15_000 * SCALE));
 const LONG = 5000;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sa-bench-"));
 const log = (s: string) => console.error(`[bench] ${s}`);
+
+/** The figures of an earlier run: the last JSON line of its output. */
+function previousFigures(file: string): Record<string, unknown> {
+  const line = fs
+    .readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .at(-1);
+  return line ? (JSON.parse(line) as Record<string, unknown>) : {};
+}
 
 // ---- corpus ------------------------------------------------------------------------------------
 const VERDICTS = ["NOT_ATTEMPTED", "ATTEMPTED", "SUCCESSFUL"] as const;
@@ -373,8 +385,15 @@ try {
     `${figures.agreement_ms} ms`,
     `bare GROUP BY ${figures.agreement_bare_ms} ms: ratio ${figures.agreement_ratio_to_bare}`,
   );
-  for (const [k, v] of Object.entries(http))
-    row(`server ${k.replaceAll("_", " ")}`, `${r1(v.ms)} ms, ${(v.bytes / 1024).toFixed(0)} KB`);
+  const previous = values.previous ? previousFigures(values.previous) : {};
+  for (const [k, v] of Object.entries(http)) {
+    const before = previous[`http_${k}_bytes`];
+    row(
+      `server ${k.replaceAll("_", " ")}`,
+      `${r1(v.ms)} ms, ${(v.bytes / 1024).toFixed(0)} KB`,
+      typeof before === "number" ? `previous run: ${(before / 1024).toFixed(0)} KB` : "",
+    );
+  }
   row(
     "Chromium, 5,000 steps",
     `first step visible ${figures.chromium_first_step_ms} ms`,
