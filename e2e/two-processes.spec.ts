@@ -215,5 +215,14 @@ test("pages are kept per viewer until their data change, each sent with a nonce 
   expect(after.body).toContain(benchmark);
   const again = await get(researcher, A, "/results");
   expect([again.cache, again.body.includes(benchmark)]).toEqual(["miss", true]);
+  // Nor a kept timeline (a researcher's, with the judges' reasons): the annotator is refused it too.
+  const list = await get(researcher, A, `/trajectories?benchmark=${benchmark}`);
+  const timeline = list.body.match(/href="(\/trajectories\/\d+)"/)![1]!;
+  await get(researcher, A, timeline);
+  const kept = await get(researcher, A, timeline);
+  expect([kept.status, kept.cache]).toEqual([200, "hit"]);
+  const blind = await get(annotator, A, timeline);
+  expect([blind.status, blind.cache]).toEqual([403, "miss"]);
+  expect(blind.body).not.toContain("says so");
   for (const r of [researcher, reviewer, annotator]) await r.dispose();
 });
