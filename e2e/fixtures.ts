@@ -77,8 +77,14 @@ export function unique(prefix: string): string {
 }
 
 /** Imports records through the Import page's route, as the browser sends them, and checks they landed. */
-export async function importRecords(request: APIRequestContext, name: string, records: unknown[]): Promise<void> {
-  const res = await request.post("/api/imports", {
+/** Imports records through the Import page's route, of the journeys' server or of the app at `origin`. */
+export async function importRecords(
+  request: APIRequestContext,
+  name: string,
+  records: unknown[],
+  origin?: string,
+): Promise<void> {
+  const res = await request.post(`${origin ?? ""}/api/imports`, {
     multipart: {
       file: {
         name,
@@ -86,7 +92,7 @@ export async function importRecords(request: APIRequestContext, name: string, re
         buffer: Buffer.from(records.map((r) => JSON.stringify(r)).join("\n")),
       },
     },
-    headers: { origin: APP_ORIGIN },
+    headers: { origin: origin ?? APP_ORIGIN },
   });
   expect(res.status()).toBe(200);
   expect(await res.text()).toContain('"ok":true');

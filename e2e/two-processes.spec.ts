@@ -7,7 +7,7 @@ import fs from "node:fs";
 import type { APIRequestContext } from "@playwright/test";
 import { trajectoryFixture, voteFixture } from "../prisma/factories";
 import { adminQuery, withDatabase } from "../test/test-db";
-import { expect, test, unique } from "./fixtures";
+import { expect, importRecords, test, unique } from "./fixtures";
 import { e2eAccount } from "./roles";
 import { drawStudyOfOne } from "./studies";
 
@@ -69,20 +69,6 @@ async function signIn(request: APIRequestContext, base: string, address: string,
   return res.status();
 }
 
-async function importThrough(request: APIRequestContext, base: string, name: string, records: unknown[]) {
-  const res = await request.post(`${base}/api/imports`, {
-    multipart: {
-      file: {
-        name,
-        mimeType: "application/x-ndjson",
-        buffer: Buffer.from(records.map((r) => JSON.stringify(r)).join("\n")),
-      },
-    },
-    headers: { origin: base },
-  });
-  expect(await res.text()).toContain('"ok":true');
-}
-
 test("a label saved through one process is seen through the other; a cached figure is fresh after a write", async ({
   browser,
 }) => {
@@ -91,10 +77,15 @@ test("a label saved through one process is seen through the other; a cached figu
   expect(await signIn(context.request, A, "10.0.0.1", e2eAccount("RESEARCHER").password)).toBe(200);
   const page = await context.newPage();
   const benchmark = unique("two");
-  await importThrough(context.request, A, `${benchmark}.jsonl`, [
-    trajectoryFixture({ id: `${benchmark}-0`, benchmark, task: { id: "owner__repo-1" } }),
-    ...["j1", "j2", "j3"].map((j) => voteFixture(`${benchmark}-0`, j, { UPSTREAM: "SUCCESSFUL" })),
-  ]);
+  await importRecords(
+    context.request,
+    `${benchmark}.jsonl`,
+    [
+      trajectoryFixture({ id: `${benchmark}-0`, benchmark, task: { id: "owner__repo-1" } }),
+      ...["j1", "j2", "j3"].map((j) => voteFixture(`${benchmark}-0`, j, { UPSTREAM: "SUCCESSFUL" })),
+    ],
+    A,
+  );
 
   // A figure computed and kept by B: one judged trajectory.
   const judged = async () => {
@@ -122,10 +113,15 @@ test("a label saved through one process is seen through the other; a cached figu
   );
 
   // A write through A: B's kept figure is not served stale.
-  await importThrough(context.request, A, `${benchmark}-more.jsonl`, [
-    trajectoryFixture({ id: `${benchmark}-1`, benchmark, task: { id: "owner__repo-2" } }),
-    ...["j1", "j2", "j3"].map((j) => voteFixture(`${benchmark}-1`, j)),
-  ]);
+  await importRecords(
+    context.request,
+    `${benchmark}-more.jsonl`,
+    [
+      trajectoryFixture({ id: `${benchmark}-1`, benchmark, task: { id: "owner__repo-2" } }),
+      ...["j1", "j2", "j3"].map((j) => voteFixture(`${benchmark}-1`, j)),
+    ],
+    A,
+  );
   expect(await judged()).toBe("2");
   await context.close();
 });
@@ -207,10 +203,15 @@ test("pages are kept per viewer until their data change, each sent with a nonce 
 
   // A write (a trajectory and its votes) makes the page render anew, here and in the other process.
   const benchmark = unique("kept");
-  await importThrough(researcher, A, `${benchmark}.jsonl`, [
-    trajectoryFixture({ id: `${benchmark}-0`, benchmark, task: { id: "owner__repo-1" } }),
-    ...["j1", "j2", "j3"].map((j) => voteFixture(`${benchmark}-0`, j)),
-  ]);
+  await importRecords(
+    researcher,
+    `${benchmark}.jsonl`,
+    [
+      trajectoryFixture({ id: `${benchmark}-0`, benchmark, task: { id: "owner__repo-1" } }),
+      ...["j1", "j2", "j3"].map((j) => voteFixture(`${benchmark}-0`, j)),
+    ],
+    A,
+  );
   const after = await get(researcher, B, "/results");
   expect(after.body).toContain(benchmark);
   const again = await get(researcher, A, "/results");
