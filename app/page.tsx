@@ -30,38 +30,40 @@ export default async function HomePage() {
         ]}
       />
       <h2 id="by-model">Trajectories by benchmark and model</h2>
-      <table aria-labelledby="by-model">
-        <thead>
-          <tr>
-            <th scope="col">Benchmark</th>
-            <th scope="col">Model</th>
-            <th scope="col" className="num">
-              Trajectories
-            </th>
-            <th scope="col" className="num">
-              Judged
-            </th>
-            <th scope="col" className="num">
-              Resolved
-            </th>
-            <th scope="col" className="num">
-              Labelled
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={`${r.benchmark}/${r.model}`}>
-              <td>{r.benchmark}</td>
-              <td>{r.model}</td>
-              <td className="num">{formatCount(r.trajectories)}</td>
-              <td className="num">{formatCount(r.judged)}</td>
-              <td className="num">{formatCount(r.resolved)}</td>
-              <td className="num">{formatCount(r.labelled)}</td>
+      <div className="table-scroll">
+        <table aria-labelledby="by-model">
+          <thead>
+            <tr>
+              <th scope="col">Benchmark</th>
+              <th scope="col">Model</th>
+              <th scope="col" className="num">
+                Trajectories
+              </th>
+              <th scope="col" className="num">
+                Judged
+              </th>
+              <th scope="col" className="num">
+                Resolved
+              </th>
+              <th scope="col" className="num">
+                Labelled
+              </th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={`${r.benchmark}/${r.model}`}>
+                <td>{r.benchmark}</td>
+                <td>{r.model}</td>
+                <td className="num">{formatCount(r.trajectories)}</td>
+                <td className="num">{formatCount(r.judged)}</td>
+                <td className="num">{formatCount(r.resolved)}</td>
+                <td className="num">{formatCount(r.labelled)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </>
   );
 }

@@ -13,36 +13,39 @@ export default async function QueuePage() {
     <>
       <h1>My labelling queue</h1>
       {studies.length ? (
-        <table>
-          <thead>
-            <tr>
-              <th>Study</th>
-              <th>Blind</th>
-              <th>Progress</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {studies.map((s) => (
-              <tr key={s.id}>
-                <td>{s.name}</td>
-                <td>{s.blind ? "yes" : "no"}</td>
-                <td>
-                  <progress max={s.assigned} value={s.done} aria-label={`${s.name} progress`} /> {s.done} / {s.assigned}
-                </td>
-                <td>
-                  {s.next !== null ? (
-                    <Link href={`/queue/${s.id}/${s.next}`}>{s.done ? "Continue" : "Start"} →</Link>
-                  ) : (
-                    <>
-                      done · <Link href={`/queue/${s.id}/0`}>review</Link>
-                    </>
-                  )}
-                </td>
+        <div className="table-scroll">
+          <table aria-label="My studies">
+            <thead>
+              <tr>
+                <th>Study</th>
+                <th>Blind</th>
+                <th>Progress</th>
+                <th />
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {studies.map((s) => (
+                <tr key={s.id}>
+                  <td>{s.name}</td>
+                  <td>{s.blind ? "yes" : "no"}</td>
+                  <td>
+                    <progress max={s.assigned} value={s.done} aria-label={`${s.name} progress`} /> {s.done} /{" "}
+                    {s.assigned}
+                  </td>
+                  <td>
+                    {s.next !== null ? (
+                      <Link href={`/queue/${s.id}/${s.next}`}>{s.done ? "Continue" : "Start"} →</Link>
+                    ) : (
+                      <>
+                        done · <Link href={`/queue/${s.id}/0`}>review</Link>
+                      </>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       ) : (
         <p className="empty">Nothing is assigned to you yet.</p>
       )}
