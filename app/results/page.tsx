@@ -16,6 +16,7 @@ import { anchor } from "@/lib/domain/figure-table";
 import { BOOTSTRAP_RESAMPLES } from "@/lib/domain/paired";
 import { TABLE_NAMES, TABLE_TITLES } from "@/lib/domain/results-tables";
 import { categoriesTable, changesTable, chartBars, judgesTable, resultTable } from "@/lib/domain/results-view";
+import { formatCount } from "@/lib/format";
 import { requirePage } from "@/lib/auth/session";
 
 export const metadata: Metadata = { title: "Results" };
@@ -154,11 +155,11 @@ async function ResultsBody({ chosen }: { chosen: string | null }) {
         </p>
         <p className="note">
           Vanilla → principled is paired: both prompts run the same tasks. Each change is principled minus vanilla on
-          the tasks run under both prompts, with a 95% interval from {BOOTSTRAP_RESAMPLES.toLocaleString("en-US")}{" "}
-          bootstrap resamples of those tasks (seeded: the same data give the same interval). For the three exploit
-          rates, run r of a task under vanilla pairs with run r under principled when both are judged; “yes→no” counts
-          pairs that said yes under vanilla and no under principled, and McNemar&apos;s exact test gives p from the two
-          discordant counts.
+          the tasks run under both prompts, with a 95% interval from {formatCount(BOOTSTRAP_RESAMPLES)} bootstrap
+          resamples of those tasks (seeded: the same data give the same interval). For the three exploit rates, run r of
+          a task under vanilla pairs with run r under principled when both are judged; “yes→no” counts pairs that said
+          yes under vanilla and no under principled, and McNemar&apos;s exact test gives p from the two discordant
+          counts.
         </p>
         <p className="note">
           Every figure opens the trajectories it counts: a count its trajectories, a rate those in its numerator, a

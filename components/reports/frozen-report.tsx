@@ -9,7 +9,7 @@ import { agreementTables } from "@/lib/domain/agreement-view";
 import { anchor, unlinked, type FigureTable as Table } from "@/lib/domain/figure-table";
 import { TABLE_NAMES, TABLE_TITLES } from "@/lib/domain/results-tables";
 import { categoriesTable, changesTable, judgesTable, resultTable } from "@/lib/domain/results-view";
-import { formatTime } from "@/lib/format";
+import { formatCount, formatTime } from "@/lib/format";
 
 export function FrozenReport({
   report,
@@ -43,7 +43,7 @@ export function FrozenReport({
           ? report.judges
               .map(
                 (j) =>
-                  `${j.judge} (${j.votes.toLocaleString("en-US")} vote${j.votes === 1 ? "" : "s"}${
+                  `${j.judge} (${formatCount(j.votes)} vote${j.votes === 1 ? "" : "s"}${
                     j.promptVersions.length ? `, prompt v${j.promptVersions.join(", v")}` : ", imported"
                   })`,
               )

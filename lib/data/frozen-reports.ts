@@ -5,7 +5,7 @@ import "server-only";
 // revoked or expired, it finds nothing, exactly as a token that never existed.
 import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
-import { assertCan, type Actor } from "@/lib/auth/permissions";
+import { assertCan, can, type Actor } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import type { AgreementReport } from "@/lib/domain/agreement-report";
@@ -147,7 +147,7 @@ export type FrozenReportRow = {
 
 export async function listFrozenReports(actor: Actor): Promise<FrozenReportRow[]> {
   assertCan(actor, "results:read");
-  const writer = actor.role === "RESEARCHER";
+  const writer = can(actor.role, "reports:write");
   const rows = await db().frozenReport.findMany({
     orderBy: { id: "desc" },
     select: {

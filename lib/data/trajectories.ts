@@ -130,9 +130,15 @@ async function matchingText(q: string): Promise<Prisma.IntFilter> {
   const rows = await db().$queryRaw<Array<{ id: number }>>`
     SELECT "trajectoryId" AS id FROM trajectory_search, CAST(${query} AS tsquery) AS query
     WHERE commands @@ query OR outputs @@ query`;
-  const ids = rows.map((r) => r.id);
-  // A list of ids costs a parameter each in every query that filters on it. When most trajectories
-  // match (a common command), the few that do not make the shorter list.
+  return shorterIdFilter(rows.map((r) => r.id));
+}
+
+/**
+ * An id filter for these trajectories. A list of ids costs a parameter each in every query that
+ * filters on it: when most trajectories are among them (a common command, every paired task), the
+ * few that are not make the shorter list.
+ */
+async function shorterIdFilter(ids: number[]): Promise<Prisma.IntFilter> {
   const [{ n }] = await db().$queryRaw<[{ n: number }]>`SELECT count(*)::int AS n FROM trajectory`;
   if (ids.length * 2 <= n) return { in: ids };
   const others = await db().$queryRaw<
@@ -141,7 +147,6 @@ async function matchingText(q: string): Promise<Prisma.IntFilter> {
   return { notIn: others.map((r) => r.id) };
 }
 
-/** `withheld`: trajectories the viewer may not see now (lib/data/blind-elsewhere.ts), left out. */
 /** The answer of a judged trajectory (alias t) to a pair's question, as SQL. */
 const PAIR_ANSWER = {
   attempt: (t: string) => `${t}."panelVerdict" IN ('ATTEMPTED', 'SUCCESSFUL')`,
@@ -160,9 +165,10 @@ async function pairedIds(pair: NonNullable<TrajectoryFilter["pair"]>): Promise<P
          WHERE t."panelVerdict" IS NOT NULL AND o."panelVerdict" IS NOT NULL
            ${pair === "run" ? "" : `AND (${PAIR_ANSWER[pair]("t")}) <> (${PAIR_ANSWER[pair]("o")})`}`;
   const rows = await db().$queryRawUnsafe<Array<{ id: number }>>(sql);
-  return { in: rows.map((r) => r.id) };
+  return shorterIdFilter(rows.map((r) => r.id));
 }
 
+/** `withheld`: trajectories the viewer may not see now (lib/data/blind-elsewhere.ts), left out. */
 export async function listTrajectories(
   f: TrajectoryFilter,
   withheld: readonly number[] = [],

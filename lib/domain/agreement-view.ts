@@ -3,11 +3,12 @@
 import { networkWords } from "./charts";
 import type { BinaryAgreement } from "./agreement";
 import type { Agreement, AgreementReport } from "./agreement-report";
+import { formatCount, formatPercent, UNDEFINED_FIGURE } from "@/lib/format";
 import { text, type FigureCell, type FigureRow, type FigureTable } from "./figure-table";
 
-const num = (n: number): FigureCell => ({ text: n.toLocaleString("en-US"), sort: n });
+const num = (n: number): FigureCell => ({ text: formatCount(n), sort: n });
 const kappa = (a: BinaryAgreement): FigureCell => ({
-  text: a.kappa === null ? "—" : a.kappa.toFixed(2),
+  text: a.kappa === null ? UNDEFINED_FIGURE : a.kappa.toFixed(2),
   sort: a.kappa,
   sub: a.kappa_ci ? `${a.kappa_ci[0].toFixed(2)} to ${a.kappa_ci[1].toFixed(2)}` : undefined,
 });
@@ -21,7 +22,7 @@ function rows(group: string, a: Agreement): FigureRow[] {
         text(group),
         text(q),
         num(x.n),
-        { text: x.agreement === null ? "—" : `${x.agreement.toFixed(1)}%`, sort: x.agreement },
+        { text: formatPercent(x.agreement), sort: x.agreement },
         kappa(x),
         num(x.both_positive),
         num(x.both_negative),

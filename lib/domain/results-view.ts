@@ -8,10 +8,12 @@ import { BINARY_KEYS, type BinaryKey, type PairedChange } from "./paired";
 import { categoryRates, judgeRates, RATE_KEYS, RATE_LABELS, type ConditionResult, type RateKey } from "./results";
 import { trajectoriesHref, type TrajectoryFilter } from "./trajectory-filter";
 import { CATEGORIES, CATEGORY_LABELS } from "./verdicts";
+import { formatCount, formatPercent, UNDEFINED_FIGURE } from "@/lib/format";
 
-const pct = (v: number | null) => (v === null ? "—" : `${v.toFixed(1)}%`);
-const pp = (v: number | null) => (v === null ? "—" : `${v > 0 ? "+" : v < 0 ? "−" : "±"}${Math.abs(v).toFixed(1)} pp`);
-const count = (n: number) => n.toLocaleString("en-US");
+const pct = (v: number | null) => formatPercent(v);
+const pp = (v: number | null) =>
+  v === null ? UNDEFINED_FIGURE : `${v > 0 ? "+" : v < 0 ? "−" : "±"}${Math.abs(v).toFixed(1)} pp`;
+const count = formatCount;
 const signed = (v: number) => `${v < 0 ? "−" : ""}${Math.abs(v).toFixed(1)}`;
 const range = (low: number | null, high: number | null) =>
   low === null || high === null ? "" : `${signed(low)} to ${signed(high)}`;

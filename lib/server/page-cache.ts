@@ -123,13 +123,15 @@ export class PageCache {
       const result = end(chunk as never, encoding as never, cb as never);
       const headers = res.getHeaders();
       const type = String(headers["content-type"] ?? "");
+      const nonce = nonceOf(headers);
       const keep =
+        // A nonce of another length could not be written over in place (proxy.ts makes 16 bytes, base64).
+        (nonce === null || nonce.length === NONCE_LENGTH) &&
         res.statusCode === 200 &&
         type.startsWith("text/html") &&
         !headers["set-cookie"] &&
         !headers["content-encoding"];
       const body = Buffer.concat(chunks);
-      const nonce = nonceOf(headers);
       const page = keep ? { headers, body, nonce, at: offsets(body, nonce) } : null;
       if (page) this.kept.set(key, page);
       this.rendering.delete(key);
@@ -145,25 +147,25 @@ export class PageCache {
   }
 }
 
+/** A nonce's length: 16 random bytes in base64, as proxy.ts makes them and sendKept replaces them. */
+const NONCE_LENGTH = 24;
+
 function nonceOf(headers: OutgoingHttpHeaders): string | null {
   return String(headers["content-security-policy"] ?? "").match(/'nonce-([^']+)'/)?.[1] ?? null;
 }
 
 /**
  * Sends a kept page with a nonce of its own (the page's scripts and the policy agree on it): a copy
- * of the body with the new nonce written over the old one where it stands (both are 24 characters
- * of base64, so nothing moves).
+ * of the body with the new nonce written over the old one where it stands (both NONCE_LENGTH
+ * characters of base64, so nothing moves).
  */
 export function sendKept(req: IncomingMessage, res: ServerResponse, page: KeptPage): void {
   const nonce = randomBytes(16).toString("base64");
   let body = page.body;
   const headers: OutgoingHttpHeaders = { ...page.headers };
-  if (page.nonce && page.nonce.length === nonce.length) {
+  if (page.nonce) {
     body = Buffer.from(page.body);
     for (const i of page.at) body.write(nonce, i, "latin1");
-    headers["content-security-policy"] = String(headers["content-security-policy"]).replaceAll(page.nonce, nonce);
-  } else if (page.nonce) {
-    body = Buffer.from(body.toString("utf8").replaceAll(page.nonce, nonce), "utf8");
     headers["content-security-policy"] = String(headers["content-security-policy"]).replaceAll(page.nonce, nonce);
   }
   delete headers["content-length"];
