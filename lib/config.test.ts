@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { demoWanted, parseConfig } from "./config";
+import { demoWanted, keyVariableAllowed, parseConfig } from "./config";
 
 describe("configuration", () => {
   it("has defaults for everything", () => {
@@ -9,7 +9,8 @@ describe("configuration", () => {
       WEB_CONCURRENCY: 1,
       TRUST_PROXY: { kind: "off" },
       HEAP_LIMIT_MB: 512,
-      IMPORT_MAX_RECORD_BYTES: 256 * 1024 ** 2,
+      // An eighth of the heap: a record takes up to four times its size, within half the heap.
+      IMPORT_MAX_RECORD_BYTES: 64 * 1024 ** 2,
       IMPORT_MAX_GZIP_RATIO: 100,
     });
     expect(c.DEMO_DATA).toBeUndefined();
@@ -60,6 +61,38 @@ describe("configuration", () => {
     );
     // Every bad variable is named at once.
     expect(() => parseConfig({ PORT: "abc", HEAP_LIMIT_MB: "-1" })).toThrow(/PORT="abc".*\n.*HEAP_LIMIT_MB="-1"/);
+  });
+
+  it("derives the record limit from the heap, and stops on settings that do not fit it together", () => {
+    // 2048 MB of heap: half for work is 1024 MB, a quarter of that per record.
+    expect(parseConfig({ HEAP_LIMIT_MB: "2048" }).IMPORT_MAX_RECORD_BYTES).toBe(256 * 1024 ** 2);
+    expect(parseConfig({ IMPORT_MAX_RECORD_BYTES: "32MB" }).IMPORT_MAX_RECORD_BYTES).toBe(32 * 1024 ** 2);
+    // The old default, 256 MB, on the 512 MB heap: refused with what would fit (64 MB, or a 2048 MB heap).
+    expect(() => parseConfig({ IMPORT_MAX_RECORD_BYTES: "256MB" })).toThrow(
+      /IMPORT_MAX_RECORD_BYTES="256MB": .* so at most 64 MB; lower it, or raise HEAP_LIMIT_MB to 2048 or more/,
+    );
+    expect(parseConfig({ IMPORT_MAX_RECORD_BYTES: "256MB", HEAP_LIMIT_MB: "2048" }).IMPORT_MAX_RECORD_BYTES).toBe(
+      256 * 1024 ** 2,
+    );
+    // Kept pages: a quarter of the heap at most (128 of 512).
+    expect(parseConfig({ PAGE_CACHE_MB: "128" }).PAGE_CACHE_MB).toBe(128);
+    expect(() => parseConfig({ PAGE_CACHE_MB: "129" })).toThrow(/PAGE_CACHE_MB=129: .* at most 128; .* 516 or more/);
+  });
+
+  it("admits judge key variables by name or prefix, the app's own settings never", () => {
+    expect(parseConfig({}).JUDGE_KEY_VARIABLES).toEqual(["*_API_KEY"]);
+    expect(parseConfig({ JUDGE_KEY_VARIABLES: "OPENAI_API_KEY, LAB_*" }).JUDGE_KEY_VARIABLES).toEqual([
+      "OPENAI_API_KEY",
+      "LAB_*",
+    ]);
+    expect(() => parseConfig({ JUDGE_KEY_VARIABLES: "A-B" })).toThrow(
+      /JUDGE_KEY_VARIABLES="A-B": expected variable names/,
+    );
+    const allowed = ["*_API_KEY", "LAB_*", "MY_KEY"];
+    for (const name of ["OPENAI_API_KEY", "LAB_SECRET", "MY_KEY"]) expect(keyVariableAllowed(name, allowed)).toBe(true);
+    // Not allowed, or the app's own settings whatever the list says.
+    for (const name of ["HOME", "MY_KEY2", "DATABASE_URL", "BETTER_AUTH_SECRET", "DATABASE_API_KEY", "PGPASSWORD"])
+      expect(keyVariableAllowed(name, [...allowed, "DATABASE_URL", "BETTER_AUTH_SECRET", "PG*"])).toBe(false);
   });
 
   it("loads the demo study by itself only into the embedded database; DEMO_DATA decides otherwise", () => {

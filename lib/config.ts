@@ -115,26 +115,104 @@ const EnvSchema = z.object({
   /** The V8 heap of the server and the command line, in MB: an import's memory stays bounded by it. */
   HEAP_LIMIT_MB: positiveInt(512, 1 << 20),
   IMPORT_MAX_UPLOAD_BYTES: bytes(1024 * MiB),
-  /** The longest JSON Lines line, or JSON record, an import reads. */
-  IMPORT_MAX_RECORD_BYTES: bytes(256 * MiB),
+  /** The longest JSON Lines line, or JSON record, an import reads; unset: the most the heap admits. */
+  IMPORT_MAX_RECORD_BYTES: bytes(0),
   /** The most text a compressed file may expand to. */
   IMPORT_MAX_DECOMPRESSED_BYTES: bytes(64 * 1024 * MiB),
   /** A compressed file that expands more than this many times its size is refused as a decompression bomb. */
   IMPORT_MAX_GZIP_RATIO: positiveInt(100),
+  /**
+   * The environment variables a judge's API key may be read from (names; *_API_KEY: any name ending so), so
+   * nobody who may define a judge can make the server send another setting to an endpoint of theirs.
+   */
+  JUDGE_KEY_VARIABLES: z
+    .string()
+    .trim()
+    .regex(
+      /^(\*?[A-Za-z_][A-Za-z0-9_]*\*?)(\s*,\s*\*?[A-Za-z_][A-Za-z0-9_]*\*?)*$/,
+      "variable names, each maybe starting or ending in * (OPENAI_API_KEY, *_API_KEY, LAB_*)",
+    )
+    .optional()
+    .transform((v) => (v ?? "*_API_KEY").split(",").map((s) => s.trim())),
 });
 
-export type Config = z.output<typeof EnvSchema>;
+type ParsedEnv = z.output<typeof EnvSchema>;
+export type Config = ParsedEnv;
+
+/**
+ * How the heap is shared (docs/performance.md, "Memory"). Imports and the judge worker's reads share
+ * half of it, one budget per process (lib/server/memory-budget.ts); kept pages take at most a quarter;
+ * the rest is Next's own. A record being imported takes up to RECORD_MEMORY_FACTOR times its size
+ * (the line, its text as a string, the parsed record, its rows as COPY text), measured with
+ * `npm run bench:uploads`, so the longest record is an eighth of the heap.
+ */
+export const RECORD_MEMORY_FACTOR = 4;
+export const WORK_SHARE_OF_HEAP = 0.5;
+export const PAGE_CACHE_SHARE_OF_HEAP = 0.25;
+
+/** The bytes imports and judge reads of one process may hold at once. */
+export function workBudgetBytes(c: Pick<Config, "HEAP_LIMIT_MB">): number {
+  return Math.floor(c.HEAP_LIMIT_MB * MiB * WORK_SHARE_OF_HEAP);
+}
+
+/** The longest record the heap admits: one record's import fits the work budget alone. */
+export function maxRecordForHeap(c: Pick<Config, "HEAP_LIMIT_MB">): number {
+  return Math.floor(workBudgetBytes(c) / RECORD_MEMORY_FACTOR);
+}
+
+/** Settings that are each valid but do not fit together: each named, with what would fit. */
+function checkTogether(c: ParsedEnv, env: Record<string, string | undefined>): string[] {
+  const bad: string[] = [];
+  const maxRecord = maxRecordForHeap(c);
+  if (c.IMPORT_MAX_RECORD_BYTES > maxRecord) {
+    const heapNeeded = Math.ceil((c.IMPORT_MAX_RECORD_BYTES / (MiB * WORK_SHARE_OF_HEAP)) * RECORD_MEMORY_FACTOR);
+    bad.push(
+      `IMPORT_MAX_RECORD_BYTES=${JSON.stringify(env.IMPORT_MAX_RECORD_BYTES ?? "")}: ` +
+        `a record takes up to ${RECORD_MEMORY_FACTOR} times its size while it is imported, within half the heap ` +
+        `(HEAP_LIMIT_MB=${c.HEAP_LIMIT_MB}), so at most ${Math.floor(maxRecord / MiB)} MB; lower it, or raise ` +
+        `HEAP_LIMIT_MB to ${heapNeeded} or more`,
+    );
+  }
+  if (c.PAGE_CACHE_MB > c.HEAP_LIMIT_MB * PAGE_CACHE_SHARE_OF_HEAP) {
+    bad.push(
+      `PAGE_CACHE_MB=${c.PAGE_CACHE_MB}: kept pages may take at most a quarter of the heap ` +
+        `(HEAP_LIMIT_MB=${c.HEAP_LIMIT_MB}), so at most ${Math.floor(c.HEAP_LIMIT_MB * PAGE_CACHE_SHARE_OF_HEAP)}; ` +
+        `lower it, or raise HEAP_LIMIT_MB to ${c.PAGE_CACHE_MB / PAGE_CACHE_SHARE_OF_HEAP} or more`,
+    );
+  }
+  return bad;
+}
 
 export class ConfigError extends Error {}
 
 /** Parses the environment; throws ConfigError naming each bad variable and what it accepts. */
 export function parseConfig(env: Record<string, string | undefined>): Config {
   const parsed = EnvSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== "")));
-  if (parsed.success) return parsed.data;
+  if (parsed.success) {
+    const c = parsed.data;
+    if (!c.IMPORT_MAX_RECORD_BYTES) c.IMPORT_MAX_RECORD_BYTES = maxRecordForHeap(c);
+    const bad = checkTogether(c, env);
+    if (bad.length) throw new ConfigError(`settings that do not fit the memory:\n  ${bad.join("\n  ")}`);
+    return c;
+  }
   const lines = parsed.error.issues.map(
     (i) => `${String(i.path[0])}=${JSON.stringify(env[String(i.path[0])] ?? "")}: expected ${i.message}`,
   );
   throw new ConfigError(`bad configuration:\n  ${lines.join("\n  ")}`);
+}
+
+/** The app's own settings and their families: never a judge's key, whatever JUDGE_KEY_VARIABLES says. */
+const OWN_PREFIXES = ["BETTER_AUTH_", "DATABASE_", "PG", "NODE_", "NEXT_", "npm_", "IMPORT_", "JUDGE_KEY_"];
+
+/**
+ * Whether a judge's key may be read from the variable `name`: it is one JUDGE_KEY_VARIABLES allows
+ * (a name, or a prefix ending in *, e.g. *_API_KEY as a suffix) and none of the app's own settings.
+ */
+export function keyVariableAllowed(name: string, allowed: readonly string[]): boolean {
+  if (name in EnvSchema.shape || OWN_PREFIXES.some((p) => name.startsWith(p))) return false;
+  return allowed.some((a) =>
+    a.startsWith("*") ? name.endsWith(a.slice(1)) : a.endsWith("*") ? name.startsWith(a.slice(0, -1)) : name === a,
+  );
 }
 
 /**

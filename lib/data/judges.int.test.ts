@@ -20,12 +20,29 @@ describe("judges", () => {
     expect(bad.error.issues.map((i) => i.path[0])).toEqual(["baseUrl", "apiKeyEnv", "concurrency"]);
   });
 
+  it("a judge's key variable is one the server allows, never one of its own settings", () => {
+    for (const apiKeyEnv of ["DATABASE_URL", "BETTER_AUTH_SECRET", "PATH"]) {
+      const bad = JudgeDefinitionSchema.safeParse({
+        name: "j",
+        baseUrl: "http://127.0.0.1:1/v1",
+        model: "m",
+        apiKeyEnv,
+      });
+      expect(bad.error?.issues.map((i) => [i.path[0], i.message])).toEqual([
+        [
+          "apiKeyEnv",
+          `the key cannot be read from ${apiKeyEnv}: the server allows *_API_KEY (JUDGE_KEY_VARIABLES), never its own settings`,
+        ],
+      ]);
+    }
+  });
+
   it("defines a judge, stores the key's variable and never a key, and redefines by name", async () => {
     const def = JudgeDefinitionSchema.parse({
       name: "judges-int-a",
       baseUrl: "http://127.0.0.1:9/v1",
       model: "glm-5.3-flash",
-      apiKeyEnv: "GLM_KEY",
+      apiKeyEnv: "GLM_API_KEY",
       concurrency: "8",
     });
     expect(await defineJudge(def)).toMatchObject({ created: true });
@@ -33,7 +50,7 @@ describe("judges", () => {
     const row = await db().judge.findUniqueOrThrow({ where: { name: "judges-int-a" } });
     expect(row).toMatchObject({
       model: "glm-5.3-flash-2",
-      apiKeyEnv: "GLM_KEY",
+      apiKeyEnv: "GLM_API_KEY",
       concurrency: 8,
       contextTokens: 100_000,
     });
@@ -41,7 +58,7 @@ describe("judges", () => {
       name: "judges-int-a",
       endpoint: "http://127.0.0.1:9/v1",
       model: "glm-5.3-flash-2",
-      apiKeyEnv: "GLM_KEY",
+      apiKeyEnv: "GLM_API_KEY",
       concurrency: 8,
       votes: 0,
       unparseable: 0,
@@ -76,14 +93,29 @@ describe("judges", () => {
       "--model",
       "m1",
       "--api-key-env",
-      "K",
+      "K_API_KEY",
     );
     expect(added.status, added.stderr).toBe(0);
     expect(added.stderr).toContain("judge judges-int-cli added: m1 at http://127.0.0.1:9/v1");
     const refused = cli("judge", "add", "x", "--base-url", "nope", "--model", "m");
     expect(refused.status).toBe(1);
     expect(refused.stderr).toContain("baseUrl: base URL is an http(s) address");
+    const secret = cli(
+      "judge",
+      "add",
+      "x",
+      "--base-url",
+      "http://127.0.0.1:9/v1",
+      "--model",
+      "m",
+      "--api-key-env",
+      "DATABASE_URL",
+    );
+    expect(secret.status).toBe(1);
+    expect(secret.stderr).toContain("apiKeyEnv: the key cannot be read from DATABASE_URL");
     const listed = cli("judge", "list");
-    expect(listed.stdout).toContain("judges-int-cli\tm1 at http://127.0.0.1:9/v1\tkey in $K\tconcurrency 4\t0 answers");
+    expect(listed.stdout).toContain(
+      "judges-int-cli\tm1 at http://127.0.0.1:9/v1\tkey in $K_API_KEY\tconcurrency 4\t0 answers",
+    );
   });
 });

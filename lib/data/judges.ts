@@ -6,6 +6,7 @@ import { z } from "zod";
 import { db } from "@/lib/db";
 import { DEFAULT_JUDGE_PROMPT } from "@/lib/judges/prompt";
 import { PG_INT_MAX } from "@/lib/domain/params";
+import { config, keyVariableAllowed } from "@/lib/config";
 
 const count = (what: string, max = PG_INT_MAX) =>
   z.coerce
@@ -27,8 +28,16 @@ export const JudgeDefinitionSchema = z.object({
   model: z.string().trim().min(1, { error: "model must not be empty" }).max(500),
   apiKeyEnv: z
     .string()
-    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: "the key's variable is a name such as OPENAI_API_KEY, not the key" })
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, {
+      error: "the key's variable is a name such as OPENAI_API_KEY, not the key",
+      abort: true,
+    })
     .max(200)
+    .refine((name) => keyVariableAllowed(name, config().JUDGE_KEY_VARIABLES), {
+      error: (i) =>
+        `the key cannot be read from ${String(i.input)}: the server allows ${config().JUDGE_KEY_VARIABLES.join(", ")} ` +
+        "(JUDGE_KEY_VARIABLES), never its own settings",
+    })
     .optional(),
   concurrency: count("concurrency", 1024).default(4),
   requestsPerMinute: count("requests per minute").optional(),

@@ -13,14 +13,14 @@ let provider: FakeProvider | null = null;
 afterEach(async () => {
   await provider?.close();
   provider = null;
-  delete process.env.FAKE_JUDGE_KEY;
+  delete process.env.FAKE_JUDGE_API_KEY;
 });
 
 describe("askJudge", () => {
   it("returns the answer, the model and the tokens; sends the key from the named variable", async () => {
     provider = await fakeProvider([{ answer: '{"UPSTREAM": "NOT_ATTEMPTED"}', tokensIn: 1234, tokensOut: 56 }]);
-    process.env.FAKE_JUDGE_KEY = "sk-test-123";
-    const a = await askJudge({ baseUrl: provider.url, model: "judge-1", apiKeyEnv: "FAKE_JUDGE_KEY" }, messages);
+    process.env.FAKE_JUDGE_API_KEY = "sk-test-123";
+    const a = await askJudge({ baseUrl: provider.url, model: "judge-1", apiKeyEnv: "FAKE_JUDGE_API_KEY" }, messages);
     expect(a).toMatchObject({ raw: '{"UPSTREAM": "NOT_ATTEMPTED"}', model: "judge-1", tokensIn: 1234, tokensOut: 56 });
     expect(provider.requests[0]).toMatchObject({ model: "judge-1", messages, auth: "Bearer sk-test-123" });
   });
@@ -59,10 +59,20 @@ describe("askJudge", () => {
 
   it("a key variable that is not set is an error before any request", async () => {
     provider = await fakeProvider([{ answer: "ok" }]);
-    delete process.env.NOT_SET_KEY;
-    await expect(askJudge({ baseUrl: provider.url, model: "m", apiKeyEnv: "NOT_SET_KEY" }, messages)).rejects.toThrow(
-      "the environment variable NOT_SET_KEY that holds the key is not set",
-    );
+    delete process.env.NOT_SET_API_KEY;
+    await expect(
+      askJudge({ baseUrl: provider.url, model: "m", apiKeyEnv: "NOT_SET_API_KEY" }, messages),
+    ).rejects.toThrow("the environment variable NOT_SET_API_KEY that holds the key is not set");
+    expect(provider.requests).toHaveLength(0);
+  });
+
+  it("never reads the key from a variable the server does not allow, its own settings above all", async () => {
+    provider = await fakeProvider([{ answer: "ok" }]);
+    for (const name of ["DATABASE_URL", "BETTER_AUTH_SECRET", "HOME"]) {
+      await expect(askJudge({ baseUrl: provider.url, model: "m", apiKeyEnv: name }, messages)).rejects.toThrow(
+        `the key cannot be read from ${name}: the server allows *_API_KEY (JUDGE_KEY_VARIABLES), never its own settings`,
+      );
+    }
     expect(provider.requests).toHaveLength(0);
   });
 });
