@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { trajectoryFixture } from "@/prisma/factories";
 import { jsonl, tempFiles } from "@/test/temp-files";
-import { importFile } from "./import-files";
+import { importFile, loadResolved } from "./import-files";
 
 const { write } = tempFiles("sa-import-bounds-");
 const trajectoryCount = () => db().trajectory.count();
@@ -56,6 +56,16 @@ describe("importFile within bounds", () => {
     expect(row.status).toBe("FAILED");
     expect(row.finishedAt).not.toBeNull();
     expect(await trajectoryCount()).toBe(before);
+  });
+
+  it("a resolved report larger than a record is refused before it is read", () => {
+    // Sparse: 65 MB on paper, over the 64 MB record limit, nothing on disk; read whole it would take the heap.
+    const file = write("huge-results.json", "");
+    fs.truncateSync(file, 65 * 1024 * 1024);
+    expect(() => loadResolved([file])).toThrow(
+      /huge-results\.json: 65\.0 MB is over the record limit of 64\.0 MB \(IMPORT_MAX_RECORD_BYTES\)/,
+    );
+    expect(loadResolved([write("results.json", JSON.stringify({ resolved: ["a"] }))])!("a")).toBe(true);
   });
 
   it("a progress listener that throws (a browser gone) fails the import neither before nor after commit", async () => {

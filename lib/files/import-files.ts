@@ -8,6 +8,7 @@ import { z } from "zod";
 import { runImport, safely, type ImportOutcome, type ImportSource } from "@/lib/data/imports";
 import type { Condition } from "@/lib/import/condition";
 import { combineLookups, resolvedLookup, type ResolvedLookup } from "@/lib/import/resolved";
+import { formatBytes } from "@/lib/format";
 import { readLimits } from "./limits";
 import { fileShape, readRecords } from "./read-records";
 
@@ -45,6 +46,14 @@ const ManifestSchema = z.array(
 export type ManifestEntry = { path: string; condition: Condition; resolved: ResolvedLookup | null };
 
 export function readJsonFile(file: string): unknown {
+  // Read whole, so held to the record limit like any record (a `resolved` report, a manifest).
+  const max = readLimits().maxRecordBytes;
+  const size = fs.statSync(file).size;
+  if (size > max)
+    throw new Error(
+      `${file}: ${formatBytes(size)} is over the record limit of ${formatBytes(max)} (IMPORT_MAX_RECORD_BYTES), ` +
+        "which a resolved report or manifest is read within",
+    );
   try {
     return JSON.parse(fs.readFileSync(file, "utf8"));
   } catch (e) {

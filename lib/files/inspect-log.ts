@@ -16,6 +16,7 @@ import { isObj } from "@/lib/import/formats/common";
 import { harnessRecord, type FileRead } from "./harness-record";
 import { streamedValues } from "./json-stream";
 import { LimitExceeded } from "./open-text";
+import { MAX_ARCHIVE_ENTRIES } from "./limits";
 
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 
@@ -33,9 +34,6 @@ export async function isEvalArchive(file: string): Promise<boolean> {
 
 /** The head of a `.json` Inspect log: `{"version": N, "status": ...` (how inspect_ai writes it). */
 export const INSPECT_JSON_HEAD = /^\s*\{\s*"version"\s*:\s*\d+\s*,\s*"status"\s*:/;
-
-/** An archive with more entries than this is refused (each is held while the archive is listed). */
-const MAX_ENTRIES = 1_000_000;
 
 /** One sample as a record; a sample that cannot be read is an error for its record, not for the file. */
 export function sampleRecord(
@@ -72,18 +70,19 @@ export async function* readInspectJson(chunks: AsyncIterable<Buffer>, read: File
 
 type Zip = yauzl.ZipFile & { openReadStreamAsync: (e: yauzl.Entry) => Promise<Readable> };
 
-async function openZip(file: string): Promise<{ zip: Zip; entries: yauzl.Entry[] }> {
+async function openZip(file: string, maxEntries: number): Promise<{ zip: Zip; entries: yauzl.Entry[] }> {
   const zip = (await new Promise<yauzl.ZipFile>((resolve, reject) =>
     yauzl.open(file, { lazyEntries: true, autoClose: false }, (e, z) => (e ? reject(e) : resolve(z))),
   )) as Zip;
   zip.openReadStreamAsync = promisify(zip.openReadStream.bind(zip)) as Zip["openReadStreamAsync"];
   const entries: yauzl.Entry[] = [];
   await new Promise<void>((resolve, reject) => {
+    let listed = 0;
     zip.on("entry", (e: yauzl.Entry) => {
-      entries.push(e);
-      if (entries.length > MAX_ENTRIES) {
+      if (KEPT.test(e.fileName)) entries.push(e);
+      if (++listed > maxEntries) {
         zip.close();
-        reject(new LimitExceeded(`this archive has more than ${MAX_ENTRIES.toLocaleString("en-US")} entries`));
+        reject(new LimitExceeded(`this archive has more than ${maxEntries.toLocaleString("en-US")} entries`));
         return;
       }
       zip.readEntry();
@@ -114,11 +113,13 @@ async function entryText(zip: Zip, entry: yauzl.Entry, read: FileRead): Promise<
 }
 
 const SAMPLE = /^samples\/(.+)_epoch_(\d+)\.json$/;
+/** The entries an import reads: the header (or the journal's start) and the samples. */
+const KEPT = /^(header\.json|_journal\/start\.json|samples\/.+_epoch_\d+\.json)$/;
 const sampleOrder = (a: yauzl.Entry, b: yauzl.Entry) => a.fileName.localeCompare(b.fileName, "en", { numeric: true });
 
 /** An `.eval` archive: its header, then each sample entry as a record numbered from 1 (in name order). */
 export async function* readEvalArchive(file: string, read: FileRead): AsyncGenerator<RawRecord> {
-  const { zip, entries } = await openZip(file);
+  const { zip, entries } = await openZip(file, read.opts.limits.maxArchiveEntries ?? MAX_ARCHIVE_ENTRIES);
   try {
     const { maxDecompressedBytes } = read.opts.limits;
     const total = entries.reduce((n, e) => n + e.uncompressedSize, 0);

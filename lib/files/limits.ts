@@ -9,7 +9,15 @@ export type ReadLimits = {
   maxDecompressedBytes: number;
   /** A compressed file may expand to at most this many times its size. */
   maxGzipRatio: number;
+  /** An archive (an Inspect `.eval`) may list at most this many entries; unset: MAX_ARCHIVE_ENTRIES. */
+  maxArchiveEntries?: number;
 };
+
+/**
+ * The most entries an archive may list: a log of 500 samples × 10 epochs has about 5,000. Listing
+ * reads each entry's directory record (time, not memory: only the header and samples are kept).
+ */
+export const MAX_ARCHIVE_ENTRIES = 100_000;
 
 /** The limits this process is configured with. */
 export function readLimits(): ReadLimits {

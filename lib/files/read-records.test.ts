@@ -169,3 +169,24 @@ describe("readRecords within limits", () => {
     expect(errorsOf(await read(write("empty.json", "  \n")))).toEqual([{ line: 1, message: "the file is empty" }]);
   });
 });
+
+describe("archives", () => {
+  it("an archive listing more entries than the limit is refused by count, whatever they hold", async () => {
+    const { ZipFile } = await import("yazl");
+    const zip = new ZipFile();
+    zip.addBuffer(Buffer.from(JSON.stringify({ eval: { task: "t", model: "m" } })), "header.json");
+    // Eleven empty entries no import reads, over a limit of ten.
+    for (let i = 0; i < 11; i++) zip.addBuffer(Buffer.alloc(0), `_journal/summaries/${i}.json`);
+    zip.end();
+    const chunks: Buffer[] = [];
+    for await (const c of zip.outputStream) chunks.push(c as Buffer);
+    const file = write("many.eval", Buffer.concat(chunks));
+    expect(errorsOf(await read(file, { ...LIMITS, maxArchiveEntries: 10 }))).toEqual([
+      { line: 1, message: "this archive has more than 10 entries" },
+    ]);
+    // Twelve entries in all are within a limit of twelve: the log is read (it holds no sample).
+    expect(errorsOf(await read(file, { ...LIMITS, maxArchiveEntries: 12 }))).toEqual([
+      { line: 1, message: "this .eval archive holds no samples/*.json" },
+    ]);
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseInterchangeRecord } from "./interchange";
+import { MAX_NESTING, nestedTooDeep, parseInterchangeRecord } from "./interchange";
 
 const trajectory = {
   type: "trajectory",
@@ -140,5 +140,36 @@ describe("parseInterchangeRecord", () => {
         },
       },
     });
+  });
+});
+
+describe("nesting", () => {
+  const nest = (levels: number) => {
+    let v: unknown = "leaf";
+    for (let i = 0; i < levels; i++) v = i % 2 ? [v] : { a: v };
+    return v;
+  };
+
+  it("a record nested 100,000 levels deep is refused, naming nesting and where", () => {
+    const parsed = parseInterchangeRecord({ ...trajectory, metadata: { deep: nest(100_000) } });
+    expect(parsed).toEqual({
+      ok: false,
+      errors: [
+        {
+          field: "metadata.deep.0…",
+          message:
+            "nested more than 200 levels deep (objects and lists within each other); a record may nest at most that far",
+        },
+      ],
+    });
+  });
+
+  it("counts levels exactly: the record is level 0, and a value at level 200 is the last admitted", () => {
+    // metadata is level 1; nest(n) adds n containers below it.
+    expect(nestedTooDeep({ metadata: nest(MAX_NESTING - 1) }, MAX_NESTING)).toBeNull();
+    expect(nestedTooDeep({ metadata: nest(MAX_NESTING) }, MAX_NESTING)).toBe("metadata.0.a…");
+    expect(nestedTooDeep({ a: { b: [1] } }, 2)).toBe("a.b");
+    expect(nestedTooDeep({ a: { b: 1 } }, 2)).toBeNull();
+    expect(parseInterchangeRecord({ ...trajectory, metadata: { deep: nest(50) } }).ok).toBe(true);
   });
 });

@@ -295,9 +295,47 @@ export function parseInterchangeRecord(value: unknown): ParseResult<InterchangeR
       ],
     };
   }
+  const deep = nestedTooDeep(value, MAX_NESTING);
+  if (deep !== null)
+    return {
+      ok: false,
+      errors: [
+        {
+          field: deep || null,
+          message:
+            `nested more than ${MAX_NESTING} levels deep (objects and lists within each other); ` +
+            "a record may nest at most that far",
+        },
+      ],
+    };
   const parsed = SCHEMAS[type].safeParse(value);
   if (!parsed.success) return { ok: false, errors: fieldErrors(parsed.error) };
   return { ok: true, value: { type, record: parsed.data } as InterchangeRecord };
+}
+
+/**
+ * How deep a record may nest: agent files nest a few dozen levels; PostgreSQL stores JSON of a few
+ * thousand levels at most (its stack), and the schemas walk values recursively.
+ */
+export const MAX_NESTING = 200;
+
+/**
+ * Where a value first nests deeper than `max` levels (the field path of the first value beyond it,
+ * "" for the record itself), or null. Walked with a stack of its own, so any depth is safe to check.
+ */
+export function nestedTooDeep(value: unknown, max: number): string | null {
+  const stack: Array<{ v: unknown; depth: number; path: string }> = [{ v: value, depth: 0, path: "" }];
+  while (stack.length) {
+    const { v, depth, path } = stack.pop()!;
+    if (v === null || typeof v !== "object") continue;
+    if (depth >= max) return depth > 3 ? `${path}…` : path;
+    const entries = Array.isArray(v) ? v.map((x, i) => [String(i), x] as const) : Object.entries(v);
+    for (const [k, x] of entries)
+      if (x !== null && typeof x === "object")
+        // The path names the first levels, enough to find the field.
+        stack.push({ v: x, depth: depth + 1, path: depth >= 3 ? path : path ? `${path}.${k}` : k });
+  }
+  return null;
 }
 
 /**
