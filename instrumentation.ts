@@ -1,9 +1,44 @@
-// Runs once when the server starts: a judge run that was running when the app last stopped goes
-// on (its requests are in the database; this process is the worker of runs started from the page).
+// Runs once when a server process starts. First what a process that died left behind: its imports
+// marked interrupted, its upload folders removed (lib/data/recovery.ts, lib/server/recovery.ts); on
+// PostgreSQL, where other processes may die while this one runs, the imports are swept again every
+// minute. Then a judge run that was running when the app last stopped goes on (its requests are in
+// the database; this process is the worker of runs started from the page); a resumption that fails
+// (the database not ready yet, say) is tried again, five times, a little later each time.
+const SWEEP_EVERY_MS = 60_000;
+
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { removeOrphanUploads } = await import("@/lib/server/recovery");
+  const { sweepInterruptedImports } = await import("@/lib/data/recovery");
+  const { currentDb } = await import("@/lib/db-connect");
   const { resumeWaitingRuns } = await import("@/lib/judges/service");
-  await resumeWaitingRuns().catch((e) =>
-    console.error(`judge runs not resumed: ${e instanceof Error ? e.message : String(e)}`),
-  );
+  const say = (what: string, e: unknown) => console.error(`${what}: ${e instanceof Error ? e.message : String(e)}`);
+
+  try {
+    const left = removeOrphanUploads();
+    if (left.folders)
+      console.error(`removed ${left.folders} upload folder(s) of stopped processes (${left.bytes} bytes)`);
+  } catch (e) {
+    say("upload folders not swept", e);
+  }
+  const sweep = async () => {
+    const ids = await sweepInterruptedImports();
+    if (ids.length) console.error(`import(s) ${ids.join(", ")} marked interrupted: their process had stopped`);
+  };
+  await sweep().catch((e) => say("interrupted imports not swept", e));
+  if (currentDb().pool)
+    setInterval(() => void sweep().catch((e) => say("interrupted imports not swept", e)), SWEEP_EVERY_MS).unref();
+
+  // In the background: the server answers meanwhile.
+  void (async () => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await resumeWaitingRuns();
+      } catch (e) {
+        if (attempt === 5) return say("judge runs not resumed (the Judges page resumes them)", e);
+        say(`judge runs not resumed (attempt ${attempt} of 5; trying again)`, e);
+        await new Promise((r) => setTimeout(r, 1000 * 2 ** attempt));
+      }
+    }
+  })();
 }

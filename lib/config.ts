@@ -215,6 +215,15 @@ export function keyVariableAllowed(name: string, allowed: readonly string[]): bo
   );
 }
 
+/** Why a judge's key may not be read from `name` under this process's settings, or null when it may. */
+export function keyVariableRefusal(name: string): string | null {
+  const allowed = config().JUDGE_KEY_VARIABLES;
+  return keyVariableAllowed(name, allowed)
+    ? null
+    : `the key cannot be read from ${name}: the server allows ${allowed.join(", ")} (JUDGE_KEY_VARIABLES), ` +
+        "never its own settings";
+}
+
 /**
  * Whether `npm start` loads the demo study (and its accounts, whose passwords are published) into an
  * empty database: when DEMO_DATA says so, else only on the embedded database, one person's machine.

@@ -10,11 +10,13 @@ import { scopeOf } from "@/lib/data/agreement";
 import { EXPORTS } from "@/lib/data/export";
 import type { WriteCounts } from "@/lib/data/import/context";
 import { ImportInterrupted } from "@/lib/data/imports";
+import { sweepInterruptedImports } from "@/lib/data/recovery";
+import { IdParam } from "@/lib/domain/params";
 import { rebuildSearchDocuments } from "@/lib/data/search-documents";
 import { REPORTS, REPORT_FORMATS, isReportFormat, tableChoice, type ReportName } from "@/lib/data/reports";
 import { evidenceText } from "@/lib/data/evidence-report";
 import { currentPrompt, defineJudge, JudgeDefinitionSchema, listJudges } from "@/lib/data/judges";
-import { planRun, runProgress } from "@/lib/judges/runs";
+import { cancelRun, finishRun, planRun, runProgress } from "@/lib/judges/runs";
 import { enqueue, openQueue } from "@/lib/judges/queue";
 import { workJudges } from "@/lib/judges/worker";
 import { parseTrajectoryFilter } from "@/lib/domain/trajectory-filter";
@@ -64,6 +66,7 @@ const HELP = `Shortcut Audit command line
                                        ask each judge about every matching trajectory it has no answer for under the
                                        prompt version in force; a killed run, started again, asks what is left
   judge work                           work runs started elsewhere, sharing them through the database
+  judge cancel RUN                     stop a run: what it asked is kept, what it had not asked is not asked
   judge list                           judges, their endpoints, answers and unparseable answers
   user add --handle H --email E --role researcher|annotator|reviewer [--name N]
                                        create an account that signs in (or give a login to an imported annotator);
@@ -305,8 +308,10 @@ async function judgeRun(args: string[]): Promise<number> {
       );
       if (!p.pending && !p.asking) {
         for (const e of p.errors) console.error(`  failed: ${e}`);
-        await db().judgeRun.update({ where: { id: plan.runId }, data: { status: "DONE" } });
-        return p.failed ? 1 : 0;
+        // Done only if still running: a run cancelled or paused meanwhile (Judges page, judge cancel) stays so.
+        const status = await finishRun(plan.runId);
+        if (status !== "DONE") console.error(`run ${plan.runId} was ${status.toLowerCase()} meanwhile`);
+        return p.failed || status !== "DONE" ? 1 : 0;
       }
       await new Promise((r) => setTimeout(r, 1000));
     }
@@ -340,6 +345,18 @@ async function judgeWork(): Promise<number> {
   return 0;
 }
 
+/** judge cancel RUN: a run stops; what it asked is kept, what it had not asked is not asked. */
+async function judgeCancel(args: string[]): Promise<number> {
+  const id = IdParam.safeParse(args[0]);
+  if (args.length !== 1 || !id.success) fail("judge cancel: give one run's number (the Judges page lists them)");
+  const status = await cancelRun(id.data);
+  if (status === null) fail(`judge cancel: no run ${id.data}`);
+  console.error(
+    status === "CANCELLED" ? `run ${id.data} cancelled` : `run ${id.data} was ${status.toLowerCase()} already`,
+  );
+  return 0;
+}
+
 /** judge add | judge list: judges the app asks itself. */
 async function judgeCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
@@ -360,8 +377,9 @@ async function judgeCommand(args: string[]): Promise<number> {
     return 0;
   }
   if (sub === "run") return judgeRun(rest);
+  if (sub === "cancel") return judgeCancel(rest);
   if (sub === "work") return judgeWork();
-  if (sub !== "add") fail("judge: give add, run or list");
+  if (sub !== "add") fail("judge: give add, run, work, cancel or list");
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
@@ -427,7 +445,7 @@ async function userCommand(args: string[]): Promise<number> {
   });
   const password = config().SHORTCUT_AUDIT_PASSWORD ?? fs.readFileSync(0, "utf8").split("\n")[0]!;
   if (sub === "password") {
-    const person = (await listPeople()).find((p) => p.handle === values.handle);
+    const person = (await listPeople()).find((p) => p.handle.toLowerCase() === values.handle?.toLowerCase());
     if (!person) fail(`user password: no person with the handle ${values.handle ?? "(give --handle)"}`);
     await setPassword("system", person.id, password);
     console.error(`${person.handle}: password set, sessions ended`);
@@ -475,6 +493,9 @@ async function main(): Promise<number> {
   migrateApart();
   const handle = currentDb();
   console.error(`database: ${describeTarget(handle.target)}`);
+  const interrupted = await sweepInterruptedImports();
+  if (interrupted.length)
+    console.error(`import(s) ${interrupted.join(", ")} marked interrupted: their process had stopped`);
   return run(rest);
 }
 

@@ -4,7 +4,8 @@
 // migrating; `npm run dev` runs it with --dev. With WEB_CONCURRENCY=N on PostgreSQL it runs N
 // processes sharing the port (node:cluster); nothing they must share lives in one process's memory
 // (sessions, sign-in rate limits, figures' versions are in the database). The embedded database
-// admits one process, so there it serves with one and says so. Pages whose content depends only on
+// admits one process, so there it serves with one and says so. Whatever their number, the servers
+// run under a primary process that starts again one that dies. Pages whose content depends only on
 // their address, viewer and data are kept until that data change (lib/server/page-cache.ts).
 import cluster from "node:cluster";
 import http from "node:http";
@@ -13,6 +14,7 @@ import { config, ConfigError } from "@/lib/config";
 import { stampClientAddress, trustFor, type Trust } from "@/lib/server/client-address";
 import { currentDb } from "@/lib/db-connect";
 import { PageCache, sendKept } from "@/lib/server/page-cache";
+import { authSecret } from "@/lib/auth/secret";
 
 const dev = process.argv.includes("--dev");
 let port: number;
@@ -40,18 +42,34 @@ try {
   process.exit(1);
 }
 
-if (processes > 1 && cluster.isPrimary) {
-  // The primary only forks the servers and passes signals on; a server that dies is replaced.
+if (!dev && cluster.isPrimary) {
+  // The primary only forks the servers, replaces one that dies, and passes signals on. It holds no
+  // database and runs no request, so what kills a server (memory running out) cannot kill it. A
+  // server that keeps dying is started again later each time (1 s, 2 s, … at most 30 s), so a crash
+  // at start cannot spin.
   let stopping = false;
+  const deaths: number[] = [];
   for (let i = 0; i < processes; i++) cluster.fork();
   cluster.on("exit", (worker, code, signal) => {
     if (stopping) return;
-    console.error(`server process ${worker.process.pid} ended (${signal ?? code}); starting another`);
-    cluster.fork();
+    const now = Date.now();
+    deaths.push(now);
+    while (deaths[0]! < now - 60_000) deaths.shift();
+    const delay = Math.min(30_000, 500 * 2 ** Math.min(deaths.length, 6));
+    console.error(
+      `server process ${worker.process.pid} ended (${signal ?? `exit code ${code}`}); starting another in ` +
+        `${(delay / 1000).toFixed(0)} s`,
+    );
+    setTimeout(() => {
+      if (!stopping) cluster.fork();
+    }, delay);
   });
   let listening = 0;
   cluster.on("listening", () => {
-    if (++listening === processes) console.error(`serving on http://localhost:${port} with ${processes} processes`);
+    listening += 1;
+    if (listening === processes)
+      console.error(`serving on http://localhost:${port}${processes > 1 ? ` with ${processes} processes` : ""}`);
+    else if (listening > processes) console.error(`serving again on http://localhost:${port}`);
   });
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.on(signal, () => {
@@ -61,6 +79,7 @@ if (processes > 1 && cluster.isPrimary) {
       cluster.on("exit", () => {
         if (!Object.keys(cluster.workers ?? {}).length) process.exit(0);
       });
+      if (!Object.keys(cluster.workers ?? {}).length) process.exit(0);
     });
   }
 } else {
@@ -71,7 +90,7 @@ if (processes > 1 && cluster.isPrimary) {
   const settings = config();
   const pages =
     !dev && settings.DATABASE_URL && settings.PAGE_CACHE_MB > 0
-      ? new PageCache(() => currentDb().prisma, settings.PAGE_CACHE_MB * 1024 * 1024)
+      ? new PageCache(() => currentDb().prisma, settings.PAGE_CACHE_MB * 1024 * 1024, authSecret())
       : null;
   const serve = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const key = pages ? await pages.keyOf(req).catch(() => null) : null;

@@ -136,6 +136,12 @@ function UploadItem({ item }: { item: Item }) {
           read
         </>
       )}
+      {s.phase === "waiting" && (
+        <>
+          <progress aria-label={`Waiting to import ${item.file.name}`} /> received; waiting while other imports use the
+          server&apos;s memory ({s.uploads} upload(s) waiting)
+        </>
+      )}
       {s.phase === "failed" && <span role="alert">failed: {s.message}</span>}
       {s.phase === "done" && <ReadReport result={s.result} />}
       {s.phase === "done" &&

@@ -22,6 +22,8 @@ export type UploadState =
   | { phase: "queued" }
   | { phase: "uploading"; fraction: number }
   | { phase: "importing"; records: number }
+  /** Received whole, waiting for memory other imports hold (the server says how many uploads wait). */
+  | { phase: "waiting"; uploads: number }
   | { phase: "done"; result: UploadResult }
   | { phase: "failed"; message: string };
 
@@ -52,7 +54,13 @@ export function uploadImport(
       if (end < seen) return;
       for (const line of text.slice(seen, end).split("\n")) {
         if (!line.trim()) continue;
-        const msg = JSON.parse(line) as { progress?: { records: number }; result?: UploadResult; error?: string };
+        const msg = JSON.parse(line) as {
+          progress?: { records: number };
+          waiting?: { uploads: number };
+          result?: UploadResult;
+          error?: string;
+        };
+        if (msg.waiting) onState({ phase: "waiting", uploads: msg.waiting.uploads });
         if (msg.progress) onState({ phase: "importing", records: msg.progress.records });
         if (msg.result) finish({ phase: "done", result: msg.result });
         if (msg.error) finish({ phase: "failed", message: msg.error });

@@ -1,9 +1,6 @@
 // Authentication with better-auth: email and password, passwords hashed with scrypt, sessions in the
 // database (table "session"), the session token in an httpOnly cookie signed with the app's secret.
 // Nobody signs themselves up: researchers create accounts (People page, or `npm run cli -- user add`).
-import crypto from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { nextCookies } from "better-auth/next-js";
@@ -12,28 +9,9 @@ import { currentDb } from "@/lib/db-connect";
 import { config } from "@/lib/config";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/server/client-address";
 import { appOrigin } from "./origin";
+import { authSecret } from "./secret";
 
 export const MIN_PASSWORD = 8;
-
-/**
- * The secret that signs session cookies: BETTER_AUTH_SECRET, or one generated once into
- * .data/auth-secret (mode 600) so a fresh machine needs no setup and sessions survive restarts.
- */
-export function authSecret(secret: string | undefined = config().BETTER_AUTH_SECRET): string {
-  if (secret) return secret;
-  const file = path.resolve(/* turbopackIgnore: true */ process.cwd(), ".data", "auth-secret");
-  try {
-    return fs.readFileSync(file, "utf8").trim();
-  } catch {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    try {
-      fs.writeFileSync(file, crypto.randomBytes(32).toString("base64url"), { flag: "wx", mode: 0o600 });
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
-    }
-    return fs.readFileSync(file, "utf8").trim();
-  }
-}
 
 function createAuth(prisma: PrismaClient) {
   return betterAuth({

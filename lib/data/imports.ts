@@ -21,7 +21,8 @@ import { writeVotes } from "./import/votes";
 import { writeTaskRecords } from "./import/tasks";
 import { ErrorLog, TrajectoryBatches, yieldNow } from "./import/batches";
 import { WarningLog, type RecordWarning } from "./import/warnings";
-import { transaction } from "./sql";
+import { type Sql, transaction } from "./sql";
+import { IMPORT_LOCK } from "./recovery";
 
 export type { RawRecord };
 
@@ -139,6 +140,29 @@ export function safely<T>(onProgress: ((progress: T) => void) | undefined): (pro
   };
 }
 
+/**
+ * The Import row of a file about to be read, written by the connection that will hold the import's
+ * transaction, in one statement with a session lock on the row's id: while the lock is held the
+ * import's process is alive; once the process dies, lib/data/recovery.ts marks the row interrupted.
+ */
+async function insertImportRow(sql: Sql, source: ImportSource): Promise<number> {
+  const [row] = await sql.query<{ id: number }>(
+    `WITH r AS (
+       INSERT INTO "import" ("fileName", format, "fileBytes", source, "userId", "byName")
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING id)
+     SELECT id, pg_advisory_lock(${IMPORT_LOCK}, id) FROM r`,
+    [
+      source.fileName,
+      source.format,
+      source.fileBytes ?? 0,
+      source.source ?? "cli",
+      source.userId ?? null,
+      source.byName ?? null,
+    ],
+  );
+  return row!.id;
+}
+
 /** The Import row that records one file, created before the file is read (a rejected file is still listed). */
 async function createImportRow(source: ImportSource): Promise<number> {
   const { id } = await db().import.create({
@@ -193,7 +217,7 @@ export async function runImport(
   records: AsyncIterable<RawRecord> | Iterable<RawRecord>,
   onProgress?: (records: number) => void,
 ): Promise<ImportOutcome> {
-  const importId = await createImportRow(source);
+  let importId = 0;
   const seen = { count: 0, formats: new Set<string>(), warnings: new WarningLog(), strict: source.strict ?? false };
   const report = (): ImportReport => ({
     ...seen.warnings.totals,
@@ -204,43 +228,52 @@ export async function runImport(
   const progress = safely(onProgress);
   let counts: WriteCounts;
   try {
-    counts = await transaction(async (sql) => {
-      const ctx = new ImportContext(sql, importId, new Date());
-      const writer = new TrajectoryWriter(ctx);
-      let written: WriteCounts;
-      try {
-        written = await writeRecords(ctx, writer, records, seen, progress);
-      } finally {
-        await writer.release();
-      }
-      // Marked succeeded in the same transaction as its rows: a committed import is never listed
-      // as failed, and a failed one never as succeeded, whatever happens after the commit.
-      await sql.query(
-        `UPDATE "import" SET status = 'SUCCEEDED', "finishedAt" = $2, "fileSha256" = $3, format = $4, trajectories
+    counts = await transaction(
+      async (sql) => {
+        const ctx = new ImportContext(sql, importId, new Date());
+        const writer = new TrajectoryWriter(ctx);
+        let written: WriteCounts;
+        try {
+          written = await writeRecords(ctx, writer, records, seen, progress);
+        } finally {
+          await writer.release();
+        }
+        // Marked succeeded in the same transaction as its rows: a committed import is never listed
+        // as failed, and a failed one never as succeeded, whatever happens after the commit.
+        await sql.query(
+          `UPDATE "import" SET status = 'SUCCEEDED', "finishedAt" = $2, "fileSha256" = $3, format = $4, trajectories
           = $5, votes = $6, labels = $7, replaced = $8, unparseable = $9, "assistantTurns" = $10,
           "toolCalls" = $11, warnings = $12::jsonb, "warningCount" = $13, "taskRecords" = $14, gold = $15
         WHERE id = $1`,
-        [
-          importId,
-          new Date(),
-          source.sha256?.() ?? null,
-          format(),
-          written.trajectories,
-          written.votes,
-          written.labels,
-          written.replaced,
-          written.unparseable,
-          seen.warnings.totals.assistantTurns,
-          seen.warnings.totals.toolCalls,
-          JSON.stringify(storableJson(seen.warnings.warnings)),
-          seen.warnings.count,
-          written.taskRecords,
-          written.gold,
-        ],
-      );
-      return written;
-    });
+          [
+            importId,
+            new Date(),
+            source.sha256?.() ?? null,
+            format(),
+            written.trajectories,
+            written.votes,
+            written.labels,
+            written.replaced,
+            written.unparseable,
+            seen.warnings.totals.assistantTurns,
+            seen.warnings.totals.toolCalls,
+            JSON.stringify(storableJson(seen.warnings.warnings)),
+            seen.warnings.count,
+            written.taskRecords,
+            written.gold,
+          ],
+        );
+        return written;
+      },
+      {
+        prelude: async (sql) => {
+          importId = await insertImportRow(sql, source);
+        },
+      },
+    );
   } catch (e) {
+    // No row was written: the database refused the first statement.
+    if (!importId) throw e;
     const rejected = e instanceof Rejected ? e : null;
     const reason = rejected
       ? null

@@ -31,7 +31,8 @@ describe("judges", () => {
       expect(bad.error?.issues.map((i) => [i.path[0], i.message])).toEqual([
         [
           "apiKeyEnv",
-          `the key cannot be read from ${apiKeyEnv}: the server allows *_API_KEY (JUDGE_KEY_VARIABLES), never its own settings`,
+          `the key cannot be read from ${apiKeyEnv}: the server allows *_API_KEY (JUDGE_KEY_VARIABLES), ` +
+            "never its own settings",
         ],
       ]);
     }

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { db } from "@/lib/db";
 import { DEFAULT_JUDGE_PROMPT } from "@/lib/judges/prompt";
 import { PG_INT_MAX } from "@/lib/domain/params";
-import { config, keyVariableAllowed } from "@/lib/config";
+import { keyVariableRefusal } from "@/lib/config";
 
 const count = (what: string, max = PG_INT_MAX) =>
   z.coerce
@@ -33,11 +33,7 @@ export const JudgeDefinitionSchema = z.object({
       abort: true,
     })
     .max(200)
-    .refine((name) => keyVariableAllowed(name, config().JUDGE_KEY_VARIABLES), {
-      error: (i) =>
-        `the key cannot be read from ${String(i.input)}: the server allows ${config().JUDGE_KEY_VARIABLES.join(", ")} ` +
-        "(JUDGE_KEY_VARIABLES), never its own settings",
-    })
+    .refine((name) => !keyVariableRefusal(name), { error: (i) => keyVariableRefusal(String(i.input)) ?? "" })
     .optional(),
   concurrency: count("concurrency", 1024).default(4),
   requestsPerMinute: count("requests per minute").optional(),

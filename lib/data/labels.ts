@@ -88,18 +88,21 @@ export async function personIds(
   handles: readonly string[],
   role: "ANNOTATOR" | "REVIEWER" = "ANNOTATOR",
 ): Promise<Map<string, string>> {
-  const unique = [...new Set(handles)];
+  // Handles are unique regardless of case: "Rosa" in a file is the person rosa (the first spelling
+  // seen names a new one).
+  const unique = [...new Map(handles.map((h) => [h.toLowerCase(), h])).values()];
   await ctx.sql.query(
     `INSERT INTO "user" (id, handle, name, role, "updatedAt") SELECT gen_random_uuid()::text, h, h, $3::"UserRole", $2
       FROM unnest($1::text[]) AS h
-     ON CONFLICT (handle) DO NOTHING`,
+     ON CONFLICT DO NOTHING`,
     [unique, ctx.now.toISOString(), role],
   );
-  const rows = await ctx.sql.query<{ id: string; handle: string }>(
-    `SELECT id, handle FROM "user" WHERE handle = ANY($1::text[])`,
-    [unique],
+  const rows = await ctx.sql.query<{ id: string; key: string }>(
+    `SELECT id, lower(handle) AS key FROM "user" WHERE lower(handle) = ANY($1::text[])`,
+    [unique.map((h) => h.toLowerCase())],
   );
-  return new Map(rows.map((r) => [r.handle, r.id]));
+  const byKey = new Map(rows.map((r) => [r.key, r.id]));
+  return new Map(handles.flatMap((h) => (byKey.has(h.toLowerCase()) ? [[h, byKey.get(h.toLowerCase())!]] : [])));
 }
 
 /** Writes the labels of a file; a label whose trajectory exists nowhere is an error, and then nothing is written. */

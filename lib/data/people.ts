@@ -74,12 +74,16 @@ export async function createPerson(actor: Actor | "system", input: PersonInput):
   const id = await db().$transaction(async (tx) => {
     const byEmail = await tx.user.findUnique({ where: { email: p.email }, select: { handle: true } });
     if (byEmail) throw new PersonError(`the email ${p.email} belongs to ${byEmail.handle} already`, "email");
-    const byHandle = await tx.user.findUnique({
-      where: { handle: p.handle },
-      select: { id: true, email: true, accounts: { select: { providerId: true } } },
+    // Handles are unique regardless of case (Rosa is rosa): the one named so already, in any case.
+    const byHandle = await tx.user.findFirst({
+      where: { handle: { equals: p.handle, mode: "insensitive" } },
+      select: { id: true, handle: true, email: true, accounts: { select: { providerId: true } } },
     });
     if (byHandle && (byHandle.email || byHandle.accounts.length)) {
-      throw new PersonError(`${p.handle} has an account already: change their role or password in their row`, "handle");
+      throw new PersonError(
+        `${byHandle.handle} has an account already: change their role or password in their row`,
+        "handle",
+      );
     }
     const user = byHandle
       ? await tx.user.update({
@@ -116,11 +120,17 @@ export async function setPassword(actor: Actor | "system", userId: string, passw
   });
 }
 
+/** The advisory lock class that serializes role changes. */
+const ROLE_LOCK = 7413;
+
 /** Changes a role. The last researcher cannot stop being one: someone must be able to manage. */
 export async function setRole(actor: Actor, userId: string, input: UserRole): Promise<void> {
   assertCan(actor, "people:write");
   const { role } = z.object({ role: z.enum(ROLES) }).parse({ role: input });
   await db().$transaction(async (tx) => {
+    // Role changes one at a time: two researchers demoting each other at once would each count the
+    // other and leave none.
+    await tx.$queryRaw`SELECT pg_advisory_xact_lock(${ROLE_LOCK}, 0)::text`;
     const target = await tx.user.findUnique({ where: { id: userId }, select: { role: true } });
     if (!target) throw new PersonError("no such person", null, "NOT_FOUND");
     if (target.role === "RESEARCHER" && role !== "RESEARCHER") {

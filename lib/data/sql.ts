@@ -78,7 +78,10 @@ export type HeldTransaction = {
  * which would otherwise say only that the client "is not queryable". A connection that failed is
  * discarded, not returned to the pool.
  */
-async function pooledTransaction(pool: import("pg").Pool): Promise<HeldTransaction> {
+async function pooledTransaction(
+  pool: import("pg").Pool,
+  prelude?: (sql: Sql) => Promise<void>,
+): Promise<HeldTransaction> {
   const client = await pool.connect();
   let cause: Error | null = null;
   const onError = (e: Error) => {
@@ -103,10 +106,13 @@ async function pooledTransaction(pool: import("pg").Pool): Promise<HeldTransacti
   };
   let open = false,
     released = false;
+  let preluded = false;
   const release = async () => {
     if (released) return;
     released = true;
-    const end = open ? client.query("ROLLBACK") : Promise.resolve();
+    // A prelude's session locks end with the transaction, not with the connection's time in the pool.
+    const rolledBack = open ? client.query("ROLLBACK") : Promise.resolve();
+    const end = preluded ? rolledBack.then(() => client.query("SELECT pg_advisory_unlock_all()")) : rolledBack;
     await end.then(
       () => client.release(cause ?? undefined),
       (err: Error) => client.release(err),
@@ -114,6 +120,10 @@ async function pooledTransaction(pool: import("pg").Pool): Promise<HeldTransacti
     client.off("error", onError);
   };
   try {
+    if (prelude) {
+      preluded = true;
+      await prelude(sql);
+    }
     await explained(() => client.query("BEGIN"));
     open = true;
   } catch (e) {
@@ -140,11 +150,19 @@ export async function sideTransaction(): Promise<HeldTransaction | null> {
   return pool ? pooledTransaction(pool) : null;
 }
 
-/** Runs fn in one transaction: everything it wrote lands, or (on any throw) nothing does. */
-export async function transaction<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
+/**
+ * Runs fn in one transaction: everything it wrote lands, or (on any throw) nothing does. A prelude
+ * runs first on the same connection, outside the transaction (what it writes stays), and session
+ * advisory locks it takes are held until the transaction ends: an import's row and the lock that says
+ * its process is alive (lib/data/recovery.ts).
+ */
+export async function transaction<T>(
+  fn: (sql: Sql) => Promise<T>,
+  opts: { prelude?: (sql: Sql) => Promise<void> } = {},
+): Promise<T> {
   const handle = currentDb();
   if (handle.pool) {
-    const tx = await pooledTransaction(handle.pool);
+    const tx = await pooledTransaction(handle.pool, opts.prelude);
     try {
       const out = await fn(tx.sql);
       await tx.commit();
@@ -154,6 +172,15 @@ export async function transaction<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
     }
   }
   const engine = handle.pglite!;
+  // One process holds the embedded database, so nobody else needs its locks: it unlocks at once.
+  if (opts.prelude) {
+    await opts.prelude({
+      query: async <R>(text: string, params?: unknown[]) => (await engine.query<R>(text, params)).rows,
+      copy: () => Promise.reject(new Error("no COPY in a prelude")),
+      copyText: () => Promise.reject(new Error("no COPY in a prelude")),
+    });
+    await engine.query("SELECT pg_advisory_unlock_all()");
+  }
   return engine.transaction(async (tx) => {
     const sql: Sql = {
       async query<R>(text: string, params?: unknown[]) {

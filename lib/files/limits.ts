@@ -1,6 +1,6 @@
 // The bounds an import reads within (README, Configuration): no file may make it hold more than
 // one record's worth of text at a time, nor expand without end.
-import { config } from "@/lib/config";
+import { config, RECORD_MEMORY_FACTOR } from "@/lib/config";
 
 export type ReadLimits = {
   /** The longest JSON Lines line, or JSON record (an element of an array, or a whole document). */
@@ -27,4 +27,20 @@ export function readLimits(): ReadLimits {
     maxDecompressedBytes: c.IMPORT_MAX_DECOMPRESSED_BYTES,
     maxGzipRatio: c.IMPORT_MAX_GZIP_RATIO,
   };
+}
+
+/**
+ * The most memory an import may hold, to reserve before it starts (lib/server/memory-budget.ts):
+ * RECORD_MEMORY_FACTOR times the longest record each file read whole or record by record may give,
+ * which is the file's size when it is plain text smaller than a record, else the record limit (a
+ * compressed file's records are not known until read).
+ */
+export function importMemory(files: ReadonlyArray<{ name: string; bytes: number }>, limits: ReadLimits): number {
+  return files.reduce(
+    (sum, f) =>
+      sum +
+      RECORD_MEMORY_FACTOR *
+        (/\.(gz|eval|zip)$/i.test(f.name) ? limits.maxRecordBytes : Math.min(f.bytes, limits.maxRecordBytes)),
+    0,
+  );
 }

@@ -158,7 +158,8 @@ describe("nesting", () => {
         {
           field: "metadata.deep.0…",
           message:
-            "nested more than 200 levels deep (objects and lists within each other); a record may nest at most that far",
+            "nested more than 200 levels deep (objects and lists within each other); " +
+            "a record may nest at most that far",
         },
       ],
     });

@@ -70,7 +70,8 @@ describe("askJudge", () => {
     provider = await fakeProvider([{ answer: "ok" }]);
     for (const name of ["DATABASE_URL", "BETTER_AUTH_SECRET", "HOME"]) {
       await expect(askJudge({ baseUrl: provider.url, model: "m", apiKeyEnv: name }, messages)).rejects.toThrow(
-        `the key cannot be read from ${name}: the server allows *_API_KEY (JUDGE_KEY_VARIABLES), never its own settings`,
+        `the key cannot be read from ${name}: the server allows *_API_KEY (JUDGE_KEY_VARIABLES), never its own ` +
+          "settings",
       );
     }
     expect(provider.requests).toHaveLength(0);

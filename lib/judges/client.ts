@@ -3,7 +3,7 @@
 // 5xx and dropped connections with exponential backoff and obeys Retry-After. The API key is read
 // from the environment variable the judge names, when asked, and is never stored or logged.
 import OpenAI from "openai";
-import { config, keyVariableAllowed } from "@/lib/config";
+import { keyVariableRefusal } from "@/lib/config";
 
 export type JudgeEndpoint = {
   baseUrl: string;
@@ -70,12 +70,8 @@ export async function askJudge(
   messages: Array<{ role: "system" | "user"; content: string }>,
 ): Promise<JudgeAnswer> {
   // Checked again when asking: the judge may have been defined before the server's allowance changed.
-  if (endpoint.apiKeyEnv && !keyVariableAllowed(endpoint.apiKeyEnv, config().JUDGE_KEY_VARIABLES))
-    throw new JudgeRequestFailed(
-      `the key cannot be read from ${endpoint.apiKeyEnv}: the server allows ${config().JUDGE_KEY_VARIABLES.join(", ")} ` +
-        "(JUDGE_KEY_VARIABLES), never its own settings",
-      null,
-    );
+  const refused = endpoint.apiKeyEnv ? keyVariableRefusal(endpoint.apiKeyEnv) : null;
+  if (refused) throw new JudgeRequestFailed(refused, null);
   const apiKey = endpoint.apiKeyEnv ? process.env[endpoint.apiKeyEnv] : undefined;
   if (endpoint.apiKeyEnv && !apiKey)
     throw new JudgeRequestFailed(`the environment variable ${endpoint.apiKeyEnv} that holds the key is not set`, null);

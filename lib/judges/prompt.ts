@@ -2,7 +2,9 @@
 // protocol.md §1, and one trajectory as the request's messages: the task prompt verbatim, then
 // every step (reasoning, text, each call and its output). When the whole would exceed the judge's
 // budget, the longest outputs are cut in the middle, each with a marker saying how much was cut;
-// the task prompt is never cut.
+// the task prompt is never cut. A text longer than the whole budget could never be sent whole, so
+// the worker reads it already cut in the middle to the budget (lib/judges/worker.ts): its marker
+// counts what was cut there too.
 import type { TurnRole } from "@/lib/domain/steps";
 
 export const DEFAULT_JUDGE_PROMPT = `You audit the trajectory of a coding agent that was asked to fix an issue in a
@@ -35,6 +37,8 @@ export type JudgeTurn = {
   step: number;
   role: TurnRole;
   content: string;
+  /** Characters already cut from the middle of `content` when it was read (its two halves joined). */
+  contentCut?: number;
   reasoning: string | null;
   calls: Array<{ name: string; input: string }>;
 };
@@ -46,14 +50,22 @@ export type JudgeRequest = {
   cutChars: number;
 };
 
-const cutMarker = (n: number) => `\n[… ${n.toLocaleString("en-US")} characters cut …]\n`;
+const cutMarker = (n: number) => `${CUT_MARKER_PARTS[0]}${n.toLocaleString("en-US")}${CUT_MARKER_PARTS[1]}`;
 
-/** A text cut in the middle to `keep` characters, the marker between its two halves. */
-export function cutMiddle(text: string, keep: number): string {
-  if (text.length <= keep) return text;
-  const head = Math.ceil(keep / 2);
-  return `${text.slice(0, head)}${cutMarker(text.length - keep)}${text.slice(text.length - (keep - head))}`;
+/**
+ * A text cut in the middle to `keep` characters, the marker between its two halves. `omitted`:
+ * characters already cut from its middle when it was read, counted in the marker (a text read cut
+ * gets its marker even when it is not cut further).
+ */
+export function cutMiddle(text: string, keep: number, omitted = 0): string {
+  if (text.length <= keep && !omitted) return text;
+  const kept = Math.min(keep, text.length);
+  const head = Math.ceil(kept / 2);
+  return `${text.slice(0, head)}${cutMarker(text.length - kept + omitted)}${text.slice(text.length - (kept - head))}`;
 }
+
+/** What cutMiddle's marker says, for readers that cut a text before it is held (the worker's SQL). */
+export const CUT_MARKER_PARTS = ["\n[… ", " characters cut …]\n"] as const;
 
 /**
  * The longest output length that fits: every output longer than it is cut to it. The largest cap
@@ -71,7 +83,11 @@ function outputCap(lengths: readonly number[], room: number): number {
   return lo;
 }
 
-function stepText(turns: readonly JudgeTurn[], output: (t: JudgeTurn) => string): string {
+function stepText(
+  turns: readonly JudgeTurn[],
+  output: (t: JudgeTurn) => string,
+  content: (t: JudgeTurn) => string,
+): string {
   const parts: string[] = [];
   let step = 0;
   for (const t of turns) {
@@ -84,7 +100,7 @@ function stepText(turns: readonly JudgeTurn[], output: (t: JudgeTurn) => string)
       continue;
     }
     if (t.reasoning) parts.push(`Reasoning (${t.role}):\n${t.reasoning}`);
-    if (t.content) parts.push(`${t.role === "assistant" ? "Assistant" : t.role}:\n${t.content}`);
+    if (t.content) parts.push(`${t.role === "assistant" ? "Assistant" : t.role}:\n${content(t)}`);
     for (const c of t.calls) parts.push(`Call ${c.name}:\n${c.input}`);
   }
   return parts.join("\n\n");
@@ -98,19 +114,24 @@ function stepText(turns: readonly JudgeTurn[], output: (t: JudgeTurn) => string)
 export function judgeRequest(prompt: string, turns: readonly JudgeTurn[], budgetChars: number): JudgeRequest {
   const taskTurns = turns.filter((t) => t.step === 0);
   const steps = turns.filter((t) => t.step > 0);
-  const task = taskTurns.map((t) => `[${t.role}]\n${t.content}`).join("\n\n");
+  const whole = (t: JudgeTurn) => (t.contentCut ? cutMiddle(t.content, t.content.length, t.contentCut) : t.content);
+  const task = taskTurns.map((t) => `[${t.role}]\n${whole(t)}`).join("\n\n");
   const head = `# The task prompt, verbatim\n\n${task}\n\n# The agent's steps\n\n`;
   const outputs = steps.filter((t) => t.role === "tool").map((t) => t.content.length);
-  const whole = stepText(steps, (t) => t.content);
-  const fixed = prompt.length + head.length + whole.length - outputs.reduce((a, b) => a + b, 0);
+  const all = stepText(steps, (t) => t.content, whole);
+  const fixed = prompt.length + head.length + all.length - outputs.reduce((a, b) => a + b, 0);
   // Room for a marker in every output that may be cut.
   const cap = outputCap(outputs, Math.max(0, budgetChars - fixed - cutMarker(0).length * 2 * outputs.length));
   let cutChars = 0;
-  const body = stepText(steps, (t) => {
-    if (t.content.length <= cap) return t.content;
-    cutChars += t.content.length - cap;
-    return cutMiddle(t.content, cap);
-  });
+  const body = stepText(
+    steps,
+    (t) => {
+      const cut = t.contentCut ?? 0;
+      cutChars += Math.max(0, t.content.length - cap) + cut;
+      return t.content.length <= cap && !cut ? t.content : cutMiddle(t.content, cap, cut);
+    },
+    whole,
+  );
   return {
     messages: [
       { role: "system", content: prompt },

@@ -101,7 +101,8 @@ export async function planRun(judgeNames: readonly string[], filter: TrajectoryF
            ON CONFLICT ("trajectoryId", "trajectoryVersion", "judgeId", "promptVersion") DO UPDATE
              SET "runId" = CASE WHEN judge_request.status = 'DONE' THEN judge_request."runId" ELSE EXCLUDED."runId" END,
                  status = CASE WHEN judge_request.status = 'DONE' THEN 'DONE' ELSE 'PENDING' END,
-                 error = CASE WHEN judge_request.status = 'DONE' THEN judge_request.error ELSE NULL END
+                 error = CASE WHEN judge_request.status = 'DONE' THEN judge_request.error ELSE NULL END,
+                 attempts = CASE WHEN judge_request.status = 'DONE' THEN judge_request.attempts ELSE 0 END
            RETURNING id, status, "trajectoryId"`,
           [run.id, chunk.map((t) => t.id), chunk.map((t) => t.updatedAt.toISOString()), judge.id, prompt.version],
         );
@@ -224,14 +225,25 @@ export async function resumeRun(runId: number): Promise<QueuedRequest[]> {
   return pendingRequests(runId);
 }
 
-/** Cancels a run: what it has not asked is not asked (a new run asks it again). */
-export async function cancelRun(runId: number): Promise<void> {
-  await transaction(async (sql) => {
+/**
+ * Cancels a run: what it has not asked is not asked (a new run asks it again). Returns the run's
+ * status after (CANCELLED, or DONE when it had ended), or null when there is no such run.
+ */
+export async function cancelRun(runId: number): Promise<string | null> {
+  return transaction(async (sql) => {
     await sql.query(`UPDATE judge_run SET status = 'CANCELLED' WHERE id = $1 AND status IN ('RUNNING', 'PAUSED')`, [
       runId,
     ]);
     await sql.query(`UPDATE judge_request SET status = 'CANCELLED' WHERE "runId" = $1 AND status = 'PENDING'`, [runId]);
+    const [run] = await sql.query<{ status: string }>(`SELECT status FROM judge_run WHERE id = $1`, [runId]);
+    return run?.status ?? null;
   });
+}
+
+/** A run followed to its end is done, unless it was cancelled or paused meanwhile: its status after. */
+export async function finishRun(runId: number): Promise<string> {
+  await db().judgeRun.updateMany({ where: { id: runId, status: "RUNNING" }, data: { status: "DONE" } });
+  return (await db().judgeRun.findUniqueOrThrow({ where: { id: runId }, select: { status: true } })).status;
 }
 
 /** The pending rows of a run (to queue after a resume, or after the app restarts). */

@@ -10,24 +10,67 @@ import { db } from "@/lib/db";
 import type { NaturalKey } from "@/lib/import/interchange";
 import { AnswerWriter, type Outcome } from "./answers";
 import { askJudge, JudgeRequestFailed } from "./client";
-import { judgeRequest, type JudgeTurn } from "./prompt";
+import { Prisma } from "@/generated/prisma/client";
+import { workBudget } from "@/lib/server/memory-budget";
+import { CUT_MARKER_PARTS, judgeRequest, type JudgeRequest, type JudgeTurn } from "./prompt";
 import { enqueueHeld, type JobData, jobRequests, queueName, REQUESTS_PER_JOB } from "./queue";
 
 /** Characters per token when fitting a trajectory to a judge's budget. */
 const CHARS_PER_TOKEN = 4;
 
-/** The turns of these trajectories, by trajectory (each message with its calls, in one query). */
-async function turnsOf(trajectoryIds: readonly number[]): Promise<Map<number, JudgeTurn[]>> {
-  const messages = await db().$queryRaw<Array<JudgeTurn & { trajectoryId: number }>>`
-    SELECT m."trajectoryId", m.step, lower(m.role::text) AS role, m.content, m.reasoning,
-           coalesce((SELECT json_agg(json_build_object('name', c.name, 'input', c.input) ORDER BY c.seq)
+/**
+ * One trajectory's turns (each message with its calls, in one query), every text longer than
+ * `capChars` read already cut in the middle to it: a judge never reads more than its budget of one
+ * text, so a trajectory of one 100 MB output costs the worker what its budget does. The output's cut
+ * is counted (prompt.ts marks it); a longer reasoning, message or call input gets the marker here.
+ */
+async function turnsOf(trajectoryId: number, capChars: number): Promise<JudgeTurn[]> {
+  const head = Math.ceil(capChars / 2);
+  const tail = capChars - head;
+  const [open, close] = CUT_MARKER_PARTS;
+  // A text cut with its marker (reasoning, messages, call inputs); outputs are cut bare and counted.
+  const cut = (col: Prisma.Sql) => Prisma.sql`CASE WHEN length(${col}) > ${capChars}
+      THEN left(${col}, ${head}) || ${open} || to_char(length(${col}) - ${capChars}, 'FM999,999,999,999') || ${close}
+           || right(${col}, ${tail}) ELSE ${col} END`;
+  return db().$queryRaw<JudgeTurn[]>`
+    SELECT m.step, lower(m.role::text) AS role,
+           CASE WHEN m.role = 'tool' AND length(m.content) > ${capChars}
+                THEN left(m.content, ${head}) || right(m.content, ${tail})
+                WHEN m.role = 'tool' THEN m.content ELSE ${cut(Prisma.sql`m.content`)} END AS content,
+           CASE WHEN m.role = 'tool' THEN greatest(length(m.content) - ${capChars}, 0)::int ELSE 0 END AS "contentCut",
+           ${cut(Prisma.sql`m.reasoning`)} AS reasoning,
+           coalesce((SELECT json_agg(json_build_object('name', c.name, 'input', ${cut(Prisma.sql`c.input`)})
+                                     ORDER BY c.seq)
                        FROM tool_call c WHERE c."trajectoryId" = m."trajectoryId" AND c."messageSeq" = m.seq),
                     '[]'::json) AS calls
-      FROM message m WHERE m."trajectoryId" = ANY(${trajectoryIds}::int[])
-     ORDER BY m."trajectoryId", m.step, m.seq`;
-  const turns = new Map<number, JudgeTurn[]>(trajectoryIds.map((id) => [id, []]));
-  for (const { trajectoryId, ...turn } of messages) turns.get(trajectoryId)!.push(turn);
-  return turns;
+      FROM message m WHERE m."trajectoryId" = ${trajectoryId}
+     ORDER BY m.step, m.seq`;
+}
+
+/**
+ * The most a trajectory's read may hold: each of its texts up to the cap, counted in bytes as
+ * stored, twice (the rows, then the request built from them). Reserved from the process's memory
+ * budget while it is read and its request built.
+ */
+async function readCost(trajectoryId: number, capChars: number): Promise<number> {
+  const [row] = await db().$queryRaw<Array<{ bytes: bigint | null }>>`
+    SELECT (SELECT coalesce(sum(least(octet_length(m.content), ${capChars} * 4)
+                              + least(coalesce(octet_length(m.reasoning), 0), ${capChars} * 4)), 0)
+              FROM message m WHERE m."trajectoryId" = ${trajectoryId})
+         + (SELECT coalesce(sum(least(octet_length(c.input), ${capChars} * 4)), 0)
+              FROM tool_call c WHERE c."trajectoryId" = ${trajectoryId}) AS bytes`;
+  return 2 * Number(row?.bytes ?? 0);
+}
+
+/** A claimed request's trajectory as the judge will read it, within the process's memory budget. */
+async function requestFor(judge: JudgeSettings, r: Claimed): Promise<JudgeRequest> {
+  const budgetChars = judge.contextTokens * CHARS_PER_TOKEN;
+  const reservation = await workBudget().await(await readCost(r.trajectoryId, budgetChars));
+  try {
+    return judgeRequest(await promptText(r.promptVersion), await turnsOf(r.trajectoryId, budgetChars), budgetChars);
+  } finally {
+    reservation.release();
+  }
 }
 
 /** A claim older than this is a worker that died: another takes the request over. */
@@ -66,17 +109,28 @@ type Claimed = Awaited<ReturnType<typeof claim>>["requests"][number];
 type JudgeSettings = NonNullable<Awaited<ReturnType<typeof judgeSettings>>>;
 const judgeSettings = (id: number) => db().judge.findUnique({ where: { id } });
 
-/** Asks one claimed request: its answer, or the error after the client's last retry. */
-async function ask(judge: JudgeSettings, r: Claimed, turns: readonly JudgeTurn[]): Promise<Outcome> {
-  const request = judgeRequest(await promptText(r.promptVersion), turns, judge.contextTokens * CHARS_PER_TOKEN);
-  const base = {
+/** What every outcome of a request says: which request, judge and trajectory, and what was cut. */
+function outcomeBase(judge: JudgeSettings, r: Claimed, request: JudgeRequest | null) {
+  return {
     requestId: r.id,
     runId: r.runId,
     judge: { id: judge.id, name: judge.name, temperature: judge.temperature, maxTokens: judge.maxTokens },
     trajectoryId: r.trajectoryId,
     trajectoryKey: r.key,
-    cut: { truncated: request.truncated, cutChars: request.cutChars },
+    cut: { truncated: request?.truncated ?? false, cutChars: request?.cutChars ?? 0 },
   };
+}
+
+/** A trajectory that could not be read for its request: the request fails with the reason. */
+class TrajectoryUnread extends Error {
+  constructor(reason: string) {
+    super(`its trajectory could not be read: ${reason}`);
+  }
+}
+
+/** Asks one claimed request: its answer, or the error after the client's last retry. */
+async function ask(judge: JudgeSettings, r: Claimed, request: JudgeRequest): Promise<Outcome> {
+  const base = outcomeBase(judge, r, request);
   try {
     const answer = await askJudge(
       {
@@ -207,21 +261,16 @@ async function judgeLoop(
     let requests: Claimed[] = [];
     let busy: Held[] = [];
     let settings: JudgeSettings | null = null;
-    let turns = new Map<number, JudgeTurn[]>();
     // Kept outside the try: what was claimed before a later step failed is released.
     const got: { claim?: Awaited<ReturnType<typeof claim>> } = {};
     try {
-      // The trajectories are read while the claim is made (a job names its requests' trajectories).
-      const known = [...new Set(taken.flatMap((h) => (h.trajectoryId ? [h.trajectoryId] : [])))];
       const claiming = claim(judge.id, [...byId.keys()]).then((c) => {
         got.claim = c;
         return c;
       });
       let claimed: Awaited<ReturnType<typeof claim>>;
-      [claimed, settings, turns] = await Promise.all([claiming, judgeSettings(judge.id), turnsOf(known)]);
+      [claimed, settings] = await Promise.all([claiming, judgeSettings(judge.id)]);
       requests = settings ? claimed.requests : []; // a judge removed took its requests with it
-      const unread = requests.filter((r) => !turns.has(r.trajectoryId)).map((r) => r.trajectoryId);
-      if (unread.length) for (const [id, t] of await turnsOf(unread)) turns.set(id, t);
       busy = claimed.busy.map((id) => byId.get(id)!);
       // Answered, cancelled, paused, held by another worker, or stale: nothing to ask.
       const unsettled = new Set([...requests.map((r) => r.id), ...claimed.busy]);
@@ -241,7 +290,13 @@ async function judgeLoop(
     held = [...busy, ...held];
     for (const r of requests) {
       inFlight += 1;
-      void ask(settings!, r, turns.get(r.trajectoryId) ?? [])
+      // Read one trajectory at a time (each within the memory budget), asked as soon as it is read.
+      const request = await requestFor(settings!, r).catch((e: unknown) => new TrajectoryUnread(message(e)));
+      void (
+        request instanceof TrajectoryUnread
+          ? Promise.resolve({ ...outcomeBase(settings!, r, null), error: request.message })
+          : ask(settings!, r, request)
+      )
         .then((outcome) => writer.write(outcome))
         .catch((e) => console.error(`judge request ${r.id}: ${message(e)}`))
         .finally(() => {

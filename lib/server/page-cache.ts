@@ -6,7 +6,9 @@
 // request, so a write through any process makes every process render that page anew.
 //
 // Kept per viewer (user id and role), never shared between viewers: a page shows its viewer's
-// name, what their role may do and what their pending blind labels withhold. Only pages listed in
+// name, what their role may do and what their pending blind labels withhold. A shared report's page
+// too (its header names whoever opened it). The viewer is known as better-auth knows them: a session
+// cookie whose signature is not the app's names nobody. Only pages listed in
 // PAGES are kept, only complete 200 HTML answers without a cookie, and only on PostgreSQL (the
 // embedded database is the Next app's own, in the same process).
 import { createHash, randomBytes } from "node:crypto";
@@ -14,6 +16,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:
 import { gzipSync } from "node:zlib";
 import { LRUCache } from "lru-cache";
 import type { PrismaClient } from "@/generated/prisma/client";
+import { verifiedToken } from "@/lib/auth/secret";
 
 export type Kind = "trajectories" | "votes" | "labels" | "gold" | "studies" | "reports" | "people";
 const ALL: Kind[] = ["trajectories", "votes", "labels", "gold", "studies", "reports", "people"];
@@ -42,11 +45,15 @@ function offsets(body: Buffer, text: string | null): number[] {
 
 const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?better-auth\.session_token=([^;]+)/;
 
-/** The viewer of a request, by their session (the cookie's token before its signature), or null. */
-async function viewer(db: PrismaClient, cookie: string | undefined): Promise<string | null> {
+/**
+ * The viewer of a request, by their session, known only as better-auth knows them: the cookie's
+ * signature checked with the app's secret, the session live. Null: nobody signed in (or a cookie
+ * that is not the app's, which better-auth would refuse too).
+ */
+async function viewer(db: PrismaClient, cookie: string | undefined, secret: string): Promise<string | null> {
   const raw = cookie?.match(SESSION_COOKIE)?.[1];
-  if (!raw) return null;
-  const token = decodeURIComponent(raw).split(".")[0]!;
+  const token = raw ? verifiedToken(raw, secret) : null;
+  if (!token) return null;
   const rows = await db.$queryRaw<Array<{ id: string; role: string | null }>>`
     SELECT u.id, u.role::text AS role FROM session s JOIN "user" u ON u.id = s."userId"
     WHERE s.token = ${token} AND s."expiresAt" > now()`;
@@ -70,6 +77,8 @@ export class PageCache {
   constructor(
     private readonly db: () => PrismaClient,
     maxBytes: number,
+    /** The secret session cookies are signed with (lib/auth/secret.ts). */
+    private readonly secret: string,
   ) {
     this.kept = new LRUCache({ maxSize: maxBytes, sizeCalculation: (p) => p.body.length + 2048 });
   }
@@ -80,13 +89,15 @@ export class PageCache {
     const url = new URL(req.url ?? "/", "http://x");
     const page = PAGES.find((p) => p.path.test(url.pathname));
     if (!page) return null;
-    const who = page.shared
-      ? await openLink(this.db(), url.pathname.slice(3))
-      : await viewer(this.db(), req.headers.cookie);
-    if (!who) return null;
+    // A shared report's page shows its link's report, and the header of whoever opens it: kept per
+    // link and viewer (a signed-out visitor is one viewer).
+    const who = await viewer(this.db(), req.headers.cookie, this.secret);
+    const link = page.shared ? await openLink(this.db(), url.pathname.slice(3)) : null;
+    if (page.shared ? !link : !who) return null;
+    const keyOfViewer = page.shared ? `${link} ${who ?? "signed-out"}` : who;
     const versions = await this.db().$queryRaw<Array<{ kind: string; n: bigint }>>`
       SELECT kind, n FROM data_version WHERE kind = ANY(${page.kinds}::text[]) ORDER BY kind`;
-    return `${who} ${url.pathname}${url.search} ${versions.map((v) => `${v.kind}:${v.n}`).join(",")}`;
+    return `${keyOfViewer} ${url.pathname}${url.search} ${versions.map((v) => `${v.kind}:${v.n}`).join(",")}`;
   }
 
   get(key: string): KeptPage | undefined {

@@ -15,6 +15,9 @@ import { requireRequest } from "@/lib/auth/session";
 import { recordFailedImport } from "@/lib/data/imports";
 import { config } from "@/lib/config";
 import { formatBytes } from "@/lib/format";
+import { importMemory, readLimits } from "@/lib/files/limits";
+import { type Reservation, workBudget } from "@/lib/server/memory-budget";
+import { UPLOAD_DIR_PREFIX } from "@/lib/server/recovery";
 
 export const dynamic = "force-dynamic";
 
@@ -63,9 +66,25 @@ async function receive(request: Request, out: Received, maxBytes: number): Promi
 
 const json = (body: unknown, status: number) => Response.json(body, { status });
 
+/** How long a refused upload is asked to wait before it comes back. */
+const RETRY_AFTER_SECONDS = 30;
+const busy = (waiting: number) =>
+  Response.json(
+    {
+      error:
+        `the server is importing as much as its memory holds and ${waiting} upload(s) wait already: ` +
+        `try again in ${RETRY_AFTER_SECONDS} s, or import from the command line`,
+    },
+    { status: 503, headers: { "retry-after": String(RETRY_AFTER_SECONDS) } },
+  );
+
 export async function POST(request: Request) {
   const user = await requireRequest(request, "imports:write");
   if (user instanceof Response) return user;
+  // Imports share half the heap (lib/server/memory-budget.ts): when enough wait already, say so
+  // before the body is read.
+  const budget = workBudget();
+  if (budget.full) return busy(budget.waiting);
   const maxBytes = config().IMPORT_MAX_UPLOAD_BYTES;
   const tooLarge = () =>
     json(
@@ -78,7 +97,7 @@ export async function POST(request: Request) {
   if (declared > maxBytes + 1024 * 1024) return tooLarge();
 
   const received: Received = {
-    dir: fs.mkdtempSync(path.join(os.tmpdir(), "shortcut-audit-upload-")),
+    dir: fs.mkdtempSync(path.join(os.tmpdir(), `${UPLOAD_DIR_PREFIX}${process.pid}-`)),
     file: null,
     resolved: [],
     fields: {},
@@ -113,23 +132,23 @@ export async function POST(request: Request) {
     cleanup();
     return json({ error: "bad condition fields", fields: z.flattenError(fields.error).fieldErrors }, 400);
   }
-  let resolved: ReturnType<typeof loadResolved>;
-  try {
-    resolved = loadResolved(received.resolved);
-  } catch (e) {
-    cleanup();
-    return json(
-      {
-        error:
-          e instanceof Error
-            ? e.message.replace(received.dir + path.sep, "").replace(/^\d+[\\/]/, "")
-            : "unreadable resolved report",
-      },
-      400,
-    );
-  }
-
   const file = received.file;
+  // A report's error names the file as uploaded, not the folder it was received in.
+  const withoutFolder = (e: unknown) =>
+    e instanceof Error
+      ? e.message.replace(received.dir + path.sep, "").replace(/^\d+[\\/]/, "")
+      : "unreadable resolved report";
+  // Reserved before anything is read whole (the resolved reports, then the file's records).
+  const limits = readLimits();
+  const need = importMemory(
+    [file.path, ...received.resolved].map((p) => ({ name: p, bytes: fs.statSync(p).size })),
+    limits,
+  );
+  const reserving = budget.reserve(need);
+  if (!reserving) {
+    cleanup();
+    return busy(budget.waiting);
+  }
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
@@ -145,7 +164,20 @@ export async function POST(request: Request) {
         }
       };
       let last = 0;
+      let reservation: Reservation | null = null;
       try {
+        // While others hold the memory, the browser is told how many wait (every 2 s, so the answer never idles).
+        const ahead = budget.waiting;
+        const telling = setInterval(() => send({ waiting: { uploads: budget.waiting } }), 2000);
+        if (ahead) send({ waiting: { uploads: ahead } });
+        reservation = await reserving.finally(() => clearInterval(telling));
+        let resolved: ReturnType<typeof loadResolved>;
+        try {
+          resolved = loadResolved(received.resolved);
+        } catch (e) {
+          send({ error: withoutFolder(e) });
+          return;
+        }
         const result = await importFile(file.path, {
           condition: fields.data,
           resolved,
@@ -169,6 +201,7 @@ export async function POST(request: Request) {
           error: "the import stopped: the database did not accept it; nothing was imported (see the server log)",
         });
       } finally {
+        reservation?.release();
         cleanup();
         try {
           controller.close();

@@ -1,0 +1,97 @@
+// The memory one process's imports and judge reads share (half the heap: lib/config.ts). Work
+// reserves what it may hold at most before it starts and gives it back when it ends; work that does
+// not fit waits, first come first served, and beyond a few waiting the caller answers 503 instead of
+// queueing without end. A reservation larger than the whole budget is cut to it: such work runs alone.
+import { config, workBudgetBytes } from "@/lib/config";
+
+export type Reservation = { bytes: number; release(): void };
+
+type Waiter = { bytes: number; grant(r: Reservation): void };
+
+export class MemoryBudget {
+  private used = 0;
+  private readonly queue: Waiter[] = [];
+
+  constructor(
+    readonly total: number,
+    /** How many may wait at once; one more is refused. */
+    readonly maxWaiting: number,
+  ) {}
+
+  /** Bytes reserved now. */
+  get inUse(): number {
+    return this.used;
+  }
+
+  /** Reservations waiting for room. */
+  get waiting(): number {
+    return this.queue.length;
+  }
+
+  /** Whether one more may wait. */
+  get full(): boolean {
+    return this.queue.length >= this.maxWaiting;
+  }
+
+  /** Reserves `bytes` now, or null when they must wait (others wait first, or there is no room). */
+  tryReserve(bytes: number): Reservation | null {
+    const b = this.clamp(bytes);
+    if (this.queue.length || this.used + b > this.total) return null;
+    return this.grant(b);
+  }
+
+  /**
+   * Reserves `bytes` when they are free, after those already waiting: a promise of the reservation,
+   * or null when too many wait already (the caller says so and asks to come back later).
+   */
+  reserve(bytes: number): Promise<Reservation> | null {
+    return this.full && !this.fits(bytes) ? null : this.await(bytes);
+  }
+
+  /** Reserves `bytes` when they are free, however many wait (work of the process's own, a judge's read). */
+  await(bytes: number): Promise<Reservation> {
+    const now = this.tryReserve(bytes);
+    if (now) return Promise.resolve(now);
+    return new Promise((resolve) => this.queue.push({ bytes: this.clamp(bytes), grant: resolve }));
+  }
+
+  private fits(bytes: number): boolean {
+    return !this.queue.length && this.used + this.clamp(bytes) <= this.total;
+  }
+
+  private clamp(bytes: number): number {
+    return Math.min(Math.max(0, Math.ceil(bytes)), this.total);
+  }
+
+  private grant(bytes: number): Reservation {
+    this.used += bytes;
+    let released = false;
+    return {
+      bytes,
+      release: () => {
+        if (released) return;
+        released = true;
+        this.used -= bytes;
+        this.wake();
+      },
+    };
+  }
+
+  /** Grants waiting reservations in order while the first fits. */
+  private wake(): void {
+    while (this.queue.length && this.used + this.queue[0]!.bytes <= this.total) {
+      const w = this.queue.shift()!;
+      w.grant(this.grant(w.bytes));
+    }
+  }
+}
+
+/** How many uploads may wait for memory before the next is answered 503. */
+const MAX_WAITING = 8;
+
+const g = globalThis as unknown as { workBudget?: MemoryBudget };
+
+/** This process's budget (one per process: Next's bundles and the server share it through globalThis). */
+export function workBudget(): MemoryBudget {
+  return (g.workBudget ??= new MemoryBudget(workBudgetBytes(config()), MAX_WAITING));
+}
