@@ -114,4 +114,45 @@ describe("people", () => {
     await expect(signIn("imogen@example.org", "imogen-pass")).rejects.toThrow();
     expect((await signIn("imogen@example.org", "a-new-password")).user).toMatchObject({ handle: "imogen" });
   });
+
+  it("a handle is one person regardless of case: a new login and imported labels find the same one", async () => {
+    await expect(
+      createPerson("system", { handle: "RES1", email: "upper@example.org", role: "ANNOTATOR", password: "password-1" }),
+    ).rejects.toThrow(/^res1 has an account already/);
+    const before = (await listPeople()).length;
+    const imported = await runImport(
+      { fileName: "case.jsonl", format: "interchange" },
+      asLines([trajectoryFixture({ id: "case-1", task: { id: "case" } }), labelFixture("case-1", "IMOGEN")]),
+    );
+    expect(imported.ok).toBe(true);
+    expect((await listPeople()).length).toBe(before);
+    expect((await listPeople()).find((p) => p.handle === "imogen")).toMatchObject({ labels: 2 });
+  });
+
+  it("two researchers demoting each other at the same moment leave one researcher, however often", async () => {
+    const make = async (handle: string) => {
+      const p = await createPerson("system", {
+        handle,
+        email: `${handle}@example.org`,
+        role: "RESEARCHER",
+        password: "password-1",
+      });
+      return { id: p.id, handle, role: "RESEARCHER" as const };
+    };
+    // res1 is a researcher too: demote everyone but these two first, so the pair are the last two.
+    const others = await db().user.findMany({ where: { role: "RESEARCHER" }, select: { id: true } });
+    await db().user.updateMany({ where: { id: { in: others.map((o) => o.id) } }, data: { role: "ANNOTATOR" } });
+    for (let round = 0; round < 3; round++) {
+      const [a, b] = await Promise.all([make(`race-a${round}`), make(`race-b${round}`)]);
+      const outcomes = await Promise.allSettled([setRole(a, b.id, "ANNOTATOR"), setRole(b, a.id, "ANNOTATOR")]);
+      expect(outcomes.map((o) => o.status).sort(), `round ${round}`).toEqual(["fulfilled", "rejected"]);
+      const left = await db().user.count({
+        where: { role: "RESEARCHER", accounts: { some: { providerId: "credential" } } },
+      });
+      expect(left).toBe(1);
+      // The one left goes before the next round, which brings two new ones.
+      await db().user.updateMany({ where: { id: { in: [a.id, b.id] } }, data: { role: "ANNOTATOR" } });
+    }
+    await db().user.updateMany({ where: { id: { in: others.map((o) => o.id) } }, data: { role: "RESEARCHER" } });
+  });
 });

@@ -181,6 +181,76 @@ describe("judge runs", () => {
     expect(ok.requests.at(-1)!.messages[1]!.content).toContain("[… 11 characters cut …]");
   });
 
+  it("an output far over the judge's budget is read cut to it; the marker counts every cut character", async () => {
+    // One output of 2,000,000 characters: a million A's then a million B's. A budget of 1,000 tokens is
+    // 4,000 characters; the worker reads at most that of any text, the prompt cuts it further to fit.
+    const output = "A".repeat(1_000_000) + "B".repeat(1_000_000);
+    const record = trajectoryFixture({
+      id: "jr-huge-0",
+      benchmark: "jr-huge",
+      task: { id: "jr-huge__t" },
+      turns: [
+        { role: "user", content: "task marker jr-huge-0" },
+        { role: "assistant", content: "", tool_calls: [{ id: "c", name: "bash", input: "cat big" }] },
+        { role: "tool", tool_call_id: "c", content: output, exit_code: 0 },
+      ],
+    });
+    const r = await importFile(write("jr-huge.jsonl", jsonl([record])), {
+      condition: {},
+      resolved: null,
+      source: "cli",
+    });
+    expect(r.ok).toBe(true);
+    await defineJudge(
+      JudgeDefinitionSchema.parse({ name: "jr-huge-judge", baseUrl: ok.url, model: "m", contextTokens: 1000 }),
+    );
+    const { progress } = await runToEnd(["jr-huge-judge"], "jr-huge");
+    expect(progress).toMatchObject({ done: 1, truncated: 1 });
+    const sent = ok.requests.at(-1)!.messages[1]!.content;
+    const asked = await db().judgeRequest.findFirstOrThrow({ where: { judge: { name: "jr-huge-judge" } } });
+    const kept = (sent.match(/A/g)?.length ?? 0) + (sent.match(/B/g)?.length ?? 0);
+    // What was sent of the output and what was cut add up to the whole output.
+    expect(kept + asked.cutChars!).toBe(2_000_000);
+    expect(sent).toContain(`[… ${asked.cutChars!.toLocaleString("en-US")} characters cut …]`);
+    expect(sent).toMatch(/A\n\[… [\d,]+ characters cut …\]\nB/);
+    expect(sent.length).toBeLessThan(4000 + 200);
+  });
+
+  it("a request claimed three times by workers that died is failed with the reason, never asked again", async () => {
+    await trajectories("jr-dead", 2);
+    await judge("jr-dead-judge", ok.url);
+    const plan = await planRun(["jr-dead-judge"], { benchmark: "jr-dead" }, "tester");
+    // As three workers leave it: claimed three times, each time back to pending at a restart.
+    const [first] = plan.requests;
+    await db().judgeRequest.update({ where: { id: first!.id }, data: { attempts: 3 } });
+    const before = ok.requests.length;
+    const boss = await openQueue();
+    const judges = await db().judge.findMany({
+      where: { name: "jr-dead-judge" },
+      select: { id: true, concurrency: true },
+    });
+    await enqueue(boss, plan.requests);
+    const stop = await workJudges(boss, judges);
+    let p = await runProgress(plan.runId);
+    for (let i = 0; i < 100 && (p.pending || p.asking); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      p = await runProgress(plan.runId);
+    }
+    await stop();
+    await boss.stop({ graceful: false, wait: true });
+    expect(p).toMatchObject({ done: 1, failed: 1 });
+    expect(p.errors).toEqual([
+      "asked 3 times, and each time the worker stopped before the answer was stored (it may have run out of " +
+        "memory); not asked again",
+    ]);
+    expect(ok.requests.length - before).toBe(1);
+    expect((await db().judgeRun.findUniqueOrThrow({ where: { id: plan.runId } })).status).toBe("DONE");
+    // A new run of the same pair asks it afresh.
+    const again = await planRun(["jr-dead-judge"], { benchmark: "jr-dead" }, "tester");
+    expect(again.requests.map((r) => r.id)).toEqual([first!.id]);
+    expect((await db().judgeRequest.findUniqueOrThrow({ where: { id: first!.id } })).attempts).toBe(0);
+  });
+
   it("a judge's concurrency holds across two workers, and its requests-per-minute limit holds", async () => {
     const slow = await fakeProvider([{ answer: ANSWER, latencyMs: 300 }]);
     try {
