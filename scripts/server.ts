@@ -15,6 +15,7 @@ import { stampClientAddress, trustFor, type Trust } from "@/lib/server/client-ad
 import { currentDb } from "@/lib/db-connect";
 import { PageCache, sendKept } from "@/lib/server/page-cache";
 import { authSecret } from "@/lib/auth/secret";
+import { unreadablePath } from "@/lib/server/request-path";
 
 const dev = process.argv.includes("--dev");
 let port: number;
@@ -105,6 +106,11 @@ if (!dev && cluster.isPrimary) {
   };
   const server = http.createServer((req, res) => {
     stampClientAddress(req, trust);
+    const unreadable = unreadablePath(req.url ?? "/");
+    if (unreadable) {
+      res.writeHead(400, { "content-type": "text/plain; charset=utf-8" });
+      return void res.end(`${unreadable}\n`);
+    }
     void serve(req, res);
   });
   server.listen(port, () => {

@@ -2,13 +2,14 @@
 // The Judges page's changes: a judge's endpoint, the judge prompt (a new version each edit), and
 // runs: preview, start, pause, resume, cancel. Each checks the actor's permission and origin.
 import { revalidatePath } from "next/cache";
+import { notFound } from "next/navigation";
 import { z } from "zod";
+import { checkedForm, checkedId } from "@/lib/action-input";
 import { requireAction } from "@/lib/auth/session";
 import { AppError, formErrors, NO_ERRORS } from "@/lib/errors";
 import { attempt, type SavedState } from "@/lib/form-action";
 import { defineJudge, JudgeDefinitionSchema, savePrompt } from "@/lib/data/judges";
 import { parseTrajectoryFilter } from "@/lib/domain/trajectory-filter";
-import { IdParam } from "@/lib/domain/params";
 import { cancelRun, pauseRun, planRun, previewRun, resumeRun } from "@/lib/judges/runs";
 import { submitRequests } from "@/lib/judges/service";
 
@@ -22,9 +23,10 @@ const text = (data: FormData, name: string) => {
 
 const change = (fn: () => Promise<string>) => attempt("/judges", fn);
 
-export async function saveJudge(_: JudgesState, data: FormData): Promise<JudgesState> {
+export async function saveJudge(_: JudgesState, form: FormData): Promise<JudgesState> {
   await requireAction("judges:write");
   return change(async () => {
+    const data = checkedForm(form);
     const def = JudgeDefinitionSchema.parse({
       name: text(data, "name"),
       baseUrl: text(data, "baseUrl"),
@@ -41,10 +43,10 @@ export async function saveJudge(_: JudgesState, data: FormData): Promise<JudgesS
   });
 }
 
-export async function savePromptVersion(_: JudgesState, data: FormData): Promise<JudgesState> {
+export async function savePromptVersion(_: JudgesState, form: FormData): Promise<JudgesState> {
   const actor = await requireAction("judges:write");
   return change(async () => {
-    const prompt = String(data.get("prompt") ?? "");
+    const prompt = String(checkedForm(form).get("prompt") ?? "");
     if (prompt.trim().length < 20) throw new AppError("BAD_INPUT", "a judge prompt says more than that", "prompt");
     const { version, created } = await savePrompt(prompt, actor.handle);
     return created ? `saved as version ${version}` : `unchanged: still version ${version}`;
@@ -84,10 +86,11 @@ export type RunPreview = JudgesState & {
 };
 
 /** Preview first, start on a second press: the form shows what a run will ask before it asks. */
-export async function runAction(_: RunPreview, data: FormData): Promise<RunPreview> {
+export async function runAction(_: RunPreview, form: FormData): Promise<RunPreview> {
   const actor = await requireAction("judges:write");
   const none = { saved: null, preview: null, chosen: null };
   try {
+    const data = checkedForm(form);
     if (data.get("intent") !== "start") {
       const chosen = chosenFromFields(data);
       const preview = await previewRun(chosen.judges, parseTrajectoryFilter(chosen.filter));
@@ -106,9 +109,16 @@ export async function runAction(_: RunPreview, data: FormData): Promise<RunPrevi
   }
 }
 
-export async function controlRun(data: FormData): Promise<void> {
+export async function controlRun(form: FormData): Promise<void> {
   await requireAction("judges:write");
-  const id = IdParam.parse(String(data.get("run") ?? ""));
+  let data: FormData;
+  let id: number;
+  try {
+    data = checkedForm(form);
+    id = checkedId(data.get("run"), "run");
+  } catch {
+    notFound(); // no run by that number: the button names one the page listed
+  }
   const what = data.get("do");
   if (what === "pause") await pauseRun(id);
   else if (what === "resume") await submitRequests(await resumeRun(id));

@@ -3,6 +3,7 @@ import { requireAction } from "@/lib/auth/session";
 import { attempt, type SavedState } from "@/lib/form-action";
 import { createPerson, setPassword, setRole } from "@/lib/data/people";
 import type { UserRole } from "@/generated/prisma/enums";
+import { checkedForm } from "@/lib/action-input";
 
 /** A people form after a submission: what was saved, or the messages by field. */
 export type PeopleState = SavedState;
@@ -12,9 +13,10 @@ const text = (data: FormData, name: string) => String(data.get(name) ?? "");
 /** Runs a change, revalidates the page, and answers with what was saved or what was refused. */
 const change = (fn: () => Promise<string>) => attempt("/people", fn);
 
-export async function addPerson(_: PeopleState, data: FormData): Promise<PeopleState> {
+export async function addPerson(_: PeopleState, form: FormData): Promise<PeopleState> {
   const actor = await requireAction("people:write");
   return change(async () => {
+    const data = checkedForm(form);
     const p = await createPerson(actor, {
       handle: text(data, "handle"),
       name: text(data, "name"),
@@ -26,17 +28,19 @@ export async function addPerson(_: PeopleState, data: FormData): Promise<PeopleS
   });
 }
 
-export async function changeRole(_: PeopleState, data: FormData): Promise<PeopleState> {
+export async function changeRole(_: PeopleState, form: FormData): Promise<PeopleState> {
   const actor = await requireAction("people:write");
   return change(async () => {
+    const data = checkedForm(form);
     await setRole(actor, text(data, "id"), text(data, "role") as UserRole);
     return "role changed";
   });
 }
 
-export async function changePassword(_: PeopleState, data: FormData): Promise<PeopleState> {
+export async function changePassword(_: PeopleState, form: FormData): Promise<PeopleState> {
   const actor = await requireAction("people:write");
   return change(async () => {
+    const data = checkedForm(form);
     await setPassword(actor, text(data, "id"), text(data, "password"));
     return "password set; their sessions were ended";
   });

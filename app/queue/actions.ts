@@ -8,6 +8,7 @@ import { nextPosition } from "@/lib/data/studies";
 import { z } from "zod";
 import { PG_INT_MAX } from "@/lib/domain/params";
 import type { VerdictFormInput, VerdictSaveResult } from "@/components/forms/verdict-form";
+import { checkedId, checkedValue } from "@/lib/action-input";
 
 const Position = z.number().int().min(0).max(PG_INT_MAX);
 
@@ -20,6 +21,8 @@ export async function saveLabel(
 ): Promise<VerdictSaveResult> {
   const actor = await requireAction("labels:write");
   try {
+    checkedValue(form, "form");
+    [studyId, trajectoryId] = [checkedId(studyId, "study"), checkedId(trajectoryId, "trajectory")];
     const at = Position.parse(position);
     const r = await submitLabel(actor, { ...form, studyId, trajectoryId } as LabelForm);
     const next = await nextPosition(actor, studyId, at);

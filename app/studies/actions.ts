@@ -5,6 +5,7 @@ import { formErrors, NO_ERRORS, type FormErrors } from "@/lib/errors";
 import { createStudy, draftStudy, type StudyDraft } from "@/lib/data/studies";
 import { setBlindElsewhere } from "@/lib/data/blind-elsewhere";
 import { attempt, type SavedState } from "@/lib/form-action";
+import { checkedForm, checkedId } from "@/lib/action-input";
 
 /** The study form after a submission: the draw to preview, or the messages by field. */
 export type DraftState = FormErrors & { draft: StudyDraft | null };
@@ -32,19 +33,20 @@ function designFrom(data: FormData) {
   };
 }
 
-export async function previewStudy(_: DraftState, data: FormData): Promise<DraftState> {
+export async function previewStudy(_: DraftState, form: FormData): Promise<DraftState> {
   const actor = await requireAction("studies:write");
   try {
-    return { ...NO_ERRORS, draft: await draftStudy(actor, designFrom(data)) };
+    return { ...NO_ERRORS, draft: await draftStudy(actor, designFrom(checkedForm(form))) };
   } catch (e) {
     return { ...formErrors(e), draft: null };
   }
 }
 
-export async function saveStudy(_: DraftState, data: FormData): Promise<DraftState> {
+export async function saveStudy(_: DraftState, form: FormData): Promise<DraftState> {
   const actor = await requireAction("studies:write");
   let id: number;
   try {
+    const data = checkedForm(form);
     id = await createStudy(actor, designFrom(data), String(data.get("digest") ?? ""));
   } catch (e) {
     return { ...formErrors(e), draft: null };
@@ -53,9 +55,10 @@ export async function saveStudy(_: DraftState, data: FormData): Promise<DraftSta
 }
 
 /** A blind study's setting: withhold a pending item's trajectory from its labeller elsewhere, or not. */
-export async function changeBlindElsewhere(_: SavedState, data: FormData): Promise<SavedState> {
+export async function changeBlindElsewhere(_: SavedState, form: FormData): Promise<SavedState> {
   const actor = await requireAction("studies:write");
-  return attempt("/studies", () =>
-    setBlindElsewhere(actor, Number(data.get("study")), data.get("blindElsewhere") === "on"),
-  );
+  return attempt("/studies", () => {
+    const data = checkedForm(form);
+    return setBlindElsewhere(actor, checkedId(data.get("study"), "study"), data.get("blindElsewhere") === "on");
+  });
 }

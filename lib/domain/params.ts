@@ -21,6 +21,9 @@ export const IndexParam = wholeNumber(0);
 
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
 
+/** Whether a text holds a NUL byte or another C0 control character but tab, newline and carriage return. */
+export const hasControl = (s: string) => CONTROL.test(s);
+
 /**
  * A parameter value that no row could ever match: it holds a control character (PostgreSQL cannot
  * store NUL), or it is a `numeric` parameter's digits beyond the integer range.

@@ -53,8 +53,32 @@ function jobsOf(requests: ReadonlyArray<{ id: number; trajectoryId: number | nul
   return jobs;
 }
 
+/** Queue creations of this process, one after another (see ensureQueue). */
+let creating: Promise<unknown> = Promise.resolve();
+
+/**
+ * Creates a judge's queue if it does not exist. pg-boss makes each queue a partition of its job
+ * table: two made at the same moment deadlock in PostgreSQL. So this process makes them one at a
+ * time, and one that still meets another process's creation is tried again, a little later.
+ */
+export function ensureQueue(boss: PgBoss, queue: string): Promise<void> {
+  const made = creating.then(async () => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return void (await boss.createQueue(queue));
+      } catch (e) {
+        const deadlock = (e as { code?: string }).code === "40P01" || /deadlock detected/.test(String(e));
+        if (!deadlock || attempt === 5) throw e;
+        await new Promise((r) => setTimeout(r, 50 * attempt + Math.random() * 100));
+      }
+    }
+  });
+  creating = made.catch(() => {});
+  return made;
+}
+
 async function insertJobs(boss: PgBoss, queue: string, jobs: readonly JobData[]): Promise<void> {
-  await boss.createQueue(queue);
+  await ensureQueue(boss, queue);
   for (let i = 0; i < jobs.length; i += 1000)
     await boss.insert(jobs.slice(i, i + 1000).map((data) => ({ name: queue, data })));
 }

@@ -216,6 +216,29 @@ describe("judge runs", () => {
     expect(sent.length).toBeLessThan(4000 + 200);
   });
 
+  it("a run of six new judges starts at once: their queues are made without deadlock", async () => {
+    await trajectories("jr-six", 2);
+    const names = Array.from({ length: 6 }, (_, i) => `jr-six-${i}`);
+    for (const name of names) await judge(name, ok.url);
+    // As the app does (lib/judges/service.ts): the workers first, each judge's queue made as it starts.
+    const plan = await planRun(names, { benchmark: "jr-six" }, "tester");
+    const boss = await openQueue();
+    const judges = await db().judge.findMany({
+      where: { name: { in: names } },
+      select: { id: true, concurrency: true },
+    });
+    const stop = await workJudges(boss, judges);
+    await enqueue(boss, plan.requests);
+    let p = await runProgress(plan.runId);
+    for (let i = 0; i < 100 && (p.pending || p.asking); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      p = await runProgress(plan.runId);
+    }
+    await stop();
+    await boss.stop({ graceful: false, wait: true });
+    expect(p).toMatchObject({ done: 12, failed: 0 });
+  });
+
   it("a request claimed three times by workers that died is failed with the reason, never asked again", async () => {
     await trajectories("jr-dead", 2);
     await judge("jr-dead-judge", ok.url);

@@ -13,7 +13,7 @@ import { askJudge, JudgeRequestFailed } from "./client";
 import { Prisma } from "@/generated/prisma/client";
 import { workBudget } from "@/lib/server/memory-budget";
 import { CUT_MARKER_PARTS, judgeRequest, type JudgeRequest, type JudgeTurn } from "./prompt";
-import { enqueueHeld, type JobData, jobRequests, queueName, REQUESTS_PER_JOB } from "./queue";
+import { enqueueHeld, ensureQueue, type JobData, jobRequests, queueName, REQUESTS_PER_JOB } from "./queue";
 
 /** Characters per token when fitting a trajectory to a judge's budget. */
 const CHARS_PER_TOKEN = 4;
@@ -180,13 +180,11 @@ export async function workJudges(
 ): Promise<StopWorkers> {
   let stopping = false;
   const writer = new AnswerWriter();
-  const loops = await Promise.all(
-    judges.map(async (j) => {
-      await boss.createQueue(queueName(j.id));
-      // Wrapped: an async function returning the loop's promise would wait for the loop to end.
-      return { done: judgeLoop(boss, j, writer, () => stopping) };
-    }),
-  );
+  const loops: Array<{ done: Promise<void> }> = [];
+  for (const j of judges) {
+    await ensureQueue(boss, queueName(j.id));
+    loops.push({ done: judgeLoop(boss, j, writer, () => stopping) });
+  }
   return async () => {
     stopping = true;
     await Promise.all(loops.map((l) => l.done));

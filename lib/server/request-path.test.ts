@@ -1,0 +1,16 @@
+import { describe, expect, it } from "vitest";
+import { unreadablePath } from "./request-path";
+
+describe("unreadable request paths", () => {
+  it("refuses percent-encoding that is not UTF-8 and control characters, in any segment", () => {
+    for (const target of ["/r/%ff", "/trajectories/%ff", "/api/imports/%c3%28", "/a/%e2%82", "/reports/%"])
+      expect(unreadablePath(target), target).toMatch(/^the address holds percent-encoding that is not UTF-8/);
+    for (const target of ["/trajectories/1%00", "/studies/%0a", "/x/%7f"])
+      expect(unreadablePath(target), target).toBe("the address holds a control character");
+  });
+
+  it("reads ordinary paths, encoded UTF-8 and query strings as they are (a query is each route's to check)", () => {
+    for (const target of ["/", "/results?benchmark=a", "/trajectories/12", "/studies/%C3%A9t%C3%A9", "/x?q=%ff"])
+      expect(unreadablePath(target), target).toBeNull();
+  });
+});
