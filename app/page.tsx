@@ -2,6 +2,7 @@ import { getOverview } from "@/lib/data/overview";
 import { StatList } from "@/components/ui/stat-list";
 import { formatCount } from "@/lib/format";
 import { requirePage } from "@/lib/auth/session";
+import { shownText } from "@/lib/domain/text";
 
 // Reads the database on every request, never at build time.
 export const dynamic = "force-dynamic";
@@ -53,8 +54,8 @@ export default async function HomePage() {
           <tbody>
             {rows.map((r) => (
               <tr key={`${r.benchmark}/${r.model}`}>
-                <td>{r.benchmark}</td>
-                <td>{r.model}</td>
+                <td>{shownText(r.benchmark)}</td>
+                <td>{shownText(r.model)}</td>
                 <td className="num">{formatCount(r.trajectories)}</td>
                 <td className="num">{formatCount(r.judged)}</td>
                 <td className="num">{formatCount(r.resolved)}</td>

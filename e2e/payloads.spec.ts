@@ -107,3 +107,36 @@ test("markup in names, notes, raw answers, file and study names stays text on ev
   await clean();
   expect(dialogs).toEqual([]);
 });
+
+test("bidirectional controls in names and agent text are shown as code points, reordering nothing", async ({
+  page,
+  request,
+}) => {
+  const RLO = "\u202E";
+  const record = trajectoryFixture({
+    id: "e2e-bidi",
+    benchmark: "zz bidi",
+    model: `gpt${RLO}-mini`,
+    task: { id: `bidi${RLO}-task` },
+    turns: [
+      { role: "user", content: "Fix it" },
+      { role: "assistant", content: "", tool_calls: [{ id: "c", name: "bash", input: `echo ${RLO}lmth.xedni` }] },
+      { role: "tool", tool_call_id: "c", content: `out\u2066put\u2069 ${RLO}end`, exit_code: 0 },
+    ],
+  });
+  const res = await request.post("/api/imports", {
+    multipart: {
+      file: { name: "bidi.jsonl", mimeType: "application/x-ndjson", buffer: Buffer.from(JSON.stringify(record)) },
+    },
+    headers: { origin: APP_ORIGIN },
+  });
+  expect(await res.text()).toContain('"ok":true');
+  await page.goto("/trajectories?benchmark=zz%20bidi");
+  const table = page.getByRole("table", { name: "Trajectories" });
+  await expect(table).toContainText("gpt⟨U+202E⟩-mini");
+  expect(await page.locator("main").innerText()).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+  await table.getByRole("link", { name: "bidi⟨U+202E⟩-task" }).click();
+  await expect(page.getByText("echo ⟨U+202E⟩lmth.xedni")).toBeVisible();
+  await expect(page.getByText("out⟨U+2066⟩put⟨U+2069⟩ ⟨U+202E⟩end")).toBeVisible();
+  expect(await page.locator("main").innerText()).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+});

@@ -14,6 +14,7 @@ import { withheldFrom } from "@/lib/data/blind-elsewhere";
 import { COMPARE_MAX, pageSteps, STEPS_PER_PAGE } from "@/lib/domain/timeline";
 import { requirePage } from "@/lib/auth/session";
 import { networkMark } from "@/lib/domain/charts";
+import { shownText } from "@/lib/domain/text";
 
 export const metadata: Metadata = { title: "Side by side" };
 export const dynamic = "force-dynamic";
@@ -97,7 +98,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
               {sides.map(({ t, suspects }) => (
                 <th key={t.id} scope="col">
                   <Link href={`/trajectories/${t.id}`}>
-                    {t.model.name} · net {networkMark(t.network)} · {t.prompt} · run {t.run}
+                    {shownText(t.model.name)} · net {networkMark(t.network)} · {t.prompt} · run {t.run}
                   </Link>
                   <div className="ci">
                     resolved {t.resolved === null ? "—" : t.resolved ? "yes" : "no"} · panel{" "}

@@ -8,6 +8,7 @@ import { AutoRefresh } from "@/components/ui/auto-refresh";
 import { formatCount, formatTime } from "@/lib/format";
 import { controlRun } from "./actions";
 import { JudgeForm, PromptForm, RunForm } from "./judge-forms";
+import { shownText } from "@/lib/domain/text";
 
 export const metadata: Metadata = { title: "Judges" };
 export const dynamic = "force-dynamic";
@@ -54,8 +55,10 @@ export default async function JudgesPage() {
             <tbody>
               {judges.map((j) => (
                 <tr key={j.name}>
-                  <th scope="row">{j.name}</th>
-                  <td className="file-name">{j.endpoint ? `${j.model} at ${j.endpoint}` : "imported votes only"}</td>
+                  <th scope="row">{shownText(j.name)}</th>
+                  <td className="file-name">
+                    {j.endpoint ? shownText(`${j.model} at ${j.endpoint}`) : "imported votes only"}
+                  </td>
                   <td>{j.apiKeyEnv ? `$${j.apiKeyEnv}` : "—"}</td>
                   <td className="num">{j.concurrency}</td>
                   <td className="num">{formatCount(j.votes)}</td>

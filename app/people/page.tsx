@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { requirePage } from "@/lib/auth/session";
 import { listPeople } from "@/lib/data/people";
 import { AddPersonForm, PasswordForm, RoleForm } from "./people-forms";
+import { shownText } from "@/lib/domain/text";
 
 export const metadata: Metadata = { title: "People" };
 export const dynamic = "force-dynamic";
@@ -37,7 +38,7 @@ export default async function PeoplePage() {
             {people.map((p) => (
               <tr key={p.id}>
                 <td>{p.handle}</td>
-                <td>{p.name}</td>
+                <td>{shownText(p.name)}</td>
                 <td>{p.email ?? "—"}</td>
                 <td>{p.canSignIn ? "yes" : "no"}</td>
                 <td className="num">{p.labels}</td>

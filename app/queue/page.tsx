@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { requirePage } from "@/lib/auth/session";
 import { myQueue } from "@/lib/data/studies";
+import { shownText } from "@/lib/domain/text";
 
 export const metadata: Metadata = { title: "My queue" };
 export const dynamic = "force-dynamic";
@@ -26,7 +27,7 @@ export default async function QueuePage() {
             <tbody>
               {studies.map((s) => (
                 <tr key={s.id}>
-                  <td>{s.name}</td>
+                  <td>{shownText(s.name)}</td>
                   <td>{s.blind ? "yes" : "no"}</td>
                   <td>
                     <progress max={s.assigned} value={s.done} aria-label={`${s.name} progress`} /> {s.done} /{" "}

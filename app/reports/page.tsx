@@ -7,6 +7,7 @@ import { requirePage } from "@/lib/auth/session";
 import { dataFingerprint, listFrozenReports } from "@/lib/data/frozen-reports";
 import { formatTime } from "@/lib/format";
 import { FreezeForm, RevokeForm, ShareForm } from "./report-forms";
+import { shownText } from "@/lib/domain/text";
 
 export const metadata: Metadata = { title: "Reports" };
 export const dynamic = "force-dynamic";
@@ -47,7 +48,7 @@ export default async function ReportsPage() {
               {reports.map((r) => (
                 <tr key={r.id}>
                   <th scope="row">
-                    <Link href={`/reports/${r.id}`}>{r.name}</Link>
+                    <Link href={`/reports/${r.id}`}>{shownText(r.name)}</Link>
                   </th>
                   <td>
                     {formatTime(r.createdAt)}

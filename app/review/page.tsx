@@ -13,6 +13,7 @@ import { pendingBlind } from "@/lib/data/blind-elsewhere";
 import { WithheldNote } from "@/components/ui/withheld";
 import { networkWords } from "@/lib/domain/charts";
 import { formatCount } from "@/lib/format";
+import { shownText } from "@/lib/domain/text";
 
 export const metadata: Metadata = { title: "Review" };
 export const dynamic = "force-dynamic";
@@ -86,7 +87,7 @@ export default async function ReviewPage({ searchParams }: { searchParams: Promi
                 <tr key={i.trajectoryId}>
                   <th scope="row">
                     <Link href={`/review/${studyId}/${i.trajectoryId}`}>
-                      {i.task} · {i.model} · network {networkWords(i.network)} · {i.prompt}
+                      {shownText(`${i.task} · ${i.model}`)} · network {networkWords(i.network)} · {i.prompt}
                     </Link>
                   </th>
                   <td>{i.kind}</td>

@@ -5,6 +5,7 @@ import { requirePage } from "@/lib/auth/session";
 import { formatTime } from "@/lib/format";
 import { listStudies } from "@/lib/data/studies";
 import { BlindElsewhereForm } from "./blind-elsewhere-form";
+import { shownText } from "@/lib/domain/text";
 
 export const metadata: Metadata = { title: "Studies" };
 export const dynamic = "force-dynamic";
@@ -42,7 +43,7 @@ export default async function StudiesPage() {
             <tbody>
               {studies.map((s) => (
                 <tr key={s.id}>
-                  <td>{s.name}</td>
+                  <td>{shownText(s.name)}</td>
                   <td>
                     <code>{s.seed}</code>
                   </td>

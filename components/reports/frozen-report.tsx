@@ -10,6 +10,7 @@ import { anchor, unlinked, type FigureTable as Table } from "@/lib/domain/figure
 import { TABLE_NAMES, TABLE_TITLES } from "@/lib/domain/results-tables";
 import { categoriesTable, changesTable, judgesTable, resultTable } from "@/lib/domain/results-view";
 import { formatCount, formatTime } from "@/lib/format";
+import { shownText } from "@/lib/domain/text";
 
 export function FrozenReport({
   report,
@@ -31,7 +32,7 @@ export function FrozenReport({
     `${downloads}?what=${what}&format=${format}${table ? `&table=${table}` : ""}`;
   return (
     <>
-      <h1>Report: {report.name}</h1>
+      <h1>Report: {shownText(report.name)}</h1>
       <p>
         Frozen {formatTime(report.createdAt)}
         {report.createdBy ? ` by ${report.createdBy}` : ""} · Shortcut Audit {report.appVersion} · data fingerprint{" "}

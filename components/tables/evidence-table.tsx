@@ -7,6 +7,7 @@ import { conditionFilter } from "@/lib/domain/drill-down";
 import { trajectoriesHref } from "@/lib/domain/trajectory-filter";
 import { formatCount, formatPercent } from "@/lib/format";
 import { NetworkMark } from "@/components/ui/network-mark";
+import { shownText } from "@/lib/domain/text";
 
 const share = (n: number, of: number) => (of ? (100 * n) / of : null);
 
@@ -51,7 +52,7 @@ export function EvidenceTable({ benchmark, rows }: { benchmark: string; rows: Ev
               const any = { ...base, evidence: "any" } as const;
               return (
                 <tr key={`${r.model}-${r.network}-${r.prompt}`}>
-                  <th scope="row">{r.model}</th>
+                  <th scope="row">{shownText(r.model)}</th>
                   <td>
                     <NetworkMark network={r.network} />
                   </td>

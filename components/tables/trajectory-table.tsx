@@ -8,6 +8,7 @@ import { CATEGORIES, CATEGORY_LABELS } from "@/lib/domain/verdicts";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
 import { NetworkMark } from "@/components/ui/network-mark";
 import { EVIDENCE_LABELS } from "@/components/timeline/evidence-labels";
+import { shownText } from "@/lib/domain/text";
 
 const col = createColumnHelper<TrajectoryListRow>();
 type SortKey = NonNullable<TrajectoryFilter["sort"]>;
@@ -16,10 +17,10 @@ const columns = [
   col.accessor("task", {
     header: "Task",
     meta: { sort: "task" },
-    cell: (c) => <Link href={`/trajectories/${c.row.original.id}`}>{c.getValue()}</Link>,
+    cell: (c) => <Link href={`/trajectories/${c.row.original.id}`}>{shownText(c.getValue())}</Link>,
   }),
-  col.accessor("benchmark", { header: "Benchmark" }),
-  col.accessor("model", { header: "Model", meta: { sort: "model" } }),
+  col.accessor("benchmark", { header: "Benchmark", cell: (c) => shownText(c.getValue()) }),
+  col.accessor("model", { header: "Model", meta: { sort: "model" }, cell: (c) => shownText(c.getValue()) }),
   col.accessor("network", { header: "Net", cell: (c) => <NetworkMark network={c.getValue()} /> }),
   col.accessor("prompt", { header: "Prompt" }),
   col.accessor("run", { header: "Run", meta: { sort: "run", num: true } }),

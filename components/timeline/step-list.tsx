@@ -7,6 +7,7 @@ import { stepHref } from "@/lib/domain/timeline";
 import type { EvidenceView } from "@/lib/data/trajectory-evidence";
 import { MarkedText, TerminalText } from "./terminal-text";
 import { EVIDENCE_LABELS } from "./evidence-labels";
+import { shownText } from "@/lib/domain/text";
 
 export type StepCitation = Citation & { by: string; kind: "judge" | "annotator" };
 
@@ -157,7 +158,7 @@ export function StepList({
             ) : null}
             {m.calls.map((c) => (
               <div key={c.seq} className="call">
-                <div className="tool">{c.name}</div>
+                <div className="tool">{shownText(c.name)}</div>
                 <TerminalText className="command" text={c.input} />
                 <Cut
                   trajectoryId={trajectoryId}

@@ -1,8 +1,13 @@
 import { ansiSegments, hasEscapes } from "@/lib/domain/ansi";
 import { collapse } from "@/lib/domain/evidence";
+import { shownText } from "@/lib/domain/text";
 
-/** Agent output as text: terminal colours shown, other escape codes removed, never markup. */
-export function TerminalText({ text, className }: { text: string; className?: string }) {
+/**
+ * Agent output as text: terminal colours shown, other escape codes removed, bidirectional controls
+ * made visible (lib/domain/text.ts), never markup.
+ */
+export function TerminalText({ text: raw, className }: { text: string; className?: string }) {
+  const text = shownText(raw);
   if (!hasEscapes(text)) return <pre className={`text ${className ?? ""}`}>{text}</pre>;
   return (
     <pre className={`text ${className ?? ""}`}>
@@ -25,13 +30,14 @@ export function TerminalText({ text, className }: { text: string; className?: st
  */
 export function MarkedText({ text, marks, className }: { text: string; marks: readonly string[]; className?: string }) {
   if (!marks.length || hasEscapes(text)) return <TerminalText text={text} className={className} />;
+  const shown = shownText(text);
   return (
     <pre className={`text ${className ?? ""}`}>
-      {text.split("\n").map((line, i, all) => {
+      {shown.split("\n").map((line, i, all) => {
         const collapsed = collapse(line);
-        const shown = marks.some((m) => collapsed.includes(m));
+        const marked = marks.some((m) => collapsed.includes(m));
         const end = i < all.length - 1 ? "\n" : "";
-        return shown ? (
+        return marked ? (
           <mark key={i} className="fix-line">
             {line}
             {end}

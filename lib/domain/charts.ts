@@ -1,6 +1,7 @@
 // Data for the result charts, prepared here so the chart components only draw (and this is tested).
 import type { ResultRow } from "./results";
 import type { TaskTally } from "./rates";
+import { shownText } from "./text";
 
 export const networkMark = (network: boolean) => (network ? "✓" : "×");
 /** In a sentence: "on ✓" / "off ×". */
@@ -14,7 +15,7 @@ export function conditionText(c: {
   prompt: string;
   run: number;
 }): string {
-  return [c.benchmark, c.model, `network ${networkWords(c.network)}`, c.prompt, `run ${c.run}`].join(" · ");
+  return shownText([c.benchmark, c.model, `network ${networkWords(c.network)}`, c.prompt, `run ${c.run}`].join(" · "));
 }
 
 /** The x-axis group of a model and network setting, e.g. "glm-5.3 · net ✓". */

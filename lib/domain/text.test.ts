@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { NUL_STAND_IN, storableJson, storableText } from "./text";
+import { NUL_STAND_IN, shownText, storableJson, storableText } from "./text";
 
 describe("storableText", () => {
   it("keeps NUL bytes visibly as U+2400", () => {
@@ -17,5 +17,18 @@ describe("storableText", () => {
     expect(storableJson({ "k\u0000": ["\u0000", 1, null, { x: "\uDC00" }] })).toEqual({
       [`k${NUL_STAND_IN}`]: [NUL_STAND_IN, 1, null, { x: "\uFFFD" }],
     });
+  });
+});
+
+describe("shownText", () => {
+  it("makes every bidirectional control visible by its code point, so none reorders what is around it", () => {
+    // A model name whose override would show "gpt-4o-mini · network on" as "no krowten · inim-o4-tpg".
+    expect(shownText("gpt\u202E-4o-mini")).toBe("gpt⟨U+202E⟩-4o-mini");
+    expect(shownText("a\u2066b\u2069c\u200Fd\u200Ee\u061Cf\u202Ag\u202Bh\u202Ci\u202Dj\u2067k\u2068l")).toBe(
+      "a⟨U+2066⟩b⟨U+2069⟩c⟨U+200F⟩d⟨U+200E⟩e⟨U+061C⟩f⟨U+202A⟩g⟨U+202B⟩h⟨U+202C⟩i⟨U+202D⟩j⟨U+2067⟩k⟨U+2068⟩l",
+    );
+    // Right-to-left letters themselves are text, shown as they are; so is everything else.
+    expect(shownText("שלום <b>x</b> \u001b[31m")).toBe("שלום <b>x</b> \u001b[31m");
+    expect(shownText("x".repeat(5)).length).toBe(5);
   });
 });

@@ -19,3 +19,18 @@ export function storableJson(value: unknown): unknown {
   }
   return value;
 }
+
+/**
+ * Characters that reorder the text around them when shown: bidirectional embeddings, overrides and
+ * isolates (U+202A–U+202E, U+2066–U+2069) and the invisible direction marks (U+200E, U+200F, U+061C).
+ */
+const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Text to show as it is: each bidirectional control made visible as its code point (⟨U+202E⟩), so
+ * it reorders nothing, neither the text it stands in nor what is around it. Agent text and names are
+ * shown through this; stored, exported and compared text keeps the characters.
+ */
+export function shownText(s: string): string {
+  return s.replace(BIDI_CONTROLS, (c) => `⟨U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}⟩`);
+}

@@ -13,6 +13,7 @@ import { firstValue } from "@/lib/domain/params";
 import { formatCount } from "@/lib/format";
 import { pendingBlind } from "@/lib/data/blind-elsewhere";
 import { WithheldNote } from "@/components/ui/withheld";
+import { shownText } from "@/lib/domain/text";
 
 export const metadata: Metadata = { title: "Labels of a count" };
 export const dynamic = "force-dynamic";
@@ -90,7 +91,8 @@ export default async function CellLabelsPage({
                 <tr key={`${l.trajectoryId}-${l.annotator}`}>
                   <th scope="row">
                     <Link href={`/trajectories/${l.trajectoryId}`}>
-                      #{l.trajectoryId} · {l.benchmark} · {l.model} · network {networkWords(l.network)} · {l.prompt}
+                      #{l.trajectoryId} · {shownText(`${l.benchmark} · ${l.model} · network `)}
+                      {networkWords(l.network)} · {l.prompt}
                     </Link>
                   </th>
                   <td>{l.annotator}</td>
