@@ -355,3 +355,183 @@ test(
     expect(line.startsWith(`e2e-formula,"'=HYPERLINK(`)).toBe(true);
   },
 );
+
+type ActionRef = { id: string; file: string; name: string; page: string };
+
+/** The app's server actions, from the build's manifest: their ids, files and exported names. */
+function serverActions(): ActionRef[] {
+  const manifest = JSON.parse(fs.readFileSync(".next/server/server-reference-manifest.json", "utf8")) as {
+    node: Record<string, { filename?: string; exportedName?: string; workers?: Record<string, unknown> }>;
+  };
+  // Each is posted to a page that uses it (its first worker, any dynamic segment given 1).
+  const pageOf = (worker: string) =>
+    worker
+      .replace(/^app/, "")
+      .replace(/\/page$/, "")
+      .replace(/\[[^\]]+\]/g, "1") || "/";
+  return Object.entries(manifest.node)
+    .filter(([, v]) => v.filename?.startsWith("app/") && v.exportedName)
+    .map(([id, v]) => ({
+      id,
+      file: v.filename!,
+      name: v.exportedName!,
+      page: pageOf(Object.keys(v.workers ?? {}).find((w) => !w.includes("not-found")) ?? "app/page"),
+    }));
+}
+
+/**
+ * Calls a server action as React's client does: a form argument ("$K1") as fields named _1_NAME,
+ * then the arguments as JSON in field 0, posted to a page that uses the action.
+ */
+function callAction(
+  action: ActionRef,
+  args: unknown[],
+  fields: Record<string, string>,
+  headers: Record<string, string>,
+): Promise<Raw> {
+  const boundary = "----e2e-action";
+  const parts = [...Object.entries(fields).map(([k, v]) => [`_1_${k}`, v]), ["0", JSON.stringify(args)]];
+  const body = Buffer.concat([
+    ...parts.map(([k, v]) =>
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`),
+    ),
+    Buffer.from(`--${boundary}--\r\n`),
+  ]);
+  return rawRequest({
+    method: "POST",
+    path: action.page,
+    headers: {
+      "next-action": action.id,
+      "content-type": `multipart/form-data; boundary=${boundary}`,
+      accept: "text/x-component",
+      ...headers,
+    },
+    body,
+  });
+}
+
+test("an address that is not UTF-8 or holds a control character answers 400, signed in or out", async () => {
+  const paths = [
+    "/r/%ff",
+    "/trajectories/%ff",
+    "/reports/%ff",
+    "/queue/%ff/0",
+    "/review/1/%c3%28",
+    "/studies/%e2%82",
+    "/api/imports/%ff",
+    "/trajectories/1/text%ff",
+    "/agreement/%ff",
+    "/%ff",
+    "/trajectories/1%00",
+  ];
+  for (const path of paths)
+    for (const cookie of [undefined, cookieOf("RESEARCHER")]) {
+      const res = await rawRequest({ path, headers: cookie ? { cookie } : {} });
+      expect([path, res.status, res.body]).toEqual([path, 400, expect.stringMatching(/^the address holds /)]);
+    }
+});
+
+test("a server action with no Origin is refused before it runs, and changes nothing", async ({ request }) => {
+  const add = serverActions().find((a) => a.file === "app/people/actions.ts" && a.name === "addPerson")!;
+  const fields = {
+    handle: "e2e-no-origin",
+    email: "no-origin@example.org",
+    role: "RESEARCHER",
+    password: "pass-word-1",
+  };
+  const res = await callAction(add, [{}, "$K1"], fields, { cookie: cookieOf("RESEARCHER") });
+  expect(res.status).toBe(403);
+  expect(await (await request.get("/people")).text()).not.toContain("e2e-no-origin");
+  // The same call from the app's own page goes through: the refusal was the Origin's.
+  const ok = await callAction(add, [{}, "$K1"], fields, { cookie: cookieOf("RESEARCHER"), origin: ORIGIN });
+  expect(ok.status).toBe(200);
+  expect(await (await request.get("/people")).text()).toContain("e2e-no-origin");
+});
+
+test("names change only on the People page; a password changed through better-auth ends the other sessions", async ({
+  request,
+}) => {
+  const signInAs = async (email: string, password: string) => {
+    const res = await rawRequest({
+      method: "POST",
+      path: "/api/auth/sign-in/email",
+      local: "127.0.0.31",
+      headers: { "content-type": "application/json", origin: ORIGIN },
+      body: JSON.stringify({ email, password }),
+    });
+    expect(res.status).toBe(200);
+    return [res.headers["set-cookie"]]
+      .flat()
+      .map((c) => String(c).split(";")[0])
+      .join("; ");
+  };
+  const add = serverActions().find((a) => a.file === "app/people/actions.ts" && a.name === "addPerson")!;
+  const person = { handle: "e2e-pat", email: "e2e-pat@example.org", role: "REVIEWER", password: "pat-password-1" };
+  expect((await callAction(add, [{}, "$K1"], person, { cookie: cookieOf("RESEARCHER"), origin: ORIGIN })).status).toBe(
+    200,
+  );
+  const [first, second] = [
+    await signInAs(person.email, person.password),
+    await signInAs(person.email, person.password),
+  ];
+  const json = (cookie: string) => ({ "content-type": "application/json", origin: ORIGIN, cookie });
+  // Renaming oneself (or anything better-auth would change about a person) is not served.
+  for (const path of ["/api/auth/update-user", "/api/auth/change-email", "/api/auth/delete-user"]) {
+    const res = await rawRequest({
+      method: "POST",
+      path,
+      headers: json(first),
+      body: JSON.stringify({ name: "Pat (renamed)", newEmail: "x@example.org" }),
+    });
+    expect([path, res.status]).toEqual([path, 404]);
+  }
+  expect(await (await request.get("/people")).text()).not.toContain("Pat (renamed)");
+  // A new password through better-auth's own route, asking to keep the other sessions: they end all the same.
+  const changed = await rawRequest({
+    method: "POST",
+    path: "/api/auth/change-password",
+    headers: json(first),
+    body: JSON.stringify({
+      currentPassword: person.password,
+      newPassword: "pat-password-2",
+      revokeOtherSessions: false,
+    }),
+  });
+  expect(changed.status).toBe(200);
+  const session = (cookie: string) =>
+    rawRequest({ path: "/api/auth/get-session", headers: { cookie } }).then((r) => JSON.parse(r.body || "null"));
+  expect(await session(second)).toBeNull();
+});
+
+test("every server action answers hostile fields and arguments without a 500", async () => {
+  // NUL bytes, numbers no form sends (NaN, ±Infinity, past the database's integers, negative), and a
+  // field of 300,000 characters: in every field each action reads, and as every bound argument.
+  const texts = ["a\u0000b", "NaN", "Infinity", "-Infinity", "2147483648", "-1", "1e400", "x".repeat(300_000)];
+  const bound = ["$NaN", "$Infinity", "$-Infinity", 2147483648, -1, "a\u0000b", { overall: "$NaN", note: "\u0000" }];
+  const actions = serverActions().filter((a) => a.name !== "signOut");
+  expect(actions.length).toBeGreaterThanOrEqual(15);
+  const failures: string[] = [];
+  for (const action of actions) {
+    const source = fs.readFileSync(action.file, "utf8");
+    const names = new Set(
+      [...source.matchAll(/(?:get|getAll)\("(\w+)"\)|text\(data, "(\w+)"\)/g)].map((m) => m[1] ?? m[2]!),
+    );
+    // Free text a person may rightly give any value (a report's or study's name, a prompt) gets the
+    // NUL and the overlong values only: the others would be saved, as they should.
+    const free = new Set(["name", "prompt"]);
+    const calls: Array<{ args: unknown[]; fields: Record<string, string> }> = [];
+    for (const t of texts) {
+      const fields = Object.fromEntries(
+        [...names].filter((n) => !free.has(n) || t.includes("\u0000") || t.length > 1000).map((n) => [n, t]),
+      );
+      calls.push({ args: [{}, "$K1"], fields }, { args: ["$K1"], fields });
+    }
+    for (const b of bound) calls.push({ args: [b, b, b, b], fields: {} }, { args: [null, b], fields: {} });
+    for (const { args, fields } of calls) {
+      const res = await callAction(action, args, fields, { cookie: cookieOf("RESEARCHER"), origin: ORIGIN });
+      if (res.status >= 500)
+        failures.push(`${action.file} ${action.name} ${JSON.stringify(args).slice(0, 60)}: ${res.status}`);
+    }
+  }
+  expect(failures).toEqual([]);
+});

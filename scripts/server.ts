@@ -15,7 +15,7 @@ import { stampClientAddress, trustFor, type Trust } from "@/lib/server/client-ad
 import { currentDb } from "@/lib/db-connect";
 import { PageCache, sendKept } from "@/lib/server/page-cache";
 import { authSecret } from "@/lib/auth/secret";
-import { unreadablePath } from "@/lib/server/request-path";
+import { actionBodyRefusal, unreadablePath } from "@/lib/server/request-checks";
 
 const dev = process.argv.includes("--dev");
 let port: number;
@@ -107,9 +107,12 @@ if (!dev && cluster.isPrimary) {
   const server = http.createServer((req, res) => {
     stampClientAddress(req, trust);
     const unreadable = unreadablePath(req.url ?? "/");
-    if (unreadable) {
-      res.writeHead(400, { "content-type": "text/plain; charset=utf-8" });
-      return void res.end(`${unreadable}\n`);
+    const refused = unreadable ? { status: 400, reason: unreadable } : actionBodyRefusal(req.method, req.headers);
+    if (refused) {
+      // The body is read and dropped, so a client still sending it gets the answer rather than a reset.
+      req.resume();
+      res.writeHead(refused.status, { "content-type": "text/plain; charset=utf-8" });
+      return void res.end(`${refused.reason}\n`);
     }
     void serve(req, res);
   });

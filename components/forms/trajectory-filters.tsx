@@ -1,4 +1,5 @@
 // The list's filters as a plain GET form: the URL is the state, and it works without JavaScript.
+import { shownText } from "@/lib/domain/text";
 import { EVIDENCE_KINDS } from "@/lib/domain/evidence";
 import { EVIDENCE_LABELS } from "@/components/timeline/evidence-labels";
 import Link from "next/link";
@@ -70,9 +71,9 @@ export function TrajectoryFilters({
         name="benchmark"
         label="Benchmark"
         value={filter.benchmark}
-        options={benchmarks.map((b) => [b, b] as const)}
+        options={benchmarks.map((b) => [b, shownText(b)] as const)}
       />
-      <Select name="model" label="Model" value={filter.model} options={models.map((m) => [m, m] as const)} />
+      <Select name="model" label="Model" value={filter.model} options={models.map((m) => [m, shownText(m)] as const)} />
       <Select
         name="network"
         label="Network"

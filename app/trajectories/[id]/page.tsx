@@ -22,6 +22,7 @@ import { requirePage } from "@/lib/auth/session";
 import { withheldFrom, withheldIds } from "@/lib/data/blind-elsewhere";
 import { Withheld } from "@/components/ui/withheld";
 import { conditionText } from "@/lib/domain/charts";
+import { shownText } from "@/lib/domain/text";
 
 export const metadata: Metadata = { title: "Trajectory" };
 export const dynamic = "force-dynamic";
@@ -65,7 +66,7 @@ export default async function TrajectoryPage({
   return (
     <>
       <SuspectNavigator trajectoryId={t.id} steps={marked} page={page} />
-      <h1>{t.task.key}</h1>
+      <h1>{shownText(t.task.key)}</h1>
       <p>
         {conditionText({ ...t, benchmark: t.benchmark.name, model: t.model.name })} · resolved{" "}
         {t.resolved === null ? "—" : t.resolved ? "yes" : "no"} · {t.stepCount} steps · {t.sourceFormat}
