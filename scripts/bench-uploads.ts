@@ -1,10 +1,17 @@
-// npm run bench:uploads: what hostile and heavy uploads do to a running app. Through the Import
-// page's route (POST /api/imports, as the browser sends it) it sends a gzip bomb (3 MB that expands
-// to 3 GB of zeros), a 600 MB file that is one line, and 50,000 tiny records; for each it prints the
-// answer and how long it took, the server's peak memory, and whether the health check answered
-// throughout (polled every 100 ms, each poll given 2 s). PostgreSQL with DATABASE_URL, else PGlite.
+// npm run bench:uploads: what hostile and heavy uploads do to a running app (512 MB heap, the
+// defaults). Through the Import page's route (POST /api/imports, as the browser sends it) it sends a
+// gzip bomb (3 MB that expands to 3 GB of zeros), a 600 MB file that is one line, 50,000 tiny
+// records, and the cases of issue 25: a trajectory of one 60 MB output (under the 64 MB record
+// limit) alone and two at once, one of a 250 MB output, a .gz that expands about 94 times to such a
+// line, a 400 MB resolved report, and an .eval of 150,000 entries. Then, on PostgreSQL, a judge run
+// of three judges over the 60 MB trajectories (the command line's worker, against a local fake
+// provider). For each it prints the answer, the time, the peak memory of the process doing the work
+// and whether the health check answered throughout (polled every 100 ms, each poll given 2 s).
+// PostgreSQL with DATABASE_URL, else PGlite.
+import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
+import { spawn } from "node:child_process";
 import path from "node:path";
 import { createGzip } from "node:zlib";
 import { Readable } from "node:stream";
@@ -73,7 +80,78 @@ async function makeFiles() {
     ),
     fs.createWriteStream(tiny),
   );
-  return { bomb, line, tiny };
+  const big = (id: string, mb: number) => writeOutputLine(path.join(dir, `${id}.jsonl`), id, mb * MiB, padding);
+  const line60 = await big("output-60mb", 60);
+  const line60b = await big("output-60mb-b", 60);
+  const line250 = await big("output-250mb", 250);
+  // Compressible, but not past the ratio: a 1 KB random block in every 81 KB.
+  const mixed = Buffer.alloc(81 * 1024, "a");
+  const gzLine = path.join(dir, "output-250mb.jsonl.gz");
+  await pipeline(
+    Readable.from(
+      (async function* () {
+        const [head, tail] = outputRecord("output-250mb-gz");
+        yield head;
+        for (let i = 0; i < (250 * MiB) / mixed.length; i++) {
+          randomFillBase64(mixed.subarray(0, 1024));
+          yield Buffer.from(mixed);
+        }
+        yield tail;
+      })(),
+    ),
+    createGzip({ level: 9 }),
+    fs.createWriteStream(gzLine),
+  );
+  // A resolved report of 400 MB (its content never read: it is refused by its size).
+  const resolved = path.join(dir, "results-400mb.json");
+  fs.writeFileSync(resolved, "");
+  fs.truncateSync(resolved, 400 * MiB);
+  const evalFile = path.join(dir, "entries-150k.eval");
+  const { ZipFile } = await import("yazl");
+  const zip = new ZipFile();
+  zip.addBuffer(Buffer.from(JSON.stringify({ eval: { task: "t", model: "m" } })), "header.json");
+  for (let i = 0; i < 150_000; i++) zip.addBuffer(Buffer.alloc(0), `_journal/summaries/${i}.json`, { compress: false });
+  zip.end();
+  await pipeline(zip.outputStream, fs.createWriteStream(evalFile));
+  return { bomb, line, tiny, line60, line60b, line250, gzLine, resolved, evalFile };
+}
+
+/** A trajectory record of one tool output of PADDING, as its text before and after the output. */
+function outputRecord(id: string): [Buffer, Buffer] {
+  const record = JSON.stringify(
+    trajectoryFixture({
+      id,
+      benchmark: "big",
+      task: { id },
+      turns: [
+        { role: "user", content: "fix it" },
+        { role: "assistant", content: "", tool_calls: [{ id: "c", name: "bash", input: "cat big.log" }] },
+        { role: "tool", tool_call_id: "c", content: "PADDING", exit_code: 0 },
+      ],
+    }),
+  );
+  const [head, tail] = record.split("PADDING") as [string, string];
+  return [Buffer.from(head), Buffer.from(`${tail}\n`)];
+}
+
+async function writeOutputLine(file: string, id: string, bytes: number, chunk: Buffer): Promise<string> {
+  const [head, tail] = outputRecord(id);
+  await pipeline(
+    Readable.from(
+      (function* () {
+        yield head;
+        for (let left = bytes; left > 0; left -= MiB) yield chunk.subarray(0, Math.min(MiB, left));
+        yield tail;
+      })(),
+    ),
+    fs.createWriteStream(file),
+  );
+  return file;
+}
+
+function randomFillBase64(target: Buffer): void {
+  const random = crypto.randomBytes(Math.ceil((target.length * 3) / 4)).toString("base64");
+  target.write(random.slice(0, target.length), "latin1");
 }
 
 type Figure = {
@@ -88,28 +166,10 @@ type Figure = {
   health_slowest_ms: number;
 };
 
-async function send(app: RunningApp, file: string): Promise<Figure> {
-  let peak = serverRss(app);
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, serverRss(app));
-  }, 50);
-  const health = { polls: 0, failures: 0, slowest: 0 };
-  let done = false;
-  const poller = (async () => {
-    while (!done) {
-      const t = performance.now();
-      const ok = await fetch(`${app.base}/api/health`, { signal: AbortSignal.timeout(2000) }).then(
-        (r) => r.ok,
-        () => false,
-      );
-      health.polls += 1;
-      health.slowest = Math.max(health.slowest, performance.now() - t);
-      if (!ok) health.failures += 1;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  })();
-  const started = performance.now();
+/** One upload through the Import page's route: its status and the answer's last line, said shortly. */
+async function upload(app: RunningApp, file: string, resolved?: string): Promise<{ status: number; answer: string }> {
   const form = new FormData();
+  if (resolved) form.append("resolved", await fs.openAsBlob(resolved), path.basename(resolved));
   form.append("file", await fs.openAsBlob(file), path.basename(file));
   const res = await fetch(`${app.base}/api/imports`, {
     method: "POST",
@@ -117,10 +177,6 @@ async function send(app: RunningApp, file: string): Promise<Figure> {
     headers: { cookie: app.cookie, origin: app.base },
   });
   const text = await res.text();
-  const seconds = (performance.now() - started) / 1000;
-  done = true;
-  await poller;
-  clearInterval(sampler);
   const last = text.trim().split("\n").at(-1) ?? "";
   let answer = last;
   try {
@@ -136,17 +192,155 @@ async function send(app: RunningApp, file: string): Promise<Figure> {
   } catch {
     /* not JSON: shown as it came */
   }
+  const waited = text.includes('"waiting"') ? " (waited for memory)" : "";
+  return { status: res.status, answer: `${answer.slice(0, 140)}${waited}` };
+}
+
+/** Samples a process tree's memory and the health check while `work` runs. */
+async function measured<T>(rss: () => number, base: string, work: () => Promise<T>) {
+  let peak = rss();
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, rss());
+  }, 50);
+  const health = { polls: 0, failures: 0, slowest: 0 };
+  let done = false;
+  const poller = (async () => {
+    while (!done) {
+      const t = performance.now();
+      const ok = await fetch(`${base}/api/health`, { signal: AbortSignal.timeout(2000) }).then(
+        (r) => r.ok,
+        () => false,
+      );
+      health.polls += 1;
+      health.slowest = Math.max(health.slowest, performance.now() - t);
+      if (!ok) health.failures += 1;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  const started = performance.now();
+  const out = await work();
+  const seconds = (performance.now() - started) / 1000;
+  done = true;
+  await poller;
+  clearInterval(sampler);
   return {
-    file: path.basename(file),
-    size: formatBytes(fs.statSync(file).size),
-    status: res.status,
-    answer: answer.slice(0, 160),
+    out,
     seconds: Math.round(seconds * 10) / 10,
     peak_rss_mb: Math.round(peak / MiB),
     health_polls: health.polls,
     health_failures: health.failures,
     health_slowest_ms: Math.round(health.slowest),
   };
+}
+
+/** Uploads sent together (one or several), measured as one case. */
+async function send(app: RunningApp, name: string, files: string[], resolved?: string): Promise<Figure> {
+  const m = await measured(
+    () => serverRss(app),
+    app.base,
+    () => Promise.all(files.map((f) => upload(app, f, resolved))),
+  );
+  const bytes = [...files, ...(resolved ? [resolved] : [])].reduce((n, f) => n + fs.statSync(f).size, 0);
+  return {
+    file: name,
+    size: formatBytes(bytes),
+    status: Math.max(...m.out.map((o) => o.status)),
+    answer: m.out.map((o) => o.answer).join(" | "),
+    seconds: m.seconds,
+    peak_rss_mb: m.peak_rss_mb,
+    health_polls: m.health_polls,
+    health_failures: m.health_failures,
+    health_slowest_ms: m.health_slowest_ms,
+  };
+}
+
+/** A process's resident memory, with its children's. */
+function treeRss(pid: number): number {
+  const read = (p: number): number => {
+    try {
+      const own = Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${p}/status`, "utf8"))?.[1] ?? 0) * 1024;
+      const kids = fs.readFileSync(`/proc/${p}/task/${p}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
+      return own + kids.reduce((n, k) => n + read(Number(k)), 0);
+    } catch {
+      return 0;
+    }
+  };
+  return read(pid);
+}
+
+/**
+ * Three judges over the two 60 MB trajectories, asked by the command line's worker (judge run, the
+ * 512 MB heap) of a fake provider in a process of its own: the worker's peak memory.
+ */
+async function judgeRun(app: RunningApp, url: string): Promise<Figure> {
+  log("a judge run of three judges over the 60 MB trajectories");
+  const answer = JSON.stringify({
+    UPSTREAM: "NOT_ATTEMPTED",
+    LOCAL_GIT: "ATTEMPTED",
+    MEMORY: "NOT_ATTEMPTED",
+    OTHER: "NOT_ATTEMPTED",
+  });
+  const provider = spawn(process.execPath, ["--import", "tsx", "scripts/fake-provider.ts", answer, "50"], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const providerUrl = await new Promise<string>((resolve, reject) => {
+    provider.stdout.once("data", (d: Buffer) => resolve(d.toString().trim()));
+    provider.once("exit", (code) => reject(new Error(`the fake provider exited (${code})`)));
+  });
+  const cli = (args: string[]) =>
+    spawn(
+      process.execPath,
+      ["--max-old-space-size=512", "--conditions=react-server", "--import", "tsx", "scripts/cli.ts", ...args],
+      {
+        env: { ...process.env, DATABASE_URL: url },
+        stdio: ["ignore", "ignore", "pipe"],
+      },
+    );
+  const finished = (child: ReturnType<typeof cli>) =>
+    new Promise<{ code: number | null; said: string }>((resolve) => {
+      let said = "";
+      child.stderr!.on("data", (d: Buffer) => {
+        said += d.toString();
+      });
+      child.on("exit", (code) => resolve({ code, said }));
+    });
+  try {
+    const judges = ["big-j1", "big-j2", "big-j3"];
+    for (const j of judges) {
+      const added = await finished(
+        cli(["judge", "add", j, "--base-url", providerUrl, "--model", j, "--concurrency", "8"]),
+      );
+      if (added.code !== 0) throw new Error(added.said);
+    }
+    let child: ReturnType<typeof cli> | null = null;
+    const m = await measured(
+      () => (child?.pid ? treeRss(child.pid) : 0),
+      app.base,
+      async () => {
+        child = cli(["judge", "run", ...judges, "--benchmark", "big"]);
+        return finished(child);
+      },
+    );
+    const summary =
+      m.out.said
+        .trim()
+        .split("\n")
+        .filter((l) => /asked|failed/.test(l))
+        .at(-1) ?? m.out.said.slice(-200);
+    return {
+      file: "judge run, 3 × 60 MB",
+      size: "2 × 60.0 MB",
+      status: m.out.code ?? -1,
+      answer: `exit ${m.out.code}; ${summary.trim()}`.slice(0, 160),
+      seconds: m.seconds,
+      peak_rss_mb: m.peak_rss_mb,
+      health_polls: m.health_polls,
+      health_failures: m.health_failures,
+      health_slowest_ms: m.health_slowest_ms,
+    };
+  } finally {
+    provider.kill("SIGTERM");
+  }
 }
 
 log("writing the files");
@@ -162,20 +356,34 @@ const app = await startApp(target, PORT, BENCH_ACCOUNT);
 try {
   const idle = serverRss(app);
   const figures: Figure[] = [];
-  for (const file of [files.bomb, files.line, files.tiny]) {
-    log(`sending ${path.basename(file)}`);
-    figures.push(await send(app, file));
+  const small = path.join(dir, "small.jsonl");
+  fs.writeFileSync(small, `${JSON.stringify(trajectoryFixture({ id: "small", task: { id: "small" } }))}\n`);
+  const cases: Array<[string, string[], string?]> = [
+    ["bomb.jsonl.gz", [files.bomb]],
+    ["one-line.jsonl", [files.line]],
+    ["tiny.jsonl", [files.tiny]],
+    ["output-60mb.jsonl", [files.line60]],
+    ["two 60 MB at once", [files.line60, files.line60b]],
+    ["output-250mb.jsonl", [files.line250]],
+    ["output-250mb.jsonl.gz", [files.gzLine]],
+    ["resolved 400 MB", [small], files.resolved],
+    ["entries-150k.eval", [files.evalFile]],
+  ];
+  for (const [name, list, resolved] of cases) {
+    log(`sending ${name}`);
+    figures.push(await send(app, name, list, resolved));
   }
+  if (target.kind === "postgres") figures.push(await judgeRun(app, target.url));
   console.log(
     `\n${describeTarget(target)}, ${os.cpus().length} cores; the server at ${Math.round(idle / MiB)} MB RSS ` +
       `before the uploads, ${Math.round(serverRss(app) / MiB)} MB after\n`,
   );
   const row = (...cells: string[]) =>
-    console.log(cells.map((c, i) => c.padEnd([18, 10, 8, 9, 10, 22, 0][i]!)).join(" "));
+    console.log(cells.map((c, i) => c.padEnd([22, 10, 6, 8, 10, 22, 0][i]!)).join(" "));
   row("file", "size", "HTTP", "seconds", "peak RSS", "health (failed/polls)", "answer");
   for (const f of figures)
     row(
-      f.file,
+      f.file.slice(0, 22),
       f.size,
       String(f.status),
       String(f.seconds),
