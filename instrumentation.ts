@@ -12,6 +12,7 @@ export async function register(): Promise<void> {
   const { sweepInterruptedImports } = await import("@/lib/data/recovery");
   const { currentDb } = await import("@/lib/db-connect");
   const { resumeWaitingRuns } = await import("@/lib/judges/service");
+  const { retrying } = await import("@/lib/server/retry");
   const say = (what: string, e: unknown) => console.error(`${what}: ${e instanceof Error ? e.message : String(e)}`);
 
   try {
@@ -30,15 +31,15 @@ export async function register(): Promise<void> {
     setInterval(() => void sweep().catch((e) => say("interrupted imports not swept", e)), SWEEP_EVERY_MS).unref();
 
   // In the background: the server answers meanwhile.
-  void (async () => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await resumeWaitingRuns();
-      } catch (e) {
-        if (attempt === 5) return say("judge runs not resumed (the Judges page resumes them)", e);
-        say(`judge runs not resumed (attempt ${attempt} of 5; trying again)`, e);
-        await new Promise((r) => setTimeout(r, 1000 * 2 ** attempt));
-      }
-    }
-  })();
+  void retrying(resumeWaitingRuns, {
+    attempts: 5,
+    delay: (n) => 1000 * 2 ** n,
+    onFailure: (e, n, again) =>
+      say(
+        again
+          ? `judge runs not resumed (attempt ${n} of 5; trying again)`
+          : "judge runs not resumed (the Judges page resumes them)",
+        e,
+      ),
+  });
 }

@@ -11,6 +11,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "@/generated/prisma/client";
 import { config, type Config } from "@/lib/config";
+import { processAlive } from "@/lib/server/recovery";
 
 export type DbTarget =
   | { kind: "postgres"; url: string }
@@ -51,7 +52,7 @@ function lockFolder(dir: string): () => void {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
       const owner = Number(fs.readFileSync(lock, "utf8").trim());
-      if (owner && owner !== process.pid && isAlive(owner)) {
+      if (owner && owner !== process.pid && processAlive(owner)) {
         throw new DatabaseBusyError(
           `The embedded database in ${dir} is open in another process (pid ${owner}: the app or another command). ` +
             "It admits one process at a time: import through the app's Import page, stop the app first, or use " +
@@ -70,15 +71,6 @@ function lockFolder(dir: string): () => void {
   };
   process.once("exit", release);
   return release;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 /** PGlite with the extensions the schema uses; `loadDataDir` restores a dumped database (tests). */

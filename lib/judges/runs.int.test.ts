@@ -63,17 +63,28 @@ async function judge(name: string, url: string, concurrency = 4) {
 /** The trajectory a request was about, by the marker in its task prompt. */
 const markerOf = (r: FakeProvider["requests"][number]) => /task marker (\S+)/.exec(r.messages[1]?.content ?? "")?.[1];
 
-async function runToEnd(names: string[], benchmark: string) {
+/**
+ * Plans a run and works it to its end: queued first, then worked (as `judge run` does), or with
+ * `workersFirst` as the app's service does (workers started, then the requests queued); `prepare`
+ * runs between planning and working.
+ */
+async function runToEnd(
+  names: string[],
+  benchmark: string,
+  opts: { workersFirst?: boolean; prepare?: (plan: Awaited<ReturnType<typeof planRun>>) => Promise<void> } = {},
+) {
   const plan = await planRun(names, { benchmark }, "tester");
+  await opts.prepare?.(plan);
   const boss = await openQueue();
   let stop: (() => Promise<void>) | null = null;
   try {
-    await enqueue(boss, plan.requests);
     const judges = await db().judge.findMany({
       where: { name: { in: names } },
       select: { id: true, concurrency: true },
     });
-    stop = await workJudges(boss, judges);
+    if (opts.workersFirst) stop = await workJudges(boss, judges);
+    await enqueue(boss, plan.requests);
+    stop ??= await workJudges(boss, judges);
     for (let i = 0; i < 600; i++) {
       const p = await runProgress(plan.runId);
       if (!p.pending && !p.asking) return { plan, progress: p };
@@ -221,46 +232,22 @@ describe("judge runs", () => {
     const names = Array.from({ length: 6 }, (_, i) => `jr-six-${i}`);
     for (const name of names) await judge(name, ok.url);
     // As the app does (lib/judges/service.ts): the workers first, each judge's queue made as it starts.
-    const plan = await planRun(names, { benchmark: "jr-six" }, "tester");
-    const boss = await openQueue();
-    const judges = await db().judge.findMany({
-      where: { name: { in: names } },
-      select: { id: true, concurrency: true },
-    });
-    const stop = await workJudges(boss, judges);
-    await enqueue(boss, plan.requests);
-    let p = await runProgress(plan.runId);
-    for (let i = 0; i < 100 && (p.pending || p.asking); i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      p = await runProgress(plan.runId);
-    }
-    await stop();
-    await boss.stop({ graceful: false, wait: true });
-    expect(p).toMatchObject({ done: 12, failed: 0 });
+    const { progress } = await runToEnd(names, "jr-six", { workersFirst: true });
+    expect(progress).toMatchObject({ done: 12, failed: 0 });
   });
 
   it("a request claimed three times by workers that died is failed with the reason, never asked again", async () => {
     await trajectories("jr-dead", 2);
     await judge("jr-dead-judge", ok.url);
-    const plan = await planRun(["jr-dead-judge"], { benchmark: "jr-dead" }, "tester");
     // As three workers leave it: claimed three times, each time back to pending at a restart.
-    const [first] = plan.requests;
-    await db().judgeRequest.update({ where: { id: first!.id }, data: { attempts: 3 } });
+    let first = 0;
     const before = ok.requests.length;
-    const boss = await openQueue();
-    const judges = await db().judge.findMany({
-      where: { name: "jr-dead-judge" },
-      select: { id: true, concurrency: true },
+    const { plan, progress: p } = await runToEnd(["jr-dead-judge"], "jr-dead", {
+      prepare: async (planned) => {
+        first = planned.requests[0]!.id;
+        await db().judgeRequest.update({ where: { id: first }, data: { attempts: 3 } });
+      },
     });
-    await enqueue(boss, plan.requests);
-    const stop = await workJudges(boss, judges);
-    let p = await runProgress(plan.runId);
-    for (let i = 0; i < 100 && (p.pending || p.asking); i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      p = await runProgress(plan.runId);
-    }
-    await stop();
-    await boss.stop({ graceful: false, wait: true });
     expect(p).toMatchObject({ done: 1, failed: 1 });
     expect(p.errors).toEqual([
       "asked 3 times, and each time the worker stopped before the answer was stored (it may have run out of " +
@@ -270,8 +257,8 @@ describe("judge runs", () => {
     expect((await db().judgeRun.findUniqueOrThrow({ where: { id: plan.runId } })).status).toBe("DONE");
     // A new run of the same pair asks it afresh.
     const again = await planRun(["jr-dead-judge"], { benchmark: "jr-dead" }, "tester");
-    expect(again.requests.map((r) => r.id)).toEqual([first!.id]);
-    expect((await db().judgeRequest.findUniqueOrThrow({ where: { id: first!.id } })).attempts).toBe(0);
+    expect(again.requests.map((r) => r.id)).toEqual([first]);
+    expect((await db().judgeRequest.findUniqueOrThrow({ where: { id: first } })).attempts).toBe(0);
   });
 
   it("a judge's concurrency holds across two workers, and its requests-per-minute limit holds", async () => {

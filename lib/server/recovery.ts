@@ -6,7 +6,8 @@ import path from "node:path";
 
 export const UPLOAD_DIR_PREFIX = "shortcut-audit-upload-";
 
-function alive(pid: number): boolean {
+/** Whether a process of this pid runs (one of another user's counts too). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -30,7 +31,7 @@ export function removeOrphanUploads(dir = os.tmpdir()): { folders: number; bytes
     try {
       const old = Date.now() - fs.statSync(full).mtimeMs > 24 * 3600 * 1000;
       // This process receives nothing before it has swept: a folder with its pid is a former owner's.
-      if (pid ? alive(Number(pid)) && Number(pid) !== process.pid : !old) continue;
+      if (pid ? processAlive(Number(pid)) && Number(pid) !== process.pid : !old) continue;
       bytes += sizeOf(full);
       fs.rmSync(full, { recursive: true, force: true });
       folders += 1;
