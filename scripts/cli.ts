@@ -349,11 +349,9 @@ async function judgeWork(): Promise<number> {
 async function judgeCancel(args: string[]): Promise<number> {
   const id = IdParam.safeParse(args[0]);
   if (args.length !== 1 || !id.success) fail("judge cancel: give one run's number (the Judges page lists them)");
-  const status = await cancelRun(id.data);
-  if (status === null) fail(`judge cancel: no run ${id.data}`);
-  console.error(
-    status === "CANCELLED" ? `run ${id.data} cancelled` : `run ${id.data} was ${status.toLowerCase()} already`,
-  );
+  const run = await cancelRun(id.data);
+  if (run === null) fail(`judge cancel: no run ${id.data}`);
+  console.error(run.cancelled ? `run ${id.data} cancelled` : `run ${id.data} was ${run.status.toLowerCase()} already`);
   return 0;
 }
 

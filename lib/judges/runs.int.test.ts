@@ -1,7 +1,7 @@
 // Judge runs against a local chat-completions server (never a provider): every pair asked once,
 // answers stored as votes with their tokens and time, failures stored with their error; a second
 // run asks nothing; a killed run, started again, finishes without asking an answered pair again.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { currentDb } from "@/lib/db-connect";
@@ -13,7 +13,7 @@ import { trajectoryFixture } from "@/prisma/factories";
 import { fakeProvider, type FakeProvider } from "@/test/fake-provider";
 import { jsonl, tempFiles } from "@/test/temp-files";
 import { openQueue, enqueue } from "./queue";
-import { planRun, previewRun, runProgress } from "./runs";
+import { finishRun, planRun, previewRun, runProgress } from "./runs";
 import { workJudges } from "./worker";
 
 const { write } = tempFiles("sa-judge-runs-");
@@ -377,6 +377,34 @@ describe("judge runs", () => {
       await versionTwo.close();
     }
   });
+
+  it.runIf(process.env.DATABASE_URL)(
+    "judge cancel stops a run from the command line; a run followed to its end stays cancelled",
+    async () => {
+      const target = currentDb().target;
+      if (target.kind !== "postgres") throw new Error("PostgreSQL only");
+      await trajectories("jr-cancel", 2);
+      await judge("jr-cancelled", ok.url);
+      const plan = await planRun(["jr-cancelled"], { benchmark: "jr-cancel" }, "tester");
+      const cli = (...args: string[]) =>
+        spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/cli.ts", ...args], {
+          env: { ...process.env, DATABASE_URL: target.url },
+          encoding: "utf8",
+        });
+      const cancelled = cli("judge", "cancel", String(plan.runId));
+      expect([cancelled.status, cancelled.stderr]).toEqual([0, expect.stringContaining(`run ${plan.runId} cancelled`)]);
+      expect(await runProgress(plan.runId)).toMatchObject({ pending: 0, done: 0 });
+      // What `judge run` does when it has followed a run to its end: done only if still running.
+      expect(await finishRun(plan.runId)).toBe("CANCELLED");
+      const again = cli("judge", "cancel", String(plan.runId));
+      expect(again.stderr).toContain(`run ${plan.runId} was cancelled already`);
+      const none = cli("judge", "cancel", "2147483647");
+      expect([none.status, none.stderr]).toEqual([1, expect.stringContaining("judge cancel: no run 2147483647")]);
+      const bad = cli("judge", "cancel", "x");
+      expect([bad.status, bad.stderr]).toEqual([1, expect.stringContaining("give one run's number")]);
+    },
+    60_000,
+  );
 
   it.runIf(process.env.DATABASE_URL)(
     "judge work, a worker elsewhere, answers a run queued by another process",

@@ -226,17 +226,18 @@ export async function resumeRun(runId: number): Promise<QueuedRequest[]> {
 }
 
 /**
- * Cancels a run: what it has not asked is not asked (a new run asks it again). Returns the run's
- * status after (CANCELLED, or DONE when it had ended), or null when there is no such run.
+ * Cancels a run: what it has not asked is not asked (a new run asks it again). Says whether this call
+ * cancelled it and the run's status after (a run that had ended keeps its own); null: no such run.
  */
-export async function cancelRun(runId: number): Promise<string | null> {
+export async function cancelRun(runId: number): Promise<{ cancelled: boolean; status: string } | null> {
   return transaction(async (sql) => {
-    await sql.query(`UPDATE judge_run SET status = 'CANCELLED' WHERE id = $1 AND status IN ('RUNNING', 'PAUSED')`, [
-      runId,
-    ]);
+    const changed = await sql.query(
+      `UPDATE judge_run SET status = 'CANCELLED' WHERE id = $1 AND status IN ('RUNNING', 'PAUSED') RETURNING id`,
+      [runId],
+    );
     await sql.query(`UPDATE judge_request SET status = 'CANCELLED' WHERE "runId" = $1 AND status = 'PENDING'`, [runId]);
     const [run] = await sql.query<{ status: string }>(`SELECT status FROM judge_run WHERE id = $1`, [runId]);
-    return run?.status ?? null;
+    return run ? { cancelled: changed.length > 0, status: run.status } : null;
   });
 }
 
