@@ -9,7 +9,9 @@ const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const checks = [
   {
     ok: () => fs.existsSync(chromium),
-    missing: `Chromium (for the browser journeys) is not at ${chromium}: apt-get install -y chromium (or set CHROMIUM_PATH)`,
+    missing:
+      `Chromium (for the browser journeys) is not at ${chromium}: ` +
+      "apt-get install -y chromium (or set CHROMIUM_PATH)",
   },
   {
     ok: () => found("pdflatex"),
