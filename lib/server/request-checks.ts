@@ -13,7 +13,6 @@ export function unreadablePath(target: string): string | null {
     } catch {
       return `the address holds percent-encoding that is not UTF-8 (${segment.slice(0, 40)})`;
     }
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
     if (/[\u0000-\u001f\u007f]/.test(decoded)) return "the address holds a control character";
   }
   return null;
