@@ -4,6 +4,7 @@ import { can, homeFor, type Action } from "@/lib/auth/permissions";
 import { currentUser } from "@/lib/auth/session";
 import { signOut } from "./sign-in/actions";
 import "./globals.css";
+import { shownText } from "@/lib/domain/text";
 
 export const metadata: Metadata = {
   title: { default: "Shortcut Audit", template: "%s · Shortcut Audit" },
@@ -46,7 +47,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
               </nav>
               <form action={signOut} className="account">
                 <span>
-                  {user.handle} · {user.role.toLowerCase()}
+                  {shownText(user.handle)} · {user.role.toLowerCase()}
                 </span>{" "}
                 <button type="submit">Sign out</button>
               </form>

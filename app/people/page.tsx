@@ -37,7 +37,7 @@ export default async function PeoplePage() {
           <tbody>
             {people.map((p) => (
               <tr key={p.id}>
-                <td>{p.handle}</td>
+                <td>{shownText(p.handle)}</td>
                 <td>{shownText(p.name)}</td>
                 <td>{p.email ?? "—"}</td>
                 <td>{p.canSignIn ? "yes" : "no"}</td>

@@ -94,7 +94,7 @@ export default async function ReviewPage({ searchParams }: { searchParams: Promi
                   <td>
                     {i.labels.map((l) => (
                       <div key={l.annotator}>
-                        {l.annotator}: {VERDICT_WORDS[l.overall]}
+                        {shownText(l.annotator)}: {VERDICT_WORDS[l.overall]}
                       </div>
                     ))}
                   </td>

@@ -95,7 +95,7 @@ export default async function CellLabelsPage({
                       {networkWords(l.network)} · {l.prompt}
                     </Link>
                   </th>
-                  <td>{l.annotator}</td>
+                  <td>{shownText(l.annotator)}</td>
                   <td>
                     <VerdictBadge verdict={l.human} />
                   </td>

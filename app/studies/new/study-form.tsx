@@ -4,6 +4,7 @@ import { startTransition, useActionState, useState, type FormEvent } from "react
 import { FieldError, fieldProps, FormMessage } from "@/components/forms/field-error";
 import { NO_ERRORS } from "@/lib/errors";
 import { previewStudy, saveStudy, type DraftState } from "../actions";
+import { shownText } from "@/lib/domain/text";
 
 const START: DraftState = { ...NO_ERRORS, draft: null };
 
@@ -88,7 +89,8 @@ export function StudyForm({ labellers, defaultSeed }: { labellers: Labeller[]; d
         {labellers.length ? (
           labellers.map((l) => (
             <label key={l.handle} className="check">
-              <input type="checkbox" name="annotators" value={l.handle} /> {l.name} ({l.handle}, {l.role.toLowerCase()})
+              <input type="checkbox" name="annotators" value={l.handle} /> {shownText(`${l.name} (${l.handle}`)},{" "}
+              {l.role.toLowerCase()})
             </label>
           ))
         ) : (
@@ -179,7 +181,7 @@ function DraftView({ draft }: { draft: NonNullable<DraftState["draft"]> }) {
       <ul>
         {draft.load.map((l) => (
           <li key={l.handle}>
-            {l.handle}: {l.items} items
+            {shownText(l.handle)}: {l.items} items
           </li>
         ))}
       </ul>

@@ -18,6 +18,7 @@ import { getTrajectory } from "@/lib/data/trajectory";
 import { getTaskEvidence } from "@/lib/data/trajectory-evidence";
 import { CATEGORIES, CATEGORY_LABELS } from "@/lib/domain/verdicts";
 import { saveGoldLabel } from "../../actions";
+import { shownText } from "@/lib/domain/text";
 
 export const metadata: Metadata = { title: "Review" };
 export const dynamic = "force-dynamic";
@@ -104,7 +105,7 @@ export default async function ReviewItemPage({
                     {item.labels.map((l) => (
                       <tr key={l.annotator}>
                         <th scope="row">
-                          {l.annotator}
+                          {shownText(l.annotator)}
                           {l.revisedAfterUnblinding ? <div className="asked">revised after unblinding</div> : null}
                           {l.note ? <div className="asked">“{l.note}”</div> : null}
                         </th>
