@@ -1,9 +1,12 @@
 import path from "node:path";
 import fs from "node:fs";
 
+/** Real agent files copied into the repository with their source and licence (fixtures/agents/SOURCES.md). */
+export const AGENT_FIXTURES = path.resolve(import.meta.dirname, "fixtures", "agents");
+
 /**
- * Real trajectory files from public agent runs, read in place from the shared folder beside the
- * checkout (some have no licence to copy into the project); SHARED_DIR names another place.
+ * Real trajectory files from public agent runs not moved into the repository yet, read in place from
+ * the shared folder beside the checkout; SHARED_DIR names another place.
  */
 export const REAL_FIXTURES = path.resolve(
   process.env.SHARED_DIR ?? path.resolve(import.meta.dirname, "..", "..", "shared"),
@@ -11,8 +14,10 @@ export const REAL_FIXTURES = path.resolve(
   "real",
 );
 
+/** A real agent file: the repository's copy when it has one, else the shared folder's. */
 export function realFixture(relative: string): string {
-  return path.join(REAL_FIXTURES, relative);
+  const own = path.join(AGENT_FIXTURES, relative);
+  return fs.existsSync(own) ? own : path.join(REAL_FIXTURES, relative);
 }
 
 export function readRealJson(relative: string): unknown {
