@@ -112,13 +112,13 @@ describe("ATIF and Moatless", () => {
     const trial = path.join(tmp, "job", "django__django-11099__Xk3pQ9a", "agent");
     fs.mkdirSync(trial, { recursive: true });
     const doc = JSON.parse(
-      fs.readFileSync(realFixture("atif/harbor-golden__openhands__hello-world.trajectory.json"), "utf8"),
+      fs.readFileSync(realFixture("atif/harbor-golden__terminus_2__hello-world-timeout.trajectory.json"), "utf8"),
     );
     doc.agent.model_name = "gpt-5";
     fs.writeFileSync(path.join(trial, "trajectory.json"), JSON.stringify(doc));
     const rows = await importedRows(path.join(trial, "trajectory.json"), { ...condition, run: 1 });
     expect(rows).toEqual([
-      { run: 1, resolved: null, stepCount: 2, model: { name: "gpt-5" }, task: { key: "django__django-11099" } },
+      { run: 1, resolved: null, stepCount: 3, model: { name: "gpt-5" }, task: { key: "django__django-11099" } },
     ]);
   });
 

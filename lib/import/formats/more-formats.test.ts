@@ -135,38 +135,73 @@ describe("OpenHands resolver output (2024)", () => {
 });
 
 describe("Harbor ATIF", () => {
-  const ATIF = "atif/harbor-golden__openhands__hello-world.trajectory.json";
+  const ATIF = "atif/harbor-golden__terminus_2__hello-world-timeout.trajectory.json";
+  const ATIF_17 = "atif/harbor-golden__terminus_2__hello-world-invalid-json.trajectory.json";
 
-  it("steps become turns: system and user messages, agent steps with their calls and observations", () => {
+  it("steps become turns: the user's task, agent steps with their calls and observations", () => {
     const { format, draft, steps } = read(readRealJson(ATIF));
     expect(format).toBe("atif");
-    expect(draft.format).toBe("atif-v1.5");
-    // Six steps: system, user, two system notes, two agent steps (str_replace_editor, then finish).
+    expect(draft.format).toBe("atif-v1.6");
+    // Four steps: the user's task, then three agent steps of one bash_command each (echo, sleep, sleep),
+    // each observation naming no call, so it answers its step's one call.
     expect(draft.turns.map((t) => t.role)).toEqual([
-      "system",
       "user",
-      "system",
-      "system",
       "assistant",
       "tool",
       "assistant",
+      "tool",
+      "assistant",
+      "tool",
     ]);
-    expect(steps.stepCount).toBe(2);
-    expect(draft.turns[4]!.tool_calls![0]).toEqual({
-      id: "call_fake_1",
-      name: "str_replace_editor",
-      input: { command: "create", path: "/app/hello.txt", file_text: "Hello, world!", security_risk: "LOW" },
+    expect(steps.stepCount).toBe(3);
+    expect(draft.turns[1]!.tool_calls![0]).toEqual({
+      id: "call_0_1",
+      name: "bash_command",
+      input: { keystrokes: "echo 'Hello, world!'\n", duration: 0.1 },
     });
-    expect(draft.turns[5]).toEqual({
+    expect(draft.turns[2]).toEqual({
       role: "tool",
-      tool_call_id: "call_fake_1",
-      content: "File created successfully at: /app/hello.txt",
+      tool_call_id: "call_0_1",
+      content: "New Terminal Output:\n\nroot@CONTAINER_ID:/app# echo 'Hello, world!'\nHello, world!\n\n",
     });
-    expect(draft.turns[6]!.tool_calls![0]!.name).toBe("finish");
-    expect(draft.metadata.agent).toEqual({ name: "openhands", version: "1.0.0" });
+    expect(draft.turns.flatMap((t) => t.tool_calls ?? []).map((c) => c.id)).toEqual([
+      "call_0_1",
+      "call_1_1",
+      "call_2_1",
+    ]);
+    expect(draft.turns[6]!.tool_call_id).toBe("call_2_1");
+    expect(draft.metadata.agent).toEqual({ name: "terminus-2", version: "2.0.0", model_name: "openai/gpt-4o" });
+    expect(draft.condition.model).toBe("openai/gpt-4o");
   });
 
-  it.each(["ATIF-v1.0", "ATIF-v1.7"])("%s is read, unknown fields and all", (version) => {
+  it("ATIF-v1.7: an agent step with no call keeps its observation, answering no call", () => {
+    const { draft, steps } = read(readRealJson(ATIF_17));
+    expect(draft.format).toBe("atif-v1.7");
+    // The user's task; four agent steps, the first a reply that was invalid JSON (no call), whose
+    // observation is the parser's complaint; then a bash_command and two mark_task_complete.
+    expect(draft.turns.map((t) => t.role)).toEqual([
+      "user",
+      "assistant",
+      "tool",
+      "assistant",
+      "tool",
+      "assistant",
+      "tool",
+      "assistant",
+      "tool",
+    ]);
+    expect(steps.stepCount).toBe(4);
+    expect(draft.turns[1]!.tool_calls).toBeUndefined();
+    expect(draft.turns[2]!.tool_call_id).toBeNull();
+    expect(draft.turns[2]!.content).toMatch(/^Previous response had parsing errors:/);
+    expect(draft.turns.flatMap((t) => t.tool_calls ?? []).map((c) => c.name)).toEqual([
+      "bash_command",
+      "mark_task_complete",
+      "mark_task_complete",
+    ]);
+  });
+
+  it.each(["ATIF-v1.0", "ATIF-v1.5"])("%s is read, unknown fields and all", (version) => {
     const doc = { ...(clone(readRealJson(ATIF)) as Obj), schema_version: version, a_field_from_the_future: [1] };
     expect(read(doc).draft.format).toBe(`atif-${version.slice(5)}`);
   });
