@@ -73,36 +73,46 @@ describe("mini-swe-agent", () => {
 
 describe("SWE-agent", () => {
   it("0.x: actions and observations per step; demonstrations left out of the prompt", () => {
-    const d = read(readRealJson("swe-agent-traj/msb-java__deepseek-chat-v2__fasterxml__jackson-databind-4189.traj"));
+    const d = read(readRealJson("swe-agent/swe-agent-testdata__gpt4__swe-agent__test-repo-i1.traj"));
     expect(d.format).toBe("swe-agent-0");
+    // 0.x names its environment ("swe_main"), not the instance.
     expect(d.taskId).toBeNull();
-    expect(d.steps.stepCount).toBe(24);
+    expect(d.steps.stepCount).toBe(5);
+    // The prompt: the system message and the issue; the demonstration (is_demo) between them is left out.
     expect(d.steps.messages.filter((m) => m.step === 0)).toHaveLength(2);
     expect(d.steps.messages.some((m) => m.step === 0 && m.content.includes("is_demo"))).toBe(false);
-    expect(step(d, 1).call).toMatchObject({ name: "create", input: "create JacksonBug.java" });
-    const wget = step(d, 4);
-    expect(wget.call).toMatchObject({
-      name: "bash",
-      input:
-        "wget https://repo1.maven.org/maven2/com/fasterxml/jackson/core/jackson-databind/2.15.3/" +
-        "jackson-databind-2.15.3.jar",
+    expect(d.steps.messages[1]!.content.startsWith("We're currently solving the following issue")).toBe(true);
+    expect(step(d, 1).call).toMatchObject({ name: "find_file", input: 'find_file "missing_colon.py"' });
+    // A multi-line tool command is one call, its last newline dropped.
+    expect(step(d, 3).call).toMatchObject({
+      name: "edit",
+      input: "edit 4:4\ndef division(a: float, b: float) -> float:\nend_of_edit",
     });
-    expect(wget.answer!.content.startsWith("--2024-08-21 04:11:38--  https://repo1.maven.org/")).toBe(true);
-    expect(d.metadata.exit_status).toBe("submitted (exit_cost)");
+    // A shell command is a bash call; its observation is the output, as it was.
+    expect(step(d, 4).call).toMatchObject({ name: "bash", input: "python tests/missing_colon.py" });
+    expect(step(d, 4).answer!.content).toBe("8.2\n");
+    expect(step(d, 5).call).toMatchObject({ name: "submit", input: "submit" });
+    expect(step(d, 5).answer!.content.startsWith("\ndiff --git a/tests/missing_colon.py")).toBe(true);
+    expect(d.metadata.exit_status).toBe("submitted");
   });
 
   it("1.x: the environment names the instance; list contents become text", () => {
-    const d = read(readRealJson("swe-agent-traj/christsakm__kimi-k2__dask__dask-8685.traj"));
+    const d = read(readRealJson("swe-agent/swe-smith__claude-3.7-sonnet__pandas-dev__pandas.95280573.pr_53856.traj"));
     expect(d.format).toBe("swe-agent-1");
-    expect(d.taskId).toBe("dask__dask-8685");
-    expect(d.steps.stepCount).toBe(14);
+    expect(d.taskId).toBe("pandas-dev__pandas.95280573.pr_53856");
+    expect(d.steps.stepCount).toBe(17);
+    // The user's message is a list of text parts in the file.
     expect(d.steps.messages[1]!.content.startsWith("<uploaded_files>\n/testbed\n</uploaded_files>")).toBe(true);
     expect(step(d, 1).call).toMatchObject({
       name: "bash",
-      input: 'find /testbed -type f -name "*.py" | grep -v "test_" | grep -v "__init__"',
+      input: 'find /testbed -type f -name "*.py" | grep -v "__pycache__" | grep -E "sql|arrow" | sort',
     });
-    expect(step(d, 2).call!.name).toBe("str_replace_editor");
-    expect(step(d, 14).call!.input).toBe("submit");
+    expect(step(d, 2).call).toMatchObject({
+      name: "str_replace_editor",
+      input: "str_replace_editor view /testbed/pandas/io/sql.py",
+    });
+    expect(step(d, 16).call!.input).toBe("rm /testbed/reproduce_error.py /testbed/test_edge_cases.py");
+    expect(step(d, 17).call!.input).toBe("submit");
   });
 });
 
