@@ -40,22 +40,23 @@ describe("mini-swe-agent", () => {
   });
 
   it("v2 (mini-swe-agent-1.1): native tool calls, tool messages, the exit message holds the patch", () => {
-    const d = read(
-      readRealJson("mini-swe-agent-traj/russellryanh__gpt-5-mini__scikit-learn__scikit-learn-15100.traj.json"),
-    );
+    const d = read(readRealJson("mini-swe-agent/mini-swe-agent-pr816__deepseek-chat__django__django-14752.traj.json"));
     expect(d.format).toBe("mini-swe-agent-1.1");
-    expect(d.taskId).toBe("scikit-learn__scikit-learn-15100");
-    expect(d.steps.stepCount).toBe(10);
+    expect(d.taskId).toBe("django__django-14752");
+    // 64 messages: system, user, 31 assistant messages (30 answered by a tool message), and "exit".
+    expect(d.steps.stepCount).toBe(31);
+    expect(d.turns).toHaveLength(63);
     expect(d.turns.some((t) => (t.role as string) === "exit")).toBe(false);
     const s2 = step(d, 2);
+    // The call's arguments are {"command": …}: the command is its input, as text.
     expect(s2.call).toMatchObject({
       name: "bash",
-      input: 'grep -R "strip_accents_unicode" -n sklearn || true',
+      input: "cat /testbed/django/contrib/admin/views/autocomplete.py",
       inputIsJson: false,
     });
     expect(s2.answer!.exitCode).toBe(0);
-    expect(s2.answer!.content.startsWith("sklearn/feature_extraction/tests/test_text.py:10:")).toBe(true);
-    expect(d.patch!.startsWith("diff --git a/sklearn/feature_extraction/text.py")).toBe(true);
+    expect(s2.answer!.content.startsWith("from django.apps import apps\n")).toBe(true);
+    expect(d.patch!.startsWith("diff --git a/django/contrib/admin/views/autocomplete.py")).toBe(true);
   });
 
   it("legacy: a bare list of messages", () => {
