@@ -171,7 +171,7 @@ describe("Harbor ATIF", () => {
     ]);
     expect(draft.turns[6]!.tool_call_id).toBe("call_2_1");
     expect(draft.metadata.agent).toEqual({ name: "terminus-2", version: "2.0.0", model_name: "openai/gpt-4o" });
-    expect(draft.condition.model).toBe("openai/gpt-4o");
+    expect(draft.condition?.model).toBe("openai/gpt-4o");
   });
 
   it("ATIF-v1.7: an agent step with no call keeps its observation, answering no call", () => {
