@@ -41,6 +41,8 @@ export function detectFormat(value: unknown): DetectedFormat | null {
   if (!isObj(value)) return null;
   if (isMiniFormat(value.trajectory_format)) return "mini-swe-agent";
   if ("fncall_messages" in value) return "openhands-completions";
+  // A completion log with native tool calls: the request's messages, the response, litellm's kwargs.
+  if (Array.isArray(value.messages) && isObj(value.response) && "kwargs" in value) return "openhands-completions";
   if (Array.isArray(value.trajectory) && Array.isArray(value.history) && "info" in value) return "swe-agent";
   if (Array.isArray(value.history) && ("instance_id" in value || "instruction" in value || "issue" in value))
     return "openhands-output";

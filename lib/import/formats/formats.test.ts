@@ -160,18 +160,40 @@ describe("OpenHands", () => {
     expect(d.steps.messages.filter((m) => m.role === "user")).toHaveLength(1);
   });
 
-  it("completion log: the whole conversation plus the final response", () => {
-    const d = read(readRealJson("openhands-completions/gsmoon97__claude-3.5-sonnet__sphinx-doc__sphinx-8721.json"));
-    expect(d.format).toBe("openhands-completions");
-    expect(d.steps.stepCount).toBe(14);
-    expect(step(d, 1).call).toMatchObject({ name: "execute_bash", input: "ls -la /workspace/sphinx-doc__sphinx__3.5" });
-    expect(step(d, 1).answer!.content.startsWith("total 500\n")).toBe(true);
-    const commands = d.steps.messages.flatMap((m) => m.toolCalls.map((c) => c.input));
-    expect(commands).toContain('cd /workspace/sphinx-doc__sphinx__3.5 && git log --grep="viewcode" --grep="epub" -i');
-    expect(commands).toContain(
-      'cd /workspace/sphinx-doc__sphinx__3.5 && git log -p | grep -B 5 "viewcode_enable_epub"',
+  it("completion log, native tool calls: the whole conversation plus the final response", () => {
+    const d = read(
+      readRealJson("openhands-completions/openhands-pr5306__claude-3.5-sonnet__django__django-11099.json"),
     );
-    expect(d.steps.messages.at(-1)!.content.startsWith("Based on the git history")).toBe(true);
+    expect(d.format).toBe("openhands-completions");
+    // 34 messages (system, user, 15 calls each answered, an assistant message without a call, the
+    // harness's "Please continue" as a user message) and the response: 17 assistant messages.
+    expect(d.steps.stepCount).toBe(17);
+    expect(d.turns).toHaveLength(35);
+    expect(step(d, 1).call).toMatchObject({ name: "execute_bash", input: "ls -R /workspace/django__django__3.0" });
+    // Tool contents are lists of text parts; read as their text.
+    expect(
+      step(d, 1).answer!.content.startsWith("ls -R /workspace/django__django__3.0\r\n/workspace/django__django__3.0:"),
+    ).toBe(true);
+    const names = d.steps.messages.flatMap((m) => m.toolCalls.map((c) => c.name));
+    expect(names.filter((n) => n === "execute_bash")).toHaveLength(8);
+    expect(names.filter((n) => n === "str_replace_editor")).toHaveLength(7);
+    expect(names.at(-1)).toBe("finish");
+    expect(d.turns.at(-1)!.content?.startsWith("I believe I have successfully completed the task.")).toBe(true);
+    expect(d.metadata.model).toBe("litellm_proxy/anthropic.claude-3-5-sonnet-20241022-v2:0");
+  });
+
+  it("completion log, mock function calling: the calls are read from fncall_messages, not the text", () => {
+    // Made by hand in the shape of OpenHands' logs with fncall_messages (no licensed real one exists).
+    const d = read(readRealJson("openhands-completions/made-by-hand__fncall.json"));
+    expect(d.format).toBe("openhands-completions");
+    expect(d.turns.map((t) => t.role)).toEqual(["system", "user", "assistant", "tool", "assistant"]);
+    expect(d.steps.stepCount).toBe(2);
+    expect(step(d, 1).call).toMatchObject({ name: "execute_bash", input: "git log --all --oneline | head -3" });
+    expect(step(d, 1).answer).toMatchObject({ content: "9f3e2d1 Fix the failing test (#42)" });
+    expect(step(d, 2).call!.name).toBe("finish");
+    // The plain messages' text form of the calls is not read as well.
+    expect(d.turns.some((t) => (t.content ?? "").includes("<function="))).toBe(false);
+    expect(d.metadata.model).toBe("made-by-hand-model");
   });
 });
 

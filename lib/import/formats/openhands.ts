@@ -1,6 +1,7 @@
 // OpenHands (../shared/docs/formats.md §3–5): evaluation output.jsonl lines whose history is a list
 // of v0 events (action/observation) or SDK v1 events (kind), the UI's event-list export (a JSON
-// array of v0 events), the 2024 resolver's flat history, and LLM completion logs (fncall_messages).
+// array of v0 events), the 2024 resolver's flat history, and LLM completion logs (fncall_messages,
+// or native tool calls in messages).
 import type { Turn } from "@/lib/domain/steps";
 import { chatTurn, isObj, pick, str, textOf, withInstruction, type Obj, type TrajectoryDraft } from "./common";
 
@@ -176,11 +177,18 @@ export function readOpenHandsEvents(doc: unknown): TrajectoryDraft {
   };
 }
 
-/** An LLM completion log: the last call holds the whole conversation; its response is the last message. */
+/**
+ * An LLM completion log: the last call holds the whole conversation; its response is the last
+ * message. With mock function calling the calls are in `fncall_messages`/`fncall_response` (the
+ * plain `messages` hold them as text); with native tool calls, in `messages`/`response` themselves.
+ */
 export function readOpenHandsCompletions(doc: unknown): TrajectoryDraft {
   const d = doc as Obj;
-  const messages = (Array.isArray(d.fncall_messages) ? d.fncall_messages : []).filter(isObj);
-  const response = isObj(d.fncall_response) ? d.fncall_response : {};
+  const fncall = Array.isArray(d.fncall_messages);
+  const list = fncall ? d.fncall_messages : d.messages;
+  const messages = (Array.isArray(list) ? list : []).filter(isObj);
+  const chosen = fncall ? d.fncall_response : d.response;
+  const response = isObj(chosen) ? chosen : {};
   const choice = Array.isArray(response.choices) && isObj(response.choices[0]) ? response.choices[0] : {};
   const last = isObj(choice.message) ? [choice.message] : [];
   const turns = [...messages, ...last].map((m) => chatTurn(m)).filter((t): t is Turn => t !== null);
