@@ -14,10 +14,13 @@ export const REAL_FIXTURES = path.resolve(
   "real",
 );
 
-/** A real agent file: the repository's copy when it has one, else the shared folder's. */
+/**
+ * A real agent file: the repository's copy when it has one, else the shared folder's. A folder is the
+ * shared one's while files of it are still there (a test that lists it sees what it always saw).
+ */
 export function realFixture(relative: string): string {
   const own = path.join(AGENT_FIXTURES, relative);
-  return fs.existsSync(own) ? own : path.join(REAL_FIXTURES, relative);
+  return fs.existsSync(own) && fs.statSync(own).isFile() ? own : path.join(REAL_FIXTURES, relative);
 }
 
 export function readRealJson(relative: string): unknown {
