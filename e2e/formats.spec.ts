@@ -1,5 +1,5 @@
 // The importer's new formats and its warnings, as a researcher meets them on the Import page: real
-// files from ../shared/fixtures/real uploaded through the form.
+// files (test/fixtures.ts, realFixture) uploaded through the form.
 import fs from "node:fs";
 import type { Page } from "@playwright/test";
 import { realFixture } from "../test/fixtures";

@@ -1,6 +1,6 @@
 // Evidence from the ground truth: the similarity's definition (properties and a hand-worked pair
 // of real diffs), commit dates in git's formats, and each kind of item on small trajectories and
-// on the real files of ../shared/fixtures with their SWE-bench rows.
+// on the real files of the shared fixtures (test/fixtures.ts) with their SWE-bench rows.
 import fs from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

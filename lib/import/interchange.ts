@@ -1,4 +1,4 @@
-// The app's own records (../shared/docs/interchange.md): trajectories, judge votes and labels.
+// The app's own records (docs/importing.md, "The app's own format"): trajectories, judge votes and labels.
 // Pure: plain values in, validated records or field-named errors out. Unknown extra fields are
 // allowed (other tools may add them) and ignored.
 import { z } from "zod";

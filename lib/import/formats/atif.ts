@@ -1,4 +1,4 @@
-// Harbor's Agent Trajectory Interchange Format (ATIF, RFC 0001; ../shared/fixtures/real/atif/):
+// Harbor's Agent Trajectory Interchange Format (ATIF, Harbor's RFC 0001; real files in test/fixtures/agents/atif):
 // `{schema_version: "ATIF-v1.x", session_id, agent{name, version, model_name?}, steps[]}`. Each step
 // has a `source` (system | user | agent) and a `message`; agent steps may carry `reasoning_content`,
 // `tool_calls[{tool_call_id, function_name, arguments}]` and `observation.results[{source_call_id,

@@ -1,4 +1,4 @@
-// Every agent-format reader on the real files in ../shared/fixtures/real (counts and chosen steps
+// Every agent-format reader on real files (test/fixtures.ts, realFixture) (counts and chosen steps
 // were read off the files by hand; see their SOURCES.md).
 import { describe, expect, it } from "vitest";
 import { numberSteps } from "@/lib/domain/steps";

@@ -1,4 +1,4 @@
-// mini-swe-agent `<instance>.traj.json` (../shared/docs/formats.md §2):
+// mini-swe-agent `<instance>.traj.json`:
 // - "mini-swe-agent-1" (v1.x): assistant text "THOUGHT: … ```bash cmd```"; observations are user
 //   messages `<returncode>N</returncode><output>…</output>`; reasoning in extra.response.
 // - "mini-swe-agent-1.1" (v2.x): native tool calls with role "tool" observations, or (the text-based

@@ -1,4 +1,4 @@
-// Moatless Tools 0.0.x `trajectory.json` (../shared/docs/formats.md §6): a state machine whose
+// Moatless Tools 0.0.x `trajectory.json`: a state machine whose
 // `transitions[]` (SearchCode, IdentifyCode, PlanToCode, EditCode, ...) each hold `actions[]` of
 // `{request: {scratch_pad, ...}, response: {trigger, output}}`. Each action is a step: the request is
 // the call (named by its state), the scratch pad its reasoning, the response its output. The issue

@@ -1,5 +1,5 @@
 // The readers added for Inspect AI, Harbor ATIF, Moatless and mini-swe-agent's declared fences, on
-// the real files in ../shared/fixtures/real (counts read off the files by hand with Python), and
+// the real files (test/fixtures.ts, realFixture) (counts read off the files by hand with Python), and
 // what detection says of a file that nearly matches a format.
 import { describe, expect, it } from "vitest";
 import { numberSteps } from "@/lib/domain/steps";

@@ -1,4 +1,4 @@
-// OpenHands (../shared/docs/formats.md §3–5): evaluation output.jsonl lines whose history is a list
+// OpenHands: evaluation output.jsonl lines whose history is a list
 // of v0 events (action/observation) or SDK v1 events (kind), the UI's event-list export (a JSON
 // array of v0 events), the 2024 resolver's flat history, and LLM completion logs (fncall_messages,
 // or native tool calls in messages).

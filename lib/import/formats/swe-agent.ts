@@ -1,4 +1,4 @@
-// SWE-agent `.traj` (../shared/docs/formats.md §1), 0.x and 1.x alike: the task prompt is the
+// SWE-agent `.traj`, 0.x and 1.x alike: the task prompt is the
 // history before the first assistant message (demonstrations left out); each `trajectory[]` entry
 // is one step: its thought, its action (a shell command or a SWE-agent tool command) and its observation.
 import type { Turn } from "@/lib/domain/steps";
