@@ -1,6 +1,7 @@
 // Task records and evidence through the importer, into a real database: the SWE-bench rows of the
 // shared fixtures (swebench/, found as test/fixtures.ts finds them) in their three shapes, attached
-// to the real trajectories whichever arrives first, replaced when imported again, and the evidence stored with each trajectory.
+// to the real trajectories whichever arrives first, replaced when imported again, and the evidence
+// stored with each trajectory.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
