@@ -141,16 +141,17 @@ export function safely<T>(onProgress: ((progress: T) => void) | undefined): (pro
 }
 
 /**
- * The Import row of a file about to be read, written by the connection that will hold the import's
+ * The Import row that records one file, created before the file is read (a rejected file is still
+ * listed). For an import (`locked`), it is written by the connection that will hold the import's
  * transaction, in one statement with a session lock on the row's id: while the lock is held the
  * import's process is alive; once the process dies, lib/data/recovery.ts marks the row interrupted.
  */
-async function insertImportRow(sql: Sql, source: ImportSource): Promise<number> {
+async function insertImportRow(sql: Sql, source: ImportSource, locked: boolean): Promise<number> {
   const [row] = await sql.query<{ id: number }>(
     `WITH r AS (
        INSERT INTO "import" ("fileName", format, "fileBytes", source, "userId", "byName")
        VALUES ($1, $2, $3, $4, $5, $6) RETURNING id)
-     SELECT id, pg_advisory_lock(${IMPORT_LOCK}, id) FROM r`,
+     SELECT id${locked ? `, pg_advisory_lock(${IMPORT_LOCK}, id)` : ""} FROM r`,
     [
       source.fileName,
       source.format,
@@ -163,28 +164,12 @@ async function insertImportRow(sql: Sql, source: ImportSource): Promise<number> 
   return row!.id;
 }
 
-/** The Import row that records one file, created before the file is read (a rejected file is still listed). */
-async function createImportRow(source: ImportSource): Promise<number> {
-  const { id } = await db().import.create({
-    data: {
-      fileName: source.fileName,
-      format: source.format,
-      fileBytes: BigInt(source.fileBytes ?? 0),
-      source: source.source ?? "cli",
-      userId: source.userId ?? null,
-      byName: source.byName ?? null,
-    },
-    select: { id: true },
-  });
-  return id;
-}
-
 /**
  * Records a file that failed before its records could be read (an upload cut off): listed with the
  * reason, nothing written.
  */
 export async function recordFailedImport(source: ImportSource, reason: string): Promise<number> {
-  const id = await createImportRow(source);
+  const id = await transaction((sql) => insertImportRow(sql, source, false));
   await markFailed(id, { rejected: 1, errors: [{ line: 0, field: null, message: reason }] });
   return id;
 }
@@ -267,7 +252,7 @@ export async function runImport(
       },
       {
         prelude: async (sql) => {
-          importId = await insertImportRow(sql, source);
+          importId = await insertImportRow(sql, source, true);
         },
       },
     );

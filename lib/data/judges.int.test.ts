@@ -1,10 +1,9 @@
-// Judge definitions and prompt versions in a real database; the command line's judge add / list.
-import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { currentDb } from "@/lib/db-connect";
 import { DEFAULT_JUDGE_PROMPT } from "@/lib/judges/prompt";
 import { currentPrompt, defineJudge, JudgeDefinitionSchema, listJudges, savePrompt } from "./judges";
+import { runCli } from "@/test/cli";
 
 describe("judges", () => {
   it("a definition is checked: an http(s) address, a variable name rather than a key, counts ≥ 1", () => {
@@ -80,11 +79,7 @@ describe("judges", () => {
   it.runIf(process.env.DATABASE_URL)("npm run cli -- judge add / judge list", () => {
     const target = currentDb().target;
     if (target.kind !== "postgres") throw new Error("PostgreSQL only");
-    const cli = (...args: string[]) =>
-      spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/cli.ts", ...args], {
-        env: { ...process.env, DATABASE_URL: target.url },
-        encoding: "utf8",
-      });
+    const cli = (...args: string[]) => runCli(target.url, ...args);
     const added = cli(
       "judge",
       "add",

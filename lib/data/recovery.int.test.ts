@@ -1,7 +1,3 @@
-// What a process that died leaves behind, put right: an import killed midway is marked interrupted
-// (its rows never landed), a live one in another process is left alone; upload folders of dead
-// processes are removed, a live process's kept.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -13,6 +9,7 @@ import { removeOrphanUploads, UPLOAD_DIR_PREFIX } from "@/lib/server/recovery";
 import { jsonl, tempFiles } from "@/test/temp-files";
 import { runImport } from "./imports";
 import { INTERRUPTED, sweepInterruptedImports } from "./recovery";
+import { startCli } from "@/test/cli";
 
 const { write } = tempFiles("sa-recovery-");
 
@@ -65,11 +62,8 @@ describe("recovery after a process died", () => {
           ),
         ),
       );
-      const child = spawn(
-        process.execPath,
-        ["--conditions=react-server", "--import", "tsx", "scripts/cli.ts", "import", file],
-        { env: { ...process.env, DATABASE_URL: target.url }, stdio: "ignore" },
-      );
+      const child = startCli(target.url, "import", file);
+      child.stderr!.resume();
       const exited = new Promise((r) => child.on("exit", r));
       // Killed once its import row is there and its records are being written.
       let row: { id: number } | null = null;

@@ -1,7 +1,7 @@
 // Judge runs against a local chat-completions server (never a provider): every pair asked once,
 // answers stored as votes with their tokens and time, failures stored with their error; a second
 // run asks nothing; a killed run, started again, finishes without asking an answered pair again.
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { currentDb } from "@/lib/db-connect";
@@ -15,6 +15,7 @@ import { jsonl, tempFiles } from "@/test/temp-files";
 import { openQueue, enqueue } from "./queue";
 import { finishRun, planRun, previewRun, runProgress } from "./runs";
 import { workJudges } from "./worker";
+import { runCli, startCli } from "@/test/cli";
 
 const { write } = tempFiles("sa-judge-runs-");
 const ANSWER = JSON.stringify({
@@ -386,11 +387,7 @@ describe("judge runs", () => {
       await trajectories("jr-cancel", 2);
       await judge("jr-cancelled", ok.url);
       const plan = await planRun(["jr-cancelled"], { benchmark: "jr-cancel" }, "tester");
-      const cli = (...args: string[]) =>
-        spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/cli.ts", ...args], {
-          env: { ...process.env, DATABASE_URL: target.url },
-          encoding: "utf8",
-        });
+      const cli = (...args: string[]) => runCli(target.url, ...args);
       const cancelled = cli("judge", "cancel", String(plan.runId));
       expect([cancelled.status, cancelled.stderr]).toEqual([0, expect.stringContaining(`run ${plan.runId} cancelled`)]);
       expect(await runProgress(plan.runId)).toMatchObject({ pending: 0, done: 0 });
@@ -413,14 +410,7 @@ describe("judge runs", () => {
       if (target.kind !== "postgres") throw new Error("PostgreSQL only");
       await trajectories("jr-work", 3);
       await judge("jr-worked", ok.url);
-      const worker = spawn(
-        process.execPath,
-        ["--conditions=react-server", "--import", "tsx", "scripts/cli.ts", "judge", "work"],
-        {
-          env: { ...process.env, DATABASE_URL: target.url },
-          stdio: ["ignore", "ignore", "pipe"],
-        },
-      );
+      const worker = startCli(target.url, "judge", "work");
       const exited = new Promise<number | null>((resolve) => worker.on("exit", resolve));
       try {
         const plan = await planRun(["jr-worked"], { benchmark: "jr-work" }, "tester");
