@@ -1,11 +1,15 @@
-// Resolved status from evaluation outputs (formats.md): a SWE-bench report.json, nested
-// {instance_id: {resolved}} or flat {resolved: bool}, or a run-level results.json whose
-// `resolved` lists the resolved instance ids.
+// Resolved status from evaluation outputs (docs/formats.md, "Resolved reports"): a SWE-bench
+// report.json, nested {instance_id: {resolved}} or flat {resolved: bool}, or a run-level report
+// that lists the resolved instance ids: `resolved` (SWE-bench/experiments' results.json),
+// `resolved_ids` (the SWE-bench harness's run report) or `ids_resolved` (SWE-smith's).
 import { isObj } from "./formats/common";
 
 export type ResolvedLookup = (taskId: string) => boolean | null;
 
-/** Lists in results.json that name evaluated instances (resolved or not). */
+/** The list of resolved instance ids, under each name it has in run reports. */
+const RESOLVED_LISTS = ["resolved", "resolved_ids", "ids_resolved"];
+
+/** Lists in run reports that name evaluated instances (resolved or not). */
 const EVALUATED_LISTS = [
   "completed_ids",
   "submitted_ids",
@@ -13,11 +17,13 @@ const EVALUATED_LISTS = [
   "error_ids",
   "empty_patch_ids",
   "incomplete_ids",
+  "ids_unresolved",
 ];
 
 export function resolvedLookup(doc: unknown, fileName: string): ResolvedLookup {
-  if (isObj(doc) && Array.isArray(doc.resolved)) {
-    const resolved = new Set(doc.resolved.map(String));
+  const listed = isObj(doc) ? RESOLVED_LISTS.find((k) => Array.isArray(doc[k])) : undefined;
+  if (isObj(doc) && listed) {
+    const resolved = new Set((doc[listed] as unknown[]).map(String));
     const lists = EVALUATED_LISTS.filter((k) => Array.isArray(doc[k]));
     const evaluated = new Set(lists.flatMap((k) => (doc[k] as unknown[]).map(String)));
     // With lists of evaluated ids, an id in none of them was not evaluated; without them, every unlisted id failed.
@@ -36,7 +42,7 @@ export function resolvedLookup(doc: unknown, fileName: string): ResolvedLookup {
   }
   throw new Error(
     `${fileName}: not a SWE-bench report.json ({instance_id: {resolved}} or {resolved: true|false}) nor a ` +
-      `results.json with a "resolved" list`,
+      `run report listing the resolved ids ("resolved", "resolved_ids" or "ids_resolved")`,
   );
 }
 
