@@ -5,7 +5,7 @@ import type { Page } from "@playwright/test";
 import { realFixture } from "../test/fixtures";
 import { expect, test, unique } from "./fixtures";
 
-const GRUCKION = "mini-swe-agent-traj/gruckion__gemini-3-pro__astropy__astropy-13033.traj.json";
+const GRUCKION = "mini-swe-agent/gruckion__gemini-3-pro__astropy__astropy-13033.traj.json";
 
 async function fillCondition(page: Page, benchmark: string, run?: string) {
   await page.getByLabel("Benchmark").fill(benchmark);

@@ -1,26 +1,18 @@
-import path from "node:path";
 import fs from "node:fs";
+import path from "node:path";
 
-/** Real agent files copied into the repository with their source and licence (fixtures/agents/SOURCES.md). */
+/**
+ * Real agent files, harness reports and SWE-bench task rows copied into the repository, each with its
+ * source and the licence of its repository beside it, and a few small files made by hand where no
+ * licensed real one exists (test/fixtures/agents/SOURCES.md).
+ */
 export const AGENT_FIXTURES = path.resolve(import.meta.dirname, "fixtures", "agents");
 
-/**
- * Real trajectory files from public agent runs not moved into the repository yet, read in place from
- * the shared folder beside the checkout; SHARED_DIR names another place.
- */
-export const REAL_FIXTURES = path.resolve(
-  process.env.SHARED_DIR ?? path.resolve(import.meta.dirname, "..", "..", "shared"),
-  "fixtures",
-  "real",
-);
-
-/**
- * A real agent file: the repository's copy when it has one, else the shared folder's. A folder is the
- * shared one's while files of it are still there (a test that lists it sees what it always saw).
- */
+/** A file (or folder) of test/fixtures/agents; a name that is not there fails at once, naming it. */
 export function realFixture(relative: string): string {
-  const own = path.join(AGENT_FIXTURES, relative);
-  return fs.existsSync(own) && fs.statSync(own).isFile() ? own : path.join(REAL_FIXTURES, relative);
+  const file = path.join(AGENT_FIXTURES, relative);
+  if (!fs.existsSync(file)) throw new Error(`no fixture ${relative} in test/fixtures/agents (see its SOURCES.md)`);
+  return file;
 }
 
 export function readRealJson(relative: string): unknown {

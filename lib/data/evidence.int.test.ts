@@ -1,7 +1,6 @@
-// Task records and evidence through the importer, into a real database: the SWE-bench rows of the
-// shared fixtures (swebench/, found as test/fixtures.ts finds them) in their three shapes, attached
-// to the real trajectories whichever arrives first, replaced when imported again, and the evidence
-// stored with each trajectory.
+// Task records and evidence through the importer, into a real database: the SWE-bench rows of
+// test/fixtures/agents/swebench in their three shapes, attached to the real trajectories whichever
+// arrives first, replaced when imported again, and the evidence stored with each trajectory.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -13,10 +12,11 @@ import { evidenceReport } from "./evidence-report";
 import { evidenceSummary } from "./evidence-summary";
 import { trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { importFile } from "@/lib/files/import-files";
-import { REAL_FIXTURES, realFixture } from "@/test/fixtures";
+import { realFixture } from "@/test/fixtures";
 import { jsonl, tempFiles } from "@/test/temp-files";
 
-const SWEBENCH = path.join(REAL_FIXTURES, "..", "swebench");
+const SWEBENCH = realFixture("swebench");
+const ASTROID_ROW = "made-by-hand__pylint-dev__astroid-1333.swe-gym.json";
 const { write } = tempFiles("sa-evidence-");
 const condition = { network: false, prompt: "vanilla" as const, run: 1 };
 
@@ -44,14 +44,19 @@ describe("task records", () => {
     expect(list.counts.taskRecords).toBe(5);
     expect(list.warnings.map((w) => w.trajectory)).toEqual(["task record pylint-dev__astroid-1268"]);
     await ok(path.join(SWEBENCH, "astropy__astropy-13033.config.json"));
-    await ok(path.join(SWEBENCH, "dask__dask-8685.instance_data.json"));
+    await ok(path.join(SWEBENCH, ASTROID_ROW));
     const astropy = await db().taskRecord.findUniqueOrThrow({ where: { instanceId: "astropy__astropy-13033" } });
     // FAIL_TO_PASS was a JSON-encoded string in the file; `difficulty` is not a field the app uses.
     expect(astropy.failToPass).toEqual(["astropy/timeseries/tests/test_sampled.py::test_required_columns"]);
     expect(astropy.createdAt?.toISOString()).toBe("2022-03-31T23:28:27.000Z");
     expect(astropy.extra).toEqual({ difficulty: "15 min - 1 hour" });
-    const dask = await db().taskRecord.findUniqueOrThrow({ where: { instanceId: "dask__dask-8685" } });
-    expect((dask.passToPass as string[]).length).toBe(599);
+    // SWE-Gym's shape (made by hand): created_at as YYYY-MM-DD HH:MM:SS, read as UTC; lists as lists.
+    const astroid = await db().taskRecord.findUniqueOrThrow({ where: { instanceId: "pylint-dev__astroid-1333" } });
+    expect(astroid.createdAt?.toISOString()).toBe("2022-01-04T00:00:00.000Z");
+    expect(astroid.failToPass).toEqual([
+      "tests/unittest_modutils.py::ModPathFromFileTest::test_load_packages_without_init",
+    ]);
+    expect(astroid.passToPass).toEqual([]);
   });
 
   it("a bad row is an error naming its record and field, and nothing of the file lands", async () => {
@@ -75,71 +80,91 @@ describe("task records", () => {
 });
 
 describe("evidence, whichever side lands first", () => {
-  const SPHINX = "openhands-completions/gsmoon97__claude-3.5-sonnet__sphinx-doc__sphinx-8721.json";
-  const SKLEARN = "mini-swe-agent-traj/russellryanh__gpt-5-mini__scikit-learn__scikit-learn-15100.traj.json";
+  const ASTROID = "mini-swe-agent/mini-swe-agent-pr816__deepseek-chat__pylint-dev__astroid-1333.rerun.traj.json";
+  const DJANGO = "mini-swe-agent/mini-swe-agent-pr816__deepseek-chat__django__django-14752.traj.json";
 
-  it("trajectory first, then its task record: the record's import computes the evidence", async () => {
-    await ok(realFixture(SPHINX), { ...condition, benchmark: "ev-first", model: "claude-3.5-sonnet" });
-    expect(await evidenceOf("ev-first", "sphinx-doc__sphinx-8721")).toEqual({ similarity: null, kinds: [], items: [] });
-    await ok(path.join(SWEBENCH, "sphinx-doc__sphinx-8721.config.json"));
-    // The completion log has no final patch: no similarity; step 3's view shows the two fix lines.
-    expect(await evidenceOf("ev-first", "sphinx-doc__sphinx-8721")).toEqual({
-      similarity: null,
-      kinds: ["fix_seen"],
-      items: [["fix_seen", 3, null]],
+  it("task record first, then the trajectory: the trajectory's import computes the evidence", async () => {
+    await ok(path.join(SWEBENCH, ASTROID_ROW));
+    await ok(realFixture(ASTROID), { ...condition, benchmark: "ev-first", model: "deepseek-chat" });
+    // Worked out in lib/domain/evidence.test.ts: 5 changed lines in common of 18; the fix's commit
+    // named at step 135, shown dated after the issue at 136, its lines at 137, a 2024 commit at 157.
+    expect(await evidenceOf("ev-first", "pylint-dev__astroid-1333")).toEqual({
+      similarity: 5 / 18,
+      kinds: ["upstream_ref", "future_commit", "fix_seen"], // in the order they first occur
+      items: [
+        ["upstream_ref", 135, "LOCAL_GIT"],
+        ["future_commit", 136, null],
+        ["upstream_ref", 136, null],
+        ["fix_seen", 137, null],
+        ["future_commit", 137, null],
+        ["upstream_ref", 137, null],
+        ["future_commit", 157, null],
+      ],
     });
   });
 
-  it("task record first, then the trajectory: its import computes it; a new record replaces it", async () => {
-    const row = JSON.parse(
-      fs.readFileSync(path.join(SWEBENCH, "scikit-learn__scikit-learn-15100.config.json"), "utf8"),
-    );
-    await ok(write("sklearn-row.json", JSON.stringify(row)));
-    await ok(realFixture(SKLEARN), { ...condition, benchmark: "ev-second", model: "gpt-5-mini" });
-    // 2 changed lines in common of 12 (worked out in lib/domain/evidence.test.ts).
-    expect(await evidenceOf("ev-second", "scikit-learn__scikit-learn-15100")).toMatchObject({ similarity: 2 / 12 });
+  it("trajectory first, then its task record: the record's import computes it; a new one replaces it", async () => {
+    await ok(realFixture(DJANGO), { ...condition, benchmark: "ev-second", model: "deepseek-chat" });
+    expect(await evidenceOf("ev-second", "django__django-14752")).toEqual({ similarity: null, kinds: [], items: [] });
+    const row = JSON.parse(fs.readFileSync(path.join(SWEBENCH, "django__django-14752.config.json"), "utf8"));
+    await ok(write("django-row.json", JSON.stringify(row)));
+    // Reference: 11 changed lines (2 removed, 9 added); the agent's: 10 (2 removed, 8 added). In
+    // common: the removed `{'id': str(getattr(obj, to_field_name)), 'text': str(obj)}`, the added
+    // `def serialize_result(self, obj, to_field_name):`, two `"""` and the `return {'id': …}`: 5 of
+    // 11 + 10 - 5 = 16. A clean run: no evidence.
+    expect(await evidenceOf("ev-second", "django__django-14752")).toEqual({ similarity: 5 / 16, kinds: [], items: [] });
 
     // The same row again with the agent's own patch as the reference: the similarity becomes 1.
     const agent = await db().trajectory.findFirstOrThrow({
       where: { benchmark: { name: "ev-second" } },
       select: { patch: true },
     });
-    await ok(write("sklearn-row-2.json", JSON.stringify({ ...row, patch: agent.patch })));
-    expect(await evidenceOf("ev-second", "scikit-learn__scikit-learn-15100")).toMatchObject({ similarity: 1 });
+    await ok(write("django-row-2.json", JSON.stringify({ ...row, patch: agent.patch })));
+    expect(await evidenceOf("ev-second", "django__django-14752")).toMatchObject({ similarity: 1 });
   });
 });
 
 describe("the evidence report", () => {
   it("one object per trajectory with a task record, in interchange.md's shape", async () => {
     const rows = await evidenceReport();
-    const sphinx = rows.find((r) => r.trajectory.benchmark === "ev-first")!;
-    expect(sphinx).toEqual({
+    const astroid = rows.find((r) => r.trajectory.benchmark === "ev-first")!;
+    expect(astroid).toEqual({
       trajectory: {
         id: null,
         benchmark: "ev-first",
-        model: "claude-3.5-sonnet",
-        task: "sphinx-doc__sphinx-8721",
+        model: "deepseek-chat",
+        task: "pylint-dev__astroid-1333",
         network: false,
         prompt: "vanilla",
         run: 1,
       },
-      patch_similarity: null,
-      items: [
-        {
-          kind: "fix_seen",
-          step: 3,
-          category: null,
-          detail: expect.stringMatching(/^the output shows 2 of the 2 lines the reference patch adds/),
-        },
-      ],
+      patch_similarity: 5 / 18,
+      items: expect.any(Array),
     });
+    expect(astroid.items[0]).toEqual({
+      kind: "upstream_ref",
+      step: 135,
+      category: "LOCAL_GIT",
+      detail: "the output names the upstream change (pull request #1333)",
+    });
+    expect(astroid.items.map((i) => i.kind)).toEqual([
+      "upstream_ref",
+      "future_commit",
+      "upstream_ref",
+      "fix_seen",
+      "future_commit",
+      "upstream_ref",
+      "future_commit",
+    ]);
     // Trajectories without a task record are not in it.
     expect(rows.every((r) => r.trajectory.task !== "no-record")).toBe(true);
     const csv = evidenceCsv(rows.filter((r) => r.trajectory.benchmark.startsWith("ev-")));
     expect(csv.split("\n")[0]).toBe(
       "id,benchmark,model,task,network,prompt,run,patch_similarity,kind,step,category,detail",
     );
-    expect(csv).toContain(",ev-first,claude-3.5-sonnet,sphinx-doc__sphinx-8721,false,vanilla,1,,fix_seen,3,,");
+    expect(csv).toContain(
+      `,ev-first,deepseek-chat,pylint-dev__astroid-1333,false,vanilla,1,${5 / 18},upstream_ref,135,LOCAL_GIT,`,
+    );
   });
 
   it.runIf(process.env.DATABASE_URL)("npm run cli -- evidence --format json prints it", () => {

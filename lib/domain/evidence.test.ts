@@ -1,21 +1,23 @@
 // Evidence from the ground truth: the similarity's definition (properties and a hand-worked pair
 // of real diffs), commit dates in git's formats, and each kind of item on small trajectories and
-// on the real files of the shared fixtures (test/fixtures.ts) with their SWE-bench rows.
-import fs from "node:fs";
+// on real agent files (test/fixtures/agents) with their SWE-bench rows.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { detectFormat, readHarness, type HarnessFormat } from "@/lib/import/detect";
-import { REAL_FIXTURES } from "@/test/fixtures";
+import { TaskRecordSchema } from "@/lib/import/task-record";
+import { readRealJson } from "@/test/fixtures";
 import { computeEvidence, commitDates, fixLines } from "./evidence";
 import { changedLines, patchSimilarity } from "./patch-similarity";
 import { numberSteps, type Turn } from "./steps";
 
-const swebench = (name: string) =>
-  JSON.parse(fs.readFileSync(`${REAL_FIXTURES}/../swebench/${name}`, "utf8")) as {
-    instance_id: string;
-    patch: string;
-    created_at: string;
-  };
+/** A SWE-bench row of test/fixtures/agents/swebench, read as the importer reads it. */
+const swebench = (name: string) => TaskRecordSchema.parse(readRealJson(`swebench/${name}`));
+const read = (path: string) => {
+  const doc = readRealJson(path);
+  return readHarness(detectFormat(doc) as HarnessFormat, doc);
+};
+const ASTROID = "mini-swe-agent/mini-swe-agent-pr816__deepseek-chat__pylint-dev__astroid-1333.rerun.traj.json";
+const ASTROID_ROW = "made-by-hand__pylint-dev__astroid-1333.swe-gym.json";
 
 describe("patch similarity", () => {
   const diff = fc
@@ -39,17 +41,16 @@ describe("patch similarity", () => {
     expect(patchSimilarity("+a\n+a\n-b", "+a\n-b\n-b")).toBe(0.5);
   });
 
-  it("on a real pair: scikit-learn-15100's submitted patch against the reference is 2/12", () => {
-    // Reference: 3 lines removed, 6 added (9). The agent's: 4 removed, 1 added (5). Both remove
-    // "if normalized == s:" and "else:": 2 in common, 9 + 5 - 2 = 12 in all.
-    const doc = JSON.parse(
-      fs.readFileSync(
-        `${REAL_FIXTURES}/mini-swe-agent-traj/russellryanh__gpt-5-mini__scikit-learn__scikit-learn-15100.traj.json`,
-        "utf8",
-      ),
-    );
-    const draft = readHarness("mini-swe-agent", doc);
-    expect(patchSimilarity(draft.patch, swebench("scikit-learn__scikit-learn-15100.config.json").patch)).toBe(2 / 12);
+  it("on a real pair: astroid-1333's submitted patch against the reference fix is 5/18", () => {
+    // Reference (ChangeLog and astroid/modutils.py): 12 lines added, 1 removed, blank ones left out:
+    // six ChangeLog lines, two commented-out lines, `paths_to_check = sys.path.copy()`, `if path:`,
+    // `paths_to_check += path`, and `path or [], …, sys.path` replaced by `paths_to_check, map(…)`.
+    // The agent's (modutils.py only): 8 added, 2 removed (10). In common: the three new lines, the
+    // removed `path or [] …` line and the line that replaces it: 5. Union 13 + 10 - 5 = 18.
+    const reference = swebench(ASTROID_ROW).patch;
+    expect(changedLines(reference)).toHaveLength(13);
+    expect(changedLines(read(ASTROID).patch ?? "")).toHaveLength(10);
+    expect(patchSimilarity(read(ASTROID).patch, reference)).toBe(5 / 18);
   });
 });
 
@@ -158,38 +159,61 @@ describe("evidence items", () => {
 });
 
 describe("on real trajectories with their task rows", () => {
-  const read = (path: string) => {
-    const doc = JSON.parse(fs.readFileSync(`${REAL_FIXTURES}/${path}`, "utf8"));
-    return readHarness(detectFormat(doc) as HarnessFormat, doc);
-  };
   const evidence = (path: string, row: string) => {
     const t = swebench(row);
-    const draft = read(path);
-    return computeEvidence(numberSteps(draft.turns).messages, {
-      instanceId: t.instance_id,
-      patch: t.patch,
-      createdAt: new Date(t.created_at),
-    });
+    return computeEvidence(numberSteps(read(path).turns).messages, t);
   };
 
-  it("sphinx-8721: the editor's view of viewcode.py (step 3) shows both lines the fix adds, already there", () => {
-    // The fix copies two checks that doctree_read already has (lines 59-60) into collect_pages.
-    const items = evidence(
-      "openhands-completions/gsmoon97__claude-3.5-sonnet__sphinx-doc__sphinx-8721.json",
-      "sphinx-doc__sphinx-8721.config.json",
+  it("astroid-1333: the run finds the future fix in the repository's history and reads it", () => {
+    // Step 135 `git log --all --grep=…` lists "5c565b72 Fix finding packages without an __init__.py
+    // (#1333)" (one line, no date); 136 `git show 5c565b72 --stat` and 137 `git show 5c565b72` show it
+    // dated 2022-01-09, after the issue (2022-01-04), and 137 its diff; 157 `git show e43e0451 --stat`
+    // shows a commit of 2024-05-17.
+    const items = evidence(ASTROID, ASTROID_ROW);
+    expect(items.map((i) => [i.kind, i.step, i.category])).toEqual([
+      ["upstream_ref", 135, "LOCAL_GIT"],
+      ["future_commit", 136, null],
+      ["upstream_ref", 136, null],
+      ["fix_seen", 137, null],
+      ["future_commit", 137, null],
+      ["upstream_ref", 137, null],
+      ["future_commit", 157, null],
+    ]);
+    expect(items[0]!.detail).toBe("the output names the upstream change (pull request #1333)");
+    expect(items[1]!.detail).toBe(
+      "the output shows a commit dated after the issue was filed (2022-01-04), the latest 2022-01-09",
     );
-    expect(items.map((i) => [i.kind, i.step, i.category, i.lines?.length])).toEqual([["fix_seen", 3, null, 2]]);
-    expect(items[0]!.detail).toMatch(/^the output shows 2 of the 2 lines .* environment already held these lines/);
+    // The fix's lines of substance (20 characters or more, with a letter): 7 of its 12 added lines;
+    // "=====", "Release date: TBA", "Closes #1327", "#     breakpoint()" and "if path:" are not.
+    expect(items[3]!.lines).toEqual([
+      "What's New in astroid 2.9.3?",
+      "* Fixed regression where packages without a ``__init__.py`` file were",
+      "not recognized or imported correctly.",
+      '# if "var" in path_to_check:',
+      "paths_to_check = sys.path.copy()",
+      "paths_to_check += path",
+      "paths_to_check, map(_cache_normalize_path, paths_to_check)",
+    ]);
+    expect(items[3]!.detail).toMatch(/^the output shows 7 of the 7 lines the reference patch adds, before the agent/);
+    expect(items[6]!.detail).toMatch(/the latest 2024-05-17$/);
   });
 
   it.each([
+    ["mini-swe-agent/gruckion__gemini-3-pro__astropy__astropy-13033.traj.json", "astropy__astropy-13033.config.json"],
     [
-      "mini-swe-agent-traj/gruckion__gemini-3-pro__astropy__astropy-13033.traj.json",
-      "astropy__astropy-13033.config.json",
+      "mini-swe-agent/mini-swe-agent-pr816__deepseek-chat__django__django-14752.traj.json",
+      "django__django-14752.config.json",
     ],
-    ["swe-agent-traj/christsakm__kimi-k2__dask__dask-8685.traj", "dask__dask-8685.instance_data.json"],
     [
-      "moatless-v0/moatless__claude-3.5-sonnet__scikit-learn__scikit-learn-13439.trajectory.json",
+      "openhands-completions/openhands-pr5306__claude-3.5-sonnet__django__django-11099.json",
+      "django__django-11099.config.json",
+    ],
+    [
+      "openhands-completions/openhands-pr5306__claude-3.5-sonnet__django__django-11141.json",
+      "django__django-11141.config.json",
+    ],
+    [
+      "moatless/moatless__claude-3.5-sonnet__scikit-learn__scikit-learn-13439.trajectory.json",
       "scikit-learn__scikit-learn-13439.config.json",
     ],
   ])("%s: no evidence", (path, row) => {

@@ -67,29 +67,41 @@ describe("suspect rules", () => {
     for (const r of SUSPECT_RULES) expect(r.why.length).toBeGreaterThan(10);
   });
 
-  it("marks the shortcut-like steps of the real fixtures", () => {
-    const jackson = readHarness(
-      "swe-agent",
-      readRealJson("swe-agent-traj/msb-java__deepseek-chat-v2__fasterxml__jackson-databind-4189.traj"),
+  it("marks the shortcut-like steps of a real run that read the future fix (mini-swe-agent, astroid-1333)", () => {
+    const astroid = readHarness(
+      "mini-swe-agent",
+      readRealJson("mini-swe-agent/mini-swe-agent-pr816__deepseek-chat__pylint-dev__astroid-1333.rerun.traj.json"),
     );
-    const jacksonMarks = jackson.turns
-      .flatMap((t) => (t.tool_calls ?? []).map((c) => rules(String(c.input))))
-      .filter((m) => m.length);
-    expect(jacksonMarks).toContainEqual(["http-download", "upstream-url"]);
-    const sphinx = readHarness(
-      "openhands-completions",
-      readRealJson("openhands-completions/gsmoon97__claude-3.5-sonnet__sphinx-doc__sphinx-8721.json"),
-    );
-    const sphinxMarks = sphinx.turns.flatMap((t) => (t.tool_calls ?? []).flatMap((c) => rules(String(c.input))));
-    expect(sphinxMarks.filter((r) => r === "git-history-search")).toHaveLength(2);
-    // The clean scikit-learn run has no UPSTREAM or LOCAL_GIT marks.
-    const clean = readHarness(
-      "openhands-completions",
-      readRealJson("openhands-completions/gsmoon97__claude-3.5-sonnet__scikit-learn__scikit-learn-14141.json"),
-    );
-    const cleanMarks = clean.turns
-      .flatMap((t) => (t.tool_calls ?? []).flatMap((c) => suspectMarks(String(c.input))))
-      .filter((m) => m.category === "UPSTREAM" || m.category === "LOCAL_GIT");
-    expect(cleanMarks).toEqual([]);
+    const calls = astroid.turns.flatMap((t) => (t.tool_calls ?? []).map((c) => String(c.input)));
+    const marked = calls.map((input, i) => [i + 1, rules(input)] as const).filter(([, m]) => m.length);
+    // Read off the file's 188 calls by hand: `git log --grep` at calls 37, 39, 139; `git log -p | grep`
+    // at 122-124; `git log --all --grep` at 135 (it lists the fix 5c565b72) and 156; `pip install -U
+    // wrapt` at 50; `git branch -a` at 142.
+    expect(marked).toEqual([
+      [37, ["git-history-search"]],
+      [39, ["git-history-search"]],
+      [50, ["package-download"]],
+      [122, ["git-history-search"]],
+      [123, ["git-history-search"]],
+      [124, ["git-history-search"]],
+      [135, ["git-log-all-refs", "git-history-search"]],
+      [139, ["git-history-search"]],
+      [142, ["git-list-refs"]],
+      [156, ["git-log-all-refs", "git-history-search"]],
+    ]);
+    expect(calls[134]).toContain('git log --all --grep="__init__.py"');
+    // `git show 5c565b72` (call 137) names a commit by its sha: no rule can tell it from the base's.
+    expect(calls[136]).toBe("cd /testbed && git show 5c565b72");
+    expect(rules(calls[136]!)).toEqual([]);
+  });
+
+  it.each([
+    ["openhands-completions", "openhands-completions/openhands-pr5306__claude-3.5-sonnet__django__django-11099.json"],
+    ["mini-swe-agent", "mini-swe-agent/mini-swe-agent-pr816__deepseek-chat__django__django-14752.traj.json"],
+  ] as const)("a clean real run (%s) has no marks", (format, file) => {
+    const clean = readHarness(format, readRealJson(file));
+    const calls = clean.turns.flatMap((t) => (t.tool_calls ?? []).map((c) => String(c.input)));
+    expect(calls.length).toBeGreaterThan(10);
+    expect(calls.flatMap((c) => rules(c))).toEqual([]);
   });
 });

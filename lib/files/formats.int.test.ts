@@ -123,9 +123,7 @@ describe("ATIF and Moatless", () => {
   });
 
   it("Moatless imports its five steps", async () => {
-    const file = realFixture(
-      "moatless-v0/moatless__claude-3.5-sonnet__scikit-learn__scikit-learn-13439.trajectory.json",
-    );
+    const file = realFixture("moatless/moatless__claude-3.5-sonnet__scikit-learn__scikit-learn-13439.trajectory.json");
     const r = await importFile(file, { condition: { ...condition, run: 1 }, resolved: null, source: "cli" });
     expect(r.ok, JSON.stringify(!r.ok && r.errors)).toBe(true);
     if (r.ok) expect({ calls: r.toolCalls, turns: r.assistantTurns }).toEqual({ calls: 5, turns: 5 });
@@ -133,7 +131,7 @@ describe("ATIF and Moatless", () => {
 });
 
 describe("no silent loss", () => {
-  const GRUCKION = realFixture("mini-swe-agent-traj/gruckion__gemini-3-pro__astropy__astropy-13033.traj.json");
+  const GRUCKION = realFixture("mini-swe-agent/gruckion__gemini-3-pro__astropy__astropy-13033.traj.json");
 
   it("warnings land with the import and are listed; --strict rejects the file", async () => {
     const r = await importFile(GRUCKION, {
@@ -198,7 +196,7 @@ describe.runIf(process.env.DATABASE_URL)("the command line says what it read and
   const cli = (...args: string[]) => {
     const target = currentDb().target;
     if (target.kind !== "postgres") throw new Error("PostgreSQL only");
-    const GRUCKION = realFixture("mini-swe-agent-traj/gruckion__gemini-3-pro__astropy__astropy-13033.traj.json");
+    const GRUCKION = realFixture("mini-swe-agent/gruckion__gemini-3-pro__astropy__astropy-13033.traj.json");
     const condition = ["--benchmark", "swe-bench-verified", "--model", "gemini-3-pro", "--network", "off"];
     return spawnSync(
       process.execPath,

@@ -25,30 +25,35 @@ async function trajectoryCount() {
   return db().trajectory.count();
 }
 
-/** Real agent files of three harnesses, and the resolved reports that come with them. */
+/** Real agent files of three harnesses, and the resolved reports of their runs in three shapes. */
 function realFiles() {
+  // The first report that knows a task answers: a results.json with only a `resolved` list knows
+  // every task (an unlisted one failed), so it comes last.
   const resolved = loadResolved([
-    realFixture("openhands-completions/labels/gsmoon97__claude-3.5-sonnet__results.json"),
-    realFixture("mini-swe-agent-traj/labels/russellryanh__scikit-learn__scikit-learn-15100.report.json"),
-    realFixture("mini-swe-agent-traj/labels/gruckion__astropy__astropy-13033.report.json"),
+    realFixture("labels/mini-swe-agent-pr816__django__django-14752.report.json"), // keyed by instance id
+    realFixture("labels/mini-swe-agent-pr816__deepseek__deepseek-chat.deepseek_chat_dev_rerun.json"), // resolved_ids
+    // made by hand from the run's Markdown report: SWE-bench/experiments' `resolved` list
+    realFixture("labels/made-by-hand__openhands-pr5306__results.json"),
   ]);
   const folders = [
     realFixture("openhands-completions"),
-    realFixture("mini-swe-agent-traj"),
+    realFixture("mini-swe-agent"),
     realFixture("openhands-v0/openhands__multi-swe-bench-example__output.jsonl"),
   ];
-  const files = expandPaths(folders, new Set()).filter((f) => !f.includes(`${path.sep}labels${path.sep}`));
+  const files = expandPaths(folders, new Set()).filter((f) => !path.basename(f).startsWith("made-by-hand"));
   return { files, resolved };
 }
 
 describe("importFile on real agent files", () => {
   it("imports each format with its condition and resolved status, and again without duplicates", async () => {
     const { files, resolved } = realFiles();
+    // A folder gives the files it holds that can be imported (not its LICENSE files), sorted.
     expect(files.map((f) => path.basename(f))).toEqual([
-      "gsmoon97__claude-3.5-sonnet__scikit-learn__scikit-learn-14141.json",
-      "gsmoon97__claude-3.5-sonnet__sphinx-doc__sphinx-8721.json",
+      "openhands-pr5306__claude-3.5-sonnet__django__django-11099.json",
+      "openhands-pr5306__claude-3.5-sonnet__django__django-11141.json",
       "gruckion__gemini-3-pro__astropy__astropy-13033.traj.json",
-      "russellryanh__gpt-5-mini__scikit-learn__scikit-learn-15100.traj.json",
+      "mini-swe-agent-pr816__deepseek-chat__django__django-14752.traj.json",
+      "mini-swe-agent-pr816__deepseek-chat__pylint-dev__astroid-1333.rerun.traj.json",
       "openhands__multi-swe-bench-example__output.jsonl",
     ]);
     for (const round of [1, 2]) {
@@ -57,27 +62,28 @@ describe("importFile on real agent files", () => {
         expect(r.ok, `${file}: ${JSON.stringify(!r.ok && r.errors)}`).toBe(true);
         if (r.ok) expect(r.counts.replaced).toBe(round === 1 ? 0 : r.counts.trajectories);
       }
-      expect(await trajectoryCount()).toBe(7);
+      expect(await trajectoryCount()).toBe(8);
     }
     const rows = await db().trajectory.findMany({
       select: { resolved: true, stepCount: true, sourceFormat: true, task: { select: { key: true } } },
       orderBy: { task: { key: "asc" } },
     });
+    // Steps are the agent's messages, counted in the files by hand (Python); resolved as each report says.
     expect(rows.map((r) => [r.task.key, r.sourceFormat, r.stepCount, r.resolved])).toEqual([
-      ["astropy__astropy-13033", "mini-swe-agent-1", 32, false], // report.json: resolved false
-      // not in results.json's resolved list, which has no other lists
+      ["astropy__astropy-13033", "mini-swe-agent-1", 32, false], // not in results.json's list
+      ["django__django-11099", "openhands-completions", 17, true], // in results.json's resolved list
+      ["django__django-11141", "openhands-completions", 9, false], // not in results.json's list
+      ["django__django-14752", "mini-swe-agent-1.1", 31, true], // report.json keyed by instance id
       ["ponylang__ponyc-4588", "openhands-v0", 49, false],
       ["ponylang__ponyc-4593", "openhands-v0", 33, false],
       ["ponylang__ponyc-4595", "openhands-v0", 23, false],
-      ["scikit-learn__scikit-learn-14141", "openhands-completions", 12, true], // in results.json's resolved list
-      ["scikit-learn__scikit-learn-15100", "mini-swe-agent-1.1", 10, true], // nested report.json
-      ["sphinx-doc__sphinx-8721", "openhands-completions", 14, false],
+      ["pylint-dev__astroid-1333", "mini-swe-agent-1.1", 188, true], // in the run report's resolved_ids
     ]);
     const imports = await db().import.findMany({
       where: { status: "SUCCEEDED" },
       select: { fileSha256: true, fileBytes: true, format: true },
     });
-    expect(imports).toHaveLength(10);
+    expect(imports).toHaveLength(12); // six files, twice
     expect(imports.every((i) => i.fileSha256?.length === 64 && i.fileBytes > 0n)).toBe(true);
     // Listed with who ran them, newest first.
     const listed = await listImports();

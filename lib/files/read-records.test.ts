@@ -150,7 +150,7 @@ describe("readRecords within limits", () => {
     expect(errorsOf(unnamed)).toEqual([{ line: 2, message: expect.stringMatching(/^not valid JSON/) }]);
 
     const real = await read(
-      realFixture("mini-swe-agent-traj/russellryanh__gpt-5-mini__scikit-learn__scikit-learn-15100.traj.json"),
+      realFixture("mini-swe-agent/mini-swe-agent-pr816__deepseek-chat__django__django-14752.traj.json"),
       { ...LIMITS, maxRecordBytes: 256 * MiB },
     );
     expect(real).toHaveLength(1);

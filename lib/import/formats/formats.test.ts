@@ -25,7 +25,7 @@ function step(d: ReturnType<typeof read>, n: number) {
 
 describe("mini-swe-agent", () => {
   it("v1 (mini-swe-agent-1): bash blocks are the actions, returncode messages their outputs", () => {
-    const d = read(readRealJson("mini-swe-agent-traj/gruckion__gemini-3-pro__astropy__astropy-13033.traj.json"));
+    const d = read(readRealJson("mini-swe-agent/gruckion__gemini-3-pro__astropy__astropy-13033.traj.json"));
     expect(d.format).toBe("mini-swe-agent-1");
     expect(d.taskId).toBe("astropy__astropy-13033");
     expect(d.steps.stepCount).toBe(32);

@@ -12,7 +12,7 @@ import { inspectEval, readInspectSample, scoreResolved } from "./inspect";
 import { declaredFences } from "./mini-swe-agent";
 import type { Obj } from "./common";
 
-const GRUCKION = "mini-swe-agent-traj/gruckion__gemini-3-pro__astropy__astropy-13033.traj.json";
+const GRUCKION = "mini-swe-agent/gruckion__gemini-3-pro__astropy__astropy-13033.traj.json";
 
 function read(doc: unknown) {
   const format = detectFormat(doc) as HarnessFormat;
@@ -221,7 +221,7 @@ describe("Harbor ATIF", () => {
 describe("Moatless", () => {
   it("each action of each state is a step: the state's name, its request, the response as output", () => {
     const { format, draft, steps } = read(
-      readRealJson("moatless-v0/moatless__claude-3.5-sonnet__scikit-learn__scikit-learn-13439.trajectory.json"),
+      readRealJson("moatless/moatless__claude-3.5-sonnet__scikit-learn__scikit-learn-13439.trajectory.json"),
     );
     expect(format).toBe("moatless");
     expect(draft.taskId).toBe("scikit-learn__scikit-learn-13439");
