@@ -390,7 +390,7 @@ function fixPatch(file: string, n: string): string {
   );
 }
 
-/** A demo task's record (interchange.md, "Task record"): the issue, filed before the commits the history hides. */
+/** A demo task's record (docs/formats.md, "Task record"): the issue, filed before the commits the history hides. */
 function taskRecord(task: (typeof TASKS)[string][number], n: string, fix: string): Json {
   return {
     type: "task",

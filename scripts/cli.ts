@@ -50,14 +50,14 @@ const HELP = `Shortcut Audit command line
   export trajectories|votes|labels|gold|all
                                        print records as JSONL (the app's own format)
   results --format json|csv|latex [--table NAME]
-                                       print the result table (protocol.md §3); --table: changes (paired,
+                                       print the result table (docs/protocol.md §3); --table: changes (paired,
                                        vanilla → principled), categories, judges, unparseable, or (LaTeX) all;
                                        JSON holds every figure
   agreement --format json|csv|latex [--study NAME] [--first-forms]
-                                       print human-vs-judge agreement (protocol.md §4); with a study, its labels
+                                       print human-vs-judge agreement (docs/protocol.md §4); with a study, its labels
                                        on its items only; --first-forms: labels revised after unblinding count in
                                        their blind first form
-  evidence --format json|csv           print what task records show against each trajectory (interchange.md)
+  evidence --format json|csv           print what task records show against each trajectory (docs/formats.md)
   judge add NAME --base-url URL --model MODEL [--api-key-env VAR] [--concurrency N] [--rpm N]
         [--temperature T] [--max-tokens N] [--context-tokens N] [--price-in USD --price-out USD]
                                        define a judge the app asks (any OpenAI-compatible endpoint; the key is read

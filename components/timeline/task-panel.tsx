@@ -1,4 +1,4 @@
-// The task's ground truth beside a timeline (interchange.md, "Task record"): the issue text, the
+// The task's ground truth beside a timeline (docs/formats.md, "Task record"): the issue text, the
 // reference and test patches as diffs (collapsed), the agent's final patch beside the reference,
 // and the evidence items computed from them (lib/domain/evidence.ts).
 import Link from "next/link";

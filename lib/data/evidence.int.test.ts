@@ -125,7 +125,7 @@ describe("evidence, whichever side lands first", () => {
 });
 
 describe("the evidence report", () => {
-  it("one object per trajectory with a task record, in interchange.md's shape", async () => {
+  it("one object per trajectory with a task record, in docs/formats.md's shape", async () => {
     const rows = await evidenceReport();
     const astroid = rows.find((r) => r.trajectory.benchmark === "ev-first")!;
     expect(astroid).toEqual({

@@ -1,5 +1,5 @@
 import "server-only";
-// The database back out as the app's own records (interchange.md), whatever format they came in:
+// The database back out as the app's own records (docs/formats.md), whatever format they came in:
 // importing an export into an empty database gives back the same trajectories, votes and labels.
 // Read page by page, so an export of any size streams.
 import { db } from "@/lib/db";
@@ -131,7 +131,7 @@ export async function* exportVotes(): AsyncGenerator<Record<string, unknown>> {
       evidence: v.evidence,
       raw: v.raw ?? (v.parseStatus === "UNPARSEABLE" ? "" : null),
       created_at: v.votedAt.toISOString(),
-      // A vote the app asked for says how (an addition to interchange.md's record; importing ignores it).
+      // A vote the app asked for says how (an addition to docs/formats.md's record; importing ignores it).
       ...(a
         ? {
             asked: {

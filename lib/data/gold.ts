@@ -1,5 +1,5 @@
 import "server-only";
-// Gold labels (interchange.md, "Gold label"): adjudicated verdicts. Every version is kept; the one
+// Gold labels (docs/formats.md, "Gold label"): adjudicated verdicts. Every version is kept; the one
 // in force on a trajectory is the newest by created_at, whoever wrote it. Re-importing a version
 // (same trajectory, adjudicator and time) replaces it, so an import is idempotent.
 import { db } from "@/lib/db";

@@ -1,5 +1,5 @@
 import "server-only";
-// Judges the app asks itself (interchange.md, "Running judges"): their endpoints and settings, and
+// Judges the app asks itself (docs/formats.md, "Running judges"): their endpoints and settings, and
 // the judge prompt's versions. A judge known from imported votes gains an endpoint when defined
 // under its name. The API key is never stored: only the name of the variable that holds it.
 import { z } from "zod";

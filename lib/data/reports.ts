@@ -16,7 +16,7 @@ const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
 
 /**
  * Which labels the agreement counts: all, or one study's; which of the result tables a CSV or LaTeX
- * download holds (the result table by default, as interchange.md's `results` prints; LaTeX may hold
+ * download holds (the result table by default, as docs/formats.md's `results` prints; LaTeX may hold
  * "all"; JSON always holds every figure).
  */
 export type ReportScope = AgreementScope & { table?: TableName | "all" };

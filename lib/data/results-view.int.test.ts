@@ -141,7 +141,7 @@ describe("the results page of a benchmark", () => {
 });
 
 describe("the result downloads", () => {
-  it("JSON keeps interchange.md's keys first and adds the breakdowns and the paired change", async () => {
+  it("JSON keeps docs/formats.md's keys first and adds the breakdowns and the paired change", async () => {
     const json = JSON.parse(await REPORTS.results("json")) as Array<Record<string, unknown>>;
     const principled = json.find((o) => o.benchmark === "walk" && o.prompt === "principled")!;
     const contract = "benchmark model network prompt trajectories tasks judged pass_at_1 pass_at_3 attempt_rate";

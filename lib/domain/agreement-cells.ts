@@ -1,4 +1,4 @@
-// The labels behind each confusion count of the human tables (protocol.md §4 counts labels, not
+// The labels behind each confusion count of the human tables (docs/protocol.md §4 counts labels, not
 // trajectories): a group of the report (all, a condition, a model, a benchmark, one judge), a
 // question and a cell give exactly the labels the count counted, so a cell's list always has its
 // count, even where a trajectory's annotators disagree and its labels fall in different cells.

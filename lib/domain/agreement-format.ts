@@ -1,4 +1,4 @@
-// The agreement report as JSON (interchange.md: overall, by_condition and gold, each question with
+// The agreement report as JSON (docs/formats.md: overall, by_condition and gold, each question with
 // n, agreement, kappa and the confusion counts; this app adds kappa_ci, by_model, by_benchmark,
 // judges and inter_annotator), CSV (one row per group and question) and LaTeX (booktabs).
 import type { BinaryAgreement } from "./agreement";

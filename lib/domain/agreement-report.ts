@@ -1,4 +1,4 @@
-// The agreement figures of protocol.md §4 from human labels: each label against its trajectory's
+// The agreement figures of docs/protocol.md §4 from human labels: each label against its trajectory's
 // panel verdict, overall and by condition, model and benchmark; each single judge against the
 // humans; and, where trajectories have several labels, Krippendorff's alpha between annotators.
 import { krippendorffAlphaNominal, verdictAgreement, type BinaryAgreement } from "./agreement";
@@ -36,13 +36,13 @@ export type GoldPoint = {
 };
 
 /**
- * Each rater against the gold labels (interchange.md, the agreement's `gold`): the gold label takes
+ * Each rater against the gold labels (docs/formats.md, the agreement's `gold`): the gold label takes
  * the human's part (`human_only` = gold only). A rater counts on a trajectory with a gold label and
  * a verdict of theirs: the panel and each judge where judged, an annotator by their newest label.
  */
 export type GoldAgreement = {
   panel: Agreement;
-  /** The panel against the gold labels by network × prompt (an addition to interchange.md's object). */
+  /** The panel against the gold labels by network × prompt (an addition to docs/formats.md's object). */
   by_condition: Array<{ network: boolean; prompt: string } & Agreement>;
   judges: Array<{ judge: string } & Agreement>;
   annotators: Array<{ annotator: string } & Agreement>;

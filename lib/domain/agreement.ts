@@ -1,4 +1,4 @@
-// Human labels against the judge panel (protocol.md §4): two binary questions, attempt and
+// Human labels against the judge panel (docs/protocol.md §4): two binary questions, attempt and
 // success, each with n, percent agreement, confusion counts and Cohen's kappa.
 import { Z95 } from "./intervals";
 import { isAttempt, isSuccess, type Verdict } from "./verdicts";

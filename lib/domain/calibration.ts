@@ -1,6 +1,6 @@
 // Judge prompt versions against the humans: each judge under each prompt version its answers were
 // given in, and the panel each version would form (the majority of the judges' answers under it,
-// protocol.md §2.3), compared with the same human labels as the agreement page (attempt and
+// docs/protocol.md §2.3), compared with the same human labels as the agreement page (attempt and
 // success, Cohen's kappa with its interval), and with the gold labels where there are some; and,
 // for a judge, the trajectories whose verdict a version changed from the version before it.
 import { verdictAgreement, type BinaryAgreement } from "./agreement";

@@ -1,4 +1,4 @@
-// The evidence report (interchange.md, `evidence --format json`): one object per trajectory that
+// The evidence report (docs/formats.md, `evidence --format json`): one object per trajectory that
 // has a task record, sorted by trajectory id, with its patch similarity and its items in step
 // order; as CSV, one row per item (a trajectory without items has one row with empty item cells).
 import type { EvidenceKind } from "./evidence";

@@ -1,4 +1,4 @@
-// Evidence from the ground truth (interchange.md, `evidence`): a trajectory's steps held against
+// Evidence from the ground truth (docs/formats.md, `evidence`): a trajectory's steps held against
 // its task record. Pure: the numbered messages and the record in, the items out, in step order.
 // - fix_seen: a step's tool output shows lines the reference patch adds (lines of substance,
 //   whitespace collapsed) that the agent has not written itself by then;

@@ -1,4 +1,4 @@
-// 95% intervals for the result table (protocol.md §3 rates, issue "Results").
+// 95% intervals for the result table (docs/protocol.md §3 rates, issue "Results").
 
 /** z for a two-sided 95% interval: the 97.5th percentile of the standard normal. */
 export const Z95 = 1.959963984540054;

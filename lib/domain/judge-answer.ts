@@ -1,7 +1,7 @@
-// Reads a judge's verdicts out of its raw answer (interchange.md, "Judge vote"): a JSON object,
+// Reads a judge's verdicts out of its raw answer (docs/formats.md, "Judge vote"): a JSON object,
 // maybe in a fenced code block or among prose, whose keys are the four categories (any case,
 // `-`/`_`/space alike) and whose values are verdicts (same leniency), or objects holding one
-// under "verdict". An answer with no such object is unparseable: protocol.md §2.2 counts it as
+// under "verdict". An answer with no such object is unparseable: docs/protocol.md §2.2 counts it as
 // NOT_ATTEMPTED in every category, flagged.
 import {
   CATEGORIES,

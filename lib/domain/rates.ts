@@ -1,4 +1,4 @@
-// The per-condition figures of protocol.md §3. Rates are percentages (0–100); a figure whose
+// The per-condition figures of docs/protocol.md §3. Rates are percentages (0–100); a figure whose
 // denominator is empty is null (shown as "—"), never 0 and never NaN.
 import { isAttempt, isSuccess, type Verdict } from "./verdicts";
 

@@ -1,4 +1,4 @@
-// The result table as CSV, JSON and LaTeX (booktabs). JSON follows interchange.md: one object per
+// The result table as CSV, JSON and LaTeX (booktabs). JSON follows docs/formats.md: one object per
 // condition with its figures unrounded (null where undefined), plus its 95% intervals. CSV carries
 // the same numbers unrounded; LaTeX rounds to one decimal for the paper.
 import { RATE_KEYS, RATE_LABELS, type ResultRow } from "./results";
@@ -84,7 +84,7 @@ export function resultsLatex(rows: readonly ResultRow[]): string {
   return `${out.join("\n")}\n`;
 }
 
-/** The JSON download: interchange.md's objects, each with its breakdowns and, if principled, its paired change. */
+/** The JSON download: docs/formats.md's objects, each with its breakdowns and, if principled, its paired change. */
 export function resultsReportJson(report: ResultsReport): Array<Record<string, unknown>> {
   const changes = new Map(report.changes.map((c) => [`${c.benchmark}\u0000${c.model}\u0000${c.network}`, c]));
   return resultsJson(report.conditions.map((c) => c.row)).map((o, i) => {

@@ -206,7 +206,7 @@ export function tableLatex(t: ReportTable): string {
   return `${out.join("\n")}\n`;
 }
 
-/** The JSON's added keys on a condition's object (interchange.md's keys stay first and unrenamed). */
+/** The JSON's added keys on a condition's object (docs/formats.md's keys stay first and unrenamed). */
 export function conditionExtras(r: ConditionResult, change: PairedChange | undefined): Record<string, unknown> {
   const rates = categoryRates(r.categories);
   const interval = (i: { low: number; high: number } | null) => (i ? [i.low, i.high] : null);

@@ -1,4 +1,4 @@
-// The study's result table (protocol.md §3) from per-condition tallies: figures, 95% intervals,
+// The study's result table (docs/protocol.md §3) from per-condition tallies: figures, 95% intervals,
 // the vanilla → principled change, per-category and per-judge breakdowns.
 import { meanInterval, wilson, type Interval } from "./intervals";
 import { figuresFromTallies, passAtKScores, percent, type ConditionFigures, type ConditionTallies } from "./rates";

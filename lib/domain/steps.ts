@@ -1,4 +1,4 @@
-// Step numbering (interchange.md): step N is the N-th assistant message, counted from 1, together
+// Step numbering (docs/formats.md): step N is the N-th assistant message, counted from 1, together
 // with the messages that follow it up to the next assistant message (the tool answers to its
 // calls). Messages before the first assistant message are the task prompt, step 0.
 

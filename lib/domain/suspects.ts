@@ -1,7 +1,7 @@
 // Tool calls that look like a shortcut, by rule. This file is the one place the rules live: each
 // has an id, the exploit category it hints at, why it is suspect, and a pattern over the command
 // (or, for MEMORY, over the agent's own words). A mark is a pointer for a reader, not a verdict:
-// judges and annotators decide (protocol.md §1). To add a rule, add a row to SUSPECT_RULES and a
+// judges and annotators decide (docs/protocol.md §1). To add a rule, add a row to SUSPECT_RULES and a
 // case to suspects.test.ts.
 import type { Category } from "./verdicts";
 

@@ -1,4 +1,4 @@
-// The taxonomy and verdict scale of protocol.md §1, and a judge's overall verdict (§2.1).
+// The taxonomy and verdict scale of docs/protocol.md §1, and a judge's overall verdict (§2.1).
 
 /** The four exploit categories, in the order used everywhere in the UI and in exports. */
 export const CATEGORIES = ["UPSTREAM", "LOCAL_GIT", "MEMORY", "OTHER"] as const;

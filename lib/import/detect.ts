@@ -1,4 +1,4 @@
-// Which reader a parsed file (or JSONL line) needs, told by its own keys (formats.md, "Telling the
+// Which reader a parsed file (or JSONL line) needs, told by its own keys (docs/formats.md, "Telling the
 // formats apart"), and, for a file that matches none, which one it resembled and what differed.
 import { recordType } from "./interchange";
 import { isObj, type Obj, type TrajectoryDraft } from "./formats/common";

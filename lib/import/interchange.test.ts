@@ -26,7 +26,7 @@ const trajectory = {
 };
 
 describe("parseInterchangeRecord", () => {
-  it("reads the example trajectory of interchange.md", () => {
+  it("reads the example trajectory of docs/formats.md", () => {
     const r = parseInterchangeRecord(trajectory);
     expect(r.ok).toBe(true);
     if (!r.ok || r.value.type !== "trajectory") throw new Error("expected a trajectory");

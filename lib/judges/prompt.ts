@@ -1,5 +1,5 @@
-// What a judge is asked (interchange.md, "Running judges"): the app's own judge prompt, written from
-// protocol.md §1, and one trajectory as the request's messages: the task prompt verbatim, then
+// What a judge is asked (docs/formats.md, "Running judges"): the app's own judge prompt, written from
+// docs/protocol.md §1, and one trajectory as the request's messages: the task prompt verbatim, then
 // every step (reasoning, text, each call and its output). When the whole would exceed the judge's
 // budget, the longest outputs are cut in the middle, each with a marker saying how much was cut;
 // the task prompt is never cut. A text longer than the whole budget could never be sent whole, so

@@ -1,5 +1,5 @@
 import "server-only";
-// Judge runs (interchange.md, "Running judges"): every trajectory matching the list's filters,
+// Judge runs (docs/formats.md, "Running judges"): every trajectory matching the list's filters,
 // asked of each named judge under the prompt version in force, once per (trajectory version, judge,
 // prompt version). A pair answered before is not asked again; one left pending or failed by an
 // earlier run is asked again by this one.
