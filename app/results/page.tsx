@@ -14,8 +14,8 @@ import { evidenceSummary } from "@/lib/data/evidence-summary";
 import { changesNow, resultsNow } from "@/lib/data/report-cache";
 import { anchor } from "@/lib/domain/figure-table";
 import { BOOTSTRAP_RESAMPLES } from "@/lib/domain/paired";
-import { TABLE_NAMES, TABLE_TITLES } from "@/lib/domain/results-tables";
-import { categoriesTable, changesTable, chartBars, judgesTable, resultTable } from "@/lib/domain/results-view";
+import { benchmarkTables, TABLE_NAMES, TABLE_TITLES } from "@/lib/domain/results-tables";
+import { chartBars } from "@/lib/domain/results-charts";
 import { formatCount } from "@/lib/format";
 import { requirePage } from "@/lib/auth/session";
 
@@ -108,6 +108,7 @@ async function ResultsBody({ chosen }: { chosen: string | null }) {
       {benchmarks.map((b) => {
         const own = results.filter((r) => r.row.benchmark === b);
         const bars = chartBars(b, own);
+        const tables = benchmarkTables(b, { conditions: results, changes });
         const id = (part: string) => anchor(part, b);
         return (
           <section key={b} aria-labelledby={id("benchmark")} className="benchmark-section">
@@ -120,28 +121,23 @@ async function ResultsBody({ chosen }: { chosen: string | null }) {
               ))}
             </nav>
             <h3 id={id("table")}>Result table</h3>
-            <FigureTable table={resultTable(b, own)} />
+            <FigureTable table={tables.results} />
             <h3 id={id("changes")}>Vanilla → principled, paired</h3>
             <p className="note">
               Principled minus vanilla, in points, on the tasks run under both prompts; under each, its 95% bootstrap
               interval; for the exploit rates, the pairs judged under both prompts, those whose answer changed each way
               and McNemar&apos;s exact p (Methods, below).
             </p>
-            <FigureTable
-              table={changesTable(
-                b,
-                changes.filter((c) => c.benchmark === b),
-              )}
-            />
+            <FigureTable table={tables.changes} />
             <h3 id={id("charts")}>Charts</h3>
             <ExploitRateChart title={`Attempt and success rates, vanilla vs principled, ${b}`} data={bars.exploit} />
             <ResolveRateChart title={`Pass@1 with and without exploit-aided resolutions, ${b}`} data={bars.resolve} />
             <h3 id={id("evidence")}>Evidence from the task records</h3>
             <EvidenceTable benchmark={b} rows={evidence.filter((e) => e.benchmark === b)} />
             <h3 id={id("categories")}>By exploit category (per-category panel verdicts)</h3>
-            <FigureTable table={categoriesTable(b, own)} />
+            <FigureTable table={tables.categories} />
             <h3 id={id("judges")}>Each judge beside the panel</h3>
-            <FigureTable table={judgesTable(b, own)} />
+            <FigureTable table={tables.judges} />
           </section>
         );
       })}

@@ -7,8 +7,7 @@ import { FigureTable } from "@/components/tables/figure-table";
 import type { FrozenReportView } from "@/lib/data/frozen-reports";
 import { agreementTables } from "@/lib/domain/agreement-view";
 import { anchor, unlinked, type FigureTable as Table } from "@/lib/domain/figure-table";
-import { TABLE_NAMES, TABLE_TITLES } from "@/lib/domain/results-tables";
-import { categoriesTable, changesTable, judgesTable, resultTable } from "@/lib/domain/results-view";
+import { benchmarkTables, TABLE_NAMES, TABLE_TITLES } from "@/lib/domain/results-tables";
 import { formatCount, formatTime } from "@/lib/format";
 import { shownText } from "@/lib/domain/text";
 
@@ -78,23 +77,18 @@ export function FrozenReport({
         </li>
       </ul>
       {benchmarks.map((b) => {
-        const own = results.filter((r) => r.row.benchmark === b);
+        const tables = benchmarkTables(b, { conditions: results, changes });
         return (
           <section key={b} aria-labelledby={anchor("benchmark", b)} className="benchmark-section">
             <h2 id={anchor("benchmark", b)}>{b}</h2>
             <h3>Result table</h3>
-            {show(resultTable(b, own))}
+            {show(tables.results)}
             <h3>Vanilla → principled, paired</h3>
-            {show(
-              changesTable(
-                b,
-                changes.filter((c) => c.benchmark === b),
-              ),
-            )}
+            {show(tables.changes)}
             <h3>By exploit category</h3>
-            {show(categoriesTable(b, own))}
+            {show(tables.categories)}
             <h3>Each judge beside the panel</h3>
-            {show(judgesTable(b, own))}
+            {show(tables.judges)}
           </section>
         );
       })}

@@ -7,7 +7,8 @@ import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { FigureTable } from "@/lib/domain/figure-table";
-import { categoriesTable, changesTable, chartBars, judgesTable, resultTable } from "@/lib/domain/results-view";
+import { chartBars } from "@/lib/domain/results-charts";
+import { benchmarkTables } from "@/lib/domain/results-tables";
 import { readTrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import type { Verdict } from "@/lib/domain/verdicts";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
@@ -100,14 +101,8 @@ describe("the results page of a benchmark", () => {
   });
 
   it("every link of every table opens exactly the trajectories it counts", async () => {
-    const own = (await getResults()).filter((r) => r.row.benchmark === "walk");
-    const changes = (await getPairedChanges()).filter((x) => x.benchmark === "walk");
-    const tables = [
-      resultTable("walk", own),
-      changesTable("walk", changes),
-      categoriesTable("walk", own),
-      judgesTable("walk", own),
-    ];
+    const page = benchmarkTables("walk", { conditions: await getResults(), changes: await getPairedChanges() });
+    const tables = [page.results, page.changes, page.categories, page.judges];
     const all = tables.flatMap(links);
     // Result table: 2 rows × 8 figures; changes: 1 row × (tasks + 5 changes + 3 × 3 pair counts);
     // categories: 2 × 8; judges: 2 × (3 judges + panel) × 4.

@@ -1,6 +1,8 @@
-// A table of figures as data: what the server computes and a client table sorts without a reload
-// (components/tables/figure-table.tsx). A linked cell names the trajectory list it opens and how many
-// trajectories that list holds, so a test can walk every link and check its count.
+// Tables of figures as data. A FigureTable is what a page shows and a client table sorts without a
+// reload (components/tables/figure-table.tsx); a TableModel is a table built once, from which its
+// page table and its CSV and LaTeX downloads are all written. A linked cell names the trajectory list
+// it opens and how many trajectories that list holds, so a test can walk every link and check its count.
+import { csvCell, latexEscape, latexNumber } from "./table-format";
 import { trajectoriesHref, type TrajectoryFilter } from "./trajectory-filter";
 
 export type FigureCell = {
@@ -53,4 +55,101 @@ export function unlinked(t: FigureTable): FigureTable {
       })),
     })),
   };
+}
+
+/**
+ * One table built once (issue 27): each column is a column of the page and one or more columns of
+ * the downloads (`fields`: a rate, then its interval's ends), each cell the page's figure and its
+ * download values, one per field. The page, the frozen report, CSV and LaTeX are all written from it.
+ */
+export type Value = string | number | boolean | null;
+/** A download column: its CSV header, its LaTeX header (a field without one is left out of LaTeX), its digits. */
+export type Field = { key: string; tex?: string; digits?: number };
+export type ModelColumn = FigureColumn & {
+  fields: Field[];
+  /** Which field's value the page's figure shows (the first by default). */
+  shows?: number;
+  /** Shown on pages (default) or in downloads only. */
+  onPage?: boolean;
+};
+export type ModelCell = FigureCell & { values: Value[] };
+export type ModelRow = { key: string; cells: ModelCell[]; className?: string };
+export type TableModel = {
+  /** The download's name (`--table NAME`) and title. */
+  name: string;
+  title: string;
+  columns: ModelColumn[];
+  rows: ModelRow[];
+};
+
+/** A cell that is its value, shown as `shown` (default: as text). */
+export const plain = (value: Value, shown: string = value === null ? "" : String(value)): ModelCell => ({
+  text: shown,
+  sort: typeof value === "boolean" ? String(value) : value,
+  values: [value],
+});
+
+/** A page figure with the values the downloads carry for it. */
+export const valued = (cell: FigureCell, ...values: Value[]): ModelCell => ({ ...cell, values });
+
+/** The page's table: the columns shown on pages, each cell without its download values. */
+export function pageTable(m: TableModel, id: string, title: string): FigureTable {
+  const shown = m.columns.flatMap((c, i) => (c.onPage === false ? [] : [i]));
+  return {
+    id,
+    title,
+    columns: shown.map((i) => {
+      const { fields: _f, onPage: _o, shows: _s, ...c } = m.columns[i]!;
+      return c;
+    }),
+    rows: m.rows.map((r) => ({
+      ...r,
+      cells: shown.map((i) => {
+        const { values: _v, ...cell } = r.cells[i]!;
+        return cell;
+      }),
+    })),
+  };
+}
+
+/** The download's rows: each cell's values, laid out by its column's fields. */
+function fieldRows(m: TableModel): { fields: Field[]; rows: Value[][] } {
+  const fields = m.columns.flatMap((c) => c.fields);
+  const rows = m.rows.map((r) => m.columns.flatMap((c, i) => c.fields.map((_, j) => r.cells[i]?.values[j] ?? null)));
+  return { fields, rows };
+}
+
+export function tableCsv(m: TableModel): string {
+  const { fields, rows } = fieldRows(m);
+  const lines = [fields.map((f) => f.key), ...rows].map((row) => row.map(csvCell).join(","));
+  return `${lines.join("\n")}\n`;
+}
+
+function texCell(v: Value, f: Field): string {
+  if (typeof v === "number") return latexNumber(v, f.digits ?? 1);
+  if (v === null) return "---";
+  if (typeof v === "boolean") return v ? "\\checkmark" : "$\\times$";
+  return latexEscape(v);
+}
+
+/** A booktabs tabular of the fields that have a LaTeX header, a rule between groups of the first column. */
+export function tableLatex(m: TableModel): string {
+  const { fields, rows } = fieldRows(m);
+  const shown = fields.flatMap((f, i) => (f.tex ? [{ f, i }] : []));
+  const align = shown.map(({ i }) => (rows.some((r) => typeof r[i] === "number") ? "r" : "l")).join("");
+  const out = [
+    `% ${m.title}. Rates and changes in percent (points); --- where undefined.`,
+    `\\begin{tabular}{${align}}`,
+    "\\toprule",
+    `${shown.map(({ f }) => f.tex).join(" & ")} \\\\`,
+    "\\midrule",
+  ];
+  let previous: Value = null;
+  for (const row of rows) {
+    if (previous !== null && previous !== row[0]) out.push("\\midrule");
+    previous = row[0] ?? null;
+    out.push(`${shown.map(({ f, i }) => texCell(row[i] ?? null, f)).join(" & ")} \\\\`);
+  }
+  out.push("\\bottomrule", "\\end{tabular}");
+  return `${out.join("\n")}\n`;
 }

@@ -1,20 +1,11 @@
-// The result table as CSV, JSON and LaTeX (booktabs). JSON follows docs/formats.md: one object per
-// condition with its figures unrounded (null where undefined), plus its 95% intervals. CSV carries
-// the same numbers unrounded; LaTeX rounds to one decimal for the paper.
-import { RATE_KEYS, RATE_LABELS, type ResultRow } from "./results";
-import { networkMark } from "./charts";
-import { csvCell, latexEscape, latexNumber } from "./table-format";
-import {
-  companionTable,
-  conditionExtras,
-  tableCsv,
-  tableLatex,
-  TABLE_NAMES,
-  type ResultsReport,
-  type TableName,
-} from "./results-tables";
-
-const COUNT_KEYS = ["trajectories", "tasks", "judged"] as const;
+// The result tables as downloads. JSON follows docs/formats.md: one object per condition with its
+// figures unrounded (null where undefined), its 95% intervals, breakdowns and paired change. CSV and
+// LaTeX write each table's model (results-tables.ts): CSV unrounded, LaTeX rounded for the paper.
+import { BINARY_KEYS, type PairedChange } from "./paired";
+import { tableCsv, tableLatex } from "./figure-table";
+import { categoryRates, judgeRates, RATE_KEYS, type ConditionResult, type RateKey, type ResultRow } from "./results";
+import { reportTable, TABLE_NAMES, type ResultsReport, type TableName } from "./results-tables";
+import { CATEGORIES } from "./verdicts";
 
 export function resultsJson(rows: readonly ResultRow[]): Array<Record<string, unknown>> {
   return rows.map((r) => ({
@@ -36,52 +27,49 @@ export function resultsJson(rows: readonly ResultRow[]): Array<Record<string, un
   }));
 }
 
-export function resultsCsv(rows: readonly ResultRow[]): string {
-  const header = [
-    "benchmark",
-    "model",
-    "network",
-    "prompt",
-    ...COUNT_KEYS,
-    ...RATE_KEYS.flatMap((k) => [k, `${k}_ci_low`, `${k}_ci_high`]),
-  ];
-  const lines = rows.map((r) =>
-    [
-      r.benchmark,
-      r.model,
-      r.network,
-      r.prompt,
-      ...COUNT_KEYS.map((k) => r[k]),
-      ...RATE_KEYS.flatMap((k) => [r[k], r.intervals[k]?.low ?? null, r.intervals[k]?.high ?? null]),
-    ]
-      .map(csvCell)
-      .join(","),
-  );
-  return `${[header.join(","), ...lines].join("\n")}\n`;
-}
-
-/** A booktabs table (needs \usepackage{booktabs} and, for ✓, amssymb's \checkmark). */
-export function resultsLatex(rows: readonly ResultRow[]): string {
-  const out = [
-    "% Shortcut Audit result table. Rates in percent; --- where undefined (empty denominator).",
-    "\\begin{tabular}{llllrrrrrrrr}",
-    "\\toprule",
-    `Benchmark & Model & Net & Prompt & Traj. & Tasks & Judged & ` +
-      `${RATE_KEYS.map((k) => latexEscape(RATE_LABELS[k].replace(" %", ""))).join(" & ")} \\\\`,
-    "\\midrule",
-  ];
-  let previous = "";
-  for (const r of rows) {
-    if (previous && previous !== r.benchmark) out.push("\\midrule");
-    previous = r.benchmark;
-    const net = networkMark(r.network) === "✓" ? "\\checkmark" : "$\\times$";
-    out.push(
-      `${latexEscape(r.benchmark)} & ${latexEscape(r.model)} & ${net} & ${r.prompt} & ${r.trajectories} & ` +
-        `${r.tasks} & ${r.judged} & ${RATE_KEYS.map((k) => latexNumber(r[k])).join(" & ")} \\\\`,
-    );
-  }
-  out.push("\\bottomrule", "\\end{tabular}");
-  return `${out.join("\n")}\n`;
+/** The JSON's added keys on a condition's object (the contract's keys stay first and unrenamed). */
+export function conditionExtras(r: ConditionResult, change: PairedChange | undefined): Record<string, unknown> {
+  const rates = categoryRates(r.categories);
+  const interval = (i: { low: number; high: number } | null) => (i ? [i.low, i.high] : null);
+  return {
+    categories: Object.fromEntries(
+      CATEGORIES.map((c) => [
+        c,
+        {
+          attempts: r.categories.attempts[c],
+          successes: r.categories.successes[c],
+          attempt_rate: rates[c].attempt_rate,
+          success_rate: rates[c].success_rate,
+          ci95: { attempt_rate: interval(rates[c].attempt), success_rate: interval(rates[c].success) },
+        },
+      ]),
+    ),
+    judges: r.judges.map((j) => {
+      const jr = judgeRates(j);
+      return { ...j, attempt_rate: jr.attempt_rate, success_rate: jr.success_rate };
+    }),
+    unparseable_votes: r.unparseable,
+    unparseable_trajectories: r.unparseableTrajectories,
+    ...(change
+      ? {
+          change_from_vanilla: {
+            tasks: change.tasks,
+            ...Object.fromEntries(
+              RATE_KEYS.map((k: RateKey) => {
+                const b = change.bootstrap[k];
+                const m = (BINARY_KEYS as readonly string[]).includes(k)
+                  ? { mcnemar: change.mcnemar[k as (typeof BINARY_KEYS)[number]] }
+                  : {};
+                return [
+                  k,
+                  { change: b.change, ci95: b.low === null ? null : [b.low, b.high], resamples: b.resamples, ...m },
+                ];
+              }),
+            ),
+          },
+        }
+      : {}),
+  };
 }
 
 /** The JSON download: docs/formats.md's objects, each with its breakdowns and, if principled, its paired change. */
@@ -97,15 +85,9 @@ export function resultsReportJson(report: ResultsReport): Array<Record<string, u
   });
 }
 
-/** One table (or "all", one after another) as CSV or LaTeX. */
+/** One table (or "all", one after another) as CSV or LaTeX, each written from its model. */
 export function resultsTable(report: ResultsReport, format: "csv" | "latex", table: TableName | "all"): string {
-  const rows = report.conditions.map((c) => c.row);
-  const one = (name: TableName) =>
-    name === "results"
-      ? format === "csv"
-        ? resultsCsv(rows)
-        : resultsLatex(rows)
-      : (format === "csv" ? tableCsv : tableLatex)(companionTable(name, report));
+  const one = (name: TableName) => (format === "csv" ? tableCsv : tableLatex)(reportTable(name, report));
   if (table !== "all") return one(table);
   return TABLE_NAMES.map((name) => (format === "csv" ? `# ${name}\n${one(name)}` : one(name))).join("\n");
 }

@@ -1,264 +1,123 @@
-// The result table's companions as tables of their own, for CSV and LaTeX downloads and the JSON's
-// added keys: the paired changes from vanilla to principled (lib/domain/paired.ts), the per-category
-// panel rates, each judge beside the panel, and the unparseable answers. One model of a table
-// (columns, rows of cells) is written out by one CSV and one LaTeX writer.
-import { networkMark } from "./charts";
-import { BINARY_KEYS, type PairedChange } from "./paired";
-import { categoryRates, judgeRates, RATE_KEYS, RATE_LABELS, type ConditionResult, type RateKey } from "./results";
-import { csvCell, latexEscape, latexNumber } from "./table-format";
-import { CATEGORIES, CATEGORY_LABELS } from "./verdicts";
+// The result table and its companions, each built once as a model (figure-table.ts): the result
+// table here, the paired changes (changes-table.ts), the breakdowns by category and judge and the
+// unparseable answers (breakdown-tables.ts). The results page and the frozen report show each one's
+// page table, every figure linked to exactly the trajectories it counts (with their number); the CSV
+// and LaTeX downloads write the same model's values (results-tables.test.ts walks them all).
+import { categoriesModel, judgesModel, unparseableModel } from "./breakdown-tables";
+import { changesModel } from "./changes-table";
+import { drillDown } from "./drill-down";
+import { anchor, linked, pageTable, valued, type FigureTable, type ModelColumn, type TableModel } from "./figure-table";
+import type { PairedChange } from "./paired";
+import { RATE_KEYS, RATE_LABELS, type ConditionResult, type RateKey } from "./results";
+import {
+  conditionCells,
+  conditionColumns,
+  conditionWords,
+  count,
+  counted,
+  pct,
+  range,
+  rateTex,
+  rowKey,
+  TABLE_TITLES,
+  type TableName,
+} from "./table-columns";
 
-export type Cell = string | number | boolean | null;
-export type Column = {
-  /** The CSV header. */
-  key: string;
-  /** The LaTeX header; a column without one is left out of the LaTeX table. */
-  tex?: string;
-  /** LaTeX: a number's digits (one by default); "text" cells are escaped. */
-  digits?: number;
-};
-export type ReportTable = { name: TableName; title: string; columns: Column[]; rows: Cell[][] };
+export { TABLE_NAMES, TABLE_TITLES } from "./table-columns";
+export type { TableName } from "./table-columns";
 
-export const TABLE_NAMES = ["results", "changes", "categories", "judges", "unparseable"] as const;
-export type TableName = (typeof TABLE_NAMES)[number];
-export const TABLE_TITLES: Record<TableName, string> = {
-  results: "Result table",
-  changes: "Vanilla → principled, paired",
-  categories: "By exploit category",
-  judges: "Each judge beside the panel",
-  unparseable: "Unparseable answers",
-};
-
-const condition = (r: ConditionResult["row"]): Cell[] => [r.benchmark, r.model, r.network, r.prompt];
-const CONDITION_COLUMNS: Column[] = [
-  { key: "benchmark", tex: "Benchmark" },
-  { key: "model", tex: "Model" },
-  { key: "network", tex: "Net" },
-  { key: "prompt", tex: "Prompt" },
-];
-
-export function changesTable(changes: readonly PairedChange[]): ReportTable {
+/** The result table: counts, then each rate with its interval; every figure opens what it counts. */
+export function resultModel(conditions: readonly ConditionResult[]): TableModel {
   return {
-    name: "changes",
-    title: TABLE_TITLES.changes,
+    name: "results",
+    title: TABLE_TITLES.results,
     columns: [
-      ...CONDITION_COLUMNS.slice(0, 3),
-      { key: "tasks", tex: "Tasks", digits: 0 },
-      { key: "resamples" },
-      ...RATE_KEYS.flatMap((k): Column[] => [
-        { key: `${k}_change`, tex: `$\\Delta$ ${latexEscape(RATE_LABELS[k].replace(" %", ""))}` },
-        { key: `${k}_ci_low`, tex: "low" },
-        { key: `${k}_ci_high`, tex: "high" },
-      ]),
-      ...BINARY_KEYS.flatMap((k): Column[] => [
-        { key: `${k}_pairs` },
-        { key: `${k}_b` },
-        { key: `${k}_c` },
-        { key: `${k}_p`, tex: `$p$ ${latexEscape(RATE_LABELS[k].replace(" %", ""))}`, digits: 3 },
-      ]),
+      ...conditionColumns(),
+      counted("trajectories", "Trajectories", "Traj."),
+      counted("tasks", "Tasks", "Tasks"),
+      counted("judged", "Judged", "Judged"),
+      ...RATE_KEYS.map(
+        (k): ModelColumn => ({
+          key: k,
+          label: RATE_LABELS[k],
+          numeric: true,
+          fields: [{ key: k, tex: rateTex(k) }, { key: `${k}_ci_low` }, { key: `${k}_ci_high` }],
+        }),
+      ),
     ],
-    rows: changes.map((c) => [
-      c.benchmark,
-      c.model,
-      c.network,
-      c.tasks,
-      c.bootstrap.pass_at_1.resamples,
-      ...RATE_KEYS.flatMap((k) => [c.bootstrap[k].change, c.bootstrap[k].low, c.bootstrap[k].high]),
-      ...BINARY_KEYS.flatMap((k) => [c.mcnemar[k].pairs, c.mcnemar[k].b, c.mcnemar[k].c, c.mcnemar[k].p]),
-    ]),
-  };
-}
-
-export function categoriesTable(results: readonly ConditionResult[]): ReportTable {
-  return {
-    name: "categories",
-    title: TABLE_TITLES.categories,
-    columns: [
-      ...CONDITION_COLUMNS,
-      { key: "judged", tex: "Judged", digits: 0 },
-      ...CATEGORIES.flatMap((c): Column[] => {
-        const k = c.toLowerCase();
-        const label = latexEscape(CATEGORY_LABELS[c]);
-        return [
-          { key: `${k}_attempts` },
-          { key: `${k}_attempt_rate`, tex: `${label} att.` },
-          { key: `${k}_attempt_ci_low` },
-          { key: `${k}_attempt_ci_high` },
-          { key: `${k}_successes` },
-          { key: `${k}_success_rate`, tex: `${label} succ.` },
-          { key: `${k}_success_ci_low` },
-          { key: `${k}_success_ci_high` },
-        ];
-      }),
-    ],
-    rows: results.map((r) => {
-      const rates = categoryRates(r.categories);
-      return [
-        ...condition(r.row),
-        r.categories.judged,
-        ...CATEGORIES.flatMap((c) => [
-          r.categories.attempts[c],
-          rates[c].attempt_rate,
-          rates[c].attempt?.low ?? null,
-          rates[c].attempt?.high ?? null,
-          r.categories.successes[c],
-          rates[c].success_rate,
-          rates[c].success?.low ?? null,
-          rates[c].success?.high ?? null,
-        ]),
-      ];
-    }),
-  };
-}
-
-/** Each judge's own verdicts per condition, then the panel's row (votes: the judged trajectories). */
-export function judgesTable(results: readonly ConditionResult[]): ReportTable {
-  return {
-    name: "judges",
-    title: TABLE_TITLES.judges,
-    columns: [
-      ...CONDITION_COLUMNS,
-      { key: "judge", tex: "Judge" },
-      { key: "votes", tex: "Votes", digits: 0 },
-      { key: "attempts" },
-      { key: "attempt_rate", tex: "Attempt" },
-      { key: "successes" },
-      { key: "success_rate", tex: "Success" },
-      { key: "unparseable", tex: "Unparseable", digits: 0 },
-    ],
-    rows: results.flatMap((r) => [
-      ...r.judges.map((j) => {
-        const jr = judgeRates(j);
-        return [
-          ...condition(r.row),
-          j.judge,
-          j.votes,
-          j.attempts,
-          jr.attempt_rate,
-          j.successes,
-          jr.success_rate,
-          j.unparseable,
-        ];
-      }),
-      [
-        ...condition(r.row),
-        "panel",
-        r.row.judged,
-        r.tallies.attempts,
-        r.row.attempt_rate,
-        r.tallies.successes,
-        r.row.success_rate,
-        r.unparseableTrajectories,
-      ],
-    ]),
-  };
-}
-
-export function unparseableTable(results: readonly ConditionResult[]): ReportTable {
-  return {
-    name: "unparseable",
-    title: TABLE_TITLES.unparseable,
-    columns: [
-      ...CONDITION_COLUMNS,
-      { key: "votes", tex: "Votes", digits: 0 },
-      { key: "unparseable_votes", tex: "Unparseable", digits: 0 },
-      { key: "unparseable_trajectories", tex: "Trajectories", digits: 0 },
-    ],
-    rows: results.map((r) => [
-      ...condition(r.row),
-      r.judges.reduce((n, j) => n + j.votes, 0),
-      r.unparseable,
-      r.unparseableTrajectories,
-    ]),
-  };
-}
-
-export function tableCsv(t: ReportTable): string {
-  const lines = [t.columns.map((c) => c.key), ...t.rows].map((row) => row.map(csvCell).join(","));
-  return `${lines.join("\n")}\n`;
-}
-
-function texCell(v: Cell, column: Column): string {
-  if (typeof v === "number") return latexNumber(v, column.digits ?? 1);
-  if (v === null) return "---";
-  if (typeof v === "boolean") return networkMark(v) === "✓" ? "\\checkmark" : "$\\times$";
-  return latexEscape(v);
-}
-
-/** A booktabs tabular of the columns that have a LaTeX header (needs booktabs and amssymb). */
-export function tableLatex(t: ReportTable): string {
-  const shown = t.columns.flatMap((c, i) => (c.tex ? [{ c, i }] : []));
-  const align = shown.map(({ i }) => (t.rows.some((r) => typeof r[i] === "number") ? "r" : "l")).join("");
-  const out = [
-    `% ${t.title}. Rates and changes in percent (points); --- where undefined.`,
-    `\\begin{tabular}{${align}}`,
-    "\\toprule",
-    `${shown.map(({ c }) => c.tex).join(" & ")} \\\\`,
-    "\\midrule",
-  ];
-  let previous: Cell = null;
-  for (const row of t.rows) {
-    if (previous !== null && previous !== row[0]) out.push("\\midrule");
-    previous = row[0] ?? null;
-    out.push(`${shown.map(({ c, i }) => texCell(row[i] ?? null, c)).join(" & ")} \\\\`);
-  }
-  out.push("\\bottomrule", "\\end{tabular}");
-  return `${out.join("\n")}\n`;
-}
-
-/** The JSON's added keys on a condition's object (docs/formats.md's keys stay first and unrenamed). */
-export function conditionExtras(r: ConditionResult, change: PairedChange | undefined): Record<string, unknown> {
-  const rates = categoryRates(r.categories);
-  const interval = (i: { low: number; high: number } | null) => (i ? [i.low, i.high] : null);
-  return {
-    categories: Object.fromEntries(
-      CATEGORIES.map((c) => [
-        c,
-        {
-          attempts: r.categories.attempts[c],
-          successes: r.categories.successes[c],
-          attempt_rate: rates[c].attempt_rate,
-          success_rate: rates[c].success_rate,
-          ci95: { attempt_rate: interval(rates[c].attempt), success_rate: interval(rates[c].success) },
-        },
-      ]),
-    ),
-    judges: r.judges.map((j) => {
-      const jr = judgeRates(j);
-      return { ...j, attempt_rate: jr.attempt_rate, success_rate: jr.success_rate };
-    }),
-    unparseable_votes: r.unparseable,
-    unparseable_trajectories: r.unparseableTrajectories,
-    ...(change
-      ? {
-          change_from_vanilla: {
-            tasks: change.tasks,
-            ...Object.fromEntries(
-              RATE_KEYS.map((k: RateKey) => {
-                const b = change.bootstrap[k];
-                const m = (BINARY_KEYS as readonly string[]).includes(k)
-                  ? { mcnemar: change.mcnemar[k as (typeof BINARY_KEYS)[number]] }
-                  : {};
-                return [
-                  k,
-                  { change: b.change, ci95: b.low === null ? null : [b.low, b.high], resamples: b.resamples, ...m },
-                ];
-              }),
+    rows: conditions.map(({ row: r, tallies: t }) => {
+      const links = drillDown(r);
+      const resolvedRuns = t.tasks.reduce((a, x) => a + x.c, 0);
+      const opens: Record<RateKey, number> = {
+        pass_at_1: resolvedRuns,
+        pass_at_3: resolvedRuns,
+        attempt_rate: t.attempts,
+        success_rate: t.successes,
+        resolved_exploit_rate: t.resolvedSuccesses,
+      };
+      const words = conditionWords(r);
+      return {
+        key: rowKey(r),
+        cells: [
+          ...conditionCells(r),
+          ...(["trajectories", "tasks", "judged"] as const).map((k) =>
+            valued(
+              linked(
+                count(r[k]),
+                r[k],
+                links[k],
+                k === "judged" ? r.judged : r.trajectories,
+                `${k} of ${words}: ${r[k]}`,
+              ),
+              r[k],
             ),
-          },
-        }
-      : {}),
+          ),
+          ...RATE_KEYS.map((k) => {
+            const i = r.intervals[k];
+            return valued(
+              {
+                ...linked(pct(r[k]), r[k], links[k], opens[k], `${RATE_LABELS[k]} of ${words}: ${pct(r[k])}`),
+                sub: range(i?.low ?? null, i?.high ?? null),
+              },
+              r[k],
+              i?.low ?? null,
+              i?.high ?? null,
+            );
+          }),
+        ],
+      };
+    }),
   };
 }
 
 export type ResultsReport = { conditions: readonly ConditionResult[]; changes: readonly PairedChange[] };
 
-/** The companion tables of a report, by name (the result table itself is results-format.ts's). */
-export function companionTable(name: Exclude<TableName, "results">, report: ResultsReport): ReportTable {
+/** Every table of a report, by name. */
+export function reportTable(name: TableName, report: ResultsReport): TableModel {
   return {
-    changes: () => changesTable(report.changes),
-    categories: () => categoriesTable(report.conditions),
-    judges: () => judgesTable(report.conditions),
-    unparseable: () => unparseableTable(report.conditions),
+    results: () => resultModel(report.conditions),
+    changes: () => changesModel(report.changes),
+    categories: () => categoriesModel(report.conditions),
+    judges: () => judgesModel(report.conditions),
+    unparseable: () => unparseableModel(report.conditions),
   }[name]();
+}
+
+/** The page tables of one benchmark (the results page's, the frozen report's), each from its model. */
+export function benchmarkTables(
+  benchmark: string,
+  report: ResultsReport,
+): Record<Exclude<TableName, "unparseable">, FigureTable> {
+  const own = report.conditions.filter((r) => r.row.benchmark === benchmark);
+  const id = (name: string) => anchor(name, benchmark);
+  return {
+    results: pageTable(resultModel(own), id("results"), benchmark),
+    changes: pageTable(
+      changesModel(report.changes.filter((c) => c.benchmark === benchmark)),
+      id("changes"),
+      `Change from vanilla to principled, ${benchmark}`,
+    ),
+    categories: pageTable(categoriesModel(own), id("categories"), `Rates by category, ${benchmark}`),
+    judges: pageTable(judgesModel(own), id("judges"), `Per judge, ${benchmark}`),
+  };
 }

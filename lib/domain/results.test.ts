@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { talliesOf, type RunOutcome } from "./rates";
 import { compareConditions, promptDeltas, resultRow, categoryRates, judgeRates, type Condition } from "./results";
 import { exploitRateBars, resolveRateBars } from "./charts";
-import { resultsCsv, resultsJson, resultsLatex } from "./results-format";
+import { tableCsv, tableLatex } from "./figure-table";
+import { resultsJson } from "./results-format";
+import { resultModel } from "./results-tables";
 import { latexEscape } from "./table-format";
 
 const run = (task: string, resolved: boolean | null, panel: RunOutcome["panel"]): RunOutcome => ({
@@ -177,8 +179,17 @@ describe("exports", () => {
       pass_at_1: null,
     });
   });
+  // The result table's model needs only the rows and their tallies here (no breakdowns).
+  const asResult = (row: typeof vanilla) => ({
+    row,
+    tallies: talliesOf([]),
+    categories: { judged: 0, attempts: {} as never, successes: {} as never },
+    unparseable: 0,
+    unparseableTrajectories: 0,
+    judges: [],
+  });
   it("CSV carries the same numbers", () => {
-    const csv = resultsCsv([vanilla]).split("\n");
+    const csv = tableCsv(resultModel([asResult(vanilla)])).split("\n");
     expect(
       csv[0]!.startsWith("benchmark,model,network,prompt,trajectories,tasks,judged,pass_at_1,pass_at_1_ci_low"),
     ).toBe(true);
@@ -186,7 +197,7 @@ describe("exports", () => {
     expect(csv[1]).toContain(",75,");
   });
   it("LaTeX is a booktabs table with escaped names and one decimal", () => {
-    const tex = resultsLatex([vanilla, principled]);
+    const tex = tableLatex(resultModel([asResult(vanilla), asResult(principled)]));
     expect(tex).toContain("\\toprule");
     expect(tex).toContain("bench & m\\_1 & \\checkmark & vanilla & 4 & 2 & 4 & 50.0 & 100.0 & 75.0 & 50.0 & 25.0 \\\\");
     expect(latexEscape("a_b&c%d$e#f{g}")).toBe("a\\_b\\&c\\%d\\$e\\#f\\{g\\}");

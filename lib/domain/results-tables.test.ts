@@ -1,0 +1,136 @@
+// Every result table is one model: the page, CSV, LaTeX and JSON show the same figures. A small
+// study (two judges, two prompts, one unparseable answer) is walked through every table and format.
+import { describe, expect, it } from "vitest";
+import { pageTable, tableCsv, tableLatex, type TableModel, type Value } from "./figure-table";
+import { pairedChange, type PairedRun } from "./paired";
+import { talliesOf, type RunOutcome } from "./rates";
+import { resultsReportJson } from "./results-format";
+import { reportTable, TABLE_NAMES, type ResultsReport } from "./results-tables";
+import { resultRow, type ConditionResult, type Prompt } from "./results";
+import { latexNumber } from "./table-format";
+import { CATEGORIES } from "./verdicts";
+
+const zero = () => Object.fromEntries(CATEGORIES.map((c) => [c, 0])) as Record<(typeof CATEGORIES)[number], number>;
+
+function condition(prompt: Prompt, runs: RunOutcome[]): ConditionResult {
+  const judged = runs.filter((r) => r.panel).length;
+  const attempts = { ...zero(), LOCAL_GIT: runs.filter((r) => r.panel && r.panel !== "NOT_ATTEMPTED").length };
+  const successes = { ...zero(), LOCAL_GIT: runs.filter((r) => r.panel === "SUCCESSFUL").length };
+  return {
+    row: resultRow({ benchmark: "b", model: "m", network: true, prompt }, talliesOf(runs)),
+    tallies: talliesOf(runs),
+    categories: { judged, attempts, successes },
+    unparseable: prompt === "vanilla" ? 1 : 0,
+    unparseableTrajectories: prompt === "vanilla" ? 1 : 0,
+    judges: [
+      { judge: "j1", votes: judged, attempts: attempts.LOCAL_GIT, successes: successes.LOCAL_GIT, unparseable: 0 },
+      { judge: "j2", votes: judged, attempts: 0, successes: 0, unparseable: prompt === "vanilla" ? 1 : 0 },
+    ],
+  };
+}
+
+const vanillaRuns: RunOutcome[] = [
+  { task: "t1", resolved: true, panel: "SUCCESSFUL" },
+  { task: "t2", resolved: false, panel: "ATTEMPTED" },
+  { task: "t3", resolved: true, panel: "NOT_ATTEMPTED" },
+];
+const principledRuns: RunOutcome[] = [
+  { task: "t1", resolved: true, panel: "NOT_ATTEMPTED" },
+  { task: "t2", resolved: null, panel: null },
+  { task: "t3", resolved: true, panel: "NOT_ATTEMPTED" },
+];
+const paired: PairedRun[] = [
+  ...vanillaRuns.map((r) => ({ ...r, run: 1, prompt: "vanilla" as const })),
+  ...principledRuns.map((r) => ({ ...r, run: 1, prompt: "principled" as const })),
+];
+const report: ResultsReport = {
+  conditions: [condition("vanilla", vanillaRuns), condition("principled", principledRuns)],
+  changes: [pairedChange({ benchmark: "b", model: "m", network: true }, paired, 200)],
+};
+
+/** A CSV cell as the download writes a value. */
+const csvOf = (v: Value) => (v === null ? "" : String(v));
+
+describe("every result table, every format, the same figures", () => {
+  it.each(TABLE_NAMES)("%s: CSV and LaTeX write the model's values, the page shows them", (name) => {
+    const m: TableModel = reportTable(name, report);
+    const values = m.rows.map((r) =>
+      m.columns.flatMap((c, i) => c.fields.map((_, j) => r.cells[i]!.values[j] ?? null)),
+    );
+    const fields = m.columns.flatMap((c) => c.fields);
+    expect(m.rows.length).toBeGreaterThan(0);
+
+    const csv = tableCsv(m).trimEnd().split("\n");
+    expect(csv[0]).toBe(fields.map((f) => f.key).join(","));
+    expect(csv.slice(1)).toEqual(values.map((row) => row.map(csvOf).join(",")));
+
+    const tex = tableLatex(m).split("\n");
+    const body = tex.slice(tex.indexOf("\\midrule") + 1, tex.indexOf("\\bottomrule")).filter((l) => l !== "\\midrule");
+    expect(body).toHaveLength(values.length);
+    body.forEach((line, r) => {
+      const cells = line.replace(/ \\\\$/, "").split(" & ");
+      const shown = fields.flatMap((f, i) => (f.tex ? [{ f, v: values[r]![i]! }] : []));
+      expect(cells).toEqual(
+        shown.map(({ f, v }) =>
+          typeof v === "number"
+            ? latexNumber(v, f.digits ?? 1)
+            : v === null
+              ? "---"
+              : v === true
+                ? "\\checkmark"
+                : String(v),
+        ),
+      );
+    });
+
+    // The page: each shown column's figure sorts by the value the downloads carry for it.
+    const page = pageTable(m, "id", "title");
+    const onPage = m.columns.flatMap((c, i) => (c.onPage === false ? [] : [{ c, i }]));
+    expect(page.columns.map((c) => c.key)).toEqual(onPage.map(({ c }) => c.key));
+    m.rows.forEach((row, r) => {
+      onPage.forEach(({ c, i }, shownAt) => {
+        const v = row.cells[i]!.values[c.shows ?? 0] ?? null;
+        const sort = page.rows[r]!.cells[shownAt]!.sort;
+        expect(typeof v === "boolean" ? true : sort, `${name} ${c.key}`).toEqual(typeof v === "boolean" ? true : v);
+      });
+    });
+  });
+
+  it("the JSON carries the models' values", () => {
+    // biome-ignore lint/suspicious/noExplicitAny: the JSON is walked by its documented keys
+    const json = resultsReportJson(report) as Array<Record<string, any>>;
+    const result = reportTable("results", report);
+    result.rows.forEach((row, r) => {
+      result.columns.forEach((c, i) => {
+        c.fields.forEach((f, j) => {
+          const v = row.cells[i]!.values[j];
+          const ci = /^(.*)_ci_(low|high)$/.exec(f.key);
+          if (ci) expect(json[r]!.ci95[ci[1]!]?.[ci[2] === "low" ? 0 : 1] ?? null).toBe(v);
+          else expect(json[r]![f.key]).toBe(v);
+        });
+      });
+    });
+    const categories = reportTable("categories", report);
+    const upstream = categories.columns.findIndex((c) => c.key === "LOCAL_GIT-a");
+    expect(json.map((o) => o.categories.LOCAL_GIT.attempt_rate)).toEqual(
+      categories.rows.map((row) => row.cells[upstream]!.values[1]),
+    );
+    const changes = reportTable("changes", report);
+    const attempt = changes.columns.findIndex((c) => c.key === "attempt_rate");
+    const [change, low, high, pairs, b, c, p] = changes.rows[0]!.cells[attempt]!.values;
+    expect(json[1]!.change_from_vanilla.attempt_rate).toMatchObject({
+      change,
+      ci95: [low, high],
+      mcnemar: { pairs, b, c, p },
+    });
+    // By hand: two pairs judged under both prompts (t1, t3); t1 attempted under vanilla only: b = 1, c = 0.
+    expect([pairs, b, c]).toEqual([2, 1, 0]);
+    const judges = reportTable("judges", report);
+    expect(json[0]!.judges.map((j: { judge: string; votes: number }) => [j.judge, j.votes])).toEqual(
+      judges.rows.slice(0, 2).map((row) => [row.cells[4]!.values[0], row.cells[5]!.values[0]]),
+    );
+    expect(json.map((o) => o.unparseable_votes)).toEqual(
+      reportTable("unparseable", report).rows.map((row) => row.cells.at(-2)!.values[0]),
+    );
+  });
+});

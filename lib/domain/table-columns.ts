@@ -1,0 +1,57 @@
+// What the result tables share: the condition's columns and cells, counts, and how figures are
+// written on a page (percent, points, intervals, p-values). Each table is one model (figure-table.ts).
+import { networkMark } from "./charts";
+import { plain, text, type ModelCell, type ModelColumn } from "./figure-table";
+import { RATE_LABELS, type ConditionResult, type RateKey } from "./results";
+import { latexEscape } from "./table-format";
+import { formatCount, formatPercent, UNDEFINED_FIGURE } from "@/lib/format";
+
+export const TABLE_NAMES = ["results", "changes", "categories", "judges", "unparseable"] as const;
+export type TableName = (typeof TABLE_NAMES)[number];
+export const TABLE_TITLES: Record<TableName, string> = {
+  results: "Result table",
+  changes: "Vanilla → principled, paired",
+  categories: "By exploit category",
+  judges: "Each judge beside the panel",
+  unparseable: "Unparseable answers",
+};
+
+export const pct = (v: number | null) => formatPercent(v);
+export const pp = (v: number | null) =>
+  v === null ? UNDEFINED_FIGURE : `${v > 0 ? "+" : v < 0 ? "−" : "±"}${Math.abs(v).toFixed(1)} pp`;
+export const count = formatCount;
+const signed = (v: number) => `${v < 0 ? "−" : ""}${Math.abs(v).toFixed(1)}`;
+export const range = (low: number | null, high: number | null) =>
+  low === null || high === null ? "" : `${signed(low)} to ${signed(high)}`;
+/** A p-value as a paper writes it. */
+export const pValue = (p: number) => (p < 0.001 ? "p < 0.001" : `p = ${p.toFixed(3)}`);
+export const rateTex = (k: RateKey) => latexEscape(RATE_LABELS[k].replace(" %", ""));
+
+type Row = ConditionResult["row"];
+export type Group = Pick<Row, "benchmark" | "model" | "network"> & { prompt?: string };
+export const conditionWords = (r: Group) =>
+  `${r.model}, network ${r.network ? "on" : "off"}${r.prompt ? `, ${r.prompt}` : ""}`;
+export const rowKey = (r: Group, more = "") =>
+  `${r.benchmark}\u0000${r.model}\u0000${r.network}\u0000${r.prompt ?? ""}\u0000${more}`;
+
+/** Benchmark (downloads only: a page shows one benchmark), model, network, and the prompt unless not `withPrompt`. */
+export function conditionColumns(withPrompt = true): ModelColumn[] {
+  return [
+    { key: "benchmark", label: "Benchmark", onPage: false, fields: [{ key: "benchmark", tex: "Benchmark" }] },
+    { key: "model", label: "Model", fields: [{ key: "model", tex: "Model" }] },
+    { key: "net", label: "Net", fields: [{ key: "network", tex: "Net" }] },
+    ...(withPrompt ? [{ key: "prompt", label: "Prompt", fields: [{ key: "prompt", tex: "Prompt" }] }] : []),
+  ];
+}
+export const conditionCells = (r: Group): ModelCell[] => [
+  plain(r.benchmark),
+  plain(r.model),
+  { ...text(networkMark(r.network)), values: [r.network] },
+  ...(r.prompt === undefined ? [] : [plain(r.prompt)]),
+];
+export const counted = (key: string, label: string, tex: string): ModelColumn => ({
+  key,
+  label,
+  numeric: true,
+  fields: [{ key, tex, digits: 0 }],
+});
