@@ -1,6 +1,7 @@
 // What a journey checks of a page's layout at a width: nothing runs off the right edge (wide tables
-// scroll in a box of their own, long texts and the contents bar on phones in theirs), with a screenshot
-// kept in the test's output.
+// scroll in a box of their own, long texts and the contents bar on phones in theirs), and no text runs
+// out of its own box into its neighbour's (a line that does not wrap, wider than its table cell), with
+// a screenshot kept in the test's output.
 import type { Page, TestInfo } from "@playwright/test";
 
 export const WIDTHS = [
@@ -16,21 +17,41 @@ export function offRightEdge(page: Page): Promise<string[]> {
     for (const el of document.querySelectorAll("body *")) {
       const r = el.getBoundingClientRect();
       if (r.width === 0 || r.right <= width + 1) continue;
-      if (el.closest(".table-scroll, pre, .recharts-wrapper, .contents-bar")) continue;
+      if (el.closest(".table-scroll, pre, .recharts-wrapper, .chart-scroll, .contents-bar")) continue;
       out.push(`${el.tagName.toLowerCase()}.${el.className} (right edge ${Math.round(r.right)} of ${width})`);
     }
     return out.slice(0, 10);
   });
 }
 
-/** Resizes, screenshots the page into the test's output, and answers what runs off the edge. */
+/**
+ * Elements whose own text is wider than their box and spills over, outside a box that scrolls on its
+ * own: the text is drawn over what stands beside it (or cut where a parent hides it).
+ */
+export function textOutOfBox(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    for (const el of document.querySelectorAll<HTMLElement>("body *")) {
+      if (el.clientWidth === 0 || el.scrollWidth <= el.clientWidth + 1) continue;
+      if (![...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent?.trim())) continue;
+      const style = getComputedStyle(el);
+      if (style.overflowX !== "visible" || style.textOverflow === "ellipsis") continue;
+      if (el.closest("pre, .recharts-wrapper, svg")) continue;
+      const what = `${el.tagName.toLowerCase()}.${el.className} "${el.textContent?.trim().slice(0, 40)}"`;
+      out.push(`${what} (${el.scrollWidth} > ${el.clientWidth})`);
+    }
+    return out.slice(0, 10);
+  });
+}
+
+/** Resizes, screenshots the page into the test's output, and answers what runs off the edge or out of its box. */
 export async function atEachWidth(page: Page, info: TestInfo, name: string): Promise<Record<string, string[]>> {
   const found: Record<string, string[]> = {};
   for (const size of WIDTHS) {
     await page.setViewportSize(size);
     await page.waitForTimeout(200);
     await page.screenshot({ path: info.outputPath(`${name}-${size.width}x${size.height}.png`) });
-    found[`${size.width}`] = await offRightEdge(page);
+    found[`${size.width}`] = [...(await offRightEdge(page)), ...(await textOutOfBox(page))];
   }
   return found;
 }

@@ -160,6 +160,27 @@ test("a reader finds their place, sorts, follows a change and a bar, at 1440 px 
   // Nothing runs off the right edge at either width: the results page and a trajectory's judges.
   await page.goto(`/results?benchmark=${benchmark}`);
   expect(await atEachWidth(page, info, "results")).toEqual({ "1440": [], "390": [] });
+  // Each part once under its own heading; every chart's group names drawn whole inside the chart.
+  await expect(page.getByRole("heading", { name: "Evidence from the task records" })).toHaveCount(1);
+  // The demo study's benchmark too, whose group names are long ("qwen3.8-flash-next · net ✓ · principled").
+  await page.setViewportSize({ width: 1440, height: 900 });
+  for (const at of [`/results?benchmark=${benchmark}`, "/results?benchmark=deepswe"]) {
+    await page.goto(at);
+    // The charts draw once the page has measured their box.
+    await expect
+      .poll(() => page.locator(".recharts-cartesian-axis-tick-value").count(), { message: at })
+      .toBeGreaterThan(0);
+    const cut = await page.locator(".recharts-wrapper svg").evaluateAll((svgs) =>
+      svgs.flatMap((svg) => {
+        const box = svg.getBoundingClientRect();
+        return [...svg.querySelectorAll(".recharts-cartesian-axis-tick-value")]
+          .map((t) => ({ t: t.textContent, r: t.getBoundingClientRect() }))
+          .filter(({ r }) => r.left < box.left - 1 || r.bottom > box.bottom + 1 || r.top < box.top - 1)
+          .map(({ t }) => t);
+      }),
+    );
+    expect([at, cut]).toEqual([at, []]);
+  }
   await page.goto(`/trajectories?benchmark=${benchmark}`);
   await page.getByRole("table", { name: "Trajectories" }).getByRole("row").nth(1).getByRole("link").first().click();
   await expect(page.getByRole("cell", { name: /^rationale of judge-a/ })).toBeVisible();

@@ -12,10 +12,15 @@ import { shownText } from "@/lib/domain/text";
 const share = (n: number, of: number) => (of ? (100 * n) / of : null);
 
 export function EvidenceTable({ benchmark, rows }: { benchmark: string; rows: EvidenceSummaryRow[] }) {
-  if (!rows.length) return null;
+  if (!rows.length)
+    return (
+      <p className="empty">
+        No trajectory of {shownText(benchmark)} has a task record yet: import the benchmark&apos;s rows to see what
+        their reference fixes and issue dates show.
+      </p>
+    );
   return (
     <>
-      <h3>Evidence from the task records</h3>
       <p className="note">
         Among trajectories whose task has a record: evidence is a tool output showing the reference fix, a commit dated
         after the issue, or a name of the upstream change. Likely judge misses: evidence the panel called not attempted.
