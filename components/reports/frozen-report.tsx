@@ -5,8 +5,8 @@
 import { ContentsBar } from "@/components/ui/contents-bar";
 import { FigureTable } from "@/components/tables/figure-table";
 import type { FrozenReportView } from "@/lib/data/frozen-reports";
-import { agreementTables } from "@/lib/domain/agreement-view";
-import { anchor, unlinked, type FigureTable as Table } from "@/lib/domain/figure-table";
+import { agreementTables } from "@/lib/domain/agreement-tables";
+import { anchor, pageTable, unlinked, type FigureTable as Table } from "@/lib/domain/figure-table";
 import { benchmarkTables, TABLE_NAMES, TABLE_TITLES } from "@/lib/domain/results-tables";
 import { formatCount, formatTime } from "@/lib/format";
 import { shownText } from "@/lib/domain/text";
@@ -96,8 +96,8 @@ export function FrozenReport({
         <h2 id="agreement">Agreement</h2>
         {agreementTables(agreement).map((t) => (
           <div key={t.id}>
-            <h3>{t.title}</h3>
-            {show(t)}
+            <h3>{t.heading}</h3>
+            {show(pageTable(t.model, t.id, t.model.title))}
           </div>
         ))}
       </section>

@@ -1,0 +1,259 @@
+// The agreement tables, each built once as a model (figure-table.ts): humans against the panel
+// (overall and by condition; by model and benchmark; each judge), every rater against the gold
+// labels, and each judge's prompt versions. The agreement page and the frozen report show each one's
+// page table, every count linked to exactly what it counted; the CSV and LaTeX downloads write the
+// same models' values (agreement-tables.test.ts walks them). κ is written one way everywhere.
+import type { BinaryAgreement } from "./agreement";
+import { CELLS, groupText, type Cell, type Group, type Question } from "./agreement-cells";
+import type { Agreement, AgreementReport } from "./agreement-report";
+import type { CalibrationRow } from "./calibration";
+import { networkWords } from "./charts";
+import { plain, valued, type ModelCell, type ModelColumn, type ModelRow, type TableModel } from "./figure-table";
+import { formatCount, formatPercent, UNDEFINED_FIGURE } from "@/lib/format";
+import { trajectoriesHref, type TrajectoryFilter } from "./trajectory-filter";
+
+const QUESTIONS = ["attempt", "success"] as const;
+
+/** Cohen's κ as every agreement table writes it: two decimals, its interval "0.30 to 0.52" below. */
+export const kappaText = (k: number | null) => (k === null ? UNDEFINED_FIGURE : k.toFixed(2));
+export const kappaInterval = (ci: [number, number] | null) =>
+  ci ? `${ci[0].toFixed(2)} to ${ci[1].toFixed(2)}` : undefined;
+
+/** One group of a table: its label, its figures, and what each count opens (none: not linked). */
+export type AgreementGroup = {
+  /** The download's scope: overall, condition, model, benchmark, judge, gold, version. */
+  scope: string;
+  label: string;
+  agreement: Agreement;
+  links?: (q: Question) => Record<Cell, string>;
+};
+
+const CELL_WORDS: Record<Cell, string> = {
+  both_positive: "both positive",
+  both_negative: "both negative",
+  human_only: "human only",
+  judges_only: "judges only",
+};
+
+function columns(reference: string, rater: string): ModelColumn[] {
+  const count = (key: Cell, label: string): ModelColumn => ({ key, label, numeric: true, fields: [{ key }] });
+  return [
+    { key: "scope", label: "Scope", onPage: false, fields: [{ key: "scope", tex: "Scope" }] },
+    { key: "group", label: "Group", fields: [{ key: "group", tex: "Group" }] },
+    { key: "question", label: "Question", fields: [{ key: "question", tex: "Question" }] },
+    { key: "n", label: "n", numeric: true, fields: [{ key: "n", tex: "$n$", digits: 0 }] },
+    { key: "agreement", label: "Agreement", numeric: true, fields: [{ key: "agreement", tex: "Agr." }] },
+    {
+      key: "kappa",
+      label: "Cohen's κ (95%)",
+      numeric: true,
+      fields: [{ key: "kappa", tex: "$\\kappa$", digits: 2 }, { key: "kappa_ci_low" }, { key: "kappa_ci_high" }],
+    },
+    count("both_positive", "Both yes"),
+    count("both_negative", "Both no"),
+    count("human_only", `${reference} only`),
+    count("judges_only", `${rater} only`),
+  ];
+}
+
+function rows(g: AgreementGroup): ModelRow[] {
+  return QUESTIONS.map((q) => {
+    const a: BinaryAgreement = g.agreement[q];
+    const links = g.links?.(q);
+    const count = (c: Cell): ModelCell =>
+      valued(
+        {
+          text: formatCount(a[c]),
+          sort: a[c],
+          ...(links && a[c] > 0
+            ? { href: links[c], count: a[c], label: `${g.label}, ${q}, ${CELL_WORDS[c]}: ${a[c]}` }
+            : {}),
+        },
+        a[c],
+      );
+    return {
+      key: `${g.scope}\u0000${g.label}\u0000${q}`,
+      cells: [
+        plain(g.scope),
+        plain(g.label),
+        plain(q),
+        plain(a.n, formatCount(a.n)),
+        valued({ text: formatPercent(a.agreement), sort: a.agreement }, a.agreement),
+        valued(
+          { text: kappaText(a.kappa), sort: a.kappa, sub: kappaInterval(a.kappa_ci) },
+          a.kappa,
+          a.kappa_ci?.[0] ?? null,
+          a.kappa_ci?.[1] ?? null,
+        ),
+        ...CELLS.map(count),
+      ],
+    };
+  });
+}
+
+/** A table of groups: `reference` plays the human's part (the gold label in the gold tables), `rater` the other. */
+export function agreementModel(
+  name: string,
+  title: string,
+  groups: readonly AgreementGroup[],
+  reference = "Human",
+  rater = "Judges",
+): TableModel {
+  return { name, title, columns: columns(reference, rater), rows: groups.flatMap(rows) };
+}
+
+/** Where each count of a human table opens: the labels it counted (`query`: the view's study and form). */
+const labelLinks = (group: Group, query: string) => (q: Question) =>
+  Object.fromEntries(
+    CELLS.map((c) => [c, `/agreement/labels?group=${encodeURIComponent(groupText(group))}&q=${q}&cell=${c}${query}`]),
+  ) as Record<Cell, string>;
+
+const ANSWERS = {
+  attempt: ["attempt", "no-attempt", "attempt", "NOT_ATTEMPTED"],
+  success: ["success", "no-success", "SUCCESSFUL", "no-success"],
+} as const;
+
+/**
+ * Where each count of a gold table opens: the trajectories of the group whose gold label says yes or
+ * no × whose rater (the panel, or one judge) says yes or no. A trajectory has one gold label in force,
+ * so it falls in one cell per rater.
+ */
+const goldLinks = (base: TrajectoryFilter, judge?: string) => (q: Question) => {
+  const [refYes, refNo, raterYes, raterNo] = ANSWERS[q];
+  const rater = (v: typeof raterYes | typeof raterNo): TrajectoryFilter =>
+    judge ? { judge, judgeVerdict: v } : { panel: v };
+  return {
+    both_positive: trajectoriesHref({ ...base, gold: refYes, ...rater(raterYes) }),
+    human_only: trajectoriesHref({ ...base, gold: refYes, ...rater(raterNo) }),
+    judges_only: trajectoriesHref({ ...base, gold: refNo, ...rater(raterYes) }),
+    both_negative: trajectoriesHref({ ...base, gold: refNo, ...rater(raterNo) }),
+  };
+};
+
+export type AgreementTable = { id: string; heading: string; model: TableModel; note?: string };
+
+/**
+ * The agreement report's tables in the page's order. `view`: the chosen study (its items bound the
+ * gold tables' lists) and the query the label lists take; without it, nothing is linked (a download).
+ */
+export function agreementTables(r: AgreementReport, view?: { study: string | null; query: string }): AgreementTable[] {
+  const human = (group: Group) => (view ? labelLinks(group, view.query) : undefined);
+  const within = (base: TrajectoryFilter): TrajectoryFilter => (view?.study ? { ...base, study: view.study } : base);
+  const gold = (base: TrajectoryFilter, judge?: string) => (view ? goldLinks(within(base), judge) : undefined);
+  const condition = (c: { network: boolean; prompt: string }) => `network ${networkWords(c.network)}, ${c.prompt}`;
+  const out: AgreementTable[] = [
+    {
+      id: "agreement-conditions",
+      heading: "Overall and by condition",
+      model: agreementModel("conditions", "Agreement by condition", [
+        { scope: "overall", label: "all labels", agreement: r.overall, links: human({ kind: "all" }) },
+        ...r.by_condition.map((c) => ({
+          scope: "condition",
+          label: condition(c),
+          agreement: c,
+          links: human({ kind: "condition", network: c.network, prompt: c.prompt }),
+        })),
+      ]),
+    },
+    {
+      id: "agreement-models",
+      heading: "By model and benchmark",
+      model: agreementModel("models", "Agreement by model and benchmark", [
+        ...r.by_model.map((m) => ({
+          scope: "model",
+          label: m.model,
+          agreement: m,
+          links: human({ kind: "model", name: m.model }),
+        })),
+        ...r.by_benchmark.map((b) => ({
+          scope: "benchmark",
+          label: b.benchmark,
+          agreement: b,
+          links: human({ kind: "benchmark", name: b.benchmark }),
+        })),
+      ]),
+    },
+    {
+      id: "agreement-judges",
+      heading: "Each judge against the humans",
+      model: agreementModel("judges", "Agreement per judge", [
+        { scope: "judge", label: "panel", agreement: r.overall, links: human({ kind: "all" }) },
+        ...r.judges.map((j) => ({
+          scope: "judge",
+          label: j.judge,
+          agreement: j,
+          links: human({ kind: "judge", name: j.judge }),
+        })),
+      ]),
+    },
+  ];
+  if (r.gold)
+    out.push({
+      id: "agreement-gold",
+      heading: "Against the gold labels",
+      note:
+        "The panel (overall and by condition), each judge and each annotator (their newest label) against the gold " +
+        "label in force on each trajectory (the newest, whoever adjudicated), the gold label taking the human's " +
+        "part. A trajectory has one gold label in force, so each falls in one cell per rater: the counts of the " +
+        "panel and the judges link to exactly their trajectories.",
+      model: agreementModel(
+        "gold",
+        "Agreement with the gold labels",
+        [
+          { scope: "gold", label: "panel", agreement: r.gold.panel, links: gold({ panel: "judged" }) },
+          ...r.gold.by_condition.map((c) => ({
+            scope: "gold",
+            label: `panel · ${condition(c)}`,
+            agreement: c,
+            links: gold({ network: c.network ? "on" : "off", prompt: c.prompt as TrajectoryFilter["prompt"] }),
+          })),
+          ...r.gold.judges.map((j) => ({
+            scope: "gold",
+            label: `judge ${j.judge}`,
+            agreement: j,
+            links: gold({}, j.judge),
+          })),
+          ...r.gold.annotators.map((a) => ({
+            scope: "gold",
+            label: `annotator ${a.annotator}`,
+            agreement: a,
+            links: human({ kind: "gold", name: a.annotator }),
+          })),
+        ],
+        "Gold",
+        "Rater",
+      ),
+    });
+  return out;
+}
+
+/** Each judge under each prompt version it answered in, against the humans and, where there are some, gold. */
+export function versionTables(rows: readonly CalibrationRow[]): AgreementTable[] {
+  const label = (r: CalibrationRow) => `${r.judge ?? "panel"} · prompt v${r.promptVersion}`;
+  const out: AgreementTable[] = [
+    {
+      id: "agreement-versions",
+      heading: "Judge prompt versions against the humans",
+      model: agreementModel(
+        "versions",
+        "Agreement per judge and prompt version",
+        rows.map((r) => ({ scope: "version", label: label(r), agreement: r })),
+      ),
+    },
+  ];
+  const gold = rows.flatMap((r) =>
+    r.gold ? [{ scope: "version", label: `${label(r)} · against gold`, agreement: r.gold }] : [],
+  );
+  if (gold.length)
+    out.push({
+      id: "agreement-versions-gold",
+      heading: "Judge prompt versions against the gold labels",
+      model: agreementModel(
+        "versions-gold",
+        "Agreement per judge and prompt version with the gold labels",
+        gold,
+        "Gold",
+      ),
+    });
+  return out;
+}
