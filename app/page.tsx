@@ -1,6 +1,6 @@
 import { getOverview } from "@/lib/data/overview";
 import { StatList } from "@/components/ui/stat-list";
-import { formatCount } from "@/lib/format";
+import { formatCount } from "@/lib/domain/format";
 import { requirePage } from "@/lib/auth/session";
 import { shownText } from "@/lib/domain/text";
 

@@ -18,7 +18,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { closeCurrentDb, connect, describeTarget, setCurrentDb } from "@/lib/db-connect";
 import { applyMigrations } from "@/prisma/migrate-engine";
-import { formatBytes } from "@/lib/format";
+import { formatBytes } from "@/lib/domain/format";
 import { trajectoryFixture } from "@/prisma/factories";
 import { addBenchAccount, BENCH_ACCOUNT, serverRss, startApp, type RunningApp } from "./bench-app";
 import { dropBenchDatabase, freshTarget } from "./bench-corpus";

@@ -33,8 +33,8 @@ import { ConditionFieldsSchema, type Condition } from "@/lib/import/condition";
 import { warningText } from "@/lib/import/audit";
 import { config } from "@/lib/config";
 import { createPerson, listPeople, PersonSchema, setPassword } from "@/lib/data/people";
-import { issuesText } from "@/lib/format";
-import { formatBytes } from "@/lib/format";
+import { issuesText } from "@/lib/domain/format";
+import { formatBytes } from "@/lib/domain/format";
 import { ProgressBar } from "./progress";
 
 const HELP = `Shortcut Audit command line

@@ -1,6 +1,6 @@
 // A progress bar on standard error when it is a terminal: bytes of all files, records, MB/s.
 import fs from "node:fs";
-import { formatBytes } from "@/lib/format";
+import { formatBytes } from "@/lib/domain/format";
 
 export class ProgressBar {
   private readonly total: number;

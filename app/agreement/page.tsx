@@ -11,7 +11,7 @@ import { StudyChooser } from "@/components/forms/study-chooser";
 import { agreementTables, versionTables } from "@/lib/domain/agreement-tables";
 import { pageTable } from "@/lib/domain/figure-table";
 import { FigureTable } from "@/components/tables/figure-table";
-import { formatCount, formatPercent } from "@/lib/format";
+import { formatCount } from "@/lib/domain/format";
 import { requirePage } from "@/lib/auth/session";
 
 export const metadata: Metadata = { title: "Agreement" };

@@ -5,7 +5,7 @@ import { listFilterOptions } from "@/lib/data/trajectories";
 import { listRuns } from "@/lib/judges/runs";
 import { resumeWaitingRuns } from "@/lib/judges/service";
 import { AutoRefresh } from "@/components/ui/auto-refresh";
-import { formatCount, formatTime } from "@/lib/format";
+import { formatCount, formatTime } from "@/lib/domain/format";
 import { controlRun } from "./actions";
 import { JudgeForm, PromptForm, RunForm } from "./judge-forms";
 import { shownText } from "@/lib/domain/text";

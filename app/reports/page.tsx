@@ -5,7 +5,7 @@ import Link from "next/link";
 import { can } from "@/lib/auth/permissions";
 import { requirePage } from "@/lib/auth/session";
 import { dataFingerprint, listFrozenReports } from "@/lib/data/frozen-reports";
-import { formatTime } from "@/lib/format";
+import { formatTime } from "@/lib/domain/format";
 import { FreezeForm, RevokeForm, ShareForm } from "./report-forms";
 import { shownText } from "@/lib/domain/text";
 

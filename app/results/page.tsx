@@ -16,7 +16,7 @@ import { anchor } from "@/lib/domain/figure-table";
 import { BOOTSTRAP_RESAMPLES } from "@/lib/domain/paired";
 import { benchmarkTables, TABLE_NAMES, TABLE_TITLES } from "@/lib/domain/results-tables";
 import { chartBars } from "@/lib/domain/results-charts";
-import { formatCount } from "@/lib/format";
+import { formatCount } from "@/lib/domain/format";
 import { requirePage } from "@/lib/auth/session";
 
 export const metadata: Metadata = { title: "Results" };

@@ -12,7 +12,7 @@ import { reviewQueue } from "@/lib/data/review";
 import { pendingBlind } from "@/lib/data/blind-elsewhere";
 import { WithheldNote } from "@/components/ui/withheld";
 import { networkWords } from "@/lib/domain/charts";
-import { formatCount } from "@/lib/format";
+import { formatCount } from "@/lib/domain/format";
 import { shownText } from "@/lib/domain/text";
 
 export const metadata: Metadata = { title: "Review" };

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { can } from "@/lib/auth/permissions";
 import { requirePage } from "@/lib/auth/session";
-import { formatTime } from "@/lib/format";
+import { formatTime } from "@/lib/domain/format";
 import { listStudies } from "@/lib/data/studies";
 import { BlindElsewhereForm } from "./blind-elsewhere-form";
 import { shownText } from "@/lib/domain/text";

@@ -6,7 +6,7 @@ import { Pager } from "@/components/ui/pager";
 import { listFilterOptions, listTrajectories } from "@/lib/data/trajectories";
 import { filtersBeyondTheForm, readTrajectoryFilter, trajectoriesHref } from "@/lib/domain/trajectory-filter";
 import Link from "next/link";
-import { formatCount } from "@/lib/format";
+import { formatCount } from "@/lib/domain/format";
 import { requirePage } from "@/lib/auth/session";
 import { pendingBlind } from "@/lib/data/blind-elsewhere";
 import { WithheldNote } from "@/components/ui/withheld";

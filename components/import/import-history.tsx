@@ -1,5 +1,5 @@
 import type { ImportRow } from "@/lib/data/imports-list";
-import { formatCount, formatTime } from "@/lib/format";
+import { formatCount, formatTime } from "@/lib/domain/format";
 import { recordUnit, warningText } from "@/lib/import/audit";
 
 const STATUS: Record<ImportRow["status"], string> = {

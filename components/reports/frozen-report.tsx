@@ -8,7 +8,7 @@ import type { FrozenReportView } from "@/lib/data/frozen-reports";
 import { agreementTables } from "@/lib/domain/agreement-tables";
 import { anchor, pageTable, unlinked, type FigureTable as Table } from "@/lib/domain/figure-table";
 import { benchmarkTables, TABLE_NAMES, TABLE_TITLES } from "@/lib/domain/results-tables";
-import { formatCount, formatTime } from "@/lib/format";
+import { formatCount, formatTime } from "@/lib/domain/format";
 import { shownText } from "@/lib/domain/text";
 
 export function FrozenReport({

@@ -2,10 +2,11 @@
 // (among those whose task has a record) with evidence, how the panel judged them, and the two
 // disagreements, each figure a link to the trajectories it counts.
 import Link from "next/link";
-import { LOW_SIMILARITY, type EvidenceSummaryRow } from "@/lib/data/evidence-summary";
+import type { EvidenceSummaryRow } from "@/lib/data/evidence-summary";
+import { LOW_SIMILARITY } from "@/lib/domain/evidence";
 import { conditionFilter } from "@/lib/domain/drill-down";
 import { trajectoriesHref } from "@/lib/domain/trajectory-filter";
-import { formatCount, formatPercent } from "@/lib/format";
+import { formatCount, formatPercent } from "@/lib/domain/format";
 import { NetworkMark } from "@/components/ui/network-mark";
 import { shownText } from "@/lib/domain/text";
 

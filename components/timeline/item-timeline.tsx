@@ -7,10 +7,8 @@ import { PatchView } from "@/components/timeline/patch-view";
 import { StepList, type StepCitation } from "@/components/timeline/step-list";
 import { SuspectNavigator } from "@/components/timeline/suspect-navigator";
 import { Pager } from "@/components/ui/pager";
-import { getSteps, getSuspectSteps } from "@/lib/data/trajectory";
+import type { StepPage } from "@/lib/data/trajectory";
 import { conditionText } from "@/lib/domain/charts";
-import { firstValue, wholeNumber } from "@/lib/domain/params";
-import { pageSteps, STEPS_PER_PAGE } from "@/lib/domain/timeline";
 
 export type ItemTrajectory = {
   id: number;
@@ -25,20 +23,6 @@ export type ItemTrajectory = {
   task: { key: string; repo: string | null; baseCommit: string | null };
 };
 
-/** The step page asked for, and what it shows (read before rendering, so the aside can use the suspects). */
-export async function itemSteps(t: ItemTrajectory, requestedPage: string | string[] | undefined) {
-  const pages = Math.max(1, Math.ceil(t.stepCount / STEPS_PER_PAGE));
-  const page = Math.min(
-    pages,
-    wholeNumber(1)
-      .catch(1)
-      .parse(firstValue(requestedPage) ?? "1"),
-  );
-  const { from, to } = pageSteps(page);
-  const [messages, suspects] = await Promise.all([getSteps(t.id, from, to), getSuspectSteps(t.id)]);
-  return { page, pages, from, to, messages, suspects };
-}
-
 export function ItemTimeline({
   t,
   base,
@@ -51,7 +35,8 @@ export function ItemTimeline({
   t: ItemTrajectory;
   /** The item's own page (step pages add ?page=N). */
   base: string;
-  steps: Awaited<ReturnType<typeof itemSteps>>;
+  /** The step page the item's page read (lib/data/trajectory.ts, stepPage). */
+  steps: StepPage;
   citations: StepCitation[];
   /** Where the item is: its queue, study and place in it. */
   where: { href: string; label: string; text: string };

@@ -1,4 +1,4 @@
-import { formatCount } from "@/lib/format";
+import { formatCount } from "@/lib/domain/format";
 
 /** A row of labelled counts, e.g. the totals on the overview. */
 export function StatList({ label, items }: { label: string; items: ReadonlyArray<readonly [string, number]> }) {

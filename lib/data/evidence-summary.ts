@@ -4,9 +4,7 @@ import "server-only";
 // (likely judge misses) and panel SUCCESSFUL with no evidence and a final patch unlike the
 // reference (likely false alarms).
 import { db } from "@/lib/db";
-
-/** Below this similarity to the reference, a final patch is "unlike" it. */
-export const LOW_SIMILARITY = 0.5;
+import { LOW_SIMILARITY } from "@/lib/domain/evidence";
 
 export type EvidenceSummaryRow = {
   benchmark: string;

@@ -7,7 +7,8 @@ import { assertCan, type Actor } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { assignAnnotators, drawSample, stratumOf, type Candidate } from "@/lib/domain/sampling";
-import { annotatorLoad, draftDigest, tallyStrata, type DraftItem, type StratumRow } from "@/lib/domain/study-draft";
+import { annotatorLoad, tallyStrata, type DraftItem, type StratumRow } from "@/lib/domain/study-draft";
+import { draftDigest } from "./digest";
 
 export const StudyDesignSchema = z.object({
   name: z.string().trim().min(1, "give the study a name").max(200),

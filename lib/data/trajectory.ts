@@ -3,7 +3,9 @@ import "server-only";
 // cut in the database (a tool output may be tens of MB; the page never loads it whole).
 import { LRUCache } from "lru-cache";
 import { db } from "@/lib/db";
+import { firstValue, wholeNumber } from "@/lib/domain/params";
 import { suspectMarks, type SuspectMark } from "@/lib/domain/suspects";
+import { pageSteps, STEPS_PER_PAGE } from "@/lib/domain/timeline";
 import { ASKED_SELECT, CONDITION_SELECT, PANEL_SELECT, VERDICT_SELECT } from "./selects";
 import { voteVerdicts } from "./derived";
 
@@ -212,3 +214,18 @@ export async function getSteps(trajectoryId: number, from: number, to: number): 
     ]);
   return messages.map((m) => ({ ...m, calls: bySeq.get(m.seq) ?? [] }));
 }
+
+/** One page of a queue item's steps: the page asked for (kept in range), its steps and every suspect step. */
+export async function stepPage(t: { id: number; stepCount: number }, requestedPage: string | string[] | undefined) {
+  const pages = Math.max(1, Math.ceil(t.stepCount / STEPS_PER_PAGE));
+  const page = Math.min(
+    pages,
+    wholeNumber(1)
+      .catch(1)
+      .parse(firstValue(requestedPage) ?? "1"),
+  );
+  const { from, to } = pageSteps(page);
+  const [messages, suspects] = await Promise.all([getSteps(t.id, from, to), getSuspectSteps(t.id)]);
+  return { page, pages, from, to, messages, suspects };
+}
+export type StepPage = Awaited<ReturnType<typeof stepPage>>;

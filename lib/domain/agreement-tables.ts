@@ -9,7 +9,7 @@ import type { Agreement, AgreementReport } from "./agreement-report";
 import type { CalibrationRow } from "./calibration";
 import { networkWords } from "./charts";
 import { plain, valued, type ModelCell, type ModelColumn, type ModelRow, type TableModel } from "./figure-table";
-import { formatCount, formatPercent, UNDEFINED_FIGURE } from "@/lib/format";
+import { formatCount, formatPercent, UNDEFINED_FIGURE } from "./format";
 import { trajectoriesHref, type TrajectoryFilter } from "./trajectory-filter";
 
 const QUESTIONS = ["attempt", "success"] as const;

@@ -4,7 +4,7 @@
 import type { EvidenceKind } from "./evidence";
 import { csvCell } from "./table-format";
 import type { Category } from "./verdicts";
-import type { NaturalKey } from "@/lib/import/interchange";
+import type { NaturalKey } from "./natural-key";
 
 export type EvidenceReportRow = {
   trajectory: { id: string | null } & NaturalKey;

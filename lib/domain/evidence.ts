@@ -23,6 +23,9 @@ export type EvidenceItem = {
   lines?: string[];
 };
 
+/** Below this similarity to the reference a final patch is "unlike" it (judged successful: a likely false alarm). */
+export const LOW_SIMILARITY = 0.5;
+
 export type TaskTruth = { instanceId: string; patch: string | null; createdAt: Date | null };
 
 /** Whitespace runs as one space, trimmed: how lines are compared. */

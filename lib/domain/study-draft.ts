@@ -1,6 +1,5 @@
 // What a study's preview shows of a draw (lib/data/studies.ts draws it): each stratum's pool, size
-// and draw, each annotator's load, and the digest that saving compares with the preview's.
-import crypto from "node:crypto";
+// and draw, and each annotator's load. Saving compares the draw's digest (lib/data/digest.ts) with the preview's.
 import type { Candidate, SampledItem } from "./sampling";
 
 export type StratumRow = { stratum: string; pool: number; size: number; drawn: number };
@@ -30,9 +29,4 @@ export function annotatorLoad(
   const load = new Map<string, number>(annotators.map((h) => [h, 0]));
   for (const i of items) for (const h of i.annotators) load.set(h, (load.get(h) ?? 0) + 1);
   return [...load.entries()].map(([handle, n]) => ({ handle, items: n }));
-}
-
-/** A fingerprint of the items and their assignment: 16 hex digits of their SHA-256. */
-export function draftDigest(items: readonly DraftItem[]): string {
-  return crypto.createHash("sha256").update(JSON.stringify(items)).digest("hex").slice(0, 16);
 }

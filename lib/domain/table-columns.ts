@@ -4,7 +4,7 @@ import { networkMark } from "./charts";
 import { plain, text, type ModelCell, type ModelColumn } from "./figure-table";
 import { RATE_LABELS, type ConditionResult, type RateKey } from "./results";
 import { latexEscape } from "./table-format";
-import { formatCount, formatPercent, UNDEFINED_FIGURE } from "@/lib/format";
+import { formatCount, formatPercent, UNDEFINED_FIGURE } from "./format";
 
 export const TABLE_NAMES = ["results", "changes", "categories", "judges", "unparseable"] as const;
 export type TableName = (typeof TABLE_NAMES)[number];

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { runImport, safely, type ImportOutcome, type ImportSource } from "@/lib/data/imports";
 import type { Condition } from "@/lib/import/condition";
 import { combineLookups, resolvedLookup, type ResolvedLookup } from "@/lib/import/resolved";
-import { formatBytes } from "@/lib/format";
+import { formatBytes } from "@/lib/domain/format";
 import { readLimits } from "./limits";
 import { fileShape, readRecords } from "./read-records";
 

@@ -9,7 +9,7 @@ import pick from "stream-json/filters/pick.js";
 import streamValues from "stream-json/streamers/stream-values.js";
 import yauzl from "yauzl";
 import chain from "stream-chain";
-import { formatBytes } from "@/lib/format";
+import { formatBytes } from "@/lib/domain/format";
 import { inspectEval, readInspectSample, type InspectEval } from "@/lib/import/formats/inspect";
 import type { RawRecord } from "@/lib/import/interchange";
 import { isObj } from "@/lib/import/formats/common";

@@ -1,7 +1,7 @@
 // JSON values streamed out of a file's bytes by a stream-json pipeline (a list's elements, or the
 // parts of a document a filter picks), none larger than the record limit, with the bytes each took.
 import type { Duplex } from "node:stream";
-import { formatBytes } from "@/lib/format";
+import { formatBytes } from "@/lib/domain/format";
 import { LimitExceeded } from "./open-text";
 
 /** The bytes could not be read (a limit, a corrupt gzip stream), as opposed to a JSON syntax error. */

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import { createGunzip } from "node:zlib";
 import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { formatBytes } from "@/lib/format";
+import { formatBytes } from "@/lib/domain/format";
 import type { ReadLimits } from "./limits";
 
 export type TextOptions = {

@@ -13,7 +13,7 @@ import { recordType } from "@/lib/import/interchange";
 import { isObj } from "@/lib/import/formats/common";
 import type { RawRecord } from "@/lib/import/interchange";
 import { recordUnit } from "@/lib/import/audit";
-import { formatBytes } from "@/lib/format";
+import { formatBytes } from "@/lib/domain/format";
 import { fileRead, harnessRecord, type FileRead, type ReadOptions } from "./harness-record";
 import { INSPECT_JSON_HEAD, isEvalArchive, readEvalArchive, readInspectJson, sampleRecord } from "./inspect-log";
 import type { ReadLimits } from "./limits";

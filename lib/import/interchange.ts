@@ -122,15 +122,9 @@ export const TrajectoryRecordSchema = z.object({
 });
 export type TrajectoryRecord = z.output<typeof TrajectoryRecordSchema>;
 
-/** The natural key of a trajectory: (benchmark, model, task, network, prompt, run). */
-export type NaturalKey = {
-  benchmark: string;
-  model: string;
-  task: string;
-  network: boolean;
-  prompt: "vanilla" | "principled";
-  run: number;
-};
+import type { NaturalKey } from "@/lib/domain/natural-key";
+
+export type { NaturalKey };
 
 const naturalKeySchema = z.object({
   benchmark: nonEmpty("trajectory.benchmark"),

@@ -10,7 +10,7 @@ import { getLabelPoints, scopeOf } from "@/lib/data/agreement";
 import { CELLS, type Cell, cellLabels, groupText, parseGroup } from "@/lib/domain/agreement-cells";
 import { networkWords } from "@/lib/domain/charts";
 import { firstValue } from "@/lib/domain/params";
-import { formatCount } from "@/lib/format";
+import { formatCount } from "@/lib/domain/format";
 import { pendingBlind } from "@/lib/data/blind-elsewhere";
 import { WithheldNote } from "@/components/ui/withheld";
 import { shownText } from "@/lib/domain/text";

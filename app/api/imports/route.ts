@@ -14,7 +14,7 @@ import { ConditionFieldsSchema } from "@/lib/import/condition";
 import { requireRequest } from "@/lib/auth/session";
 import { recordFailedImport } from "@/lib/data/imports";
 import { config } from "@/lib/config";
-import { formatBytes } from "@/lib/format";
+import { formatBytes } from "@/lib/domain/format";
 import { importMemory, readLimits } from "@/lib/files/limits";
 import { type Reservation, workBudget } from "@/lib/server/memory-budget";
 import { UPLOAD_DIR_PREFIX } from "@/lib/server/recovery";

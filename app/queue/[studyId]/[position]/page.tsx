@@ -1,11 +1,12 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { ItemTimeline, itemSteps } from "@/components/timeline/item-timeline";
+import { ItemTimeline } from "@/components/timeline/item-timeline";
+import { stepPage } from "@/lib/data/trajectory";
 import { JudgePanel } from "@/components/timeline/judge-panel";
 import type { StepCitation } from "@/components/timeline/step-list";
 import { SuspectIndex } from "@/components/timeline/trajectory-context";
 import { requireItemPage } from "@/lib/auth/session";
-import { formatTime } from "@/lib/format";
+import { formatTime } from "@/lib/domain/format";
 import { queueItem } from "@/lib/data/queue";
 import { nextPosition } from "@/lib/data/studies";
 import { VerdictForm } from "@/components/forms/verdict-form";
@@ -34,7 +35,7 @@ export default async function LabelPage({
   }
   const t = item.trajectory;
   const base = `/queue/${item.study.id}/${item.position}`;
-  const steps = await itemSteps(t, (await searchParams).page);
+  const steps = await stepPage(t, (await searchParams).page);
   const suspects = steps.suspects;
   // Citations: this annotator's own, and the judges' once they are shown.
   const citations: StepCitation[] = [

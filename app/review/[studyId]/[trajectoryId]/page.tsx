@@ -4,13 +4,14 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { VerdictForm } from "@/components/forms/verdict-form";
-import { ItemTimeline, itemSteps } from "@/components/timeline/item-timeline";
+import { ItemTimeline } from "@/components/timeline/item-timeline";
+import { stepPage } from "@/lib/data/trajectory";
 import { JudgePanel } from "@/components/timeline/judge-panel";
 import type { StepCitation } from "@/components/timeline/step-list";
 import { EvidenceIndex } from "@/components/timeline/task-panel";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
 import { requireItemPage } from "@/lib/auth/session";
-import { formatTime } from "@/lib/format";
+import { formatTime } from "@/lib/domain/format";
 import { reviewItem, reviewQueue } from "@/lib/data/review";
 import { withheldFrom } from "@/lib/data/blind-elsewhere";
 import { Withheld } from "@/components/ui/withheld";
@@ -43,7 +44,7 @@ export default async function ReviewItemPage({
   const base = `/review/${studyId}/${t.id}`;
   const [queue, steps, judged, evidence] = await Promise.all([
     reviewQueue(actor, studyId),
-    itemSteps(t, (await searchParams).page),
+    stepPage(t, (await searchParams).page),
     getTrajectory(t.id),
     getTaskEvidence(t.id, t.task.key),
   ]);
