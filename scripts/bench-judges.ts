@@ -13,7 +13,7 @@ import { closeCurrentDb, connect, describeTarget, setCurrentDb } from "@/lib/db-
 import { defineJudge, JudgeDefinitionSchema } from "@/lib/data/judges";
 import { importFile } from "@/lib/files/import-files";
 import { enqueue, openQueue } from "@/lib/judges/queue";
-import { planRun, runProgress } from "@/lib/judges/runs";
+import { planRun, runProgress } from "@/lib/data/judge-runs";
 import { workJudges } from "@/lib/judges/worker";
 import { applyMigrations } from "@/prisma/migrate-engine";
 import { prng } from "@/prisma/factories";

@@ -16,11 +16,12 @@ import { rebuildSearchDocuments } from "@/lib/data/search-documents";
 import { REPORTS, REPORT_FORMATS, isReportFormat, tableChoice, type ReportName } from "@/lib/data/reports";
 import { evidenceText } from "@/lib/data/evidence-report";
 import { currentPrompt, defineJudge, JudgeDefinitionSchema, listJudges } from "@/lib/data/judges";
-import { cancelRun, finishRun, planRun, runProgress } from "@/lib/judges/runs";
+import { cancelRun } from "@/lib/data/judge-runs";
+import { followRun, startRun } from "@/lib/judges/runs";
+import { judgeConcurrency } from "@/lib/data/judge-requests";
 import { enqueue, openQueue } from "@/lib/judges/queue";
 import { workJudges } from "@/lib/judges/worker";
 import { parseTrajectoryFilter } from "@/lib/domain/trajectory-filter";
-import { db } from "@/lib/db";
 import {
   conditionFor,
   expandPaths,
@@ -281,24 +282,19 @@ async function judgeRun(args: string[]): Promise<number> {
   });
   if (!positionals.length) fail("judge run: name at least one judge");
   const filter = parseTrajectoryFilter(values as Record<string, string>);
-  const plan = await planRun(positionals, filter, os.userInfo().username);
-  console.error(
-    `run ${plan.runId}: ${plan.requests.length} request(s) under prompt version ${plan.promptVersion} ` +
-      `(${plan.answeredBefore} answered before); about ${plan.estimate.tokensIn.toLocaleString("en-US")} input tokens` +
-      (plan.estimate.cost === null ? "" : `, about $${plan.estimate.cost.toFixed(2)}`),
-  );
-  const judges = await db().judge.findMany({
-    where: { name: { in: positionals } },
-    select: { id: true, concurrency: true },
-  });
+  const judges = await judgeConcurrency({ names: positionals });
   const boss = await openQueue();
   let stopWorkers: (() => Promise<void>) | null = null;
   try {
-    await enqueue(boss, plan.requests);
+    const plan = await startRun(positionals, filter, os.userInfo().username, (requests) => enqueue(boss, requests));
+    console.error(
+      `run ${plan.runId}: ${plan.requests.length} request(s) under prompt version ${plan.promptVersion} ` +
+        `(${plan.answeredBefore} answered before); about ${plan.estimate.tokensIn.toLocaleString("en-US")} input ` +
+        `tokens${plan.estimate.cost === null ? "" : `, about $${plan.estimate.cost.toFixed(2)}`}`,
+    );
     stopWorkers = await workJudges(boss, judges);
     const started = performance.now();
-    for (;;) {
-      const p = await runProgress(plan.runId);
+    const { status, progress } = await followRun(plan.runId, (p) => {
       const seconds = (performance.now() - started) / 1000;
       const answered = p.done + p.failed + p.stale;
       console.error(
@@ -306,15 +302,10 @@ async function judgeRun(args: string[]): Promise<number> {
           `${(answered / Math.max(seconds, 0.001)).toFixed(1)}/s, ${p.tokensIn + p.tokensOut} tokens, ` +
           (p.cost === null ? "no prices" : `$${p.cost.toFixed(4)}`),
       );
-      if (!p.pending && !p.asking) {
-        for (const e of p.errors) console.error(`  failed: ${e}`);
-        // Done only if still running: a run cancelled or paused meanwhile (Judges page, judge cancel) stays so.
-        const status = await finishRun(plan.runId);
-        if (status !== "DONE") console.error(`run ${plan.runId} was ${status.toLowerCase()} meanwhile`);
-        return p.failed || status !== "DONE" ? 1 : 0;
-      }
-      await new Promise((r) => setTimeout(r, 1000));
-    }
+    });
+    for (const e of progress.errors) console.error(`  failed: ${e}`);
+    if (status !== "DONE") console.error(`run ${plan.runId} was ${status.toLowerCase()} meanwhile`);
+    return progress.failed || status !== "DONE" ? 1 : 0;
   } finally {
     await stopWorkers?.();
     await boss.stop({ graceful: false, wait: true });
@@ -326,10 +317,7 @@ async function judgeRun(args: string[]): Promise<number> {
  * the database until interrupted; each judge's limits hold across all workers.
  */
 async function judgeWork(): Promise<number> {
-  const judges = await db().judge.findMany({
-    where: { baseUrl: { not: null } },
-    select: { id: true, concurrency: true, name: true },
-  });
+  const judges = await judgeConcurrency("with-endpoint");
   if (!judges.length) fail("judge work: no judge has an endpoint (judge add defines one)");
   const boss = await openQueue();
   const stop = await workJudges(boss, judges);

@@ -10,7 +10,8 @@ import { AppError, formErrors, NO_ERRORS } from "@/lib/errors";
 import { attempt, type SavedState } from "@/lib/form-action";
 import { defineJudge, JudgeDefinitionSchema, savePrompt } from "@/lib/data/judges";
 import { parseTrajectoryFilter } from "@/lib/domain/trajectory-filter";
-import { cancelRun, pauseRun, planRun, previewRun, resumeRun } from "@/lib/judges/runs";
+import { cancelRun, pauseRun, previewRun, resumeRun } from "@/lib/data/judge-runs";
+import { startRun } from "@/lib/judges/runs";
 import { submitRequests } from "@/lib/judges/service";
 
 export type JudgesState = SavedState;
@@ -99,8 +100,7 @@ export async function runAction(_: RunPreview, form: FormData): Promise<RunPrevi
     const previewed = ChosenSchema.safeParse(JSON.parse(String(data.get("chosen") ?? "null")));
     if (!previewed.success) return { ...NO_ERRORS, message: "preview the run first", ...none };
     const chosen = previewed.data;
-    const plan = await planRun(chosen.judges, parseTrajectoryFilter(chosen.filter), actor.handle);
-    await submitRequests(plan.requests);
+    const plan = await startRun(chosen.judges, parseTrajectoryFilter(chosen.filter), actor.handle, submitRequests);
     revalidatePath("/judges");
     return { ...START, ...none, saved: `run ${plan.runId} started: ${plan.requests.length} request(s)` };
   } catch (e) {

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { requirePage } from "@/lib/auth/session";
 import { currentPrompt, listJudges } from "@/lib/data/judges";
 import { listFilterOptions } from "@/lib/data/trajectories";
-import { listRuns } from "@/lib/judges/runs";
+import { listRuns } from "@/lib/data/judge-runs";
 import { resumeWaitingRuns } from "@/lib/judges/service";
 import { AutoRefresh } from "@/components/ui/auto-refresh";
 import { formatCount, formatTime } from "@/lib/domain/format";

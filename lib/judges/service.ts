@@ -3,9 +3,9 @@ import "server-only";
 // the Judges page, or at server start (instrumentation.ts) when a running run has requests waiting.
 // Rows left being asked by a process that died go back to pending first.
 import type PgBoss from "pg-boss";
-import { db } from "@/lib/db";
+import { judgeConcurrency, requeueAsking, runsWaiting } from "@/lib/data/judge-requests";
 import { enqueue, openQueue, type QueuedRequest } from "./queue";
-import { pendingRequests } from "./runs";
+import { pendingRequests } from "@/lib/data/judge-runs";
 import { workJudges } from "./worker";
 
 type Service = { boss: PgBoss; working: Set<number> };
@@ -15,10 +15,7 @@ async function start(): Promise<Service> {
   const boss = await openQueue();
   const service: Service = { boss, working: new Set() };
   // This process is the only worker of runs started here: what was being asked when it stopped is asked again.
-  await db().judgeRequest.updateMany({
-    where: { status: "ASKING", run: { status: "RUNNING" } },
-    data: { status: "PENDING" },
-  });
+  await requeueAsking();
   await submit(service, await pendingRequests());
   return service;
 }
@@ -26,7 +23,7 @@ async function start(): Promise<Service> {
 async function submit(service: Service, requests: readonly QueuedRequest[]): Promise<void> {
   const ids = [...new Set(requests.map((r) => r.judgeId))].filter((id) => !service.working.has(id));
   if (ids.length) {
-    const judges = await db().judge.findMany({ where: { id: { in: ids } }, select: { id: true, concurrency: true } });
+    const judges = await judgeConcurrency({ ids });
     await workJudges(service.boss, judges);
     for (const j of judges) service.working.add(j.id);
   }
@@ -50,8 +47,5 @@ export async function submitRequests(requests: readonly QueuedRequest[]): Promis
 /** Starts the queue when a running run has requests waiting and nothing works them here yet. */
 export async function resumeWaitingRuns(): Promise<void> {
   if (holder.__shortcutAuditJudges) return;
-  const waiting = await db().judgeRequest.count({
-    where: { status: { in: ["PENDING", "ASKING"] }, run: { status: "RUNNING" } },
-  });
-  if (waiting) await service();
+  if (await runsWaiting()) await service();
 }

@@ -6,108 +6,36 @@ import "server-only";
 // once its request is stored: a worker that dies leaves its jobs to pg-boss's expiry and its claims
 // to the lease, and another takes them over.
 import type PgBoss from "pg-boss";
-import { db } from "@/lib/db";
-import type { NaturalKey } from "@/lib/import/interchange";
-import { AnswerWriter, type Outcome } from "./answers";
-import { askJudge, JudgeRequestFailed } from "./client";
-import { Prisma } from "@/generated/prisma/client";
+import { AnswerWriter, type Outcome } from "@/lib/data/judge-answers";
+import {
+  claimJudgeRequests,
+  judgeReadCost,
+  judgeSettings,
+  judgeTurns,
+  promptText,
+  releaseClaims,
+} from "@/lib/data/judge-requests";
 import { workBudget } from "@/lib/server/memory-budget";
-import { CUT_MARKER_PARTS, judgeRequest, type JudgeRequest, type JudgeTurn } from "./prompt";
+import { askJudge, JudgeRequestFailed } from "./client";
+import { judgeRequest, type JudgeRequest } from "./prompt";
 import { enqueueHeld, ensureQueue, type JobData, jobRequests, queueName, REQUESTS_PER_JOB } from "./queue";
 
 /** Characters per token when fitting a trajectory to a judge's budget. */
 const CHARS_PER_TOKEN = 4;
 
-/**
- * One trajectory's turns (each message with its calls, in one query), every text longer than
- * `capChars` read already cut in the middle to it: a judge never reads more than its budget of one
- * text, so a trajectory of one 100 MB output costs the worker what its budget does. The output's cut
- * is counted (prompt.ts marks it); a longer reasoning, message or call input gets the marker here.
- */
-async function turnsOf(trajectoryId: number, capChars: number): Promise<JudgeTurn[]> {
-  const head = Math.ceil(capChars / 2);
-  const tail = capChars - head;
-  const [open, close] = CUT_MARKER_PARTS;
-  // A text cut with its marker (reasoning, messages, call inputs); outputs are cut bare and counted.
-  const cut = (col: Prisma.Sql) => Prisma.sql`CASE WHEN length(${col}) > ${capChars}
-      THEN left(${col}, ${head}) || ${open} || to_char(length(${col}) - ${capChars}, 'FM999,999,999,999') || ${close}
-           || right(${col}, ${tail}) ELSE ${col} END`;
-  return db().$queryRaw<JudgeTurn[]>`
-    SELECT m.step, lower(m.role::text) AS role,
-           CASE WHEN m.role = 'tool' AND length(m.content) > ${capChars}
-                THEN left(m.content, ${head}) || right(m.content, ${tail})
-                WHEN m.role = 'tool' THEN m.content ELSE ${cut(Prisma.sql`m.content`)} END AS content,
-           CASE WHEN m.role = 'tool' THEN greatest(length(m.content) - ${capChars}, 0)::int ELSE 0 END AS "contentCut",
-           ${cut(Prisma.sql`m.reasoning`)} AS reasoning,
-           coalesce((SELECT json_agg(json_build_object('name', c.name, 'input', ${cut(Prisma.sql`c.input`)})
-                                     ORDER BY c.seq)
-                       FROM tool_call c WHERE c."trajectoryId" = m."trajectoryId" AND c."messageSeq" = m.seq),
-                    '[]'::json) AS calls
-      FROM message m WHERE m."trajectoryId" = ${trajectoryId}
-     ORDER BY m.step, m.seq`;
-}
-
-/**
- * The most a trajectory's read may hold: each of its texts up to the cap, counted in bytes as
- * stored, twice (the rows, then the request built from them). Reserved from the process's memory
- * budget while it is read and its request built.
- */
-async function readCost(trajectoryId: number, capChars: number): Promise<number> {
-  const [row] = await db().$queryRaw<Array<{ bytes: bigint | null }>>`
-    SELECT (SELECT coalesce(sum(least(octet_length(m.content), ${capChars} * 4)
-                              + least(coalesce(octet_length(m.reasoning), 0), ${capChars} * 4)), 0)
-              FROM message m WHERE m."trajectoryId" = ${trajectoryId})
-         + (SELECT coalesce(sum(least(octet_length(c.input), ${capChars} * 4)), 0)
-              FROM tool_call c WHERE c."trajectoryId" = ${trajectoryId}) AS bytes`;
-  return 2 * Number(row?.bytes ?? 0);
-}
-
 /** A claimed request's trajectory as the judge will read it, within the process's memory budget. */
 async function requestFor(judge: JudgeSettings, r: Claimed): Promise<JudgeRequest> {
   const budgetChars = judge.contextTokens * CHARS_PER_TOKEN;
-  const reservation = await workBudget().await(await readCost(r.trajectoryId, budgetChars));
+  const reservation = await workBudget().await(await judgeReadCost(r.trajectoryId, budgetChars));
   try {
-    return judgeRequest(await promptText(r.promptVersion), await turnsOf(r.trajectoryId, budgetChars), budgetChars);
+    return judgeRequest(await promptText(r.promptVersion), await judgeTurns(r.trajectoryId, budgetChars), budgetChars);
   } finally {
     reservation.release();
   }
 }
 
-/** A claim older than this is a worker that died: another takes the request over. */
-const LEASE_MINUTES = 10;
-
-type ClaimRow = { id: number; outcome: "claimed" | "busy"; runId: number; trajectoryId: number } & {
-  promptVersion: number;
-  fresh: boolean;
-} & NaturalKey;
-
-/**
- * Claims what it can of these requests of one judge (claim_judge_requests, in the migrations), with
- * what asking them needs; those whose trajectory was re-imported since they were planned are stale.
- */
-async function claim(judgeId: number, ids: readonly number[]) {
-  const rows = await db().$queryRaw<ClaimRow[]>`
-    SELECT * FROM claim_judge_requests(${judgeId}::int, ${ids}::int[], ${LEASE_MINUTES}::int)`;
-  const claimed = rows.filter((r) => r.outcome === "claimed");
-  const stale = claimed.filter((r) => !r.fresh).map((r) => r.id);
-  if (stale.length) await db().$executeRaw`UPDATE judge_request SET status = 'STALE' WHERE id = ANY(${stale}::int[])`;
-  return {
-    busy: rows.filter((r) => r.outcome === "busy").map((r) => r.id),
-    requests: claimed
-      .filter((r) => r.fresh)
-      .map(({ benchmark, model, task, network, prompt, run, ...r }) => ({
-        id: r.id,
-        runId: r.runId,
-        trajectoryId: r.trajectoryId,
-        promptVersion: r.promptVersion,
-        key: { benchmark, model, task, network, prompt, run },
-      })),
-  };
-}
-
-type Claimed = Awaited<ReturnType<typeof claim>>["requests"][number];
+type Claimed = Awaited<ReturnType<typeof claimJudgeRequests>>["requests"][number];
 type JudgeSettings = NonNullable<Awaited<ReturnType<typeof judgeSettings>>>;
-const judgeSettings = (id: number) => db().judge.findUnique({ where: { id } });
 
 /** What every outcome of a request says: which request, judge and trajectory, and what was cut. */
 function outcomeBase(judge: JudgeSettings, r: Claimed, request: JudgeRequest | null) {
@@ -150,20 +78,6 @@ async function ask(judge: JudgeSettings, r: Claimed, request: JudgeRequest): Pro
   } catch (e) {
     return { ...base, error: e instanceof JudgeRequestFailed || e instanceof Error ? e.message : String(e) };
   }
-}
-
-/** Prompt versions never change once saved: each is read once per process. */
-const prompts = new Map<number, Promise<string>>();
-function promptText(version: number): Promise<string> {
-  let text = prompts.get(version);
-  if (!text) {
-    text = db()
-      .judgePrompt.findUniqueOrThrow({ where: { version }, select: { text: true } })
-      .then((p) => p.text);
-    text.catch(() => prompts.delete(version));
-    prompts.set(version, text);
-  }
-  return text;
 }
 
 /** Stops a judge's worker loop once the requests it holds are answered. */
@@ -260,13 +174,13 @@ async function judgeLoop(
     let busy: Held[] = [];
     let settings: JudgeSettings | null = null;
     // Kept outside the try: what was claimed before a later step failed is released.
-    const got: { claim?: Awaited<ReturnType<typeof claim>> } = {};
+    const got: { claim?: Awaited<ReturnType<typeof claimJudgeRequests>> } = {};
     try {
-      const claiming = claim(judge.id, [...byId.keys()]).then((c) => {
+      const claiming = claimJudgeRequests(judge.id, [...byId.keys()]).then((c) => {
         got.claim = c;
         return c;
       });
-      let claimed: Awaited<ReturnType<typeof claim>>;
+      let claimed: Awaited<ReturnType<typeof claimJudgeRequests>>;
       [claimed, settings] = await Promise.all([claiming, judgeSettings(judge.id)]);
       requests = settings ? claimed.requests : []; // a judge removed took its requests with it
       busy = claimed.busy.map((id) => byId.get(id)!);
@@ -276,11 +190,7 @@ async function judgeLoop(
     } catch (e) {
       console.error(`${queue}: ${message(e)}`);
       // What was claimed goes back to pending, to be claimed again with the rest of what is held.
-      const mine = got.claim?.requests.map((r) => r.id) ?? [];
-      if (mine.length)
-        await db()
-          .judgeRequest.updateMany({ where: { id: { in: mine }, status: "ASKING" }, data: { status: "PENDING" } })
-          .catch(() => {});
+      await releaseClaims(got.claim?.requests.map((r) => r.id) ?? []).catch(() => {});
       held = [...taken, ...held];
       await sleep(1000);
       continue;

@@ -5,13 +5,13 @@ import "server-only";
 // which keeps the prompt version, model, settings, tokens, time and cost (protocol §2.5: the judge's
 // newest answer is its vote). A batch that cannot be stored is stored answer by answer, so one bad
 // answer (its trajectory deleted meanwhile) is recorded as a failure and the others are kept.
-import { ImportContext } from "@/lib/data/import/context";
-import { writeVotes } from "@/lib/data/import/votes";
-import { transaction, type Sql } from "@/lib/data/sql";
+import { ImportContext } from "./import/context";
+import { writeVotes } from "./import/votes";
+import { transaction, type Sql } from "./sql";
 import { answerNotes } from "@/lib/domain/judge-answer";
 import { storableText } from "@/lib/domain/text";
 import type { NaturalKey } from "@/lib/import/interchange";
-import type { JudgeAnswer } from "./client";
+import type { JudgeAnswer } from "@/lib/judges/client";
 
 /** One request asked: its answer with what the request carried, or the error after the last retry. */
 export type Outcome = {

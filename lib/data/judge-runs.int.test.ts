@@ -12,9 +12,10 @@ import { importFile } from "@/lib/files/import-files";
 import { trajectoryFixture } from "@/prisma/factories";
 import { fakeProvider, type FakeProvider } from "@/test/fake-provider";
 import { jsonl, tempFiles } from "@/test/temp-files";
-import { openQueue, enqueue } from "./queue";
-import { finishRun, planRun, previewRun, runProgress } from "./runs";
-import { workJudges } from "./worker";
+import { openQueue, enqueue } from "@/lib/judges/queue";
+import { finishRun, planRun, previewRun, runProgress } from "./judge-runs";
+import { followRun } from "@/lib/judges/runs";
+import { workJudges } from "@/lib/judges/worker";
 import { runCli, startCli } from "@/test/cli";
 
 const { write } = tempFiles("sa-judge-runs-");
@@ -391,7 +392,9 @@ describe("judge runs", () => {
       const cancelled = cli("judge", "cancel", String(plan.runId));
       expect([cancelled.status, cancelled.stderr]).toEqual([0, expect.stringContaining(`run ${plan.runId} cancelled`)]);
       expect(await runProgress(plan.runId)).toMatchObject({ pending: 0, done: 0 });
-      // What `judge run` does when it has followed a run to its end: done only if still running.
+      // What `judge run` does following a run to its end: done only if still running, so it stays cancelled.
+      const followed = await followRun(plan.runId, () => {}, 10);
+      expect(followed.status).toBe("CANCELLED");
       expect(await finishRun(plan.runId)).toBe("CANCELLED");
       const again = cli("judge", "cancel", String(plan.runId));
       expect(again.stderr).toContain(`run ${plan.runId} was cancelled already`);

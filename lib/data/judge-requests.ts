@@ -1,0 +1,138 @@
+import "server-only";
+// What the judge worker reads and writes of its requests (the worker's loop is lib/judges/worker.ts):
+// a trajectory's turns as a judge reads them, what reading them costs, claiming requests and giving
+// claims back, a judge's settings and a prompt version's text; and what the app's judge service
+// asks of the queue when it starts.
+import { Prisma } from "@/generated/prisma/client";
+import { db } from "@/lib/db";
+import type { NaturalKey } from "@/lib/domain/natural-key";
+import { CUT_MARKER_PARTS, type JudgeTurn } from "@/lib/judges/prompt";
+
+/**
+ * One trajectory's turns (each message with its calls, in one query), every text longer than
+ * `capChars` read already cut in the middle to it: a judge never reads more than its budget of one
+ * text, so a trajectory of one 100 MB output costs the worker what its budget does. The output's cut
+ * is counted (prompt.ts marks it); a longer reasoning, message or call input gets the marker here.
+ */
+export async function judgeTurns(trajectoryId: number, capChars: number): Promise<JudgeTurn[]> {
+  const head = Math.ceil(capChars / 2);
+  const tail = capChars - head;
+  const [open, close] = CUT_MARKER_PARTS;
+  // A text cut with its marker (reasoning, messages, call inputs); outputs are cut bare and counted.
+  const cut = (col: Prisma.Sql) => Prisma.sql`CASE WHEN length(${col}) > ${capChars}
+      THEN left(${col}, ${head}) || ${open} || to_char(length(${col}) - ${capChars}, 'FM999,999,999,999') || ${close}
+           || right(${col}, ${tail}) ELSE ${col} END`;
+  return db().$queryRaw<JudgeTurn[]>`
+    SELECT m.step, lower(m.role::text) AS role,
+           CASE WHEN m.role = 'tool' AND length(m.content) > ${capChars}
+                THEN left(m.content, ${head}) || right(m.content, ${tail})
+                WHEN m.role = 'tool' THEN m.content ELSE ${cut(Prisma.sql`m.content`)} END AS content,
+           CASE WHEN m.role = 'tool' THEN greatest(length(m.content) - ${capChars}, 0)::int ELSE 0 END AS "contentCut",
+           ${cut(Prisma.sql`m.reasoning`)} AS reasoning,
+           coalesce((SELECT json_agg(json_build_object('name', c.name, 'input', ${cut(Prisma.sql`c.input`)})
+                                     ORDER BY c.seq)
+                       FROM tool_call c WHERE c."trajectoryId" = m."trajectoryId" AND c."messageSeq" = m.seq),
+                    '[]'::json) AS calls
+      FROM message m WHERE m."trajectoryId" = ${trajectoryId}
+     ORDER BY m.step, m.seq`;
+}
+
+/**
+ * The most a trajectory's read may hold: each of its texts up to the cap, counted in bytes as
+ * stored, twice (the rows, then the request built from them). Reserved from the process's memory
+ * budget while it is read and its request built.
+ */
+export async function judgeReadCost(trajectoryId: number, capChars: number): Promise<number> {
+  const [row] = await db().$queryRaw<Array<{ bytes: bigint | null }>>`
+    SELECT (SELECT coalesce(sum(least(octet_length(m.content), ${capChars} * 4)
+                              + least(coalesce(octet_length(m.reasoning), 0), ${capChars} * 4)), 0)
+              FROM message m WHERE m."trajectoryId" = ${trajectoryId})
+         + (SELECT coalesce(sum(least(octet_length(c.input), ${capChars} * 4)), 0)
+              FROM tool_call c WHERE c."trajectoryId" = ${trajectoryId}) AS bytes`;
+  return 2 * Number(row?.bytes ?? 0);
+}
+
+/** A claim older than this is a worker that died: another takes the request over. */
+const LEASE_MINUTES = 10;
+
+type ClaimRow = { id: number; outcome: "claimed" | "busy"; runId: number; trajectoryId: number } & {
+  promptVersion: number;
+  fresh: boolean;
+} & NaturalKey;
+
+/**
+ * Claims what it can of these requests of one judge (claim_judge_requests, in the migrations), with
+ * what asking them needs; those whose trajectory was re-imported since they were planned are stale.
+ */
+export async function claimJudgeRequests(judgeId: number, ids: readonly number[]) {
+  const rows = await db().$queryRaw<ClaimRow[]>`
+    SELECT * FROM claim_judge_requests(${judgeId}::int, ${ids}::int[], ${LEASE_MINUTES}::int)`;
+  const claimed = rows.filter((r) => r.outcome === "claimed");
+  const stale = claimed.filter((r) => !r.fresh).map((r) => r.id);
+  if (stale.length) await db().$executeRaw`UPDATE judge_request SET status = 'STALE' WHERE id = ANY(${stale}::int[])`;
+  return {
+    busy: rows.filter((r) => r.outcome === "busy").map((r) => r.id),
+    requests: claimed
+      .filter((r) => r.fresh)
+      .map(({ benchmark, model, task, network, prompt, run, ...r }) => ({
+        id: r.id,
+        runId: r.runId,
+        trajectoryId: r.trajectoryId,
+        promptVersion: r.promptVersion,
+        key: { benchmark, model, task, network, prompt, run },
+      })),
+  };
+}
+
+/** A judge's settings, as the worker asks with them; null once it was removed. */
+export const judgeSettings = (id: number) => db().judge.findUnique({ where: { id } });
+
+/** Claims a worker could not go on with go back to pending, to be claimed again. */
+export async function releaseClaims(ids: readonly number[]): Promise<void> {
+  if (ids.length)
+    await db().judgeRequest.updateMany({
+      where: { id: { in: [...ids] }, status: "ASKING" },
+      data: { status: "PENDING" },
+    });
+}
+
+/** Prompt versions never change once saved: each is read once per process. */
+const prompts = new Map<number, Promise<string>>();
+export function promptText(version: number): Promise<string> {
+  let text = prompts.get(version);
+  if (!text) {
+    text = db()
+      .judgePrompt.findUniqueOrThrow({ where: { version }, select: { text: true } })
+      .then((p) => p.text);
+    text.catch(() => prompts.delete(version));
+    prompts.set(version, text);
+  }
+  return text;
+}
+
+/** Requests left being asked by a process that died, of runs still running, go back to pending. */
+export async function requeueAsking(): Promise<void> {
+  await db().judgeRequest.updateMany({
+    where: { status: "ASKING", run: { status: "RUNNING" } },
+    data: { status: "PENDING" },
+  });
+}
+
+/** Whether a running run has requests waiting to be asked. */
+export async function runsWaiting(): Promise<boolean> {
+  const n = await db().judgeRequest.count({
+    where: { status: { in: ["PENDING", "ASKING"] }, run: { status: "RUNNING" } },
+  });
+  return n > 0;
+}
+
+/** Each judge's concurrency, by id or by name (those named that exist), or of every judge with an endpoint. */
+export function judgeConcurrency(which: { ids: readonly number[] } | { names: readonly string[] } | "with-endpoint") {
+  const where =
+    which === "with-endpoint"
+      ? { baseUrl: { not: null } }
+      : "ids" in which
+        ? { id: { in: [...which.ids] } }
+        : { name: { in: [...which.names] } };
+  return db().judge.findMany({ where, select: { id: true, name: true, concurrency: true } });
+}
