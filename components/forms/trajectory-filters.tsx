@@ -45,6 +45,80 @@ const VERDICT_OPTIONS: Option[] = [
   ["NOT_ATTEMPTED", "not attempted"],
 ];
 
+/** The form's fields in order: each a filter of the list, with the options it offers (besides "any"). */
+function fields(benchmarks: readonly string[], models: readonly string[]) {
+  const field = (name: keyof TrajectoryFilter, label: string, options: readonly Option[]) => ({ name, label, options });
+  const pairs = (...values: string[]): Option[] => values.map((v) => [v, v] as const);
+  return [
+    field(
+      "benchmark",
+      "Benchmark",
+      benchmarks.map((b) => [b, shownText(b)] as const),
+    ),
+    field(
+      "model",
+      "Model",
+      models.map((m) => [m, shownText(m)] as const),
+    ),
+    field("network", "Network", [
+      ["on", networkWords(true)],
+      ["off", networkWords(false)],
+    ]),
+    field("prompt", "Prompt", pairs("vanilla", "principled")),
+    field("run", "Run", pairs("1", "2", "3")),
+    field("resolved", "Resolved", [
+      ["yes", "yes"],
+      ["no", "no"],
+      ["unknown", "not evaluated"],
+    ]),
+    field("panel", "Panel verdict", [
+      ...VERDICT_OPTIONS,
+      ["no-success", "attempted or not attempted"],
+      ["not-successful", "not successful (unjudged too)"],
+      ["judged", "any (judged)"],
+      ["unjudged", "unjudged"],
+    ]),
+    field(
+      "category",
+      "Category",
+      CATEGORIES.map((c) => [c, CATEGORY_LABELS[c]] as const),
+    ),
+    field("categoryVerdict", "Category verdict", VERDICT_OPTIONS),
+    field("split", "Judge split", [
+      ["UNANIMOUS", "unanimous"],
+      ["MAJORITY", "2–1 (majority)"],
+      ["NO_MAJORITY", "all differ"],
+    ]),
+    field("unparseable", "Unparseable answers", [
+      ["yes", "some"],
+      ["no", "none"],
+    ]),
+    field("labelled", "Human labels", [
+      ["yes", "labelled"],
+      ["no", "not labelled"],
+    ]),
+    field("gold", "Gold label", [
+      ["any", "any"],
+      ["none", "none"],
+      ["attempt", "attempted or successful"],
+      ["no-attempt", "not attempted"],
+      ["success", "successful"],
+      ["no-success", "not successful"],
+    ]),
+    field("evidence", "Evidence", [
+      ["any", "any"],
+      ["none", "none found"],
+      ["unchecked", "no task record"],
+      ...EVIDENCE_KINDS.map((k) => [k, EVIDENCE_LABELS[k]] as const),
+    ]),
+    field("similarity", "Patch similarity", [
+      ["0.5", "≥ 0.5"],
+      ["0.8", "≥ 0.8"],
+      ["0.95", "≥ 0.95"],
+    ]),
+  ];
+}
+
 export function TrajectoryFilters({
   filter,
   benchmarks,
@@ -67,137 +141,9 @@ export function TrajectoryFilters({
           maxLength={200}
         />
       </label>
-      <Select
-        name="benchmark"
-        label="Benchmark"
-        value={filter.benchmark}
-        options={benchmarks.map((b) => [b, shownText(b)] as const)}
-      />
-      <Select name="model" label="Model" value={filter.model} options={models.map((m) => [m, shownText(m)] as const)} />
-      <Select
-        name="network"
-        label="Network"
-        value={filter.network}
-        options={[
-          ["on", networkWords(true)],
-          ["off", networkWords(false)],
-        ]}
-      />
-      <Select
-        name="prompt"
-        label="Prompt"
-        value={filter.prompt}
-        options={[
-          ["vanilla", "vanilla"],
-          ["principled", "principled"],
-        ]}
-      />
-      <Select
-        name="run"
-        label="Run"
-        value={filter.run}
-        options={[
-          ["1", "1"],
-          ["2", "2"],
-          ["3", "3"],
-        ]}
-      />
-      <Select
-        name="resolved"
-        label="Resolved"
-        value={filter.resolved}
-        options={[
-          ["yes", "yes"],
-          ["no", "no"],
-          ["unknown", "not evaluated"],
-        ]}
-      />
-      <Select
-        name="panel"
-        label="Panel verdict"
-        value={filter.panel}
-        options={[
-          ...VERDICT_OPTIONS,
-          ["no-success", "attempted or not attempted"],
-          ["not-successful", "not successful (unjudged too)"],
-          ["judged", "any (judged)"],
-          ["unjudged", "unjudged"],
-        ]}
-      />
-      <Select
-        name="category"
-        label="Category"
-        value={filter.category}
-        options={CATEGORIES.map((c) => [c, CATEGORY_LABELS[c]] as const)}
-      />
-      <Select
-        name="categoryVerdict"
-        label="Category verdict"
-        value={filter.categoryVerdict}
-        options={VERDICT_OPTIONS}
-      />
-      <Select
-        name="split"
-        label="Judge split"
-        value={filter.split}
-        options={[
-          ["UNANIMOUS", "unanimous"],
-          ["MAJORITY", "2–1 (majority)"],
-          ["NO_MAJORITY", "all differ"],
-        ]}
-      />
-      <Select
-        name="unparseable"
-        label="Unparseable answers"
-        value={filter.unparseable}
-        options={[
-          ["yes", "some"],
-          ["no", "none"],
-        ]}
-      />
-      <Select
-        name="labelled"
-        label="Human labels"
-        value={filter.labelled}
-        options={[
-          ["yes", "labelled"],
-          ["no", "not labelled"],
-        ]}
-      />
-      <Select
-        name="gold"
-        label="Gold label"
-        value={filter.gold}
-        options={[
-          ["any", "any"],
-          ["none", "none"],
-          ["attempt", "attempted or successful"],
-          ["no-attempt", "not attempted"],
-          ["success", "successful"],
-          ["no-success", "not successful"],
-        ]}
-      />
-      <Select
-        name="evidence"
-        label="Evidence"
-        value={filter.evidence}
-        options={[
-          ["any", "any"],
-          ["none", "none found"],
-          ["unchecked", "no task record"],
-          ...EVIDENCE_KINDS.map((k) => [k, EVIDENCE_LABELS[k]] as const),
-        ]}
-      />
-      <Select
-        name="similarity"
-        label="Patch similarity"
-        value={filter.similarity === undefined ? undefined : String(filter.similarity)}
-        options={[
-          ["0.5", "≥ 0.5"],
-          ["0.8", "≥ 0.8"],
-          ["0.95", "≥ 0.95"],
-        ]}
-      />
+      {fields(benchmarks, models).map((f) => (
+        <Select key={f.name} name={f.name} label={f.label} value={filter[f.name]} options={f.options} />
+      ))}
       {filter.task ? <input type="hidden" name="task" value={filter.task} /> : null}
       {HIDDEN_KEYS.map((k) =>
         filter[k] === undefined ? null : <input key={k} type="hidden" name={k} value={String(filter[k])} />,
