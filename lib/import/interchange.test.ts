@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MAX_NESTING, nestedTooDeep, parseInterchangeRecord } from "./interchange";
+import { parseInterchangeRecord } from "./interchange";
+import { MAX_NESTING, nestedTooDeep } from "./nesting";
 
 const trajectory = {
   type: "trajectory",

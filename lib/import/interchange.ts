@@ -1,16 +1,13 @@
-// The app's own records (docs/importing.md, "The app's own format"): trajectories, judge votes and labels.
+// The app's own records (docs/formats.md, "Records"): trajectories, judge votes, labels, gold labels
+// and task records.
 // Pure: plain values in, validated records or field-named errors out. Unknown extra fields are
 // allowed (other tools may add them) and ignored.
+import { MAX_NESTING, nestedTooDeep } from "./nesting";
 import { z } from "zod";
 import { PG_INT_MAX } from "@/lib/domain/params";
-import {
-  CATEGORIES,
-  VERDICTS,
-  normalizeCategory,
-  normalizeVerdict,
-  type Category,
-  type CategoryVerdicts,
-} from "@/lib/domain/verdicts";
+import { normalizeCategory, type Category } from "@/lib/domain/verdicts";
+import type { NaturalKey } from "@/lib/domain/natural-key";
+import { VerdictsSchema } from "./verdicts-schema";
 import type { Turn } from "@/lib/domain/steps";
 import { looksLikeTaskRecord, TaskRecordSchema, type TaskRecord } from "./task-record";
 
@@ -31,36 +28,6 @@ const runSchema = z
   .int({ error: "run must be a whole number ≥ 1" })
   .min(1, { error: "run must be a whole number ≥ 1" })
   .max(PG_INT_MAX, { error: `run must be at most ${PG_INT_MAX}` });
-
-/** Four category verdicts; keys and values in any case, with `-`, `_` or spaces alike. */
-export const VerdictsSchema = z
-  .record(z.string(), z.unknown(), { error: "verdicts must be an object of category → verdict" })
-  .transform((obj, ctx): CategoryVerdicts => {
-    const out: Partial<CategoryVerdicts> = {};
-    for (const [key, value] of Object.entries(obj)) {
-      const category = normalizeCategory(key);
-      if (!category) {
-        ctx.addIssue({
-          code: "custom",
-          path: [key],
-          message: `unknown category "${key}" (expected ${CATEGORIES.join(", ")})`,
-        });
-        continue;
-      }
-      const verdict = typeof value === "string" ? normalizeVerdict(value) : null;
-      if (!verdict)
-        ctx.addIssue({
-          code: "custom",
-          path: [key],
-          message: `${JSON.stringify(value)} is not a verdict (expected ${VERDICTS.join(", ")})`,
-        });
-      else out[category] = verdict;
-    }
-    const missing = CATEGORIES.filter((c) => !out[c]);
-    if (missing.length && !ctx.issues.length)
-      ctx.addIssue({ code: "custom", message: `missing ${missing.join(", ")}` });
-    return out as CategoryVerdicts;
-  });
 
 const toolCallSchema = z.object({
   id: z.string().nullish(),
@@ -122,9 +89,8 @@ export const TrajectoryRecordSchema = z.object({
 });
 export type TrajectoryRecord = z.output<typeof TrajectoryRecordSchema>;
 
-import type { NaturalKey } from "@/lib/domain/natural-key";
-
 export type { NaturalKey };
+export { VerdictsSchema };
 
 const naturalKeySchema = z.object({
   benchmark: nonEmpty("trajectory.benchmark"),
@@ -305,31 +271,6 @@ export function parseInterchangeRecord(value: unknown): ParseResult<InterchangeR
   const parsed = SCHEMAS[type].safeParse(value);
   if (!parsed.success) return { ok: false, errors: fieldErrors(parsed.error) };
   return { ok: true, value: { type, record: parsed.data } as InterchangeRecord };
-}
-
-/**
- * How deep a record may nest: agent files nest a few dozen levels; PostgreSQL stores JSON of a few
- * thousand levels at most (its stack), and the schemas walk values recursively.
- */
-export const MAX_NESTING = 200;
-
-/**
- * Where a value first nests deeper than `max` levels (the field path of the first value beyond it,
- * "" for the record itself), or null. Walked with a stack of its own, so any depth is safe to check.
- */
-export function nestedTooDeep(value: unknown, max: number): string | null {
-  const stack: Array<{ v: unknown; depth: number; path: string }> = [{ v: value, depth: 0, path: "" }];
-  while (stack.length) {
-    const { v, depth, path } = stack.pop()!;
-    if (v === null || typeof v !== "object") continue;
-    if (depth >= max) return depth > 3 ? `${path}…` : path;
-    const entries = Array.isArray(v) ? v.map((x, i) => [String(i), x] as const) : Object.entries(v);
-    for (const [k, x] of entries)
-      if (x !== null && typeof x === "object")
-        // The path names the first levels, enough to find the field.
-        stack.push({ v: x, depth: depth + 1, path: depth >= 3 ? path : path ? `${path}.${k}` : k });
-  }
-  return null;
 }
 
 /**
