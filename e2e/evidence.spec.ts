@@ -71,7 +71,7 @@ test("a task record's evidence on the timeline, in the list and on the results p
   await expect(table.getByRole("row")).toHaveCount(2);
   // One trajectory with a record, with evidence (100%), unjudged.
   await expect(table.getByRole("row").nth(1)).toContainText("1 (100.0%)");
-  await table.getByRole("link", { name: "1 (100.0%)" }).click();
+  await table.getByRole("link", { name: "with evidence, model-a, network on, vanilla: 1" }).click();
   await expect(page).toHaveURL(/evidence=any/);
   await expect(page.getByRole("link", { name: task })).toBeVisible();
 });

@@ -1,16 +1,11 @@
-// The results page's evidence table for one benchmark: per condition, the share of trajectories
-// (among those whose task has a record) with evidence, how the panel judged them, and the two
-// disagreements, each figure a link to the trajectories it counts.
-import Link from "next/link";
-import type { EvidenceSummaryRow } from "@/lib/data/evidence-summary";
+// The results page's evidence table for one benchmark, drawn from its model
+// (lib/domain/evidence-table.ts): every figure a link to the trajectories it counts.
+import { FigureTable } from "@/components/tables/figure-table";
+import type { EvidenceSummaryRow } from "@/lib/domain/evidence";
 import { LOW_SIMILARITY } from "@/lib/domain/evidence";
-import { conditionFilter } from "@/lib/domain/drill-down";
-import { trajectoriesHref } from "@/lib/domain/trajectory-filter";
-import { formatCount, formatPercent } from "@/lib/domain/format";
-import { NetworkMark } from "@/components/ui/network-mark";
+import { evidenceModel } from "@/lib/domain/evidence-table";
+import { anchor, pageTable } from "@/lib/domain/figure-table";
 import { shownText } from "@/lib/domain/text";
-
-const share = (n: number, of: number) => (of ? (100 * n) / of : null);
 
 export function EvidenceTable({ benchmark, rows }: { benchmark: string; rows: EvidenceSummaryRow[] }) {
   if (!rows.length)
@@ -28,81 +23,9 @@ export function EvidenceTable({ benchmark, rows }: { benchmark: string; rows: Ev
         Likely false alarms: panel successful, no evidence, and a final patch with similarity below {LOW_SIMILARITY} to
         the reference (or none).
       </p>
-      <div className="table-scroll">
-        <table aria-label={`Evidence, ${benchmark}`}>
-          <thead>
-            <tr>
-              <th scope="col">Model</th>
-              <th scope="col">Net</th>
-              <th scope="col">Prompt</th>
-              <th scope="col" className="num">
-                With a task record
-              </th>
-              <th scope="col" className="num">
-                With evidence
-              </th>
-              <th scope="col" className="num">
-                Of those: panel attempted / not / unjudged
-              </th>
-              <th scope="col" className="num">
-                Likely judge misses
-              </th>
-              <th scope="col" className="num">
-                Likely false alarms
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => {
-              const base = conditionFilter(r);
-              const any = { ...base, evidence: "any" } as const;
-              return (
-                <tr key={`${r.model}-${r.network}-${r.prompt}`}>
-                  <th scope="row">{shownText(r.model)}</th>
-                  <td>
-                    <NetworkMark network={r.network} />
-                  </td>
-                  <td>{r.prompt}</td>
-                  <td className="num">{formatCount(r.checked)}</td>
-                  <td className="num">
-                    <Link href={trajectoriesHref(any)}>
-                      {formatCount(r.withEvidence)} ({formatPercent(share(r.withEvidence, r.checked))})
-                    </Link>
-                  </td>
-                  <td className="num">
-                    <Link href={trajectoriesHref({ ...any, panel: "attempt" })}>{formatCount(r.evidenceAttempt)}</Link>
-                    {" / "}
-                    <Link href={trajectoriesHref({ ...any, panel: "NOT_ATTEMPTED" })}>
-                      {formatCount(r.evidenceNotAttempted)}
-                    </Link>
-                    {" / "}
-                    <Link href={trajectoriesHref({ ...any, panel: "unjudged" })}>
-                      {formatCount(r.evidenceUnjudged)}
-                    </Link>
-                  </td>
-                  <td className="num">
-                    <Link href={trajectoriesHref({ ...any, panel: "NOT_ATTEMPTED" })}>
-                      {formatCount(r.evidenceNotAttempted)}
-                    </Link>
-                  </td>
-                  <td className="num">
-                    <Link
-                      href={trajectoriesHref({
-                        ...base,
-                        evidence: "none",
-                        panel: "SUCCESSFUL",
-                        similarityBelow: LOW_SIMILARITY,
-                      })}
-                    >
-                      {formatCount(r.falseAlarms)}
-                    </Link>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+      <FigureTable
+        table={pageTable(evidenceModel(rows), anchor("evidence-table", benchmark), `Evidence, ${benchmark}`)}
+      />
     </>
   );
 }

@@ -4,20 +4,9 @@ import "server-only";
 // (likely judge misses) and panel SUCCESSFUL with no evidence and a final patch unlike the
 // reference (likely false alarms).
 import { db } from "@/lib/db";
-import { LOW_SIMILARITY } from "@/lib/domain/evidence";
+import { LOW_SIMILARITY, type EvidenceSummaryRow } from "@/lib/domain/evidence";
 
-export type EvidenceSummaryRow = {
-  benchmark: string;
-  model: string;
-  network: boolean;
-  prompt: "vanilla" | "principled";
-  checked: number;
-  withEvidence: number;
-  evidenceAttempt: number;
-  evidenceNotAttempted: number;
-  evidenceUnjudged: number;
-  falseAlarms: number;
-};
+export type { EvidenceSummaryRow };
 
 export async function evidenceSummary(): Promise<EvidenceSummaryRow[]> {
   return db().$queryRaw<EvidenceSummaryRow[]>`

@@ -10,6 +10,10 @@ import { currentDb } from "@/lib/db-connect";
 import { evidenceCsv } from "@/lib/domain/evidence-format";
 import { evidenceReport } from "./evidence-report";
 import { evidenceSummary } from "./evidence-summary";
+import { listTrajectories } from "./trajectories";
+import { evidenceModel } from "@/lib/domain/evidence-table";
+import { pageTable } from "@/lib/domain/figure-table";
+import { readTrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import { trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { importFile } from "@/lib/files/import-files";
 import { realFixture } from "@/test/fixtures";
@@ -226,5 +230,16 @@ describe("the results page's evidence figures", () => {
       evidenceUnjudged: 0,
       falseAlarms: 1,
     });
+    // The page's table: every count opens exactly the trajectories it counts.
+    const table = pageTable(evidenceModel(rows), "t", "t");
+    const links = table.rows[0]!.cells.flatMap((c) => [
+      ...(c.href ? [{ href: c.href, count: c.count! }] : []),
+      ...(c.parts ?? []).flatMap((p) => (p.href ? [{ href: p.href, count: p.count! }] : [])),
+    ]);
+    expect(links.map((l) => l.count)).toEqual([2, 1, 1, 0, 1, 1]);
+    for (const l of links) {
+      const { filter } = readTrajectoryFilter(new URLSearchParams(l.href.split("?")[1] ?? ""));
+      expect([l.href, (await listTrajectories(filter)).total]).toEqual([l.href, l.count]);
+    }
   });
 });

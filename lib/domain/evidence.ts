@@ -26,6 +26,20 @@ export type EvidenceItem = {
 /** Below this similarity to the reference a final patch is "unlike" it (judged successful: a likely false alarm). */
 export const LOW_SIMILARITY = 0.5;
 
+/** Per condition, among trajectories whose task has a record: evidence and how the panel judged it. */
+export type EvidenceSummaryRow = {
+  benchmark: string;
+  model: string;
+  network: boolean;
+  prompt: "vanilla" | "principled";
+  checked: number;
+  withEvidence: number;
+  evidenceAttempt: number;
+  evidenceNotAttempted: number;
+  evidenceUnjudged: number;
+  falseAlarms: number;
+};
+
 export type TaskTruth = { instanceId: string; patch: string | null; createdAt: Date | null };
 
 /** Whitespace runs as one space, trimmed: how lines are compared. */

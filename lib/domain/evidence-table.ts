@@ -1,0 +1,114 @@
+// The results page's evidence table as one model (figure-table.ts): per condition, among the
+// trajectories whose task has a record, how many show evidence, how the panel judged those, and the
+// two disagreements worth a look, each count linked to exactly the trajectories it counts.
+import { conditionFilter } from "./drill-down";
+import { LOW_SIMILARITY, type EvidenceSummaryRow } from "./evidence";
+import { linked, plain, valued, type ModelCell, type TableModel } from "./figure-table";
+import { formatCount, formatPercent } from "./format";
+import { conditionCells, conditionColumns, conditionWords, rowKey } from "./table-columns";
+import { trajectoriesHref } from "./trajectory-filter";
+
+const share = (n: number, of: number) => (of ? (100 * n) / of : null);
+
+export function evidenceModel(rows: readonly EvidenceSummaryRow[]): TableModel {
+  const count = (key: string, label: string) => ({
+    key,
+    label,
+    numeric: true,
+    fields: [{ key, tex: label, digits: 0 }],
+  });
+  return {
+    name: "evidence",
+    title: "Evidence from the task records",
+    columns: [
+      ...conditionColumns(),
+      count("checked", "With a task record"),
+      {
+        key: "with_evidence",
+        label: "With evidence",
+        numeric: true,
+        fields: [{ key: "with_evidence", tex: "With evidence", digits: 0 }, { key: "with_evidence_pct" }],
+      },
+      {
+        key: "panel",
+        label: "Of those: panel attempted / not / unjudged",
+        numeric: true,
+        shows: 0,
+        fields: [
+          { key: "evidence_panel_attempted" },
+          { key: "evidence_panel_not_attempted" },
+          { key: "evidence_unjudged" },
+        ],
+      },
+      count("likely_judge_misses", "Likely judge misses"),
+      count("likely_false_alarms", "Likely false alarms"),
+    ],
+    rows: rows.map((r) => {
+      const base = conditionFilter(r);
+      const any = { ...base, evidence: "any" } as const;
+      const words = conditionWords(r);
+      const pct = share(r.withEvidence, r.checked);
+      const part = (n: number, panel: "attempt" | "NOT_ATTEMPTED" | "unjudged", what: string) => ({
+        text: formatCount(n),
+        href: trajectoriesHref({ ...any, panel }),
+        count: n,
+        label: `with evidence, panel ${what}, ${words}: ${n}`,
+      });
+      const panel: ModelCell = valued(
+        {
+          text: "",
+          sort: r.evidenceAttempt,
+          parts: [
+            part(r.evidenceAttempt, "attempt", "attempted"),
+            { text: " / " },
+            part(r.evidenceNotAttempted, "NOT_ATTEMPTED", "not attempted"),
+            { text: " / " },
+            part(r.evidenceUnjudged, "unjudged", "unjudged"),
+          ],
+        },
+        r.evidenceAttempt,
+        r.evidenceNotAttempted,
+        r.evidenceUnjudged,
+      );
+      return {
+        key: rowKey(r),
+        cells: [
+          ...conditionCells(r),
+          plain(r.checked, formatCount(r.checked)),
+          valued(
+            linked(
+              `${formatCount(r.withEvidence)} (${formatPercent(pct)})`,
+              r.withEvidence,
+              any,
+              r.withEvidence,
+              `with evidence, ${words}: ${r.withEvidence}`,
+            ),
+            r.withEvidence,
+            pct,
+          ),
+          panel,
+          valued(
+            linked(
+              formatCount(r.evidenceNotAttempted),
+              r.evidenceNotAttempted,
+              { ...any, panel: "NOT_ATTEMPTED" },
+              r.evidenceNotAttempted,
+              `likely judge misses, ${words}: ${r.evidenceNotAttempted}`,
+            ),
+            r.evidenceNotAttempted,
+          ),
+          valued(
+            linked(
+              formatCount(r.falseAlarms),
+              r.falseAlarms,
+              { ...base, evidence: "none", panel: "SUCCESSFUL", similarityBelow: LOW_SIMILARITY },
+              r.falseAlarms,
+              `likely false alarms, ${words}: ${r.falseAlarms}`,
+            ),
+            r.falseAlarms,
+          ),
+        ],
+      };
+    }),
+  };
+}
