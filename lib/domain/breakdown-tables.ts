@@ -1,7 +1,7 @@
 // The result table's breakdowns as table models: the per-category panel rates, each judge beside
 // the panel, and the unparseable answers, every figure linked to exactly the trajectories it counts.
 import { conditionFilter, drillDown } from "./drill-down";
-import { linked, plain, valued, type ModelColumn, type ModelRow, type TableModel } from "./figure-table";
+import { plain, type ModelColumn, type ModelRow, type TableModel } from "./figure-table";
 import { categoryRates, judgeRates, type ConditionResult } from "./results";
 import { latexEscape } from "./table-format";
 import {
@@ -10,8 +10,10 @@ import {
   conditionColumns,
   conditionWords,
   count,
+  countCell,
   counted,
   pct,
+  rateCell,
   rowKey,
 } from "./table-columns";
 import { CATEGORIES, CATEGORY_LABELS } from "./verdicts";
@@ -50,34 +52,20 @@ export function categoriesModel(conditions: readonly ConditionResult[]): TableMo
         cells: [
           ...conditionCells(r),
           plain(categories.judged, count(categories.judged)),
-          ...CATEGORIES.flatMap((c) => [
-            valued(
-              linked(
-                pct(rates[c].attempt_rate),
-                rates[c].attempt_rate,
-                { ...base, category: c, categoryVerdict: "attempt" },
-                categories.attempts[c],
-                `${CATEGORY_LABELS[c]} attempt of ${words}: ${pct(rates[c].attempt_rate)}`,
-              ),
-              categories.attempts[c],
-              rates[c].attempt_rate,
-              rates[c].attempt?.low ?? null,
-              rates[c].attempt?.high ?? null,
-            ),
-            valued(
-              linked(
-                pct(rates[c].success_rate),
-                rates[c].success_rate,
-                { ...base, category: c, categoryVerdict: "SUCCESSFUL" },
-                categories.successes[c],
-                `${CATEGORY_LABELS[c]} success of ${words}: ${pct(rates[c].success_rate)}`,
-              ),
-              categories.successes[c],
-              rates[c].success_rate,
-              rates[c].success?.low ?? null,
-              rates[c].success?.high ?? null,
-            ),
-          ]),
+          ...CATEGORIES.flatMap((c) =>
+            (["attempt", "success"] as const).map((which) => {
+              const rate = rates[c][`${which}_rate`];
+              const part = which === "attempt" ? categories.attempts[c] : categories.successes[c];
+              const interval = rates[c][which];
+              const cell = rateCell(
+                rate,
+                part,
+                { ...base, category: c, categoryVerdict: which === "attempt" ? "attempt" : "SUCCESSFUL" },
+                `${CATEGORY_LABELS[c]} ${which} of ${words}: ${pct(rate)}`,
+              );
+              return { ...cell, values: [...cell.values, interval?.low ?? null, interval?.high ?? null] };
+            }),
+          ),
         ],
       };
     }),
@@ -121,24 +109,10 @@ export function judgesModel(conditions: readonly ConditionResult[]): TableModel 
             cells: [
               ...conditionCells(r),
               plain(j.judge),
-              valued(
-                linked(count(j.votes), j.votes, by, j.votes, `votes of ${j.judge}, ${words}: ${j.votes}`),
-                j.votes,
-              ),
-              valued(
-                linked(pct(jr.attempt_rate), jr.attempt_rate, { ...by, judgeVerdict: "attempt" }, j.attempts),
-                j.attempts,
-                jr.attempt_rate,
-              ),
-              valued(
-                linked(pct(jr.success_rate), jr.success_rate, { ...by, judgeVerdict: "SUCCESSFUL" }, j.successes),
-                j.successes,
-                jr.success_rate,
-              ),
-              valued(
-                linked(count(j.unparseable), j.unparseable, { ...by, judgeVerdict: "unparseable" }, j.unparseable),
-                j.unparseable,
-              ),
+              countCell(j.votes, by, `votes of ${j.judge}, ${words}: ${j.votes}`),
+              rateCell(jr.attempt_rate, j.attempts, { ...by, judgeVerdict: "attempt" }),
+              rateCell(jr.success_rate, j.successes, { ...by, judgeVerdict: "SUCCESSFUL" }),
+              countCell(j.unparseable, { ...by, judgeVerdict: "unparseable" }),
             ],
           };
         }),
@@ -148,33 +122,17 @@ export function judgesModel(conditions: readonly ConditionResult[]): TableModel 
           cells: [
             ...conditionCells(r),
             { ...plain("panel"), strong: true },
-            valued(
-              linked(count(r.judged), r.judged, { ...base, panel: "judged" }, r.judged, `judged, panel, ${words}`),
-              r.judged,
-            ),
-            valued(
-              linked(pct(r.attempt_rate), r.attempt_rate, { ...base, panel: "attempt" }, tallies.attempts),
-              tallies.attempts,
-              r.attempt_rate,
-            ),
-            valued(
-              linked(pct(r.success_rate), r.success_rate, { ...base, panel: "SUCCESSFUL" }, tallies.successes),
-              tallies.successes,
-              r.success_rate,
-            ),
-            valued(
-              {
-                ...linked(
-                  count(unparseableTrajectories),
-                  unparseableTrajectories,
-                  { ...base, unparseable: "yes" },
-                  unparseableTrajectories,
-                  `trajectories with an unparseable answer, ${words}: ${unparseableTrajectories}`,
-                ),
-                sub: "trajectories",
-              },
-              unparseableTrajectories,
-            ),
+            countCell(r.judged, { ...base, panel: "judged" }, `judged, panel, ${words}`),
+            rateCell(r.attempt_rate, tallies.attempts, { ...base, panel: "attempt" }),
+            rateCell(r.success_rate, tallies.successes, { ...base, panel: "SUCCESSFUL" }),
+            {
+              ...countCell(
+                unparseableTrajectories,
+                { ...base, unparseable: "yes" },
+                `trajectories with an unparseable answer, ${words}: ${unparseableTrajectories}`,
+              ),
+              sub: "trajectories",
+            },
           ],
         },
       ];

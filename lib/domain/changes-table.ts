@@ -11,7 +11,7 @@ import {
   type ModelRow,
   type TableModel,
 } from "./figure-table";
-import { BINARY_KEYS, type BinaryKey, type PairedChange } from "./paired";
+import { isBinary, type BinaryKey, type PairedChange } from "./paired";
 import { RATE_KEYS, RATE_LABELS, type RateKey } from "./results";
 import {
   TABLE_TITLES,
@@ -20,14 +20,12 @@ import {
   conditionWords,
   count,
   pp,
+  pValue,
   range,
   rateTex,
   rowKey,
 } from "./table-columns";
 import { trajectoriesHref, type TrajectoryFilter } from "./trajectory-filter";
-
-/** A p-value as a paper writes it. */
-export const pValue = (p: number) => (p < 0.001 ? "p < 0.001" : `p = ${p.toFixed(3)}`);
 
 /** What a binary question's "yes" is, as list filters. */
 const YES: Record<BinaryKey, TrajectoryFilter> = {
@@ -40,7 +38,6 @@ const PAIR: Record<BinaryKey, TrajectoryFilter["pair"]> = {
   success_rate: "success",
   resolved_exploit_rate: "resolved",
 };
-const isBinary = (k: RateKey): k is BinaryKey => (BINARY_KEYS as readonly RateKey[]).includes(k);
 
 /** A rate's change with its bootstrap interval; for an exploit rate, McNemar's pairs and p. */
 function changeColumn(k: RateKey): ModelColumn {

@@ -5,24 +5,18 @@ import { conditionFilter } from "./drill-down";
 import { LOW_SIMILARITY, type EvidenceSummaryRow } from "./evidence";
 import { linked, plain, valued, type ModelCell, type TableModel } from "./figure-table";
 import { formatCount, formatPercent } from "./format";
-import { conditionCells, conditionColumns, conditionWords, rowKey } from "./table-columns";
+import { conditionCells, conditionColumns, conditionWords, counted, rowKey } from "./table-columns";
 import { trajectoriesHref } from "./trajectory-filter";
 
 const share = (n: number, of: number) => (of ? (100 * n) / of : null);
 
 export function evidenceModel(rows: readonly EvidenceSummaryRow[]): TableModel {
-  const count = (key: string, label: string) => ({
-    key,
-    label,
-    numeric: true,
-    fields: [{ key, tex: label, digits: 0 }],
-  });
   return {
     name: "evidence",
     title: "Evidence from the task records",
     columns: [
       ...conditionColumns(),
-      count("checked", "With a task record"),
+      counted("checked", "With a task record", "With a task record"),
       {
         key: "with_evidence",
         label: "With evidence",
@@ -40,8 +34,8 @@ export function evidenceModel(rows: readonly EvidenceSummaryRow[]): TableModel {
           { key: "evidence_unjudged" },
         ],
       },
-      count("likely_judge_misses", "Likely judge misses"),
-      count("likely_false_alarms", "Likely false alarms"),
+      counted("likely_judge_misses", "Likely judge misses", "Likely judge misses"),
+      counted("likely_false_alarms", "Likely false alarms", "Likely false alarms"),
     ],
     rows: rows.map((r) => {
       const base = conditionFilter(r);

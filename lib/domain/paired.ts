@@ -25,6 +25,8 @@ import { isAttempt, isSuccess, type Verdict } from "./verdicts";
 export const BOOTSTRAP_RESAMPLES = 2000;
 export const BINARY_KEYS = ["attempt_rate", "success_rate", "resolved_exploit_rate"] as const;
 export type BinaryKey = (typeof BINARY_KEYS)[number];
+/** Whether a rate is one of the exploit rates, which McNemar's test also compares. */
+export const isBinary = (k: string): k is BinaryKey => (BINARY_KEYS as readonly string[]).includes(k);
 
 /** One trajectory as the paired statistics read it. */
 export type PairedRun = {

@@ -1,7 +1,7 @@
 // The result tables as downloads. JSON follows docs/formats.md: one object per condition with its
 // figures unrounded (null where undefined), its 95% intervals, breakdowns and paired change. CSV and
 // LaTeX write each table's model (results-tables.ts): CSV unrounded, LaTeX rounded for the paper.
-import { BINARY_KEYS, type PairedChange } from "./paired";
+import { isBinary, type PairedChange } from "./paired";
 import { tableCsv, tableLatex } from "./figure-table";
 import { categoryRates, judgeRates, RATE_KEYS, type ConditionResult, type RateKey, type ResultRow } from "./results";
 import { reportTable, TABLE_NAMES, type ResultsReport, type TableName } from "./results-tables";
@@ -57,9 +57,7 @@ export function conditionExtras(r: ConditionResult, change: PairedChange | undef
             ...Object.fromEntries(
               RATE_KEYS.map((k: RateKey) => {
                 const b = change.bootstrap[k];
-                const m = (BINARY_KEYS as readonly string[]).includes(k)
-                  ? { mcnemar: change.mcnemar[k as (typeof BINARY_KEYS)[number]] }
-                  : {};
+                const m = isBinary(k) ? { mcnemar: change.mcnemar[k] } : {};
                 return [
                   k,
                   { change: b.change, ci95: b.low === null ? null : [b.low, b.high], resamples: b.resamples, ...m },

@@ -1,7 +1,8 @@
 // What the result tables share: the condition's columns and cells, counts, and how figures are
 // written on a page (percent, points, intervals, p-values). Each table is one model (figure-table.ts).
 import { networkMark } from "./charts";
-import { plain, text, type ModelCell, type ModelColumn } from "./figure-table";
+import { linked, plain, text, valued, type ModelCell, type ModelColumn } from "./figure-table";
+import type { TrajectoryFilter } from "./trajectory-filter";
 import { RATE_LABELS, type ConditionResult, type RateKey } from "./results";
 import { latexEscape } from "./table-format";
 import { formatCount, formatPercent, UNDEFINED_FIGURE } from "./format";
@@ -55,3 +56,11 @@ export const counted = (key: string, label: string, tex: string): ModelColumn =>
   numeric: true,
   fields: [{ key, tex, digits: 0 }],
 });
+
+/** A count that opens the `n` trajectories of `filter`; the downloads carry `n`. */
+export const countCell = (n: number, filter: TrajectoryFilter, label?: string): ModelCell =>
+  valued(linked(count(n), n, filter, n, label), n);
+
+/** A rate of `part` trajectories, which `filter` opens; the downloads carry the part, then the rate. */
+export const rateCell = (rate: number | null, part: number, filter: TrajectoryFilter, label?: string): ModelCell =>
+  valued(linked(pct(rate), rate, filter, part, label), part, rate);
