@@ -3,10 +3,9 @@
 // two disagreements worth a look, each count linked to exactly the trajectories it counts.
 import { conditionFilter } from "./drill-down";
 import { LOW_SIMILARITY, type EvidenceSummaryRow } from "./evidence";
-import { linked, plain, valued, type ModelCell, type TableModel } from "./figure-table";
+import { linked, plain, valued, type TableModel } from "./figure-table";
 import { formatCount, formatPercent } from "./format";
-import { conditionCells, conditionColumns, conditionWords, counted, rowKey } from "./table-columns";
-import { trajectoriesHref } from "./trajectory-filter";
+import { conditionCells, conditionColumns, conditionWords, countCell, counted, rowKey } from "./table-columns";
 
 const share = (n: number, of: number) => (of ? (100 * n) / of : null);
 
@@ -23,17 +22,9 @@ export function evidenceModel(rows: readonly EvidenceSummaryRow[]): TableModel {
         numeric: true,
         fields: [{ key: "with_evidence", tex: "With evidence", digits: 0 }, { key: "with_evidence_pct" }],
       },
-      {
-        key: "panel",
-        label: "Of those: panel attempted / not / unjudged",
-        numeric: true,
-        shows: 0,
-        fields: [
-          { key: "evidence_panel_attempted" },
-          { key: "evidence_panel_not_attempted" },
-          { key: "evidence_unjudged" },
-        ],
-      },
+      counted("evidence_panel_attempted", "Of those: panel attempted", "Panel attempted"),
+      counted("evidence_panel_not_attempted", "Panel not attempted", "Panel not attempted"),
+      counted("evidence_unjudged", "Unjudged", "Unjudged"),
       counted("likely_judge_misses", "Likely judge misses", "Likely judge misses"),
       counted("likely_false_alarms", "Likely false alarms", "Likely false alarms"),
     ],
@@ -42,28 +33,8 @@ export function evidenceModel(rows: readonly EvidenceSummaryRow[]): TableModel {
       const any = { ...base, evidence: "any" } as const;
       const words = conditionWords(r);
       const pct = share(r.withEvidence, r.checked);
-      const part = (n: number, panel: "attempt" | "NOT_ATTEMPTED" | "unjudged", what: string) => ({
-        text: formatCount(n),
-        href: trajectoriesHref({ ...any, panel }),
-        count: n,
-        label: `with evidence, panel ${what}, ${words}: ${n}`,
-      });
-      const panel: ModelCell = valued(
-        {
-          text: "",
-          sort: r.evidenceAttempt,
-          parts: [
-            part(r.evidenceAttempt, "attempt", "attempted"),
-            { text: " / " },
-            part(r.evidenceNotAttempted, "NOT_ATTEMPTED", "not attempted"),
-            { text: " / " },
-            part(r.evidenceUnjudged, "unjudged", "unjudged"),
-          ],
-        },
-        r.evidenceAttempt,
-        r.evidenceNotAttempted,
-        r.evidenceUnjudged,
-      );
+      const judged = (n: number, panel: "attempt" | "NOT_ATTEMPTED" | "unjudged", what: string) =>
+        countCell(n, { ...any, panel }, `with evidence, panel ${what}, ${words}: ${n}`);
       return {
         key: rowKey(r),
         cells: [
@@ -80,26 +51,18 @@ export function evidenceModel(rows: readonly EvidenceSummaryRow[]): TableModel {
             r.withEvidence,
             pct,
           ),
-          panel,
-          valued(
-            linked(
-              formatCount(r.evidenceNotAttempted),
-              r.evidenceNotAttempted,
-              { ...any, panel: "NOT_ATTEMPTED" },
-              r.evidenceNotAttempted,
-              `likely judge misses, ${words}: ${r.evidenceNotAttempted}`,
-            ),
+          judged(r.evidenceAttempt, "attempt", "attempted"),
+          judged(r.evidenceNotAttempted, "NOT_ATTEMPTED", "not attempted"),
+          judged(r.evidenceUnjudged, "unjudged", "unjudged"),
+          countCell(
             r.evidenceNotAttempted,
+            { ...any, panel: "NOT_ATTEMPTED" },
+            `likely judge misses, ${words}: ${r.evidenceNotAttempted}`,
           ),
-          valued(
-            linked(
-              formatCount(r.falseAlarms),
-              r.falseAlarms,
-              { ...base, evidence: "none", panel: "SUCCESSFUL", similarityBelow: LOW_SIMILARITY },
-              r.falseAlarms,
-              `likely false alarms, ${words}: ${r.falseAlarms}`,
-            ),
+          countCell(
             r.falseAlarms,
+            { ...base, evidence: "none", panel: "SUCCESSFUL", similarityBelow: LOW_SIMILARITY },
+            `likely false alarms, ${words}: ${r.falseAlarms}`,
           ),
         ],
       };
