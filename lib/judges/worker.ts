@@ -97,7 +97,7 @@ export async function workJudges(
   const loops: Array<{ done: Promise<void> }> = [];
   for (const j of judges) {
     await ensureQueue(boss, queueName(j.id));
-    loops.push({ done: judgeLoop(boss, j, writer, () => stopping) });
+    loops.push({ done: new JudgeLoop(boss, j, writer).run(() => stopping) });
   }
   return async () => {
     stopping = true;
@@ -120,107 +120,131 @@ type Held = { id: number; trajectoryId: number | null; job: HeldJob };
  * or its requests per minute are spent) stay held and are claimed again shortly. On stopping,
  * what is held and unclaimed goes back to the queue as new jobs.
  */
-async function judgeLoop(
-  boss: PgBoss,
-  judge: { id: number; concurrency: number },
-  writer: AnswerWriter,
-  stopping: () => boolean,
-): Promise<void> {
-  const queue = queueName(judge.id);
-  let inFlight = 0;
-  let wake: (() => void) | null = null;
-  const slotFreed = () => new Promise<void>((resolve) => (wake = resolve));
-  let held: Held[] = [];
+class JudgeLoop {
+  private readonly queue: string;
+  private inFlight = 0;
+  private wake: (() => void) | null = null;
+  private held: Held[] = [];
   /** Jobs whose requests are all settled, completed together before the next fetch. */
-  const settledJobs: string[] = [];
-  const settle = (job: HeldJob) => {
-    job.open -= 1;
-    if (job.open === 0) settledJobs.push(job.id);
-  };
-  const completeSettled = async () => {
-    const ids = settledJobs.splice(0);
-    if (ids.length) await boss.complete(queue, ids).catch((e) => console.error(`${queue}: ${message(e)}`));
-  };
-  const fetchJobs = async (count: number) => {
-    const jobs = await boss.fetch<JobData>(queue, { batchSize: count });
-    for (const j of jobs) {
-      const requests = jobRequests(j.data);
-      const job: HeldJob = { id: j.id, open: requests.length };
-      if (!requests.length) settledJobs.push(j.id);
-      for (const r of requests) held.push({ ...r, job });
-    }
-  };
+  private readonly settledJobs: string[] = [];
 
-  while (!stopping()) {
-    const free = judge.concurrency - inFlight;
-    if (free <= 0) {
-      await slotFreed();
-      continue;
+  constructor(
+    private readonly boss: PgBoss,
+    private readonly judge: { id: number; concurrency: number },
+    private readonly writer: AnswerWriter,
+  ) {
+    this.queue = queueName(judge.id);
+  }
+
+  async run(stopping: () => boolean): Promise<void> {
+    while (!stopping()) {
+      const free = this.judge.concurrency - this.inFlight;
+      if (free <= 0) {
+        await this.slotFreed();
+        continue;
+      }
+      try {
+        const wanted = Math.ceil((free - this.held.length) / REQUESTS_PER_JOB);
+        await Promise.all([this.completeSettled(), wanted > 0 ? this.fetchJobs(wanted) : null]);
+      } catch (e) {
+        this.logError(e);
+      }
+      if (!this.held.length) {
+        // Idle: look again soon, or as soon as a request in flight ends.
+        await Promise.race([sleep(250), this.slotFreed()]);
+        continue;
+      }
+      const someBusy = await this.claimAndAsk(this.held.splice(0, free));
+      if (someBusy) await Promise.race([sleep(500), this.slotFreed()]);
     }
-    try {
-      const wanted = Math.ceil((free - held.length) / REQUESTS_PER_JOB);
-      await Promise.all([completeSettled(), wanted > 0 ? fetchJobs(wanted) : null]);
-    } catch (e) {
-      console.error(`${queue}: ${message(e)}`);
+    while (this.inFlight > 0) await this.slotFreed();
+    // What is held goes back to the queue for whichever worker is next.
+    if (this.held.length) {
+      await enqueueHeld(this.boss, this.queue, this.held);
+      for (const h of this.held) this.settle(h.job);
+      this.held = [];
     }
-    if (!held.length) {
-      // Idle: look again soon, or as soon as a request in flight ends.
-      await Promise.race([sleep(250), slotFreed()]);
-      continue;
-    }
-    const taken = held.splice(0, free);
+    await this.completeSettled();
+  }
+
+  /**
+   * Claims the requests taken from those held and asks each one claimed; returns whether some were
+   * busy elsewhere (they are held again). On a failure what was claimed is released and all of it
+   * is held again.
+   */
+  private async claimAndAsk(taken: Held[]): Promise<boolean> {
     const byId = new Map(taken.map((h) => [h.id, h]));
-    let requests: Claimed[] = [];
-    let busy: Held[] = [];
-    let settings: JudgeSettings | null = null;
     // Kept outside the try: what was claimed before a later step failed is released.
-    const got: { claim?: Awaited<ReturnType<typeof claimJudgeRequests>> } = {};
+    let claim: Awaited<ReturnType<typeof claimJudgeRequests>> | undefined;
+    let settings: JudgeSettings | null;
+    let requests: Claimed[];
+    let busy: Held[];
     try {
-      const claiming = claimJudgeRequests(judge.id, [...byId.keys()]).then((c) => {
-        got.claim = c;
-        return c;
-      });
-      let claimed: Awaited<ReturnType<typeof claimJudgeRequests>>;
-      [claimed, settings] = await Promise.all([claiming, judgeSettings(judge.id)]);
+      const claiming = claimJudgeRequests(this.judge.id, [...byId.keys()]).then((c) => (claim = c));
+      const [claimed, found] = await Promise.all([claiming, judgeSettings(this.judge.id)]);
+      settings = found;
       requests = settings ? claimed.requests : []; // a judge removed took its requests with it
       busy = claimed.busy.map((id) => byId.get(id)!);
       // Answered, cancelled, paused, held by another worker, or stale: nothing to ask.
       const unsettled = new Set([...requests.map((r) => r.id), ...claimed.busy]);
-      for (const h of taken) if (!unsettled.has(h.id)) settle(h.job);
+      for (const h of taken) if (!unsettled.has(h.id)) this.settle(h.job);
     } catch (e) {
-      console.error(`${queue}: ${message(e)}`);
+      this.logError(e);
       // What was claimed goes back to pending, to be claimed again with the rest of what is held.
-      await releaseClaims(got.claim?.requests.map((r) => r.id) ?? []).catch(() => {});
-      held = [...taken, ...held];
+      await releaseClaims(claim?.requests.map((r) => r.id) ?? []).catch(() => {});
+      this.held = [...taken, ...this.held];
       await sleep(1000);
-      continue;
+      return false;
     }
-    held = [...busy, ...held];
-    for (const r of requests) {
-      inFlight += 1;
-      // Read one trajectory at a time (each within the memory budget), asked as soon as it is read.
-      const request = await requestFor(settings!, r).catch((e: unknown) => new TrajectoryUnread(message(e)));
-      void (
-        request instanceof TrajectoryUnread
-          ? Promise.resolve({ ...outcomeBase(settings!, r, null), error: request.message })
-          : ask(settings!, r, request)
-      )
-        .then((outcome) => writer.write(outcome))
-        .catch((e) => console.error(`judge request ${r.id}: ${message(e)}`))
-        .finally(() => {
-          settle(byId.get(r.id)!.job);
-          inFlight -= 1;
-          wake?.();
-        });
+    this.held = [...busy, ...this.held];
+    for (const r of requests) await this.start(settings!, r, byId.get(r.id)!.job);
+    return busy.length > 0;
+  }
+
+  /** Reads a claimed request's trajectory and asks it in the background; its slot frees when stored. */
+  private async start(settings: JudgeSettings, r: Claimed, job: HeldJob): Promise<void> {
+    this.inFlight += 1;
+    // Read one trajectory at a time (each within the memory budget), asked as soon as it is read.
+    const request = await requestFor(settings, r).catch((e: unknown) => new TrajectoryUnread(message(e)));
+    void (
+      request instanceof TrajectoryUnread
+        ? Promise.resolve({ ...outcomeBase(settings, r, null), error: request.message })
+        : ask(settings, r, request)
+    )
+      .then((outcome) => this.writer.write(outcome))
+      .catch((e) => console.error(`judge request ${r.id}: ${message(e)}`))
+      .finally(() => {
+        this.settle(job);
+        this.inFlight -= 1;
+        this.wake?.();
+      });
+  }
+
+  private slotFreed(): Promise<void> {
+    return new Promise<void>((resolve) => (this.wake = resolve));
+  }
+
+  private settle(job: HeldJob): void {
+    job.open -= 1;
+    if (job.open === 0) this.settledJobs.push(job.id);
+  }
+
+  private async completeSettled(): Promise<void> {
+    const ids = this.settledJobs.splice(0);
+    if (ids.length) await this.boss.complete(this.queue, ids).catch((e) => this.logError(e));
+  }
+
+  private async fetchJobs(count: number): Promise<void> {
+    const jobs = await this.boss.fetch<JobData>(this.queue, { batchSize: count });
+    for (const j of jobs) {
+      const requests = jobRequests(j.data);
+      const job: HeldJob = { id: j.id, open: requests.length };
+      if (!requests.length) this.settledJobs.push(j.id);
+      for (const r of requests) this.held.push({ ...r, job });
     }
-    if (busy.length) await Promise.race([sleep(500), slotFreed()]);
   }
-  while (inFlight > 0) await slotFreed();
-  // What is held goes back to the queue for whichever worker is next.
-  if (held.length) {
-    await enqueueHeld(boss, queue, held);
-    for (const h of held) settle(h.job);
-    held = [];
+
+  private logError(e: unknown): void {
+    console.error(`${this.queue}: ${message(e)}`);
   }
-  await completeSettled();
 }
