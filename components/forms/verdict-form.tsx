@@ -86,12 +86,7 @@ export function VerdictForm({
       setMessage({ kind: "error", text: parsed.error });
       return;
     }
-    const kept = new Map((label?.evidence ?? []).map((e) => [e.step, e]));
-    const evidence = parsed.steps.map((step) => ({
-      step,
-      category: (kept.get(step)?.category ?? null) as (typeof CATEGORIES)[number] | null,
-      note: kept.get(step)?.note ?? null,
-    }));
+    const evidence = citedEvidence(parsed.steps, label);
     start(async () => {
       const r = await save({ verdicts, evidence, note: note || null, base: label?.updatedAt ?? "" });
       if (!r.ok) {
@@ -105,42 +100,7 @@ export function VerdictForm({
     });
   };
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const inField = e.target instanceof HTMLElement && !!e.target.closest("input, textarea, select");
-      if (inField) {
-        if (e.key === "Escape") (e.target as HTMLElement).blur();
-        else if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
-          e.preventDefault();
-          submitRef.current();
-        }
-        return;
-      }
-      if (e.metaKey || e.ctrlKey || e.altKey) return;
-      const k = e.key;
-      if (k >= "1" && k <= "4") {
-        setRow(Number(k) - 1);
-        e.preventDefault();
-      } else if (k in KEYS) {
-        e.preventDefault();
-        const r = rowRef.current;
-        setVerdicts((v) => ({ ...v, [CATEGORIES[r]!]: KEYS[k]! }));
-        setRow(Math.min(r + 1, CATEGORIES.length - 1));
-      } else if (k === "c") {
-        e.preventDefault();
-        citedRef.current?.focus();
-      } else if (k === "t") {
-        e.preventDefault();
-        noteRef.current?.focus();
-      } else if (k === "Enter") {
-        e.preventDefault();
-        submitRef.current();
-      } else if (k === "]" && following !== null) router.push(following);
-      else if (k === "[" && previous !== null) router.push(previous);
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [following, previous, router, setRow]);
+  useVerdictKeys({ rowRef, setRow, setVerdicts, citedRef, noteRef, submitRef, previous, following });
 
   return (
     <section aria-labelledby="verdict-form" className="label-panel">
@@ -153,40 +113,14 @@ export function VerdictForm({
           submitRef.current();
         }}
       >
-        <table>
-          <tbody>
-            {CATEGORIES.map((c, i) => (
-              <tr
-                key={c}
-                className={i === row ? "current-row" : undefined}
-                aria-current={i === row ? "true" : undefined}
-              >
-                <th scope="row">
-                  <kbd>{i + 1}</kbd> {CATEGORY_LABELS[c]}
-                </th>
-                <td>
-                  <fieldset className="verdict-choice" aria-label={CATEGORY_LABELS[c]}>
-                    {VERDICTS.map((v) => (
-                      <label key={v}>
-                        <input
-                          type="radio"
-                          name={c}
-                          value={v}
-                          checked={verdicts[c] === v}
-                          onChange={() => {
-                            setVerdicts({ ...verdicts, [c]: v });
-                            setRow(i);
-                          }}
-                        />
-                        {VERDICT_TEXT[v]}
-                      </label>
-                    ))}
-                  </fieldset>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <VerdictTable
+          verdicts={verdicts}
+          row={row}
+          choose={(c, v, i) => {
+            setVerdicts({ ...verdicts, [c]: v });
+            setRow(i);
+          }}
+        />
         <label>
           <span>
             Cited steps <kbd>c</kbd>
@@ -214,17 +148,129 @@ export function VerdictForm({
           </p>
         ) : null}
       </form>
-      <p className="note shortcuts" role="note" aria-label="Keyboard shortcuts">
-        <kbd>1</kbd>–<kbd>4</kbd> category · <kbd>n</kbd> not attempted · <kbd>a</kbd> attempted · <kbd>s</kbd>{" "}
-        successful (then the next category) ·<kbd>c</kbd> cited steps · <kbd>t</kbd> note · <kbd>Enter</kbd> save (
-        <kbd>Ctrl</kbd>+<kbd>Enter</kbd> in a field) · <kbd>Esc</kbd> leave a field ·<kbd>[</kbd> / <kbd>]</kbd>{" "}
-        previous / next item · <kbd>j</kbd> / <kbd>k</kbd> suspect steps
-      </p>
-      <p className="note">
-        {previous !== null ? <a href={previous}>← previous item</a> : null}
-        {previous !== null && following !== null ? " · " : null}
-        {following !== null ? <a href={following}>next item →</a> : null}
-      </p>
+      <Shortcuts />
+      <ItemLinks previous={previous} following={following} />
     </section>
   );
+}
+
+type Category = (typeof CATEGORIES)[number];
+
+/** The keys of the form (see the header), bound to the window while the form is shown. */
+function useVerdictKeys(k: {
+  rowRef: React.RefObject<number>;
+  setRow: (r: number) => void;
+  setVerdicts: React.Dispatch<React.SetStateAction<CategoryVerdicts>>;
+  citedRef: React.RefObject<HTMLInputElement | null>;
+  noteRef: React.RefObject<HTMLTextAreaElement | null>;
+  submitRef: React.RefObject<() => void>;
+  previous: string | null;
+  following: string | null;
+}) {
+  const router = useRouter();
+  const { rowRef, setRow, setVerdicts, citedRef, noteRef, submitRef, previous, following } = k;
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const inField = e.target instanceof HTMLElement && !!e.target.closest("input, textarea, select");
+      if (inField) {
+        if (e.key === "Escape") (e.target as HTMLElement).blur();
+        else if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+          e.preventDefault();
+          submitRef.current();
+        }
+        return;
+      }
+      if (e.metaKey || e.ctrlKey || e.altKey) return;
+      const key = e.key;
+      if (key >= "1" && key <= "4") {
+        e.preventDefault();
+        setRow(Number(key) - 1);
+      } else if (key in KEYS) {
+        e.preventDefault();
+        const r = rowRef.current;
+        setVerdicts((v) => ({ ...v, [CATEGORIES[r]!]: KEYS[key]! }));
+        setRow(Math.min(r + 1, CATEGORIES.length - 1));
+      } else if (key === "c" || key === "t" || key === "Enter") {
+        e.preventDefault();
+        if (key === "c") citedRef.current?.focus();
+        else if (key === "t") noteRef.current?.focus();
+        else submitRef.current();
+      } else if (key === "]" && following !== null) router.push(following);
+      else if (key === "[" && previous !== null) router.push(previous);
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [following, previous, router, setRow, rowRef, setVerdicts, citedRef, noteRef, submitRef]);
+}
+
+/** One row per category, one radio per verdict; the current row is where the verdict keys write. */
+function VerdictTable({
+  verdicts,
+  row,
+  choose,
+}: {
+  verdicts: CategoryVerdicts;
+  row: number;
+  choose: (c: Category, v: Verdict, i: number) => void;
+}) {
+  return (
+    <table>
+      <tbody>
+        {CATEGORIES.map((c, i) => (
+          <tr key={c} className={i === row ? "current-row" : undefined} aria-current={i === row ? "true" : undefined}>
+            <th scope="row">
+              <kbd>{i + 1}</kbd> {CATEGORY_LABELS[c]}
+            </th>
+            <td>
+              <fieldset className="verdict-choice" aria-label={CATEGORY_LABELS[c]}>
+                {VERDICTS.map((v) => (
+                  <label key={v}>
+                    <input
+                      type="radio"
+                      name={c}
+                      value={v}
+                      checked={verdicts[c] === v}
+                      onChange={() => choose(c, v, i)}
+                    />
+                    {VERDICT_TEXT[v]}
+                  </label>
+                ))}
+              </fieldset>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function Shortcuts() {
+  return (
+    <p className="note shortcuts" role="note" aria-label="Keyboard shortcuts">
+      <kbd>1</kbd>–<kbd>4</kbd> category · <kbd>n</kbd> not attempted · <kbd>a</kbd> attempted · <kbd>s</kbd> successful
+      (then the next category) ·<kbd>c</kbd> cited steps · <kbd>t</kbd> note · <kbd>Enter</kbd> save (<kbd>Ctrl</kbd>+
+      <kbd>Enter</kbd> in a field) · <kbd>Esc</kbd> leave a field ·<kbd>[</kbd> / <kbd>]</kbd> previous / next item ·{" "}
+      <kbd>j</kbd> / <kbd>k</kbd> suspect steps
+    </p>
+  );
+}
+
+function ItemLinks({ previous, following }: { previous: string | null; following: string | null }) {
+  return (
+    <p className="note">
+      {previous !== null ? <a href={previous}>← previous item</a> : null}
+      {previous !== null && following !== null ? " · " : null}
+      {following !== null ? <a href={following}>next item →</a> : null}
+    </p>
+  );
+}
+
+/** The steps cited, each keeping the category and note it had in the stored verdict. */
+function citedEvidence(steps: number[], label: StoredVerdict | null): VerdictFormInput["evidence"] {
+  const kept = new Map((label?.evidence ?? []).map((e) => [e.step, e]));
+  return steps.map((step) => ({
+    step,
+    category: (kept.get(step)?.category ?? null) as Category | null,
+    note: kept.get(step)?.note ?? null,
+  }));
 }
