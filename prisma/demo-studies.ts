@@ -10,7 +10,7 @@
 import { db } from "@/lib/db";
 import type { Actor } from "@/lib/auth/permissions";
 import { freezeReport, shareReport } from "@/lib/data/frozen-reports";
-import { runImport } from "@/lib/data/imports";
+import { runImport } from "@/lib/import/run/records";
 import { submitLabel } from "@/lib/data/queue";
 import { createStudy, draftStudy } from "@/lib/data/studies";
 import type { CategoryVerdicts, Verdict } from "@/lib/domain/verdicts";

@@ -1,6 +1,6 @@
 // Loads the demo study (prisma/factories.ts) through the same import path as real files.
 import { db } from "@/lib/db";
-import { runImport, type RawRecord } from "@/lib/data/imports";
+import { runImport, type RawRecord } from "@/lib/import/run/records";
 import { DEMO_ACCOUNTS, createPerson } from "@/lib/data/people";
 import { seedDemoStudies } from "./demo-studies";
 import { demoData, type DemoOptions } from "./factories";

@@ -12,7 +12,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { closeCurrentDb, connect, setCurrentDb, describeTarget } from "@/lib/db-connect";
 import { applyMigrations } from "@/prisma/migrate-engine";
-import { importFile } from "@/lib/files/import-files";
+import { importFile } from "@/lib/import/run/files";
 import {
   dropBenchDatabase,
   freshTarget,

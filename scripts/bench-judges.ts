@@ -11,7 +11,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { closeCurrentDb, connect, describeTarget, setCurrentDb } from "@/lib/db-connect";
 import { defineJudge, JudgeDefinitionSchema } from "@/lib/data/judges";
-import { importFile } from "@/lib/files/import-files";
+import { importFile } from "@/lib/import/run/files";
 import { enqueue, openQueue } from "@/lib/judges/queue";
 import { planRun, runProgress } from "@/lib/data/judge-runs";
 import { workJudges } from "@/lib/judges/worker";

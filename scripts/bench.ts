@@ -12,7 +12,7 @@ import autocannon from "autocannon";
 import { chromium } from "@playwright/test";
 import { closeCurrentDb, connect, setCurrentDb, describeTarget } from "@/lib/db-connect";
 import { applyMigrations } from "@/prisma/migrate-engine";
-import { importFile } from "@/lib/files/import-files";
+import { importFile } from "@/lib/import/run/files";
 import { getResults } from "@/lib/data/results";
 import { getAgreement } from "@/lib/data/agreement";
 import { freezeReport, shareReport } from "@/lib/data/frozen-reports";

@@ -9,7 +9,7 @@ import fs from "node:fs";
 import { scopeOf } from "@/lib/data/agreement";
 import { EXPORTS } from "@/lib/data/export";
 import type { WriteCounts } from "@/lib/data/import/context";
-import { ImportInterrupted } from "@/lib/data/imports";
+import { ImportInterrupted } from "@/lib/import/run/records";
 import { sweepInterruptedImports } from "@/lib/data/recovery";
 import { IdParam } from "@/lib/domain/params";
 import { rebuildSearchDocuments } from "@/lib/data/search-documents";
@@ -29,9 +29,9 @@ import {
   loadManifest,
   loadResolved,
   type FileImport,
-} from "@/lib/files/import-files";
-import { ConditionFieldsSchema, type Condition } from "@/lib/import/condition";
-import { warningText } from "@/lib/import/audit";
+} from "@/lib/import/run/files";
+import { ConditionFieldsSchema, type Condition } from "@/lib/import/read/condition";
+import { warningText } from "@/lib/import/read/audit";
 import { config } from "@/lib/config";
 import { createPerson, listPeople, PersonSchema, setPassword } from "@/lib/data/people";
 import { issuesText } from "@/lib/domain/format";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { ImportForm } from "@/components/import/import-form";
 import { ImportHistory } from "@/components/import/import-history";
-import { listImports } from "@/lib/data/imports-list";
+import { listImports } from "@/lib/data/import/history";
 import { requirePage } from "@/lib/auth/session";
 
 export const metadata: Metadata = { title: "Import" };

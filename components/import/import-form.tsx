@@ -3,7 +3,7 @@
 // upload and import in turn. Each file lands whole or not at all; rejections list line and field.
 import { useRef, useState } from "react";
 import { useRouter } from "next/navigation";
-import { warningText } from "@/lib/import/audit";
+import { warningText } from "@/lib/import/read/audit";
 import { uploadImport, type UploadResult, type UploadState } from "./upload-import";
 
 type Item = { key: string; file: File; state: UploadState };

@@ -1,6 +1,6 @@
-import type { ImportRow } from "@/lib/data/imports-list";
+import type { ImportRow } from "@/lib/data/import/history";
 import { formatCount, formatTime } from "@/lib/domain/format";
-import { recordUnit, warningText } from "@/lib/import/audit";
+import { recordUnit, warningText } from "@/lib/import/read/audit";
 
 const STATUS: Record<ImportRow["status"], string> = {
   SUCCEEDED: "imported",

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { asLines, labelFixture, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { exportLabels } from "./export";
-import { runImport } from "./imports";
+import { runImport } from "../import/run/records";
 import { getAgreement, scopeOf } from "./agreement";
 import { createPerson } from "./people";
 import { submitLabel } from "./queue";

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { PermissionDenied, type Actor } from "@/lib/auth/permissions";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { pendingBlind, setBlindElsewhere, withheldFrom, withheldIds } from "./blind-elsewhere";
-import { runImport } from "./imports";
+import { runImport } from "../import/run/records";
 import { createPerson } from "./people";
 import { submitLabel } from "./queue";
 import { reviewQueue } from "./review";

@@ -2,7 +2,7 @@
 // labels change, against the protocol's rules worked out by hand.
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { runImport } from "./imports";
+import { runImport } from "../import/run/records";
 import { asLines, labelFixture, trajectoryFixture, voteFixture } from "@/prisma/factories";
 
 const source = (fileName: string) => ({ fileName, format: "interchange" });

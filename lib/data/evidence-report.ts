@@ -1,6 +1,6 @@
 import "server-only";
 // The evidence of every trajectory that has a task record, for `evidence --format json|csv`.
-import type { NaturalKey } from "@/lib/import/interchange";
+import type { NaturalKey } from "@/lib/import/read/interchange";
 import { evidenceCsv, evidenceJson, sortEvidence, type EvidenceReportRow } from "@/lib/domain/evidence-format";
 import { db } from "@/lib/db";
 

@@ -15,7 +15,7 @@ import { evidenceModel } from "@/lib/domain/evidence-table";
 import { pageTable } from "@/lib/domain/figure-table";
 import { readTrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import { trajectoryFixture, voteFixture } from "@/prisma/factories";
-import { importFile } from "@/lib/files/import-files";
+import { importFile } from "@/lib/import/run/files";
 import { realFixture } from "@/test/fixtures";
 import { jsonl, tempFiles } from "@/test/temp-files";
 

@@ -16,7 +16,7 @@ import {
   revokeLink,
   shareReport,
 } from "./frozen-reports";
-import { runImport } from "./imports";
+import { runImport } from "../import/run/records";
 import { createPerson } from "./people";
 import { REPORTS } from "./reports";
 

@@ -12,7 +12,7 @@ import { createPerson } from "./people";
 import { createStudy, draftStudy } from "./studies";
 import { exportGold } from "./export";
 import { goldInForce } from "./gold";
-import { runImport } from "./imports";
+import { runImport } from "../import/run/records";
 import { listTrajectories } from "./trajectories";
 
 const t = (id: string) => trajectoryFixture({ id, benchmark: "gold-b", task: { id: `gold__${id}` } });

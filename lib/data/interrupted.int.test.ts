@@ -6,7 +6,7 @@ import { db } from "@/lib/db";
 import { currentDb } from "@/lib/db-connect";
 import { demoData } from "@/prisma/factories";
 import { withDatabase } from "@/test/test-db";
-import { ImportInterrupted, runImport } from "./imports";
+import { ImportInterrupted, runImport } from "../import/run/records";
 
 // Which backends to terminate: every one in a transaction (the import's rows and its search
 // documents), or only the second connection that writes the search documents.

@@ -10,7 +10,7 @@ import { writeVotes } from "./import/votes";
 import { transaction, type Sql } from "./sql";
 import { answerNotes } from "@/lib/domain/judge-answer";
 import { storableText } from "@/lib/domain/text";
-import type { NaturalKey } from "@/lib/import/interchange";
+import type { NaturalKey } from "@/lib/import/read/interchange";
 import type { JudgeAnswer } from "@/lib/judges/client";
 
 /** One request asked: its answer with what the request carried, or the error after the last retry. */

@@ -8,7 +8,7 @@ import { currentDb } from "@/lib/db-connect";
 import { currentPrompt, defineJudge, JudgeDefinitionSchema, savePrompt } from "@/lib/data/judges";
 import { getCalibration } from "@/lib/data/calibration";
 import { exportVotes } from "@/lib/data/export";
-import { importFile } from "@/lib/files/import-files";
+import { importFile } from "@/lib/import/run/files";
 import { trajectoryFixture } from "@/prisma/factories";
 import { fakeProvider, type FakeProvider } from "@/test/fake-provider";
 import { jsonl, tempFiles } from "@/test/temp-files";

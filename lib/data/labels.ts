@@ -3,7 +3,7 @@ import "server-only";
 // form before and after). Written by the labelling queue (lib/data/queue.ts) and by imports.
 import { storableJson, storableText } from "@/lib/domain/text";
 import { overallVerdict, type CategoryVerdicts, type Verdict } from "@/lib/domain/verdicts";
-import type { LabelRecord } from "@/lib/import/interchange";
+import type { LabelRecord } from "@/lib/import/read/interchange";
 import { voteVerdicts } from "./derived";
 import type { ImportContext, Located, RecordError } from "./import/context";
 import { locate } from "./import/references";

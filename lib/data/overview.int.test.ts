@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { getOverview } from "./overview";
-import { runImport } from "./imports";
+import { runImport } from "../import/run/records";
 import { asLines, labelFixture, trajectoryFixture, voteFixture } from "@/prisma/factories";
 
 describe("getOverview", () => {

@@ -3,7 +3,7 @@ import { auth } from "@/lib/auth/auth";
 import { PermissionDenied } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
 import { asLines, labelFixture, trajectoryFixture } from "@/prisma/factories";
-import { runImport } from "./imports";
+import { runImport } from "../import/run/records";
 import { createPerson, listPeople, setPassword, setRole } from "./people";
 
 const signIn = (email: string, password: string) => auth().api.signInEmail({ body: { email, password } });

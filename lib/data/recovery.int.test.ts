@@ -7,7 +7,7 @@ import { currentDb } from "@/lib/db-connect";
 import { trajectoryFixture } from "@/prisma/factories";
 import { removeOrphanUploads, UPLOAD_DIR_PREFIX } from "@/lib/server/recovery";
 import { jsonl, tempFiles } from "@/test/temp-files";
-import { runImport } from "./imports";
+import { runImport } from "../import/run/records";
 import { INTERRUPTED, sweepInterruptedImports } from "./recovery";
 import { startCli } from "@/test/cli";
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
-import { JudgeVoteRecordSchema } from "@/lib/import/interchange";
+import { JudgeVoteRecordSchema } from "@/lib/import/read/interchange";
 import { ImportContext } from "./import/context";
 import { writeVotes } from "./import/votes";
-import { runImport } from "./imports";
+import { runImport } from "../import/run/records";
 import { transaction } from "./sql";
 import { agreementNow, resultsNow } from "./report-cache";
 import { createPerson } from "./people";

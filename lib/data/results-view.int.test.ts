@@ -12,7 +12,7 @@ import { benchmarkTables } from "@/lib/domain/results-tables";
 import { readTrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import type { Verdict } from "@/lib/domain/verdicts";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
-import { runImport } from "./imports";
+import { runImport } from "../import/run/records";
 import { getPairedChanges } from "./paired";
 import { REPORTS, reportResponse } from "./reports";
 import { getResults } from "./results";

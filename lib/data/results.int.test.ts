@@ -5,7 +5,7 @@ import { panelVerdicts } from "@/lib/domain/panel";
 import { overallVerdict } from "@/lib/domain/verdicts";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { seedDemo } from "@/prisma/seed";
-import { runImport } from "./imports";
+import { runImport } from "../import/run/records";
 import { getResults } from "./results";
 import { voteVerdicts } from "./derived";
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { PermissionDenied } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
-import { runImport } from "./imports";
+import { runImport } from "../import/run/records";
 import { createPerson } from "./people";
 import { submitLabel } from "./queue";
 import { reviewItem, reviewQueue, saveGold } from "./review";

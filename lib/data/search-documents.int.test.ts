@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { currentDb } from "@/lib/db-connect";
 import { asLines, trajectoryFixture } from "@/prisma/factories";
-import { runImport } from "./imports";
+import { runImport } from "../import/run/records";
 import { listTrajectories } from "./trajectories";
 import { rebuildSearchDocuments } from "./search-documents";
 

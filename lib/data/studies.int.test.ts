@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { PermissionDenied, type Actor } from "@/lib/auth/permissions";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
-import { runImport } from "./imports";
+import { runImport } from "../import/run/records";
 import { createPerson } from "./people";
 import { LabelConflict, queueItem, submitLabel, type LabelForm } from "./queue";
 import { createStudy, draftStudy, listStudies, myQueue, nextPosition, StudyError } from "./studies";

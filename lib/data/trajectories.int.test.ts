@@ -2,7 +2,7 @@ import { describe, expect, it, beforeAll } from "vitest";
 import { asLines, labelFixture, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { PAGE_SIZE } from "@/lib/domain/trajectory-filter";
 import { OUTPUT_PREFIX } from "@/lib/domain/search";
-import { runImport } from "./imports";
+import { runImport } from "../import/run/records";
 import { listTrajectories } from "./trajectories";
 import { getSuspectSteps } from "./trajectory";
 import { db } from "@/lib/db";

@@ -3,8 +3,8 @@
 // on real agent files (test/fixtures/agents) with their SWE-bench rows.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { detectFormat, readHarness, type HarnessFormat } from "@/lib/import/detect";
-import { TaskRecordSchema } from "@/lib/import/task-record";
+import { detectFormat, readHarness, type HarnessFormat } from "@/lib/import/read/detect";
+import { TaskRecordSchema } from "@/lib/import/read/task-record";
 import { readRealJson } from "@/test/fixtures";
 import { computeEvidence, commitDates, fixLines } from "./evidence";
 import { changedLines, patchSimilarity } from "./patch-similarity";

@@ -2,7 +2,7 @@
 // once per transaction, whatever the rows; a rolled-back one leaves it; other kinds stay.
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { runImport } from "@/lib/data/imports";
+import { runImport } from "@/lib/import/run/records";
 import { asLines, labelFixture, trajectoryFixture, voteFixture } from "@/prisma/factories";
 
 const versions = async () =>

@@ -9,13 +9,13 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import busboy from "busboy";
 import { z } from "zod";
-import { importFile, loadResolved } from "@/lib/files/import-files";
-import { ConditionFieldsSchema } from "@/lib/import/condition";
+import { importFile, loadResolved } from "@/lib/import/run/files";
+import { ConditionFieldsSchema } from "@/lib/import/read/condition";
 import { requireRequest } from "@/lib/auth/session";
-import { recordFailedImport } from "@/lib/data/imports";
+import { recordFailedImport } from "@/lib/data/import/import-row";
 import { config } from "@/lib/config";
 import { formatBytes } from "@/lib/domain/format";
-import { importMemory, readLimits } from "@/lib/files/limits";
+import { importMemory, readLimits } from "@/lib/import/read/limits";
 import { type Reservation, workBudget } from "@/lib/server/memory-budget";
 import { UPLOAD_DIR_PREFIX } from "@/lib/server/recovery";
 

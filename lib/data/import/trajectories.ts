@@ -7,7 +7,7 @@ import "server-only";
 import { SearchDocument } from "@/lib/domain/search";
 import { numberSteps } from "@/lib/domain/steps";
 import { storableJson, storableText } from "@/lib/domain/text";
-import type { TrajectoryRecord } from "@/lib/import/interchange";
+import type { TrajectoryRecord } from "@/lib/import/read/interchange";
 import { SearchDocumentWriter } from "../search-documents";
 import { encodeCopyRow, sideTransaction } from "../sql";
 import type { ImportContext, Located, RecordError } from "./context";

@@ -6,13 +6,13 @@
 // never an exception.
 import fs from "node:fs";
 import streamArray from "stream-json/streamers/stream-array.js";
-import { detectFormat, readHarness, unknownFormat, type HarnessFormat } from "@/lib/import/detect";
-import type { TrajectoryDraft } from "@/lib/import/formats/common";
-import { inspectEval } from "@/lib/import/formats/inspect";
-import { recordType } from "@/lib/import/interchange";
-import { isObj } from "@/lib/import/formats/common";
-import type { RawRecord } from "@/lib/import/interchange";
-import { recordUnit } from "@/lib/import/audit";
+import { detectFormat, readHarness, unknownFormat, type HarnessFormat } from "@/lib/import/read/detect";
+import type { TrajectoryDraft } from "@/lib/import/read/formats/common";
+import { inspectEval } from "@/lib/import/read/formats/inspect";
+import { recordType } from "@/lib/import/read/interchange";
+import { isObj } from "@/lib/import/read/formats/common";
+import type { RawRecord } from "@/lib/import/read/interchange";
+import { recordUnit } from "@/lib/import/read/audit";
 import { formatBytes } from "@/lib/domain/format";
 import { fileRead, harnessRecord, type FileRead, type ReadOptions } from "./harness-record";
 import { INSPECT_JSON_HEAD, isEvalArchive, readEvalArchive, readInspectJson, sampleRecord } from "./inspect-log";

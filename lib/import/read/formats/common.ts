@@ -1,6 +1,6 @@
 // What every agent-format reader produces: the turns of one trajectory, in the interchange shape,
 // plus what the file itself says (task id, patch, metadata). The condition (benchmark, model,
-// network, prompt, run) and the resolved status are not in these files: lib/import/condition.ts adds them.
+// network, prompt, run) and the resolved status are not in these files: ../condition.ts adds them.
 import type { Turn, TurnToolCall } from "@/lib/domain/steps";
 
 export type TrajectoryDraft = {

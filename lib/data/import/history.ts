@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
-import type { RecordWarning } from "@/lib/import/audit";
-import type { RecordError } from "@/lib/import/interchange";
+import type { RecordWarning } from "@/lib/import/read/audit";
+import type { RecordError } from "@/lib/import/read/interchange";
 
 export type ImportRow = {
   id: number;

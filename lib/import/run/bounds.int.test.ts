@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { trajectoryFixture } from "@/prisma/factories";
 import { jsonl, tempFiles } from "@/test/temp-files";
-import { importFile, loadResolved } from "./import-files";
+import { importFile, loadResolved } from "./files";
 
 const { write } = tempFiles("sa-import-bounds-");
 const trajectoryCount = () => db().trajectory.count();

@@ -11,7 +11,7 @@ import { realFixture } from "@/test/fixtures";
 import { splitLines, type Line } from "./lines";
 import { readRecords } from "./read-records";
 import type { ReadLimits } from "./limits";
-import type { RawRecord } from "@/lib/import/interchange";
+import type { RawRecord } from "@/lib/import/read/interchange";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "sa-read-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));

@@ -2,7 +2,7 @@
 // were read off the files by hand; see their SOURCES.md).
 import { describe, expect, it } from "vitest";
 import { numberSteps } from "@/lib/domain/steps";
-import { detectFormat, readHarness, type HarnessFormat } from "@/lib/import/detect";
+import { detectFormat, readHarness, type HarnessFormat } from "@/lib/import/read/detect";
 import { readRealJson, readRealJsonl } from "@/test/fixtures";
 import type { TrajectoryDraft } from "./common";
 import { taskIdFromPath, returncodeObservation } from "./common";

@@ -5,12 +5,12 @@ import fs from "node:fs";
 import path from "node:path";
 import crypto from "node:crypto";
 import { z } from "zod";
-import { runImport, safely, type ImportOutcome, type ImportSource } from "@/lib/data/imports";
-import type { Condition } from "@/lib/import/condition";
-import { combineLookups, resolvedLookup, type ResolvedLookup } from "@/lib/import/resolved";
+import { runImport, safely, type ImportOutcome, type ImportSource } from "@/lib/import/run/records";
+import type { Condition } from "@/lib/import/read/condition";
+import { combineLookups, resolvedLookup, type ResolvedLookup } from "@/lib/import/read/resolved";
 import { formatBytes } from "@/lib/domain/format";
-import { readLimits } from "./limits";
-import { fileShape, readRecords } from "./read-records";
+import { readLimits } from "../read/limits";
+import { fileShape, readRecords } from "../read/read-records";
 
 /** Files an import reads when given a folder (recursively). */
 const IMPORTABLE = /\.(jsonl|json|traj)(\.gz)?$|\.eval$/i;

@@ -3,8 +3,8 @@
 // what detection says of a file that nearly matches a format.
 import { describe, expect, it } from "vitest";
 import { numberSteps } from "@/lib/domain/steps";
-import { auditTurns } from "@/lib/import/audit";
-import { detectFormat, readHarness, unknownFormat, type HarnessFormat } from "@/lib/import/detect";
+import { auditTurns } from "@/lib/import/read/audit";
+import { detectFormat, readHarness, unknownFormat, type HarnessFormat } from "@/lib/import/read/detect";
 import fs from "node:fs";
 import path from "node:path";
 import { readRealJson } from "@/test/fixtures";

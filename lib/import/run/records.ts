@@ -1,52 +1,34 @@
 import "server-only";
-// One import: a stream of records from one file lands whole, in one transaction, or not at all.
-// The Import row that records it is written outside that transaction, so a rejected file is still
-// listed with its errors.
-import type { TaskRecord } from "@/lib/import/task-record";
+// One import: a stream of records from one file lands whole, in one transaction, or not at all. The
+// records are checked here and handed to the writers (lib/data/import); the `import` row that lists
+// the file is lib/data/import/import-row.ts's.
+import type { TaskRecord } from "@/lib/import/read/task-record";
 import {
   parseInterchangeRecord,
   type JudgeVoteRecord,
   type GoldRecord,
   type LabelRecord,
   type RawRecord,
-} from "@/lib/import/interchange";
-import { db } from "@/lib/db";
-import { storableJson } from "@/lib/domain/text";
-import { importGold } from "./gold";
-import { importLabels } from "./labels";
-import { ImportContext, type Located, type RecordError, type WriteCounts } from "./import/context";
-import { fileRefKeys, missingReferences, refKey } from "./import/references";
-import { TrajectoryWriter } from "./import/trajectories";
-import { writeVotes } from "./import/votes";
-import { writeTaskRecords } from "./import/tasks";
-import { ErrorLog, TrajectoryBatches, yieldNow } from "./import/batches";
-import { WarningLog, type RecordWarning } from "./import/warnings";
-import { type Sql, transaction } from "./sql";
-import { IMPORT_LOCK } from "./recovery";
+} from "@/lib/import/read/interchange";
+import { importGold } from "@/lib/data/gold";
+import { importLabels } from "@/lib/data/labels";
+import { ImportContext, type Located, type RecordError, type WriteCounts } from "@/lib/data/import/context";
+import { fileRefKeys, missingReferences, refKey } from "@/lib/data/import/references";
+import { TrajectoryWriter } from "@/lib/data/import/trajectories";
+import { writeVotes } from "@/lib/data/import/votes";
+import { writeTaskRecords } from "@/lib/data/import/tasks";
+import { ErrorLog, TrajectoryBatches, yieldNow } from "./batches";
+import { WarningLog } from "./warnings";
+import { transaction } from "@/lib/data/sql";
+import {
+  type ImportReport,
+  type ImportSource,
+  insertImportRow,
+  markFailed,
+  markSucceeded,
+} from "@/lib/data/import/import-row";
 
-export type { RawRecord };
-
-export type ImportSource = {
-  fileName: string;
-  format: string;
-  fileBytes?: number;
-  /** The file's SHA-256, asked for when the import ends (the file has been read by then). */
-  sha256?: () => string | null;
-  source?: "cli" | "web" | "seed";
-  userId?: string | null;
-  /** Who ran it, when no signed-in user did (the command line's operating-system user). */
-  byName?: string | null;
-  /** Reject the file if it has any warning (`import --strict`). */
-  strict?: boolean;
-};
-
-/** What the readers found and warned of, whether the file landed or not. */
-export type ImportReport = {
-  assistantTurns: number;
-  toolCalls: number;
-  warnings: RecordWarning[];
-  warningCount: number;
-};
+export type { ImportReport, ImportSource, RawRecord };
 
 export type ImportOutcome = ImportReport &
   (
@@ -140,63 +122,6 @@ export function safely<T>(onProgress: ((progress: T) => void) | undefined): (pro
   };
 }
 
-/**
- * The Import row that records one file, created before the file is read (a rejected file is still
- * listed). For an import (`locked`), it is written by the connection that will hold the import's
- * transaction, in one statement with a session lock on the row's id: while the lock is held the
- * import's process is alive; once the process dies, lib/data/recovery.ts marks the row interrupted.
- */
-async function insertImportRow(sql: Sql, source: ImportSource, locked: boolean): Promise<number> {
-  const [row] = await sql.query<{ id: number }>(
-    `WITH r AS (
-       INSERT INTO "import" ("fileName", format, "fileBytes", source, "userId", "byName")
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING id)
-     SELECT id${locked ? `, pg_advisory_lock(${IMPORT_LOCK}, id)` : ""} FROM r`,
-    [
-      source.fileName,
-      source.format,
-      source.fileBytes ?? 0,
-      source.source ?? "cli",
-      source.userId ?? null,
-      source.byName ?? null,
-    ],
-  );
-  return row!.id;
-}
-
-/**
- * Records a file that failed before its records could be read (an upload cut off): listed with the
- * reason, nothing written.
- */
-export async function recordFailedImport(source: ImportSource, reason: string): Promise<number> {
-  const id = await transaction((sql) => insertImportRow(sql, source, false));
-  await markFailed(id, { rejected: 1, errors: [{ line: 0, field: null, message: reason }] });
-  return id;
-}
-
-async function markFailed(
-  importId: number,
-  data: { rejected: number; errors: RecordError[]; format?: string; sha256?: string | null; report?: ImportReport },
-) {
-  await db().import.update({
-    where: { id: importId },
-    data: {
-      status: "FAILED",
-      finishedAt: new Date(),
-      fileSha256: data.sha256 ?? null,
-      format: data.format,
-      rejected: data.rejected,
-      errors: storableJson(data.errors) as RecordError[],
-      ...(data.report && {
-        assistantTurns: data.report.assistantTurns,
-        toolCalls: data.report.toolCalls,
-        warnings: storableJson(data.report.warnings) as RecordWarning[],
-        warningCount: data.report.warningCount,
-      }),
-    },
-  });
-}
-
 export async function runImport(
   source: ImportSource,
   records: AsyncIterable<RawRecord> | Iterable<RawRecord>,
@@ -225,29 +150,12 @@ export async function runImport(
         }
         // Marked succeeded in the same transaction as its rows: a committed import is never listed
         // as failed, and a failed one never as succeeded, whatever happens after the commit.
-        await sql.query(
-          `UPDATE "import" SET status = 'SUCCEEDED', "finishedAt" = $2, "fileSha256" = $3, format = $4, trajectories
-          = $5, votes = $6, labels = $7, replaced = $8, unparseable = $9, "assistantTurns" = $10,
-          "toolCalls" = $11, warnings = $12::jsonb, "warningCount" = $13, "taskRecords" = $14, gold = $15
-        WHERE id = $1`,
-          [
-            importId,
-            new Date(),
-            source.sha256?.() ?? null,
-            format(),
-            written.trajectories,
-            written.votes,
-            written.labels,
-            written.replaced,
-            written.unparseable,
-            seen.warnings.totals.assistantTurns,
-            seen.warnings.totals.toolCalls,
-            JSON.stringify(storableJson(seen.warnings.warnings)),
-            seen.warnings.count,
-            written.taskRecords,
-            written.gold,
-          ],
-        );
+        await markSucceeded(sql, importId, {
+          sha256: source.sha256?.() ?? null,
+          format: format(),
+          written,
+          report: report(),
+        });
         return written;
       },
       {

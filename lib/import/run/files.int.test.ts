@@ -9,8 +9,8 @@ import { prng } from "@/lib/domain/random";
 import { realFixture } from "@/test/fixtures";
 import { jsonl, tempFiles } from "@/test/temp-files";
 import { applyMigrations } from "@/prisma/migrate-engine";
-import { listImports } from "@/lib/data/imports-list";
-import { conditionFor, expandPaths, importFile, loadManifest, loadResolved } from "./import-files";
+import { listImports } from "@/lib/data/import/history";
+import { conditionFor, expandPaths, importFile, loadManifest, loadResolved } from "./files";
 
 const { dir: tmp, write } = tempFiles("sa-import-");
 const condition = {

@@ -1,9 +1,9 @@
 import "server-only";
 // How one import reads and writes: its bad records counted and the first ones kept, and its
 // trajectories written in batches, one while the next is read.
-import type { TrajectoryRecord } from "@/lib/import/interchange";
-import type { Located, RecordError } from "./context";
-import type { PreparedTrajectory, TrajectoryWriter } from "./trajectories";
+import type { TrajectoryRecord } from "@/lib/import/read/interchange";
+import type { Located, RecordError } from "@/lib/data/import/context";
+import type { PreparedTrajectory, TrajectoryWriter } from "@/lib/data/import/trajectories";
 
 /** At most this many errors are kept and shown for one file; the count says how many there were. */
 export const MAX_REPORTED_ERRORS = 100;

@@ -16,7 +16,7 @@ export type HarnessFormat =
   | "openhands-completions"
   | "atif"
   | "moatless";
-/** An Inspect AI log is many trajectories: read by lib/files/inspect-log.ts, not as one document. */
+/** An Inspect AI log is many trajectories: read by inspect-log.ts, not as one document. */
 export type DetectedFormat = "interchange" | "interchange-list" | "inspect-log" | HarnessFormat;
 
 export const KNOWN_FORMATS =

@@ -1,0 +1,121 @@
+import "server-only";
+// The `import` row that lists one file: written before the file is read and outside the import's
+// transaction, so a rejected or interrupted file is still listed with its errors; marked succeeded
+// inside that transaction (decision 15).
+import type { RecordWarning } from "@/lib/import/read/audit";
+import { db } from "@/lib/db";
+import { storableJson } from "@/lib/domain/text";
+import type { RecordError, WriteCounts } from "./context";
+import { type Sql, transaction } from "../sql";
+import { IMPORT_LOCK } from "../recovery";
+
+export type ImportSource = {
+  fileName: string;
+  format: string;
+  fileBytes?: number;
+  /** The file's SHA-256, asked for when the import ends (the file has been read by then). */
+  sha256?: () => string | null;
+  source?: "cli" | "web" | "seed";
+  userId?: string | null;
+  /** Who ran it, when no signed-in user did (the command line's operating-system user). */
+  byName?: string | null;
+  /** Reject the file if it has any warning (`import --strict`). */
+  strict?: boolean;
+};
+
+/** What the readers found and warned of, whether the file landed or not. */
+export type ImportReport = {
+  assistantTurns: number;
+  toolCalls: number;
+  warnings: RecordWarning[];
+  warningCount: number;
+};
+
+/**
+ * The Import row that records one file, created before the file is read (a rejected file is still
+ * listed). For an import (`locked`), it is written by the connection that will hold the import's
+ * transaction, in one statement with a session lock on the row's id: while the lock is held the
+ * import's process is alive; once the process dies, lib/data/recovery.ts marks the row interrupted.
+ */
+export async function insertImportRow(sql: Sql, source: ImportSource, locked: boolean): Promise<number> {
+  const [row] = await sql.query<{ id: number }>(
+    `WITH r AS (
+       INSERT INTO "import" ("fileName", format, "fileBytes", source, "userId", "byName")
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING id)
+     SELECT id${locked ? `, pg_advisory_lock(${IMPORT_LOCK}, id)` : ""} FROM r`,
+    [
+      source.fileName,
+      source.format,
+      source.fileBytes ?? 0,
+      source.source ?? "cli",
+      source.userId ?? null,
+      source.byName ?? null,
+    ],
+  );
+  return row!.id;
+}
+
+/**
+ * Records a file that failed before its records could be read (an upload cut off): listed with the
+ * reason, nothing written.
+ */
+export async function recordFailedImport(source: ImportSource, reason: string): Promise<number> {
+  const id = await transaction((sql) => insertImportRow(sql, source, false));
+  await markFailed(id, { rejected: 1, errors: [{ line: 0, field: null, message: reason }] });
+  return id;
+}
+
+export async function markFailed(
+  importId: number,
+  data: { rejected: number; errors: RecordError[]; format?: string; sha256?: string | null; report?: ImportReport },
+) {
+  await db().import.update({
+    where: { id: importId },
+    data: {
+      status: "FAILED",
+      finishedAt: new Date(),
+      fileSha256: data.sha256 ?? null,
+      format: data.format,
+      rejected: data.rejected,
+      errors: storableJson(data.errors) as RecordError[],
+      ...(data.report && {
+        assistantTurns: data.report.assistantTurns,
+        toolCalls: data.report.toolCalls,
+        warnings: storableJson(data.report.warnings) as RecordWarning[],
+        warningCount: data.report.warningCount,
+      }),
+    },
+  });
+}
+
+/** Marks an import succeeded with what it wrote and what its readers warned of, in its own transaction. */
+export async function markSucceeded(
+  sql: Sql,
+  importId: number,
+  data: { sha256: string | null; format: string; written: WriteCounts; report: ImportReport },
+): Promise<void> {
+  const { written, report } = data;
+  await sql.query(
+    `UPDATE "import" SET status = 'SUCCEEDED', "finishedAt" = $2, "fileSha256" = $3, format = $4, trajectories
+      = $5, votes = $6, labels = $7, replaced = $8, unparseable = $9, "assistantTurns" = $10,
+      "toolCalls" = $11, warnings = $12::jsonb, "warningCount" = $13, "taskRecords" = $14, gold = $15
+     WHERE id = $1`,
+    [
+      importId,
+      new Date(),
+      data.sha256,
+      data.format,
+      written.trajectories,
+      written.votes,
+      written.labels,
+      written.replaced,
+      written.unparseable,
+      report.assistantTurns,
+      report.toolCalls,
+      JSON.stringify(storableJson(report.warnings)),
+      report.warningCount,
+      written.taskRecords,
+      written.gold,
+    ],
+  );
+}
