@@ -45,10 +45,16 @@ const VERDICT_OPTIONS: Option[] = [
   ["NOT_ATTEMPTED", "not attempted"],
 ];
 
+type Field = { name: keyof TrajectoryFilter; label: string; options: readonly Option[] };
+const field = (name: keyof TrajectoryFilter, label: string, options: readonly Option[]): Field => ({
+  name,
+  label,
+  options,
+});
+const pairs = (...values: string[]): Option[] => values.map((v) => [v, v] as const);
+
 /** The form's fields in order: each a filter of the list, with the options it offers (besides "any"). */
-function fields(benchmarks: readonly string[], models: readonly string[]) {
-  const field = (name: keyof TrajectoryFilter, label: string, options: readonly Option[]) => ({ name, label, options });
-  const pairs = (...values: string[]): Option[] => values.map((v) => [v, v] as const);
+function fields(benchmarks: readonly string[], models: readonly string[]): Field[] {
   return [
     field(
       "benchmark",
@@ -60,64 +66,69 @@ function fields(benchmarks: readonly string[], models: readonly string[]) {
       "Model",
       models.map((m) => [m, shownText(m)] as const),
     ),
-    field("network", "Network", [
-      ["on", networkWords(true)],
-      ["off", networkWords(false)],
-    ]),
-    field("prompt", "Prompt", pairs("vanilla", "principled")),
-    field("run", "Run", pairs("1", "2", "3")),
-    field("resolved", "Resolved", [
-      ["yes", "yes"],
-      ["no", "no"],
-      ["unknown", "not evaluated"],
-    ]),
-    field("panel", "Panel verdict", [
-      ...VERDICT_OPTIONS,
-      ["no-success", "attempted or not attempted"],
-      ["not-successful", "not successful (unjudged too)"],
-      ["judged", "any (judged)"],
-      ["unjudged", "unjudged"],
-    ]),
-    field(
-      "category",
-      "Category",
-      CATEGORIES.map((c) => [c, CATEGORY_LABELS[c]] as const),
-    ),
-    field("categoryVerdict", "Category verdict", VERDICT_OPTIONS),
-    field("split", "Judge split", [
-      ["UNANIMOUS", "unanimous"],
-      ["MAJORITY", "2–1 (majority)"],
-      ["NO_MAJORITY", "all differ"],
-    ]),
-    field("unparseable", "Unparseable answers", [
-      ["yes", "some"],
-      ["no", "none"],
-    ]),
-    field("labelled", "Human labels", [
-      ["yes", "labelled"],
-      ["no", "not labelled"],
-    ]),
-    field("gold", "Gold label", [
-      ["any", "any"],
-      ["none", "none"],
-      ["attempt", "attempted or successful"],
-      ["no-attempt", "not attempted"],
-      ["success", "successful"],
-      ["no-success", "not successful"],
-    ]),
-    field("evidence", "Evidence", [
-      ["any", "any"],
-      ["none", "none found"],
-      ["unchecked", "no task record"],
-      ...EVIDENCE_KINDS.map((k) => [k, EVIDENCE_LABELS[k]] as const),
-    ]),
-    field("similarity", "Patch similarity", [
-      ["0.5", "≥ 0.5"],
-      ["0.8", "≥ 0.8"],
-      ["0.95", "≥ 0.95"],
-    ]),
+    ...FIXED_FIELDS,
   ];
 }
+
+/** The fields whose options are the same for every list. */
+const FIXED_FIELDS: Field[] = [
+  field("network", "Network", [
+    ["on", networkWords(true)],
+    ["off", networkWords(false)],
+  ]),
+  field("prompt", "Prompt", pairs("vanilla", "principled")),
+  field("run", "Run", pairs("1", "2", "3")),
+  field("resolved", "Resolved", [
+    ["yes", "yes"],
+    ["no", "no"],
+    ["unknown", "not evaluated"],
+  ]),
+  field("panel", "Panel verdict", [
+    ...VERDICT_OPTIONS,
+    ["no-success", "attempted or not attempted"],
+    ["not-successful", "not successful (unjudged too)"],
+    ["judged", "any (judged)"],
+    ["unjudged", "unjudged"],
+  ]),
+  field(
+    "category",
+    "Category",
+    CATEGORIES.map((c) => [c, CATEGORY_LABELS[c]] as const),
+  ),
+  field("categoryVerdict", "Category verdict", VERDICT_OPTIONS),
+  field("split", "Judge split", [
+    ["UNANIMOUS", "unanimous"],
+    ["MAJORITY", "2–1 (majority)"],
+    ["NO_MAJORITY", "all differ"],
+  ]),
+  field("unparseable", "Unparseable answers", [
+    ["yes", "some"],
+    ["no", "none"],
+  ]),
+  field("labelled", "Human labels", [
+    ["yes", "labelled"],
+    ["no", "not labelled"],
+  ]),
+  field("gold", "Gold label", [
+    ["any", "any"],
+    ["none", "none"],
+    ["attempt", "attempted or successful"],
+    ["no-attempt", "not attempted"],
+    ["success", "successful"],
+    ["no-success", "not successful"],
+  ]),
+  field("evidence", "Evidence", [
+    ["any", "any"],
+    ["none", "none found"],
+    ["unchecked", "no task record"],
+    ...EVIDENCE_KINDS.map((k) => [k, EVIDENCE_LABELS[k]] as const),
+  ]),
+  field("similarity", "Patch similarity", [
+    ["0.5", "≥ 0.5"],
+    ["0.8", "≥ 0.8"],
+    ["0.95", "≥ 0.95"],
+  ]),
+];
 
 export function TrajectoryFilters({
   filter,

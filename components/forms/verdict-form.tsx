@@ -244,13 +244,30 @@ function VerdictTable({
   );
 }
 
+/** The form's keys, as the shortcuts line lists them: keys joined by "–", "+" or " / ". */
+const SHORTCUTS: Array<[keys: string, what: string]> = [
+  ["1–4", "category"],
+  ["n", "not attempted"],
+  ["a", "attempted"],
+  ["s", "successful (then the next category)"],
+  ["c", "cited steps"],
+  ["t", "note"],
+  ["Enter", "save"],
+  ["Ctrl+Enter", "save from a field"],
+  ["Esc", "leave a field"],
+  ["[ / ]", "previous / next item"],
+  ["j / k", "suspect steps"],
+];
+
 function Shortcuts() {
   return (
     <p className="note shortcuts" role="note" aria-label="Keyboard shortcuts">
-      <kbd>1</kbd>–<kbd>4</kbd> category · <kbd>n</kbd> not attempted · <kbd>a</kbd> attempted · <kbd>s</kbd> successful
-      (then the next category) ·<kbd>c</kbd> cited steps · <kbd>t</kbd> note · <kbd>Enter</kbd> save (<kbd>Ctrl</kbd>+
-      <kbd>Enter</kbd> in a field) · <kbd>Esc</kbd> leave a field ·<kbd>[</kbd> / <kbd>]</kbd> previous / next item ·{" "}
-      <kbd>j</kbd> / <kbd>k</kbd> suspect steps
+      {SHORTCUTS.map(([keys, what], i) => (
+        <span key={what}>
+          {i ? " · " : ""}
+          {keys.split(/(–|\+| \/ )/).map((part, j) => (j % 2 ? part : <kbd key={j}>{part}</kbd>))} {what}
+        </span>
+      ))}
     </p>
   );
 }

@@ -1,10 +1,10 @@
 // Judges × categories: each verdict, each judge's overall verdict and rationale, the raw answer of
 // unparseable ones, cited steps as links, and the panel with how it was reached.
 import Link from "next/link";
-import { VerdictBadge } from "@/components/ui/verdict-badge";
+import { type RaterRow, RaterTable } from "@/components/tables/rater-table";
 import type { getTrajectory } from "@/lib/data/trajectory";
 import { stepHref } from "@/lib/domain/timeline";
-import { CATEGORIES, CATEGORY_LABELS, PANEL_FIELDS } from "@/lib/domain/verdicts";
+import { CATEGORIES, PANEL_FIELDS } from "@/lib/domain/verdicts";
 
 type Loaded = NonNullable<Awaited<ReturnType<typeof getTrajectory>>>;
 
@@ -32,85 +32,59 @@ export function askedText(asked: Loaded["votes"][number]["asked"]): string {
 }
 
 export function JudgePanel({ t, base = t.id }: { t: Loaded; base?: number | string }) {
+  const rows: RaterRow[] = t.votes.map((v) => ({
+    key: v.judge,
+    rater: (
+      <>
+        {v.judge}
+        <div className="asked">{askedText(v.asked)}</div>
+      </>
+    ),
+    verdicts: v.verdicts,
+    overall: v.overall,
+    overallNote:
+      v.parseStatus === "UNPARSEABLE" ? <div className="warn">unparseable answer: counted as not attempted</div> : null,
+    said: { content: <Rationale vote={v} base={base} />, label: `rationale of ${v.judge}` },
+  }));
+  rows.push({
+    key: "panel",
+    rater: "panel",
+    verdicts: Object.fromEntries(CATEGORIES.map((c) => [c, t[PANEL_FIELDS[c]]])),
+    overall: t.panelVerdict,
+    said: { content: t.panelSplit ? SPLIT_TEXT[t.panelSplit] : "no votes: unjudged" },
+    panel: true,
+  });
   return (
     <section aria-labelledby="panel">
       <h2 id="panel">Judges</h2>
-      <div className="table-scroll">
-        <table aria-labelledby="panel">
-          <thead>
-            <tr>
-              <th scope="col">Judge</th>
-              {CATEGORIES.map((c) => (
-                <th key={c} scope="col">
-                  {CATEGORY_LABELS[c]}
-                </th>
-              ))}
-              <th scope="col">Overall</th>
-            </tr>
-          </thead>
-          <tbody>
-            {t.votes.flatMap((v) => [
-              <tr key={v.judge} className="judge-row">
-                <th scope="row">
-                  {v.judge}
-                  <div className="asked">{askedText(v.asked)}</div>
-                </th>
-                {CATEGORIES.map((c) => (
-                  <td key={c}>
-                    <VerdictBadge verdict={v.verdicts[c]} />
-                  </td>
-                ))}
-                <td>
-                  <VerdictBadge verdict={v.overall} />
-                  {v.parseStatus === "UNPARSEABLE" ? (
-                    <div className="warn">unparseable answer: counted as not attempted</div>
-                  ) : null}
-                </td>
-              </tr>,
-              // The rationale and cited steps on a row of their own, the table's whole width: they wrap there.
-              <tr key={`${v.judge}-rationale`} className="rationale-row">
-                <td colSpan={CATEGORIES.length + 2} className="text" aria-label={`rationale of ${v.judge}`}>
-                  {v.rationale ?? ""}
-                  {v.evidence.length ? (
-                    <div className="cited">
-                      cites{" "}
-                      {v.evidence.map((e, i) => (
-                        <span key={i}>
-                          {i ? "; " : ""}
-                          <Link href={stepHref(base, e.step)}>step {e.step}</Link>
-                          {e.note ? `: ${e.note}` : ""}
-                        </span>
-                      ))}
-                    </div>
-                  ) : null}
-                  {v.parseStatus === "UNPARSEABLE" && v.raw ? (
-                    <details>
-                      <summary>raw answer</summary>
-                      <pre className="text">{v.raw}</pre>
-                    </details>
-                  ) : null}
-                </td>
-              </tr>,
-            ])}
-            <tr className="panel-row judge-row">
-              <th scope="row">panel</th>
-              {CATEGORIES.map((c) => (
-                <td key={c}>
-                  <VerdictBadge verdict={t[PANEL_FIELDS[c]]} />
-                </td>
-              ))}
-              <td>
-                <VerdictBadge verdict={t.panelVerdict} />
-              </td>
-            </tr>
-            <tr className="panel-row rationale-row">
-              <td colSpan={CATEGORIES.length + 2} className="text">
-                {t.panelSplit ? SPLIT_TEXT[t.panelSplit] : "no votes: unjudged"}
-              </td>
-            </tr>
-          </tbody>
-        </table>
-      </div>
+      <RaterTable labelledBy="panel" raterHeading="Judge" rows={rows} />
     </section>
+  );
+}
+
+/** A judge's rationale, the steps it cites as links, and an unparseable answer as it came. */
+function Rationale({ vote: v, base }: { vote: Loaded["votes"][number]; base: number | string }) {
+  return (
+    <>
+      {v.rationale ?? ""}
+      {v.evidence.length ? (
+        <div className="cited">
+          cites{" "}
+          {v.evidence.map((e, i) => (
+            <span key={i}>
+              {i ? "; " : ""}
+              <Link href={stepHref(base, e.step)}>step {e.step}</Link>
+              {e.note ? `: ${e.note}` : ""}
+            </span>
+          ))}
+        </div>
+      ) : null}
+      {v.parseStatus === "UNPARSEABLE" && v.raw ? (
+        <details>
+          <summary>raw answer</summary>
+          <pre className="text">{v.raw}</pre>
+        </details>
+      ) : null}
+    </>
   );
 }

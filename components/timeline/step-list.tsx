@@ -102,36 +102,7 @@ export function StepList({
               {m.role}
               {m.exitCode !== null ? ` · exit ${m.exitCode}` : ""}
             </div>
-            {marks.length ? (
-              <ul className="marks" aria-label={`Suspect marks of step ${m.step}`}>
-                {marks.map((k) => (
-                  <li key={k.rule}>
-                    <strong>{CATEGORY_LABELS[k.category]}</strong> · {k.rule}: {k.why}
-                  </li>
-                ))}
-              </ul>
-            ) : null}
-            {found.length ? (
-              <ul className="marks evidence-marks" aria-label={`Evidence of step ${m.step}`}>
-                {found.map((e, i) => (
-                  <li key={i}>
-                    <strong>{EVIDENCE_LABELS[e.kind]}</strong>
-                    {e.category ? ` (${CATEGORY_LABELS[e.category]})` : ""}: {e.detail}
-                  </li>
-                ))}
-              </ul>
-            ) : null}
-            {cited.length ? (
-              <ul className="citations" aria-label={`Citations of step ${m.step}`}>
-                {cited.map((c, i) => (
-                  <li key={i}>
-                    cited by {c.kind} <strong>{c.by}</strong>
-                    {c.category ? ` (${categoryName(c.category)})` : ""}
-                    {c.note ? `: ${c.note}` : ""}
-                  </li>
-                ))}
-              </ul>
-            ) : null}
+            <StepNotes step={m.step} marks={marks} found={found} cited={cited} />
             {m.reasoning ? (
               <>
                 <TerminalText className="reasoning" text={m.reasoning} />
@@ -174,5 +145,53 @@ export function StepList({
         );
       })}
     </ol>
+  );
+}
+
+/** What is said of a step: the suspect rules it matches, the evidence found in it, who cites it. */
+function StepNotes({
+  step,
+  marks,
+  found,
+  cited,
+}: {
+  step: number;
+  marks: SuspectMark[];
+  found: readonly EvidenceView[];
+  cited: readonly StepCitation[];
+}) {
+  return (
+    <>
+      {marks.length ? (
+        <ul className="marks" aria-label={`Suspect marks of step ${step}`}>
+          {marks.map((k) => (
+            <li key={k.rule}>
+              <strong>{CATEGORY_LABELS[k.category]}</strong> · {k.rule}: {k.why}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {found.length ? (
+        <ul className="marks evidence-marks" aria-label={`Evidence of step ${step}`}>
+          {found.map((e, i) => (
+            <li key={i}>
+              <strong>{EVIDENCE_LABELS[e.kind]}</strong>
+              {e.category ? ` (${CATEGORY_LABELS[e.category]})` : ""}: {e.detail}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {cited.length ? (
+        <ul className="citations" aria-label={`Citations of step ${step}`}>
+          {cited.map((c, i) => (
+            <li key={i}>
+              cited by {c.kind} <strong>{c.by}</strong>
+              {c.category ? ` (${categoryName(c.category)})` : ""}
+              {c.note ? `: ${c.note}` : ""}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </>
   );
 }

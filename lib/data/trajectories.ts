@@ -10,11 +10,17 @@ import type { EvidenceKind } from "@/lib/domain/evidence";
 
 const ATTEMPT: Verdict[] = ["ATTEMPTED", "SUCCESSFUL"];
 
-function verdictWhere(v: string) {
+function verdictIs(v: string) {
   return v === "attempt" ? { in: ATTEMPT } : (v as Verdict);
 }
 
 export function trajectoryWhere(f: TrajectoryFilter): Prisma.TrajectoryWhereInput {
+  // Each part sets keys of its own, so they merge without overwriting one another.
+  return { ...conditionWhere(f), ...verdictWhere(f), ...evidenceWhere(f) };
+}
+
+/** The filters on where a trajectory comes from: its condition, its study, whether it is labelled. */
+function conditionWhere(f: TrajectoryFilter): Prisma.TrajectoryWhereInput {
   const where: Prisma.TrajectoryWhereInput = {};
   if (f.benchmark) where.benchmark = { name: f.benchmark };
   if (f.model) where.model = { name: f.model };
@@ -23,6 +29,14 @@ export function trajectoryWhere(f: TrajectoryFilter): Prisma.TrajectoryWhereInpu
   if (f.prompt) where.prompt = f.prompt;
   if (f.run) where.run = f.run;
   if (f.resolved) where.resolved = f.resolved === "yes" ? true : f.resolved === "no" ? false : null;
+  if (f.study) where.studyItems = { some: { study: { name: f.study } } };
+  if (f.labelled) where.labelCount = f.labelled === "yes" ? { gt: 0 } : 0;
+  return where;
+}
+
+/** The filters on verdicts: the panel's, a category's, one judge's, the annotators' and the gold label. */
+function verdictWhere(f: TrajectoryFilter): Prisma.TrajectoryWhereInput {
+  const where: Prisma.TrajectoryWhereInput = {};
   if (f.panel === "not-successful")
     where.AND = [{ OR: [{ panelVerdict: null }, { panelVerdict: { in: ["ATTEMPTED", "NOT_ATTEMPTED"] } }] }];
   else if (f.panel)
@@ -33,7 +47,7 @@ export function trajectoryWhere(f: TrajectoryFilter): Prisma.TrajectoryWhereInpu
           ? { not: null }
           : f.panel === "no-success"
             ? { in: ["ATTEMPTED", "NOT_ATTEMPTED"] }
-            : verdictWhere(f.panel);
+            : verdictIs(f.panel);
   if (f.human) {
     const overall = {
       attempt: { in: ATTEMPT },
@@ -52,7 +66,7 @@ export function trajectoryWhere(f: TrajectoryFilter): Prisma.TrajectoryWhereInpu
       success: "SUCCESSFUL" as const,
       "no-success": { in: ["ATTEMPTED", "NOT_ATTEMPTED"] as Verdict[] },
     }[f.gold];
-  if (f.category && f.categoryVerdict) where[PANEL_FIELDS[f.category]] = verdictWhere(f.categoryVerdict);
+  if (f.category && f.categoryVerdict) where[PANEL_FIELDS[f.category]] = verdictIs(f.categoryVerdict);
   if (f.split) where.panelSplit = f.split;
   if (f.judge)
     where.votes = {
@@ -65,14 +79,18 @@ export function trajectoryWhere(f: TrajectoryFilter): Prisma.TrajectoryWhereInpu
                 overall:
                   f.judgeVerdict === "no-success"
                     ? { in: ["ATTEMPTED", "NOT_ATTEMPTED"] as Verdict[] }
-                    : verdictWhere(f.judgeVerdict),
+                    : verdictIs(f.judgeVerdict),
               }
             : {}),
       },
     };
   if (f.unparseable) where.unparseableVotes = f.unparseable === "yes" ? { gt: 0 } : 0;
-  if (f.study) where.studyItems = { some: { study: { name: f.study } } };
-  if (f.labelled) where.labelCount = f.labelled === "yes" ? { gt: 0 } : 0;
+  return where;
+}
+
+/** The filters on evidence from the task records and on patch similarity. */
+function evidenceWhere(f: TrajectoryFilter): Prisma.TrajectoryWhereInput {
+  const where: Prisma.TrajectoryWhereInput = {};
   if (f.evidence === "unchecked") where.taskRecorded = false;
   else if (f.evidence) {
     where.taskRecorded = true;

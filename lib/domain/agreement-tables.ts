@@ -132,16 +132,33 @@ const goldLinks = (base: TrajectoryFilter, judge?: string) => (q: Question) => {
 
 export type AgreementTable = { id: string; heading: string; model: TableModel; note?: string };
 
+type Linkers = ReturnType<typeof linkers>;
+
+/** What the tables' counts open: none without a view (a download). */
+function linkers(view?: { study: string | null; query: string }) {
+  const within = (base: TrajectoryFilter): TrajectoryFilter => (view?.study ? { ...base, study: view.study } : base);
+  return {
+    human: (group: Group) => (view ? labelLinks(group, view.query) : undefined),
+    gold: (base: TrajectoryFilter, judge?: string) => (view ? goldLinks(within(base), judge) : undefined),
+  };
+}
+
+const conditionLabel = (c: { network: boolean; prompt: string }) => `network ${networkWords(c.network)}, ${c.prompt}`;
+
 /**
  * The agreement report's tables in the page's order. `view`: the chosen study (its items bound the
  * gold tables' lists) and the query the label lists take; without it, nothing is linked (a download).
  */
 export function agreementTables(r: AgreementReport, view?: { study: string | null; query: string }): AgreementTable[] {
-  const human = (group: Group) => (view ? labelLinks(group, view.query) : undefined);
-  const within = (base: TrajectoryFilter): TrajectoryFilter => (view?.study ? { ...base, study: view.study } : base);
-  const gold = (base: TrajectoryFilter, judge?: string) => (view ? goldLinks(within(base), judge) : undefined);
-  const condition = (c: { network: boolean; prompt: string }) => `network ${networkWords(c.network)}, ${c.prompt}`;
-  const out: AgreementTable[] = [
+  const links = linkers(view);
+  const out = humanTables(r, links);
+  if (r.gold) out.push(goldTable(r.gold, links));
+  return out;
+}
+
+/** The panel and each judge against the annotators: overall, by condition, model, benchmark, judge. */
+function humanTables(r: AgreementReport, { human }: Linkers): AgreementTable[] {
+  return [
     {
       id: "agreement-conditions",
       heading: "Overall and by condition",
@@ -149,7 +166,7 @@ export function agreementTables(r: AgreementReport, view?: { study: string | nul
         { scope: "overall", label: "all labels", agreement: r.overall, links: human({ kind: "all" }) },
         ...r.by_condition.map((c) => ({
           scope: "condition",
-          label: condition(c),
+          label: conditionLabel(c),
           agreement: c,
           links: human({ kind: "condition", network: c.network, prompt: c.prompt }),
         })),
@@ -187,44 +204,46 @@ export function agreementTables(r: AgreementReport, view?: { study: string | nul
       ]),
     },
   ];
-  if (r.gold)
-    out.push({
-      id: "agreement-gold",
-      heading: "Against the gold labels",
-      note:
-        "The panel (overall and by condition), each judge and each annotator (their newest label) against the gold " +
-        "label in force on each trajectory (the newest, whoever adjudicated), the gold label taking the human's " +
-        "part. A trajectory has one gold label in force, so each falls in one cell per rater: the counts of the " +
-        "panel and the judges link to exactly their trajectories.",
-      model: agreementModel(
-        "gold",
-        "Agreement with the gold labels",
-        [
-          { scope: "gold", label: "panel", agreement: r.gold.panel, links: gold({ panel: "judged" }) },
-          ...r.gold.by_condition.map((c) => ({
-            scope: "gold",
-            label: `panel · ${condition(c)}`,
-            agreement: c,
-            links: gold({ network: c.network ? "on" : "off", prompt: c.prompt as TrajectoryFilter["prompt"] }),
-          })),
-          ...r.gold.judges.map((j) => ({
-            scope: "gold",
-            label: `judge ${j.judge}`,
-            agreement: j,
-            links: gold({}, j.judge),
-          })),
-          ...r.gold.annotators.map((a) => ({
-            scope: "gold",
-            label: `annotator ${a.annotator}`,
-            agreement: a,
-            links: human({ kind: "gold", name: a.annotator }),
-          })),
-        ],
-        "Gold",
-        "Rater",
-      ),
-    });
-  return out;
+}
+
+/** The panel, each judge and each annotator against the gold labels. */
+function goldTable(g: NonNullable<AgreementReport["gold"]>, { human, gold }: Linkers): AgreementTable {
+  return {
+    id: "agreement-gold",
+    heading: "Against the gold labels",
+    note:
+      "The panel (overall and by condition), each judge and each annotator (their newest label) against the gold " +
+      "label in force on each trajectory (the newest, whoever adjudicated), the gold label taking the human's " +
+      "part. A trajectory has one gold label in force, so each falls in one cell per rater: the counts of the " +
+      "panel and the judges link to exactly their trajectories.",
+    model: agreementModel(
+      "gold",
+      "Agreement with the gold labels",
+      [
+        { scope: "gold", label: "panel", agreement: g.panel, links: gold({ panel: "judged" }) },
+        ...g.by_condition.map((c) => ({
+          scope: "gold",
+          label: `panel · ${conditionLabel(c)}`,
+          agreement: c,
+          links: gold({ network: c.network ? "on" : "off", prompt: c.prompt as TrajectoryFilter["prompt"] }),
+        })),
+        ...g.judges.map((j) => ({
+          scope: "gold",
+          label: `judge ${j.judge}`,
+          agreement: j,
+          links: gold({}, j.judge),
+        })),
+        ...g.annotators.map((a) => ({
+          scope: "gold",
+          label: `annotator ${a.annotator}`,
+          agreement: a,
+          links: human({ kind: "gold", name: a.annotator }),
+        })),
+      ],
+      "Gold",
+      "Rater",
+    ),
+  };
 }
 
 /** Each judge under each prompt version it answered in, against the humans and, where there are some, gold. */

@@ -10,7 +10,7 @@ import { pipeline } from "node:stream/promises";
 import busboy from "busboy";
 import { z } from "zod";
 import { importFile, loadResolved } from "@/lib/import/run/files";
-import { ConditionFieldsSchema } from "@/lib/import/read/condition";
+import { type Condition, ConditionFieldsSchema } from "@/lib/import/read/condition";
 import { requireRequest } from "@/lib/auth/session";
 import { recordFailedImport } from "@/lib/data/import/import-row";
 import { config } from "@/lib/config";
@@ -78,6 +78,9 @@ const busy = (waiting: number) =>
     { status: 503, headers: { "retry-after": String(RETRY_AFTER_SECONDS) } },
   );
 
+const tooLarge = (maxBytes: number) =>
+  json({ error: `the file is larger than the upload limit (${maxBytes} bytes): import it from the command line` }, 413);
+
 export async function POST(request: Request) {
   const user = await requireRequest(request, "imports:write");
   if (user instanceof Response) return user;
@@ -86,15 +89,10 @@ export async function POST(request: Request) {
   const budget = workBudget();
   if (budget.full) return busy(budget.waiting);
   const maxBytes = config().IMPORT_MAX_UPLOAD_BYTES;
-  const tooLarge = () =>
-    json(
-      { error: `the file is larger than the upload limit (${maxBytes} bytes): import it from the command line` },
-      413,
-    );
   if (!request.headers.get("content-type")?.startsWith("multipart/form-data"))
     return json({ error: "send the file as multipart/form-data" }, 415);
   const declared = Number(request.headers.get("content-length") ?? 0);
-  if (declared > maxBytes + 1024 * 1024) return tooLarge();
+  if (declared > maxBytes + 1024 * 1024) return tooLarge(maxBytes);
 
   const received: Received = {
     dir: fs.mkdtempSync(path.join(os.tmpdir(), `${UPLOAD_DIR_PREFIX}${process.pid}-`)),
@@ -105,55 +103,115 @@ export async function POST(request: Request) {
     bytes: 0,
   };
   const cleanup = () => fs.rmSync(received.dir, { recursive: true, force: true });
-  try {
-    await receive(request, received, maxBytes);
-  } catch {
+  const upload = await receiveUpload(request, received, maxBytes, user.id);
+  if (upload instanceof Response) {
     cleanup();
-    // Listed on the Import page with the reason, so an upload that died is not lost without a word.
-    const fileName = received.file?.name ?? "upload";
-    const reason =
-      `the upload was cut off after ${formatBytes(received.bytes)} (the connection closed or the ` +
-      `form was malformed); nothing was imported`;
-    await recordFailedImport({ fileName, format: "auto", source: "web", userId: user.id }, reason).catch((e) =>
-      console.error("could not record a failed upload", e),
-    );
-    return json({ error: reason }, 400);
+    return upload;
   }
-  if (received.tooLarge) {
-    cleanup();
-    return tooLarge();
-  }
-  if (!received.file) {
-    cleanup();
-    return json({ error: "no file was sent (field `file`)" }, 400);
-  }
-  const fields = ConditionFieldsSchema.safeParse(received.fields);
-  if (!fields.success) {
-    cleanup();
-    return json({ error: "bad condition fields", fields: z.flattenError(fields.error).fieldErrors }, 400);
-  }
-  const file = received.file;
-  // A report's error names the file as uploaded, not the folder it was received in.
-  const withoutFolder = (e: unknown) =>
-    e instanceof Error
-      ? e.message.replace(received.dir + path.sep, "").replace(/^\d+[\\/]/, "")
-      : "unreadable resolved report";
   // Reserved before anything is read whole (the resolved reports, then the file's records).
-  const limits = readLimits();
   const need = importMemory(
-    [file.path, ...received.resolved].map((p) => ({ name: p, bytes: fs.statSync(p).size })),
-    limits,
+    [upload.file.path, ...received.resolved].map((p) => ({ name: p, bytes: fs.statSync(p).size })),
+    readLimits(),
   );
   const reserving = budget.reserve(need);
   if (!reserving) {
     cleanup();
     return busy(budget.waiting);
   }
+  return ndjson(async (send) => {
+    let reservation: Reservation | null = null;
+    try {
+      // While others hold the memory, the browser is told how many wait (every 2 s, so the answer never idles).
+      const ahead = budget.waiting;
+      const telling = setInterval(() => send({ waiting: { uploads: budget.waiting } }), 2000);
+      if (ahead) send({ waiting: { uploads: ahead } });
+      reservation = await reserving.finally(() => clearInterval(telling));
+      await importUpload(received, upload, user.id, send);
+    } catch (e) {
+      // Unexpected failures (database down) are logged here; the browser gets a message without internals.
+      console.error("web import failed", e);
+      send({ error: "the import stopped: the database did not accept it; nothing was imported (see the server log)" });
+    } finally {
+      reservation?.release();
+      cleanup();
+    }
+  });
+}
+
+/**
+ * Receives the upload into its folder and checks it: the file and its condition fields, or the
+ * answer that refuses it. An upload cut off is listed on the Import page with the reason, so it is
+ * not lost without a word.
+ */
+async function receiveUpload(
+  request: Request,
+  received: Received,
+  maxBytes: number,
+  userId: string,
+): Promise<Response | { file: { path: string; name: string }; condition: Condition }> {
+  try {
+    await receive(request, received, maxBytes);
+  } catch {
+    const fileName = received.file?.name ?? "upload";
+    const reason =
+      `the upload was cut off after ${formatBytes(received.bytes)} (the connection closed or the ` +
+      `form was malformed); nothing was imported`;
+    await recordFailedImport({ fileName, format: "auto", source: "web", userId }, reason).catch((e) =>
+      console.error("could not record a failed upload", e),
+    );
+    return json({ error: reason }, 400);
+  }
+  if (received.tooLarge) return tooLarge(maxBytes);
+  if (!received.file) return json({ error: "no file was sent (field `file`)" }, 400);
+  const fields = ConditionFieldsSchema.safeParse(received.fields);
+  if (!fields.success)
+    return json({ error: "bad condition fields", fields: z.flattenError(fields.error).fieldErrors }, 400);
+  return { file: received.file, condition: fields.data };
+}
+
+/** Imports a received upload, sending its progress every 200 ms and then its result. */
+async function importUpload(
+  received: Received,
+  upload: { file: { path: string; name: string }; condition: Condition },
+  userId: string,
+  send: (line: unknown) => void,
+): Promise<void> {
+  let resolved: ReturnType<typeof loadResolved>;
+  try {
+    resolved = loadResolved(received.resolved);
+  } catch (e) {
+    // A report's error names the file as uploaded, not the folder it was received in.
+    const message = e instanceof Error ? e.message : "unreadable resolved report";
+    send({ error: message.replace(received.dir + path.sep, "").replace(/^\d+[\\/]/, "") });
+    return;
+  }
+  let last = 0;
+  const result = await importFile(upload.file.path, {
+    condition: upload.condition,
+    resolved,
+    source: "web",
+    displayName: upload.file.name,
+    userId,
+    strict: received.fields.strict === "on",
+    onProgress: (p) => {
+      const now = Date.now();
+      if (now - last > 200) {
+        last = now;
+        send({ progress: p });
+      }
+    },
+  });
+  send({ result });
+}
+
+/**
+ * An answer streamed as NDJSON, one line per `send`. The browser may go away mid-import: the work
+ * goes on to its end (it is listed on the Import page), and what could not be sent is dropped.
+ */
+function ndjson(work: (send: (line: unknown) => void) => Promise<void>): Response {
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
-      // The browser may go away mid-import: the import goes on (it is listed on the Import page),
-      // and what could not be sent is dropped.
       let listening = true;
       const send = (line: unknown) => {
         if (!listening) return;
@@ -163,46 +221,9 @@ export async function POST(request: Request) {
           listening = false;
         }
       };
-      let last = 0;
-      let reservation: Reservation | null = null;
       try {
-        // While others hold the memory, the browser is told how many wait (every 2 s, so the answer never idles).
-        const ahead = budget.waiting;
-        const telling = setInterval(() => send({ waiting: { uploads: budget.waiting } }), 2000);
-        if (ahead) send({ waiting: { uploads: ahead } });
-        reservation = await reserving.finally(() => clearInterval(telling));
-        let resolved: ReturnType<typeof loadResolved>;
-        try {
-          resolved = loadResolved(received.resolved);
-        } catch (e) {
-          send({ error: withoutFolder(e) });
-          return;
-        }
-        const result = await importFile(file.path, {
-          condition: fields.data,
-          resolved,
-          source: "web",
-          displayName: file.name,
-          userId: user.id,
-          strict: received.fields.strict === "on",
-          onProgress: (p) => {
-            const now = Date.now();
-            if (now - last > 200) {
-              last = now;
-              send({ progress: p });
-            }
-          },
-        });
-        send({ result });
-      } catch (e) {
-        // Unexpected failures (database down) are logged here; the browser gets a message without internals.
-        console.error("web import failed", e);
-        send({
-          error: "the import stopped: the database did not accept it; nothing was imported (see the server log)",
-        });
+        await work(send);
       } finally {
-        reservation?.release();
-        cleanup();
         try {
           controller.close();
         } catch {
@@ -211,7 +232,7 @@ export async function POST(request: Request) {
       }
     },
     cancel() {
-      // The browser closed the answer; start() above goes on to the end of the import.
+      // The browser closed the answer; start() above goes on to the end of the work.
     },
   });
   return new Response(body, {

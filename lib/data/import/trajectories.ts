@@ -1,29 +1,13 @@
 import "server-only";
 // Trajectories of an import: a trajectory whose natural key is already stored is replaced (its
-// turns; its votes and labels stay), never duplicated. Each record is prepared as it is read (steps
-// numbered, message and tool-call rows encoded for COPY, search documents cut) and written in
-// batches: trajectory rows with set-based statements, their turns with COPY, their search
-// documents beside them (lib/data/search-documents.ts).
-import { SearchDocument } from "@/lib/domain/search";
-import { numberSteps } from "@/lib/domain/steps";
+// turns; its votes and labels stay), never duplicated. Each record is prepared as it is read
+// (prepared.ts) and written in batches: trajectory rows with set-based statements, their turns
+// with COPY, their search documents beside them (lib/data/search-documents.ts).
 import { storableJson, storableText } from "@/lib/domain/text";
-import type { TrajectoryRecord } from "@/lib/import/read/interchange";
 import { SearchDocumentWriter } from "../search-documents";
-import { encodeCopyRow, sideTransaction } from "../sql";
-import type { ImportContext, Located, RecordError } from "./context";
-import { nameKeyString } from "./references";
-
-/** A trajectory ready to write: steps numbered, rows encoded (see TrajectoryWriter.prepare). */
-export type PreparedTrajectory = Located<TrajectoryRecord> & {
-  format: string;
-  key: string;
-  stepCount: number;
-  messageCount: number;
-  /** COPY rows of its messages and tool calls, one a line, each line lacking only the trajectory id in front. */
-  messageRows: string;
-  callRows: string;
-  search: { commands: string; outputs: string };
-};
+import { sideTransaction } from "../sql";
+import type { ImportContext, RecordError } from "./context";
+import { MESSAGE_COLUMNS, type PreparedTrajectory, TOOL_CALL_COLUMNS } from "./prepared";
 
 /** A prepared trajectory with the ids of its names. */
 type Keyed = PreparedTrajectory & { benchmarkId: number; modelId: number; taskId: number };
@@ -35,27 +19,6 @@ type TaskRow = {
   baseCommit: string | null;
   language: string | null;
 };
-
-const MESSAGE_COLUMNS = [
-  "trajectoryId",
-  "seq",
-  "step",
-  "role",
-  "content",
-  "reasoning",
-  "toolCallId",
-  "exitCode",
-] as const;
-const TOOL_CALL_COLUMNS = [
-  "trajectoryId",
-  "messageSeq",
-  "step",
-  "seq",
-  "callId",
-  "name",
-  "input",
-  "inputIsJson",
-] as const;
 
 type IdKey = { benchmarkId: number; modelId: number; taskId: number; network: boolean; prompt: string; run: number };
 const keyString = (k: IdKey) => [k.benchmarkId, k.modelId, k.taskId, k.network, k.prompt, k.run].join("\u0000");
@@ -92,52 +55,6 @@ export class TrajectoryWriter {
 
   constructor(private readonly ctx: ImportContext) {
     this.search = new SearchDocumentWriter(ctx.sql, sideTransaction);
-  }
-
-  /**
-   * The database-free part of writing a trajectory: steps are numbered, and message and tool-call
-   * rows encoded for COPY, all but their trajectory id. Done as each record is read, while the
-   * previous batch is being written, so the work is spread between the database's replies.
-   */
-  prepare({
-    line,
-    record,
-    format = "interchange",
-  }: Located<TrajectoryRecord> & { format?: string }): PreparedTrajectory {
-    const key = nameKeyString({
-      benchmark: storableText(record.benchmark),
-      model: storableText(record.model),
-      task: storableText(record.task.id),
-      network: record.network,
-      prompt: record.prompt,
-      run: record.run,
-    });
-    const { messages, stepCount } = numberSteps(record.turns);
-    const messageRows: string[] = [];
-    const callRows: string[] = [];
-    const search = new SearchDocument();
-    for (const m of messages) {
-      const content = storableText(m.content);
-      messageRows.push(encodeCopyRow([m.seq, m.step, m.role, content, t(m.reasoning), t(m.toolCallId), m.exitCode]));
-      const inputs = m.toolCalls.map((c) => {
-        const input = storableText(c.input);
-        callRows.push(encodeCopyRow([m.seq, m.step, c.seq, t(c.callId), storableText(c.name), input, c.inputIsJson]));
-        return input;
-      });
-      search.addMessage(m.role, content, inputs);
-    }
-    // The turns are not kept: their text now lives in the encoded rows, and a batch holds one copy, not two.
-    return {
-      line,
-      record: { ...record, turns: [] },
-      format,
-      key,
-      stepCount,
-      messageCount: messages.length,
-      messageRows: messageRows.join("\n"),
-      callRows: callRows.join("\n"),
-      search: search.vectors(),
-    };
   }
 
   /**

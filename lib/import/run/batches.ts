@@ -3,7 +3,8 @@ import "server-only";
 // trajectories written in batches, one while the next is read.
 import type { TrajectoryRecord } from "@/lib/import/read/interchange";
 import type { Located, RecordError } from "@/lib/data/import/context";
-import type { PreparedTrajectory, TrajectoryWriter } from "@/lib/data/import/trajectories";
+import { type PreparedTrajectory, prepareTrajectory } from "@/lib/data/import/prepared";
+import type { TrajectoryWriter } from "@/lib/data/import/trajectories";
 
 /** At most this many errors are kept and shown for one file; the count says how many there were. */
 export const MAX_REPORTED_ERRORS = 100;
@@ -46,7 +47,7 @@ export class TrajectoryBatches {
   async add(item: Located<TrajectoryRecord> & { format?: string }, bytes: number): Promise<void> {
     // Nothing more is written after the first error: no need to prepare what will not be.
     if (this.log.count) return;
-    this.batch.push(this.writer.prepare(item));
+    this.batch.push(prepareTrajectory(item));
     this.bytes += bytes;
     if (this.batch.length >= BATCH || this.bytes >= this.limit) await this.flush();
   }

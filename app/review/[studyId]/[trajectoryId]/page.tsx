@@ -9,6 +9,7 @@ import { stepPage } from "@/lib/data/trajectory";
 import { JudgePanel } from "@/components/timeline/judge-panel";
 import type { StepCitation } from "@/components/timeline/step-list";
 import { EvidenceIndex } from "@/components/timeline/task-panel";
+import { RaterTable } from "@/components/tables/rater-table";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
 import { requireItemPage } from "@/lib/auth/session";
 import { formatTime } from "@/lib/domain/format";
@@ -17,7 +18,6 @@ import { withheldFrom } from "@/lib/data/blind-elsewhere";
 import { Withheld } from "@/components/ui/withheld";
 import { getTrajectory } from "@/lib/data/trajectory";
 import { getTaskEvidence } from "@/lib/data/trajectory-evidence";
-import { CATEGORIES, CATEGORY_LABELS } from "@/lib/domain/verdicts";
 import { saveGoldLabel } from "../../actions";
 import { shownText } from "@/lib/domain/text";
 
@@ -86,65 +86,60 @@ export default async function ReviewItemPage({
             finished={listHref}
             done={item.gold !== null}
           />
-          <section aria-labelledby="labels">
-            <h2 id="labels">The annotators&apos; labels</h2>
-            {item.labels.length ? (
-              <div className="table-scroll">
-                <table aria-labelledby="labels">
-                  <thead>
-                    <tr>
-                      <th scope="col">Annotator</th>
-                      {CATEGORIES.map((c) => (
-                        <th key={c} scope="col">
-                          {CATEGORY_LABELS[c]}
-                        </th>
-                      ))}
-                      <th scope="col">Overall</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {item.labels.map((l) => (
-                      <tr key={l.annotator}>
-                        <th scope="row">
-                          {shownText(l.annotator)}
-                          {l.revisedAfterUnblinding ? <div className="asked">revised after unblinding</div> : null}
-                          {l.note ? <div className="asked">“{l.note}”</div> : null}
-                        </th>
-                        {CATEGORIES.map((c) => (
-                          <td key={c}>
-                            <VerdictBadge verdict={l.verdicts[c]} />
-                          </td>
-                        ))}
-                        <td>
-                          <VerdictBadge verdict={l.overall} />
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            ) : (
-              <p className="empty">No label in this study.</p>
-            )}
-          </section>
+          <AnnotatorLabels labels={item.labels} />
           {judged ? <JudgePanel t={judged} base={base} /> : null}
           <EvidenceIndex trajectoryId={t.id} evidence={evidence} />
-          {item.history.length ? (
-            <section aria-labelledby="gold-history">
-              <h2 id="gold-history">History of the gold label</h2>
-              <ol className="history">
-                {item.history.map((g, i) => (
-                  <li key={i}>
-                    {formatTime(g.createdAt)} by {g.adjudicator}: <VerdictBadge verdict={g.overall} />
-                    {i === 0 ? " (in force)" : ""}
-                    {g.note ? ` “${g.note.slice(0, 200)}”` : ""}
-                  </li>
-                ))}
-              </ol>
-            </section>
-          ) : null}
+          <GoldHistory history={item.history} />
         </>
       }
     />
+  );
+}
+
+type Item = NonNullable<Awaited<ReturnType<typeof reviewItem>>>;
+
+function AnnotatorLabels({ labels }: { labels: Item["labels"] }) {
+  return (
+    <section aria-labelledby="labels">
+      <h2 id="labels">The annotators&apos; labels</h2>
+      {labels.length ? (
+        <RaterTable
+          labelledBy="labels"
+          raterHeading="Annotator"
+          rows={labels.map((l) => ({
+            key: l.annotator,
+            rater: (
+              <>
+                {shownText(l.annotator)}
+                {l.revisedAfterUnblinding ? <div className="asked">revised after unblinding</div> : null}
+                {l.note ? <div className="asked">“{l.note}”</div> : null}
+              </>
+            ),
+            verdicts: l.verdicts,
+            overall: l.overall,
+          }))}
+        />
+      ) : (
+        <p className="empty">No label in this study.</p>
+      )}
+    </section>
+  );
+}
+
+function GoldHistory({ history }: { history: Item["history"] }) {
+  if (!history.length) return null;
+  return (
+    <section aria-labelledby="gold-history">
+      <h2 id="gold-history">History of the gold label</h2>
+      <ol className="history">
+        {history.map((g, i) => (
+          <li key={i}>
+            {formatTime(g.createdAt)} by {g.adjudicator}: <VerdictBadge verdict={g.overall} />
+            {i === 0 ? " (in force)" : ""}
+            {g.note ? ` “${g.note.slice(0, 200)}”` : ""}
+          </li>
+        ))}
+      </ol>
+    </section>
   );
 }

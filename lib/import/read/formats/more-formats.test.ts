@@ -107,7 +107,7 @@ describe("OpenHands resolver output (2024)", () => {
   const line = fs.readFileSync(
     path.resolve(
       import.meta.dirname,
-      "../../../test/fixtures/openhands-resolver/openhands-resolver__mock_output__first-line.jsonl",
+      "../../../../test/fixtures/openhands-resolver/openhands-resolver__mock_output__first-line.jsonl",
     ),
     "utf8",
   );

@@ -1,0 +1,75 @@
+// Raters × categories: one row per rater (a judge, an annotator, the panel) with a verdict in each
+// category and overall, and under it, when given, a row the table's whole width for what the rater
+// said (a rationale, a note), where long text wraps. The judges of a trajectory and the annotators'
+// labels of a review item are both this table.
+import type { ReactNode } from "react";
+import { VerdictBadge } from "@/components/ui/verdict-badge";
+import { CATEGORIES, CATEGORY_LABELS, type CategoryVerdicts, type Verdict } from "@/lib/domain/verdicts";
+
+export type RaterRow = {
+  key: string;
+  /** The row's heading: the rater and what to know of them. */
+  rater: ReactNode;
+  verdicts: Partial<CategoryVerdicts>;
+  overall: Verdict | null;
+  /** Under the overall verdict (how it was counted). */
+  overallNote?: ReactNode;
+  /** The row under it, the table's whole width; its accessible name, when given. */
+  said?: { content: ReactNode; label?: string };
+  /** The panel's rows are set apart. */
+  panel?: boolean;
+};
+
+export function RaterTable({
+  labelledBy,
+  raterHeading,
+  rows,
+}: {
+  labelledBy: string;
+  raterHeading: string;
+  rows: RaterRow[];
+}) {
+  return (
+    <div className="table-scroll">
+      <table aria-labelledby={labelledBy}>
+        <thead>
+          <tr>
+            <th scope="col">{raterHeading}</th>
+            {CATEGORIES.map((c) => (
+              <th key={c} scope="col">
+                {CATEGORY_LABELS[c]}
+              </th>
+            ))}
+            <th scope="col">Overall</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.flatMap((r) => [
+            <tr key={r.key} className={rowClass(r.panel, r.said && "said-follows")}>
+              <th scope="row">{r.rater}</th>
+              {CATEGORIES.map((c) => (
+                <td key={c}>
+                  <VerdictBadge verdict={r.verdicts[c] ?? null} />
+                </td>
+              ))}
+              <td>
+                <VerdictBadge verdict={r.overall} />
+                {r.overallNote}
+              </td>
+            </tr>,
+            r.said ? (
+              <tr key={`${r.key}-said`} className={rowClass(r.panel, "said-row")}>
+                <td colSpan={CATEGORIES.length + 2} className="text" aria-label={r.said.label}>
+                  {r.said.content}
+                </td>
+              </tr>
+            ) : null,
+          ])}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+const rowClass = (panel: boolean | undefined, other: string | undefined) =>
+  [panel ? "panel-row" : "", other ?? ""].filter(Boolean).join(" ") || undefined;
