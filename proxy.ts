@@ -3,7 +3,7 @@
 // scripts it writes). No inline script or event handler runs without it, and nothing is loaded
 // from elsewhere. Styles may be inline (charts set style attributes); styles cannot run code. And a
 // server action from anywhere but the app's own pages is refused before it runs.
-import { NextResponse, type NextRequest } from "next/server";
+import { type NextRequest, NextResponse } from "next/server";
 import { fromThisApp } from "@/lib/auth/origin";
 
 export function contentSecurityPolicy(nonce: string, dev = process.env.NODE_ENV === "development"): string {

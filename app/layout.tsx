@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { can, homeFor, type Action } from "@/lib/auth/permissions";
+import { type Action, can, homeFor } from "@/lib/auth/permissions";
 import { currentUser } from "@/lib/auth/session";
 import { signOut } from "./sign-in/actions";
 import "./globals.css";

@@ -1,7 +1,7 @@
-import { getOverview } from "@/lib/data/overview";
 import { StatList } from "@/components/ui/stat-list";
-import { formatCount } from "@/lib/domain/format";
 import { requirePage } from "@/lib/auth/session";
+import { getOverview } from "@/lib/data/overview";
+import { formatCount } from "@/lib/domain/format";
 import { shownText } from "@/lib/domain/text";
 
 // Reads the database on every request, never at build time.

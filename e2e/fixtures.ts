@@ -2,7 +2,7 @@
 // unless the test says that error is what it expects (expectErrors(...) in the test, or
 // test.use({ expectedErrors: [...] }) for a file).
 import fs from "node:fs";
-import { test as base, expect, type APIRequestContext } from "@playwright/test";
+import { type APIRequestContext, test as base, expect } from "@playwright/test";
 import { APP_ORIGIN } from "./roles";
 
 const EXPECTED = "expected-error";
@@ -11,6 +11,7 @@ const EXPECTED = "expected-error";
 export function expectErrors(...patterns: RegExp[]): void {
   for (const p of patterns) base.info().annotations.push({ type: EXPECTED, description: p.source });
 }
+
 import { E2E_SERVER_LOG } from "./server-log";
 
 /** Lines of the app's log that are errors: Next's ⨯ lines and anything logged at error level. */

@@ -1,5 +1,5 @@
+import { DEMO_MODELS, demoData, labelFixture, trajectoryFixture, voteFixture } from "../prisma/factories";
 import { expect, expectErrors, importRecords, test, unique } from "./fixtures";
-import { demoData, DEMO_MODELS, labelFixture, trajectoryFixture, voteFixture } from "../prisma/factories";
 
 // The e2e server loads this demo study into a fresh database, as npm start does.
 const demo = demoData();

@@ -1,5 +1,5 @@
-import { expect, test } from "./fixtures";
 import { trajectoryFixture, voteFixture } from "../prisma/factories";
+import { expect, test } from "./fixtures";
 
 const jsonl = (records: unknown[]) => Buffer.from(`${records.map((r) => JSON.stringify(r)).join("\n")}\n`);
 

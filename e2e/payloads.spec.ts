@@ -1,5 +1,5 @@
-import { expect, test } from "./fixtures";
 import { labelFixture, trajectoryFixture } from "../prisma/factories";
+import { expect, test } from "./fixtures";
 import { APP_ORIGIN } from "./roles";
 
 // Markup in every text a file, a person or a study can bring, on every page that shows it: shown

@@ -1,6 +1,6 @@
 import { request as newRequest } from "@playwright/test";
-import { expect, expectErrors, importRecords, test, unique } from "./fixtures";
 import { trajectoryFixture } from "../prisma/factories";
+import { expect, expectErrors, importRecords, test, unique } from "./fixtures";
 import { e2eAccount, stateFile } from "./roles";
 
 // Every page and route, for each role and for a signed-out visitor, answered by the server itself

@@ -1,6 +1,6 @@
+import { labelFixture, trajectoryFixture, voteFixture } from "../prisma/factories";
 import { expect, importRecords, test, unique } from "./fixtures";
 import { atEachWidth } from "./layout";
-import { labelFixture, trajectoryFixture, voteFixture } from "../prisma/factories";
 
 const PAYLOADS = [
   "<script>window.__pwned = 1; alert('script')</script>",

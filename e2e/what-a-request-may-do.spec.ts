@@ -5,9 +5,9 @@ import http from "node:http";
 import os from "node:os";
 import zlib from "node:zlib";
 import type { APIRequestContext } from "@playwright/test";
-import { expect, expectErrors, test } from "./fixtures";
 import { trajectoryFixture } from "../prisma/factories";
-import { APP_ORIGIN as ORIGIN, e2eAccount, stateFile } from "./roles";
+import { expect, expectErrors, test } from "./fixtures";
+import { e2eAccount, APP_ORIGIN as ORIGIN, stateFile } from "./roles";
 
 const PORT = Number(new URL(ORIGIN).port);
 

@@ -2,8 +2,9 @@
 // anything the action protocol can carry (NUL bytes, NaN, Infinity, numbers past the database's
 // integers, megabytes of text, an object where a form was expected), and none of it may reach the
 // database to come back as a 500. A refusal is an AppError naming the field: the form shows it.
-import { AppError } from "@/lib/errors";
+
 import { hasControl, IdParam, PG_INT_MAX } from "@/lib/domain/params";
+import { AppError } from "@/lib/errors";
 
 /** The longest text a field may hold (a judge prompt is the longest the app's forms send). */
 export const MAX_FIELD_CHARS = 200_000;

@@ -4,13 +4,13 @@
 // tests, so it must not import "server-only".
 import fs from "node:fs";
 import path from "node:path";
-import pg from "pg";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "@/generated/prisma/client";
-import { config, type Config } from "@/lib/config";
+import { type Config, config } from "@/lib/config";
 import { processAlive } from "@/lib/server/recovery";
 
 export type DbTarget =

@@ -2,7 +2,7 @@ import "server-only";
 // What a server action of a form answers: what was saved, or the messages by field; and the one
 // way to run a change, revalidate its page and turn an expected failure into that answer.
 import { revalidatePath } from "next/cache";
-import { formErrors, NO_ERRORS, type FormErrors } from "@/lib/errors";
+import { type FormErrors, formErrors, NO_ERRORS } from "@/lib/errors";
 
 export type SavedState = FormErrors & { saved: string | null };
 

@@ -7,13 +7,14 @@
 // and a frozen report of the figures as loaded, with a read-only link.
 // A label is the trajectory's panel verdicts (not attempted where unjudged); Rosa differs on local
 // git on every third item.
-import { db } from "@/lib/db";
+
 import type { Actor } from "@/lib/auth/permissions";
 import { freezeReport, shareReport } from "@/lib/data/frozen-reports";
-import { runImport } from "@/lib/import/run/records";
 import { submitLabel } from "@/lib/data/queue";
 import { createStudy, draftStudy } from "@/lib/data/studies";
+import { db } from "@/lib/db";
 import type { CategoryVerdicts, Verdict } from "@/lib/domain/verdicts";
+import { runImport } from "@/lib/import/run/records";
 
 async function actor(email: string): Promise<Actor> {
   const u = await db().user.findUniqueOrThrow({ where: { email }, select: { id: true, handle: true, role: true } });

@@ -2,20 +2,21 @@
 // driver adapters the app uses. The Prisma CLI cannot migrate on these machines: it downloads a
 // native engine first. Migrations keep Prisma's own format (prisma/migrations/<name>/migration.sql)
 // and its `_prisma_migrations` table, so the CLI can take over wherever it runs.
-import fs from "node:fs";
-import path from "node:path";
-import { createRequire } from "node:module";
+
 import crypto from "node:crypto";
-import pg from "pg";
-import { parse } from "pg-connection-string";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { PrismaPGlite } from "pglite-prisma-adapter";
 import {
   bindMigrationAwareSqlAdapterFactory,
   type SqlMigrationAwareDriverAdapterFactory,
 } from "@prisma/driver-adapter-utils";
-import { openPGlite, type DbTarget } from "@/lib/db-connect";
+import pg from "pg";
+import { parse } from "pg-connection-string";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { type DbTarget, openPGlite } from "@/lib/db-connect";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SCHEMA_PATH = path.join(ROOT, "prisma", "schema.prisma");

@@ -1,9 +1,10 @@
 // Loads the demo study (prisma/factories.ts) through the same import path as real files.
+
+import { createPerson, DEMO_ACCOUNTS } from "@/lib/data/people";
 import { db } from "@/lib/db";
-import { runImport, type RawRecord } from "@/lib/import/run/records";
-import { DEMO_ACCOUNTS, createPerson } from "@/lib/data/people";
+import { type RawRecord, runImport } from "@/lib/import/run/records";
 import { seedDemoStudies } from "./demo-studies";
-import { demoData, type DemoOptions } from "./factories";
+import { type DemoOptions, demoData } from "./factories";
 
 export async function isEmpty(): Promise<boolean> {
   return (await db().trajectory.count()) === 0;

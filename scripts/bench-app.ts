@@ -1,9 +1,10 @@
 // The real app for a benchmark: `npm start` on a database of the benchmark's own, waited for, and a
 // researcher's session cookie. Shared by bench.ts and bench-uploads.ts.
+
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import type { DbTarget } from "@/lib/db-connect";
 import { createPerson } from "@/lib/data/people";
+import type { DbTarget } from "@/lib/db-connect";
 
 /** The researcher every benchmark signs in as, made on its fresh database before the app starts. */
 export const BENCH_ACCOUNT = {

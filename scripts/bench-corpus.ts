@@ -5,12 +5,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
-import type { DbTarget } from "@/lib/db-connect";
-import { adminQuery, withDatabase } from "@/test/test-db";
 import { transaction } from "@/lib/data/sql";
-import { numberSteps, type Turn } from "@/lib/domain/steps";
+import type { DbTarget } from "@/lib/db-connect";
 import { SearchDocument } from "@/lib/domain/search";
+import { numberSteps, type Turn } from "@/lib/domain/steps";
 import { prng } from "@/prisma/factories";
+import { adminQuery, withDatabase } from "@/test/test-db";
 
 const BENCH_DATABASE = "shortcut_audit_bench";
 

@@ -10,20 +10,20 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { closeCurrentDb, connect, setCurrentDb, describeTarget } from "@/lib/db-connect";
-import { applyMigrations } from "@/prisma/migrate-engine";
+import { closeCurrentDb, connect, describeTarget, setCurrentDb } from "@/lib/db-connect";
 import { importFile } from "@/lib/import/run/files";
+import { prng } from "@/prisma/factories";
+import { applyMigrations } from "@/prisma/migrate-engine";
 import {
   dropBenchDatabase,
   freshTarget,
   inspectSample,
   rawCopy,
+  type Shape,
   trajectoryRecord,
   writeEval,
   writeJsonl,
-  type Shape,
 } from "./bench-corpus";
-import { prng } from "@/prisma/factories";
 
 const { values } = parseArgs({
   options: {

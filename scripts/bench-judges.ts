@@ -9,14 +9,14 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { closeCurrentDb, connect, describeTarget, setCurrentDb } from "@/lib/db-connect";
+import { planRun, runProgress } from "@/lib/data/judge-runs";
 import { defineJudge, JudgeDefinitionSchema } from "@/lib/data/judges";
+import { closeCurrentDb, connect, describeTarget, setCurrentDb } from "@/lib/db-connect";
 import { importFile } from "@/lib/import/run/files";
 import { enqueue, openQueue } from "@/lib/judges/queue";
-import { planRun, runProgress } from "@/lib/data/judge-runs";
 import { workJudges } from "@/lib/judges/worker";
-import { applyMigrations } from "@/prisma/migrate-engine";
 import { prng } from "@/prisma/factories";
+import { applyMigrations } from "@/prisma/migrate-engine";
 import { dropBenchDatabase, freshTarget, trajectoryRecord, writeJsonl } from "./bench-corpus";
 
 const { values } = parseArgs({

@@ -8,12 +8,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { closeCurrentDb, connect, setCurrentDb, describeTarget } from "@/lib/db-connect";
-import { applyMigrations } from "@/prisma/migrate-engine";
 import { getResults } from "@/lib/data/results";
 import { rebuildSearchDocuments } from "@/lib/data/search-documents";
 import { listTrajectories } from "@/lib/data/trajectories";
 import { getSteps, getSuspectSteps } from "@/lib/data/trajectory";
+import { closeCurrentDb, connect, describeTarget, setCurrentDb } from "@/lib/db-connect";
+import { applyMigrations } from "@/prisma/migrate-engine";
 import { dropBenchDatabase, freshTarget } from "./bench-corpus";
 
 const { values } = parseArgs({

@@ -8,19 +8,20 @@
 // provider). For each it prints the answer, the time, the peak memory of the process doing the work
 // and whether the health check answered throughout (polled every 100 ms, each poll given 2 s).
 // PostgreSQL with DATABASE_URL, else PGlite.
+
+import { spawn } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
-import { spawn } from "node:child_process";
 import path from "node:path";
-import { createGzip } from "node:zlib";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { createGzip } from "node:zlib";
 import { closeCurrentDb, connect, describeTarget, setCurrentDb } from "@/lib/db-connect";
-import { applyMigrations } from "@/prisma/migrate-engine";
 import { formatBytes } from "@/lib/domain/format";
 import { trajectoryFixture } from "@/prisma/factories";
-import { addBenchAccount, BENCH_ACCOUNT, serverRss, startApp, type RunningApp } from "./bench-app";
+import { applyMigrations } from "@/prisma/migrate-engine";
+import { addBenchAccount, BENCH_ACCOUNT, type RunningApp, serverRss, startApp } from "./bench-app";
 import { dropBenchDatabase, freshTarget } from "./bench-corpus";
 
 const PORT = 3320;

@@ -8,24 +8,24 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import autocannon from "autocannon";
 import { chromium } from "@playwright/test";
-import { closeCurrentDb, connect, setCurrentDb, describeTarget } from "@/lib/db-connect";
-import { applyMigrations } from "@/prisma/migrate-engine";
-import { importFile } from "@/lib/import/run/files";
-import { getResults } from "@/lib/data/results";
+import autocannon from "autocannon";
 import { getAgreement } from "@/lib/data/agreement";
 import { freezeReport, shareReport } from "@/lib/data/frozen-reports";
+import { getResults } from "@/lib/data/results";
+import { closeCurrentDb, connect, describeTarget, setCurrentDb } from "@/lib/db-connect";
+import { importFile } from "@/lib/import/run/files";
 import { prng } from "@/prisma/factories";
+import { applyMigrations } from "@/prisma/migrate-engine";
 import { addBenchAccount, BENCH_ACCOUNT, startApp } from "./bench-app";
 import {
   dropBenchDatabase,
   freshTarget,
   rawCopy,
+  type Shape,
   taskRecords,
   trajectoryRecord,
   writeJsonl,
-  type Shape,
 } from "./bench-corpus";
 
 const { values } = parseArgs({

@@ -1,7 +1,8 @@
 // Runs `next build` when there is no build, or when any source is newer than the build.
+
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { execFileSync } from "node:child_process";
 
 const stamp = ".next/BUILD_ID";
 const sources = [

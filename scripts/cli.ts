@@ -1,41 +1,41 @@
 // npm run cli -- <command>   (see `npm run cli -- help`)
 // Data goes to standard output; progress, logs and warnings to standard error.
+
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { closeCurrentDb, currentDb, describeTarget, DatabaseBusyError } from "@/lib/db-connect";
-import { spawnSync } from "node:child_process";
-import fs from "node:fs";
+import { config } from "@/lib/config";
 import { scopeOf } from "@/lib/data/agreement";
+import { evidenceText } from "@/lib/data/evidence-report";
 import { EXPORTS } from "@/lib/data/export";
 import type { WriteCounts } from "@/lib/data/import/context";
-import { ImportInterrupted } from "@/lib/import/run/records";
-import { sweepInterruptedImports } from "@/lib/data/recovery";
-import { IdParam } from "@/lib/domain/params";
-import { rebuildSearchDocuments } from "@/lib/data/search-documents";
-import { REPORTS, REPORT_FORMATS, isReportFormat, tableChoice, type ReportName } from "@/lib/data/reports";
-import { evidenceText } from "@/lib/data/evidence-report";
-import { currentPrompt, defineJudge, JudgeDefinitionSchema, listJudges } from "@/lib/data/judges";
-import { cancelRun } from "@/lib/data/judge-runs";
-import { followRun, startRun } from "@/lib/judges/runs";
 import { judgeConcurrency } from "@/lib/data/judge-requests";
-import { enqueue, openQueue } from "@/lib/judges/queue";
-import { workJudges } from "@/lib/judges/worker";
+import { cancelRun } from "@/lib/data/judge-runs";
+import { currentPrompt, defineJudge, JudgeDefinitionSchema, listJudges } from "@/lib/data/judges";
+import { createPerson, listPeople, PersonSchema, setPassword } from "@/lib/data/people";
+import { sweepInterruptedImports } from "@/lib/data/recovery";
+import { isReportFormat, REPORT_FORMATS, REPORTS, type ReportName, tableChoice } from "@/lib/data/reports";
+import { rebuildSearchDocuments } from "@/lib/data/search-documents";
+import { closeCurrentDb, currentDb, DatabaseBusyError, describeTarget } from "@/lib/db-connect";
+import { formatBytes, issuesText } from "@/lib/domain/format";
+import { IdParam } from "@/lib/domain/params";
 import { parseTrajectoryFilter } from "@/lib/domain/trajectory-filter";
+import { warningText } from "@/lib/import/read/audit";
+import { type Condition, ConditionFieldsSchema } from "@/lib/import/read/condition";
 import {
   conditionFor,
   expandPaths,
+  type FileImport,
   importFile,
   loadManifest,
   loadResolved,
-  type FileImport,
 } from "@/lib/import/run/files";
-import { ConditionFieldsSchema, type Condition } from "@/lib/import/read/condition";
-import { warningText } from "@/lib/import/read/audit";
-import { config } from "@/lib/config";
-import { createPerson, listPeople, PersonSchema, setPassword } from "@/lib/data/people";
-import { issuesText } from "@/lib/domain/format";
-import { formatBytes } from "@/lib/domain/format";
+import { ImportInterrupted } from "@/lib/import/run/records";
+import { enqueue, openQueue } from "@/lib/judges/queue";
+import { followRun, startRun } from "@/lib/judges/runs";
+import { workJudges } from "@/lib/judges/worker";
 import { ProgressBar } from "./progress";
 
 const HELP = `Shortcut Audit command line

@@ -1,9 +1,10 @@
 // Before the e2e server starts: the journeys' own accounts (e2e/roles.ts), on the fresh database
 // scripts/e2e-server.ts made, migrated first.
-import { closeCurrentDb, currentDb } from "@/lib/db-connect";
-import { createPerson } from "@/lib/data/people";
-import { applyMigrations } from "@/prisma/migrate-engine";
+
 import { E2E_ACCOUNTS } from "@/e2e/roles";
+import { createPerson } from "@/lib/data/people";
+import { closeCurrentDb, currentDb } from "@/lib/db-connect";
+import { applyMigrations } from "@/prisma/migrate-engine";
 
 const handle = currentDb();
 try {

@@ -1,10 +1,11 @@
 // The server the Playwright journeys run against: the real start path (build when stale, migrate,
 // demo data, next start) on a database of its own, made fresh each run so journeys see known data.
 // With DATABASE_URL: a database named shortcut_audit_e2e on that server; otherwise PGlite in .data/e2e-pglite.
+
+import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
-import { spawn, execFileSync } from "node:child_process";
-import { adminQuery, withDatabase } from "@/test/test-db";
 import { E2E_SERVER_LOG } from "@/e2e/server-log";
+import { adminQuery, withDatabase } from "@/test/test-db";
 
 // The journeys read the demo study: asked for, since a PostgreSQL database does not get it unasked.
 const env: NodeJS.ProcessEnv = { ...process.env, DEMO_DATA: "on" };

@@ -2,12 +2,13 @@
 // memory is not kept while the app serves): migrate, load the demo study into an empty database when
 // wanted, rebuild missing search documents, say who can sign in. The database is closed at the end:
 // the embedded PGlite folder admits one process at a time.
+
+import { config, demoWanted } from "@/lib/config";
+import { DEMO_ACCOUNTS } from "@/lib/data/demo-accounts";
+import { rebuildSearchDocuments } from "@/lib/data/search-documents";
 import { closeCurrentDb, currentDb, describeTarget } from "@/lib/db-connect";
 import { applyMigrations } from "@/prisma/migrate-engine";
 import { isEmpty, seedDemo } from "@/prisma/seed";
-import { rebuildSearchDocuments } from "@/lib/data/search-documents";
-import { DEMO_ACCOUNTS } from "@/lib/data/demo-accounts";
-import { config, demoWanted } from "@/lib/config";
 
 const settings = config();
 const handle = currentDb();

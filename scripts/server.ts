@@ -10,11 +10,11 @@
 import cluster from "node:cluster";
 import http from "node:http";
 import next from "next";
-import { config, ConfigError } from "@/lib/config";
-import { stampClientAddress, trustFor, type Trust } from "@/lib/server/client-address";
-import { currentDb } from "@/lib/db-connect";
-import { PageCache, sendKept } from "@/lib/server/page-cache";
 import { authSecret } from "@/lib/auth/secret";
+import { ConfigError, config } from "@/lib/config";
+import { currentDb } from "@/lib/db-connect";
+import { stampClientAddress, type Trust, trustFor } from "@/lib/server/client-address";
+import { PageCache, sendKept } from "@/lib/server/page-cache";
 import { actionBodyRefusal, unreadablePath } from "@/lib/server/request-checks";
 
 const dev = process.argv.includes("--dev");

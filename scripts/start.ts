@@ -3,7 +3,7 @@
 // an import's memory stays near its batch whatever the heap would otherwise grow to. This process
 // only waits between the two and passes signals on, so it stays small.
 import { spawn, spawnSync } from "node:child_process";
-import { config, ConfigError, type Config } from "@/lib/config";
+import { type Config, ConfigError, config } from "@/lib/config";
 
 let settings: Config;
 try {

@@ -1,9 +1,9 @@
 // Once per integration run: a migrated template that every test file copies (test/test-db.ts).
 import fs from "node:fs";
 import path from "node:path";
+import type { TestProject } from "vitest/node";
 import { openPGlite } from "@/lib/db-connect";
 import { applyMigrations } from "@/prisma/migrate-engine";
-import type { TestProject } from "vitest/node";
 import { adminQuery, withDatabase } from "./test-db";
 
 declare module "vitest" {

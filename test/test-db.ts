@@ -1,10 +1,11 @@
 // Each integration test file gets its own database, copied from a migrated template made once per
 // run (test/int-global-setup.ts): on PostgreSQL (DATABASE_URL set) a database created from a
 // template database; otherwise an in-memory PGlite restored from a dumped data folder.
-import fs from "node:fs";
+
 import crypto from "node:crypto";
+import fs from "node:fs";
 import pg from "pg";
-import { connect, openPGlite, type DbHandle } from "@/lib/db-connect";
+import { connect, type DbHandle, openPGlite } from "@/lib/db-connect";
 
 /** The server URL with another database name. */
 export function withDatabase(url: string, database: string): string {

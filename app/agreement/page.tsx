@@ -1,18 +1,18 @@
 import type { Metadata } from "next";
-import { getCalibration } from "@/lib/data/calibration";
-import type { CalibrationRow } from "@/lib/domain/calibration";
-import { Suspense } from "react";
-import { Loading } from "@/components/ui/loading";
 import Link from "next/link";
-import { agreementNow } from "@/lib/data/report-cache";
-import { type AgreementScope, scopeOf, studyNames } from "@/lib/data/agreement";
 import { notFound } from "next/navigation";
+import { Suspense } from "react";
 import { StudyChooser } from "@/components/forms/study-chooser";
-import { agreementTables, versionTables } from "@/lib/domain/agreement-tables";
-import { pageTable } from "@/lib/domain/figure-table";
 import { FigureTable } from "@/components/tables/figure-table";
-import { formatCount } from "@/lib/domain/format";
+import { Loading } from "@/components/ui/loading";
 import { requirePage } from "@/lib/auth/session";
+import { type AgreementScope, scopeOf, studyNames } from "@/lib/data/agreement";
+import { getCalibration } from "@/lib/data/calibration";
+import { agreementNow } from "@/lib/data/report-cache";
+import { agreementTables, versionTables } from "@/lib/domain/agreement-tables";
+import type { CalibrationRow } from "@/lib/domain/calibration";
+import { pageTable } from "@/lib/domain/figure-table";
+import { formatCount } from "@/lib/domain/format";
 
 export const metadata: Metadata = { title: "Agreement" };
 export const dynamic = "force-dynamic";

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { ImportForm } from "@/components/import/import-form";
 import { ImportHistory } from "@/components/import/import-history";
-import { listImports } from "@/lib/data/import/history";
 import { requirePage } from "@/lib/auth/session";
+import { listImports } from "@/lib/data/import/history";
 
 export const metadata: Metadata = { title: "Import" };
 export const dynamic = "force-dynamic";

@@ -6,11 +6,11 @@ import { notFound } from "next/navigation";
 import { z } from "zod";
 import { checkedForm, checkedId } from "@/lib/action-input";
 import { requireAction } from "@/lib/auth/session";
-import { AppError, formErrors, NO_ERRORS } from "@/lib/errors";
-import { attempt, type SavedState } from "@/lib/form-action";
+import { cancelRun, pauseRun, previewRun, resumeRun } from "@/lib/data/judge-runs";
 import { defineJudge, JudgeDefinitionSchema, savePrompt } from "@/lib/data/judges";
 import { parseTrajectoryFilter } from "@/lib/domain/trajectory-filter";
-import { cancelRun, pauseRun, previewRun, resumeRun } from "@/lib/data/judge-runs";
+import { AppError, formErrors, NO_ERRORS } from "@/lib/errors";
+import { attempt, type SavedState } from "@/lib/form-action";
 import { startRun } from "@/lib/judges/runs";
 import { submitRequests } from "@/lib/judges/service";
 

@@ -1,9 +1,9 @@
 "use client";
 // The Judges page's forms: a judge's endpoint, the judge prompt, and a run (previewed, then started).
 import { useActionState } from "react";
-import { FieldError, fieldProps, FormMessage, Saved } from "@/components/forms/field-error";
+import { FieldError, FormMessage, fieldProps, Saved } from "@/components/forms/field-error";
 import { NO_ERRORS } from "@/lib/errors";
-import { runAction, saveJudge, savePromptVersion, type JudgesState, type RunPreview } from "./actions";
+import { type JudgesState, type RunPreview, runAction, saveJudge, savePromptVersion } from "./actions";
 
 const START: JudgesState = { ...NO_ERRORS, saved: null };
 

@@ -1,14 +1,14 @@
 import type { Metadata } from "next";
+import { AutoRefresh } from "@/components/ui/auto-refresh";
 import { requirePage } from "@/lib/auth/session";
+import { listRuns } from "@/lib/data/judge-runs";
 import { currentPrompt, listJudges } from "@/lib/data/judges";
 import { listFilterOptions } from "@/lib/data/trajectories";
-import { listRuns } from "@/lib/data/judge-runs";
-import { resumeWaitingRuns } from "@/lib/judges/service";
-import { AutoRefresh } from "@/components/ui/auto-refresh";
 import { formatCount, formatTime } from "@/lib/domain/format";
+import { shownText } from "@/lib/domain/text";
+import { resumeWaitingRuns } from "@/lib/judges/service";
 import { controlRun } from "./actions";
 import { JudgeForm, PromptForm, RunForm } from "./judge-forms";
-import { shownText } from "@/lib/domain/text";
 
 export const metadata: Metadata = { title: "Judges" };
 export const dynamic = "force-dynamic";

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { requirePage } from "@/lib/auth/session";
 import { listPeople } from "@/lib/data/people";
-import { AddPersonForm, PasswordForm, RoleForm } from "./people-forms";
 import { shownText } from "@/lib/domain/text";
+import { AddPersonForm, PasswordForm, RoleForm } from "./people-forms";
 
 export const metadata: Metadata = { title: "People" };
 export const dynamic = "force-dynamic";

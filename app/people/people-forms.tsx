@@ -1,6 +1,6 @@
 "use client";
 import { useActionState } from "react";
-import { FieldError, fieldProps, FormMessage, Saved } from "@/components/forms/field-error";
+import { FieldError, FormMessage, fieldProps, Saved } from "@/components/forms/field-error";
 import { NO_ERRORS } from "@/lib/errors";
 import { addPerson, changePassword, changeRole, type PeopleState } from "./actions";
 

@@ -1,14 +1,14 @@
 "use server";
 import { forbidden } from "next/navigation";
-import { requireAction } from "@/lib/auth/session";
-import { PermissionDenied } from "@/lib/auth/permissions";
-import { errorText } from "@/lib/errors";
-import { submitLabel, type LabelForm } from "@/lib/data/queue";
-import { nextPosition } from "@/lib/data/studies";
 import { z } from "zod";
-import { PG_INT_MAX } from "@/lib/domain/params";
 import type { VerdictFormInput, VerdictSaveResult } from "@/components/forms/verdict-form";
 import { checkedId, checkedValue } from "@/lib/action-input";
+import { PermissionDenied } from "@/lib/auth/permissions";
+import { requireAction } from "@/lib/auth/session";
+import { type LabelForm, submitLabel } from "@/lib/data/queue";
+import { nextPosition } from "@/lib/data/studies";
+import { PG_INT_MAX } from "@/lib/domain/params";
+import { errorText } from "@/lib/errors";
 
 const Position = z.number().int().min(0).max(PG_INT_MAX);
 

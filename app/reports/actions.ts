@@ -2,9 +2,9 @@
 import { redirect } from "next/navigation";
 import { checkedForm, checkedId } from "@/lib/action-input";
 import { requireAction } from "@/lib/auth/session";
-import { formErrors, NO_ERRORS, type FormErrors } from "@/lib/errors";
-import { attempt, type SavedState } from "@/lib/form-action";
 import { freezeReport, revokeLink, shareReport } from "@/lib/data/frozen-reports";
+import { type FormErrors, formErrors, NO_ERRORS } from "@/lib/errors";
+import { attempt, type SavedState } from "@/lib/form-action";
 
 export async function freeze(_: FormErrors, form: FormData): Promise<FormErrors> {
   const actor = await requireAction("reports:write");

@@ -6,8 +6,8 @@ import { can } from "@/lib/auth/permissions";
 import { requirePage } from "@/lib/auth/session";
 import { dataFingerprint, listFrozenReports } from "@/lib/data/frozen-reports";
 import { formatTime } from "@/lib/domain/format";
-import { FreezeForm, RevokeForm, ShareForm } from "./report-forms";
 import { shownText } from "@/lib/domain/text";
+import { FreezeForm, RevokeForm, ShareForm } from "./report-forms";
 
 export const metadata: Metadata = { title: "Reports" };
 export const dynamic = "force-dynamic";

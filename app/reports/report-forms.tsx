@@ -1,9 +1,9 @@
 "use client";
 import { useActionState } from "react";
-import { FieldError, fieldProps, FormMessage, Saved } from "@/components/forms/field-error";
+import { FieldError, FormMessage, fieldProps, Saved } from "@/components/forms/field-error";
 import { NO_ERRORS } from "@/lib/errors";
 import type { SavedState } from "@/lib/form-action";
-import { freeze, revoke, share, type ShareState } from "./actions";
+import { freeze, revoke, type ShareState, share } from "./actions";
 
 export function FreezeForm() {
   const [state, action, pending] = useActionState(freeze, NO_ERRORS);

@@ -2,22 +2,22 @@
 // charts, the evidence, the per-category rates and each judge beside the panel. A contents bar stays
 // at the top; every table sorts by any column in the browser; every figure opens what it counts.
 import type { Metadata } from "next";
-import { Suspense } from "react";
-import { Loading } from "@/components/ui/loading";
-import { ExploitRateChart, ResolveRateChart } from "@/components/charts/exploit-rate-chart";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { listFilterOptions } from "@/lib/data/trajectories";
-import { FigureTable } from "@/components/tables/figure-table";
+import { Suspense } from "react";
+import { ExploitRateChart, ResolveRateChart } from "@/components/charts/exploit-rate-chart";
 import { EvidenceTable } from "@/components/tables/evidence-table";
+import { FigureTable } from "@/components/tables/figure-table";
+import { Loading } from "@/components/ui/loading";
+import { requirePage } from "@/lib/auth/session";
 import { evidenceSummary } from "@/lib/data/evidence-summary";
 import { changesNow, resultsNow } from "@/lib/data/report-cache";
+import { listFilterOptions } from "@/lib/data/trajectories";
 import { anchor } from "@/lib/domain/figure-table";
-import { BOOTSTRAP_RESAMPLES } from "@/lib/domain/paired";
-import { benchmarkTables, TABLE_NAMES, TABLE_TITLES } from "@/lib/domain/results-tables";
-import { chartBars } from "@/lib/domain/results-charts";
 import { formatCount } from "@/lib/domain/format";
-import { requirePage } from "@/lib/auth/session";
+import { BOOTSTRAP_RESAMPLES } from "@/lib/domain/paired";
+import { chartBars } from "@/lib/domain/results-charts";
+import { benchmarkTables, TABLE_NAMES, TABLE_TITLES } from "@/lib/domain/results-tables";
 
 export const metadata: Metadata = { title: "Results" };
 export const dynamic = "force-dynamic";

@@ -1,9 +1,9 @@
 "use client";
 // Signs in through better-auth's own endpoint (POST /api/auth/sign-in/email), so every attempt
 // passes its origin check and its per-address rate limit (lib/auth/auth.ts), then opens `next`.
-import { useState, type FormEvent } from "react";
-import { homeFor } from "@/lib/auth/permissions";
+import { type FormEvent, useState } from "react";
 import type { UserRole } from "@/generated/prisma/enums";
+import { homeFor } from "@/lib/auth/permissions";
 
 export function SignInForm({ next }: { next: string | null }) {
   const [error, setError] = useState<string | null>(null);

@@ -2,10 +2,10 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { can } from "@/lib/auth/permissions";
 import { requirePage } from "@/lib/auth/session";
-import { formatTime } from "@/lib/domain/format";
 import { listStudies } from "@/lib/data/studies";
-import { BlindElsewhereForm } from "./blind-elsewhere-form";
+import { formatTime } from "@/lib/domain/format";
 import { shownText } from "@/lib/domain/text";
+import { BlindElsewhereForm } from "./blind-elsewhere-form";
 
 export const metadata: Metadata = { title: "Studies" };
 export const dynamic = "force-dynamic";

@@ -1,15 +1,15 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { notFound } from "next/navigation";
 import { TrajectoryFilters } from "@/components/forms/trajectory-filters";
 import { TrajectoryTable } from "@/components/tables/trajectory-table";
 import { Pager } from "@/components/ui/pager";
-import { listFilterOptions, listTrajectories } from "@/lib/data/trajectories";
-import { filtersBeyondTheForm, readTrajectoryFilter, trajectoriesHref } from "@/lib/domain/trajectory-filter";
-import Link from "next/link";
-import { formatCount } from "@/lib/domain/format";
+import { WithheldNote } from "@/components/ui/withheld";
 import { requirePage } from "@/lib/auth/session";
 import { pendingBlind } from "@/lib/data/blind-elsewhere";
-import { WithheldNote } from "@/components/ui/withheld";
+import { listFilterOptions, listTrajectories } from "@/lib/data/trajectories";
+import { formatCount } from "@/lib/domain/format";
+import { filtersBeyondTheForm, readTrajectoryFilter, trajectoriesHref } from "@/lib/domain/trajectory-filter";
 
 export const metadata: Metadata = { title: "Trajectories" };
 export const dynamic = "force-dynamic";

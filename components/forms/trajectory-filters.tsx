@@ -1,11 +1,12 @@
 // The list's filters as a plain GET form: the URL is the state, and it works without JavaScript.
-import { shownText } from "@/lib/domain/text";
-import { EVIDENCE_KINDS } from "@/lib/domain/evidence";
-import { EVIDENCE_LABELS } from "@/components/timeline/evidence-labels";
+
 import Link from "next/link";
+import { EVIDENCE_LABELS } from "@/components/timeline/evidence-labels";
+import { networkWords } from "@/lib/domain/charts";
+import { EVIDENCE_KINDS } from "@/lib/domain/evidence";
+import { shownText } from "@/lib/domain/text";
 import type { TrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import { CATEGORIES, CATEGORY_LABELS } from "@/lib/domain/verdicts";
-import { networkWords } from "@/lib/domain/charts";
 
 type Option = readonly [value: string, label: string];
 

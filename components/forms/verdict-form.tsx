@@ -1,18 +1,18 @@
 "use client";
+import { useRouter } from "next/navigation";
 // A verdict form made for the keyboard, for an annotator's label and for a gold label: 1–4 pick a
 // category, n / a / s give it a verdict (and move to the next), c goes to cited steps, t to the
 // note, Enter saves (and opens the next item), [ and ] walk the queue.
 import { useCallback, useEffect, useRef, useState, useTransition } from "react";
-import { useRouter } from "next/navigation";
+import { parseSteps } from "@/lib/domain/timeline";
 import {
   CATEGORIES,
   CATEGORY_LABELS,
+  type CategoryVerdicts,
   NO_EXPLOIT,
   VERDICTS,
-  type CategoryVerdicts,
   type Verdict,
 } from "@/lib/domain/verdicts";
-import { parseSteps } from "@/lib/domain/timeline";
 
 /** A verdict as stored: the form's starting point, and the version a save is based on. */
 export type StoredVerdict = {

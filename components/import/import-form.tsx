@@ -1,10 +1,10 @@
 "use client";
+import { useRouter } from "next/navigation";
 // Drop files (or choose them), give the condition for agent-harness files, and watch each file
 // upload and import in turn. Each file lands whole or not at all; rejections list line and field.
 import { useRef, useState } from "react";
-import { useRouter } from "next/navigation";
 import { warningText } from "@/lib/import/read/audit";
-import { uploadImport, type UploadResult, type UploadState } from "./upload-import";
+import { type UploadResult, type UploadState, uploadImport } from "./upload-import";
 
 type Item = { key: string; file: File; state: UploadState };
 

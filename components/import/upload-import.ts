@@ -1,8 +1,9 @@
 // Uploads one file with XMLHttpRequest (fetch reports no upload progress), then reads the server's
 // NDJSON answer as it streams: import progress lines, then the result.
+
+import type { WriteCounts } from "@/lib/data/import/context";
 import type { RecordWarning } from "@/lib/import/read/audit";
 import type { RecordError } from "@/lib/import/read/interchange";
-import type { WriteCounts } from "@/lib/data/import/context";
 
 /** What the readers found in the file and warned of (see lib/import/read/audit.ts). */
 type Report = { assistantTurns: number; toolCalls: number; warnings: RecordWarning[]; warningCount: number };

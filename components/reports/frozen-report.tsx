@@ -2,13 +2,14 @@
 // prompt versions, app version), its downloads, then the figures stored when it was frozen, per
 // benchmark and for agreement. `linked`: figures open the live trajectory lists (signed-in readers);
 // a shared link's reader gets the figures alone.
-import { ContentsBar } from "@/components/ui/contents-bar";
+
 import { FigureTable } from "@/components/tables/figure-table";
+import { ContentsBar } from "@/components/ui/contents-bar";
 import type { FrozenReportView } from "@/lib/data/frozen-reports";
 import { agreementTables } from "@/lib/domain/agreement-tables";
-import { anchor, pageTable, unlinked, type FigureTable as Table } from "@/lib/domain/figure-table";
-import { benchmarkTables, TABLE_NAMES, TABLE_TITLES } from "@/lib/domain/results-tables";
+import { anchor, pageTable, type FigureTable as Table, unlinked } from "@/lib/domain/figure-table";
 import { formatCount, formatTime } from "@/lib/domain/format";
+import { benchmarkTables, TABLE_NAMES, TABLE_TITLES } from "@/lib/domain/results-tables";
 import { shownText } from "@/lib/domain/text";
 
 export function FrozenReport({

@@ -1,14 +1,14 @@
 "use client";
+import { createColumnHelper, flexRender, getCoreRowModel, useReactTable } from "@tanstack/react-table";
 // The trajectory list's table. Sorting and paging happen on the server: headers and pager are links.
 import Link from "next/link";
-import { createColumnHelper, flexRender, getCoreRowModel, useReactTable } from "@tanstack/react-table";
-import type { TrajectoryListRow } from "@/lib/data/trajectories";
-import { trajectoriesHref, type TrajectoryFilter } from "@/lib/domain/trajectory-filter";
-import { CATEGORIES, CATEGORY_LABELS } from "@/lib/domain/verdicts";
-import { VerdictBadge } from "@/components/ui/verdict-badge";
-import { NetworkMark } from "@/components/ui/network-mark";
 import { EVIDENCE_LABELS } from "@/components/timeline/evidence-labels";
+import { NetworkMark } from "@/components/ui/network-mark";
+import { VerdictBadge } from "@/components/ui/verdict-badge";
+import type { TrajectoryListRow } from "@/lib/data/trajectories";
 import { shownText } from "@/lib/domain/text";
+import { type TrajectoryFilter, trajectoriesHref } from "@/lib/domain/trajectory-filter";
+import { CATEGORIES, CATEGORY_LABELS } from "@/lib/domain/verdicts";
 
 const col = createColumnHelper<TrajectoryListRow>();
 type SortKey = NonNullable<TrajectoryFilter["sort"]>;

@@ -4,7 +4,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { PatchView } from "@/components/timeline/patch-view";
-import { StepList, type StepCitation } from "@/components/timeline/step-list";
+import { type StepCitation, StepList } from "@/components/timeline/step-list";
 import { SuspectNavigator } from "@/components/timeline/suspect-navigator";
 import { Pager } from "@/components/ui/pager";
 import type { StepPage } from "@/lib/data/trajectory";

@@ -1,13 +1,13 @@
 // The steps of one page of a trajectory: each message's reasoning, text, tool calls and output,
 // with the suspect-rule marks and the judges' and annotators' citations of the step.
 import type { Citation, StepMessage } from "@/lib/data/trajectory";
-import type { SuspectMark } from "@/lib/domain/suspects";
-import { CATEGORY_LABELS, type Category } from "@/lib/domain/verdicts";
-import { stepHref } from "@/lib/domain/timeline";
 import type { EvidenceView } from "@/lib/data/trajectory-evidence";
-import { MarkedText, TerminalText } from "./terminal-text";
-import { EVIDENCE_LABELS } from "./evidence-labels";
+import type { SuspectMark } from "@/lib/domain/suspects";
 import { shownText } from "@/lib/domain/text";
+import { stepHref } from "@/lib/domain/timeline";
+import { CATEGORY_LABELS, type Category } from "@/lib/domain/verdicts";
+import { EVIDENCE_LABELS } from "./evidence-labels";
+import { MarkedText, TerminalText } from "./terminal-text";
 
 export type StepCitation = Citation & { by: string; kind: "judge" | "annotator" };
 

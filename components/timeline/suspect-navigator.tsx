@@ -1,7 +1,7 @@
 "use client";
+import { useRouter } from "next/navigation";
 // Keys j / k jump to the next / previous suspect step, across pages; the list is also links.
 import { useEffect } from "react";
-import { useRouter } from "next/navigation";
 import { stepHref, stepPage } from "@/lib/domain/timeline";
 
 /** `trajectoryId`: the trajectory's page, or a path of another page showing it (the labelling queue). */

@@ -1,12 +1,12 @@
 // Beside the timeline: the suspect-step index (with the keys that walk it) and the same task and
 // model under other conditions.
 import Link from "next/link";
+import { NetworkMark } from "@/components/ui/network-mark";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
 import type { getSiblings } from "@/lib/data/trajectory";
 import type { SuspectMark } from "@/lib/domain/suspects";
 import { COMPARE_MAX, compareHref, stepHref } from "@/lib/domain/timeline";
 import { CATEGORY_LABELS } from "@/lib/domain/verdicts";
-import { NetworkMark } from "@/components/ui/network-mark";
 
 export function SuspectIndex({
   trajectoryId,

@@ -1,15 +1,15 @@
 import "server-only";
+import { headers } from "next/headers";
+import { forbidden, notFound, redirect, unauthorized } from "next/navigation";
 // The signed-in user of this request, and the guards every page, route handler and server action
 // calls first. Signed out: pages redirect to sign in, routes answer 401. Not allowed: 403.
 import { cache } from "react";
-import { headers } from "next/headers";
-import { forbidden, notFound, redirect, unauthorized } from "next/navigation";
-import { IndexParam } from "@/lib/domain/params";
 import type { UserRole } from "@/generated/prisma/enums";
-import { auth } from "./auth";
+import { IndexParam } from "@/lib/domain/params";
 import { errorResponse } from "@/lib/errors";
+import { auth } from "./auth";
 import { fromThisApp } from "./origin";
-import { can, PermissionDenied, type Action, type Actor } from "./permissions";
+import { type Action, type Actor, can, PermissionDenied } from "./permissions";
 
 async function actorFrom(h: Headers): Promise<Actor | null> {
   const s = await auth().api.getSession({ headers: h });

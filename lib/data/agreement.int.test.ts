@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { asLines, labelFixture, trajectoryFixture, voteFixture } from "@/prisma/factories";
-import { exportLabels } from "./export";
 import { runImport } from "../import/run/records";
 import { getAgreement, scopeOf } from "./agreement";
+import { exportLabels } from "./export";
 import { createPerson } from "./people";
 import { submitLabel } from "./queue";
 import { createStudy, draftStudy } from "./studies";

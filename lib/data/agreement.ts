@@ -2,7 +2,7 @@ import "server-only";
 // Human labels (newest form, one per annotator and trajectory) with their trajectory's panel
 // verdict and each judge's overall verdict, for the agreement report (lib/domain/agreement-report.ts).
 import { db } from "@/lib/db";
-import { agreementReport, type AgreementReport, type GoldPoint, type LabelPoint } from "@/lib/domain/agreement-report";
+import { type AgreementReport, agreementReport, type GoldPoint, type LabelPoint } from "@/lib/domain/agreement-report";
 import { goldInForce } from "./gold";
 
 /**

@@ -1,14 +1,14 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { PermissionDenied, type Actor } from "@/lib/auth/permissions";
+import { type Actor, PermissionDenied } from "@/lib/auth/permissions";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
-import { pendingBlind, setBlindElsewhere, withheldFrom, withheldIds } from "./blind-elsewhere";
 import { runImport } from "../import/run/records";
+import { pendingBlind, setBlindElsewhere, withheldFrom, withheldIds } from "./blind-elsewhere";
 import { createPerson } from "./people";
 import { submitLabel } from "./queue";
 import { reviewQueue } from "./review";
 import { createStudy, draftStudy } from "./studies";
-import { getSiblings } from "./trajectory";
 import { listTrajectories } from "./trajectories";
+import { getSiblings } from "./trajectory";
 
 // Four runs of one task and model (one stratum), judged; a researcher labels in blind studies.
 let researcher: Actor, annotator: Actor, reviewer: Actor;

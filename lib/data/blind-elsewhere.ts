@@ -5,7 +5,7 @@ import "server-only";
 // compare, the review queue, the lists of labels. Only researchers both read trajectories and label;
 // annotators read none outside their queue. Aggregate figures (result tables, κ) are not withheld.
 import { cache } from "react";
-import { assertCan, type Actor } from "@/lib/auth/permissions";
+import { type Actor, assertCan } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 

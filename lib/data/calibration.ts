@@ -2,7 +2,7 @@ import "server-only";
 // The answers judge runs kept, by prompt version, beside the human labels and the gold labels in
 // force (lib/domain/calibration.ts).
 import { db } from "@/lib/db";
-import { calibration, type CalibrationRow, type VersionAnswer } from "@/lib/domain/calibration";
+import { type CalibrationRow, calibration, type VersionAnswer } from "@/lib/domain/calibration";
 import { parseJudgeAnswer } from "@/lib/domain/judge-answer";
 import { overallVerdict } from "@/lib/domain/verdicts";
 import { type AgreementScope, studyTrajectories } from "./agreement";

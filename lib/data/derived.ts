@@ -6,11 +6,11 @@ import { panelVerdicts } from "@/lib/domain/panel";
 import {
   CATEGORIES,
   CATEGORY_FIELDS,
-  PANEL_FIELDS,
-  verdictsOf,
   type Category,
   type CategoryVerdicts,
+  PANEL_FIELDS,
   type Verdict,
+  verdictsOf,
 } from "@/lib/domain/verdicts";
 import type { Sql } from "./sql";
 

@@ -1,8 +1,8 @@
 import "server-only";
+import { db } from "@/lib/db";
+import { type EvidenceReportRow, evidenceCsv, evidenceJson, sortEvidence } from "@/lib/domain/evidence-format";
 // The evidence of every trajectory that has a task record, for `evidence --format json|csv`.
 import type { NaturalKey } from "@/lib/import/read/interchange";
-import { evidenceCsv, evidenceJson, sortEvidence, type EvidenceReportRow } from "@/lib/domain/evidence-format";
-import { db } from "@/lib/db";
 
 export async function evidenceReport(): Promise<EvidenceReportRow[]> {
   const rows = await db().$queryRaw<

@@ -4,7 +4,7 @@ import "server-only";
 // (likely judge misses) and panel SUCCESSFUL with no evidence and a final patch unlike the
 // reference (likely false alarms).
 import { db } from "@/lib/db";
-import { LOW_SIMILARITY, type EvidenceSummaryRow } from "@/lib/domain/evidence";
+import { type EvidenceSummaryRow, LOW_SIMILARITY } from "@/lib/domain/evidence";
 
 export type { EvidenceSummaryRow };
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { seedDemo } from "@/prisma/seed";
+import { runImport } from "../import/run/records";
 import { EXPORTS } from "./export";
 import { getOverview } from "./overview";
-import { runImport } from "../import/run/records";
 import { CONDITION_SELECT, PANEL_SELECT, VERDICT_SELECT } from "./selects";
 
 /** Every stored column a figure or an export depends on. */

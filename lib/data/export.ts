@@ -3,9 +3,9 @@ import "server-only";
 // importing an export into an empty database gives back the same trajectories, votes and labels.
 // Read page by page, so an export of any size streams.
 import { db } from "@/lib/db";
-import { ASKED_SELECT, KEY_SELECT, naturalKeyOf, VERDICT_SELECT } from "./selects";
 import type { Turn } from "@/lib/domain/steps";
 import { voteVerdicts } from "./derived";
+import { ASKED_SELECT, KEY_SELECT, naturalKeyOf, VERDICT_SELECT } from "./selects";
 
 const PAGE = 100;
 

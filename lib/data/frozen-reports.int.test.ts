@@ -1,10 +1,11 @@
 // Frozen reports: the figures stored as they were, whatever the data do next; the data's
 // fingerprint; read-only links by token (only its hash stored), revoked and expired alike.
 import { describe, expect, it } from "vitest";
-import { PermissionDenied, type Actor } from "@/lib/auth/permissions";
+import { GET as sharedDownload } from "@/app/r/[token]/download/route";
+import { type Actor, PermissionDenied } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
-import { GET as sharedDownload } from "@/app/r/[token]/download/route";
+import { runImport } from "../import/run/records";
 import {
   dataFingerprint,
   freezeReport,
@@ -16,7 +17,6 @@ import {
   revokeLink,
   shareReport,
 } from "./frozen-reports";
-import { runImport } from "../import/run/records";
 import { createPerson } from "./people";
 import { REPORTS } from "./reports";
 

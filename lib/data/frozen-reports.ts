@@ -5,15 +5,15 @@ import "server-only";
 // revoked or expired, it finds nothing, exactly as a token that never existed.
 import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
-import { assertCan, can, type Actor } from "@/lib/auth/permissions";
+import { type Actor, assertCan, can } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
-import { AppError } from "@/lib/errors";
 import type { AgreementReport } from "@/lib/domain/agreement-report";
 import type { PairedChange } from "@/lib/domain/paired";
 import type { ConditionResult } from "@/lib/domain/results";
-import { agreementNow, changesNow, resultsNow } from "./report-cache";
-import { REPORT_NAMES, reportResponse, type ReportName } from "./reports";
+import { AppError } from "@/lib/errors";
 import packageJson from "@/package.json" with { type: "json" };
+import { agreementNow, changesNow, resultsNow } from "./report-cache";
+import { REPORT_NAMES, type ReportName, reportResponse } from "./reports";
 
 export type FrozenFigures = { results: ConditionResult[]; changes: PairedChange[]; agreement: AgreementReport };
 export type FrozenJudge = { judge: string; votes: number; promptVersions: number[] };

@@ -4,15 +4,15 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { agreementJson } from "@/lib/domain/agreement-format";
-import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
-import { getAgreement, scopeOf } from "./agreement";
 import type { AgreementReport } from "@/lib/domain/agreement-report";
 import type { TrajectoryFilter } from "@/lib/domain/trajectory-filter";
-import { createPerson } from "./people";
-import { createStudy, draftStudy } from "./studies";
+import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
+import { runImport } from "../import/run/records";
+import { getAgreement, scopeOf } from "./agreement";
 import { exportGold } from "./export";
 import { goldInForce } from "./gold";
-import { runImport } from "../import/run/records";
+import { createPerson } from "./people";
+import { createStudy, draftStudy } from "./studies";
 import { listTrajectories } from "./trajectories";
 
 const t = (id: string) => trajectoryFixture({ id, benchmark: "gold-b", task: { id: `gold__${id}` } });

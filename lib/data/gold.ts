@@ -7,9 +7,9 @@ import { storableJson, storableText } from "@/lib/domain/text";
 import { overallVerdict, type Verdict } from "@/lib/domain/verdicts";
 import type { GoldRecord } from "@/lib/import/read/interchange";
 import type { ImportContext, Located, RecordError } from "./import/context";
-import type { Sql } from "./sql";
 import { locate } from "./import/references";
 import { personIds } from "./labels";
+import type { Sql } from "./sql";
 
 const GOLD_SQL = `
   INSERT INTO gold_label ("trajectoryId", "adjudicatorId", upstream, "localGit", memory, other, overall, evidence, note,

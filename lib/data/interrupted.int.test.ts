@@ -1,7 +1,8 @@
 // The database going away in the middle of an import. PostgreSQL only: the embedded PGlite runs
 // inside the test process and cannot be cut off from it (README, "Tests").
-import { describe, expect, it } from "vitest";
+
 import pg from "pg";
+import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { currentDb } from "@/lib/db-connect";
 import { demoData } from "@/prisma/factories";

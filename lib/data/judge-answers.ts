@@ -1,4 +1,8 @@
 import "server-only";
+import { answerNotes } from "@/lib/domain/judge-answer";
+import { storableText } from "@/lib/domain/text";
+import type { NaturalKey } from "@/lib/import/read/interchange";
+import type { JudgeAnswer } from "@/lib/judges/client";
 // Storing what the judges answered. Answers that arrive while a write is under way wait for the
 // next one, so under load each transaction stores many (one vote insert, one derived refresh, one
 // request update for all), and at a trickle each is stored at once. The vote points at its request,
@@ -7,11 +11,7 @@ import "server-only";
 // answer (its trajectory deleted meanwhile) is recorded as a failure and the others are kept.
 import { ImportContext } from "./import/context";
 import { writeVotes } from "./import/votes";
-import { transaction, type Sql } from "./sql";
-import { answerNotes } from "@/lib/domain/judge-answer";
-import { storableText } from "@/lib/domain/text";
-import type { NaturalKey } from "@/lib/import/read/interchange";
-import type { JudgeAnswer } from "@/lib/judges/client";
+import { type Sql, transaction } from "./sql";
 
 /** One request asked: its answer with what the request carried, or the error after the last retry. */
 export type Outcome = {

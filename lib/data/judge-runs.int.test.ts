@@ -3,20 +3,20 @@
 // run asks nothing; a killed run, started again, finishes without asking an answered pair again.
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
-import { currentDb } from "@/lib/db-connect";
-import { currentPrompt, defineJudge, JudgeDefinitionSchema, savePrompt } from "@/lib/data/judges";
 import { getCalibration } from "@/lib/data/calibration";
 import { exportVotes } from "@/lib/data/export";
+import { currentPrompt, defineJudge, JudgeDefinitionSchema, savePrompt } from "@/lib/data/judges";
+import { db } from "@/lib/db";
+import { currentDb } from "@/lib/db-connect";
 import { importFile } from "@/lib/import/run/files";
-import { trajectoryFixture } from "@/prisma/factories";
-import { fakeProvider, type FakeProvider } from "@/test/fake-provider";
-import { jsonl, tempFiles } from "@/test/temp-files";
-import { openQueue, enqueue } from "@/lib/judges/queue";
-import { finishRun, planRun, previewRun, runProgress } from "./judge-runs";
+import { enqueue, openQueue } from "@/lib/judges/queue";
 import { followRun } from "@/lib/judges/runs";
 import { workJudges } from "@/lib/judges/worker";
+import { trajectoryFixture } from "@/prisma/factories";
 import { runCli, startCli } from "@/test/cli";
+import { type FakeProvider, fakeProvider } from "@/test/fake-provider";
+import { jsonl, tempFiles } from "@/test/temp-files";
+import { finishRun, planRun, previewRun, runProgress } from "./judge-runs";
 
 const { write } = tempFiles("sa-judge-runs-");
 const ANSWER = JSON.stringify({

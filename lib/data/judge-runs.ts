@@ -5,11 +5,11 @@ import "server-only";
 // earlier run is asked again by this one.
 import { db } from "@/lib/db";
 import type { TrajectoryFilter } from "@/lib/domain/trajectory-filter";
-import { trajectoryWhere } from "./trajectories";
-import { currentPrompt } from "./judges";
-import { transaction } from "./sql";
 import { AppError } from "@/lib/errors";
 import type { QueuedRequest } from "@/lib/judges/queue";
+import { currentPrompt } from "./judges";
+import { transaction } from "./sql";
+import { trajectoryWhere } from "./trajectories";
 
 export type RunPlan = {
   runId: number;

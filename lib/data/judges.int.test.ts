@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { currentDb } from "@/lib/db-connect";
 import { DEFAULT_JUDGE_PROMPT } from "@/lib/judges/prompt";
-import { currentPrompt, defineJudge, JudgeDefinitionSchema, listJudges, savePrompt } from "./judges";
 import { runCli } from "@/test/cli";
+import { currentPrompt, defineJudge, JudgeDefinitionSchema, listJudges, savePrompt } from "./judges";
 
 describe("judges", () => {
   it("a definition is checked: an http(s) address, a variable name rather than a key, counts ≥ 1", () => {

@@ -3,10 +3,10 @@ import "server-only";
 // the judge prompt's versions. A judge known from imported votes gains an endpoint when defined
 // under its name. The API key is never stored: only the name of the variable that holds it.
 import { z } from "zod";
-import { db } from "@/lib/db";
-import { DEFAULT_JUDGE_PROMPT } from "@/lib/judges/prompt";
-import { PG_INT_MAX } from "@/lib/domain/params";
 import { keyVariableRefusal } from "@/lib/config";
+import { db } from "@/lib/db";
+import { PG_INT_MAX } from "@/lib/domain/params";
+import { DEFAULT_JUDGE_PROMPT } from "@/lib/judges/prompt";
 
 const count = (what: string, max = PG_INT_MAX) =>
   z.coerce

@@ -2,7 +2,7 @@ import "server-only";
 // Human labels: one per annotator and trajectory, each change kept as a revision (who, when, the
 // form before and after). Written by the labelling queue (lib/data/queue.ts) and by imports.
 import { storableJson, storableText } from "@/lib/domain/text";
-import { overallVerdict, type CategoryVerdicts, type Verdict } from "@/lib/domain/verdicts";
+import { type CategoryVerdicts, overallVerdict, type Verdict } from "@/lib/domain/verdicts";
 import type { LabelRecord } from "@/lib/import/read/interchange";
 import { voteVerdicts } from "./derived";
 import type { ImportContext, Located, RecordError } from "./import/context";

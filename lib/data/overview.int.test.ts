@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { getOverview } from "./overview";
-import { runImport } from "../import/run/records";
 import { asLines, labelFixture, trajectoryFixture, voteFixture } from "@/prisma/factories";
+import { runImport } from "../import/run/records";
+import { getOverview } from "./overview";
 
 describe("getOverview", () => {
   it("counts by benchmark and model what was imported", async () => {

@@ -2,7 +2,7 @@ import "server-only";
 // The paired change from vanilla to principled per benchmark × model × network (lib/domain/paired.ts),
 // read from one row per trajectory: its task, run, resolved status and panel verdict.
 import { db } from "@/lib/db";
-import { pairedChange, type Group, type PairedChange, type PairedRun } from "@/lib/domain/paired";
+import { type Group, type PairedChange, type PairedRun, pairedChange } from "@/lib/domain/paired";
 import { compareConditions } from "@/lib/domain/results";
 
 const RUNS_SQL = `

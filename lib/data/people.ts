@@ -6,9 +6,10 @@ import { z } from "zod";
 import type { Prisma } from "@/generated/prisma/client";
 import type { UserRole } from "@/generated/prisma/enums";
 import { MIN_PASSWORD } from "@/lib/auth/auth";
-import { assertCan, ROLES, type Actor } from "@/lib/auth/permissions";
+import { type Actor, assertCan, ROLES } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
 import { AppError, type ErrorCode } from "@/lib/errors";
+
 export { DEMO_ACCOUNTS } from "./demo-accounts";
 
 export const PersonSchema = z.object({

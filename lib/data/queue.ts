@@ -3,14 +3,14 @@ import "server-only";
 // and the judges only when the study is not blind or the label has been given. In a blind study the
 // judges' verdicts, rationales and panel results are never read for the page, so no payload holds them.
 import { z } from "zod";
-import { PG_INT_MAX } from "@/lib/domain/params";
-import { assertCan, PermissionDenied, type Actor } from "@/lib/auth/permissions";
+import { type Actor, assertCan, PermissionDenied } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
-import { AppError } from "@/lib/errors";
+import { PG_INT_MAX } from "@/lib/domain/params";
 import { storableText } from "@/lib/domain/text";
-import { CATEGORIES, overallVerdict, VERDICTS, type CategoryVerdicts } from "@/lib/domain/verdicts";
+import { CATEGORIES, type CategoryVerdicts, overallVerdict, VERDICTS } from "@/lib/domain/verdicts";
+import { AppError } from "@/lib/errors";
 import { refreshDerived, voteVerdicts } from "./derived";
-import { writeLabel, type StoredLabelForm } from "./labels";
+import { type StoredLabelForm, writeLabel } from "./labels";
 import { ITEM_TRAJECTORY_SELECT, VERDICT_SELECT } from "./selects";
 import { transaction } from "./sql";
 import { getTrajectory } from "./trajectory";

@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { JudgeVoteRecordSchema } from "@/lib/import/read/interchange";
+import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
+import { runImport } from "../import/run/records";
 import { ImportContext } from "./import/context";
 import { writeVotes } from "./import/votes";
-import { runImport } from "../import/run/records";
-import { transaction } from "./sql";
-import { agreementNow, resultsNow } from "./report-cache";
 import { createPerson } from "./people";
-import { draftStudy, createStudy } from "./studies";
 import { submitLabel } from "./queue";
+import { agreementNow, resultsNow } from "./report-cache";
+import { transaction } from "./sql";
+import { createStudy, draftStudy } from "./studies";
 
 const t = (id: string, run: number) =>
   trajectoryFixture({ id, benchmark: "cache-b", model: "cache-m", task: { id: "cache" }, run });

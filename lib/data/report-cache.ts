@@ -7,10 +7,10 @@ import "server-only";
 import { LRUCache } from "lru-cache";
 import { db } from "@/lib/db";
 import type { AgreementReport } from "@/lib/domain/agreement-report";
-import { type AgreementScope, getAgreement } from "./agreement";
-import { getResults, type ConditionResult } from "./results";
-import { getPairedChanges } from "./paired";
 import type { PairedChange } from "@/lib/domain/paired";
+import { type AgreementScope, getAgreement } from "./agreement";
+import { getPairedChanges } from "./paired";
+import { type ConditionResult, getResults } from "./results";
 
 type Entry = Promise<ConditionResult[] | PairedChange[] | AgreementReport>;
 /** One cache per database client (tests open one database per file). */

@@ -4,13 +4,13 @@ import "server-only";
 // carries the same numbers: live figures go through the same writers as frozen ones.
 import { agreementCsv, agreementJson, agreementLatex } from "@/lib/domain/agreement-format";
 import type { AgreementReport } from "@/lib/domain/agreement-report";
-import { resultsReportJson, resultsTable } from "@/lib/domain/results-format";
-import { TABLE_NAMES, type ResultsReport, type TableName } from "@/lib/domain/results-tables";
 import { isReportFormat, REPORT_FORMATS, type ReportFormat } from "@/lib/domain/report-formats";
+import { resultsReportJson, resultsTable } from "@/lib/domain/results-format";
+import { type ResultsReport, TABLE_NAMES, type TableName } from "@/lib/domain/results-tables";
 import type { AgreementScope } from "./agreement";
 import { agreementNow, changesNow, resultsNow } from "./report-cache";
 
-export { REPORT_FORMATS, isReportFormat, type ReportFormat };
+export { isReportFormat, REPORT_FORMATS, type ReportFormat };
 
 const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
 

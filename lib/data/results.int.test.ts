@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { conditionFigures, talliesOf, type RunOutcome, type TaskTally } from "@/lib/domain/rates";
 import { panelVerdicts } from "@/lib/domain/panel";
+import { conditionFigures, type RunOutcome, type TaskTally, talliesOf } from "@/lib/domain/rates";
 import { overallVerdict } from "@/lib/domain/verdicts";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { seedDemo } from "@/prisma/seed";
 import { runImport } from "../import/run/records";
-import { getResults } from "./results";
 import { voteVerdicts } from "./derived";
+import { getResults } from "./results";
 
 /** Tasks in an order that does not depend on which path listed them. */
 const byTally = (a: TaskTally, b: TaskTally) => a.n - b.n || a.c - b.c || (a.e ?? 0) - (b.e ?? 0);

@@ -3,16 +3,16 @@ import "server-only";
 // turned into figures by the same pure functions that compute them from runs (lib/domain/rates.ts).
 // An integration test checks the two paths agree on the same rows.
 import { db } from "@/lib/db";
+import type { ConditionTallies, TaskTally } from "@/lib/domain/rates";
 import {
-  compareConditions,
-  resultRow,
   type CategoryTallies,
   type Condition,
   type ConditionResult,
+  compareConditions,
   type JudgeTallies,
+  resultRow,
 } from "@/lib/domain/results";
-import type { ConditionTallies, TaskTally } from "@/lib/domain/rates";
-import { CATEGORIES, PANEL_FIELDS, type Category } from "@/lib/domain/verdicts";
+import { CATEGORIES, type Category, PANEL_FIELDS } from "@/lib/domain/verdicts";
 
 export type { ConditionResult };
 

@@ -2,17 +2,17 @@ import "server-only";
 // The review queue (issue: gold labels): a study's trajectories whose annotators disagree with each
 // other, or with the panel, strongest first (lib/domain/review.ts), and gold labels written from it.
 // A gold label is a new version each time (decision 27): who, when and what it said are kept.
-import { assertCan, type Actor } from "@/lib/auth/permissions";
+import { type Actor, assertCan } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
-import { disagreement, reviewOrder, type Disagreement } from "@/lib/domain/review";
+import { type Disagreement, disagreement, reviewOrder } from "@/lib/domain/review";
 import { storableText } from "@/lib/domain/text";
 import { overallVerdict, type Verdict } from "@/lib/domain/verdicts";
+import { withheldIds } from "./blind-elsewhere";
 import { voteVerdicts } from "./derived";
 import { refreshGold } from "./gold";
-import { LabelConflict, LabelFormSchema, type LabelForm } from "./queue";
+import { LabelConflict, type LabelForm, LabelFormSchema } from "./queue";
 import { ITEM_TRAJECTORY_SELECT, PERSON_VERDICT_FIELDS } from "./selects";
 import { transaction } from "./sql";
-import { withheldIds } from "./blind-elsewhere";
 
 export type ReviewItem = Disagreement & {
   position: number;

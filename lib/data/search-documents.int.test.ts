@@ -3,8 +3,8 @@ import { db } from "@/lib/db";
 import { currentDb } from "@/lib/db-connect";
 import { asLines, trajectoryFixture } from "@/prisma/factories";
 import { runImport } from "../import/run/records";
-import { listTrajectories } from "./trajectories";
 import { rebuildSearchDocuments } from "./search-documents";
+import { listTrajectories } from "./trajectories";
 
 const source = (fileName: string) => ({ fileName, format: "interchange" });
 const withCommand = (id: string, run: number, command: string, output = "ok") =>

@@ -12,7 +12,7 @@ import "server-only";
 // Imports hold the search lock shared, the sweep exclusively (and only when no import runs): it never
 // takes the documents of an import whose side has committed and whose rows have not yet.
 import { COMMAND_PREFIX, OUTPUT_PREFIX, SearchDocument } from "@/lib/domain/search";
-import { transaction, type HeldTransaction, type Sql } from "./sql";
+import { type HeldTransaction, type Sql, transaction } from "./sql";
 
 export type SearchRow = { trajectoryId: number; commands: string; outputs: string };
 

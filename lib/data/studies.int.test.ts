@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { PermissionDenied, type Actor } from "@/lib/auth/permissions";
+import { type Actor, PermissionDenied } from "@/lib/auth/permissions";
+import { db } from "@/lib/db";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { runImport } from "../import/run/records";
 import { createPerson } from "./people";
-import { LabelConflict, queueItem, submitLabel, type LabelForm } from "./queue";
+import { LabelConflict, type LabelForm, queueItem, submitLabel } from "./queue";
 import { createStudy, draftStudy, listStudies, myQueue, nextPosition, StudyError } from "./studies";
-import { db } from "@/lib/db";
 
 // Six trajectories in two strata (network on / off), each judged by three judges whose rationale
 // carries a marker a blind payload must never hold.

@@ -3,11 +3,11 @@ import "server-only";
 // assigned to annotators with an overlap, and each annotator's progress. A draw is shown before it
 // is saved; saving draws again from the same seed and refuses if the trajectories changed since.
 import { z } from "zod";
-import { assertCan, type Actor } from "@/lib/auth/permissions";
+import { type Actor, assertCan } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
+import { assignAnnotators, type Candidate, drawSample, stratumOf } from "@/lib/domain/sampling";
+import { annotatorLoad, type DraftItem, type StratumRow, tallyStrata } from "@/lib/domain/study-draft";
 import { AppError } from "@/lib/errors";
-import { assignAnnotators, drawSample, stratumOf, type Candidate } from "@/lib/domain/sampling";
-import { annotatorLoad, tallyStrata, type DraftItem, type StratumRow } from "@/lib/domain/study-draft";
 import { draftDigest } from "./digest";
 
 export const StudyDesignSchema = z.object({

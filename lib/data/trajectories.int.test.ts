@@ -1,11 +1,11 @@
-import { describe, expect, it, beforeAll } from "vitest";
-import { asLines, labelFixture, trajectoryFixture, voteFixture } from "@/prisma/factories";
-import { PAGE_SIZE } from "@/lib/domain/trajectory-filter";
+import { beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
 import { OUTPUT_PREFIX } from "@/lib/domain/search";
+import { PAGE_SIZE } from "@/lib/domain/trajectory-filter";
+import { asLines, labelFixture, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { runImport } from "../import/run/records";
 import { listTrajectories } from "./trajectories";
 import { getSuspectSteps } from "./trajectory";
-import { db } from "@/lib/db";
 
 const S = "SUCCESSFUL",
   A = "ATTEMPTED";

@@ -1,12 +1,12 @@
 import "server-only";
+import type { Prisma } from "@/generated/prisma/client";
 // The trajectory list: filtered, sorted and paged in the database, reading only list columns.
 import { db } from "@/lib/db";
-import { CONDITION_SELECT, PANEL_SELECT } from "./selects";
-import type { Prisma } from "@/generated/prisma/client";
-import { PAGE_SIZE, type TrajectoryFilter } from "@/lib/domain/trajectory-filter";
-import { PANEL_FIELDS, verdictsOf, type Category, type Verdict } from "@/lib/domain/verdicts";
-import { phraseQuery } from "@/lib/domain/search";
 import type { EvidenceKind } from "@/lib/domain/evidence";
+import { phraseQuery } from "@/lib/domain/search";
+import { PAGE_SIZE, type TrajectoryFilter } from "@/lib/domain/trajectory-filter";
+import { type Category, PANEL_FIELDS, type Verdict, verdictsOf } from "@/lib/domain/verdicts";
+import { CONDITION_SELECT, PANEL_SELECT } from "./selects";
 
 const ATTEMPT: Verdict[] = ["ATTEMPTED", "SUCCESSFUL"];
 

@@ -4,10 +4,10 @@ import "server-only";
 import { LRUCache } from "lru-cache";
 import { db } from "@/lib/db";
 import { firstValue, wholeNumber } from "@/lib/domain/params";
-import { suspectMarks, type SuspectMark } from "@/lib/domain/suspects";
+import { type SuspectMark, suspectMarks } from "@/lib/domain/suspects";
 import { pageSteps, STEPS_PER_PAGE } from "@/lib/domain/timeline";
-import { ASKED_SELECT, CONDITION_SELECT, PANEL_SELECT, VERDICT_SELECT } from "./selects";
 import { voteVerdicts } from "./derived";
+import { ASKED_SELECT, CONDITION_SELECT, PANEL_SELECT, VERDICT_SELECT } from "./selects";
 
 /** Characters of a message's text shown before it is cut. */
 export const TEXT_PREVIEW = 4000;

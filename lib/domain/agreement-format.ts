@@ -4,7 +4,7 @@
 // models (agreement-tables.ts), one row per group and question.
 import type { AgreementReport } from "./agreement-report";
 import { agreementTables } from "./agreement-tables";
-import { tableCsv, tableLatex, type TableModel } from "./figure-table";
+import { type TableModel, tableCsv, tableLatex } from "./figure-table";
 import { csvCell, latexNumber } from "./table-format";
 
 export function agreementJson(r: AgreementReport): Record<string, unknown> {

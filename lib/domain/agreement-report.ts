@@ -1,7 +1,7 @@
 // The agreement figures of docs/protocol.md §4 from human labels: each label against its trajectory's
 // panel verdict, overall and by condition, model and benchmark; each single judge against the
 // humans; and, where trajectories have several labels, Krippendorff's alpha between annotators.
-import { krippendorffAlphaNominal, verdictAgreement, type BinaryAgreement } from "./agreement";
+import { type BinaryAgreement, krippendorffAlphaNominal, verdictAgreement } from "./agreement";
 import type { Verdict } from "./verdicts";
 
 /** One human label (its newest form) on a trajectory, with what the judges said of it. */

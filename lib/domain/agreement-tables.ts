@@ -4,13 +4,13 @@
 // page table, every count linked to exactly what it counted; the CSV and LaTeX downloads write the
 // same models' values (agreement-tables.test.ts walks them). κ is written one way everywhere.
 import type { BinaryAgreement } from "./agreement";
-import { CELLS, groupText, type Cell, type Group, type Question } from "./agreement-cells";
+import { CELLS, type Cell, type Group, groupText, type Question } from "./agreement-cells";
 import type { Agreement, AgreementReport } from "./agreement-report";
 import type { CalibrationRow } from "./calibration";
 import { networkWords } from "./charts";
-import { plain, valued, type ModelCell, type ModelColumn, type ModelRow, type TableModel } from "./figure-table";
+import { type ModelCell, type ModelColumn, type ModelRow, plain, type TableModel, valued } from "./figure-table";
 import { formatCount, formatPercent, UNDEFINED_FIGURE } from "./format";
-import { trajectoriesHref, type TrajectoryFilter } from "./trajectory-filter";
+import { type TrajectoryFilter, trajectoriesHref } from "./trajectory-filter";
 
 const QUESTIONS = ["attempt", "success"] as const;
 

@@ -1,6 +1,6 @@
-import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { binaryAgreement, krippendorffAlphaNominal, verdictAgreement, type VerdictPair } from "./agreement";
+import { describe, expect, it } from "vitest";
+import { binaryAgreement, krippendorffAlphaNominal, type VerdictPair, verdictAgreement } from "./agreement";
 
 const pairs = (a: number, b: number, c: number, d: number) =>
   [

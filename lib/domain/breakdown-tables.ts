@@ -1,11 +1,9 @@
 // The result table's breakdowns as table models: the per-category panel rates, each judge beside
 // the panel, and the unparseable answers, every figure linked to exactly the trajectories it counts.
 import { conditionFilter, drillDown } from "./drill-down";
-import { plain, type ModelColumn, type ModelRow, type TableModel } from "./figure-table";
-import { categoryRates, judgeRates, type ConditionResult } from "./results";
-import { latexEscape } from "./table-format";
+import { type ModelColumn, type ModelRow, plain, type TableModel } from "./figure-table";
+import { type ConditionResult, categoryRates, judgeRates } from "./results";
 import {
-  TABLE_TITLES,
   conditionCells,
   conditionColumns,
   conditionWords,
@@ -15,7 +13,9 @@ import {
   pct,
   rateCell,
   rowKey,
+  TABLE_TITLES,
 } from "./table-columns";
+import { latexEscape } from "./table-format";
 import { CATEGORIES, CATEGORY_LABELS } from "./verdicts";
 
 /** Per-category panel verdicts: attempt and success rate of each category, with its count and interval. */

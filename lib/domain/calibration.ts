@@ -3,7 +3,7 @@
 // docs/protocol.md §2.3), compared with the same human labels as the agreement page (attempt and
 // success, Cohen's kappa with its interval), and with the gold labels where there are some; and,
 // for a judge, the trajectories whose verdict a version changed from the version before it.
-import { verdictAgreement, type BinaryAgreement } from "./agreement";
+import { type BinaryAgreement, verdictAgreement } from "./agreement";
 import { majority } from "./panel";
 import type { Verdict } from "./verdicts";
 

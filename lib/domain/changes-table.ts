@@ -2,19 +2,18 @@
 // with its bootstrap interval, and for the three exploit rates McNemar's pairs, discordant counts and
 // p, each count linked to exactly the trajectories it counts.
 import {
-  linked,
-  valued,
   type Field,
   type FigureCell,
+  linked,
   type ModelCell,
   type ModelColumn,
   type ModelRow,
   type TableModel,
+  valued,
 } from "./figure-table";
-import { isBinary, type BinaryKey, type PairedChange } from "./paired";
+import { type BinaryKey, isBinary, type PairedChange } from "./paired";
 import { RATE_KEYS, RATE_LABELS, type RateKey } from "./results";
 import {
-  TABLE_TITLES,
   conditionCells,
   conditionColumns,
   conditionWords,
@@ -24,8 +23,9 @@ import {
   range,
   rateTex,
   rowKey,
+  TABLE_TITLES,
 } from "./table-columns";
-import { trajectoriesHref, type TrajectoryFilter } from "./trajectory-filter";
+import { type TrajectoryFilter, trajectoriesHref } from "./trajectory-filter";
 
 /** What a binary question's "yes" is, as list filters. */
 const YES: Record<BinaryKey, TrajectoryFilter> = {

@@ -1,6 +1,7 @@
 // Data for the result charts, prepared here so the chart components only draw (and this is tested).
-import type { ResultRow } from "./results";
+
 import type { TaskTally } from "./rates";
+import type { ResultRow } from "./results";
 import { shownText } from "./text";
 
 export const networkMark = (network: boolean) => (network ? "✓" : "×");

@@ -2,9 +2,9 @@
 // has a task record, sorted by trajectory id, with its patch similarity and its items in step
 // order; as CSV, one row per item (a trajectory without items has one row with empty item cells).
 import type { EvidenceKind } from "./evidence";
+import type { NaturalKey } from "./natural-key";
 import { csvCell } from "./table-format";
 import type { Category } from "./verdicts";
-import type { NaturalKey } from "./natural-key";
 
 export type EvidenceReportRow = {
   trajectory: { id: string | null } & NaturalKey;

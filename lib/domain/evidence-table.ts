@@ -2,8 +2,8 @@
 // trajectories whose task has a record, how many show evidence, how the panel judged those, and the
 // two disagreements worth a look, each count linked to exactly the trajectories it counts.
 import { conditionFilter } from "./drill-down";
-import { LOW_SIMILARITY, type EvidenceSummaryRow } from "./evidence";
-import { linked, plain, valued, type TableModel } from "./figure-table";
+import { type EvidenceSummaryRow, LOW_SIMILARITY } from "./evidence";
+import { linked, plain, type TableModel, valued } from "./figure-table";
 import { formatCount, formatPercent } from "./format";
 import { conditionCells, conditionColumns, conditionWords, countCell, counted, rowKey } from "./table-columns";
 

@@ -3,10 +3,10 @@
 // on real agent files (test/fixtures/agents) with their SWE-bench rows.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { detectFormat, readHarness, type HarnessFormat } from "@/lib/import/read/detect";
+import { detectFormat, type HarnessFormat, readHarness } from "@/lib/import/read/detect";
 import { TaskRecordSchema } from "@/lib/import/read/task-record";
 import { readRealJson } from "@/test/fixtures";
-import { computeEvidence, commitDates, fixLines } from "./evidence";
+import { commitDates, computeEvidence, fixLines } from "./evidence";
 import { changedLines, patchSimilarity } from "./patch-similarity";
 import { numberSteps, type Turn } from "./steps";
 

@@ -6,10 +6,11 @@
 // - upstream_ref: a command or output names the upstream change (its pull request, by number
 //   from the instance id, or its URL).
 // Each item takes the exploit category of its step's command by the suspect rules, or null.
+
+import { changedLines } from "./patch-similarity";
 import type { StepMessage } from "./steps";
 import { suspectMarks } from "./suspects";
 import type { Category } from "./verdicts";
-import { changedLines } from "./patch-similarity";
 
 export const EVIDENCE_KINDS = ["fix_seen", "future_commit", "upstream_ref"] as const;
 export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];

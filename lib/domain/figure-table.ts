@@ -3,7 +3,7 @@
 // page table and its CSV and LaTeX downloads are all written. A linked cell names the trajectory list
 // it opens and how many trajectories that list holds, so a test can walk every link and check its count.
 import { csvCell, latexEscape, latexNumber } from "./table-format";
-import { trajectoriesHref, type TrajectoryFilter } from "./trajectory-filter";
+import { type TrajectoryFilter, trajectoriesHref } from "./trajectory-filter";
 
 export type FigureCell = {
   text: string;

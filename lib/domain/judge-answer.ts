@@ -5,11 +5,11 @@
 // NOT_ATTEMPTED in every category, flagged.
 import {
   CATEGORIES,
+  type Category,
+  type CategoryVerdicts,
   NO_EXPLOIT,
   normalizeCategory,
   normalizeVerdict,
-  type Category,
-  type CategoryVerdicts,
   type Verdict,
 } from "./verdicts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bootstrapChanges, mcnemarExact, mcnemarOf, pairedChange, quantile, type PairedRun } from "./paired";
+import { bootstrapChanges, mcnemarExact, mcnemarOf, type PairedRun, pairedChange, quantile } from "./paired";
 import type { Verdict } from "./verdicts";
 
 const S: Verdict = "SUCCESSFUL",

@@ -17,8 +17,9 @@
 // Written here rather than taken from a library: the binomial tail needs only log-factorials, and
 // the bootstrap must read the protocol's own figures; neither simple-statistics nor jStat has an
 // exact McNemar test.
-import { passAtKForTask, percent } from "./rates";
+
 import { prng, textSeed } from "./random";
+import { passAtKForTask, percent } from "./rates";
 import { RATE_KEYS, type RateKey } from "./results";
 import { isAttempt, isSuccess, type Verdict } from "./verdicts";
 

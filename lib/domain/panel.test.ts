@@ -1,7 +1,7 @@
-import { describe, expect, it } from "vitest";
 import fc from "fast-check";
+import { describe, expect, it } from "vitest";
 import { majority, newestPerKey, panelVerdicts } from "./panel";
-import { NO_EXPLOIT, VERDICTS, type CategoryVerdicts, type Verdict } from "./verdicts";
+import { type CategoryVerdicts, NO_EXPLOIT, VERDICTS, type Verdict } from "./verdicts";
 
 const N = "NOT_ATTEMPTED",
   A = "ATTEMPTED",

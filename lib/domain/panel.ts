@@ -1,5 +1,5 @@
 // The panel of judges (docs/protocol.md §2.3–2.5): strict majority, full disagreement, newest vote wins.
-import { CATEGORIES, VERDICTS, overallVerdict, type Category, type CategoryVerdicts, type Verdict } from "./verdicts";
+import { CATEGORIES, type Category, type CategoryVerdicts, overallVerdict, VERDICTS, type Verdict } from "./verdicts";
 
 /** UNANIMOUS: every voter agrees; MAJORITY: a strict majority but not all; NO_MAJORITY: none has > half. */
 export type PanelSplit = "UNANIMOUS" | "MAJORITY" | "NO_MAJORITY";

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { IdParam, IndexParam, malformed, PG_INT_MAX } from "./params";
-import { readTrajectoryFilter, FILTER_KEYS } from "./trajectory-filter";
 import { isReportFormat } from "./report-formats";
+import { FILTER_KEYS, readTrajectoryFilter } from "./trajectory-filter";
 
 describe("address parameters", () => {
   it("ids are plain digits within the database's integer range", () => {

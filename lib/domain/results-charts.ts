@@ -1,6 +1,6 @@
 // The results page's charts as data: each bar with the trajectory list each of its series opens
 // (the same lists as the tables' figures, results-tables.ts).
-import { exploitRateBars, groupLabel, resolveRateBars, type ExploitBar, type ResolveBar } from "./charts";
+import { type ExploitBar, exploitRateBars, groupLabel, type ResolveBar, resolveRateBars } from "./charts";
 import { drillDown } from "./drill-down";
 import type { ConditionResult } from "./results";
 import { trajectoriesHref } from "./trajectory-filter";

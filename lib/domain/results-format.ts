@@ -1,10 +1,11 @@
 // The result tables as downloads. JSON follows docs/formats.md: one object per condition with its
 // figures unrounded (null where undefined), its 95% intervals, breakdowns and paired change. CSV and
 // LaTeX write each table's model (results-tables.ts): CSV unrounded, LaTeX rounded for the paper.
-import { isBinary, type PairedChange } from "./paired";
+
 import { tableCsv, tableLatex } from "./figure-table";
-import { categoryRates, judgeRates, RATE_KEYS, type ConditionResult, type RateKey, type ResultRow } from "./results";
-import { reportTable, TABLE_NAMES, type ResultsReport, type TableName } from "./results-tables";
+import { isBinary, type PairedChange } from "./paired";
+import { type ConditionResult, categoryRates, judgeRates, RATE_KEYS, type RateKey, type ResultRow } from "./results";
+import { type ResultsReport, reportTable, TABLE_NAMES, type TableName } from "./results-tables";
 import { CATEGORIES } from "./verdicts";
 
 export function resultsJson(rows: readonly ResultRow[]): Array<Record<string, unknown>> {

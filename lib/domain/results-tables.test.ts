@@ -1,12 +1,12 @@
 // Every result table is one model: the page, CSV, LaTeX and JSON show the same figures. A small
 // study (two judges, two prompts, one unparseable answer) is walked through every table and format.
 import { describe, expect, it } from "vitest";
-import { pageTable, tableCsv, tableLatex, type TableModel, type Value } from "./figure-table";
-import { pairedChange, type PairedRun } from "./paired";
-import { talliesOf, type RunOutcome } from "./rates";
+import { pageTable, type TableModel, tableCsv, tableLatex, type Value } from "./figure-table";
+import { type PairedRun, pairedChange } from "./paired";
+import { type RunOutcome, talliesOf } from "./rates";
+import { type ConditionResult, type Prompt, resultRow } from "./results";
 import { resultsReportJson } from "./results-format";
-import { reportTable, TABLE_NAMES, type ResultsReport } from "./results-tables";
-import { resultRow, type ConditionResult, type Prompt } from "./results";
+import { type ResultsReport, reportTable, TABLE_NAMES } from "./results-tables";
 import { latexNumber } from "./table-format";
 import { CATEGORIES } from "./verdicts";
 

@@ -6,9 +6,9 @@
 import { categoriesModel, judgesModel, unparseableModel } from "./breakdown-tables";
 import { changesModel } from "./changes-table";
 import { drillDown } from "./drill-down";
-import { anchor, linked, pageTable, valued, type FigureTable, type ModelColumn, type TableModel } from "./figure-table";
+import { anchor, type FigureTable, linked, type ModelColumn, pageTable, type TableModel, valued } from "./figure-table";
 import type { PairedChange } from "./paired";
-import { RATE_KEYS, RATE_LABELS, type ConditionResult, type RateKey } from "./results";
+import { type ConditionResult, RATE_KEYS, RATE_LABELS, type RateKey } from "./results";
 import {
   conditionCells,
   conditionColumns,
@@ -23,8 +23,8 @@ import {
   type TableName,
 } from "./table-columns";
 
-export { TABLE_NAMES, TABLE_TITLES } from "./table-columns";
 export type { TableName } from "./table-columns";
+export { TABLE_NAMES, TABLE_TITLES } from "./table-columns";
 
 /** The result table: counts, then each rate with its interval; every figure opens what it counts. */
 export function resultModel(conditions: readonly ConditionResult[]): TableModel {

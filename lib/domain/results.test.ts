@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { talliesOf, type RunOutcome } from "./rates";
-import { compareConditions, promptDeltas, resultRow, categoryRates, judgeRates, type Condition } from "./results";
 import { exploitRateBars, resolveRateBars } from "./charts";
 import { tableCsv, tableLatex } from "./figure-table";
+import { type RunOutcome, talliesOf } from "./rates";
+import { type Condition, categoryRates, compareConditions, judgeRates, promptDeltas, resultRow } from "./results";
 import { resultsJson } from "./results-format";
 import { resultModel } from "./results-tables";
 import { latexEscape } from "./table-format";

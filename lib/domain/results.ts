@@ -1,7 +1,7 @@
 // The study's result table (docs/protocol.md §3) from per-condition tallies: figures, 95% intervals,
 // the vanilla → principled change, per-category and per-judge breakdowns.
-import { meanInterval, wilson, type Interval } from "./intervals";
-import { figuresFromTallies, passAtKScores, percent, type ConditionFigures, type ConditionTallies } from "./rates";
+import { type Interval, meanInterval, wilson } from "./intervals";
+import { type ConditionFigures, type ConditionTallies, figuresFromTallies, passAtKScores, percent } from "./rates";
 import { CATEGORIES, type Category } from "./verdicts";
 
 export type Prompt = "vanilla" | "principled";

@@ -1,6 +1,6 @@
-import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { assignAnnotators, drawSample, stratumOf, type Candidate } from "./sampling";
+import { describe, expect, it } from "vitest";
+import { assignAnnotators, type Candidate, drawSample, stratumOf } from "./sampling";
 
 const candidates = (perStratum: Record<string, number>): Candidate[] => {
   let id = 1;

@@ -1,11 +1,11 @@
-import { describe, expect, it } from "vitest";
 import fc from "fast-check";
+import { describe, expect, it } from "vitest";
 import {
   COMMAND_PREFIX,
   OUTPUT_PREFIX,
+  phraseQuery,
   SEARCH_DOCUMENT_LIMIT,
   SearchDocument,
-  phraseQuery,
   tsvector,
   words,
 } from "./search";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { annotatorLoad, tallyStrata, type DraftItem } from "./study-draft";
+import { annotatorLoad, type DraftItem, tallyStrata } from "./study-draft";
 
 describe("a study's preview", () => {
   const pool = [

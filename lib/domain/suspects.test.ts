@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { SUSPECT_RULES, suspectMarks } from "./suspects";
 import { readHarness } from "@/lib/import/read/detect";
 import { readRealJson } from "@/test/fixtures";
+import { SUSPECT_RULES, suspectMarks } from "./suspects";
 
 const rules = (input: string, reasoning: string | null = null) => suspectMarks(input, reasoning).map((m) => m.rule);
 

@@ -1,11 +1,11 @@
 // What the result tables share: the condition's columns and cells, counts, and how figures are
 // written on a page (percent, points, intervals, p-values). Each table is one model (figure-table.ts).
 import { networkMark } from "./charts";
-import { linked, plain, text, valued, type ModelCell, type ModelColumn } from "./figure-table";
-import type { TrajectoryFilter } from "./trajectory-filter";
-import { RATE_LABELS, type ConditionResult, type RateKey } from "./results";
-import { latexEscape } from "./table-format";
+import { linked, type ModelCell, type ModelColumn, plain, text, valued } from "./figure-table";
 import { formatCount, formatPercent, UNDEFINED_FIGURE } from "./format";
+import { type ConditionResult, RATE_LABELS, type RateKey } from "./results";
+import { latexEscape } from "./table-format";
+import type { TrajectoryFilter } from "./trajectory-filter";
 
 export const TABLE_NAMES = ["results", "changes", "categories", "judges", "unparseable"] as const;
 export type TableName = (typeof TABLE_NAMES)[number];

@@ -3,9 +3,9 @@
 // back to "any"; a value that could never name anything (a control character, a number beyond the
 // database's range) makes the address bad, and the list page answers it with 404.
 import { z } from "zod";
-import { CATEGORIES, VERDICTS } from "./verdicts";
 import { EVIDENCE_KINDS } from "./evidence";
 import { cleanText, malformed, wholeNumber } from "./params";
+import { CATEGORIES, VERDICTS } from "./verdicts";
 
 const text = cleanText(z.string().trim().min(1).max(500));
 const anyOf = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values);

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import {
   CATEGORY_FIELDS,
+  type CategoryVerdicts,
   mostSevere,
   normalizeCategory,
   normalizeVerdict,
   overallVerdict,
   PANEL_FIELDS,
   verdictsOf,
-  type CategoryVerdicts,
 } from "./verdicts";
 
 const v = (UPSTREAM: string, LOCAL_GIT: string, MEMORY: string, OTHER: string) =>

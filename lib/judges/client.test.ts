@@ -2,7 +2,7 @@
 // provider): the answer and its token counts, retries on 429 with Retry-After, 500 and dropped
 // connections, a failure after the last retry, and the key read from the environment only.
 import { afterEach, describe, expect, it } from "vitest";
-import { fakeProvider, type FakeProvider } from "@/test/fake-provider";
+import { type FakeProvider, fakeProvider } from "@/test/fake-provider";
 import { askJudge, JudgeRequestFailed } from "./client";
 
 const messages = [

@@ -1,7 +1,7 @@
 // The judge's request: the task prompt verbatim, every step, and outputs cut in the middle (with
 // a marker saying how much) only when the whole would not fit the budget.
 import { describe, expect, it } from "vitest";
-import { cutMiddle, DEFAULT_JUDGE_PROMPT, judgeRequest, type JudgeTurn } from "./prompt";
+import { cutMiddle, DEFAULT_JUDGE_PROMPT, type JudgeTurn, judgeRequest } from "./prompt";
 
 const turns = (outputs: string[]): JudgeTurn[] => [
   { step: 0, role: "system", content: "You are an engineer.", reasoning: null, calls: [] },

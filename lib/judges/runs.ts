@@ -3,7 +3,7 @@ import "server-only";
 // it, then queue its requests where they will be worked: the app's judge service, or the command
 // line's own workers), and the way the command line follows one to its end. The queries are
 // lib/data/judge-runs.ts's.
-import { finishRun, planRun, runProgress, type RunPlan, type RunProgress } from "@/lib/data/judge-runs";
+import { finishRun, planRun, type RunPlan, type RunProgress, runProgress } from "@/lib/data/judge-runs";
 import type { TrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import type { QueuedRequest } from "./queue";
 

@@ -4,8 +4,8 @@ import "server-only";
 // Rows left being asked by a process that died go back to pending first.
 import type PgBoss from "pg-boss";
 import { judgeConcurrency, requeueAsking, runsWaiting } from "@/lib/data/judge-requests";
-import { enqueue, openQueue, type QueuedRequest } from "./queue";
 import { pendingRequests } from "@/lib/data/judge-runs";
+import { enqueue, openQueue, type QueuedRequest } from "./queue";
 import { workJudges } from "./worker";
 
 type Service = { boss: PgBoss; working: Set<number> };

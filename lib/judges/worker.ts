@@ -17,7 +17,7 @@ import {
 } from "@/lib/data/judge-requests";
 import { workBudget } from "@/lib/server/memory-budget";
 import { askJudge, JudgeRequestFailed } from "./client";
-import { judgeRequest, type JudgeRequest } from "./prompt";
+import { type JudgeRequest, judgeRequest } from "./prompt";
 import { enqueueHeld, ensureQueue, type JobData, jobRequests, queueName, REQUESTS_PER_JOB } from "./queue";
 
 /** Characters per token when fitting a trajectory to a judge's budget. */

@@ -5,9 +5,9 @@ import type { IncomingMessage } from "node:http";
 import { describe, expect, it } from "vitest";
 import { auth } from "@/lib/auth/auth";
 import { authSecret } from "@/lib/auth/secret";
-import { db } from "@/lib/db";
-import { createPerson } from "@/lib/data/people";
 import { freezeReport, shareReport } from "@/lib/data/frozen-reports";
+import { createPerson } from "@/lib/data/people";
+import { db } from "@/lib/db";
 import { PageCache } from "./page-cache";
 
 const request = (url: string, cookie?: string) =>

@@ -5,14 +5,14 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
+import { WithheldNote } from "@/components/ui/withheld";
 import { requirePage } from "@/lib/auth/session";
 import { getLabelPoints, scopeOf } from "@/lib/data/agreement";
+import { pendingBlind } from "@/lib/data/blind-elsewhere";
 import { CELLS, type Cell, cellLabels, groupText, parseGroup } from "@/lib/domain/agreement-cells";
 import { networkWords } from "@/lib/domain/charts";
-import { firstValue } from "@/lib/domain/params";
 import { formatCount } from "@/lib/domain/format";
-import { pendingBlind } from "@/lib/data/blind-elsewhere";
-import { WithheldNote } from "@/components/ui/withheld";
+import { firstValue } from "@/lib/domain/params";
 import { shownText } from "@/lib/domain/text";
 
 export const metadata: Metadata = { title: "Labels of a count" };

@@ -1,6 +1,6 @@
-import { reportResponse } from "@/lib/data/reports";
-import { scopeOf } from "@/lib/data/agreement";
 import { requireRequest } from "@/lib/auth/session";
+import { scopeOf } from "@/lib/data/agreement";
+import { reportResponse } from "@/lib/data/reports";
 
 export const dynamic = "force-dynamic";
 

@@ -9,13 +9,13 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import busboy from "busboy";
 import { z } from "zod";
-import { importFile, loadResolved } from "@/lib/import/run/files";
-import { type Condition, ConditionFieldsSchema } from "@/lib/import/read/condition";
 import { requireRequest } from "@/lib/auth/session";
-import { recordFailedImport } from "@/lib/data/import/import-row";
 import { config } from "@/lib/config";
+import { recordFailedImport } from "@/lib/data/import/import-row";
 import { formatBytes } from "@/lib/domain/format";
+import { type Condition, ConditionFieldsSchema } from "@/lib/import/read/condition";
 import { importMemory, readLimits } from "@/lib/import/read/limits";
+import { importFile, loadResolved } from "@/lib/import/run/files";
 import { type Reservation, workBudget } from "@/lib/server/memory-budget";
 import { UPLOAD_DIR_PREFIX } from "@/lib/server/recovery";
 

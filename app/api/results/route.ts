@@ -1,5 +1,5 @@
-import { reportResponse } from "@/lib/data/reports";
 import { requireRequest } from "@/lib/auth/session";
+import { reportResponse } from "@/lib/data/reports";
 
 export const dynamic = "force-dynamic";
 

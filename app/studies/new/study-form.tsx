@@ -1,10 +1,10 @@
 "use client";
 // Draw a study: the form is previewed (draw and assignment shown), then saved as shown.
-import { startTransition, useActionState, useState, type FormEvent } from "react";
-import { FieldError, fieldProps, FormMessage } from "@/components/forms/field-error";
-import { NO_ERRORS } from "@/lib/errors";
-import { previewStudy, saveStudy, type DraftState } from "../actions";
+import { type FormEvent, startTransition, useActionState, useState } from "react";
+import { FieldError, FormMessage, fieldProps } from "@/components/forms/field-error";
 import { shownText } from "@/lib/domain/text";
+import { NO_ERRORS } from "@/lib/errors";
+import { type DraftState, previewStudy, saveStudy } from "../actions";
 
 const START: DraftState = { ...NO_ERRORS, draft: null };
 

@@ -1,12 +1,15 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { firstValue, IdParam, wholeNumber } from "@/lib/domain/params";
 import { JudgePanel } from "@/components/timeline/judge-panel";
 import { PatchView } from "@/components/timeline/patch-view";
 import { StepList } from "@/components/timeline/step-list";
-import { Pager } from "@/components/ui/pager";
 import { SuspectNavigator } from "@/components/timeline/suspect-navigator";
+import { EvidenceIndex, TaskPanel } from "@/components/timeline/task-panel";
 import { Siblings, SuspectIndex } from "@/components/timeline/trajectory-context";
+import { Pager } from "@/components/ui/pager";
+import { Withheld } from "@/components/ui/withheld";
+import { requirePage } from "@/lib/auth/session";
+import { withheldFrom, withheldIds } from "@/lib/data/blind-elsewhere";
 import {
   getSiblings,
   getSteps,
@@ -16,13 +19,10 @@ import {
   TEXT_PREVIEW,
 } from "@/lib/data/trajectory";
 import { getTaskEvidence } from "@/lib/data/trajectory-evidence";
-import { EvidenceIndex, TaskPanel } from "@/components/timeline/task-panel";
-import { pageSteps, STEPS_PER_PAGE } from "@/lib/domain/timeline";
-import { requirePage } from "@/lib/auth/session";
-import { withheldFrom, withheldIds } from "@/lib/data/blind-elsewhere";
-import { Withheld } from "@/components/ui/withheld";
 import { conditionText } from "@/lib/domain/charts";
+import { firstValue, IdParam, wholeNumber } from "@/lib/domain/params";
 import { shownText } from "@/lib/domain/text";
+import { pageSteps, STEPS_PER_PAGE } from "@/lib/domain/timeline";
 
 export const metadata: Metadata = { title: "Trajectory" };
 export const dynamic = "force-dynamic";

@@ -3,8 +3,8 @@ import "server-only";
 // task, network, prompt, run), in the database or among the file's own trajectories.
 import { storableText } from "@/lib/domain/text";
 import type { NaturalKey, RecordError, TrajectoryRecord, TrajectoryRef } from "@/lib/import/read/interchange";
-import type { Located } from "./context";
 import type { Sql } from "../sql";
+import type { Located } from "./context";
 
 /** A natural key as one string (names as stored). */
 export const nameKeyString = (k: NaturalKey) =>

@@ -3,8 +3,8 @@
 // the resolved status from --resolved files. The result is validated like any imported record.
 import { z } from "zod";
 import { PG_INT_MAX } from "@/lib/domain/params";
+import { type TrajectoryDraft, taskIdFromPath } from "./formats/common";
 import type { FieldError } from "./interchange";
-import { taskIdFromPath, type TrajectoryDraft } from "./formats/common";
 import type { ResolvedLookup } from "./resolved";
 
 export type Condition = {

@@ -1,12 +1,13 @@
 // Which reader a parsed file (or JSONL line) needs, told by its own keys (docs/formats.md, "Telling the
 // formats apart"), and, for a file that matches none, which one it resembled and what differed.
-import { recordType } from "./interchange";
-import { isObj, type Obj, type TrajectoryDraft } from "./formats/common";
+
 import { ATIF_VERSION, readAtif } from "./formats/atif";
+import { isObj, type Obj, type TrajectoryDraft } from "./formats/common";
 import { readMiniSweAgent } from "./formats/mini-swe-agent";
 import { readMoatless } from "./formats/moatless";
-import { readSweAgent } from "./formats/swe-agent";
 import { readOpenHandsCompletions, readOpenHandsEvents, readOpenHandsOutput } from "./formats/openhands";
+import { readSweAgent } from "./formats/swe-agent";
+import { recordType } from "./interchange";
 
 export type HarnessFormat =
   | "mini-swe-agent"

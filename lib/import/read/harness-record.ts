@@ -1,8 +1,9 @@
 // A harness trajectory (a draft of formats/) as a record of one file being read: its
 // condition from the options over what the file says, and the check that options do not merge two
 // of the file's trajectories into one.
-import { draftCondition, draftToRecord, type Condition } from "@/lib/import/read/condition";
+
 import { recordUnit } from "@/lib/import/read/audit";
+import { type Condition, draftCondition, draftToRecord } from "@/lib/import/read/condition";
 import type { TrajectoryDraft } from "@/lib/import/read/formats/common";
 import type { RawRecord } from "@/lib/import/read/interchange";
 import type { ResolvedLookup } from "@/lib/import/read/resolved";

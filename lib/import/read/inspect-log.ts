@@ -3,20 +3,20 @@
 // entry within the record limit and every entry's expansion bounded; the older `.json` log is one
 // document whose `eval` header and each element of `samples` are picked out by stream-json.
 import fs from "node:fs";
-import { promisify } from "node:util";
 import type { Readable } from "node:stream";
+import { promisify } from "node:util";
+import chain from "stream-chain";
 import pick from "stream-json/filters/pick.js";
 import streamValues from "stream-json/streamers/stream-values.js";
 import yauzl from "yauzl";
-import chain from "stream-chain";
 import { formatBytes } from "@/lib/domain/format";
-import { inspectEval, readInspectSample, type InspectEval } from "@/lib/import/read/formats/inspect";
-import type { RawRecord } from "@/lib/import/read/interchange";
 import { isObj } from "@/lib/import/read/formats/common";
-import { harnessRecord, type FileRead } from "./harness-record";
+import { type InspectEval, inspectEval, readInspectSample } from "@/lib/import/read/formats/inspect";
+import type { RawRecord } from "@/lib/import/read/interchange";
+import { type FileRead, harnessRecord } from "./harness-record";
 import { streamedValues } from "./json-stream";
-import { LimitExceeded } from "./open-text";
 import { MAX_ARCHIVE_ENTRIES } from "./limits";
+import { LimitExceeded } from "./open-text";
 
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 

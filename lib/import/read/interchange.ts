@@ -2,14 +2,15 @@
 // and task records.
 // Pure: plain values in, validated records or field-named errors out. Unknown extra fields are
 // allowed (other tools may add them) and ignored.
-import { MAX_NESTING, nestedTooDeep } from "./nesting";
+
 import { z } from "zod";
-import { PG_INT_MAX } from "@/lib/domain/params";
-import { normalizeCategory, type Category } from "@/lib/domain/verdicts";
 import type { NaturalKey } from "@/lib/domain/natural-key";
-import { VerdictsSchema } from "./verdicts-schema";
+import { PG_INT_MAX } from "@/lib/domain/params";
 import type { Turn } from "@/lib/domain/steps";
-import { looksLikeTaskRecord, TaskRecordSchema, type TaskRecord } from "./task-record";
+import { type Category, normalizeCategory } from "@/lib/domain/verdicts";
+import { MAX_NESTING, nestedTooDeep } from "./nesting";
+import { looksLikeTaskRecord, type TaskRecord, TaskRecordSchema } from "./task-record";
+import { VerdictsSchema } from "./verdicts-schema";
 
 const text = (what: string) => z.string({ error: `${what} must be a string` });
 const nonEmpty = (what: string) =>

@@ -1,9 +1,9 @@
 // A file's text as a stream: through gunzip when it is compressed (by its first bytes, whatever its
 // name), within the expansion limits, counting and hashing the bytes as they are read.
 import fs from "node:fs";
-import { createGunzip } from "node:zlib";
-import { Transform, type Readable } from "node:stream";
+import { type Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { createGunzip } from "node:zlib";
 import { formatBytes } from "@/lib/domain/format";
 import type { ReadLimits } from "./limits";
 

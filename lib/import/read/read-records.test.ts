@@ -3,15 +3,15 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import zlib from "node:zlib";
 import { Readable } from "node:stream";
+import zlib from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
+import type { RawRecord } from "@/lib/import/read/interchange";
 import { trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { realFixture } from "@/test/fixtures";
-import { splitLines, type Line } from "./lines";
-import { readRecords } from "./read-records";
 import type { ReadLimits } from "./limits";
-import type { RawRecord } from "@/lib/import/read/interchange";
+import { type Line, splitLines } from "./lines";
+import { readRecords } from "./read-records";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "sa-read-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));

@@ -6,20 +6,20 @@
 // never an exception.
 import fs from "node:fs";
 import streamArray from "stream-json/streamers/stream-array.js";
-import { detectFormat, readHarness, unknownFormat, type HarnessFormat } from "@/lib/import/read/detect";
-import type { TrajectoryDraft } from "@/lib/import/read/formats/common";
-import { inspectEval } from "@/lib/import/read/formats/inspect";
-import { recordType } from "@/lib/import/read/interchange";
-import { isObj } from "@/lib/import/read/formats/common";
-import type { RawRecord } from "@/lib/import/read/interchange";
-import { recordUnit } from "@/lib/import/read/audit";
 import { formatBytes } from "@/lib/domain/format";
-import { fileRead, harnessRecord, type FileRead, type ReadOptions } from "./harness-record";
+import { recordUnit } from "@/lib/import/read/audit";
+import { detectFormat, type HarnessFormat, readHarness, unknownFormat } from "@/lib/import/read/detect";
+import type { TrajectoryDraft } from "@/lib/import/read/formats/common";
+import { isObj } from "@/lib/import/read/formats/common";
+import { inspectEval } from "@/lib/import/read/formats/inspect";
+import type { RawRecord } from "@/lib/import/read/interchange";
+import { recordType } from "@/lib/import/read/interchange";
+import { type FileRead, fileRead, harnessRecord, type ReadOptions } from "./harness-record";
 import { INSPECT_JSON_HEAD, isEvalArchive, readEvalArchive, readInspectJson, sampleRecord } from "./inspect-log";
-import type { ReadLimits } from "./limits";
-import { splitLines, type Line } from "./lines";
-import { LimitExceeded, openText } from "./open-text";
 import { ReadFailed, streamedValues } from "./json-stream";
+import type { ReadLimits } from "./limits";
+import { type Line, splitLines } from "./lines";
+import { LimitExceeded, openText } from "./open-text";
 
 export type { ReadOptions };
 

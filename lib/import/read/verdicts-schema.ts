@@ -3,9 +3,9 @@
 import { z } from "zod";
 import {
   CATEGORIES,
+  type CategoryVerdicts,
   normalizeCategory,
   normalizeVerdict,
-  type CategoryVerdicts,
   VERDICTS,
 } from "@/lib/domain/verdicts";
 

@@ -1,8 +1,9 @@
 // An import within its bounds: the file's checksum whatever its kind, a decompression bomb refused,
 // a progress listener that fails.
+
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import zlib from "node:zlib";
-import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { trajectoryFixture } from "@/prisma/factories";

@@ -1,15 +1,15 @@
+import { spawn } from "node:child_process";
 import path from "node:path";
 import zlib from "node:zlib";
-import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
+import { listImports } from "@/lib/data/import/history";
 import { db } from "@/lib/db";
-import { connect, currentDb, openPGlite, type DbTarget } from "@/lib/db-connect";
-import { demoData, trajectoryFixture, voteFixture } from "@/prisma/factories";
+import { connect, currentDb, type DbTarget, openPGlite } from "@/lib/db-connect";
 import { prng } from "@/lib/domain/random";
+import { demoData, trajectoryFixture, voteFixture } from "@/prisma/factories";
+import { applyMigrations } from "@/prisma/migrate-engine";
 import { realFixture } from "@/test/fixtures";
 import { jsonl, tempFiles } from "@/test/temp-files";
-import { applyMigrations } from "@/prisma/migrate-engine";
-import { listImports } from "@/lib/data/import/history";
 import { conditionFor, expandPaths, importFile, loadManifest, loadResolved } from "./files";
 
 const { dir: tmp, write } = tempFiles("sa-import-");

@@ -1,14 +1,14 @@
 import "server-only";
+import crypto from "node:crypto";
 // Importing files from disk, shared by the command line and the browser's Import page: which files
 // a path names, which condition each gets (options or a manifest), and one all-or-nothing import per file.
 import fs from "node:fs";
 import path from "node:path";
-import crypto from "node:crypto";
 import { z } from "zod";
-import { runImport, safely, type ImportOutcome, type ImportSource } from "@/lib/import/run/records";
-import type { Condition } from "@/lib/import/read/condition";
-import { combineLookups, resolvedLookup, type ResolvedLookup } from "@/lib/import/read/resolved";
 import { formatBytes } from "@/lib/domain/format";
+import type { Condition } from "@/lib/import/read/condition";
+import { combineLookups, type ResolvedLookup, resolvedLookup } from "@/lib/import/read/resolved";
+import { type ImportOutcome, type ImportSource, runImport, safely } from "@/lib/import/run/records";
 import { readLimits } from "../read/limits";
 import { fileShape, readRecords } from "../read/read-records";
 

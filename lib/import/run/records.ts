@@ -1,25 +1,6 @@
 import "server-only";
-// One import: a stream of records from one file lands whole, in one transaction, or not at all. The
-// records are checked here and handed to the writers (lib/data/import); the `import` row that lists
-// the file is lib/data/import/import-row.ts's.
-import type { TaskRecord } from "@/lib/import/read/task-record";
-import {
-  parseInterchangeRecord,
-  type JudgeVoteRecord,
-  type GoldRecord,
-  type LabelRecord,
-  type RawRecord,
-} from "@/lib/import/read/interchange";
 import { importGold } from "@/lib/data/gold";
-import { importLabels } from "@/lib/data/labels";
 import { ImportContext, type Located, type RecordError, type WriteCounts } from "@/lib/data/import/context";
-import { fileRefKeys, missingReferences, refKey } from "@/lib/data/import/references";
-import { TrajectoryWriter } from "@/lib/data/import/trajectories";
-import { writeVotes } from "@/lib/data/import/votes";
-import { writeTaskRecords } from "@/lib/data/import/tasks";
-import { ErrorLog, TrajectoryBatches, yieldNow } from "./batches";
-import { WarningLog } from "./warnings";
-import { transaction } from "@/lib/data/sql";
 import {
   type ImportReport,
   type ImportSource,
@@ -27,6 +8,25 @@ import {
   markFailed,
   markSucceeded,
 } from "@/lib/data/import/import-row";
+import { fileRefKeys, missingReferences, refKey } from "@/lib/data/import/references";
+import { writeTaskRecords } from "@/lib/data/import/tasks";
+import { TrajectoryWriter } from "@/lib/data/import/trajectories";
+import { writeVotes } from "@/lib/data/import/votes";
+import { importLabels } from "@/lib/data/labels";
+import { transaction } from "@/lib/data/sql";
+import {
+  type GoldRecord,
+  type JudgeVoteRecord,
+  type LabelRecord,
+  parseInterchangeRecord,
+  type RawRecord,
+} from "@/lib/import/read/interchange";
+// One import: a stream of records from one file lands whole, in one transaction, or not at all. The
+// records are checked here and handed to the writers (lib/data/import); the `import` row that lists
+// the file is lib/data/import/import-row.ts's.
+import type { TaskRecord } from "@/lib/import/read/task-record";
+import { ErrorLog, TrajectoryBatches, yieldNow } from "./batches";
+import { WarningLog } from "./warnings";
 
 export type { ImportReport, ImportSource, RawRecord };
 

@@ -1,15 +1,15 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
+import { VerdictForm } from "@/components/forms/verdict-form";
 import { ItemTimeline } from "@/components/timeline/item-timeline";
-import { stepPage } from "@/lib/data/trajectory";
 import { JudgePanel } from "@/components/timeline/judge-panel";
 import type { StepCitation } from "@/components/timeline/step-list";
 import { SuspectIndex } from "@/components/timeline/trajectory-context";
 import { requireItemPage } from "@/lib/auth/session";
-import { formatTime } from "@/lib/domain/format";
 import { queueItem } from "@/lib/data/queue";
 import { nextPosition } from "@/lib/data/studies";
-import { VerdictForm } from "@/components/forms/verdict-form";
+import { stepPage } from "@/lib/data/trajectory";
+import { formatTime } from "@/lib/domain/format";
 import { saveLabel } from "../../actions";
 
 export const metadata: Metadata = { title: "Label" };

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { IdParam, IndexParam } from "@/lib/domain/params";
-import { getFullText } from "@/lib/data/trajectory";
-import { isAssigned } from "@/lib/data/studies";
 import { requireRequest } from "@/lib/auth/session";
+import { isAssigned } from "@/lib/data/studies";
+import { getFullText } from "@/lib/data/trajectory";
+import { IdParam, IndexParam } from "@/lib/domain/params";
 
 export const dynamic = "force-dynamic";
 

@@ -4,7 +4,7 @@
 // `tool_calls[{tool_call_id, function_name, arguments}]` and `observation.results[{source_call_id,
 // content}]`. Versions 1.0 to 1.7 are read; fields the importer does not use are ignored.
 import type { Turn } from "@/lib/domain/steps";
-import { isObj, pick, str, textOf, toolInput, type Obj, type TrajectoryDraft } from "./common";
+import { isObj, type Obj, pick, str, type TrajectoryDraft, textOf, toolInput } from "./common";
 
 export const ATIF_VERSION = /^ATIF-v1\.[0-7]$/;
 

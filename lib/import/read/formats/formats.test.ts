@@ -2,10 +2,10 @@
 // were read off the files by hand; see their SOURCES.md).
 import { describe, expect, it } from "vitest";
 import { numberSteps } from "@/lib/domain/steps";
-import { detectFormat, readHarness, type HarnessFormat } from "@/lib/import/read/detect";
+import { detectFormat, type HarnessFormat, readHarness } from "@/lib/import/read/detect";
 import { readRealJson, readRealJsonl } from "@/test/fixtures";
 import type { TrajectoryDraft } from "./common";
-import { taskIdFromPath, returncodeObservation } from "./common";
+import { returncodeObservation, taskIdFromPath } from "./common";
 
 function read(doc: unknown): TrajectoryDraft & { steps: ReturnType<typeof numberSteps> } {
   const format = detectFormat(doc);

@@ -8,7 +8,7 @@
 // whose input may refer to a pool of messages (`input_refs` into `message_pool`, later
 // `events_data.messages`).
 import type { Turn } from "@/lib/domain/steps";
-import { isObj, pick, str, toolInput, type Obj, type TrajectoryDraft } from "./common";
+import { isObj, type Obj, pick, str, type TrajectoryDraft, toolInput } from "./common";
 
 /** The eval's header: what every sample of the log shares. */
 export type InspectEval = { task: string | null; model: string | null; meta: Obj };

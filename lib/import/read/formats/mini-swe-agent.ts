@@ -8,7 +8,7 @@
 // Text actions are read by the fence the trajectory declares (the action regex of its config, else
 // the fences of its system prompt), bash, sh, shell and mswea_bash_command being known.
 import type { Turn } from "@/lib/domain/steps";
-import { chatTurn, isObj, pick, returncodeObservation, str, textOf, type Obj, type TrajectoryDraft } from "./common";
+import { chatTurn, isObj, type Obj, pick, returncodeObservation, str, type TrajectoryDraft, textOf } from "./common";
 
 export const KNOWN_FENCES = ["bash", "sh", "shell", "mswea_bash_command"] as const;
 const FENCE_NAME = /```\s*([A-Za-z_][\w-]{0,40})/;

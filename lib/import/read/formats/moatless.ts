@@ -4,7 +4,7 @@
 // the call (named by its state), the scratch pad its reasoning, the response its output. The issue
 // is `initial_message`; `info` names the instance and holds the submitted patch.
 import type { Turn } from "@/lib/domain/steps";
-import { isObj, pick, str, type Obj, type TrajectoryDraft } from "./common";
+import { isObj, type Obj, pick, str, type TrajectoryDraft } from "./common";
 
 function actionTurns(transition: Obj, t: number): Turn[] {
   const name = str(transition.name) ?? "action";

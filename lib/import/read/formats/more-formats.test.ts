@@ -1,16 +1,17 @@
 // The readers added for Inspect AI, Harbor ATIF, Moatless and mini-swe-agent's declared fences, on
 // the real files (test/fixtures.ts, realFixture) (counts read off the files by hand with Python), and
 // what detection says of a file that nearly matches a format.
+
+import fs from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { numberSteps } from "@/lib/domain/steps";
 import { auditTurns } from "@/lib/import/read/audit";
-import { detectFormat, readHarness, unknownFormat, type HarnessFormat } from "@/lib/import/read/detect";
-import fs from "node:fs";
-import path from "node:path";
+import { detectFormat, type HarnessFormat, readHarness, unknownFormat } from "@/lib/import/read/detect";
 import { readRealJson } from "@/test/fixtures";
+import type { Obj } from "./common";
 import { inspectEval, readInspectSample, scoreResolved } from "./inspect";
 import { declaredFences } from "./mini-swe-agent";
-import type { Obj } from "./common";
 
 const GRUCKION = "mini-swe-agent/gruckion__gemini-3-pro__astropy__astropy-13033.traj.json";
 

@@ -3,7 +3,7 @@
 // array of v0 events), the 2024 resolver's flat history, and LLM completion logs (fncall_messages,
 // or native tool calls in messages).
 import type { Turn } from "@/lib/domain/steps";
-import { chatTurn, isObj, pick, str, textOf, withInstruction, type Obj, type TrajectoryDraft } from "./common";
+import { chatTurn, isObj, type Obj, pick, str, type TrajectoryDraft, textOf, withInstruction } from "./common";
 
 /** Events that are bookkeeping, not the agent's work. */
 const SKIP_ACTIONS = new Set(["recall", "change_agent_state", "null"]);

@@ -2,7 +2,7 @@
 // history before the first assistant message (demonstrations left out); each `trajectory[]` entry
 // is one step: its thought, its action (a shell command or a SWE-agent tool command) and its observation.
 import type { Turn } from "@/lib/domain/steps";
-import { isObj, pick, str, textOf, type Obj, type TrajectoryDraft } from "./common";
+import { isObj, type Obj, pick, str, type TrajectoryDraft, textOf } from "./common";
 
 /** SWE-agent's own commands, shown under their name; anything else ran in the shell. */
 const TOOLS = new Set([
