@@ -1,12 +1,7 @@
-// The app's HTTP server: Next.js behind one step of our own. Each request gets the client's address
-// in a header the client cannot set (lib/server/client-address.ts), worked out from the socket or,
-// behind a configured proxy (TRUST_PROXY), from X-Forwarded-For. `npm start` runs it after
-// migrating; `npm run dev` runs it with --dev. With WEB_CONCURRENCY=N on PostgreSQL it runs N
-// processes sharing the port (node:cluster); nothing they must share lives in one process's memory
-// (sessions, sign-in rate limits, figures' versions are in the database). The embedded database
-// admits one process, so there it serves with one and says so. Whatever their number, the servers
-// run under a primary process that starts again one that dies. Pages whose content depends only on
-// their address, viewer and data are kept until that data change (lib/server/page-cache.ts).
+// The app's HTTP server: Next.js behind one step of our own that gives each request the client's
+// address in a header the client cannot set (decision 13), and serves kept pages (decision 31).
+// With WEB_CONCURRENCY=N on PostgreSQL, N processes share the port; on the embedded database, one.
+// Whatever their number, they run under a primary that starts again one that dies (decision 32).
 import cluster from "node:cluster";
 import http from "node:http";
 import next from "next";

@@ -1,9 +1,7 @@
 import "server-only";
-// A blind study's promise kept outside its queue: while a labeller's label on an item is pending, and
-// the study says so (study.blindElsewhere), that trajectory is withheld from them on every page that
-// names its judges: the timeline, the list (and with it every drill-down, which opens the list),
-// compare, the review queue, the lists of labels. Only researchers both read trajectories and label;
-// annotators read none outside their queue. Aggregate figures (result tables, κ) are not withheld.
+// A blind study's promise kept outside its queue (decision 28): while a labeller's label on an item
+// is pending, that trajectory is withheld from them on every page that names its judges. Only
+// researchers both read trajectories and label; annotators read none outside their queue.
 import { cache } from "react";
 import { type Actor, assertCan } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";

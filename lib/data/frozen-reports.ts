@@ -1,5 +1,5 @@
 import "server-only";
-// Frozen reports (issue 16): the result and agreement figures stored as they are, with the data's
+// Frozen reports (decision 30): the result and agreement figures stored as they are, with the data's
 // fingerprint, the judges and prompt versions, the app's version and the time; and read-only links
 // to one report. A link is an unguessable token (32 random bytes) of which only the sha256 is kept;
 // revoked or expired, it finds nothing, exactly as a token that never existed.

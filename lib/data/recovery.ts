@@ -1,9 +1,7 @@
 import "server-only";
-// What a process that died leaves in the database, put right by the next one. An import's row is
-// written together with a session lock on its id by the connection that holds its transaction
-// (lib/data/import/import-row.ts): the lock lasts as long as that connection, so a RUNNING row whose lock is
-// free belongs to a process that is gone, and is marked failed ("interrupted"). Its transaction
-// died with it, so nothing of its file was written.
+// What a process that died leaves in the database, put right by the next one (decision 32): a
+// RUNNING import whose session lock (taken in lib/data/import/import-row.ts) is free is marked
+// interrupted; its transaction died with it, so nothing of its file was written.
 import { currentDb } from "@/lib/db-connect";
 
 /** The advisory lock class of imports (the second key is the import's id). */

@@ -3,7 +3,7 @@ import "server-only";
 // change only through imports, votes through imports and judge runs, labels through imports and the
 // labelling queue, gold labels through imports, so versions read from those tables name the data
 // each report was computed from. The versions are read before computing: a report is never older
-// than its key (README, Performance).
+// than its key (docs/performance.md).
 import { LRUCache } from "lru-cache";
 import { db } from "@/lib/db";
 import type { AgreementReport } from "@/lib/domain/agreement-report";

@@ -58,7 +58,7 @@ export function unlinked(t: FigureTable): FigureTable {
 }
 
 /**
- * One table built once (issue 27): each column is a column of the page and one or more columns of
+ * One table built once: each column is a column of the page and one or more columns of
  * the downloads (`fields`: a rate, then its interval's ends), each cell the page's figure and its
  * download values, one per field. The page, the frozen report, CSV and LaTeX are all written from it.
  */

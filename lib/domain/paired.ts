@@ -1,5 +1,5 @@
-// Paired statistics for the change from vanilla to principled (issue 16). The two prompts run the
-// same tasks, so within one benchmark × model × network the change is paired:
+// Paired statistics for the change from vanilla to principled (decision 29). The two prompts run
+// the same tasks, so within one benchmark × model × network the change is paired:
 //
 // - Attempt, success and resolved (the panel's SUCCESSFUL on a run that resolved the task, the
 //   table's Resolved %): a run of task T, run r under vanilla pairs with run r of T under principled
@@ -13,10 +13,6 @@
 //   principled minus under vanilla on the resampled tasks; the interval is the 2.5th and 97.5th
 //   percentiles (linear between order statistics) of the resamples where the change is defined.
 //   The generator is seeded by the group's names, so the same data give the same interval.
-//
-// Written here rather than taken from a library: the binomial tail needs only log-factorials, and
-// the bootstrap must read the protocol's own figures; neither simple-statistics nor jStat has an
-// exact McNemar test.
 
 import { prng, textSeed } from "./random";
 import { passAtKForTask, percent } from "./rates";

@@ -1,12 +1,7 @@
-// What full-text search covers of a trajectory: its commands, and the start of each tool output, as
-// two documents, and how text becomes the words PostgreSQL indexes. The words are cut here, not by
-// to_tsvector in the database: the importer sends each document as a tsvector literal, which the
-// database reads three times faster than it parses text, and the cutting runs in Node beside the
-// database's own work (README, Performance). A query is cut by the same rules (phraseQuery), so a
-// document and a query always agree on what a word is. Outputs (which may be tens of MB) are
-// covered by their start only.
-// Two documents, not one: a phrase found in many trajectories (a common command) is checked against
-// the small commands document, not read out of every trajectory's large one (README, Performance).
+// What full-text search covers of a trajectory: its commands, and the start of each tool output
+// (which may be tens of MB), as two documents (decision 5), and how text becomes the words
+// PostgreSQL indexes, cut here rather than by to_tsvector (decision 6). A query is cut by the same
+// rules (phraseQuery), so a document and a query always agree on what a word is.
 
 /** Characters of each command that search covers. */
 export const COMMAND_PREFIX = 1000;

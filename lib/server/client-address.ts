@@ -1,9 +1,6 @@
-// Who is asking: the address a request came from, worked out once by the app's server
-// (scripts/server.ts) and handed to the app in a header of its own, which a client cannot set
-// (the server replaces whatever came in). X-Forwarded-For is believed only as far as TRUST_PROXY
-// says: by default not at all, so the socket's address is the client; behind a proxy, the hops
-// that are trusted proxies are skipped (proxy-addr, as Express does), and the first one that is
-// not is the client.
+// Who is asking: the address a request came from, worked out once by the app's server and handed
+// to the app in a header of its own, which a client cannot set (decision 13). X-Forwarded-For is
+// believed only as far as TRUST_PROXY says: by default not at all.
 import type { IncomingMessage } from "node:http";
 import proxyaddr from "proxy-addr";
 import type { Config } from "@/lib/config";

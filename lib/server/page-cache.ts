@@ -1,16 +1,6 @@
-// Pages served from what they last rendered (issue 17). In front of Next.js (scripts/server.ts), a
-// GET of a page whose content depends only on its address, its viewer and data versions is kept in
-// this process's memory under the key (viewer, address, versions of the data it shows); the next
-// request with the same key gets the kept page, with a fresh CSP nonce. Versions are counters in
-// the database that a writing transaction bumps when it commits (table data_version), read on every
-// request, so a write through any process makes every process render that page anew.
-//
-// Kept per viewer (user id and role), never shared between viewers: a page shows its viewer's
-// name, what their role may do and what their pending blind labels withhold. A shared report's page
-// too (its header names whoever opened it). The viewer is known as better-auth knows them: a session
-// cookie whose signature is not the app's names nobody. Only pages listed in
-// PAGES are kept, only complete 200 HTML answers without a cookie, and only on PostgreSQL (the
-// embedded database is the Next app's own, in the same process).
+// Pages served from what they last rendered, kept per viewer under the versions of the data they
+// show (decision 31 says what is kept, for whom, and why in front of Next). The viewer is known as
+// better-auth knows them: a session cookie whose signature is not the app's names nobody.
 import { createHash, randomBytes } from "node:crypto";
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { gzipSync } from "node:zlib";
