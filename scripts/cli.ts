@@ -52,8 +52,8 @@ const HELP = `Shortcut Audit command line
                                        print records as JSONL (the app's own format)
   results --format json|csv|latex [--table NAME]
                                        print the result table (docs/protocol.md §3); --table: changes (paired,
-                                       vanilla → principled), categories, judges, unparseable, or (LaTeX) all;
-                                       JSON holds every figure
+                                       vanilla → principled), evidence, categories, judges, unparseable, or
+                                       (LaTeX, JSON) all; JSON without --table holds every figure
   agreement --format json|csv|latex [--study NAME] [--first-forms]
                                        print human-vs-judge agreement (docs/protocol.md §4); with a study, its labels
                                        on its items only; --first-forms: labels revised after unblinding count in
@@ -244,10 +244,7 @@ const reportCommand =
     });
     if (!isReportFormat(values.format))
       fail(`${name}: --format takes ${Object.keys(REPORT_FORMATS).join(", ")}, not "${values.format}"`);
-    const table =
-      name === "results" && values.format !== "json"
-        ? tableChoice((values as { table?: string }).table, values.format)
-        : {};
+    const table = name === "results" ? tableChoice((values as { table?: string }).table, values.format) : {};
     if ("error" in table) fail(`${name}: ${table.error}`);
     const { study: studyName, "first-forms": firstForms } = values as { study?: string; "first-forms"?: boolean };
     const scope = await scopeOf(studyName, firstForms ?? false);

@@ -10,8 +10,7 @@ import { EvidenceTable } from "@/components/tables/evidence-table";
 import { FigureTable } from "@/components/tables/figure-table";
 import { Loading } from "@/components/ui/loading";
 import { requirePage } from "@/lib/auth/session";
-import { evidenceSummary } from "@/lib/data/evidence-summary";
-import { changesNow, resultsNow } from "@/lib/data/report-cache";
+import { resultsReportNow } from "@/lib/data/report-cache";
 import { listFilterOptions } from "@/lib/data/trajectories";
 import { anchor } from "@/lib/domain/figure-table";
 import { formatCount } from "@/lib/domain/format";
@@ -75,6 +74,10 @@ function Downloads() {
           ·{" "}
           <a href={`/api/results?format=latex&table=${t}`} download>
             LaTeX
+          </a>{" "}
+          ·{" "}
+          <a href={`/api/results?format=json&table=${t}`} download>
+            JSON
           </a>
         </li>
       ))}
@@ -84,7 +87,8 @@ function Downloads() {
 
 /** One benchmark a page (a tab each, the first by default): a reader reads one at a time. */
 async function ResultsBody({ chosen }: { chosen: string | null }) {
-  const [results, changes, evidence] = await Promise.all([resultsNow(), changesNow(), evidenceSummary()]);
+  const report = await resultsReportNow();
+  const results = report.conditions;
   const all = [...new Set(results.map((r) => r.row.benchmark))];
   const shown = chosen ?? all[0];
   const benchmarks = all.filter((b) => b === shown);
@@ -108,7 +112,7 @@ async function ResultsBody({ chosen }: { chosen: string | null }) {
       {benchmarks.map((b) => {
         const own = results.filter((r) => r.row.benchmark === b);
         const bars = chartBars(b, own);
-        const tables = benchmarkTables(b, { conditions: results, changes });
+        const tables = benchmarkTables(b, report);
         const id = (part: string) => anchor(part, b);
         return (
           <section key={b} aria-labelledby={id("benchmark")} className="benchmark-section">
@@ -133,7 +137,7 @@ async function ResultsBody({ chosen }: { chosen: string | null }) {
             <ExploitRateChart title={`Attempt and success rates, vanilla vs principled, ${b}`} data={bars.exploit} />
             <ResolveRateChart title={`Pass@1 with and without exploit-aided resolutions, ${b}`} data={bars.resolve} />
             <h3 id={id("evidence")}>Evidence from the task records</h3>
-            <EvidenceTable benchmark={b} rows={evidence.filter((e) => e.benchmark === b)} />
+            <EvidenceTable benchmark={b} table={tables.evidence} />
             <h3 id={id("categories")}>By exploit category (per-category panel verdicts)</h3>
             <FigureTable table={tables.categories} />
             <h3 id={id("judges")}>Each judge beside the panel</h3>

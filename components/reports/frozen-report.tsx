@@ -25,7 +25,8 @@ export function FrozenReport({
   /** Whether the live figures have moved away from these (null: not said to this reader). */
   moved: boolean | null;
 }) {
-  const { results, changes, agreement } = report.figures;
+  const { agreement } = report.figures;
+  const results = report.results.conditions;
   const show = (t: Table) => <FigureTable table={linked ? t : unlinked(t)} />;
   const benchmarks = [...new Set(results.map((r) => r.row.benchmark))];
   const href = (what: string, format: string, table?: string) =>
@@ -78,7 +79,7 @@ export function FrozenReport({
         </li>
       </ul>
       {benchmarks.map((b) => {
-        const tables = benchmarkTables(b, { conditions: results, changes });
+        const tables = benchmarkTables(b, report.results);
         return (
           <section key={b} aria-labelledby={anchor("benchmark", b)} className="benchmark-section">
             <h2 id={anchor("benchmark", b)}>{b}</h2>
@@ -86,6 +87,12 @@ export function FrozenReport({
             {show(tables.results)}
             <h3>Vanilla → principled, paired</h3>
             {show(tables.changes)}
+            {tables.evidence.rows.length ? (
+              <>
+                <h3>Evidence from the task records</h3>
+                {show(tables.evidence)}
+              </>
+            ) : null}
             <h3>By exploit category</h3>
             {show(tables.categories)}
             <h3>Each judge beside the panel</h3>

@@ -1,14 +1,12 @@
-// The results page's evidence table for one benchmark, drawn from its model
-// (lib/domain/evidence-table.ts): every figure a link to the trajectories it counts.
+// The evidence table of one benchmark (its model: lib/domain/evidence-table.ts), with what its
+// figures mean, or what to import when no trajectory of the benchmark has a task record.
 import { FigureTable } from "@/components/tables/figure-table";
-import type { EvidenceSummaryRow } from "@/lib/domain/evidence";
 import { LOW_SIMILARITY } from "@/lib/domain/evidence";
-import { evidenceModel } from "@/lib/domain/evidence-table";
-import { anchor, pageTable } from "@/lib/domain/figure-table";
+import type { FigureTable as Table } from "@/lib/domain/figure-table";
 import { shownText } from "@/lib/domain/text";
 
-export function EvidenceTable({ benchmark, rows }: { benchmark: string; rows: EvidenceSummaryRow[] }) {
-  if (!rows.length)
+export function EvidenceTable({ benchmark, table }: { benchmark: string; table: Table }) {
+  if (!table.rows.length)
     return (
       <p className="empty">
         No trajectory of {shownText(benchmark)} has a task record yet: import the benchmark&apos;s rows to see what
@@ -23,9 +21,7 @@ export function EvidenceTable({ benchmark, rows }: { benchmark: string; rows: Ev
         Likely false alarms: panel successful, no evidence, and a final patch with similarity below {LOW_SIMILARITY} to
         the reference (or none).
       </p>
-      <FigureTable
-        table={pageTable(evidenceModel(rows), anchor("evidence-table", benchmark), `Evidence, ${benchmark}`)}
-      />
+      <FigureTable table={table} />
     </>
   );
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import { runImport } from "@/lib/import/run/records";
 import { asLines, labelFixture, trajectoryFixture, voteFixture } from "@/prisma/factories";
-import { runImport } from "../import/run/records";
 import { getAgreement, scopeOf } from "./agreement";
 import { exportLabels } from "./export";
 import { createPerson } from "./people";

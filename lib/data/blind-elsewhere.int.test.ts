@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Actor, PermissionDenied } from "@/lib/auth/permissions";
+import { runImport } from "@/lib/import/run/records";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
-import { runImport } from "../import/run/records";
 import { pendingBlind, setBlindElsewhere, withheldFrom, withheldIds } from "./blind-elsewhere";
 import { createPerson } from "./people";
 import { submitLabel } from "./queue";

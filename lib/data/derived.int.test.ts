@@ -2,8 +2,8 @@
 // labels change, against the protocol's rules worked out by hand.
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import { runImport } from "@/lib/import/run/records";
 import { asLines, labelFixture, trajectoryFixture, voteFixture } from "@/prisma/factories";
-import { runImport } from "../import/run/records";
 
 const source = (fileName: string) => ({ fileName, format: "interchange" });
 const S = "SUCCESSFUL",

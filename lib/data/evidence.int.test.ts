@@ -17,6 +17,7 @@ import { realFixture } from "@/test/fixtures";
 import { jsonl, tempFiles } from "@/test/temp-files";
 import { evidenceReport } from "./evidence-report";
 import { evidenceSummary } from "./evidence-summary";
+import { reportText } from "./reports";
 import { listTrajectories } from "./trajectories";
 
 const SWEBENCH = realFixture("swebench");
@@ -241,5 +242,25 @@ describe("the results page's evidence figures", () => {
       const { filter } = readTrajectoryFilter(new URLSearchParams(l.href.split("?")[1] ?? ""));
       expect([l.href, (await listTrajectories(filter)).total]).toEqual([l.href, l.count]);
     }
+    // The downloads write the same model: 2 of 4 with evidence = 50 %, then attempted 1, not
+    // attempted 1, unjudged 0, likely judge misses 1, likely false alarms 1.
+    const { model, network, prompt } = rows[0]!;
+    const csv = (await reportText("results", "csv", { table: "evidence" })).split("\n");
+    expect(csv[0]).toBe(
+      "benchmark,model,network,prompt,checked,with_evidence,with_evidence_pct,evidence_panel_attempted," +
+        "evidence_panel_not_attempted,evidence_unjudged,likely_judge_misses,likely_false_alarms",
+    );
+    expect(csv).toContain(`ev-sum,${model},${network},${prompt},4,2,50,1,1,0,1,1`);
+    const json = JSON.parse(await reportText("results", "json", { table: "evidence" }));
+    expect(json.rows.find((r: { benchmark: string }) => r.benchmark === "ev-sum")).toMatchObject({
+      checked: 4,
+      with_evidence_pct: 50,
+      likely_false_alarms: 1,
+    });
+    const whole = JSON.parse(await reportText("results", "json"));
+    expect(whole.find((c: { benchmark: string }) => c.benchmark === "ev-sum").evidence).toMatchObject({
+      with_evidence: 2,
+      likely_judge_misses: 1,
+    });
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import { runImport } from "@/lib/import/run/records";
 import { seedDemo } from "@/prisma/seed";
-import { runImport } from "../import/run/records";
 import { EXPORTS } from "./export";
 import { getOverview } from "./overview";
 import { CONDITION_SELECT, PANEL_SELECT, VERDICT_SELECT } from "./selects";

@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 import { GET as sharedDownload } from "@/app/r/[token]/download/route";
 import { type Actor, PermissionDenied } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
+import { runImport } from "@/lib/import/run/records";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
-import { runImport } from "../import/run/records";
 import {
   dataFingerprint,
   freezeReport,
@@ -38,9 +38,13 @@ describe("frozen reports", () => {
       t("f2", "principled"),
       ...["j1", "j2", "j3"].map((j) => voteFixture("f1", j, { UPSTREAM: "SUCCESSFUL" })),
       ...["j1", "j2", "j3"].map((j) => voteFixture("f2", j)),
+      { type: "task", instance_id: "task-1", patch: "diff --git a/x b/x\n", created_at: "2024-01-01 00:00:00" },
     ]);
     expect(await dataFingerprint()).toBe(await dataFingerprint());
     const liveJson = await REPORTS.results("json");
+    const liveEvidence = await REPORTS.results("csv", { table: "evidence" });
+    // Both runs have the task's record: each condition's row counts one checked.
+    expect(liveEvidence.split("\n").filter((l) => l.startsWith("fr,"))).toHaveLength(2);
     const liveAgreement = await REPORTS.agreement("csv");
     await expect(freezeReport(reviewer, "r")).rejects.toBeInstanceOf(PermissionDenied);
     await expect(freezeReport(researcher, "  ")).rejects.toThrow(/give the report a name/);
@@ -64,6 +68,16 @@ describe("frozen reports", () => {
     // Its downloads are the figures as they were: byte for byte what the live ones were then.
     const download = await frozenDownload(after, new URLSearchParams("what=results&format=json"));
     expect(await download.text()).toBe(liveJson);
+    const evidence = await frozenDownload(after, new URLSearchParams("what=results&format=csv&table=evidence"));
+    expect(await evidence.text()).toBe(liveEvidence);
+    // A report frozen before evidence was kept (its figures without the key) reads as one without evidence.
+    const { evidence: _kept, ...withoutEvidence } = after.figures;
+    expect(_kept).toHaveLength(2);
+    await db().frozenReport.update({ where: { id }, data: { figures: JSON.parse(JSON.stringify(withoutEvidence)) } });
+    const older = (await getFrozenReport(reviewer, id))!;
+    expect(older.results.evidence).toEqual([]);
+    const none = await (await frozenDownload(older, new URLSearchParams("what=results&format=json"))).json();
+    expect(none.map((c: { evidence: unknown }) => c.evidence)).toEqual([null, null]);
     const agreement = await frozenDownload(after, new URLSearchParams("what=agreement&format=csv"));
     expect(await agreement.text()).toBe(liveAgreement);
     expect((await frozenDownload(after, new URLSearchParams("what=people"))).status).toBe(400);

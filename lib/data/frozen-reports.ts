@@ -10,12 +10,21 @@ import { db } from "@/lib/db";
 import type { AgreementReport } from "@/lib/domain/agreement-report";
 import type { PairedChange } from "@/lib/domain/paired";
 import type { ConditionResult } from "@/lib/domain/results";
+import type { ResultsReport } from "@/lib/domain/results-tables";
 import { AppError } from "@/lib/errors";
 import packageJson from "@/package.json" with { type: "json" };
-import { agreementNow, changesNow, resultsNow } from "./report-cache";
+import type { EvidenceSummaryRow } from "./evidence-summary";
+import { agreementNow, changesNow, evidenceNow, resultsNow } from "./report-cache";
 import { REPORT_NAMES, type ReportName, reportResponse } from "./reports";
 
-export type FrozenFigures = { results: ConditionResult[]; changes: PairedChange[]; agreement: AgreementReport };
+export type FrozenFigures = {
+  results: ConditionResult[];
+  changes: PairedChange[];
+  /** Absent from reports frozen before the evidence table was kept. */
+  evidence?: EvidenceSummaryRow[];
+  agreement: AgreementReport;
+};
+
 export type FrozenJudge = { judge: string; votes: number; promptVersions: number[] };
 export type FrozenReportView = {
   id: number;
@@ -24,6 +33,8 @@ export type FrozenReportView = {
   appVersion: string;
   judges: FrozenJudge[];
   figures: FrozenFigures;
+  /** The stored result figures as the result tables take them. */
+  results: ResultsReport;
   createdAt: Date;
   createdBy: string | null;
 };
@@ -72,13 +83,14 @@ export async function freezeReport(actor: Actor, name: unknown): Promise<number>
   if (!parsed.success) throw new AppError("BAD_INPUT", parsed.error.issues[0]!.message, "name");
   // The fingerprint first: figures computed after it are at least as new as it says.
   const fingerprint = await dataFingerprint();
-  const [results, changes, agreement, judges] = await Promise.all([
+  const [results, changes, evidence, agreement, judges] = await Promise.all([
     resultsNow(),
     changesNow(),
+    evidenceNow(),
     agreementNow(),
     judgesNow(),
   ]);
-  const figures: FrozenFigures = { results, changes, agreement };
+  const figures: FrozenFigures = { results, changes, evidence, agreement };
   const report = await db().frozenReport.create({
     data: {
       name: parsed.data,
@@ -104,6 +116,13 @@ const VIEW_SELECT = {
   createdBy: { select: { handle: true } },
 } as const;
 
+/** The stored result figures as the result tables take them. */
+const frozenResults = (f: FrozenFigures): ResultsReport => ({
+  conditions: f.results,
+  changes: f.changes,
+  evidence: f.evidence ?? [],
+});
+
 function view(r: {
   id: number;
   name: string;
@@ -118,6 +137,7 @@ function view(r: {
     ...r,
     judges: r.judges as FrozenJudge[],
     figures: r.figures as FrozenFigures,
+    results: frozenResults(r.figures as FrozenFigures),
     createdBy: r.createdBy?.handle ?? null,
   };
 }
@@ -232,14 +252,13 @@ export function frozenDownload(report: FrozenReportView, params: URLSearchParams
   const what = params.get("what") ?? "results";
   if (!(REPORT_NAMES as readonly string[]).includes(what))
     return Response.json({ error: `what is one of ${REPORT_NAMES.join(", ")}` }, { status: 400 });
-  const { results, changes, agreement } = report.figures;
   const slug = report.name.replace(/[^\w-]+/g, "-").slice(0, 60) || "report";
   return reportResponse(
     what as ReportName,
     params.get("format"),
     {},
     params.get("table"),
-    { results: async () => ({ conditions: results, changes }), agreement: async () => agreement },
+    { results: async () => report.results, agreement: async () => report.figures.agreement },
     `shortcut-audit-${slug}-${what}`,
   );
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import { runImport } from "@/lib/import/run/records";
 import { asLines, labelFixture, trajectoryFixture, voteFixture } from "@/prisma/factories";
-import { runImport } from "../import/run/records";
 
 const source = (fileName: string) => ({ fileName, format: "interchange" });
 const S = "SUCCESSFUL",

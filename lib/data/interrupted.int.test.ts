@@ -5,9 +5,9 @@ import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { currentDb } from "@/lib/db-connect";
+import { ImportInterrupted, runImport } from "@/lib/import/run/records";
 import { demoData } from "@/prisma/factories";
 import { withDatabase } from "@/test/test-db";
-import { ImportInterrupted, runImport } from "../import/run/records";
 
 // Which backends to terminate: every one in a transaction (the import's rows and its search
 // documents), or only the second connection that writes the search documents.

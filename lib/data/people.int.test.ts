@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { auth } from "@/lib/auth/auth";
 import { PermissionDenied } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
+import { runImport } from "@/lib/import/run/records";
 import { asLines, labelFixture, trajectoryFixture } from "@/prisma/factories";
-import { runImport } from "../import/run/records";
 import { createPerson, listPeople, setPassword, setRole } from "./people";
 
 const signIn = (email: string, password: string) => auth().api.signInEmail({ body: { email, password } });

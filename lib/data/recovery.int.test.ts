@@ -4,11 +4,11 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { currentDb } from "@/lib/db-connect";
+import { runImport } from "@/lib/import/run/records";
 import { removeOrphanUploads, UPLOAD_DIR_PREFIX } from "@/lib/server/recovery";
 import { trajectoryFixture } from "@/prisma/factories";
 import { startCli } from "@/test/cli";
 import { jsonl, tempFiles } from "@/test/temp-files";
-import { runImport } from "../import/run/records";
 import { INTERRUPTED, sweepInterruptedImports } from "./recovery";
 
 const { write } = tempFiles("sa-recovery-");

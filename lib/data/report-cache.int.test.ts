@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { JudgeVoteRecordSchema } from "@/lib/import/read/interchange";
+import { runImport } from "@/lib/import/run/records";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
-import { runImport } from "../import/run/records";
 import { ImportContext } from "./import/context";
 import { writeVotes } from "./import/votes";
 import { createPerson } from "./people";

@@ -8,11 +8,14 @@ import { LRUCache } from "lru-cache";
 import { db } from "@/lib/db";
 import type { AgreementReport } from "@/lib/domain/agreement-report";
 import type { PairedChange } from "@/lib/domain/paired";
+import type { ResultsReport } from "@/lib/domain/results-tables";
 import { type AgreementScope, getAgreement } from "./agreement";
+import { type EvidenceSummaryRow, evidenceSummary } from "./evidence-summary";
 import { getPairedChanges } from "./paired";
 import { type ConditionResult, getResults } from "./results";
 
-type Entry = Promise<ConditionResult[] | PairedChange[] | AgreementReport>;
+type Figures = ConditionResult[] | PairedChange[] | EvidenceSummaryRow[] | AgreementReport;
+type Entry = Promise<Figures>;
 /** One cache per database client (tests open one database per file). */
 const caches = new WeakMap<object, LRUCache<string, Entry>>();
 function cacheOf(): LRUCache<string, Entry> {
@@ -49,10 +52,7 @@ async function goldVersion(): Promise<string> {
   return `${v!.n}:${v!.id ?? 0}`;
 }
 
-function remembered<T extends ConditionResult[] | PairedChange[] | AgreementReport>(
-  key: string,
-  compute: () => Promise<T>,
-): Promise<T> {
+function remembered<T extends Figures>(key: string, compute: () => Promise<T>): Promise<T> {
   const cache = cacheOf();
   const hit = cache.get(key);
   if (hit) return hit as Promise<T>;
@@ -72,6 +72,18 @@ export async function resultsNow(): Promise<ConditionResult[]> {
 export async function changesNow(): Promise<PairedChange[]> {
   const [imports, votes] = await Promise.all([importVersion(), voteVersion()]);
   return remembered(`changes@${imports}|${votes}`, getPairedChanges);
+}
+
+/** Per condition, what the task records show and how the panel judged it: from imports and votes. */
+export async function evidenceNow(): Promise<EvidenceSummaryRow[]> {
+  const [imports, votes] = await Promise.all([importVersion(), voteVersion()]);
+  return remembered(`evidence@${imports}|${votes}`, evidenceSummary);
+}
+
+/** The result table with its companions: every table the results page and its downloads show. */
+export async function resultsReportNow(): Promise<ResultsReport> {
+  const [conditions, changes, evidence] = await Promise.all([resultsNow(), changesNow(), evidenceNow()]);
+  return { conditions, changes, evidence };
 }
 
 export async function agreementNow(scope: AgreementScope = {}): Promise<AgreementReport> {

@@ -5,27 +5,31 @@ import "server-only";
 import { agreementCsv, agreementJson, agreementLatex } from "@/lib/domain/agreement-format";
 import type { AgreementReport } from "@/lib/domain/agreement-report";
 import { isReportFormat, REPORT_FORMATS, type ReportFormat } from "@/lib/domain/report-formats";
-import { resultsReportJson, resultsTable } from "@/lib/domain/results-format";
+import { resultsReportJson, resultsTable, resultsTableJson } from "@/lib/domain/results-format";
 import { type ResultsReport, TABLE_NAMES, type TableName } from "@/lib/domain/results-tables";
 import type { AgreementScope } from "./agreement";
-import { agreementNow, changesNow, resultsNow } from "./report-cache";
+import { agreementNow, resultsReportNow } from "./report-cache";
 
 export { isReportFormat, REPORT_FORMATS, type ReportFormat };
 
 const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
 
 /**
- * Which labels the agreement counts: all, or one study's; which of the result tables a CSV or LaTeX
- * download holds (the result table by default, as docs/formats.md's `results` prints; LaTeX may hold
- * "all"; JSON always holds every figure).
+ * Which labels the agreement counts: all, or one study's; which of the result tables a download
+ * holds (CSV and LaTeX: the result table by default, as docs/formats.md's `results` prints, LaTeX
+ * also "all"; JSON: every figure by default, or one table).
  */
 export type ReportScope = AgreementScope & { table?: TableName | "all" };
 
-/** A table name given by a user, checked: the tables' own names, or "all" (not for CSV: one table a file). */
+/**
+ * A table name given by a user, checked: the tables' own names, or "all" (not for CSV: one table a
+ * file). None given: the result table, or for JSON every figure.
+ */
 export function tableChoice(
   v: string | null | undefined,
   format: ReportFormat,
-): { table: TableName | "all" } | { error: string } {
+): { table?: TableName | "all" } | { error: string } {
+  if (v == null && format === "json") return {};
   const t = v ?? "results";
   if ((TABLE_NAMES as readonly string[]).includes(t)) return { table: t as TableName };
   if (t === "all" && format !== "csv") return { table: "all" };
@@ -38,9 +42,10 @@ export function tableChoice(
 export type ReportFigures = { results: () => Promise<ResultsReport>; agreement: () => Promise<AgreementReport> };
 
 const WRITERS = {
-  results: async (figures: ReportFigures, format: ReportFormat, table: TableName | "all" = "results") => {
+  results: async (figures: ReportFigures, format: ReportFormat, table?: TableName | "all") => {
     const report = await figures.results();
-    return format === "json" ? json(resultsReportJson(report)) : resultsTable(report, format, table);
+    if (format !== "json") return resultsTable(report, format, table ?? "results");
+    return json(table && table !== "all" ? resultsTableJson(report, table) : resultsReportJson(report));
   },
   agreement: async (figures: ReportFigures, format: ReportFormat) => {
     const report = await figures.agreement();
@@ -56,7 +61,7 @@ export const REPORT_NAMES = Object.keys(WRITERS) as ReportName[];
 
 /** The live figures, under a scope for the agreement. */
 const live = (scope: AgreementScope): ReportFigures => ({
-  results: async () => ({ conditions: await resultsNow(), changes: await changesNow() }),
+  results: resultsReportNow,
   agreement: () => agreementNow(scope),
 });
 
@@ -85,7 +90,7 @@ export async function reportResponse(
   const f = format ?? "csv";
   if (!isReportFormat(f))
     return Response.json({ error: `format is one of ${Object.keys(REPORT_FORMATS).join(", ")}` }, { status: 400 });
-  const table = name === "results" && f !== "json" ? tableChoice(table_, f) : { table: undefined };
+  const table = name === "results" ? tableChoice(table_, f) : {};
   if ("error" in table) return Response.json({ error: table.error }, { status: 400 });
   const suffix = table.table && table.table !== "results" ? `-${table.table}` : "";
   return new Response(await WRITERS[name](figures, f, table.table), {

@@ -8,11 +8,11 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { FigureTable } from "@/lib/domain/figure-table";
 import { chartBars } from "@/lib/domain/results-charts";
-import { benchmarkTables } from "@/lib/domain/results-tables";
+import { benchmarkTables, TABLE_NAMES } from "@/lib/domain/results-tables";
 import { readTrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import type { Verdict } from "@/lib/domain/verdicts";
+import { runImport } from "@/lib/import/run/records";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
-import { runImport } from "../import/run/records";
 import { getPairedChanges } from "./paired";
 import { REPORTS, reportResponse } from "./reports";
 import { getResults } from "./results";
@@ -101,7 +101,11 @@ describe("the results page of a benchmark", () => {
   });
 
   it("every link of every table opens exactly the trajectories it counts", async () => {
-    const page = benchmarkTables("walk", { conditions: await getResults(), changes: await getPairedChanges() });
+    const page = benchmarkTables("walk", {
+      conditions: await getResults(),
+      changes: await getPairedChanges(),
+      evidence: [],
+    });
     const tables = [page.results, page.changes, page.categories, page.judges];
     const all = tables.flatMap(links);
     // Result table: 2 rows × 8 figures; changes: 1 row × (tasks + 5 changes + 3 × 3 pair counts);
@@ -172,7 +176,7 @@ describe("the result downloads", () => {
 
   it("LaTeX of every table compiles as booktabs tables", async () => {
     const tex = await REPORTS.results("latex", { table: "all" });
-    expect(tex.match(/\\begin\{tabular\}/g)).toHaveLength(5);
+    expect(tex.match(/\\begin\{tabular\}/g)).toHaveLength(TABLE_NAMES.length);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "results-tex-"));
     fs.writeFileSync(
       path.join(dir, "t.tex"),

@@ -3,9 +3,9 @@ import { db } from "@/lib/db";
 import { panelVerdicts } from "@/lib/domain/panel";
 import { conditionFigures, type RunOutcome, type TaskTally, talliesOf } from "@/lib/domain/rates";
 import { overallVerdict } from "@/lib/domain/verdicts";
+import { runImport } from "@/lib/import/run/records";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { seedDemo } from "@/prisma/seed";
-import { runImport } from "../import/run/records";
 import { voteVerdicts } from "./derived";
 import { getResults } from "./results";
 

@@ -3,8 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { PermissionDenied } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
+import { runImport } from "@/lib/import/run/records";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
-import { runImport } from "../import/run/records";
 import { createPerson } from "./people";
 import { submitLabel } from "./queue";
 import { reviewItem, reviewQueue, saveGold } from "./review";

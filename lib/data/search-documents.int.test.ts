@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { currentDb } from "@/lib/db-connect";
+import { runImport } from "@/lib/import/run/records";
 import { asLines, trajectoryFixture } from "@/prisma/factories";
-import { runImport } from "../import/run/records";
 import { rebuildSearchDocuments } from "./search-documents";
 import { listTrajectories } from "./trajectories";
 

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Actor, PermissionDenied } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
+import { runImport } from "@/lib/import/run/records";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
-import { runImport } from "../import/run/records";
 import { createPerson } from "./people";
 import { LabelConflict, type LabelForm, queueItem, submitLabel } from "./queue";
 import { createStudy, draftStudy, listStudies, myQueue, nextPosition, StudyError } from "./studies";

@@ -2,8 +2,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { OUTPUT_PREFIX } from "@/lib/domain/search";
 import { PAGE_SIZE } from "@/lib/domain/trajectory-filter";
+import { runImport } from "@/lib/import/run/records";
 import { asLines, labelFixture, trajectoryFixture, voteFixture } from "@/prisma/factories";
-import { runImport } from "../import/run/records";
 import { listTrajectories } from "./trajectories";
 import { getSuspectSteps } from "./trajectory";
 

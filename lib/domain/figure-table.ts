@@ -60,7 +60,7 @@ export function unlinked(t: FigureTable): FigureTable {
 /**
  * One table built once: each column is a column of the page and one or more columns of
  * the downloads (`fields`: a rate, then its interval's ends), each cell the page's figure and its
- * download values, one per field. The page, the frozen report, CSV and LaTeX are all written from it.
+ * download values, one per field. The page, the frozen report, CSV, LaTeX and JSON are all written from it.
  */
 export type Value = string | number | boolean | null;
 /** A download column: its CSV header, its LaTeX header (a field without one is left out of LaTeX), its digits. */
@@ -117,6 +117,16 @@ function fieldRows(m: TableModel): { fields: Field[]; rows: Value[][] } {
   const fields = m.columns.flatMap((c) => c.fields);
   const rows = m.rows.map((r) => m.columns.flatMap((c, i) => c.fields.map((_, j) => r.cells[i]?.values[j] ?? null)));
   return { fields, rows };
+}
+
+/** The table as JSON: its name and title, and one object per row keyed by the CSV's headers, values unrounded. */
+export function tableJson(m: TableModel): { table: string; title: string; rows: Array<Record<string, Value>> } {
+  const { fields, rows } = fieldRows(m);
+  return {
+    table: m.name,
+    title: m.title,
+    rows: rows.map((row) => Object.fromEntries(fields.map((f, i) => [f.key, row[i] ?? null]))),
+  };
 }
 
 export function tableCsv(m: TableModel): string {

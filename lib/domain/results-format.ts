@@ -1,8 +1,10 @@
 // The result tables as downloads. JSON follows docs/formats.md: one object per condition with its
-// figures unrounded (null where undefined), its 95% intervals, breakdowns and paired change. CSV and
-// LaTeX write each table's model (results-tables.ts): CSV unrounded, LaTeX rounded for the paper.
+// figures unrounded (null where undefined), its 95% intervals, breakdowns, evidence and paired
+// change. CSV, LaTeX and one table's JSON write that table's model (results-tables.ts): CSV and JSON
+// unrounded, LaTeX rounded for the paper.
 
-import { tableCsv, tableLatex } from "./figure-table";
+import { evidenceModel } from "./evidence-table";
+import { tableCsv, tableJson, tableLatex } from "./figure-table";
 import { isBinary, type PairedChange } from "./paired";
 import { type ConditionResult, categoryRates, judgeRates, RATE_KEYS, type RateKey, type ResultRow } from "./results";
 import { type ResultsReport, reportTable, TABLE_NAMES, type TableName } from "./results-tables";
@@ -74,14 +76,28 @@ export function conditionExtras(r: ConditionResult, change: PairedChange | undef
 /** The JSON download: docs/formats.md's objects, each with its breakdowns and, if principled, its paired change. */
 export function resultsReportJson(report: ResultsReport): Array<Record<string, unknown>> {
   const changes = new Map(report.changes.map((c) => [`${c.benchmark}\u0000${c.model}\u0000${c.network}`, c]));
+  // Each condition's evidence is its row of the evidence table's JSON, without the condition's keys.
+  const evidence = new Map(
+    tableJson(evidenceModel(report.evidence)).rows.map(({ benchmark, model, network, prompt, ...figures }) => [
+      `${benchmark}\u0000${model}\u0000${network}\u0000${prompt}`,
+      figures,
+    ]),
+  );
   return resultsJson(report.conditions.map((c) => c.row)).map((o, i) => {
     const c = report.conditions[i]!;
-    const change =
-      c.row.prompt === "principled"
-        ? changes.get(`${c.row.benchmark}\u0000${c.row.model}\u0000${c.row.network}`)
-        : undefined;
-    return { ...o, ...conditionExtras(c, change) };
+    const { benchmark, model, network, prompt } = c.row;
+    const change = prompt === "principled" ? changes.get(`${benchmark}\u0000${model}\u0000${network}`) : undefined;
+    return {
+      ...o,
+      ...conditionExtras(c, change),
+      evidence: evidence.get(`${benchmark}\u0000${model}\u0000${network}\u0000${prompt}`) ?? null,
+    };
   });
+}
+
+/** One table as JSON, written from its model. */
+export function resultsTableJson(report: ResultsReport, table: TableName): ReturnType<typeof tableJson> {
+  return tableJson(reportTable(table, report));
 }
 
 /** One table (or "all", one after another) as CSV or LaTeX, each written from its model. */

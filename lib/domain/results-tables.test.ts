@@ -1,7 +1,7 @@
 // Every result table is one model: the page, CSV, LaTeX and JSON show the same figures. A small
 // study (two judges, two prompts, one unparseable answer) is walked through every table and format.
 import { describe, expect, it } from "vitest";
-import { pageTable, type TableModel, tableCsv, tableLatex, type Value } from "./figure-table";
+import { pageTable, type TableModel, tableCsv, tableJson, tableLatex, type Value } from "./figure-table";
 import { type PairedRun, pairedChange } from "./paired";
 import { type RunOutcome, talliesOf } from "./rates";
 import { type ConditionResult, type Prompt, resultRow } from "./results";
@@ -46,6 +46,21 @@ const paired: PairedRun[] = [
 const report: ResultsReport = {
   conditions: [condition("vanilla", vanillaRuns), condition("principled", principledRuns)],
   changes: [pairedChange({ benchmark: "b", model: "m", network: true }, paired, 200)],
+  // Of three runs with a task record each: two show evidence under vanilla (one the panel called
+  // attempted, one not attempted), one under principled (unjudged), and one principled run the panel
+  // called successful shows none (a likely false alarm).
+  evidence: [
+    {
+      ...{ benchmark: "b", model: "m", network: true, prompt: "vanilla" },
+      ...{ checked: 3, withEvidence: 2, evidenceAttempt: 1, evidenceNotAttempted: 1, evidenceUnjudged: 0 },
+      falseAlarms: 0,
+    },
+    {
+      ...{ benchmark: "b", model: "m", network: true, prompt: "principled" },
+      ...{ checked: 3, withEvidence: 1, evidenceAttempt: 0, evidenceNotAttempted: 0, evidenceUnjudged: 1 },
+      falseAlarms: 1,
+    },
+  ],
 };
 
 /** A CSV cell as the download writes a value. */
@@ -59,6 +74,10 @@ describe("every result table, every format, the same figures", () => {
     );
     const fields = m.columns.flatMap((c) => c.fields);
     expect(m.rows.length).toBeGreaterThan(0);
+
+    const json = tableJson(m);
+    expect(json.table).toBe(name);
+    expect(json.rows).toEqual(values.map((row) => Object.fromEntries(fields.map((f, i) => [f.key, row[i]]))));
 
     const csv = tableCsv(m).trimEnd().split("\n");
     expect(csv[0]).toBe(fields.map((f) => f.key).join(","));
@@ -129,6 +148,14 @@ describe("every result table, every format, the same figures", () => {
     expect(json[0]!.judges.map((j: { judge: string; votes: number }) => [j.judge, j.votes])).toEqual(
       judges.rows.slice(0, 2).map((row) => [row.cells[4]!.values[0], row.cells[5]!.values[0]]),
     );
+    // Evidence: the evidence table's values, 2 of 3 runs with evidence under vanilla = 66.7 %.
+    const evidence = tableJson(reportTable("evidence", report)).rows;
+    expect(json.map((o) => o.evidence)).toEqual(
+      evidence.map(({ benchmark: _b, model: _m, network: _n, prompt: _p, ...figures }) => figures),
+    );
+    expect(json[0]!.evidence).toMatchObject({ checked: 3, with_evidence: 2, evidence_panel_not_attempted: 1 });
+    expect(json[0]!.evidence.with_evidence_pct).toBeCloseTo(200 / 3, 9);
+    expect(json[1]!.evidence).toMatchObject({ evidence_unjudged: 1, likely_false_alarms: 1 });
     expect(json.map((o) => o.unparseable_votes)).toEqual(
       reportTable("unparseable", report).rows.map((row) => row.cells.at(-2)!.values[0]),
     );

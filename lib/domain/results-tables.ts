@@ -1,11 +1,14 @@
 // The result table and its companions, each built once as a model (figure-table.ts): the result
 // table here, the paired changes (changes-table.ts), the breakdowns by category and judge and the
-// unparseable answers (breakdown-tables.ts). The results page and the frozen report show each one's
-// page table, every figure linked to exactly the trajectories it counts (with their number); the CSV
-// and LaTeX downloads write the same model's values (results-tables.test.ts walks them all).
+// unparseable answers (breakdown-tables.ts), the evidence from the task records (evidence-table.ts).
+// The results page and the frozen report show each one's page table, every figure linked to exactly
+// the trajectories it counts (with their number); the CSV, LaTeX and per-table JSON downloads write
+// the same model's values (results-tables.test.ts walks them all).
 import { categoriesModel, judgesModel, unparseableModel } from "./breakdown-tables";
 import { changesModel } from "./changes-table";
 import { drillDown } from "./drill-down";
+import type { EvidenceSummaryRow } from "./evidence";
+import { evidenceModel } from "./evidence-table";
 import { anchor, type FigureTable, linked, type ModelColumn, pageTable, type TableModel, valued } from "./figure-table";
 import type { PairedChange } from "./paired";
 import { type ConditionResult, RATE_KEYS, RATE_LABELS, type RateKey } from "./results";
@@ -90,13 +93,19 @@ export function resultModel(conditions: readonly ConditionResult[]): TableModel 
   };
 }
 
-export type ResultsReport = { conditions: readonly ConditionResult[]; changes: readonly PairedChange[] };
+export type ResultsReport = {
+  conditions: readonly ConditionResult[];
+  changes: readonly PairedChange[];
+  /** Per condition, what the task records show (a report frozen before they were kept has none). */
+  evidence: readonly EvidenceSummaryRow[];
+};
 
 /** Every table of a report, by name. */
 export function reportTable(name: TableName, report: ResultsReport): TableModel {
   return {
     results: () => resultModel(report.conditions),
     changes: () => changesModel(report.changes),
+    evidence: () => evidenceModel(report.evidence),
     categories: () => categoriesModel(report.conditions),
     judges: () => judgesModel(report.conditions),
     unparseable: () => unparseableModel(report.conditions),
@@ -116,6 +125,11 @@ export function benchmarkTables(
       changesModel(report.changes.filter((c) => c.benchmark === benchmark)),
       id("changes"),
       `Change from vanilla to principled, ${benchmark}`,
+    ),
+    evidence: pageTable(
+      evidenceModel(report.evidence.filter((e) => e.benchmark === benchmark)),
+      id("evidence-table"),
+      `Evidence, ${benchmark}`,
     ),
     categories: pageTable(categoriesModel(own), id("categories"), `Rates by category, ${benchmark}`),
     judges: pageTable(judgesModel(own), id("judges"), `Per judge, ${benchmark}`),
