@@ -1,3 +1,4 @@
+import { DataTable } from "@/components/tables/data-table";
 import { StatList } from "@/components/ui/stat-list";
 import { requirePage } from "@/lib/auth/session";
 import { getOverview } from "@/lib/data/overview";
@@ -31,40 +32,19 @@ export default async function HomePage() {
         ]}
       />
       <h2 id="by-model">Trajectories by benchmark and model</h2>
-      <div className="table-scroll">
-        <table aria-labelledby="by-model">
-          <thead>
-            <tr>
-              <th scope="col">Benchmark</th>
-              <th scope="col">Model</th>
-              <th scope="col" className="num">
-                Trajectories
-              </th>
-              <th scope="col" className="num">
-                Judged
-              </th>
-              <th scope="col" className="num">
-                Resolved
-              </th>
-              <th scope="col" className="num">
-                Labelled
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={`${r.benchmark}/${r.model}`}>
-                <td>{shownText(r.benchmark)}</td>
-                <td>{shownText(r.model)}</td>
-                <td className="num">{formatCount(r.trajectories)}</td>
-                <td className="num">{formatCount(r.judged)}</td>
-                <td className="num">{formatCount(r.resolved)}</td>
-                <td className="num">{formatCount(r.labelled)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        labelledBy="by-model"
+        rows={rows}
+        rowKey={(r) => `${r.benchmark}/${r.model}`}
+        columns={[
+          { key: "benchmark", label: "Benchmark", cell: (r) => shownText(r.benchmark) },
+          { key: "model", label: "Model", cell: (r) => shownText(r.model) },
+          { key: "trajectories", label: "Trajectories", numeric: true, cell: (r) => formatCount(r.trajectories) },
+          { key: "judged", label: "Judged", numeric: true, cell: (r) => formatCount(r.judged) },
+          { key: "resolved", label: "Resolved", numeric: true, cell: (r) => formatCount(r.resolved) },
+          { key: "labelled", label: "Labelled", numeric: true, cell: (r) => formatCount(r.labelled) },
+        ]}
+      />
     </>
   );
 }

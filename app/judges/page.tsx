@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { type Column, DataTable } from "@/components/tables/data-table";
 import { AutoRefresh } from "@/components/ui/auto-refresh";
 import { requirePage } from "@/lib/auth/session";
 import { listRuns } from "@/lib/data/judge-runs";
@@ -34,40 +35,24 @@ export default async function JudgesPage() {
       </p>
       <section aria-labelledby="judges-list">
         <h2 id="judges-list">Judges</h2>
-        <div className="table-scroll">
-          <table aria-labelledby="judges-list">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Endpoint and model</th>
-                <th scope="col">Key</th>
-                <th scope="col" className="num">
-                  Concurrency
-                </th>
-                <th scope="col" className="num">
-                  Answers
-                </th>
-                <th scope="col" className="num">
-                  Unparseable
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {judges.map((j) => (
-                <tr key={j.name}>
-                  <th scope="row">{shownText(j.name)}</th>
-                  <td className="file-name">
-                    {j.endpoint ? shownText(`${j.model} at ${j.endpoint}`) : "imported votes only"}
-                  </td>
-                  <td>{j.apiKeyEnv ? `$${j.apiKeyEnv}` : "—"}</td>
-                  <td className="num">{j.concurrency}</td>
-                  <td className="num">{formatCount(j.votes)}</td>
-                  <td className="num">{formatCount(j.unparseable)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          labelledBy="judges-list"
+          rows={judges}
+          rowKey={(j) => j.name}
+          columns={[
+            { key: "name", label: "Name", rowHeader: true, cell: (j) => shownText(j.name) },
+            {
+              key: "endpoint",
+              label: "Endpoint and model",
+              className: "file-name",
+              cell: (j) => (j.endpoint ? shownText(`${j.model} at ${j.endpoint}`) : "imported votes only"),
+            },
+            { key: "key", label: "Key", cell: (j) => (j.apiKeyEnv ? `$${j.apiKeyEnv}` : "—") },
+            { key: "concurrency", label: "Concurrency", numeric: true, cell: (j) => j.concurrency },
+            { key: "answers", label: "Answers", numeric: true, cell: (j) => formatCount(j.votes) },
+            { key: "unparseable", label: "Unparseable", numeric: true, cell: (j) => formatCount(j.unparseable) },
+          ]}
+        />
         <JudgeForm />
       </section>
       <section aria-labelledby="runs">
@@ -78,83 +63,78 @@ export default async function JudgesPage() {
           <p className="empty">Add a judge with an endpoint to start a run.</p>
         )}
         {runs.some((r) => r.status === "RUNNING") ? <AutoRefresh what="A run is" /> : null}
-        {runs.length ? (
-          <div className="table-scroll">
-            <table aria-label="Runs">
-              <thead>
-                <tr>
-                  <th scope="col">Run</th>
-                  <th scope="col">Judges</th>
-                  <th scope="col">Prompt</th>
-                  <th scope="col">Status</th>
-                  <th scope="col" className="num">
-                    Answered / failed / waiting
-                  </th>
-                  <th scope="col" className="num">
-                    Tokens
-                  </th>
-                  <th scope="col" className="num">
-                    Cost
-                  </th>
-                  <th scope="col">Control</th>
-                </tr>
-              </thead>
-              <tbody>
-                {runs.map((r) => (
-                  <tr key={r.id}>
-                    <th scope="row">
-                      {r.id} <small className="sub">{formatTime(r.createdAt)}</small>
-                    </th>
-                    <td>{r.judges.join(", ")}</td>
-                    <td>v{r.promptVersion}</td>
-                    <td>{r.status.toLowerCase()}</td>
-                    <td className="num">
-                      {formatCount(r.done)} / {formatCount(r.failed)} / {formatCount(r.pending + r.asking)}
-                      {r.truncated ? <small className="sub">{formatCount(r.truncated)} cut to fit</small> : null}
-                      {r.errors.length ? (
-                        <details>
-                          <summary>errors</summary>
-                          <ul className="errors">
-                            {r.errors.map((e, i) => (
-                              <li key={i}>{e}</li>
-                            ))}
-                          </ul>
-                        </details>
-                      ) : null}
-                    </td>
-                    <td className="num">{formatCount(r.tokensIn + r.tokensOut)}</td>
-                    <td className="num">{r.cost === null ? "—" : `$${r.cost.toFixed(4)}`}</td>
-                    <td>
-                      <form action={controlRun} className="inline-form">
-                        <input type="hidden" name="run" value={r.id} />
-                        {r.status === "RUNNING" ? (
-                          <button type="submit" name="do" value="pause">
-                            Pause
-                          </button>
-                        ) : null}
-                        {r.status === "PAUSED" ? (
-                          <button type="submit" name="do" value="resume">
-                            Resume
-                          </button>
-                        ) : null}
-                        {r.status === "RUNNING" || r.status === "PAUSED" ? (
-                          <button type="submit" name="do" value="cancel">
-                            Cancel
-                          </button>
-                        ) : null}
-                      </form>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ) : null}
+        {runs.length ? <DataTable label="Runs" rows={runs} rowKey={(r) => r.id} columns={RUN_COLUMNS} /> : null}
       </section>
       <section aria-labelledby="prompt">
         <h2 id="prompt">The judge prompt</h2>
         <PromptForm text={prompt.text} version={prompt.version} />
       </section>
     </>
+  );
+}
+
+type Run = Awaited<ReturnType<typeof listRuns>>[number];
+
+const RUN_COLUMNS: Column<Run>[] = [
+  {
+    key: "run",
+    label: "Run",
+    rowHeader: true,
+    cell: (r) => (
+      <>
+        {r.id} <small className="sub">{formatTime(r.createdAt)}</small>
+      </>
+    ),
+  },
+  { key: "judges", label: "Judges", cell: (r) => r.judges.join(", ") },
+  { key: "prompt", label: "Prompt", cell: (r) => `v${r.promptVersion}` },
+  { key: "status", label: "Status", cell: (r) => r.status.toLowerCase() },
+  {
+    key: "progress",
+    label: "Answered / failed / waiting",
+    numeric: true,
+    cell: (r) => (
+      <>
+        {formatCount(r.done)} / {formatCount(r.failed)} / {formatCount(r.pending + r.asking)}
+        {r.truncated ? <small className="sub">{formatCount(r.truncated)} cut to fit</small> : null}
+        {r.errors.length ? (
+          <details>
+            <summary>errors</summary>
+            <ul className="errors">
+              {r.errors.map((e, i) => (
+                <li key={i}>{e}</li>
+              ))}
+            </ul>
+          </details>
+        ) : null}
+      </>
+    ),
+  },
+  { key: "tokens", label: "Tokens", numeric: true, cell: (r) => formatCount(r.tokensIn + r.tokensOut) },
+  { key: "cost", label: "Cost", numeric: true, cell: (r) => (r.cost === null ? "—" : `$${r.cost.toFixed(4)}`) },
+  { key: "control", label: "Control", cell: (r) => <RunControl run={r} /> },
+];
+
+/** Pause, resume or cancel a run, as its status allows. */
+function RunControl({ run: r }: { run: Run }) {
+  return (
+    <form action={controlRun} className="inline-form">
+      <input type="hidden" name="run" value={r.id} />
+      {r.status === "RUNNING" ? (
+        <button type="submit" name="do" value="pause">
+          Pause
+        </button>
+      ) : null}
+      {r.status === "PAUSED" ? (
+        <button type="submit" name="do" value="resume">
+          Resume
+        </button>
+      ) : null}
+      {r.status === "RUNNING" || r.status === "PAUSED" ? (
+        <button type="submit" name="do" value="cancel">
+          Cancel
+        </button>
+      ) : null}
+    </form>
   );
 }

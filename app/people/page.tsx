@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { DataTable } from "@/components/tables/data-table";
 import { requirePage } from "@/lib/auth/session";
 import { listPeople } from "@/lib/data/people";
 import { shownText } from "@/lib/domain/text";
@@ -20,38 +21,25 @@ export default async function PeoplePage() {
         change a role or a password in its row, which signs that person out everywhere.
       </p>
       <AddPersonForm />
-      <div className="table-scroll">
-        <table aria-label="People">
-          <thead>
-            <tr>
-              <th>Handle</th>
-              <th>Name</th>
-              <th>Email</th>
-              <th>Signs in</th>
-              <th className="num">Labels</th>
-              <th className="num">Assigned</th>
-              <th>Role</th>
-              <th>Password</th>
-            </tr>
-          </thead>
-          <tbody>
-            {people.map((p) => (
-              <tr key={p.id}>
-                <td>{shownText(p.handle)}</td>
-                <td>{shownText(p.name)}</td>
-                <td>{p.email ?? "—"}</td>
-                <td>{p.canSignIn ? "yes" : "no"}</td>
-                <td className="num">{p.labels}</td>
-                <td className="num">{p.assigned}</td>
-                <td>
-                  <RoleForm id={p.id} role={p.role} />
-                </td>
-                <td>{p.canSignIn ? <PasswordForm id={p.id} handle={p.handle} /> : "—"}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        label="People"
+        rows={people}
+        rowKey={(p) => p.id}
+        columns={[
+          { key: "handle", label: "Handle", cell: (p) => shownText(p.handle) },
+          { key: "name", label: "Name", cell: (p) => shownText(p.name) },
+          { key: "email", label: "Email", cell: (p) => p.email ?? "—" },
+          { key: "signs-in", label: "Signs in", cell: (p) => (p.canSignIn ? "yes" : "no") },
+          { key: "labels", label: "Labels", numeric: true, cell: (p) => p.labels },
+          { key: "assigned", label: "Assigned", numeric: true, cell: (p) => p.assigned },
+          { key: "role", label: "Role", cell: (p) => <RoleForm id={p.id} role={p.role} /> },
+          {
+            key: "password",
+            label: "Password",
+            cell: (p) => (p.canSignIn ? <PasswordForm id={p.id} handle={p.handle} /> : "—"),
+          },
+        ]}
+      />
     </>
   );
 }

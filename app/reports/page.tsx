@@ -2,6 +2,7 @@
 // read-only link. Researchers freeze and share; reviewers read.
 import type { Metadata } from "next";
 import Link from "next/link";
+import { DataTable } from "@/components/tables/data-table";
 import { can } from "@/lib/auth/permissions";
 import { requirePage } from "@/lib/auth/session";
 import { dataFingerprint, listFrozenReports } from "@/lib/data/frozen-reports";
@@ -34,43 +35,44 @@ export default async function ReportsPage() {
       </p>
       {writer ? <FreezeForm /> : null}
       {reports.length ? (
-        <div className="table-scroll">
-          <table aria-label="Frozen reports">
-            <thead>
-              <tr>
-                <th scope="col">Report</th>
-                <th scope="col">Frozen</th>
-                <th scope="col">Live figures</th>
-                {writer ? <th scope="col">Read-only links</th> : null}
-              </tr>
-            </thead>
-            <tbody>
-              {reports.map((r) => (
-                <tr key={r.id}>
-                  <th scope="row">
-                    <Link href={`/reports/${r.id}`}>{shownText(r.name)}</Link>
-                  </th>
-                  <td>
-                    {formatTime(r.createdAt)}
-                    {r.createdBy ? ` by ${r.createdBy}` : ""}
-                  </td>
-                  <td>{r.fingerprint === fingerprint ? "unchanged" : "moved since"}</td>
-                  {writer ? (
-                    <td>
-                      {r.links.map((l) => (
-                        <div key={l.id} className="link-row">
-                          <code>/r/{l.hint}…</code> {linkState(l, now)}
-                          {l.revokedAt ? null : <RevokeForm link={l.id} hint={l.hint} />}
-                        </div>
-                      ))}
-                      <ShareForm report={r.id} name={r.name} />
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label="Frozen reports"
+          rows={reports}
+          rowKey={(r) => r.id}
+          columns={[
+            {
+              key: "report",
+              label: "Report",
+              rowHeader: true,
+              cell: (r) => <Link href={`/reports/${r.id}`}>{shownText(r.name)}</Link>,
+            },
+            {
+              key: "frozen",
+              label: "Frozen",
+              cell: (r) => `${formatTime(r.createdAt)}${r.createdBy ? ` by ${r.createdBy}` : ""}`,
+            },
+            {
+              key: "live",
+              label: "Live figures",
+              cell: (r) => (r.fingerprint === fingerprint ? "unchanged" : "moved since"),
+            },
+            writer && {
+              key: "links",
+              label: "Read-only links",
+              cell: (r) => (
+                <>
+                  {r.links.map((l) => (
+                    <div key={l.id} className="link-row">
+                      <code>/r/{l.hint}…</code> {linkState(l, now)}
+                      {l.revokedAt ? null : <RevokeForm link={l.id} hint={l.hint} />}
+                    </div>
+                  ))}
+                  <ShareForm report={r.id} name={r.name} />
+                </>
+              ),
+            },
+          ]}
+        />
       ) : (
         <p className="empty">No report frozen yet.</p>
       )}

@@ -4,6 +4,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { StudyChooser } from "@/components/forms/study-chooser";
+import { DataTable } from "@/components/tables/data-table";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
 import { WithheldNote } from "@/components/ui/withheld";
 import type { Actor } from "@/lib/auth/permissions";
@@ -71,42 +72,36 @@ export default async function ReviewPage({ searchParams }: { searchParams: Promi
       </p>
       <WithheldNote pending={await pendingBlind(actor.id)} />
       {items.length ? (
-        <div className="table-scroll">
-          <table aria-label="Disagreements">
-            <thead>
-              <tr>
-                <th scope="col">Trajectory</th>
-                <th scope="col">Disagreement</th>
-                <th scope="col">Labels</th>
-                <th scope="col">Panel</th>
-                <th scope="col">Gold</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((i) => (
-                <tr key={i.trajectoryId}>
-                  <th scope="row">
-                    <Link href={`/review/${studyId}/${i.trajectoryId}`}>
-                      {shownText(`${i.task} · ${i.model}`)} · network {networkWords(i.network)} · {i.prompt}
-                    </Link>
-                  </th>
-                  <td>{i.kind}</td>
-                  <td>
-                    {i.labels.map((l) => (
-                      <div key={l.annotator}>
-                        {shownText(l.annotator)}: {VERDICT_WORDS[l.overall]}
-                      </div>
-                    ))}
-                  </td>
-                  <td>
-                    <VerdictBadge verdict={i.panel} />
-                  </td>
-                  <td>{i.gold ? <VerdictBadge verdict={i.gold} /> : "—"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label="Disagreements"
+          rows={items}
+          rowKey={(i) => i.trajectoryId}
+          columns={[
+            {
+              key: "trajectory",
+              label: "Trajectory",
+              rowHeader: true,
+              cell: (i) => (
+                <Link href={`/review/${studyId}/${i.trajectoryId}`}>
+                  {shownText(`${i.task} · ${i.model}`)} · network {networkWords(i.network)} · {i.prompt}
+                </Link>
+              ),
+            },
+            { key: "kind", label: "Disagreement", cell: (i) => i.kind },
+            {
+              key: "labels",
+              label: "Labels",
+              cell: (i) =>
+                i.labels.map((l) => (
+                  <div key={l.annotator}>
+                    {shownText(l.annotator)}: {VERDICT_WORDS[l.overall]}
+                  </div>
+                )),
+            },
+            { key: "panel", label: "Panel", cell: (i) => <VerdictBadge verdict={i.panel} /> },
+            { key: "gold", label: "Gold", cell: (i) => (i.gold ? <VerdictBadge verdict={i.gold} /> : "—") },
+          ]}
+        />
       ) : (
         <p className="empty">Nothing to adjudicate in this study: every trajectory&apos;s labels agree.</p>
       )}

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { DataTable } from "@/components/tables/data-table";
 import { can } from "@/lib/auth/permissions";
 import { requirePage } from "@/lib/auth/session";
 import { listStudies } from "@/lib/data/studies";
@@ -27,48 +28,42 @@ export default async function StudiesPage() {
         researcher&apos;s label on an item is pending, they cannot open that trajectory anywhere else in the app either.
       </p>
       {studies.length ? (
-        <div className="table-scroll">
-          <table aria-label="Studies">
-            <thead>
-              <tr>
-                <th>Study</th>
-                <th>Seed</th>
-                <th className="num">Items</th>
-                <th className="num">Per item</th>
-                <th>Blind</th>
-                <th>Created</th>
-                <th>Progress (labelled / assigned)</th>
-              </tr>
-            </thead>
-            <tbody>
-              {studies.map((s) => (
-                <tr key={s.id}>
-                  <td>{shownText(s.name)}</td>
-                  <td>
-                    <code>{s.seed}</code>
-                  </td>
-                  <td className="num">{s.items}</td>
-                  <td className="num">{s.overlap}</td>
-                  <td>
-                    {s.blind ? (s.blindElsewhere ? "yes, and elsewhere" : "yes, in the queue only") : "no"}
-                    {s.blind && writer ? <BlindElsewhereForm study={s.id} name={s.name} on={s.blindElsewhere} /> : null}
-                  </td>
-                  <td>
-                    {formatTime(s.createdAt)}
-                    {s.createdBy ? ` by ${s.createdBy}` : ""}
-                  </td>
-                  <td>
-                    {s.progress.map((p) => (
-                      <span key={p.handle} className="progress-chip">
-                        {p.handle} {p.done}/{p.assigned}
-                      </span>
-                    ))}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label="Studies"
+          rows={studies}
+          rowKey={(s) => s.id}
+          columns={[
+            { key: "study", label: "Study", cell: (s) => shownText(s.name) },
+            { key: "seed", label: "Seed", cell: (s) => <code>{s.seed}</code> },
+            { key: "items", label: "Items", numeric: true, cell: (s) => s.items },
+            { key: "overlap", label: "Per item", numeric: true, cell: (s) => s.overlap },
+            {
+              key: "blind",
+              label: "Blind",
+              cell: (s) => (
+                <>
+                  {s.blind ? (s.blindElsewhere ? "yes, and elsewhere" : "yes, in the queue only") : "no"}
+                  {s.blind && writer ? <BlindElsewhereForm study={s.id} name={s.name} on={s.blindElsewhere} /> : null}
+                </>
+              ),
+            },
+            {
+              key: "created",
+              label: "Created",
+              cell: (s) => `${formatTime(s.createdAt)}${s.createdBy ? ` by ${s.createdBy}` : ""}`,
+            },
+            {
+              key: "progress",
+              label: "Progress (labelled / assigned)",
+              cell: (s) =>
+                s.progress.map((p) => (
+                  <span key={p.handle} className="progress-chip">
+                    {p.handle} {p.done}/{p.assigned}
+                  </span>
+                )),
+            },
+          ]}
+        />
       ) : (
         <p className="empty">No study yet.</p>
       )}

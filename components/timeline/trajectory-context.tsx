@@ -1,6 +1,7 @@
 // Beside the timeline: the suspect-step index (with the keys that walk it) and the same task and
 // model under other conditions.
 import Link from "next/link";
+import { DataTable } from "@/components/tables/data-table";
 import { NetworkMark } from "@/components/ui/network-mark";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
 import type { getSiblings } from "@/lib/data/trajectory";
@@ -69,43 +70,29 @@ export function Siblings({
           </Link>
         ) : null}
       </p>
-      <div className="table-scroll">
-        <table aria-labelledby="siblings">
-          <thead>
-            <tr>
-              <th scope="col">Net</th>
-              <th scope="col">Prompt</th>
-              <th scope="col">Run</th>
-              <th scope="col">Resolved</th>
-              <th scope="col">Panel</th>
-              <th scope="col" className="num">
-                Steps
-              </th>
-              <th scope="col">Open</th>
-            </tr>
-          </thead>
-          <tbody>
-            {siblings.map((s) => (
-              <tr key={s.id}>
-                <td>
-                  <NetworkMark network={s.network} />
-                </td>
-                <td>{s.prompt}</td>
-                <td>{s.run}</td>
-                <td>{s.resolved === null ? "—" : s.resolved ? "yes" : "no"}</td>
-                <td>
-                  <VerdictBadge verdict={s.panelVerdict} />
-                </td>
-                <td className="num">{s.stepCount}</td>
-                <td>
-                  <Link href={`/trajectories/${s.id}`}>open</Link> ·{" "}
-                  <Link href={`/compare?a=${trajectoryId}&b=${s.id}`}>side by side</Link>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        labelledBy="siblings"
+        rows={siblings}
+        rowKey={(s) => s.id}
+        columns={[
+          { key: "net", label: "Net", cell: (s) => <NetworkMark network={s.network} /> },
+          { key: "prompt", label: "Prompt", cell: (s) => s.prompt },
+          { key: "run", label: "Run", cell: (s) => s.run },
+          { key: "resolved", label: "Resolved", cell: (s) => (s.resolved === null ? "—" : s.resolved ? "yes" : "no") },
+          { key: "panel", label: "Panel", cell: (s) => <VerdictBadge verdict={s.panelVerdict} /> },
+          { key: "steps", label: "Steps", numeric: true, cell: (s) => s.stepCount },
+          {
+            key: "open",
+            label: "Open",
+            cell: (s) => (
+              <>
+                <Link href={`/trajectories/${s.id}`}>open</Link> ·{" "}
+                <Link href={`/compare?a=${trajectoryId}&b=${s.id}`}>side by side</Link>
+              </>
+            ),
+          },
+        ]}
+      />
     </section>
   );
 }

@@ -4,6 +4,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { DataTable } from "@/components/tables/data-table";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
 import { WithheldNote } from "@/components/ui/withheld";
 import { requirePage } from "@/lib/auth/session";
@@ -76,41 +77,35 @@ export default async function CellLabelsPage({
         have labels in two cells.
       </p>
       {labels.length ? (
-        <div className="table-scroll">
-          <table aria-label="Labels">
-            <thead>
-              <tr>
-                <th scope="col">Trajectory</th>
-                <th scope="col">Annotator</th>
-                <th scope="col">Label</th>
-                <th scope="col">{gold ? "Gold" : rater === "panel" ? "Panel" : rater}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {labels.map((l) => (
-                <tr key={`${l.trajectoryId}-${l.annotator}`}>
-                  <th scope="row">
-                    <Link href={`/trajectories/${l.trajectoryId}`}>
-                      #{l.trajectoryId} · {shownText(`${l.benchmark} · ${l.model} · network `)}
-                      {networkWords(l.network)} · {l.prompt}
-                    </Link>
-                  </th>
-                  <td>{shownText(l.annotator)}</td>
-                  <td>
-                    <VerdictBadge verdict={l.human} />
-                  </td>
-                  <td>
-                    <VerdictBadge
-                      verdict={
-                        group.kind === "judge" ? (l.judges[group.name] ?? null) : gold ? (l.gold ?? null) : l.panel
-                      }
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label="Labels"
+          rows={labels}
+          rowKey={(l) => `${l.trajectoryId}-${l.annotator}`}
+          columns={[
+            {
+              key: "trajectory",
+              label: "Trajectory",
+              rowHeader: true,
+              cell: (l) => (
+                <Link href={`/trajectories/${l.trajectoryId}`}>
+                  #{l.trajectoryId} · {shownText(`${l.benchmark} · ${l.model} · network `)}
+                  {networkWords(l.network)} · {l.prompt}
+                </Link>
+              ),
+            },
+            { key: "annotator", label: "Annotator", cell: (l) => shownText(l.annotator) },
+            { key: "label", label: "Label", cell: (l) => <VerdictBadge verdict={l.human} /> },
+            {
+              key: "rater",
+              label: gold ? "Gold" : rater === "panel" ? "Panel" : rater,
+              cell: (l) => (
+                <VerdictBadge
+                  verdict={group.kind === "judge" ? (l.judges[group.name] ?? null) : gold ? (l.gold ?? null) : l.panel}
+                />
+              ),
+            },
+          ]}
+        />
       ) : (
         <p className="empty">No label in this cell.</p>
       )}

@@ -2,6 +2,7 @@
 // Draw a study: the form is previewed (draw and assignment shown), then saved as shown.
 import { type FormEvent, startTransition, useActionState, useState } from "react";
 import { FieldError, FormMessage, fieldProps } from "@/components/forms/field-error";
+import { DataTable } from "@/components/tables/data-table";
 import { shownText } from "@/lib/domain/text";
 import { NO_ERRORS } from "@/lib/errors";
 import { type DraftState, previewStudy, saveStudy } from "../actions";
@@ -97,40 +98,7 @@ export function StudyForm({ labellers, defaultSeed }: { labellers: Labeller[]; d
           <p className="empty">Nobody can label yet: add annotators on the People page.</p>
         )}
       </fieldset>
-      {preview.draft ? (
-        <fieldset>
-          <legend>Size per stratum (empty: the size above)</legend>
-          <table>
-            <thead>
-              <tr>
-                <th>Stratum (benchmark | model | network | prompt)</th>
-                <th className="num">Trajectories</th>
-                <th className="num">Size</th>
-              </tr>
-            </thead>
-            <tbody>
-              {preview.draft.strata.map((s) => (
-                <tr key={s.stratum}>
-                  <td>{s.stratum}</td>
-                  <td className="num">{s.pool}</td>
-                  <td className="num">
-                    <input type="hidden" name="stratum" value={s.stratum} />
-                    <input
-                      name="stratumSize"
-                      type="number"
-                      min={0}
-                      max={10000}
-                      aria-label={`size of ${s.stratum}`}
-                      defaultValue={preview.draft!.design.sizes[s.stratum] ?? ""}
-                      placeholder={String(preview.draft!.design.size)}
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </fieldset>
-      ) : null}
+      {preview.draft ? <StrataSizes draft={preview.draft} /> : null}
       <FormMessage errors={errors} />
       <p className="filter-actions">
         <button type="submit" disabled={previewing}>
@@ -153,30 +121,59 @@ export function StudyForm({ labellers, defaultSeed }: { labellers: Labeller[]; d
   );
 }
 
+/** The size of each stratum of the previewed draw, to change before drawing again. */
+function StrataSizes({ draft }: { draft: NonNullable<DraftState["draft"]> }) {
+  return (
+    <fieldset>
+      <legend>Size per stratum (empty: the size above)</legend>
+      <DataTable
+        label="Size per stratum"
+        rows={draft.strata}
+        rowKey={(s) => s.stratum}
+        columns={[
+          { key: "stratum", label: "Stratum (benchmark | model | network | prompt)", cell: (s) => s.stratum },
+          { key: "pool", label: "Trajectories", numeric: true, cell: (s) => s.pool },
+          {
+            key: "size",
+            label: "Size",
+            numeric: true,
+            cell: (s) => (
+              <>
+                <input type="hidden" name="stratum" value={s.stratum} />
+                <input
+                  name="stratumSize"
+                  type="number"
+                  min={0}
+                  max={10000}
+                  aria-label={`size of ${s.stratum}`}
+                  defaultValue={draft.design.sizes[s.stratum] ?? ""}
+                  placeholder={String(draft.design.size)}
+                />
+              </>
+            ),
+          },
+        ]}
+      />
+    </fieldset>
+  );
+}
+
 function DraftView({ draft }: { draft: NonNullable<DraftState["draft"]> }) {
   return (
     <section aria-label="Preview">
       <h2>
         Preview: {draft.items.length} items, seed “{draft.design.seed}”
       </h2>
-      <table>
-        <thead>
-          <tr>
-            <th>Stratum</th>
-            <th className="num">Trajectories</th>
-            <th className="num">Drawn</th>
-          </tr>
-        </thead>
-        <tbody>
-          {draft.strata.map((s) => (
-            <tr key={s.stratum}>
-              <td>{s.stratum}</td>
-              <td className="num">{s.pool}</td>
-              <td className="num">{s.drawn}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        label="Drawn per stratum"
+        rows={draft.strata}
+        rowKey={(s) => s.stratum}
+        columns={[
+          { key: "stratum", label: "Stratum", cell: (s) => s.stratum },
+          { key: "pool", label: "Trajectories", numeric: true, cell: (s) => s.pool },
+          { key: "drawn", label: "Drawn", numeric: true, cell: (s) => s.drawn },
+        ]}
+      />
       <h3>Assignment ({draft.design.overlap} per item)</h3>
       <ul>
         {draft.load.map((l) => (
