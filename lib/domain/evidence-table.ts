@@ -1,10 +1,12 @@
 // The results page's evidence table as one model (figure-table.ts): per condition, among the
 // trajectories whose task has a record, how many show evidence, how the panel judged those, and the
-// two disagreements worth a look, each count linked to exactly the trajectories it counts.
+// two disagreements worth a look, each count linked to exactly the trajectories it counts. Rows in
+// the result table's order.
 import { conditionFilter } from "./drill-down";
 import { type EvidenceSummaryRow, LOW_SIMILARITY } from "./evidence";
 import { linked, plain, type TableModel, valued } from "./figure-table";
 import { formatCount, formatPercent } from "./format";
+import { compareConditions } from "./results";
 import { conditionCells, conditionColumns, conditionWords, countCell, counted, rowKey } from "./table-columns";
 
 const share = (n: number, of: number) => (of ? (100 * n) / of : null);
@@ -28,7 +30,7 @@ export function evidenceModel(rows: readonly EvidenceSummaryRow[]): TableModel {
       counted("likely_judge_misses", "Likely judge misses", "Likely judge misses"),
       counted("likely_false_alarms", "Likely false alarms", "Likely false alarms"),
     ],
-    rows: rows.map((r) => {
+    rows: [...rows].sort(compareConditions).map((r) => {
       const base = conditionFilter(r);
       const any = { ...base, evidence: "any" } as const;
       const words = conditionWords(r);

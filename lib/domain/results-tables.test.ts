@@ -115,6 +115,11 @@ describe("every result table, every format, the same figures", () => {
     });
   });
 
+  it("the evidence table's rows come in the result table's order, whatever order they are read in", () => {
+    const reversed = reportTable("evidence", { ...report, evidence: [...report.evidence].reverse() });
+    expect(reversed.rows.map((r) => r.cells[3]!.values[0])).toEqual(["vanilla", "principled"]);
+  });
+
   it("the JSON carries the models' values", () => {
     // biome-ignore lint/suspicious/noExplicitAny: the JSON is walked by its documented keys
     const json = resultsReportJson(report) as Array<Record<string, any>>;
