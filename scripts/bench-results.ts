@@ -54,8 +54,8 @@ await sql(`INSERT INTO trajectory ("benchmarkId", "modelId", "taskId", network, 
   LIMIT ${N}`);
 const verdict = `(ARRAY['NOT_ATTEMPTED','ATTEMPTED','SUCCESSFUL'])[1 + floor(random() * 3)::int]::"Verdict"`;
 await sql(`INSERT INTO judge_vote ("trajectoryId", "judgeId", upstream, "localGit", memory, other, overall,
-  "parseStatus", "updatedAt")
-  SELECT t.id, j, ${verdict}, ${verdict}, ${verdict}, ${verdict}, ${verdict}, 'GIVEN', now() FROM trajectory t,
+  "parseStatus", "updatedAt", counted)
+  SELECT t.id, j, ${verdict}, ${verdict}, ${verdict}, ${verdict}, ${verdict}, 'GIVEN', now(), true FROM trajectory t,
     generate_series(1, 3) j`);
 // Stored panel columns as the import would leave them (values need not follow the votes for timing).
 await sql(`UPDATE trajectory SET "panelVerdict" = ${verdict}, "panelUpstream" = ${verdict}, "panelLocalGit" =

@@ -14,6 +14,7 @@ import type { WriteCounts } from "@/lib/data/import/context";
 import { judgeConcurrency } from "@/lib/data/judge-requests";
 import { cancelRun } from "@/lib/data/judge-runs";
 import { currentPrompt, defineJudge, JudgeDefinitionSchema, listJudges } from "@/lib/data/judges";
+import { type PanelMember, panelsJson, parseMember, setPanel } from "@/lib/data/panels";
 import { createPerson, listPeople, PersonSchema, setPassword } from "@/lib/data/people";
 import { sweepInterruptedImports } from "@/lib/data/recovery";
 import { isReportFormat, REPORT_FORMATS, REPORTS, type ReportName, tableChoice } from "@/lib/data/reports";
@@ -69,6 +70,10 @@ const HELP = `Shortcut Audit command line
   judge work                           work runs started elsewhere, sharing them through the database
   judge cancel RUN                     stop a run: what it asked is kept, what it had not asked is not asked
   judge list                           judges, their endpoints, answers and unparseable answers
+  panel show [--format json]           the panel every figure follows, and the earlier ones
+  panel set JUDGE[@vN]... [--name NAME]
+                                       put a new panel in force: each judge at a prompt version (without @vN: its
+                                       imported votes); every figure, kept page and later report follows it
   user add --handle H --email E --role researcher|annotator|reviewer [--name N]
                                        create an account that signs in (or give a login to an imported annotator);
                                        the password is read from SHORTCUT_AUDIT_PASSWORD or the first line of
@@ -400,6 +405,45 @@ async function judgeCommand(args: string[]): Promise<number> {
   return 0;
 }
 
+/** panel show | panel set: the judges whose majority every figure follows. */
+async function panelCommand(args: string[]): Promise<number> {
+  const [sub, ...rest] = args;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: { format: { type: "string" }, name: { type: "string" } },
+  });
+  const members = (j: { judge: string; prompt_version: number | null }) =>
+    `${j.judge}${j.prompt_version === null ? "" : `@v${j.prompt_version}`}`;
+  if (sub === "show") {
+    const panels = (await panelsJson()) as {
+      in_force: { name: string; judges: Array<{ judge: string; prompt_version: number | null }> } | null;
+      earlier: Array<{ name: string; judges: Array<{ judge: string; prompt_version: number | null }> }>;
+    };
+    if (values.format === "json") process.stdout.write(`${JSON.stringify(panels, null, 2)}\n`);
+    else if (values.format !== undefined) fail(`panel show: --format takes json, not "${values.format}"`);
+    else
+      for (const [p, state] of [
+        ...(panels.in_force ? [[panels.in_force, "in force"] as const] : []),
+        ...panels.earlier.map((p) => [p, "earlier"] as const),
+      ])
+        console.log([p.name, state, p.judges.map(members).join(" ")].join("\t"));
+    return 0;
+  }
+  if (sub !== "set") fail("panel: give show or set");
+  const parsed = positionals.map(parseMember);
+  const bad = parsed.find((p) => "error" in p);
+  if (bad && "error" in bad) fail(`panel set: ${bad.error}`);
+  if (!parsed.length) fail("panel set: name the panel's judges (JUDGE or JUDGE@vN)");
+  const panel = await setPanel(null, parsed as PanelMember[], values.name).catch((e: unknown) =>
+    fail(`panel set: ${e instanceof Error ? e.message : String(e)}`),
+  );
+  console.error(
+    `panel ${panel.name} in force: ${panel.judges.map((j) => members({ judge: j.judge, prompt_version: j.promptVersion })).join(" ")}`,
+  );
+  return 0;
+}
+
 /** user add | user list: accounts, for a database without the demo study (or a first researcher). */
 async function userCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
@@ -469,6 +513,7 @@ async function main(): Promise<number> {
     agreement: reportCommand("agreement"),
     evidence: evidenceCommand,
     judge: judgeCommand,
+    panel: panelCommand,
     user: userCommand,
   };
   const run = commands[command];

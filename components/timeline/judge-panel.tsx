@@ -33,11 +33,12 @@ export function askedText(asked: Loaded["votes"][number]["asked"]): string {
 
 export function JudgePanel({ t, base = t.id }: { t: Loaded; base?: number | string }) {
   const rows: RaterRow[] = t.votes.map((v) => ({
-    key: v.judge,
+    key: `${v.judge}@${v.promptVersion ?? "imported"}`,
     rater: (
       <>
         {v.judge}
         <div className="asked">{askedText(v.asked)}</div>
+        {v.counted ? null : <div className="asked">not in the panel: not counted</div>}
       </>
     ),
     verdicts: v.verdicts,

@@ -54,7 +54,7 @@ export async function getLabelPoints(scope: AgreementScope = {}): Promise<LabelP
           goldOverall: true,
           benchmark: { select: { name: true } },
           model: { select: { name: true } },
-          votes: { select: { overall: true, judge: { select: { name: true } } } },
+          votes: { where: { counted: true }, select: { overall: true, judge: { select: { name: true } } } },
         },
       },
     },
@@ -86,7 +86,7 @@ export async function getGoldPoints(scope: AgreementScope = {}): Promise<GoldPoi
       network: true,
       prompt: true,
       panelVerdict: true,
-      votes: { select: { overall: true, judge: { select: { name: true } } } },
+      votes: { where: { counted: true }, select: { overall: true, judge: { select: { name: true } } } },
     },
   });
   return trajectories.map((t) => ({

@@ -1,8 +1,9 @@
 import "server-only";
 // The trajectory columns derived from votes and labels (panel verdicts, split, counts). They are
-// recomputed by the pure rules of lib/domain/panel.ts, in the same transaction as the write that
-// changed their inputs, so no figure ever reads a stale panel.
-import { panelVerdicts } from "@/lib/domain/panel";
+// recomputed by the pure rules of lib/domain/panel.ts from the votes of the panel in force
+// (panels.ts), in the same transaction as the write that changed their inputs, so no figure ever
+// reads a stale panel.
+import { newestPerKey, panelVerdicts } from "@/lib/domain/panel";
 import {
   CATEGORIES,
   CATEGORY_FIELDS,
@@ -14,8 +15,14 @@ import {
 } from "@/lib/domain/verdicts";
 import type { Sql } from "./sql";
 
+/** The id of the panel in force (the one adopted last), as a subquery. */
+export const PANEL_IN_FORCE = `(SELECT id FROM panel WHERE "adoptedAt" IS NOT NULL ORDER BY "adoptedAt" DESC, id DESC LIMIT 1)`;
+
 type VoteRow = {
+  id: number;
   trajectoryId: number;
+  judgeId: number;
+  votedAt: Date;
   upstream: Verdict;
   localGit: Verdict;
   memory: Verdict;
@@ -30,13 +37,25 @@ export function voteVerdicts(row: Pick<VoteRow, "upstream" | "localGit" | "memor
 export async function refreshDerived(sql: Sql, trajectoryIds: readonly number[]): Promise<void> {
   if (!trajectoryIds.length) return;
   const ids = [...new Set(trajectoryIds)];
+  // The panel's votes: each member judge's, at the versions the panel names it (its newest among them).
   const votes = await sql.query<VoteRow>(
-    `SELECT "trajectoryId", upstream, "localGit", memory, other, "parseStatus" FROM judge_vote WHERE "trajectoryId"
-      = ANY($1::int[])`,
+    `SELECT v.id, v."trajectoryId", v."judgeId", v."votedAt", v.upstream, v."localGit", v.memory, v.other, v."parseStatus"
+       FROM judge_vote v JOIN panel_member m ON m."judgeId" = v."judgeId" AND m."promptVersion" = v."promptVersion"
+      WHERE v."trajectoryId" = ANY($1::int[]) AND m."panelId" = ${PANEL_IN_FORCE}`,
     [ids],
   );
+  const counted = newestPerKey(
+    votes.map((v) => ({ ...v, order: new Date(v.votedAt).getTime() })),
+    (v) => `${v.trajectoryId}:${v.judgeId}`,
+  );
   const byTrajectory = new Map<number, VoteRow[]>(ids.map((id) => [id, []]));
-  for (const v of votes) byTrajectory.get(v.trajectoryId)!.push(v);
+  for (const v of counted) byTrajectory.get(v.trajectoryId)!.push(v);
+  // Which votes count is kept on each vote, so every figure that reads votes reads the panel's.
+  await sql.query(
+    `UPDATE judge_vote SET counted = (id = ANY($2::int[]))
+      WHERE "trajectoryId" = ANY($1::int[]) AND counted IS DISTINCT FROM (id = ANY($2::int[]))`,
+    [ids, counted.map((v) => v.id)],
+  );
 
   const cols = {
     id: [] as number[],

@@ -101,7 +101,9 @@ export async function* exportTrajectories(): AsyncGenerator<Record<string, unkno
 export async function* exportVotes(): AsyncGenerator<Record<string, unknown>> {
   const votes = pages((after) =>
     db().judgeVote.findMany({
-      where: { id: { gt: after } },
+      // The votes the panel in force counts: a judge's answers under other prompt versions are kept
+      // in the app, but a record of the interchange names no version.
+      where: { id: { gt: after }, counted: true },
       orderBy: { id: "asc" },
       take: PAGE,
       select: {

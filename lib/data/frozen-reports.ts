@@ -44,8 +44,8 @@ const DIGESTS = {
   trajectories: `SELECT coalesce(string_agg(concat_ws('|', id, "benchmarkId", "modelId", "taskId", network, prompt, run,
     resolved, "panelVerdict", "panelUpstream", "panelLocalGit", "panelMemory", "panelOther"), E'\\n' ORDER BY id), '')
     AS text FROM trajectory`,
-  votes: `SELECT coalesce(string_agg(concat_ws('|', id, "trajectoryId", "judgeId", overall, "parseStatus",
-    "updatedAt"), E'\\n' ORDER BY id), '') AS text FROM judge_vote`,
+  votes: `SELECT coalesce(string_agg(concat_ws('|', id, "trajectoryId", "judgeId", "promptVersion", counted, overall,
+    "parseStatus", "updatedAt"), E'\\n' ORDER BY id), '') AS text FROM judge_vote`,
   labels: `SELECT coalesce(string_agg(concat_ws('|', id, "trajectoryId", "annotatorId", "studyId", overall,
     "blindOverall", "updatedAt"), E'\\n' ORDER BY id), '') AS text FROM label`,
   gold: `SELECT coalesce(string_agg(concat_ws('|', id, "trajectoryId", "adjudicatorId", overall, "createdAt"),
@@ -69,7 +69,7 @@ async function judgesNow(): Promise<FrozenJudge[]> {
   const rows = await db().$queryRaw<Array<{ judge: string; votes: number; versions: number[] }>>`
     SELECT j.name AS judge, count(v.id)::int AS votes,
       coalesce(array_agg(DISTINCT r."promptVersion") FILTER (WHERE r."promptVersion" IS NOT NULL), '{}') AS versions
-    FROM judge j JOIN judge_vote v ON v."judgeId" = j.id LEFT JOIN judge_request r ON r.id = v."requestId"
+    FROM judge j JOIN judge_vote v ON v."judgeId" = j.id AND v.counted LEFT JOIN judge_request r ON r.id = v."requestId"
     GROUP BY j.name ORDER BY j.name`;
   return rows.map((r) => ({ judge: r.judge, votes: r.votes, promptVersions: [...r.versions].sort((a, b) => a - b) }));
 }

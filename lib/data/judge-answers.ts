@@ -20,6 +20,7 @@ export type Outcome = {
   judge: { id: number; name: string; temperature: number | null; maxTokens: number | null };
   trajectoryId: number;
   trajectoryKey: NaturalKey;
+  promptVersion: number;
   cut: { truncated: boolean; cutChars: number };
 } & ({ answer: JudgeAnswer; cost: number | null } | { error: string });
 
@@ -66,6 +67,7 @@ async function store(sql: Sql, outcomes: readonly Outcome[]): Promise<void> {
       answered.map((o) => ({
         line: 0,
         requestId: o.requestId,
+        promptVersion: o.promptVersion,
         trajectoryId: o.trajectoryId,
         record: {
           trajectory: { key: o.trajectoryKey },

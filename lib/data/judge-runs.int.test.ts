@@ -17,6 +17,7 @@ import { runCli, startCli } from "@/test/cli";
 import { type FakeProvider, fakeProvider } from "@/test/fake-provider";
 import { jsonl, tempFiles } from "@/test/temp-files";
 import { finishRun, planRun, previewRun, runProgress } from "./judge-runs";
+import { setPanel } from "./panels";
 
 const { write } = tempFiles("sa-judge-runs-");
 const ANSWER = JSON.stringify({
@@ -156,9 +157,16 @@ describe("judge runs", () => {
     expect(
       votes.every((v) => v.localGit === "SUCCESSFUL" && v.overall === "SUCCESSFUL" && v.parseStatus === "PARSED"),
     ).toBe(true);
+    // The answers count only once the judge is in the panel; the export writes the votes it counts.
+    const exportedGood = async () => {
+      const out: Array<Record<string, unknown>> = [];
+      for await (const v of exportVotes()) if (v.judge === "jr-good") out.push(v);
+      return out;
+    };
+    expect(await exportedGood()).toHaveLength(0);
+    await setPanel(null, [{ judge: "jr-good", promptVersion: plan.promptVersion }]);
     // The export says how each asked vote came (importing ignores it).
-    const exported: Array<Record<string, unknown>> = [];
-    for await (const v of exportVotes()) if (v.judge === "jr-good") exported.push(v);
+    const exported = await exportedGood();
     expect(exported).toHaveLength(5);
     expect(exported[0]!.asked).toMatchObject({
       prompt_version: plan.promptVersion,

@@ -10,6 +10,7 @@ import type { AgreementReport } from "@/lib/domain/agreement-report";
 import type { PairedChange } from "@/lib/domain/paired";
 import type { ResultsReport } from "@/lib/domain/results-tables";
 import { type AgreementScope, getAgreement } from "./agreement";
+import { PANEL_IN_FORCE } from "./derived";
 import { type EvidenceSummaryRow, evidenceSummary } from "./evidence-summary";
 import { getPairedChanges } from "./paired";
 import { type ConditionResult, getResults } from "./results";
@@ -38,12 +39,12 @@ async function labelVersion(): Promise<string> {
   return `${v!.n}:${v!.at?.getTime() ?? 0}`;
 }
 
-/** Votes: a judge run writes them without an import. */
+/** Votes: a judge run writes them without an import; which count is the panel in force's. */
 async function voteVersion(): Promise<string> {
-  const [v] = await db().$queryRaw<
-    Array<{ n: number; at: Date | null }>
-  >`SELECT count(*)::int AS n, max("updatedAt") AS at FROM judge_vote`;
-  return `${v!.n}:${v!.at?.getTime() ?? 0}`;
+  const [v] = await db().$queryRawUnsafe<Array<{ n: number; at: Date | null; panel: number | null }>>(
+    `SELECT count(*)::int AS n, max("updatedAt") AS at, ${PANEL_IN_FORCE} AS panel FROM judge_vote`,
+  );
+  return `${v!.n}:${v!.at?.getTime() ?? 0}:${v!.panel ?? 0}`;
 }
 
 async function goldVersion(): Promise<string> {

@@ -67,6 +67,7 @@ const JUDGE_SQL = `
     count(*) FILTER (WHERE v."parseStatus" = 'UNPARSEABLE')::int AS unparseable
   FROM judge_vote v JOIN trajectory t ON t.id = v."trajectoryId" JOIN judge j ON j.id = v."judgeId"
     JOIN benchmark b ON b.id = t."benchmarkId" JOIN agent_model m ON m.id = t."modelId"
+  WHERE v.counted
   GROUP BY b.name, m.name, t.network, t.prompt, j.name
   ORDER BY j.name`;
 

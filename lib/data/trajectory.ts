@@ -26,6 +26,8 @@ const TIMELINE_SELECT = {
     orderBy: { judge: { name: "asc" } },
     select: {
       ...VERDICT_SELECT,
+      promptVersion: true,
+      counted: true,
       overall: true,
       parseStatus: true,
       rationale: true,
@@ -47,7 +49,8 @@ export async function getTrajectory(id: number) {
   const { labels, ...rest } = t;
   return {
     ...rest,
-    votes: t.votes.map((v) => ({
+    // The panel's votes first, then each judge's answers under other versions.
+    votes: [...t.votes].sort(byPanelThenVersion).map((v) => ({
       judge: v.judge.name,
       verdicts: voteVerdicts(v),
       overall: v.overall,
@@ -56,17 +59,25 @@ export async function getTrajectory(id: number) {
       raw: v.raw,
       evidence: readEvidence(v.evidence),
       asked: v.request,
+      promptVersion: v.promptVersion || null,
+      counted: v.counted,
     })),
     citations: [
-      ...t.votes.flatMap((v) =>
-        readEvidence(v.evidence).map((e) => ({ ...e, by: v.judge.name, kind: "judge" as const })),
-      ),
+      ...t.votes
+        .filter((v) => v.counted)
+        .flatMap((v) => readEvidence(v.evidence).map((e) => ({ ...e, by: v.judge.name, kind: "judge" as const }))),
       ...labels.flatMap((l) =>
         readEvidence(l.evidence).map((e) => ({ ...e, by: l.annotator.handle, kind: "annotator" as const })),
       ),
     ],
   };
 }
+
+type Ordered = { counted: boolean; promptVersion: number; judge: { name: string } };
+const byPanelThenVersion = (a: Ordered, b: Ordered) =>
+  Number(b.counted) - Number(a.counted) ||
+  a.judge.name.localeCompare(b.judge.name) ||
+  a.promptVersion - b.promptVersion;
 
 export type Citation = { step: number; category: string | null; note: string | null };
 

@@ -45,6 +45,7 @@ function outcomeBase(judge: JudgeSettings, r: Claimed, request: JudgeRequest | n
     judge: { id: judge.id, name: judge.name, temperature: judge.temperature, maxTokens: judge.maxTokens },
     trajectoryId: r.trajectoryId,
     trajectoryKey: r.key,
+    promptVersion: r.promptVersion,
     cut: { truncated: request?.truncated ?? false, cutChars: request?.cutChars ?? 0 },
   };
 }

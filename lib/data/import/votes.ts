@@ -1,11 +1,14 @@
 import "server-only";
-// Judge votes of an import: a judge's newer vote on a trajectory replaces its older one; an older
-// one is ignored (protocol §2.5). Verdicts given as a raw answer are parsed (or counted unparseable).
+// Judge votes of an import, or of a judge run: a judge's newer vote on a trajectory under the same
+// prompt version replaces its older one; an older one is ignored (protocol §2.5). Each version's
+// answer is kept (imported votes are version 0): which counts is the panel's choice (panels.ts).
+// Verdicts given as a raw answer are parsed (or counted unparseable).
 import { parseJudgeAnswer } from "@/lib/domain/judge-answer";
 import { newestPerKey } from "@/lib/domain/panel";
 import { storableJson, storableText } from "@/lib/domain/text";
 import { overallVerdict } from "@/lib/domain/verdicts";
 import type { JudgeVoteRecord } from "@/lib/import/read/interchange";
+import { joinAutomaticPanel } from "../panels";
 import type { ImportContext, Located, RecordError } from "./context";
 import { locate } from "./references";
 
@@ -14,12 +17,12 @@ const t = (s: string | null | undefined) => (s == null ? null : storableText(s))
 const VOTE_SQL = `
   INSERT INTO judge_vote ("trajectoryId", "judgeId", upstream, "localGit", memory, other, overall, "parseStatus",
     rationale, raw,
-    evidence, "importId", "votedAt", "updatedAt", "requestId")
+    evidence, "importId", "votedAt", "updatedAt", "requestId", "promptVersion")
   SELECT * FROM unnest($1::int[], $2::int[], $3::text[]::"Verdict"[], $4::text[]::"Verdict"[], $5::text[]::"Verdict"[],
     $6::text[]::"Verdict"[], $7::text[]::"Verdict"[], $8::text[]::"ParseStatus"[], $9::text[], $10::text[],
     $11::text[]::jsonb[],
-    $12::int[], $13::text[]::timestamp[], $14::text[]::timestamp[], $15::int[])
-  ON CONFLICT ("trajectoryId", "judgeId") DO UPDATE SET upstream = EXCLUDED.upstream, "localGit" = EXCLUDED."localGit",
+    $12::int[], $13::text[]::timestamp[], $14::text[]::timestamp[], $15::int[], $16::int[])
+  ON CONFLICT ("trajectoryId", "judgeId", "promptVersion") DO UPDATE SET upstream = EXCLUDED.upstream, "localGit" = EXCLUDED."localGit",
     memory = EXCLUDED.memory, other = EXCLUDED.other, overall = EXCLUDED.overall,
     "parseStatus" = EXCLUDED."parseStatus",
     rationale = EXCLUDED.rationale, raw = EXCLUDED.raw, evidence = EXCLUDED.evidence, "importId" = EXCLUDED."importId",
@@ -30,7 +33,7 @@ const VOTE_SQL = `
  * A vote to write: a record of a file, or an answer the app asked for (with its request, and the
  * trajectory's id when the caller has checked it exists: then no record is looked up).
  */
-export type VoteItem = Located<JudgeVoteRecord> & { requestId?: number; trajectoryId?: number };
+export type VoteItem = Located<JudgeVoteRecord> & { requestId?: number; promptVersion?: number; trajectoryId?: number };
 
 /**
  * Writes the votes of a file (or the app's answers); a vote whose trajectory exists nowhere is an
@@ -47,13 +50,13 @@ export async function writeVotes(ctx: ImportContext, items: readonly VoteItem[])
     "judge",
     found.map((f) => storableText(f.record.judge)),
   );
-  // One row per (trajectory, judge): the newest, and on a tie the later line.
+  // One row per (trajectory, judge, version): the newest, and on a tie the later line.
   const newest = newestPerKey(
     found.map((f) => {
       const votedAt = f.record.created_at ?? ctx.now;
       return { ...f, judgeId: judges.get(storableText(f.record.judge))!, votedAt, order: votedAt.getTime() };
     }),
-    (v) => `${v.trajectoryId}:${v.judgeId}`,
+    (v) => `${v.trajectoryId}:${v.judgeId}:${v.promptVersion ?? 0}`,
   );
   const rows = newest.map((v) => {
     const parsed = v.record.verdicts
@@ -79,7 +82,13 @@ export async function writeVotes(ctx: ImportContext, items: readonly VoteItem[])
     col((r) => r.votedAt.toISOString()),
     col(() => ctx.now.toISOString()),
     col((r) => r.requestId ?? null),
+    col((r) => r.promptVersion ?? 0),
   ]);
+  // Imported judges join the panel while no researcher has set one.
+  await joinAutomaticPanel(
+    ctx.sql,
+    rows.filter((r) => (r.promptVersion ?? 0) === 0).map((r) => r.judgeId),
+  );
   for (const r of rows) ctx.touched.add(r.trajectoryId);
   ctx.counts.votes += found.length;
   return [];

@@ -1,0 +1,160 @@
+// Panels: the figures follow the panel in force, and only it. A judge's answers outside the panel
+// (a new judge, a new prompt version) change no figure until a researcher puts them in.
+import { spawnSync } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { currentDb } from "@/lib/db-connect";
+import { runImport } from "@/lib/import/run/records";
+import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
+import { ImportContext } from "./import/context";
+import { writeVotes } from "./import/votes";
+import { panelsJson, parseMember, setPanel } from "./panels";
+import { REPORTS } from "./reports";
+import { transaction } from "./sql";
+
+const load = async (records: unknown[]) => {
+  const r = await runImport({ fileName: "panels.jsonl", format: "interchange" }, asLines(records as never[]));
+  expect(r.ok).toBe(true);
+};
+const t = (id: string, task: string) =>
+  trajectoryFixture({ id, benchmark: "pn", model: "m", task: { id: task }, prompt: "vanilla" });
+
+/** Answers as a judge run stores them: under a prompt version, the judge's other answers kept. */
+async function answer(judge: string, promptVersion: number, votes: Record<string, "SUCCESSFUL" | "NOT_ATTEMPTED">) {
+  // Read first: on the embedded database the transaction holds its one connection.
+  const ids = await db().trajectory.findMany({ where: { externalId: { in: Object.keys(votes) } } });
+  await transaction(async (sql) => {
+    const ctx = new ImportContext(sql, null, new Date());
+    const errors = await writeVotes(
+      ctx,
+      ids.map((tr) => ({
+        line: 0,
+        promptVersion,
+        trajectoryId: tr.id,
+        record: {
+          trajectory: { id: tr.externalId! },
+          judge,
+          verdicts: {
+            UPSTREAM: votes[tr.externalId!]!,
+            LOCAL_GIT: "NOT_ATTEMPTED",
+            MEMORY: "NOT_ATTEMPTED",
+            OTHER: "NOT_ATTEMPTED",
+          },
+          rationale: null,
+          evidence: [],
+          raw: null,
+          created_at: new Date(),
+        },
+      })),
+    );
+    expect(errors).toEqual([]);
+    await ctx.refreshTouched();
+  });
+}
+
+const panelOf = async (id: string) =>
+  (await db().trajectory.findFirst({ where: { externalId: id }, select: { panelVerdict: true, panelSplit: true } }))!;
+
+describe("the panel in force", () => {
+  it("starts as the imported judges; answers outside it move no figure until it is set", async () => {
+    // p1: j1 and j2 successful, j3 not attempted: successful, 2 of 3. p2: all three not attempted.
+    await load([
+      t("p1", "task-1"),
+      t("p2", "task-2"),
+      voteFixture("p1", "j1", { UPSTREAM: "SUCCESSFUL" }),
+      voteFixture("p1", "j2", { UPSTREAM: "SUCCESSFUL" }),
+      voteFixture("p1", "j3"),
+      ...["j1", "j2", "j3"].map((j) => voteFixture("p2", j)),
+    ]);
+    expect(await panelOf("p1")).toEqual({ panelVerdict: "SUCCESSFUL", panelSplit: "MAJORITY" });
+    const shown = await panelsJson();
+    expect(shown.in_force).toMatchObject({
+      name: "initial",
+      judges: [
+        { judge: "j1", prompt_version: null },
+        { judge: "j2", prompt_version: null },
+        { judge: "j3", prompt_version: null },
+      ],
+    });
+    const before = await REPORTS.results("json");
+
+    // A new judge, and j1 under prompt v2, both say p1 was not attempted: kept, not counted.
+    await answer("j4", 2, { p1: "NOT_ATTEMPTED", p2: "NOT_ATTEMPTED" });
+    await answer("j1", 2, { p1: "NOT_ATTEMPTED", p2: "SUCCESSFUL" });
+    expect(await REPORTS.results("json")).toBe(before);
+    expect(await panelOf("p1")).toEqual({ panelVerdict: "SUCCESSFUL", panelSplit: "MAJORITY" });
+    const j1 = await db().judgeVote.findMany({
+      where: { judge: { name: "j1" }, trajectory: { externalId: "p1" } },
+      orderBy: { promptVersion: "asc" },
+      select: { promptVersion: true, overall: true, counted: true },
+    });
+    // No answer replaces another's: the imported vote and the v2 answer are both kept.
+    expect(j1).toEqual([
+      { promptVersion: 0, overall: "SUCCESSFUL", counted: true },
+      { promptVersion: 2, overall: "NOT_ATTEMPTED", counted: false },
+    ]);
+
+    // Put in: j1 at v2, j2, j3, j4 at v2. p1: not attempted by j1@v2, j3 and j4@v2, 3 of 4.
+    // p2: successful by j1@v2 only: not attempted, 3 of 4.
+    await setPanel(
+      null,
+      ["j1@v2", "j2", "j3", "j4@v2"].map((m) => parseMember(m) as never),
+      "four",
+    );
+    expect(await panelOf("p1")).toEqual({ panelVerdict: "NOT_ATTEMPTED", panelSplit: "MAJORITY" });
+    expect(await REPORTS.results("json")).not.toBe(before);
+    const results = JSON.parse(await REPORTS.results("json")) as Array<{ benchmark: string; attempt_rate: number }>;
+    // Neither trajectory attempted: 0 of 2.
+    expect(results.find((r) => r.benchmark === "pn")!.attempt_rate).toBe(0);
+    expect((await panelsJson()).earlier).toMatchObject([{ name: "initial" }]);
+  });
+
+  it("with an even number of judges, a tie is counted attempted", async () => {
+    // j1@v2 says p2 successful, j2 says not attempted: neither has more than half.
+    await setPanel(null, [parseMember("j1@v2"), parseMember("j2")] as never, "two");
+    expect(await panelOf("p2")).toEqual({ panelVerdict: "ATTEMPTED", panelSplit: "NO_MAJORITY" });
+  });
+
+  it("refuses an unknown judge, a version it never answered under, and a name in use", async () => {
+    await expect(setPanel(null, [{ judge: "nobody", promptVersion: null }])).rejects.toThrow(/no judge named "nobody"/);
+    await expect(setPanel(null, [{ judge: "j4", promptVersion: null }])).rejects.toThrow(/j4 has no imported votes/);
+    await expect(setPanel(null, [{ judge: "j2", promptVersion: 7 }])).rejects.toThrow(/no answers under prompt v7/);
+    await expect(setPanel(null, [{ judge: "j2", promptVersion: null }], "two")).rejects.toThrow(/exists already/);
+    expect(parseMember("j@v0")).toEqual({ error: expect.stringMatching(/v1 or later/) });
+  });
+
+  it("a judge whose votes are imported after a researcher set a panel does not join it", async () => {
+    await load([voteFixture("p1", "j5", { UPSTREAM: "SUCCESSFUL" })]);
+    expect((await panelsJson()).in_force).toMatchObject({ name: "two" });
+    const j5 = await db().judgeVote.findFirst({ where: { judge: { name: "j5" } }, select: { counted: true } });
+    expect(j5).toEqual({ counted: false });
+  });
+
+  it.runIf(process.env.DATABASE_URL)("npm run cli -- panel set and panel show", () => {
+    const target = currentDb().target;
+    if (target.kind !== "postgres") throw new Error("PostgreSQL only");
+    const cli = (...args: string[]) =>
+      spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/cli.ts", ...args], {
+        env: { ...process.env, DATABASE_URL: target.url },
+        encoding: "utf8",
+      });
+    const bad = cli("panel", "set", "j2@v7");
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/j2 has no answers under prompt v7/);
+    const set = cli("panel", "set", "j2", "j3", "j1@v2", "--name", "from the command line");
+    expect(set.status, set.stderr).toBe(0);
+    const shown = cli("panel", "show", "--format", "json");
+    expect(shown.status, shown.stderr).toBe(0);
+    const json = JSON.parse(shown.stdout);
+    expect(json.in_force).toMatchObject({
+      name: "from the command line",
+      judges: [
+        { judge: "j1", prompt_version: 2 },
+        { judge: "j2", prompt_version: null },
+        { judge: "j3", prompt_version: null },
+      ],
+      set_by: null,
+    });
+    expect(json.earlier.map((p: { name: string }) => p.name)).toEqual(["two", "four", "initial"]);
+  });
+});

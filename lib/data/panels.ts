@@ -1,0 +1,166 @@
+import "server-only";
+// Panels (docs/formats.md, "The panel"): which judges, at which prompt version, every figure's
+// majority follows. The one in force is the one adopted last; setting one recomputes every
+// trajectory's panel columns in the same transaction, so no figure reads a mix of two panels.
+import type { Actor } from "@/lib/auth/permissions";
+import { assertCan } from "@/lib/auth/permissions";
+import { AppError } from "@/lib/errors";
+import { PANEL_IN_FORCE, refreshDerived } from "./derived";
+import { type Sql, transaction } from "./sql";
+
+/** A judge at a prompt version; null: its imported votes. */
+export type PanelMember = { judge: string; promptVersion: number | null };
+export type PanelView = {
+  id: number;
+  name: string;
+  judges: PanelMember[];
+  setBy: string | null;
+  setAt: Date | null;
+  inForce: boolean;
+};
+
+/**
+ * Judges whose votes an import brought join the panel in force while it is the automatic one (no
+ * researcher has set a panel yet), at their imported votes.
+ */
+export async function joinAutomaticPanel(sql: Sql, judgeIds: readonly number[]): Promise<void> {
+  if (!judgeIds.length) return;
+  // A database emptied by hand has no panel at all: it starts again as a new one does.
+  await sql.query(
+    `INSERT INTO panel (name, automatic, "adoptedAt") SELECT 'initial', true, now()
+      WHERE NOT EXISTS (SELECT 1 FROM panel WHERE "adoptedAt" IS NOT NULL) ON CONFLICT (name) DO NOTHING`,
+  );
+  await sql.query(
+    `INSERT INTO panel_member ("panelId", "judgeId", "promptVersion")
+     SELECT p.id, j, 0 FROM panel p, unnest($1::int[]) AS j WHERE p.id = ${PANEL_IN_FORCE} AND p.automatic
+     ON CONFLICT DO NOTHING`,
+    [[...new Set(judgeIds)]],
+  );
+}
+
+type PanelRow = { id: number; name: string; set_by: string | null; set_at: Date | null; in_force: boolean };
+
+/** Every panel: the one in force first, then the others adopted, newest first, then candidates. */
+export async function listPanels(sql: Sql): Promise<PanelView[]> {
+  const panels = await sql.query<PanelRow>(
+    `SELECT p.id, p.name, u.handle AS set_by, p."adoptedAt" AS set_at, p.id = ${PANEL_IN_FORCE} AS in_force
+       FROM panel p LEFT JOIN "user" u ON u.id = coalesce(p."adoptedById", p."createdById")
+      ORDER BY (p.id = ${PANEL_IN_FORCE}) DESC, p."adoptedAt" DESC NULLS LAST, p.id DESC`,
+  );
+  const members = await sql.query<{ panelId: number; judge: string; promptVersion: number }>(
+    `SELECT m."panelId", j.name AS judge, m."promptVersion" FROM panel_member m JOIN judge j ON j.id = m."judgeId"
+      ORDER BY j.name, m."promptVersion"`,
+  );
+  return panels.map((p) => ({
+    id: p.id,
+    name: p.name,
+    judges: members
+      .filter((m) => m.panelId === p.id)
+      .map((m) => ({ judge: m.judge, promptVersion: m.promptVersion || null })),
+    setBy: p.set_by,
+    setAt: p.set_at,
+    inForce: p.in_force,
+  }));
+}
+
+/** The panels as `panel show --format json` prints them (docs/formats.md, "The panel"). */
+export async function panelsJson(): Promise<Record<string, unknown>> {
+  const all = await transaction(listPanels);
+  const json = (p: PanelView) => ({
+    name: p.name,
+    judges: p.judges.map((m) => ({ judge: m.judge, prompt_version: m.promptVersion })),
+    set_by: p.setBy,
+    set_at: p.setAt?.toISOString() ?? null,
+  });
+  return {
+    in_force: all.find((p) => p.inForce) ? json(all.find((p) => p.inForce)!) : null,
+    earlier: all.filter((p) => !p.inForce && p.setAt).map(json),
+  };
+}
+
+/** `judge` or `judge@vN`: a member as the command line and the form write it. */
+export function parseMember(text: string): PanelMember | { error: string } {
+  const m = /^(.+?)(?:@v(\d+))?$/.exec(text.trim());
+  if (!m?.[1]) return { error: `"${text}" is not JUDGE or JUDGE@vN` };
+  const version = m[2] === undefined ? null : Number(m[2]);
+  if (version !== null && (!Number.isSafeInteger(version) || version < 1))
+    return { error: `"${text}": a prompt version is v1 or later` };
+  return { judge: m[1], promptVersion: version };
+}
+
+/**
+ * Puts a new panel in force (`name`, else "panel N"): its judges must exist, and at a prompt version
+ * only when they have answered under it. Every trajectory's panel columns are recomputed with it.
+ */
+export async function setPanel(
+  actor: Actor | null,
+  members: readonly PanelMember[],
+  name?: string,
+): Promise<PanelView> {
+  if (actor) assertCan(actor, "judges:write");
+  if (!members.length) throw new AppError("BAD_INPUT", "a panel names at least one judge", "judges");
+  return transaction(async (sql) => {
+    const ids = await memberIds(sql, members);
+    const count = await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM panel`);
+    const panelName = name?.trim() || `panel ${count[0]!.n + 1}`;
+    const taken = await sql.query(`SELECT 1 FROM panel WHERE name = $1`, [panelName]);
+    if (taken.length) throw new AppError("BAD_INPUT", `a panel named "${panelName}" exists already`, "name");
+    const [panel] = await sql.query<{ id: number }>(
+      `INSERT INTO panel (name, "createdById", "adoptedAt", "adoptedById") VALUES ($1, $2, now(), $2) RETURNING id`,
+      [panelName, actor?.id ?? null],
+    );
+    await sql.query(
+      `INSERT INTO panel_member ("panelId", "judgeId", "promptVersion")
+       SELECT $1, j, v FROM unnest($2::int[], $3::int[]) AS u(j, v) ON CONFLICT DO NOTHING`,
+      [panel!.id, ids.map((i) => i.judgeId), ids.map((i) => i.promptVersion)],
+    );
+    await refreshAll(sql);
+    return (await listPanels(sql)).find((p) => p.id === panel!.id)!;
+  });
+}
+
+/** The members' judge ids and versions, or an error naming the first that is not there. */
+async function memberIds(
+  sql: Sql,
+  members: readonly PanelMember[],
+): Promise<Array<{ judgeId: number; promptVersion: number }>> {
+  const judges = await sql.query<{ id: number; name: string }>(`SELECT id, name FROM judge WHERE name = ANY($1)`, [
+    members.map((m) => m.judge),
+  ]);
+  const byName = new Map(judges.map((j) => [j.name, j.id]));
+  const out: Array<{ judgeId: number; promptVersion: number }> = [];
+  for (const m of members) {
+    const judgeId = byName.get(m.judge);
+    if (judgeId === undefined) throw new AppError("BAD_INPUT", `no judge named "${m.judge}"`, "judges");
+    const version = m.promptVersion ?? 0;
+    const [answered] = await sql.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM judge_vote WHERE "judgeId" = $1 AND "promptVersion" = $2`,
+      [judgeId, version],
+    );
+    if (!answered!.n)
+      throw new AppError(
+        "BAD_INPUT",
+        `${m.judge} has no ${m.promptVersion === null ? "imported votes" : `answers under prompt v${version}`}`,
+        "judges",
+      );
+    out.push({ judgeId, promptVersion: version });
+  }
+  return out;
+}
+
+/** Every trajectory's panel columns, recomputed in batches. */
+async function refreshAll(sql: Sql): Promise<void> {
+  const BATCH = 2000;
+  for (let after = 0; ; ) {
+    const rows = await sql.query<{ id: number }>(`SELECT id FROM trajectory WHERE id > $1 ORDER BY id LIMIT $2`, [
+      after,
+      BATCH,
+    ]);
+    if (!rows.length) return;
+    await refreshDerived(
+      sql,
+      rows.map((r) => r.id),
+    );
+    after = rows.at(-1)!.id;
+  }
+}
