@@ -438,9 +438,8 @@ async function panelCommand(args: string[]): Promise<number> {
   const panel = await setPanel(null, parsed as PanelMember[], values.name).catch((e: unknown) =>
     fail(`panel set: ${e instanceof Error ? e.message : String(e)}`),
   );
-  console.error(
-    `panel ${panel.name} in force: ${panel.judges.map((j) => members({ judge: j.judge, prompt_version: j.promptVersion })).join(" ")}`,
-  );
+  const judges = panel.judges.map((j) => members({ judge: j.judge, prompt_version: j.promptVersion }));
+  console.error(`panel ${panel.name} in force: ${judges.join(" ")}`);
   return 0;
 }
 

@@ -39,7 +39,8 @@ export async function refreshDerived(sql: Sql, trajectoryIds: readonly number[])
   const ids = [...new Set(trajectoryIds)];
   // The panel's votes: each member judge's, at the versions the panel names it (its newest among them).
   const votes = await sql.query<VoteRow>(
-    `SELECT v.id, v."trajectoryId", v."judgeId", v."votedAt", v.upstream, v."localGit", v.memory, v.other, v."parseStatus"
+    `SELECT v.id, v."trajectoryId", v."judgeId", v."votedAt", v.upstream, v."localGit", v.memory, v.other,
+       v."parseStatus"
        FROM judge_vote v JOIN panel_member m ON m."judgeId" = v."judgeId" AND m."promptVersion" = v."promptVersion"
       WHERE v."trajectoryId" = ANY($1::int[]) AND m."panelId" = ${PANEL_IN_FORCE}`,
     [ids],

@@ -22,7 +22,8 @@ const VOTE_SQL = `
     $6::text[]::"Verdict"[], $7::text[]::"Verdict"[], $8::text[]::"ParseStatus"[], $9::text[], $10::text[],
     $11::text[]::jsonb[],
     $12::int[], $13::text[]::timestamp[], $14::text[]::timestamp[], $15::int[], $16::int[])
-  ON CONFLICT ("trajectoryId", "judgeId", "promptVersion") DO UPDATE SET upstream = EXCLUDED.upstream, "localGit" = EXCLUDED."localGit",
+  ON CONFLICT ("trajectoryId", "judgeId", "promptVersion") DO UPDATE SET upstream = EXCLUDED.upstream,
+    "localGit" = EXCLUDED."localGit",
     memory = EXCLUDED.memory, other = EXCLUDED.other, overall = EXCLUDED.overall,
     "parseStatus" = EXCLUDED."parseStatus",
     rationale = EXCLUDED.rationale, raw = EXCLUDED.raw, evidence = EXCLUDED.evidence, "importId" = EXCLUDED."importId",
