@@ -1,6 +1,6 @@
 // The Judges page, as a researcher runs the panel from the app: a judge at a local chat-completions
 // server (never a provider), a run previewed then started, its progress, the votes it made, and a
-// new prompt version.
+// new prompt version. The run's judge is not in the panel: its answers are shown, not counted.
 import { trajectoryFixture } from "../prisma/factories";
 import { fakeProvider } from "../test/fake-provider";
 import { expect, importRecords, test, unique } from "./fixtures";
@@ -57,6 +57,13 @@ test("define a judge, preview and start a run, watch it finish, and find its vot
     // And say how they came: the prompt version, the model, the tokens.
     await expect(page.getByRole("row").filter({ hasText: name })).toContainText(/asked under prompt v\d+ · /);
     await expect(page.getByRole("row").filter({ hasText: name })).toContainText("900 → 40 tokens");
+    // A judge outside the panel: its answers are kept and shown, and count for nothing until a panel names it.
+    await expect(page.getByRole("row").filter({ hasText: name })).toContainText("not in the panel: not counted");
+    await expect(page.getByRole("cell", { name: "no votes: unjudged" })).toBeVisible();
+    await page.goto("/judges");
+    await expect(
+      page.getByRole("form", { name: "Set the panel" }).getByRole("checkbox", { name: new RegExp(name) }),
+    ).not.toBeChecked();
 
     // A new prompt version.
     await page.goto("/judges");

@@ -4,12 +4,13 @@ import { AutoRefresh } from "@/components/ui/auto-refresh";
 import { requirePage } from "@/lib/auth/session";
 import { listRuns } from "@/lib/data/judge-runs";
 import { currentPrompt, listJudges } from "@/lib/data/judges";
+import { type PanelView, panelChoices, panelsNow } from "@/lib/data/panels";
 import { listFilterOptions } from "@/lib/data/trajectories";
 import { formatCount, formatTime } from "@/lib/domain/format";
 import { shownText } from "@/lib/domain/text";
 import { resumeWaitingRuns } from "@/lib/judges/service";
 import { controlRun } from "./actions";
-import { JudgeForm, PromptForm, RunForm } from "./judge-forms";
+import { JudgeForm, PanelForm, PromptForm, RunForm } from "./judge-forms";
 
 export const metadata: Metadata = { title: "Judges" };
 export const dynamic = "force-dynamic";
@@ -18,11 +19,13 @@ export default async function JudgesPage() {
   await requirePage("judges:write", "/judges");
   // After a restart, a running run's waiting requests are taken up again here.
   await resumeWaitingRuns();
-  const [judges, prompt, runs, options] = await Promise.all([
+  const [judges, prompt, runs, options, panels, choices] = await Promise.all([
     listJudges(),
     currentPrompt(),
     listRuns(),
     listFilterOptions(),
+    panelsNow(),
+    panelChoices(),
   ]);
   const runnable = judges.filter((j) => j.endpoint).map((j) => j.name);
   return (
@@ -31,7 +34,8 @@ export default async function JudgesPage() {
       <p className="lede">
         Judges the app asks itself, at any endpoint that speaks the OpenAI chat-completions protocol. The key is read
         from the named environment variable of the server when a judge is asked, and never stored. Each trajectory is
-        asked of a judge once per prompt version; an answer becomes the judge&apos;s vote.
+        asked of a judge once per prompt version; every answer is kept, and counts once the panel names its judge at
+        that version.
       </p>
       <section aria-labelledby="judges-list">
         <h2 id="judges-list">Judges</h2>
@@ -55,6 +59,7 @@ export default async function JudgesPage() {
         />
         <JudgeForm />
       </section>
+      <PanelSection panels={panels} choices={choices} />
       <section aria-labelledby="runs">
         <h2 id="runs">Runs</h2>
         {runnable.length ? (
@@ -136,5 +141,40 @@ function RunControl({ run: r }: { run: Run }) {
         </button>
       ) : null}
     </form>
+  );
+}
+
+const memberText = (m: PanelView["judges"][number]) =>
+  `${m.judge} (${m.promptVersion === null ? "imported votes" : `prompt v${m.promptVersion}`})`;
+
+/** The panel every figure follows, the earlier ones, and a form to put another in force. */
+function PanelSection({ panels, choices }: { panels: PanelView[]; choices: Awaited<ReturnType<typeof panelChoices>> }) {
+  const inForce = panels.find((p) => p.inForce);
+  const counted = new Set(inForce?.judges.map((m) => `${m.judge}@${m.promptVersion}`));
+  const earlier = panels.filter((p) => !p.inForce && p.setAt);
+  return (
+    <section aria-labelledby="panel-in-force">
+      <h2 id="panel-in-force">The panel</h2>
+      <p>
+        Every figure follows the majority of the panel in force
+        {inForce ? (
+          <>
+            : <strong>{shownText(inForce.name)}</strong>, {inForce.judges.map(memberText).join(", ") || "no judge yet"}
+            {inForce.setAt ? ` (set ${formatTime(inForce.setAt)}${inForce.setBy ? ` by ${inForce.setBy}` : ""})` : ""}.
+          </>
+        ) : (
+          "; none is set yet."
+        )}{" "}
+        A judge added here, or a new prompt version, counts only once a panel names it.
+      </p>
+      {earlier.length ? (
+        <p className="note">
+          Earlier: {earlier.map((p) => `${p.name} (${p.judges.map(memberText).join(", ")})`).join("; ")}
+        </p>
+      ) : null}
+      {choices.length ? (
+        <PanelForm choices={choices.map((c) => ({ ...c, inForce: counted.has(`${c.judge}@${c.promptVersion}`) }))} />
+      ) : null}
+    </section>
   );
 }

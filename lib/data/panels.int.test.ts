@@ -121,6 +121,9 @@ describe("the panel in force", () => {
     await expect(setPanel(null, [{ judge: "j2", promptVersion: 7 }])).rejects.toThrow(/no answers under prompt v7/);
     await expect(setPanel(null, [{ judge: "j2", promptVersion: null }], "two")).rejects.toThrow(/exists already/);
     expect(parseMember("j@v0")).toEqual({ error: expect.stringMatching(/v1 or later/) });
+    expect(parseMember("j@v2147483648")).toEqual({ error: expect.stringMatching(/v1 or later/) });
+    expect(parseMember("a\u0000b")).toEqual({ error: expect.stringMatching(/not JUDGE or JUDGE@vN/) });
+    await expect(setPanel(null, [{ judge: "j2", promptVersion: null }], "x".repeat(201))).rejects.toThrow(/200/);
   });
 
   it("a judge whose votes are imported after a researcher set a panel does not join it", async () => {

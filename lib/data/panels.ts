@@ -63,6 +63,21 @@ export async function listPanels(sql: Sql): Promise<PanelView[]> {
   }));
 }
 
+/** Every panel, the one in force first (the Judges page). */
+export const panelsNow = (): Promise<PanelView[]> => transaction(listPanels);
+
+/** What a panel may name: each judge at each version it has answered under, with how many answers. */
+export async function panelChoices(): Promise<Array<PanelMember & { answers: number }>> {
+  const rows = await transaction((sql) =>
+    sql.query<{ judge: string; promptVersion: number; answers: number }>(
+      `SELECT j.name AS judge, v."promptVersion", count(*)::int AS answers
+         FROM judge_vote v JOIN judge j ON j.id = v."judgeId"
+        GROUP BY j.name, v."promptVersion" ORDER BY j.name, v."promptVersion"`,
+    ),
+  );
+  return rows.map((r) => ({ judge: r.judge, promptVersion: r.promptVersion || null, answers: r.answers }));
+}
+
 /** The panels as `panel show --format json` prints them (docs/formats.md, "The panel"). */
 export async function panelsJson(): Promise<Record<string, unknown>> {
   const all = await transaction(listPanels);
@@ -81,9 +96,10 @@ export async function panelsJson(): Promise<Record<string, unknown>> {
 /** `judge` or `judge@vN`: a member as the command line and the form write it. */
 export function parseMember(text: string): PanelMember | { error: string } {
   const m = /^(.+?)(?:@v(\d+))?$/.exec(text.trim());
-  if (!m?.[1]) return { error: `"${text}" is not JUDGE or JUDGE@vN` };
+  if (!m?.[1] || text.length > 300 || text.includes("\u0000"))
+    return { error: `"${text.slice(0, 60)}" is not JUDGE or JUDGE@vN` };
   const version = m[2] === undefined ? null : Number(m[2]);
-  if (version !== null && (!Number.isSafeInteger(version) || version < 1))
+  if (version !== null && (!Number.isSafeInteger(version) || version < 1 || version > 2_147_483_647))
     return { error: `"${text}": a prompt version is v1 or later` };
   return { judge: m[1], promptVersion: version };
 }
@@ -103,6 +119,8 @@ export async function setPanel(
     const ids = await memberIds(sql, members);
     const count = await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM panel`);
     const panelName = name?.trim() || `panel ${count[0]!.n + 1}`;
+    if (panelName.length > 200 || panelName.includes("\u0000"))
+      throw new AppError("BAD_INPUT", "a panel's name is at most 200 characters of text", "name");
     const taken = await sql.query(`SELECT 1 FROM panel WHERE name = $1`, [panelName]);
     if (taken.length) throw new AppError("BAD_INPUT", `a panel named "${panelName}" exists already`, "name");
     const [panel] = await sql.query<{ id: number }>(
