@@ -1,8 +1,9 @@
 "use client";
-import { useRouter } from "next/navigation";
 // A verdict form made for the keyboard, for an annotator's label and for a gold label: 1–4 pick a
 // category, n / a / s give it a verdict (and move to the next), c goes to cited steps, t to the
 // note, Enter saves (and opens the next item), [ and ] walk the queue.
+
+import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState, useTransition } from "react";
 import { parseSteps } from "@/lib/domain/timeline";
 import {

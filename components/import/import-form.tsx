@@ -1,7 +1,8 @@
 "use client";
-import { useRouter } from "next/navigation";
 // Drop files (or choose them), give the condition for agent-harness files, and watch each file
 // upload and import in turn. Each file lands whole or not at all; rejections list line and field.
+
+import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 import { warningText } from "@/lib/import/read/audit";
 import { type UploadResult, type UploadState, uploadImport } from "./upload-import";

@@ -51,7 +51,13 @@ export function FrozenReport({
               )
               .join("; ")
           : "none"}
-        . These figures were stored when the report was frozen; they do not change when the data do.
+        .{" "}
+        {report.figures.panel
+          ? `Panel: ${report.figures.panel.name} (${report.figures.panel.judges
+              .map((m) => `${m.judge} ${m.promptVersion === null ? "imported" : `v${m.promptVersion}`}`)
+              .join(", ")}). `
+          : ""}
+        These figures were stored when the report was frozen; they do not change when the data do.
       </p>
       {moved === null ? null : moved ? (
         <p className="warn" role="status">

@@ -1,4 +1,8 @@
 "use client";
+// A table of figures (lib/domain/figure-table.ts) that sorts by any column in the browser, without a
+// reload: a header's button sorts ascending, then descending, then back to the table's own order.
+// The header row stays in view while the table's box scrolls.
+
 import {
   createColumnHelper,
   flexRender,
@@ -7,9 +11,6 @@ import {
   type SortingState,
   useReactTable,
 } from "@tanstack/react-table";
-// A table of figures (lib/domain/figure-table.ts) that sorts by any column in the browser, without a
-// reload: a header's button sorts ascending, then descending, then back to the table's own order.
-// The header row stays in view while the table's box scrolls.
 import Link from "next/link";
 import { useMemo, useState } from "react";
 import type { FigureCell, FigureRow, FigureTable as Table } from "@/lib/domain/figure-table";

@@ -1,6 +1,7 @@
 "use client";
-import { createColumnHelper, flexRender, getCoreRowModel, useReactTable } from "@tanstack/react-table";
 // The trajectory list's table. Sorting and paging happen on the server: headers and pager are links.
+
+import { createColumnHelper, flexRender, getCoreRowModel, useReactTable } from "@tanstack/react-table";
 import Link from "next/link";
 import { EVIDENCE_LABELS } from "@/components/timeline/evidence-labels";
 import { NetworkMark } from "@/components/ui/network-mark";

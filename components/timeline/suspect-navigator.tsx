@@ -1,6 +1,7 @@
 "use client";
-import { useRouter } from "next/navigation";
 // Keys j / k jump to the next / previous suspect step, across pages; the list is also links.
+
+import { useRouter } from "next/navigation";
 import { useEffect } from "react";
 import { stepHref, stepPage } from "@/lib/domain/timeline";
 

@@ -1,8 +1,9 @@
 import "server-only";
-import { headers } from "next/headers";
-import { forbidden, notFound, redirect, unauthorized } from "next/navigation";
 // The signed-in user of this request, and the guards every page, route handler and server action
 // calls first. Signed out: pages redirect to sign in, routes answer 401. Not allowed: 403.
+
+import { headers } from "next/headers";
+import { forbidden, notFound, redirect, unauthorized } from "next/navigation";
 import { cache } from "react";
 import type { UserRole } from "@/generated/prisma/enums";
 import { IndexParam } from "@/lib/domain/params";

@@ -1,7 +1,8 @@
 import "server-only";
+// The evidence of every trajectory that has a task record, for `evidence --format json|csv`.
+
 import { db } from "@/lib/db";
 import { type EvidenceReportRow, evidenceCsv, evidenceJson, sortEvidence } from "@/lib/domain/evidence-format";
-// The evidence of every trajectory that has a task record, for `evidence --format json|csv`.
 import type { NaturalKey } from "@/lib/import/read/interchange";
 
 export async function evidenceReport(): Promise<EvidenceReportRow[]> {

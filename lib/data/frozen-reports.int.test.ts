@@ -57,6 +57,11 @@ describe("frozen reports", () => {
       { judge: "j2", votes: 2, promptVersions: [] },
       { judge: "j3", votes: 2, promptVersions: [] },
     ]);
+    // The report names the panel its figures followed: the three judges whose votes were imported.
+    expect(frozen.figures.panel).toEqual({
+      name: "initial",
+      judges: ["j1", "j2", "j3"].map((judge) => ({ judge, promptVersion: null })),
+    });
     expect(await hasMoved(frozen)).toBe(false);
 
     // The data change: j3 changes its mind on f2 (a vote replaced), and a trajectory arrives.

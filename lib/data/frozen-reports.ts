@@ -14,6 +14,7 @@ import type { ResultsReport } from "@/lib/domain/results-tables";
 import { AppError } from "@/lib/errors";
 import packageJson from "@/package.json" with { type: "json" };
 import type { EvidenceSummaryRow } from "./evidence-summary";
+import { type PanelMember, panelsNow } from "./panels";
 import { agreementNow, changesNow, evidenceNow, resultsNow } from "./report-cache";
 import { REPORT_NAMES, type ReportName, reportResponse } from "./reports";
 
@@ -22,6 +23,8 @@ export type FrozenFigures = {
   changes: PairedChange[];
   /** Absent from reports frozen before the evidence table was kept. */
   evidence?: EvidenceSummaryRow[];
+  /** The panel the figures followed (absent from reports frozen before panels were chosen). */
+  panel?: { name: string; judges: PanelMember[] };
   agreement: AgreementReport;
 };
 
@@ -83,14 +86,17 @@ export async function freezeReport(actor: Actor, name: unknown): Promise<number>
   if (!parsed.success) throw new AppError("BAD_INPUT", parsed.error.issues[0]!.message, "name");
   // The fingerprint first: figures computed after it are at least as new as it says.
   const fingerprint = await dataFingerprint();
-  const [results, changes, evidence, agreement, judges] = await Promise.all([
+  const [results, changes, evidence, agreement, judges, panels] = await Promise.all([
     resultsNow(),
     changesNow(),
     evidenceNow(),
     agreementNow(),
     judgesNow(),
+    panelsNow(),
   ]);
-  const figures: FrozenFigures = { results, changes, evidence, agreement };
+  const inForce = panels.find((p) => p.inForce);
+  const panel = inForce ? { name: inForce.name, judges: inForce.judges } : undefined;
+  const figures: FrozenFigures = { results, changes, evidence, panel, agreement };
   const report = await db().frozenReport.create({
     data: {
       name: parsed.data,

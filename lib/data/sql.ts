@@ -1,8 +1,9 @@
 import "server-only";
-import { Readable } from "node:stream";
 // Raw SQL for the write paths that Prisma cannot make fast: an import is one transaction that
 // streams rows in with COPY. Both databases speak it: PostgreSQL through pg-copy-streams on a
 // pooled connection, PGlite through COPY ... FROM '/dev/blob'.
+
+import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { from as copyFromStream } from "pg-copy-streams";
 import { currentDb } from "@/lib/db-connect";

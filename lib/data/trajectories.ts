@@ -1,6 +1,7 @@
 import "server-only";
-import type { Prisma } from "@/generated/prisma/client";
 // The trajectory list: filtered, sorted and paged in the database, reading only list columns.
+
+import type { Prisma } from "@/generated/prisma/client";
 import { db } from "@/lib/db";
 import type { EvidenceKind } from "@/lib/domain/evidence";
 import { phraseQuery } from "@/lib/domain/search";

@@ -1,9 +1,10 @@
 import "server-only";
-import { db } from "@/lib/db";
-import { storableJson } from "@/lib/domain/text";
 // The `import` row that lists one file: written before the file is read and outside the import's
 // transaction, so a rejected or interrupted file is still listed with its errors; marked succeeded
 // inside that transaction (decision 15).
+
+import { db } from "@/lib/db";
+import { storableJson } from "@/lib/domain/text";
 import type { RecordWarning } from "@/lib/import/read/audit";
 import { IMPORT_LOCK } from "../recovery";
 import { type Sql, transaction } from "../sql";

@@ -1,9 +1,10 @@
 import "server-only";
+// How one import reads and writes: its bad records counted and the first ones kept, and its
+// trajectories written in batches, one while the next is read.
+
 import type { Located, RecordError } from "@/lib/data/import/context";
 import { type PreparedTrajectory, prepareTrajectory } from "@/lib/data/import/prepared";
 import type { TrajectoryWriter } from "@/lib/data/import/trajectories";
-// How one import reads and writes: its bad records counted and the first ones kept, and its
-// trajectories written in batches, one while the next is read.
 import type { TrajectoryRecord } from "@/lib/import/read/interchange";
 
 /** At most this many errors are kept and shown for one file; the count says how many there were. */

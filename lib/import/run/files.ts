@@ -1,7 +1,8 @@
 import "server-only";
-import crypto from "node:crypto";
 // Importing files from disk, shared by the command line and the browser's Import page: which files
 // a path names, which condition each gets (options or a manifest), and one all-or-nothing import per file.
+
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";

@@ -1,4 +1,8 @@
 import "server-only";
+// One import: a stream of records from one file lands whole, in one transaction, or not at all. The
+// records are checked here and handed to the writers (lib/data/import); the `import` row that lists
+// the file is lib/data/import/import-row.ts's.
+
 import { importGold } from "@/lib/data/gold";
 import { ImportContext, type Located, type RecordError, type WriteCounts } from "@/lib/data/import/context";
 import {
@@ -21,9 +25,6 @@ import {
   parseInterchangeRecord,
   type RawRecord,
 } from "@/lib/import/read/interchange";
-// One import: a stream of records from one file lands whole, in one transaction, or not at all. The
-// records are checked here and handed to the writers (lib/data/import); the `import` row that lists
-// the file is lib/data/import/import-row.ts's.
 import type { TaskRecord } from "@/lib/import/read/task-record";
 import { ErrorLog, TrajectoryBatches, yieldNow } from "./batches";
 import { WarningLog } from "./warnings";
