@@ -16,8 +16,8 @@ import {
 import type { Sql } from "./sql";
 
 /** The id of the panel in force (the one adopted last), as a subquery. */
-export const PANEL_IN_FORCE =
-  '(SELECT id FROM panel WHERE "adoptedAt" IS NOT NULL ' + 'ORDER BY "adoptedAt" DESC, id DESC LIMIT 1)';
+export const PANEL_IN_FORCE = `(SELECT id FROM panel WHERE "adoptedAt" IS NOT NULL
+  ORDER BY "adoptedAt" DESC, id DESC LIMIT 1)`;
 
 type VoteRow = {
   id: number;
