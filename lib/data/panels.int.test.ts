@@ -8,7 +8,7 @@ import { runImport } from "@/lib/import/run/records";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { ImportContext } from "./import/context";
 import { writeVotes } from "./import/votes";
-import { panelsJson, parseMember, setPanel } from "./panels";
+import { panelChoices, panelsJson, parseMember, setPanel } from "./panels";
 import { REPORTS } from "./reports";
 import { transaction } from "./sql";
 
@@ -92,6 +92,15 @@ describe("the panel in force", () => {
     expect(j1).toEqual([
       { promptVersion: 0, overall: "SUCCESSFUL", counted: true },
       { promptVersion: 2, overall: "NOT_ATTEMPTED", counted: false },
+    ]);
+
+    // What the Judges page offers: each judge at each version it answered, two answers each (p1, p2).
+    expect(await panelChoices()).toEqual([
+      { judge: "j1", promptVersion: null, answers: 2 },
+      { judge: "j1", promptVersion: 2, answers: 2 },
+      { judge: "j2", promptVersion: null, answers: 2 },
+      { judge: "j3", promptVersion: null, answers: 2 },
+      { judge: "j4", promptVersion: 2, answers: 2 },
     ]);
 
     // Put in: j1 at v2, j2, j3, j4 at v2. p1: not attempted by j1@v2, j3 and j4@v2, 3 of 4.

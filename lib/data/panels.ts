@@ -81,6 +81,7 @@ export async function panelChoices(): Promise<Array<PanelMember & { answers: num
 /** The panels as `panel show --format json` prints them (docs/formats.md, "The panel"). */
 export async function panelsJson(): Promise<Record<string, unknown>> {
   const all = await transaction(listPanels);
+  const inForce = all.find((p) => p.inForce);
   const json = (p: PanelView) => ({
     name: p.name,
     judges: p.judges.map((m) => ({ judge: m.judge, prompt_version: m.promptVersion })),
@@ -88,7 +89,7 @@ export async function panelsJson(): Promise<Record<string, unknown>> {
     set_at: p.setAt?.toISOString() ?? null,
   });
   return {
-    in_force: all.find((p) => p.inForce) ? json(all.find((p) => p.inForce)!) : null,
+    in_force: inForce ? json(inForce) : null,
     earlier: all.filter((p) => !p.inForce && p.setAt).map(json),
   };
 }
