@@ -14,7 +14,7 @@ import type { WriteCounts } from "@/lib/data/import/context";
 import { judgeConcurrency } from "@/lib/data/judge-requests";
 import { cancelRun } from "@/lib/data/judge-runs";
 import { currentPrompt, defineJudge, JudgeDefinitionSchema, listJudges } from "@/lib/data/judges";
-import { type PanelMember, panelsJson, parseMember, setPanel } from "@/lib/data/panels";
+import { underPanel } from "@/lib/data/panel-set";
 import { createPerson, listPeople, PersonSchema, setPassword } from "@/lib/data/people";
 import { sweepInterruptedImports } from "@/lib/data/recovery";
 import { isReportFormat, REPORT_FORMATS, REPORTS, type ReportName, tableChoice } from "@/lib/data/reports";
@@ -37,6 +37,7 @@ import { ImportInterrupted } from "@/lib/import/run/records";
 import { enqueue, openQueue } from "@/lib/judges/queue";
 import { followRun, startRun } from "@/lib/judges/runs";
 import { workJudges } from "@/lib/judges/worker";
+import { PANEL_HELP, panelCommand } from "./cli-panel";
 import { ProgressBar } from "./progress";
 
 const HELP = `Shortcut Audit command line
@@ -51,15 +52,18 @@ const HELP = `Shortcut Audit command line
                                        an action but gave no tool call, a trajectory given twice)
   export trajectories|votes|labels|gold|all
                                        print records as JSONL (the app's own format)
-  results --format json|csv|latex [--table NAME]
+  results --format json|csv|latex [--table NAME] [--panel NAME]
                                        print the result table (docs/protocol.md §3); --table: changes (paired,
                                        vanilla → principled), evidence, categories, judges, unparseable, or
                                        (LaTeX, JSON) all; JSON without --table holds every figure
-  agreement --format json|csv|latex [--study NAME] [--first-forms]
+  agreement --format json|csv|latex [--study NAME] [--first-forms] [--panel NAME]
                                        print human-vs-judge agreement (docs/protocol.md §4); with a study, its labels
                                        on its items only; --first-forms: labels revised after unblinding count in
                                        their blind first form
-  evidence --format json|csv           print what task records show against each trajectory (docs/formats.md)
+  evidence --format json|csv [--panel NAME]
+                                       print what task records show against each trajectory (docs/formats.md)
+      --panel NAME                     (results, agreement, evidence) the same figures under another saved panel:
+                                       a candidate, or an earlier one (nothing is changed)
   judge add NAME --base-url URL --model MODEL [--api-key-env VAR] [--concurrency N] [--rpm N]
         [--temperature T] [--max-tokens N] [--context-tokens N] [--price-in USD --price-out USD]
                                        define a judge the app asks (any OpenAI-compatible endpoint; the key is read
@@ -70,10 +74,7 @@ const HELP = `Shortcut Audit command line
   judge work                           work runs started elsewhere, sharing them through the database
   judge cancel RUN                     stop a run: what it asked is kept, what it had not asked is not asked
   judge list                           judges, their endpoints, answers and unparseable answers
-  panel show [--format json]           the panel every figure follows, and the earlier ones
-  panel set JUDGE[@vN]... [--name NAME]
-                                       put a new panel in force: each judge at a prompt version (without @vN: its
-                                       imported votes); every figure, kept page and later report follows it
+${PANEL_HELP}
   user add --handle H --email E --role researcher|annotator|reviewer [--name N]
                                        create an account that signs in (or give a login to an imported annotator);
                                        the password is read from SHORTCUT_AUDIT_PASSWORD or the first line of
@@ -242,6 +243,7 @@ const reportCommand =
       args,
       options: {
         format: { type: "string", default: "json" },
+        panel: { type: "string" },
         ...(name === "agreement"
           ? { study: { type: "string" }, "first-forms": { type: "boolean" } }
           : { table: { type: "string" } }),
@@ -254,16 +256,28 @@ const reportCommand =
     const { study: studyName, "first-forms": firstForms } = values as { study?: string; "first-forms"?: boolean };
     const scope = await scopeOf(studyName, firstForms ?? false);
     if (!scope) fail(`${name}: no study named "${studyName}" (the Studies page lists them)`);
-    process.stdout.write(await REPORTS[name](values.format, { ...scope, ...table }));
+    const format = values.format;
+    process.stdout.write(await onPanel(values.panel, () => REPORTS[name](format, { ...scope, ...table })));
     return 0;
   };
 
+/** What `compute` gives under the panel named (`--panel`), or under the panel in force. */
+function onPanel<T>(panel: string | undefined, compute: () => Promise<T>): Promise<T> {
+  if (panel === undefined) return compute();
+  return underPanel(panel, compute).catch((e: unknown) =>
+    fail(`--panel: ${e instanceof Error ? e.message : String(e)}`),
+  );
+}
+
 /** evidence --format json|csv: what the task records show against each trajectory. */
 async function evidenceCommand(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: { format: { type: "string", default: "json" } } });
-  if (values.format !== "json" && values.format !== "csv")
-    fail(`evidence: --format takes json or csv, not "${values.format}"`);
-  process.stdout.write(await evidenceText(values.format));
+  const { values } = parseArgs({
+    args,
+    options: { format: { type: "string", default: "json" }, panel: { type: "string" } },
+  });
+  const format = values.format;
+  if (format !== "json" && format !== "csv") fail(`evidence: --format takes json or csv, not "${format}"`);
+  process.stdout.write(await onPanel(values.panel, () => evidenceText(format)));
   return 0;
 }
 
@@ -405,44 +419,6 @@ async function judgeCommand(args: string[]): Promise<number> {
   return 0;
 }
 
-/** panel show | panel set: the judges whose majority every figure follows. */
-async function panelCommand(args: string[]): Promise<number> {
-  const [sub, ...rest] = args;
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: { format: { type: "string" }, name: { type: "string" } },
-  });
-  const members = (j: { judge: string; prompt_version: number | null }) =>
-    `${j.judge}${j.prompt_version === null ? "" : `@v${j.prompt_version}`}`;
-  if (sub === "show") {
-    const panels = (await panelsJson()) as {
-      in_force: { name: string; judges: Array<{ judge: string; prompt_version: number | null }> } | null;
-      earlier: Array<{ name: string; judges: Array<{ judge: string; prompt_version: number | null }> }>;
-    };
-    if (values.format === "json") process.stdout.write(`${JSON.stringify(panels, null, 2)}\n`);
-    else if (values.format !== undefined) fail(`panel show: --format takes json, not "${values.format}"`);
-    else
-      for (const [p, state] of [
-        ...(panels.in_force ? [[panels.in_force, "in force"] as const] : []),
-        ...panels.earlier.map((p) => [p, "earlier"] as const),
-      ])
-        console.log([p.name, state, p.judges.map(members).join(" ")].join("\t"));
-    return 0;
-  }
-  if (sub !== "set") fail("panel: give show or set");
-  const parsed = positionals.map(parseMember);
-  const bad = parsed.find((p) => "error" in p);
-  if (bad && "error" in bad) fail(`panel set: ${bad.error}`);
-  if (!parsed.length) fail("panel set: name the panel's judges (JUDGE or JUDGE@vN)");
-  const panel = await setPanel(null, parsed as PanelMember[], values.name).catch((e: unknown) =>
-    fail(`panel set: ${e instanceof Error ? e.message : String(e)}`),
-  );
-  const judges = panel.judges.map((j) => members({ judge: j.judge, prompt_version: j.promptVersion }));
-  console.error(`panel ${panel.name} in force: ${judges.join(" ")}`);
-  return 0;
-}
-
 /** user add | user list: accounts, for a database without the demo study (or a first researcher). */
 async function userCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
@@ -512,7 +488,7 @@ async function main(): Promise<number> {
     agreement: reportCommand("agreement"),
     evidence: evidenceCommand,
     judge: judgeCommand,
-    panel: panelCommand,
+    panel: (args) => panelCommand(args, fail),
     user: userCommand,
   };
   const run = commands[command];

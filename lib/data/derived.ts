@@ -15,6 +15,12 @@ import {
 } from "@/lib/domain/verdicts";
 import type { Sql } from "./sql";
 
+/**
+ * The advisory lock between writers of votes (shared, taken before they read the panel in force) and
+ * a panel's adoption (exclusive): no write computes its columns from a panel that is being replaced.
+ */
+export const PANEL_LOCK = 7414;
+
 /** The id of the panel in force (the one adopted last), as a subquery. */
 export const PANEL_IN_FORCE = `(SELECT id FROM panel WHERE "adoptedAt" IS NOT NULL
   ORDER BY "adoptedAt" DESC, id DESC LIMIT 1)`;
@@ -38,6 +44,7 @@ export function voteVerdicts(row: Pick<VoteRow, "upstream" | "localGit" | "memor
 export async function refreshDerived(sql: Sql, trajectoryIds: readonly number[]): Promise<void> {
   if (!trajectoryIds.length) return;
   const ids = [...new Set(trajectoryIds)];
+  await sql.query(`SELECT pg_advisory_xact_lock_shared(${PANEL_LOCK})::text`);
   // The panel's votes: each member judge's, at the versions the panel names it (its newest among them).
   const votes = await sql.query<VoteRow>(
     `SELECT v.id, v."trajectoryId", v."judgeId", v."votedAt", v.upstream, v."localGit", v.memory, v.other,

@@ -17,7 +17,7 @@ import { runCli, startCli } from "@/test/cli";
 import { type FakeProvider, fakeProvider } from "@/test/fake-provider";
 import { jsonl, tempFiles } from "@/test/temp-files";
 import { finishRun, planRun, previewRun, runProgress } from "./judge-runs";
-import { setPanel } from "./panels";
+import { setPanel } from "./panel-set";
 
 const { write } = tempFiles("sa-judge-runs-");
 const ANSWER = JSON.stringify({

@@ -1,16 +1,15 @@
 // Panels: the figures follow the panel in force, and only it. A judge's answers outside the panel
 // (a new judge, a new prompt version) change no figure until a researcher puts them in.
-import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { currentDb } from "@/lib/db-connect";
 import { runImport } from "@/lib/import/run/records";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
-import { ImportContext } from "./import/context";
-import { writeVotes } from "./import/votes";
-import { panelChoices, panelsJson, parseMember, setPanel } from "./panels";
+import { answer } from "@/test/answers";
+import { runCli } from "@/test/cli";
+import { setPanel } from "./panel-set";
+import { panelChoices, panelsJson, parseMember } from "./panels";
 import { REPORTS } from "./reports";
-import { transaction } from "./sql";
 
 const load = async (records: unknown[]) => {
   const r = await runImport({ fileName: "panels.jsonl", format: "interchange" }, asLines(records as never[]));
@@ -18,39 +17,6 @@ const load = async (records: unknown[]) => {
 };
 const t = (id: string, task: string) =>
   trajectoryFixture({ id, benchmark: "pn", model: "m", task: { id: task }, prompt: "vanilla" });
-
-/** Answers as a judge run stores them: under a prompt version, the judge's other answers kept. */
-async function answer(judge: string, promptVersion: number, votes: Record<string, "SUCCESSFUL" | "NOT_ATTEMPTED">) {
-  // Read first: on the embedded database the transaction holds its one connection.
-  const ids = await db().trajectory.findMany({ where: { externalId: { in: Object.keys(votes) } } });
-  await transaction(async (sql) => {
-    const ctx = new ImportContext(sql, null, new Date());
-    const errors = await writeVotes(
-      ctx,
-      ids.map((tr) => ({
-        line: 0,
-        promptVersion,
-        trajectoryId: tr.id,
-        record: {
-          trajectory: { id: tr.externalId! },
-          judge,
-          verdicts: {
-            UPSTREAM: votes[tr.externalId!]!,
-            LOCAL_GIT: "NOT_ATTEMPTED",
-            MEMORY: "NOT_ATTEMPTED",
-            OTHER: "NOT_ATTEMPTED",
-          },
-          rationale: null,
-          evidence: [],
-          raw: null,
-          created_at: new Date(),
-        },
-      })),
-    );
-    expect(errors).toEqual([]);
-    await ctx.refreshTouched();
-  });
-}
 
 const panelOf = async (id: string) =>
   (await db().trajectory.findFirst({ where: { externalId: id }, select: { panelVerdict: true, panelSplit: true } }))!;
@@ -145,11 +111,7 @@ describe("the panel in force", () => {
   it.runIf(process.env.DATABASE_URL)("npm run cli -- panel set and panel show", () => {
     const target = currentDb().target;
     if (target.kind !== "postgres") throw new Error("PostgreSQL only");
-    const cli = (...args: string[]) =>
-      spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/cli.ts", ...args], {
-        env: { ...process.env, DATABASE_URL: target.url },
-        encoding: "utf8",
-      });
+    const cli = (...args: string[]) => runCli(target.url, ...args);
     const bad = cli("panel", "set", "j2@v7");
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(/j2 has no answers under prompt v7/);

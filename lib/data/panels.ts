@@ -1,11 +1,8 @@
 import "server-only";
 // Panels (docs/formats.md, "The panel"): which judges, at which prompt version, every figure's
-// majority follows. The one in force is the one adopted last; setting one recomputes every
-// trajectory's panel columns in the same transaction, so no figure reads a mix of two panels.
-import type { Actor } from "@/lib/auth/permissions";
-import { assertCan } from "@/lib/auth/permissions";
-import { AppError } from "@/lib/errors";
-import { PANEL_IN_FORCE, refreshDerived } from "./derived";
+// majority follows. The one in force is the one adopted last; the others are earlier ones (adopted
+// before) and candidates (saved to be compared, never adopted). Saving and adopting: panel-set.ts.
+import { PANEL_IN_FORCE } from "./derived";
 import { type Sql, transaction } from "./sql";
 
 /** A judge at a prompt version; null: its imported votes. */
@@ -15,6 +12,7 @@ export type PanelView = {
   name: string;
   judges: PanelMember[];
   setBy: string | null;
+  /** When it was last adopted; null: a candidate. */
   setAt: Date | null;
   inForce: boolean;
 };
@@ -78,6 +76,11 @@ export async function panelChoices(): Promise<Array<PanelMember & { answers: num
   return rows.map((r) => ({ judge: r.judge, promptVersion: r.promptVersion || null, answers: r.answers }));
 }
 
+/** One panel by name, or null. */
+export async function panelNamed(sql: Sql, name: string): Promise<PanelView | null> {
+  return (await listPanels(sql)).find((p) => p.name === name) ?? null;
+}
+
 /** The panels as `panel show --format json` prints them (docs/formats.md, "The panel"). */
 export async function panelsJson(): Promise<Record<string, unknown>> {
   const all = await transaction(listPanels);
@@ -91,6 +94,7 @@ export async function panelsJson(): Promise<Record<string, unknown>> {
   return {
     in_force: inForce ? json(inForce) : null,
     earlier: all.filter((p) => !p.inForce && p.setAt).map(json),
+    candidates: all.filter((p) => !p.setAt).map(json),
   };
 }
 
@@ -103,83 +107,4 @@ export function parseMember(text: string): PanelMember | { error: string } {
   if (version !== null && (!Number.isSafeInteger(version) || version < 1 || version > 2_147_483_647))
     return { error: `"${text}": a prompt version is v1 or later` };
   return { judge: m[1], promptVersion: version };
-}
-
-/**
- * Puts a new panel in force (`name`, else "panel N"): its judges must exist, and at a prompt version
- * only when they have answered under it. Every trajectory's panel columns are recomputed with it.
- */
-export async function setPanel(
-  actor: Actor | null,
-  members: readonly PanelMember[],
-  name?: string,
-): Promise<PanelView> {
-  if (actor) assertCan(actor, "judges:write");
-  if (!members.length) throw new AppError("BAD_INPUT", "a panel names at least one judge", "judges");
-  return transaction(async (sql) => {
-    const ids = await memberIds(sql, members);
-    const count = await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM panel`);
-    const panelName = name?.trim() || `panel ${count[0]!.n + 1}`;
-    if (panelName.length > 200 || panelName.includes("\u0000"))
-      throw new AppError("BAD_INPUT", "a panel's name is at most 200 characters of text", "name");
-    const taken = await sql.query(`SELECT 1 FROM panel WHERE name = $1`, [panelName]);
-    if (taken.length) throw new AppError("BAD_INPUT", `a panel named "${panelName}" exists already`, "name");
-    const [panel] = await sql.query<{ id: number }>(
-      `INSERT INTO panel (name, "createdById", "adoptedAt", "adoptedById") VALUES ($1, $2, now(), $2) RETURNING id`,
-      [panelName, actor?.id ?? null],
-    );
-    await sql.query(
-      `INSERT INTO panel_member ("panelId", "judgeId", "promptVersion")
-       SELECT $1, j, v FROM unnest($2::int[], $3::int[]) AS u(j, v) ON CONFLICT DO NOTHING`,
-      [panel!.id, ids.map((i) => i.judgeId), ids.map((i) => i.promptVersion)],
-    );
-    await refreshAll(sql);
-    return (await listPanels(sql)).find((p) => p.id === panel!.id)!;
-  });
-}
-
-/** The members' judge ids and versions, or an error naming the first that is not there. */
-async function memberIds(
-  sql: Sql,
-  members: readonly PanelMember[],
-): Promise<Array<{ judgeId: number; promptVersion: number }>> {
-  const judges = await sql.query<{ id: number; name: string }>(`SELECT id, name FROM judge WHERE name = ANY($1)`, [
-    members.map((m) => m.judge),
-  ]);
-  const byName = new Map(judges.map((j) => [j.name, j.id]));
-  const out: Array<{ judgeId: number; promptVersion: number }> = [];
-  for (const m of members) {
-    const judgeId = byName.get(m.judge);
-    if (judgeId === undefined) throw new AppError("BAD_INPUT", `no judge named "${m.judge}"`, "judges");
-    const version = m.promptVersion ?? 0;
-    const [answered] = await sql.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM judge_vote WHERE "judgeId" = $1 AND "promptVersion" = $2`,
-      [judgeId, version],
-    );
-    if (!answered!.n)
-      throw new AppError(
-        "BAD_INPUT",
-        `${m.judge} has no ${m.promptVersion === null ? "imported votes" : `answers under prompt v${version}`}`,
-        "judges",
-      );
-    out.push({ judgeId, promptVersion: version });
-  }
-  return out;
-}
-
-/** Every trajectory's panel columns, recomputed in batches. */
-async function refreshAll(sql: Sql): Promise<void> {
-  const BATCH = 2000;
-  for (let after = 0; ; ) {
-    const rows = await sql.query<{ id: number }>(`SELECT id FROM trajectory WHERE id > $1 ORDER BY id LIMIT $2`, [
-      after,
-      BATCH,
-    ]);
-    if (!rows.length) return;
-    await refreshDerived(
-      sql,
-      rows.map((r) => r.id),
-    );
-    after = rows.at(-1)!.id;
-  }
 }

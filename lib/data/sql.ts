@@ -7,6 +7,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { from as copyFromStream } from "pg-copy-streams";
 import { currentDb } from "@/lib/db-connect";
+import { currentScope } from "@/lib/db-scope";
 
 export interface Sql {
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
@@ -161,6 +162,9 @@ export async function transaction<T>(
   fn: (sql: Sql) => Promise<T>,
   opts: { prelude?: (sql: Sql) => Promise<void> } = {},
 ): Promise<T> {
+  // Inside a scope, its transaction holds everything (lib/db-scope.ts).
+  const scoped = currentScope();
+  if (scoped) return fn(scoped.sql as Sql);
   const handle = currentDb();
   if (handle.pool) {
     const tx = await pooledTransaction(handle.pool, opts.prelude);

@@ -2,8 +2,9 @@
 // counts (its judges, each at the versions it names, the newest among them: protocol §2.5), each
 // condition's rates under both with the paired difference (the same trajectories judged twice: the
 // paired statistics of paired.ts, the panel in force in vanilla's place), Cohen's κ between the two
-// panels' verdicts, and the trajectories whose verdict would change.
-import { binaryAgreement } from "./agreement";
+// panels' verdicts, the trajectories whose verdict would change, each panel against the gold labels,
+// and what each panel's counted answers cost.
+import { binaryAgreement, verdictAgreement } from "./agreement";
 import type { Agreement } from "./agreement-report";
 import { type PairedChange, type PairedRun, pairedChange } from "./paired";
 import { newestPerKey, type PanelResult, panelVerdicts } from "./panel";
@@ -20,22 +21,47 @@ export type StoredVote = {
   promptVersion: number | null;
   verdicts: CategoryVerdicts;
   order: number;
+  /** What asking it took (tokens in and out, dollars); null for an imported vote or an unpriced model. */
+  tokens: number | null;
+  cost: number | null;
 };
-export type ComparedTrajectory = Condition & { id: number; task: string; run: number; resolved: boolean | null };
+export type ComparedTrajectory = Condition & {
+  id: number;
+  task: string;
+  run: number;
+  resolved: boolean | null;
+  /** The gold label in force, if any. */
+  gold: Verdict | null;
+};
 
-/** Each trajectory's panel result under a panel (absent: none of its judges voted on it). */
-export function panelResults(
-  members: readonly PanelMemberRef[],
-  votes: readonly StoredVote[],
-): Map<number, PanelResult> {
+/** The votes a panel counts: its judges' at the versions it names, each judge's newest among them. */
+export function countedVotes(members: readonly PanelMemberRef[], votes: readonly StoredVote[]): StoredVote[] {
   const listed = new Set(members.map((m) => `${m.judge}\u0000${m.promptVersion ?? 0}`));
-  const counted = newestPerKey(
+  return newestPerKey(
     votes.filter((v) => listed.has(`${v.judge}\u0000${v.promptVersion ?? 0}`)),
     (v) => `${v.trajectoryId}\u0000${v.judge}`,
   );
+}
+
+/** Each trajectory's panel result under a panel (absent: none of its judges voted on it). */
+export function panelResults(counted: readonly StoredVote[]): Map<number, PanelResult> {
   const byTrajectory = new Map<number, CategoryVerdicts[]>();
   for (const v of counted) byTrajectory.set(v.trajectoryId, [...(byTrajectory.get(v.trajectoryId) ?? []), v.verdicts]);
   return new Map([...byTrajectory].map(([id, vs]) => [id, panelVerdicts(vs)!]));
+}
+
+/** What a panel's counted answers took: `priced` of them carry tokens (imported votes do not). */
+export type PanelSpend = { answers: number; priced: number; tokens: number; cost: number | null };
+
+export function spendOf(counted: readonly StoredVote[]): PanelSpend {
+  const priced = counted.filter((v) => v.tokens !== null);
+  const costs = counted.filter((v) => v.cost !== null);
+  return {
+    answers: counted.length,
+    priced: priced.length,
+    tokens: priced.reduce((n, v) => n + v.tokens!, 0),
+    cost: costs.length ? costs.reduce((n, v) => n + v.cost!, 0) : null,
+  };
 }
 
 export type ConditionComparison = Condition & {
@@ -43,12 +69,19 @@ export type ConditionComparison = Condition & {
   candidate: ConditionFigures;
   /** Candidate minus the panel in force, on the same trajectories. */
   change: PairedChange;
+  /** The two panels' verdicts on this condition's trajectories both judge. */
+  agreement: Agreement;
+  /** Its trajectories whose verdict would change. */
+  changed: number;
 };
 export type PanelComparison = {
   conditions: ConditionComparison[];
   /** The two panels' overall verdicts, on the trajectories both judge. */
   agreement: Agreement;
   changed: Array<{ trajectoryId: number; inForce: Verdict | null; candidate: Verdict | null }>;
+  /** Each panel against the gold labels (the gold label in the human's place); null without gold. */
+  gold: { inForce: Agreement; candidate: Agreement } | null;
+  spend: { inForce: PanelSpend; candidate: PanelSpend };
 };
 
 /** The candidate panel against the panel in force, over the same trajectories and votes. */
@@ -59,10 +92,17 @@ export function comparePanels(
   candidate: readonly PanelMemberRef[],
   resamples?: number,
 ): PanelComparison {
-  const a = panelResults(inForce, votes);
-  const b = panelResults(candidate, votes);
+  const countedA = countedVotes(inForce, votes);
+  const countedB = countedVotes(candidate, votes);
+  const a = panelResults(countedA);
+  const b = panelResults(countedB);
   const verdictA = (id: number) => a.get(id)?.overall.verdict ?? null;
   const verdictB = (id: number) => b.get(id)?.overall.verdict ?? null;
+  const agreementOn = (ts: readonly ComparedTrajectory[]): Agreement => {
+    const both = ts.filter((t) => verdictA(t.id) !== null && verdictB(t.id) !== null);
+    const pairs = (is: (v: Verdict) => boolean) => both.map((t) => [is(verdictA(t.id)!), is(verdictB(t.id)!)] as const);
+    return { attempt: binaryAgreement(pairs(isAttempt)), success: binaryAgreement(pairs(isSuccess)) };
+  };
   const groups = new Map<string, ComparedTrajectory[]>();
   for (const t of trajectories) {
     const key = `${t.benchmark}\u0000${t.model}\u0000${t.network}\u0000${t.prompt}`;
@@ -87,16 +127,23 @@ export function comparePanels(
           ...pairedChange({ benchmark, model: `${model}\u0000${prompt}`, network }, [...before, ...after], resamples),
           model,
         },
+        agreement: agreementOn(ts),
+        changed: ts.filter((t) => verdictA(t.id) !== verdictB(t.id)).length,
       };
     })
     .sort(compareConditions);
-  const both = trajectories.filter((t) => verdictA(t.id) !== null && verdictB(t.id) !== null);
-  const pairs = (is: (v: Verdict) => boolean) => both.map((t) => [is(verdictA(t.id)!), is(verdictB(t.id)!)] as const);
+  const gold = trajectories.filter((t) => t.gold !== null);
+  const versusGold = (verdict: (id: number) => Verdict | null) =>
+    verdictAgreement(
+      gold.filter((t) => verdict(t.id) !== null).map((t) => ({ human: t.gold!, panel: verdict(t.id)! })),
+    );
   return {
     conditions,
-    agreement: { attempt: binaryAgreement(pairs(isAttempt)), success: binaryAgreement(pairs(isSuccess)) },
+    agreement: agreementOn(trajectories),
     changed: trajectories
       .filter((t) => verdictA(t.id) !== verdictB(t.id))
       .map((t) => ({ trajectoryId: t.id, inForce: verdictA(t.id), candidate: verdictB(t.id) })),
+    gold: gold.length ? { inForce: versusGold(verdictA), candidate: versusGold(verdictB) } : null,
+    spend: { inForce: spendOf(countedA), candidate: spendOf(countedB) },
   };
 }

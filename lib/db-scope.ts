@@ -1,0 +1,14 @@
+import "server-only";
+// A scope in which every query of the data layer runs in one transaction held open by its caller:
+// lib/db.ts's client and lib/data/sql.ts's transactions both answer from it. Used to compute the
+// same figures under another panel, in a transaction that is then rolled back (lib/data/panel-set.ts).
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { PrismaClient } from "@/generated/prisma/client";
+
+/** The transaction's two faces: Prisma's client, and the Sql of lib/data/sql.ts. */
+export type Scope = { prisma: PrismaClient; sql: unknown };
+
+const scopes = new AsyncLocalStorage<Scope>();
+
+export const currentScope = (): Scope | undefined => scopes.getStore();
+export const inScope = <T>(scope: Scope, fn: () => Promise<T>): Promise<T> => scopes.run(scope, fn);

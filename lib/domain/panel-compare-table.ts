@@ -1,0 +1,179 @@
+// Two panels compared (panel-compare.ts) as one table model, per condition: each exploit rate under
+// both panels with the paired difference, its bootstrap interval and McNemar's p; κ between the two
+// panels' verdicts; how many trajectories change verdict. The compare page, `panel compare`'s CSV and
+// its JSON are written from it. No figure links to a list: lists follow the panel in force only.
+import { kappaInterval, kappaText } from "./agreement-tables";
+import { type ModelCell, type ModelColumn, type TableModel, tableJson, valued } from "./figure-table";
+import type { BinaryKey } from "./paired";
+import type {
+  ComparedTrajectory,
+  ConditionComparison,
+  PanelComparison,
+  PanelMemberRef,
+  PanelSpend,
+} from "./panel-compare";
+import { RATE_LABELS } from "./results";
+import { conditionCells, conditionColumns, count, pct, pp, pValue, range, rateTex, rowKey } from "./table-columns";
+
+const RATES: readonly BinaryKey[] = ["attempt_rate", "success_rate", "resolved_exploit_rate"];
+
+/** The two panels' names, as the columns' labels say them. */
+export type ComparedNames = { panel: string; with: string };
+
+function rateColumn(k: BinaryKey): ModelColumn {
+  return {
+    key: k,
+    label: RATE_LABELS[k],
+    numeric: true,
+    fields: [
+      { key: `with_${k}`, tex: `${rateTex(k)} (with)` },
+      { key: `panel_${k}`, tex: `${rateTex(k)} (panel)` },
+      { key: `${k}_change`, tex: `$\\Delta$ ${rateTex(k)}` },
+      { key: `${k}_ci_low`, tex: "low" },
+      { key: `${k}_ci_high`, tex: "high" },
+      { key: `${k}_b` },
+      { key: `${k}_c` },
+      { key: `${k}_p`, tex: `$p$`, digits: 3 },
+    ],
+  };
+}
+
+/** "12.0% → 15.0%", the paired difference and its interval below, McNemar's p after. */
+function rateCell(c: ConditionComparison, k: BinaryKey, names: ComparedNames): ModelCell {
+  const [a, b] = [c.inForce[k], c.candidate[k]];
+  const boot = c.change.bootstrap[k];
+  const m = c.change.mcnemar[k];
+  return valued(
+    {
+      text: `${pct(a)} → ${pct(b)}`,
+      sort: boot.change,
+      label: `${RATE_LABELS[k]}: ${pct(a)} under ${names.with}, ${pct(b)} under ${names.panel}`,
+      sub: `${pp(boot.change)}${boot.low === null ? "" : ` (95% ${range(boot.low, boot.high)})`}`,
+      parts: m.pairs ? [{ text: `${count(m.b)} ↓ ${count(m.c)} ↑, ${pValue(m.p)}` }] : undefined,
+    },
+    a,
+    b,
+    boot.change,
+    boot.low,
+    boot.high,
+    m.b,
+    m.c,
+    m.pairs ? m.p : null,
+  );
+}
+
+function kappaCell(c: ConditionComparison): ModelCell {
+  const { attempt, success } = c.agreement;
+  return valued(
+    {
+      text: kappaText(attempt.kappa),
+      sort: attempt.kappa,
+      sub: kappaInterval(attempt.kappa_ci),
+      parts: [{ text: `success ${kappaText(success.kappa)}` }],
+    },
+    attempt.kappa,
+    success.kappa,
+  );
+}
+
+/** The comparison's per-condition table. */
+export function panelComparisonTable(c: PanelComparison, names: ComparedNames): TableModel {
+  return {
+    name: "panels",
+    title: `Panel ${names.panel} beside ${names.with}`,
+    columns: [
+      ...conditionColumns().map((col) => (col.key === "benchmark" ? { ...col, onPage: true } : col)),
+      {
+        key: "judged",
+        label: "Judged",
+        numeric: true,
+        fields: [
+          { key: "with_judged", tex: "Judged (with)", digits: 0 },
+          { key: "panel_judged", tex: "Judged (panel)", digits: 0 },
+        ],
+      },
+      ...RATES.map(rateColumn),
+      {
+        key: "kappa",
+        label: "κ attempt",
+        numeric: true,
+        fields: [
+          { key: "kappa_attempt", tex: "$\\kappa$ attempt", digits: 2 },
+          { key: "kappa_success", tex: "$\\kappa$ success", digits: 2 },
+        ],
+      },
+      {
+        key: "changed",
+        label: "Verdicts changed",
+        numeric: true,
+        fields: [{ key: "changed", tex: "Changed", digits: 0 }],
+      },
+    ],
+    rows: c.conditions.map((row) => ({
+      key: rowKey(row),
+      cells: [
+        ...conditionCells(row),
+        valued(
+          {
+            text:
+              row.inForce.judged === row.candidate.judged
+                ? count(row.candidate.judged)
+                : `${count(row.inForce.judged)} → ${count(row.candidate.judged)}`,
+            sort: row.candidate.judged,
+          },
+          row.inForce.judged,
+          row.candidate.judged,
+        ),
+        ...RATES.map((k) => rateCell(row, k, names)),
+        kappaCell(row),
+        valued({ text: count(row.changed), sort: row.changed }, row.changed),
+      ],
+    })),
+  };
+}
+
+/** A panel as `panel show` writes it. */
+export type ComparedPanel = { name: string; judges: PanelMemberRef[]; setBy: string | null; setAt: Date | null };
+
+const panelJson = (p: ComparedPanel) => ({
+  name: p.name,
+  judges: p.judges.map((m) => ({ judge: m.judge, prompt_version: m.promptVersion })),
+  set_by: p.setBy,
+  set_at: p.setAt?.toISOString() ?? null,
+});
+const spendJson = (s: PanelSpend) => ({ answers: s.answers, priced: s.priced, tokens: s.tokens, cost: s.cost });
+
+/**
+ * `panel compare --format json` (docs/formats.md, "The panel"): the two panels, the per-condition
+ * table's rows, κ over every trajectory both judge, each changed trajectory, gold and cost.
+ */
+export function panelComparisonJson(v: {
+  candidate: ComparedPanel;
+  against: ComparedPanel;
+  comparison: PanelComparison;
+  trajectories: ReadonlyMap<number, ComparedTrajectory>;
+}): Record<string, unknown> {
+  const c = v.comparison;
+  return {
+    panel: panelJson(v.candidate),
+    with: panelJson(v.against),
+    conditions: tableJson(panelComparisonTable(c, { panel: v.candidate.name, with: v.against.name })).rows,
+    kappa: c.agreement,
+    changed: c.changed.map((x) => {
+      const t = v.trajectories.get(x.trajectoryId)!;
+      return {
+        trajectory: t.id,
+        benchmark: t.benchmark,
+        model: t.model,
+        network: t.network,
+        prompt: t.prompt,
+        task: t.task,
+        run: t.run,
+        with: x.inForce,
+        panel: x.candidate,
+      };
+    }),
+    gold: c.gold && { with: c.gold.inForce, panel: c.gold.candidate },
+    spend: { with: spendJson(c.spend.inForce), panel: spendJson(c.spend.candidate) },
+  };
+}
