@@ -24,8 +24,9 @@ export default async function HomePage() {
         items={[
           ["Trajectories", totals.trajectories],
           ["Tasks", totals.tasks],
-          ["Judge votes", totals.votes],
-          ["Unparseable judge answers", totals.unparseable],
+          ["Judge answers", totals.votes],
+          ["Counted by the panel in force", totals.counted],
+          ["Unparseable among them", totals.unparseable],
           ["Judges", totals.judges],
           ["Human labels", totals.labels],
           ["Annotators", totals.annotators],

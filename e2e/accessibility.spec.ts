@@ -20,6 +20,8 @@ for (const role of ["RESEARCHER", "ANNOTATOR", "REVIEWER"] as const) {
       const pages = [...new Set(menu.filter((h) => h.startsWith("/")))];
       // One trajectory of the demo study, and it beside another run of its task, where the role may read them.
       if (menu.includes("/trajectories")) pages.push("/trajectories/1", "/compare?a=1&b=2");
+      // Two panels compared, where the role reads results.
+      if (menu.includes("/results")) pages.push("/judges/compare?panel=initial");
       // At least the role's own page (an annotator's menu holds their queue).
       expect(pages.length).toBeGreaterThan(0);
       const problems: Record<string, unknown> = {};

@@ -31,8 +31,9 @@ test("the overview counts what a file adds", async ({ page, request }) => {
     const n = async (label: string) => Number((await total(label).innerText()).replaceAll(",", ""));
     return {
       trajectories: await n("Trajectories"),
-      votes: await n("Judge votes"),
-      unparseable: await n("Unparseable judge answers"),
+      votes: await n("Judge answers"),
+      counted: await n("Counted by the panel in force"),
+      unparseable: await n("Unparseable among them"),
       labels: await n("Human labels"),
     };
   };
@@ -49,6 +50,8 @@ test("the overview counts what a file adds", async ({ page, request }) => {
   expect(await read()).toEqual({
     trajectories: before.trajectories + 3,
     votes: before.votes + 2,
+    // judge-a's votes are imported: it joins the panel while that is the automatic one.
+    counted: before.counted + 2,
     unparseable: before.unparseable + 1,
     labels: before.labels + 1,
   });

@@ -1,7 +1,9 @@
 // The Judges page, as a researcher runs the panel from the app: a judge at a local chat-completions
 // server (never a provider), a run previewed then started, its progress, the votes it made, and a
-// new prompt version. The run's judge is not in the panel: its answers are shown, not counted.
-import { trajectoryFixture } from "../prisma/factories";
+// new prompt version. The run's judge is not in the panel: its answers are shown, not counted, until
+// a panel with it is compared with the one in force and adopted.
+import type { APIRequestContext, Page } from "@playwright/test";
+import { DEMO_JUDGES, trajectoryFixture, voteFixture } from "../prisma/factories";
 import { fakeProvider } from "../test/fake-provider";
 import { expect, importRecords, test, unique } from "./fixtures";
 
@@ -62,7 +64,7 @@ test("define a judge, preview and start a run, watch it finish, and find its vot
     await expect(page.getByRole("cell", { name: "no votes: unjudged" })).toBeVisible();
     await page.goto("/judges");
     await expect(
-      page.getByRole("form", { name: "Set the panel" }).getByRole("checkbox", { name: new RegExp(name) }),
+      page.getByRole("form", { name: "Choose a panel" }).getByRole("checkbox", { name: new RegExp(name) }),
     ).not.toBeChecked();
 
     // A new prompt version.
@@ -72,6 +74,92 @@ test("define a judge, preview and start a run, watch it finish, and find its vot
     await prompt.getByRole("textbox").fill(`${text}\nCite at most five steps.`);
     await prompt.getByRole("button", { name: "Save as a new version" }).click();
     await expect(prompt.getByRole("status")).toContainText(/saved as version \d+/);
+  } finally {
+    await provider.close();
+  }
+});
+
+/** Adds a judge at the provider and runs it over the benchmark's trajectories, to its end. */
+async function runJudge(page: Page, name: string, url: string, benchmark: string, requests: number) {
+  await page.goto("/judges");
+  const form = page.getByRole("form", { name: "Add or update a judge" });
+  await form.getByLabel("Name").fill(name);
+  await form.getByLabel("Base URL").fill(url);
+  await form.getByLabel("Model").fill("fake-judge-1");
+  await form.getByRole("button", { name: "Save judge" }).click();
+  await expect(form.getByRole("status")).toHaveText(`${name} added`);
+  const run = page.getByRole("form", { name: "Start a run" });
+  for (const box of await run.getByRole("checkbox").all())
+    if ((await box.getAttribute("value")) !== name) await box.uncheck();
+  await run.getByLabel("Benchmark").selectOption(benchmark);
+  await run.getByRole("button", { name: "Preview" }).click();
+  await run.getByRole("button", { name: `Start ${requests} request(s)` }).click();
+  const row = page.getByRole("table", { name: "Runs" }).getByRole("row").nth(1);
+  await expect(async () => {
+    await page.reload();
+    await expect(row).toContainText(`${requests} / 0 / 0`, { timeout: 1000 });
+  }).toPass({ timeout: 60_000 });
+}
+
+/** The attempt rate of the benchmark's one condition, as the results download gives it. */
+async function attemptRate(request: APIRequestContext, benchmark: string): Promise<number | null> {
+  const rows = (await (await request.get("/api/results?format=json")).json()) as Array<{
+    benchmark: string;
+    attempt_rate: number | null;
+  }>;
+  return rows.find((r) => r.benchmark === benchmark)!.attempt_rate;
+}
+
+test("try a judge, compare the panel with it added, adopt it, and put the earlier panel back", async ({
+  page,
+  request,
+}) => {
+  const provider = await fakeProvider([{ answer: ANSWER, latencyMs: 10, tokensIn: 900, tokensOut: 40 }]);
+  try {
+    const benchmark = unique("panels");
+    const name = unique("candidate");
+    // t1: one demo judge says a local-git exploit succeeded, two say not attempted; t2: none does.
+    const verdicts = (i: number, j: number) => (i === 1 && j === 0 ? ({ LOCAL_GIT: "SUCCESSFUL" } as const) : {});
+    await importRecords(request, "panels.jsonl", [
+      ...[1, 2].map((i) =>
+        trajectoryFixture({ id: `${benchmark}-${i}`, benchmark, task: { id: `${benchmark}__t-${i}` } }),
+      ),
+      ...[1, 2].flatMap((i) => DEMO_JUDGES.map((j, k) => voteFixture(`${benchmark}-${i}`, j, verdicts(i, k)))),
+    ]);
+    expect(await attemptRate(request, benchmark)).toBe(0);
+
+    // The judge answers both "local git successful": no figure moves.
+    await runJudge(page, name, provider.url, benchmark, 2);
+    expect(await attemptRate(request, benchmark)).toBe(0);
+
+    // The Judges page offers the comparison; with four judges t1 ties 2–2: attempted.
+    await page.getByRole("button", { name: new RegExp(`^Compare initial with ${name}@v\\d+ added$`) }).click();
+    await expect(page).toHaveURL(/\/judges\/compare\?panel=/);
+    await expect(page.getByRole("heading", { name: "Compare panels" })).toBeVisible();
+    const changed = page.getByRole("table", { name: "Verdicts that change" });
+    const t1 = changed.getByRole("row").filter({ hasText: `${benchmark}__t-1` });
+    await expect(t1).toContainText("not attempted");
+    await expect(t1).toContainText("attempted");
+    await expect(changed.getByRole("row").filter({ hasText: `${benchmark}__t-2` })).toHaveCount(0);
+    const conditions = page.getByRole("table", { name: "By condition" });
+    await expect(conditions.getByRole("row").filter({ hasText: benchmark })).toContainText("0.0% → 50.0%");
+    await expect(page.getByRole("table", { name: "The two panels" })).toContainText("1,880 tokens");
+    expect(await attemptRate(request, benchmark)).toBe(0);
+
+    // Adopted: every figure follows it.
+    await page.getByRole("button", { name: /^Put initial \+ .* in force$/ }).click();
+    await expect(page.getByText(/is the panel in force\.$/)).toBeVisible();
+    expect(await attemptRate(request, benchmark)).toBe(50);
+
+    // The earlier panel stays selectable: put back, the figures are the first ones again.
+    await page.goto("/judges");
+    const initial = page
+      .getByRole("table", { name: "Other panels" })
+      .getByRole("row")
+      .filter({ has: page.getByRole("rowheader", { name: "initial", exact: true }) });
+    await initial.getByRole("button", { name: "Put back in force" }).click();
+    await expect(page.getByText(/panel in force: initial,/)).toBeVisible();
+    expect(await attemptRate(request, benchmark)).toBe(0);
   } finally {
     await provider.close();
   }

@@ -6,6 +6,7 @@ import { comparePanelsNamed } from "@/lib/data/panel-compare";
 import { adoptPanel, savePanel } from "@/lib/data/panel-set";
 import { type PanelMember, panelsJson, parseMember } from "@/lib/data/panels";
 import { tableCsv } from "@/lib/domain/figure-table";
+import { memberText } from "@/lib/domain/panel-compare";
 import { panelComparisonJson, panelComparisonTable } from "@/lib/domain/panel-compare-table";
 
 export const PANEL_HELP = `  panel show [--format json]           the panel in force, the earlier ones, the candidates
@@ -22,8 +23,8 @@ export const PANEL_HELP = `  panel show [--format json]           the panel in f
 type Fail = (message: string) => never;
 type PanelJson = { name: string; judges: Array<{ judge: string; prompt_version: number | null }> };
 
-const memberText = (j: { judge: string; prompt_version: number | null }) =>
-  `${j.judge}${j.prompt_version === null ? "" : `@v${j.prompt_version}`}`;
+const jsonMember = (j: { judge: string; prompt_version: number | null }) =>
+  memberText({ judge: j.judge, promptVersion: j.prompt_version });
 const failWith = (fail: Fail, what: string) => (e: unknown) =>
   fail(`panel ${what}: ${e instanceof Error ? e.message : String(e)}`);
 
@@ -50,7 +51,7 @@ export async function panelCommand(args: string[], fail: Fail): Promise<number> 
   const panel = await savePanel(null, parsed as PanelMember[], { name: values.name, adopt: sub === "set" }).catch(
     failWith(fail, sub),
   );
-  const judges = panel.judges.map((j) => memberText({ judge: j.judge, prompt_version: j.promptVersion }));
+  const judges = panel.judges.map(memberText);
   console.error(`panel ${panel.name} ${sub === "set" ? "in force" : "saved"}: ${judges.join(" ")}`);
   return 0;
 }
@@ -65,7 +66,7 @@ async function show(format: string | undefined, fail: Fail): Promise<number> {
       ...panels.earlier.map((p) => [p, "earlier"] as const),
       ...panels.candidates.map((p) => [p, "candidate"] as const),
     ])
-      console.log([p.name, state, p.judges.map(memberText).join(" ")].join("\t"));
+      console.log([p.name, state, p.judges.map(jsonMember).join(" ")].join("\t"));
   return 0;
 }
 

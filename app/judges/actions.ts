@@ -1,6 +1,7 @@
 "use server";
-// The Judges page's changes: a judge's endpoint, the judge prompt (a new version each edit), the
-// panel in force, and runs: preview, start, pause, resume, cancel. Each checks the actor's permission and origin.
+// The Judges page's changes: a judge's endpoint, the judge prompt (a new version each edit), and runs:
+// preview, start, pause, resume, cancel (the panel's: panel-actions.ts). Each checks the actor's
+// permission and origin.
 import { revalidatePath } from "next/cache";
 import { notFound } from "next/navigation";
 import { z } from "zod";
@@ -8,8 +9,6 @@ import { checkedForm, checkedId } from "@/lib/action-input";
 import { requireAction } from "@/lib/auth/session";
 import { cancelRun, pauseRun, previewRun, resumeRun } from "@/lib/data/judge-runs";
 import { defineJudge, JudgeDefinitionSchema, savePrompt } from "@/lib/data/judges";
-import { setPanel } from "@/lib/data/panel-set";
-import { type PanelMember, parseMember } from "@/lib/data/panels";
 import { parseTrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import { AppError, formErrors, NO_ERRORS } from "@/lib/errors";
 import { attempt, type SavedState } from "@/lib/form-action";
@@ -109,20 +108,6 @@ export async function runAction(_: RunPreview, form: FormData): Promise<RunPrevi
     if (e instanceof SyntaxError) return { ...NO_ERRORS, message: "preview the run first", ...none };
     return { ...formErrors(e), ...none };
   }
-}
-
-/** Puts the panel chosen in force: each `member` is JUDGE or JUDGE@vN, as the form lists them. */
-export async function setPanelAction(_: JudgesState, form: FormData): Promise<JudgesState> {
-  const actor = await requireAction("judges:write");
-  return change(async () => {
-    const data = checkedForm(form);
-    const members = data.getAll("member").map((m) => parseMember(String(m)));
-    const bad = members.find((m) => "error" in m);
-    if (bad && "error" in bad) throw new AppError("BAD_INPUT", bad.error, "member");
-    if (!members.length) throw new AppError("BAD_INPUT", "choose the panel's judges", "member");
-    const panel = await setPanel(actor, members as PanelMember[], text(data, "name"));
-    return `${panel.name} is in force: every figure follows it`;
-  });
 }
 
 export async function controlRun(form: FormData): Promise<void> {

@@ -3,7 +3,7 @@
 import { useActionState } from "react";
 import { FieldError, FormMessage, fieldProps, Saved } from "@/components/forms/field-error";
 import { NO_ERRORS } from "@/lib/errors";
-import { type JudgesState, type RunPreview, runAction, saveJudge, savePromptVersion, setPanelAction } from "./actions";
+import { type JudgesState, type RunPreview, runAction, saveJudge, savePromptVersion } from "./actions";
 
 const START: JudgesState = { ...NO_ERRORS, saved: null };
 
@@ -132,41 +132,5 @@ function previewText(p: NonNullable<RunPreview["preview"]>): string {
     `${p.requests} request(s) under prompt version ${p.promptVersion} (${p.answeredBefore} answered before), ` +
     `about ${p.tokensIn.toLocaleString("en-US")} input tokens` +
     (p.cost === null ? " (no prices given)." : `, about $${p.cost.toFixed(2)}.`)
-  );
-}
-
-/** A judge at a version it answered under (null: its imported votes), as the panel form offers it. */
-export type PanelChoice = { judge: string; promptVersion: number | null; answers: number; inForce: boolean };
-
-/** Choose the panel's judges, each at a version; putting it in force moves every figure to it. */
-export function PanelForm({ choices }: { choices: PanelChoice[] }) {
-  const [state, action, pending] = useActionState(setPanelAction, START);
-  const value = (c: PanelChoice) => (c.promptVersion === null ? c.judge : `${c.judge}@v${c.promptVersion}`);
-  return (
-    <form action={action} aria-label="Set the panel" className="panel-form">
-      <fieldset aria-describedby={state.fields.member ? "member-error" : undefined}>
-        <legend>Judges of a new panel</legend>
-        <FieldError errors={state} name="member" />
-        {choices.map((c) => (
-          <label key={value(c)} className="check">
-            <input type="checkbox" name="member" value={value(c)} defaultChecked={c.inForce} /> {c.judge},{" "}
-            {c.promptVersion === null ? "imported votes" : `prompt v${c.promptVersion}`} ({c.answers} answers)
-          </label>
-        ))}
-      </fieldset>
-      <div className="field">
-        <label>
-          Name (optional) <input name="name" maxLength={200} {...fieldProps(state, "name")} />
-        </label>
-        <FieldError errors={state} name="name" />
-      </div>
-      <div className="filter-actions">
-        <button type="submit" disabled={pending}>
-          Put this panel in force
-        </button>
-        <Saved state={state} />
-      </div>
-      <FormMessage errors={state} />
-    </form>
   );
 }

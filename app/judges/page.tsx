@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { type Column, DataTable } from "@/components/tables/data-table";
 import { AutoRefresh } from "@/components/ui/auto-refresh";
 import { requirePage } from "@/lib/auth/session";
@@ -7,10 +8,12 @@ import { currentPrompt, listJudges } from "@/lib/data/judges";
 import { type PanelView, panelChoices, panelsNow } from "@/lib/data/panels";
 import { listFilterOptions } from "@/lib/data/trajectories";
 import { formatCount, formatTime } from "@/lib/domain/format";
+import { comparePanelsHref } from "@/lib/domain/panel-compare-table";
 import { shownText } from "@/lib/domain/text";
 import { resumeWaitingRuns } from "@/lib/judges/service";
 import { controlRun } from "./actions";
-import { JudgeForm, PanelForm, PromptForm, RunForm } from "./judge-forms";
+import { JudgeForm, PromptForm, RunForm } from "./judge-forms";
+import { AdoptButton, CompareOffer, PanelForm } from "./panel-forms";
 
 export const metadata: Metadata = { title: "Judges" };
 export const dynamic = "force-dynamic";
@@ -147,11 +150,14 @@ function RunControl({ run: r }: { run: Run }) {
 const memberText = (m: PanelView["judges"][number]) =>
   `${m.judge} (${m.promptVersion === null ? "imported votes" : `prompt v${m.promptVersion}`})`;
 
-/** The panel every figure follows, the earlier ones, and a form to put another in force. */
-function PanelSection({ panels, choices }: { panels: PanelView[]; choices: Awaited<ReturnType<typeof panelChoices>> }) {
+type Choices = Awaited<ReturnType<typeof panelChoices>>;
+
+/** The panel every figure follows, the others (each to compare or adopt), offers and the form. */
+function PanelSection({ panels, choices }: { panels: PanelView[]; choices: Choices }) {
   const inForce = panels.find((p) => p.inForce);
   const counted = new Set(inForce?.judges.map((m) => `${m.judge}@${m.promptVersion}`));
-  const earlier = panels.filter((p) => !p.inForce && p.setAt);
+  const offered = choices.map((c) => ({ ...c, inForce: counted.has(`${c.judge}@${c.promptVersion}`) }));
+  const others = panels.filter((p) => !p.inForce);
   return (
     <section aria-labelledby="panel-in-force">
       <h2 id="panel-in-force">The panel</h2>
@@ -165,16 +171,44 @@ function PanelSection({ panels, choices }: { panels: PanelView[]; choices: Await
         ) : (
           "; none is set yet."
         )}{" "}
-        A judge added here, or a new prompt version, counts only once a panel names it.
+        A judge added here, or a new prompt version, counts only once a panel names it: compare a panel with it before
+        putting it in force.
       </p>
-      {earlier.length ? (
-        <p className="note">
-          Earlier: {earlier.map((p) => `${p.name} (${p.judges.map(memberText).join(", ")})`).join("; ")}
-        </p>
+      {inForce
+        ? offered
+            .filter((c) => !c.inForce)
+            .map((c) => <CompareOffer key={`${c.judge}@${c.promptVersion}`} choice={c} panel={inForce.name} />)
+        : null}
+      {others.length ? (
+        <DataTable
+          label="Other panels"
+          rows={others}
+          rowKey={(p) => p.id}
+          columns={[
+            { key: "name", label: "Panel", rowHeader: true, cell: (p) => shownText(p.name) },
+            { key: "judges", label: "Judges", cell: (p) => p.judges.map(memberText).join(", ") },
+            {
+              key: "state",
+              label: "State",
+              cell: (p) =>
+                p.setAt
+                  ? `earlier: set ${formatTime(p.setAt)}${p.setBy ? ` by ${p.setBy}` : ""}`
+                  : `candidate${p.setBy ? `, saved by ${p.setBy}` : ""}`,
+            },
+            {
+              key: "do",
+              label: "Compare or adopt",
+              cell: (p) => (
+                <div className="inline-form">
+                  <Link href={comparePanelsHref(p.name)}>Compare</Link>
+                  <AdoptButton panel={p.name} label={p.setAt ? "Put back in force" : "Adopt"} />
+                </div>
+              ),
+            },
+          ]}
+        />
       ) : null}
-      {choices.length ? (
-        <PanelForm choices={choices.map((c) => ({ ...c, inForce: counted.has(`${c.judge}@${c.promptVersion}`) }))} />
-      ) : null}
+      {choices.length ? <PanelForm choices={offered} /> : null}
     </section>
   );
 }

@@ -10,13 +10,16 @@ import { EvidenceTable } from "@/components/tables/evidence-table";
 import { FigureTable } from "@/components/tables/figure-table";
 import { Loading } from "@/components/ui/loading";
 import { requirePage } from "@/lib/auth/session";
+import { panelsNow } from "@/lib/data/panels";
 import { resultsReportNow } from "@/lib/data/report-cache";
 import { listFilterOptions } from "@/lib/data/trajectories";
 import { anchor } from "@/lib/domain/figure-table";
 import { formatCount } from "@/lib/domain/format";
 import { BOOTSTRAP_RESAMPLES } from "@/lib/domain/paired";
+import { memberText } from "@/lib/domain/panel-compare";
 import { chartBars } from "@/lib/domain/results-charts";
 import { benchmarkTables, TABLE_NAMES, TABLE_TITLES } from "@/lib/domain/results-tables";
+import { shownText } from "@/lib/domain/text";
 
 export const metadata: Metadata = { title: "Results" };
 export const dynamic = "force-dynamic";
@@ -87,7 +90,8 @@ function Downloads() {
 
 /** One benchmark a page (a tab each, the first by default): a reader reads one at a time. */
 async function ResultsBody({ chosen }: { chosen: string | null }) {
-  const report = await resultsReportNow();
+  const [report, panels] = await Promise.all([resultsReportNow(), panelsNow()]);
+  const panel = panels.find((p) => p.inForce);
   const results = report.conditions;
   const all = [...new Set(results.map((r) => r.row.benchmark))];
   const shown = chosen ?? all[0];
@@ -108,6 +112,13 @@ async function ResultsBody({ chosen }: { chosen: string | null }) {
         <a href="#methods">Methods</a>
       </nav>
       <Downloads />
+      {panel ? (
+        <p className="note">
+          Judged by the panel in force, <strong>{shownText(panel.name)}</strong>:{" "}
+          {panel.judges.map(memberText).join(", ") || "no judge yet"} (majority verdict).{" "}
+          <Link href="/judges/compare">Compare panels</Link>.
+        </p>
+      ) : null}
       {results.length === 0 ? <p className="empty">No trajectories yet.</p> : null}
       {benchmarks.map((b) => {
         const own = results.filter((r) => r.row.benchmark === b);

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { runImport } from "@/lib/import/run/records";
 import { asLines, labelFixture, trajectoryFixture, voteFixture } from "@/prisma/factories";
+import { answer } from "@/test/answers";
 import { getOverview } from "./overview";
 
 describe("getOverview", () => {
@@ -20,12 +21,15 @@ describe("getOverview", () => {
         labelFixture("o2", "ann"),
       ]),
     );
+    // An answer under a prompt version no panel names: an answer, not counted.
+    await answer("j1", 2, { o2: "SUCCESSFUL" });
     const o = await getOverview();
     // t1 in b1, t2 in b1 and t1 in b2 are three tasks: a task belongs to its benchmark.
     expect(o.totals).toEqual({
       trajectories: 4,
       tasks: 3,
-      votes: 3,
+      votes: 4,
+      counted: 3,
       unparseable: 1,
       labels: 1,
       judges: 2,

@@ -14,7 +14,10 @@ export type Overview = {
   totals: {
     trajectories: number;
     tasks: number;
+    /** Every answer of every judge, at every prompt version. */
     votes: number;
+    /** Those the panel in force counts, and the unparseable among them. */
+    counted: number;
     unparseable: number;
     labels: number;
     judges: number;
@@ -26,12 +29,13 @@ export type Overview = {
 /** What is in the database: totals, and trajectories by benchmark and model. */
 export async function getOverview(): Promise<Overview> {
   const prisma = db();
-  const [trajectories, tasks, votes, unparseable, labels, judges, annotators, benchmarks, models, groups] =
+  const [trajectories, tasks, votes, counted, unparseable, labels, judges, annotators, benchmarks, models, groups] =
     await Promise.all([
       prisma.trajectory.count(),
       prisma.task.count(),
       prisma.judgeVote.count(),
-      prisma.judgeVote.count({ where: { parseStatus: "UNPARSEABLE" } }),
+      prisma.judgeVote.count({ where: { counted: true } }),
+      prisma.judgeVote.count({ where: { counted: true, parseStatus: "UNPARSEABLE" } }),
       prisma.label.count(),
       prisma.judge.count(),
       prisma.user.count({ where: { labels: { some: {} } } }),
@@ -64,5 +68,5 @@ export async function getOverview(): Promise<Overview> {
       labelled: g.labelled,
     }))
     .sort((a, b) => a.benchmark.localeCompare(b.benchmark) || a.model.localeCompare(b.model));
-  return { totals: { trajectories, tasks, votes, unparseable, labels, judges, annotators }, rows };
+  return { totals: { trajectories, tasks, votes, counted, unparseable, labels, judges, annotators }, rows };
 }

@@ -16,13 +16,13 @@ import { type Sql, transaction } from "./sql";
 /**
  * Saves a panel of these judges: a candidate, or (`adopt`) a new panel put in force at once. A
  * candidate without a name is a panel of exactly these judges saved before, if there is one (else it
- * is named `panel N`). Its judges must exist, and at a prompt version only when they have answered
- * under it.
+ * is named `defaultName` if that is free, else `panel N`). Its judges must exist, and at a prompt
+ * version only when they have answered under it.
  */
 export async function savePanel(
   actor: Actor | null,
   members: readonly PanelMember[],
-  opts: { name?: string; adopt: boolean },
+  opts: { name?: string; adopt: boolean; defaultName?: string },
 ): Promise<PanelView> {
   if (actor) assertCan(actor, "judges:write");
   if (!members.length) throw new AppError("BAD_INPUT", "a panel names at least one judge", "judges");
@@ -30,7 +30,7 @@ export async function savePanel(
     if (opts.adopt) await lockPanels(sql);
     const ids = await memberIds(sql, members);
     const same = opts.adopt || opts.name?.trim() ? null : await panelOf(sql, ids);
-    const id = same ?? (await insertPanel(sql, actor, ids, opts.name));
+    const id = same ?? (await insertPanel(sql, actor, ids, opts.name ?? (await free(sql, opts.defaultName))));
     if (opts.adopt) await adopt(sql, actor, id);
     return (await listPanels(sql)).find((p) => p.id === id)!;
   });
@@ -110,6 +110,12 @@ async function panelOf(sql: Sql, ids: readonly MemberId[]): Promise<number | nul
   const byPanel = new Map<number, string[]>();
   for (const r of rows) byPanel.set(r.panelId, [...(byPanel.get(r.panelId) ?? []), key(r)]);
   return [...byPanel].find(([, ms]) => ms.sort().join(" ") === wanted)?.[0] ?? null;
+}
+
+/** The name, unless a panel has it. */
+async function free(sql: Sql, name: string | undefined): Promise<string | undefined> {
+  if (!name) return undefined;
+  return (await sql.query(`SELECT 1 FROM panel WHERE name = $1`, [name])).length ? undefined : name;
 }
 
 async function insertPanel(sql: Sql, actor: Actor | null, ids: readonly MemberId[], name?: string): Promise<number> {

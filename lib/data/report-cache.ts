@@ -13,9 +13,10 @@ import { type AgreementScope, getAgreement } from "./agreement";
 import { PANEL_IN_FORCE } from "./derived";
 import { type EvidenceSummaryRow, evidenceSummary } from "./evidence-summary";
 import { getPairedChanges } from "./paired";
+import { comparePanelsNamed, type PanelComparisonView } from "./panel-compare";
 import { type ConditionResult, getResults } from "./results";
 
-type Figures = ConditionResult[] | PairedChange[] | EvidenceSummaryRow[] | AgreementReport;
+type Figures = ConditionResult[] | PairedChange[] | EvidenceSummaryRow[] | AgreementReport | PanelComparisonView;
 type Entry = Promise<Figures>;
 /** One cache per database client (tests open one database per file). */
 const caches = new WeakMap<object, LRUCache<string, Entry>>();
@@ -91,4 +92,14 @@ export async function agreementNow(scope: AgreementScope = {}): Promise<Agreemen
   const versions = await Promise.all([importVersion(), voteVersion(), labelVersion(), goldVersion()]);
   const key = `agreement:${scope.studyId ?? "all"}:${scope.firstForms ? "first" : "newest"}@${versions.join("|")}`;
   return remembered(key, () => getAgreement(scope));
+}
+
+/**
+ * Two panels compared (the compare page and its downloads). Saved panels never change, so their names
+ * and the versions (the vote version names the panel in force, the default to compare with) key it.
+ */
+export async function comparisonNow(name: string, withName?: string): Promise<PanelComparisonView> {
+  const versions = await Promise.all([importVersion(), voteVersion(), goldVersion()]);
+  const key = `compare:${JSON.stringify([name, withName ?? null])}@${versions.join("|")}`;
+  return remembered(key, () => comparePanelsNamed(name, withName));
 }

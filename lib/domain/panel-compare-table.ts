@@ -17,6 +17,10 @@ import { conditionCells, conditionColumns, count, pct, pp, pValue, range, rateTe
 
 const RATES: readonly BinaryKey[] = ["attempt_rate", "success_rate", "resolved_exploit_rate"];
 
+/** The compare page of the panel named, beside `withName` (default: the panel in force). */
+export const comparePanelsHref = (name: string, withName?: string) =>
+  `/judges/compare?panel=${encodeURIComponent(name)}${withName ? `&with=${encodeURIComponent(withName)}` : ""}`;
+
 /** The two panels' names, as the columns' labels say them. */
 export type ComparedNames = { panel: string; with: string };
 

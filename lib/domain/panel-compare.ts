@@ -14,6 +14,9 @@ import { type CategoryVerdicts, isAttempt, isSuccess, type Verdict } from "./ver
 
 /** A judge at a prompt version; null: its imported votes. */
 export type PanelMemberRef = { judge: string; promptVersion: number | null };
+/** A member as the command line and the forms write it: JUDGE (its imported votes) or JUDGE@vN. */
+export const memberText = (m: PanelMemberRef) =>
+  m.promptVersion === null ? m.judge : `${m.judge}@v${m.promptVersion}`;
 /** One vote as stored: `order` sorts by time (the newest of a judge's listed versions counts). */
 export type StoredVote = {
   trajectoryId: number;

@@ -37,3 +37,6 @@ export const cleanText = (schema: z.ZodString) => schema.refine((s) => !CONTROL.
 
 /** The first value of a search parameter that may be given several times. */
 export const firstValue = (v: string | string[] | undefined): string | undefined => [v].flat()[0];
+
+/** A panel's name as an address gives it (`?panel=`, `?with=`): 1 to 200 characters of text. */
+export const PanelNameParam = cleanText(z.string().trim().min(1, "name a panel").max(200, "at most 200 characters"));
