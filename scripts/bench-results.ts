@@ -1,13 +1,16 @@
 // npm run bench:results -- [--trajectories N]
 // Fills a fresh database with N trajectories (20 steps each, one of 5,000) and 3 votes each, in SQL, then times the
 // result-table aggregation (getResults: three GROUP BY queries and the figures) beside the bare SQL
-// aggregate (one GROUP BY count over the same rows), the trajectory list (filtered and text-searched)
-// and the pages of the 5,000-step trajectory.
+// aggregate (one GROUP BY count over the same rows), the trajectory list (filtered and text-searched),
+// the pages of the 5,000-step trajectory, and a fourth judge's panel compared with the panel in force
+// and the result table under it (--panel).
 // Prints a table and the figures as one JSON line. PostgreSQL with DATABASE_URL, else PGlite.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { comparePanelsNamed } from "@/lib/data/panel-compare";
+import { savePanel, underPanel } from "@/lib/data/panel-set";
 import { getResults } from "@/lib/data/results";
 import { rebuildSearchDocuments } from "@/lib/data/search-documents";
 import { listTrajectories } from "@/lib/data/trajectories";
@@ -111,6 +114,19 @@ const timelineFirst = await time(() => getSteps(longId, 0, 50));
 const timelineLast = await time(() => getSteps(longId, 4951, 5000));
 const suspectIndex = await time(() => getSuspectSteps(longId));
 
+// A fourth judge's answers under prompt v1, and a candidate panel with it in judge-3's place.
+await sql(`INSERT INTO judge (name) VALUES ('judge-4')`);
+await sql(`INSERT INTO judge_vote ("trajectoryId", "judgeId", upstream, "localGit", memory, other, overall,
+  "parseStatus", "updatedAt", "promptVersion")
+  SELECT t.id, (SELECT id FROM judge WHERE name = 'judge-4'), ${verdict}, ${verdict}, ${verdict}, ${verdict},
+    ${verdict}, 'GIVEN', now(), 1 FROM trajectory t`);
+await sql(`INSERT INTO panel_member ("panelId", "judgeId", "promptVersion")
+  SELECT p.id, j.id, 0 FROM panel p, judge j WHERE p.name = 'initial' AND j.name <> 'judge-4' ON CONFLICT DO NOTHING`);
+const judge = (name: string, promptVersion: number | null = null) => ({ judge: name, promptVersion });
+await savePanel(null, [judge("judge-1"), judge("judge-2"), judge("judge-4", 1)], { adopt: false, name: "candidate" });
+const compare = await time(() => comparePanelsNamed("candidate"));
+const underCandidate = await time(() => underPanel("candidate", () => getResults()));
+
 const figures = {
   database: target.kind,
   trajectories: rows,
@@ -125,6 +141,8 @@ const figures = {
   timeline_5000_first_page_ms: +timelineFirst.toFixed(1),
   timeline_5000_last_page_ms: +timelineLast.toFixed(1),
   timeline_5000_suspect_index_ms: +suspectIndex.toFixed(1),
+  panel_compare_ms: +compare.toFixed(1),
+  results_under_panel_ms: +underCandidate.toFixed(1),
 };
 console.error(`${describeTarget(target)}: ${rows} trajectories, ${votes} votes; median of ${REPEAT}`);
 console.log(
@@ -143,6 +161,10 @@ console.log(
   `5,000 steps     ${figures.timeline_5000_first_page_ms.toFixed(1).padStart(8)} ms first page   ` +
     `${figures.timeline_5000_last_page_ms.toFixed(1)} ms last page   ` +
     `${figures.timeline_5000_suspect_index_ms.toFixed(1)} ms suspect index`,
+);
+console.log(
+  `panels          ${figures.panel_compare_ms.toFixed(1).padStart(8)} ms compared   ` +
+    `${figures.results_under_panel_ms.toFixed(1)} ms result table under the candidate (--panel)`,
 );
 console.log(JSON.stringify(figures));
 await closeCurrentDb();

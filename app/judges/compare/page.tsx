@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { Suspense } from "react";
 import { type Column, DataTable } from "@/components/tables/data-table";
 import { FigureTable } from "@/components/tables/figure-table";
+import { Loading } from "@/components/ui/loading";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
 import { can } from "@/lib/auth/permissions";
 import { requirePage } from "@/lib/auth/session";
@@ -31,17 +33,9 @@ export default async function ComparePanelsPage({ searchParams }: { searchParams
   const actor = await requirePage("results:read", "/judges/compare");
   const params = await searchParams;
   const [panels, chosen] = [await panelsNow(), read(params)];
-  let view: PanelComparisonView | null = null;
-  let problem = "error" in chosen ? chosen.error : null;
-  if ("panel" in chosen && chosen.panel) {
-    try {
-      view = await comparisonNow(chosen.panel, chosen.with);
-    } catch (e) {
-      if (!(e instanceof AppError && e.code === "BAD_INPUT")) throw e;
-      problem = e.message;
-    }
-  }
   const inForce = panels.find((p) => p.inForce);
+  const chosenPanel = "panel" in chosen ? chosen.panel : undefined;
+  const chosenWith = "with" in chosen ? chosen.with : undefined;
   return (
     <>
       <h1>Compare panels</h1>
@@ -54,27 +48,39 @@ export default async function ComparePanelsPage({ searchParams }: { searchParams
           name="panel"
           label="Panel"
           names={panels.map((p) => p.name)}
-          value={view?.candidate.name ?? (panels.find((p) => !p.setAt) ?? panels.find((p) => !p.inForce))?.name}
+          value={chosenPanel ?? (panels.find((p) => !p.setAt) ?? panels.find((p) => !p.inForce))?.name}
         />
-        <PanelSelect
-          name="with"
-          label="Beside"
-          names={panels.map((p) => p.name)}
-          value={view?.against.name ?? inForce?.name}
-        />
+        <PanelSelect name="with" label="Beside" names={panels.map((p) => p.name)} value={chosenWith ?? inForce?.name} />
         <div className="filter-actions">
           <button type="submit">Compare</button>
         </div>
       </form>
-      {problem ? (
-        <p role="alert" className="form-error">
-          {problem}
-        </p>
+      {"error" in chosen ? <Problem text={chosen.error} /> : null}
+      {chosenPanel ? (
+        <Suspense fallback={<Loading what="the two panels' verdicts" />}>
+          <Compared panel={chosenPanel} with={chosenWith} canAdopt={can(actor.role, "judges:write")} />
+        </Suspense>
       ) : null}
-      {view ? <Comparison view={view} canAdopt={can(actor.role, "judges:write")} /> : null}
-      {!view && !problem ? <p className="empty">Choose a panel to compare.</p> : null}
+      {!chosenPanel && !("error" in chosen) ? <p className="empty">Choose a panel to compare.</p> : null}
     </>
   );
+}
+
+const Problem = ({ text }: { text: string }) => (
+  <p role="alert" className="form-error">
+    {text}
+  </p>
+);
+
+/** The comparison, read (or remembered) while the rest of the page is shown; an unknown panel is said. */
+async function Compared(props: { panel: string; with?: string; canAdopt: boolean }) {
+  try {
+    const view = await comparisonNow(props.panel, props.with);
+    return <Comparison view={view} canAdopt={props.canAdopt} />;
+  } catch (e) {
+    if (e instanceof AppError && e.code === "BAD_INPUT") return <Problem text={e.message} />;
+    throw e;
+  }
 }
 
 function read(
