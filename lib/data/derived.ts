@@ -21,6 +21,11 @@ import type { Sql } from "./sql";
  */
 export const PANEL_LOCK = 7414;
 
+/** Takes the panel lock shared for the rest of the transaction (again: no harm). */
+export async function sharePanelLock(sql: Sql): Promise<void> {
+  await sql.query(`SELECT pg_advisory_xact_lock_shared(${PANEL_LOCK})::text`);
+}
+
 /** The id of the panel in force (the one adopted last), as a subquery. */
 export const PANEL_IN_FORCE = `(SELECT id FROM panel WHERE "adoptedAt" IS NOT NULL
   ORDER BY "adoptedAt" DESC, id DESC LIMIT 1)`;
@@ -44,7 +49,7 @@ export function voteVerdicts(row: Pick<VoteRow, "upstream" | "localGit" | "memor
 export async function refreshDerived(sql: Sql, trajectoryIds: readonly number[]): Promise<void> {
   if (!trajectoryIds.length) return;
   const ids = [...new Set(trajectoryIds)];
-  await sql.query(`SELECT pg_advisory_xact_lock_shared(${PANEL_LOCK})::text`);
+  await sharePanelLock(sql);
   // The panel's votes: each member judge's, at the versions the panel names it (its newest among them).
   const votes = await sql.query<VoteRow>(
     `SELECT v.id, v."trajectoryId", v."judgeId", v."votedAt", v.upstream, v."localGit", v.memory, v.other,

@@ -11,6 +11,7 @@ import { answerNotes } from "@/lib/domain/judge-answer";
 import { storableText } from "@/lib/domain/text";
 import type { NaturalKey } from "@/lib/import/read/interchange";
 import type { JudgeAnswer } from "@/lib/judges/client";
+import { sharePanelLock } from "./derived";
 import { ImportContext } from "./import/context";
 import { writeVotes } from "./import/votes";
 import { type Sql, transaction } from "./sql";
@@ -50,6 +51,8 @@ const CURRENT_SQL = `
    WHERE r.id = ANY($1::int[]) FOR SHARE OF t`;
 
 async function store(sql: Sql, outcomes: readonly Outcome[]): Promise<void> {
+  // Before the trajectories are locked below: an adoption waits for this write (ImportContext.begin).
+  await sharePanelLock(sql);
   const current = new Set(
     (await sql.query<{ id: number }>(CURRENT_SQL, [outcomes.map((o) => o.requestId)])).map((r) => r.id),
   );
@@ -59,7 +62,7 @@ async function store(sql: Sql, outcomes: readonly Outcome[]): Promise<void> {
   const answered = live.filter((o): o is Extract<Outcome, { answer: JudgeAnswer }> => "answer" in o);
   const failed = live.filter((o): o is Extract<Outcome, { error: string }> => "error" in o);
   if (answered.length) {
-    const ctx = new ImportContext(sql, null, new Date());
+    const ctx = await ImportContext.begin(sql, null, new Date());
     ctx.knowNames(
       "judge",
       answered.map((o) => [o.judge.name, o.judge.id]),

@@ -1,15 +1,17 @@
 // A candidate panel compared with the panel in force, from the database, worked out by hand; the same
 // figures under another panel (`--panel`) without changing any; adopting and going back.
 import { describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
 import { currentDb } from "@/lib/db-connect";
 import { runImport } from "@/lib/import/run/records";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
-import { answer } from "@/test/answers";
+import { answer, trajectoryIds, writeAnswers } from "@/test/answers";
 import { runCli } from "@/test/cli";
 import { comparePanelsNamed } from "./panel-compare";
 import { adoptPanel, savePanel, underPanel } from "./panel-set";
 import { panelsJson, parseMember } from "./panels";
 import { REPORTS } from "./reports";
+import { sideTransaction } from "./sql";
 
 const S = "SUCCESSFUL";
 const A = "ATTEMPTED";
@@ -108,25 +110,57 @@ describe("comparing panels before adopting one", () => {
     await expect(adoptPanel(null, "nobody")).rejects.toThrow(/no panel named/);
   });
 
-  it.runIf(process.env.DATABASE_URL)("npm run cli -- panel save, compare and adopt; results --panel", () => {
-    const target = currentDb().target;
-    if (target.kind !== "postgres") throw new Error("PostgreSQL only");
-    const cli = (...args: string[]) => runCli(target.url, ...args);
-    expect(cli("panel", "save", "j2", "j3", "j4@v1", "--name", "cli").status).toBe(0);
-    const csv = cli("panel", "compare", "cli", "--format", "csv");
-    expect(csv.status, csv.stderr).toBe(0);
-    const [header, row] = csv.stdout.trim().split("\n");
-    const cells = Object.fromEntries(header!.split(",").map((k, i) => [k, row!.split(",")[i]]));
-    // j2, j3, j4@v1: c1 S (S, N, S), c2 N, c3 N (N, N, A), c4 N (N, N, S): 25 % as in force.
-    expect(cells).toMatchObject({ benchmark: "pc", with_attempt_rate: "25", panel_attempt_rate: "25", changed: "0" });
-    const json = JSON.parse(cli("panel", "compare", "with j4", "--with", "cli", "--format", "json").stdout);
-    expect(json).toMatchObject({ panel: { name: "with j4" }, with: { name: "cli" } });
-    expect(json.changed.map((x: { task: string }) => x.task)).toEqual(["k3", "k4"]);
-    const results = JSON.parse(cli("results", "--format", "json", "--panel", "with j4").stdout) as Results;
-    expect(results.find((r) => r.benchmark === "pc")).toMatchObject({ attempt_rate: 75 });
-    expect(cli("results", "--panel", "nobody").stderr).toMatch(/--panel: no panel named "nobody"/);
-    expect(cli("panel", "adopt", "cli").status).toBe(0);
-    expect(JSON.parse(cli("panel", "show", "--format", "json").stdout).in_force).toMatchObject({ name: "cli" });
+  it.runIf(process.env.DATABASE_URL)(
+    "npm run cli -- panel save, compare and adopt; results --panel",
+    async () => {
+      const target = currentDb().target;
+      if (target.kind !== "postgres") throw new Error("PostgreSQL only");
+      const cli = (...args: string[]) => runCli(target.url, ...args);
+      expect(cli("panel", "save", "j2", "j3", "j4@v1", "--name", "cli").status).toBe(0);
+      const csv = cli("panel", "compare", "cli", "--format", "csv");
+      expect(csv.status, csv.stderr).toBe(0);
+      const [header, row] = csv.stdout.trim().split("\n");
+      const cells = Object.fromEntries(header!.split(",").map((k, i) => [k, row!.split(",")[i]]));
+      // j2, j3, j4@v1: c1 S (S, N, S), c2 N, c3 N (N, N, A), c4 N (N, N, S): 25 % as in force.
+      expect(cells).toMatchObject({ benchmark: "pc", with_attempt_rate: "25", panel_attempt_rate: "25", changed: "0" });
+      const json = JSON.parse(cli("panel", "compare", "with j4", "--with", "cli", "--format", "json").stdout);
+      expect(json).toMatchObject({ panel: { name: "with j4" }, with: { name: "cli" } });
+      expect(json.changed.map((x: { task: string }) => x.task)).toEqual(["k3", "k4"]);
+      const results = JSON.parse(cli("results", "--format", "json", "--panel", "with j4").stdout) as Results;
+      expect(results.find((r) => r.benchmark === "pc")).toMatchObject({ attempt_rate: 75 });
+      expect(cli("results", "--panel", "nobody").stderr).toMatch(/--panel: no panel named "nobody"/);
+      expect(cli("panel", "adopt", "cli").status).toBe(0);
+      expect((await panelsJson()).in_force).toMatchObject({ name: "cli" });
+      // Six commands, each its own process: more than the default minute on a loaded machine.
+    },
+    180_000,
+  );
+
+  it.runIf(process.env.DATABASE_URL)("an adoption waits for a vote being written, then counts it", async () => {
+    const writer = (await sideTransaction())!;
+    try {
+      const ids = await trajectoryIds(["c2"]);
+      // As an import does: the trajectory's row written, then a vote (j1 now says c2 successful).
+      const ctx = await writeAnswers(writer.sql, "j1", 0, ids, { c2: S });
+      await writer.sql.query(`UPDATE trajectory SET "updatedAt" = "updatedAt" WHERE id = $1`, [ids[0]!.id]);
+      let adopted = false;
+      const adopting = adoptPanel(null, "with j4").then(() => (adopted = true));
+      await new Promise((r) => setTimeout(r, 500));
+      expect(adopted).toBe(false);
+      await ctx.refreshTouched();
+      await writer.commit();
+      await adopting;
+    } finally {
+      await writer.release();
+    }
+    // Under j1, j2, j4@v1: c2 is S, N, A: no majority, attempted; j1's new vote counts.
+    const c2 = await db().trajectory.findFirst({ where: { externalId: "c2" }, select: { panelVerdict: true } });
+    expect(c2).toEqual({ panelVerdict: A });
+    const vote = await db().judgeVote.findFirst({
+      where: { judge: { name: "j1" }, trajectory: { externalId: "c2" }, promptVersion: 0 },
+      select: { overall: true, counted: true },
+    });
+    expect(vote).toEqual({ overall: S, counted: true });
   });
 });
 

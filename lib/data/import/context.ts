@@ -3,7 +3,7 @@ import "server-only";
 // trajectories whose panel columns must be recomputed before it commits, and the ids of names
 // (benchmarks, models, judges) it has already looked up or created.
 import type { RecordError } from "@/lib/import/read/interchange";
-import { refreshDerived } from "../derived";
+import { refreshDerived, sharePanelLock } from "../derived";
 import { refreshEvidence } from "../evidence";
 import type { Sql } from "../sql";
 
@@ -43,6 +43,16 @@ export class ImportContext {
     readonly importId: number | null,
     readonly now: Date,
   ) {}
+
+  /**
+   * A context whose transaction holds the panel lock shared from its start, before it writes a row:
+   * an adoption, which takes it exclusive before rewriting every trajectory, then waits for this
+   * write to end instead of meeting its row locks halfway (a deadlock).
+   */
+  static async begin(sql: Sql, importId: number | null, now: Date): Promise<ImportContext> {
+    await sharePanelLock(sql);
+    return new ImportContext(sql, importId, now);
+  }
 
   /** Names whose ids the caller already knows (the judges the app asks). */
   knowNames(table: "benchmark" | "agent_model" | "judge", ids: Iterable<[string, number]>): void {

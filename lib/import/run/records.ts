@@ -141,7 +141,7 @@ export async function runImport(
   try {
     counts = await transaction(
       async (sql) => {
-        const ctx = new ImportContext(sql, importId, new Date());
+        const ctx = await ImportContext.begin(sql, importId, new Date());
         const writer = new TrajectoryWriter(ctx);
         let written: WriteCounts;
         try {
