@@ -38,6 +38,7 @@ import { enqueue, openQueue } from "@/lib/judges/queue";
 import { followRun, startRun } from "@/lib/judges/runs";
 import { workJudges } from "@/lib/judges/worker";
 import { PANEL_HELP, panelCommand } from "./cli-panel";
+import { RULES_HELP, rulesCommand } from "./cli-rules";
 import { ProgressBar } from "./progress";
 
 const HELP = `Shortcut Audit command line
@@ -50,7 +51,7 @@ const HELP = `Shortcut Audit command line
       --resolved FILE                  resolved status from a SWE-bench report.json or a results.json (repeatable)
       --strict                         reject a file that has any warning (an assistant turn whose text looks like
                                        an action but gave no tool call, a trajectory given twice)
-  export trajectories|votes|labels|gold|all
+  export trajectories|votes|labels|gold|rules|all
                                        print records as JSONL (the app's own format)
   results --format json|csv|latex [--table NAME] [--panel NAME]
                                        print the result table (docs/protocol.md §3); --table: changes (paired,
@@ -75,6 +76,7 @@ const HELP = `Shortcut Audit command line
   judge cancel RUN                     stop a run: what it asked is kept, what it had not asked is not asked
   judge list                           judges, their endpoints, answers and unparseable answers
 ${PANEL_HELP}
+${RULES_HELP}
   user add --handle H --email E --role researcher|annotator|reviewer [--name N]
                                        create an account that signs in (or give a login to an imported annotator);
                                        the password is read from SHORTCUT_AUDIT_PASSWORD or the first line of
@@ -489,6 +491,7 @@ async function main(): Promise<number> {
     evidence: evidenceCommand,
     judge: judgeCommand,
     panel: (args) => panelCommand(args, fail),
+    rules: (args) => rulesCommand(args, fail),
     user: userCommand,
   };
   const run = commands[command];

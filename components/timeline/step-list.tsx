@@ -2,7 +2,7 @@
 // with the suspect-rule marks and the judges' and annotators' citations of the step.
 import type { Citation, StepMessage } from "@/lib/data/trajectory";
 import type { EvidenceView } from "@/lib/data/trajectory-evidence";
-import type { SuspectMark } from "@/lib/domain/suspects";
+import type { SuspectMark } from "@/lib/domain/rules";
 import { shownText } from "@/lib/domain/text";
 import { stepHref } from "@/lib/domain/timeline";
 import { CATEGORY_LABELS, type Category } from "@/lib/domain/verdicts";

@@ -5,7 +5,7 @@ import { DataTable } from "@/components/tables/data-table";
 import { NetworkMark } from "@/components/ui/network-mark";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
 import type { getSiblings } from "@/lib/data/trajectory";
-import type { SuspectMark } from "@/lib/domain/suspects";
+import type { SuspectMark } from "@/lib/domain/rules";
 import { COMPARE_MAX, compareHref, stepHref } from "@/lib/domain/timeline";
 import { CATEGORY_LABELS } from "@/lib/domain/verdicts";
 

@@ -19,6 +19,10 @@ export const PERMISSIONS = {
   "studies:read": ["RESEARCHER", "REVIEWER"],
   /** Draw, create and assign studies. */
   "studies:write": ["RESEARCHER"],
+  /** Suspect-step rules: each with what it finds, its figures and history. */
+  "rules:read": ["RESEARCHER", "REVIEWER"],
+  /** Write, change, disable and enable rules. */
+  "rules:write": ["RESEARCHER"],
   /** Judges the app asks: their endpoints, the judge prompt, runs. */
   "judges:write": ["RESEARCHER"],
   /** People: accounts and roles. */

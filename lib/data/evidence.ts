@@ -5,6 +5,7 @@ import "server-only";
 import { computeEvidence } from "@/lib/domain/evidence";
 import { patchSimilarity } from "@/lib/domain/patch-similarity";
 import type { StepMessage } from "@/lib/domain/steps";
+import { stepCategories } from "./rules";
 import type { Sql } from "./sql";
 
 /** Trajectories read back at a time: their messages are held while their evidence is computed. */
@@ -84,13 +85,14 @@ export async function refreshEvidence(
     const chunk = all.slice(i, i + CHUNK);
     const ids = chunk.map((t) => t.id);
     const messages = await messagesOf(sql, ids);
+    const categories = await stepCategories(sql, ids);
     const rows: Array<[number, number, string, number, string | null, string, string | null]> = [];
     const columns = chunk.map((t) => {
-      const items = computeEvidence(messages.get(t.id)!, {
-        instanceId: t.instanceId,
-        patch: t.reference,
-        createdAt: t.createdAt,
-      });
+      const items = computeEvidence(
+        messages.get(t.id)!,
+        { instanceId: t.instanceId, patch: t.reference, createdAt: t.createdAt },
+        (step) => categories.get(`${t.id}:${step}`) ?? null,
+      );
       for (const [seq, e] of items.entries())
         rows.push([t.id, seq, e.kind, e.step, e.category, e.detail, e.lines ? JSON.stringify(e.lines) : null]);
       return {

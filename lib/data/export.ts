@@ -3,9 +3,12 @@ import "server-only";
 // importing an export into an empty database gives back the same trajectories, votes and labels.
 // Read page by page, so an export of any size streams.
 import { db } from "@/lib/db";
+import { ruleRecord } from "@/lib/domain/rules";
 import type { Turn } from "@/lib/domain/steps";
 import { voteVerdicts } from "./derived";
+import { ruleVersions } from "./rules";
 import { ASKED_SELECT, KEY_SELECT, naturalKeyOf, VERDICT_SELECT } from "./selects";
+import { transaction } from "./sql";
 
 const PAGE = 100;
 
@@ -205,10 +208,16 @@ export async function* exportGold(): AsyncGenerator<Record<string, unknown>> {
     yield { type: "gold", adjudicator: g.adjudicator.handle, ...personVerdict(g, g.createdAt) };
 }
 
+/** Every version of every rule (the newest of each name is in force), by name, oldest first. */
+export async function* exportRules(): AsyncGenerator<Record<string, unknown>> {
+  for (const r of await transaction((sql) => ruleVersions(sql))) yield ruleRecord(r);
+}
+
 export const EXPORTS = {
   trajectories: [exportTrajectories],
   votes: [exportVotes],
   labels: [exportLabels],
   gold: [exportGold],
-  all: [exportTrajectories, exportVotes, exportLabels, exportGold],
+  rules: [exportRules],
+  all: [exportTrajectories, exportVotes, exportLabels, exportGold, exportRules],
 } as const;

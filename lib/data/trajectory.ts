@@ -4,10 +4,13 @@ import "server-only";
 import { LRUCache } from "lru-cache";
 import { db } from "@/lib/db";
 import { firstValue, wholeNumber } from "@/lib/domain/params";
-import { type SuspectMark, suspectMarks } from "@/lib/domain/suspects";
+import type { SuspectMark } from "@/lib/domain/rules";
 import { pageSteps, STEPS_PER_PAGE } from "@/lib/domain/timeline";
+import type { Category } from "@/lib/domain/verdicts";
 import { voteVerdicts } from "./derived";
+import { RULE_TEXT, RULES_IN_FORCE, ruleMatches } from "./rules";
 import { ASKED_SELECT, CONDITION_SELECT, PANEL_SELECT, VERDICT_SELECT } from "./selects";
+import { transaction } from "./sql";
 
 /** Characters of a message's text shown before it is cut. */
 export const TEXT_PREVIEW = 4000;
@@ -100,17 +103,19 @@ function readEvidence(value: unknown): Citation[] {
 export type SuspectStep = { step: number; marks: SuspectMark[] };
 
 /**
- * Suspect steps by trajectory and version: a long trajectory's marks take tens of milliseconds to
- * compute and every page of its timeline shows them. The rules are code, so a new process starts
- * with an empty cache; a re-imported trajectory has a new updatedAt, so a new key.
+ * Suspect steps by trajectory version and rules version: a long trajectory's marks take tens of
+ * milliseconds to compute and every page of its timeline shows them. A re-imported trajectory has a
+ * new updatedAt, a rule written a new rules version (data_version), so a new key.
  */
 const suspectCache = new LRUCache<string, SuspectStep[]>({ max: 2000 });
 
-/** Steps whose tool calls or words a suspect rule marks, over the whole trajectory. */
+/** Steps that a rule in force hits, over the whole trajectory. */
 export async function getSuspectSteps(trajectoryId: number): Promise<SuspectStep[]> {
-  const version = await db().trajectory.findUnique({ where: { id: trajectoryId }, select: { updatedAt: true } });
+  const [version] = await db().$queryRaw<Array<{ at: Date; rules: bigint }>>`
+    SELECT t."updatedAt" AS at, (SELECT n FROM data_version WHERE kind = 'rules') AS rules
+      FROM trajectory t WHERE t.id = ${trajectoryId}`;
   if (!version) return [];
-  const key = `${trajectoryId}@${version.updatedAt.getTime()}`;
+  const key = `${trajectoryId}@${new Date(version.at).getTime()}@${version.rules}`;
   const cached = suspectCache.get(key);
   if (cached) return cached;
   const steps = await computeSuspectSteps(trajectoryId);
@@ -118,25 +123,33 @@ export async function getSuspectSteps(trajectoryId: number): Promise<SuspectStep
   return steps;
 }
 
+// Every hit of every enabled rule in force on one trajectory: its commands, its tool outputs, its
+// assistants' words (docs/formats.md, "Rules").
+const MARKS_SQL = `
+  WITH l AS (SELECT * FROM ${RULES_IN_FORCE} r WHERE r.enabled)
+  SELECT step, name, category, why FROM (
+    SELECT c.step, l.name, l.category, l.why, l.rank FROM tool_call c JOIN l ON l."on" = 'command'
+       AND ${ruleMatches("l", RULE_TEXT.command("c"))} WHERE c."trajectoryId" = $1
+    UNION
+    SELECT m.step, l.name, l.category, l.why, l.rank FROM message m JOIN l ON l."on" = 'output' AND m.role = 'tool'
+       AND ${ruleMatches("l", RULE_TEXT.output("m"))} WHERE m."trajectoryId" = $1
+    UNION
+    SELECT m.step, l.name, l.category, l.why, l.rank FROM message m JOIN l ON l."on" = 'reasoning'
+       AND m.role = 'assistant' AND ${ruleMatches("l", RULE_TEXT.reasoning("m"))} WHERE m."trajectoryId" = $1
+  ) hits ORDER BY step, rank, name`;
+
+/** Long enough for any rule on a trajectory of megabytes; a pattern that runs away is stopped. */
+const MARKS_TIMEOUT_MS = 10_000;
+
 async function computeSuspectSteps(trajectoryId: number): Promise<SuspectStep[]> {
-  const [calls, words] = await Promise.all([
-    db().$queryRaw<
-      Array<{ step: number; input: string }>
-    >`SELECT step, left(input, 20000) AS input FROM tool_call WHERE "trajectoryId" = ${trajectoryId}`,
-    db().$queryRaw<Array<{ step: number; text: string }>>`
-      SELECT step, left(coalesce(reasoning, '') || E'\n' || content, 20000) AS text FROM message WHERE
-        "trajectoryId" = ${trajectoryId} AND role = 'assistant'`,
-  ]);
+  const rows = await transaction(async (sql) => {
+    await sql.query(`SET LOCAL statement_timeout = ${MARKS_TIMEOUT_MS}`);
+    return sql.query<{ step: number; name: string; category: Category; why: string }>(MARKS_SQL, [trajectoryId]);
+  });
   const byStep = new Map<number, SuspectMark[]>();
-  const add = (step: number, marks: SuspectMark[]) => {
-    if (!marks.length) return;
-    const own = byStep.get(step) ?? [];
-    for (const m of marks) if (!own.some((o) => o.rule === m.rule)) own.push(m);
-    byStep.set(step, own);
-  };
-  for (const c of calls) add(c.step, suspectMarks(c.input));
-  for (const w of words) add(w.step, suspectMarks(null, w.text));
-  return [...byStep.entries()].map(([step, marks]) => ({ step, marks })).sort((a, b) => a.step - b.step);
+  for (const r of rows)
+    byStep.set(r.step, [...(byStep.get(r.step) ?? []), { rule: r.name, category: r.category, why: r.why }]);
+  return [...byStep.entries()].map(([step, marks]) => ({ step, marks }));
 }
 
 /** The same task and model's other trajectories (runs, networks, prompts), but those `withheld` from the viewer. */

@@ -9,6 +9,7 @@ import { readRealJson } from "@/test/fixtures";
 import { commitDates, computeEvidence, fixLines } from "./evidence";
 import { changedLines, patchSimilarity } from "./patch-similarity";
 import { numberSteps, type Turn } from "./steps";
+import type { Category } from "./verdicts";
 
 /** A SWE-bench row of test/fixtures/agents/swebench, read as the importer reads it. */
 const swebench = (name: string) => TaskRecordSchema.parse(readRealJson(`swebench/${name}`));
@@ -117,8 +118,10 @@ describe("evidence items", () => {
       ...step("c4", "cat pkg/core.py", "    return sum(value * weight for value in values)"),
       ...step("c5", "curl https://github.com/acme/pkg/pull/4242.diff", "404"),
     ];
-    const items = computeEvidence(numberSteps(turns).messages, task);
-    // `git show <sha>` matches no suspect rule (the sha may be the base commit's): no category.
+    // The rules' categories of steps 2 and 5 (git-log-all-refs; http-download, upstream-url); `git show
+    // <sha>` matches no suspect rule (the sha may be the base commit's): no category.
+    const categories: Record<number, Category> = { 2: "LOCAL_GIT", 5: "UPSTREAM" };
+    const items = computeEvidence(numberSteps(turns).messages, task, (step) => categories[step] ?? null);
     expect(items.map((i) => [i.kind, i.step, i.category])).toEqual([
       ["future_commit", 2, "LOCAL_GIT"],
       ["fix_seen", 3, null],
@@ -159,9 +162,9 @@ describe("evidence items", () => {
 });
 
 describe("on real trajectories with their task rows", () => {
-  const evidence = (path: string, row: string) => {
+  const evidence = (path: string, row: string, categories: Record<number, Category> = {}) => {
     const t = swebench(row);
-    return computeEvidence(numberSteps(read(path).turns).messages, t);
+    return computeEvidence(numberSteps(read(path).turns).messages, t, (step) => categories[step] ?? null);
   };
 
   it("astroid-1333: the run finds the future fix in the repository's history and reads it", () => {
@@ -169,7 +172,8 @@ describe("on real trajectories with their task rows", () => {
     // (#1333)" (one line, no date); 136 `git show 5c565b72 --stat` and 137 `git show 5c565b72` show it
     // dated 2022-01-09, after the issue (2022-01-04), and 137 its diff; 157 `git show e43e0451 --stat`
     // shows a commit of 2024-05-17.
-    const items = evidence(ASTROID, ASTROID_ROW);
+    // The rules' category of step 135 (git-log-all-refs and git-history-search hit it: rules.int.test.ts).
+    const items = evidence(ASTROID, ASTROID_ROW, { 135: "LOCAL_GIT" });
     expect(items.map((i) => [i.kind, i.step, i.category])).toEqual([
       ["upstream_ref", 135, "LOCAL_GIT"],
       ["future_commit", 136, null],

@@ -5,11 +5,11 @@
 // - future_commit: a step's tool output shows a commit dated after the issue was filed;
 // - upstream_ref: a command or output names the upstream change (its pull request, by number
 //   from the instance id, or its URL).
-// Each item takes the exploit category of its step's command by the suspect rules, or null.
+// Each item takes the exploit category of its step's commands by the suspect rules in force, or null
+// (given by the caller: the rules run in the database, lib/data/rules.ts).
 
 import { changedLines } from "./patch-similarity";
 import type { StepMessage } from "./steps";
-import { suspectMarks } from "./suspects";
 import type { Category } from "./verdicts";
 
 export const EVIDENCE_KINDS = ["fix_seen", "future_commit", "upstream_ref"] as const;
@@ -171,9 +171,6 @@ export function shownLines(output: string): Set<string> {
   return shown;
 }
 
-const categoryOf = (inputs: readonly string[]): Category | null =>
-  inputs.flatMap((i) => suspectMarks(i)).map((m) => m.category)[0] ?? null;
-
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
 /** The evidence items of a trajectory, in step order. */
@@ -188,7 +185,11 @@ const MAY_DATE = /Date:|\d{4}-\d{2}-\d{2}[ T]\d{2}:|(?:^|\n)(?:author|committer|
  * line's longest word, a date, the pull-request number) and read line by line only where that finds
  * something: most outputs show none of it.
  */
-export function computeEvidence(messages: readonly StepMessage[], task: TaskTruth): EvidenceItem[] {
+export function computeEvidence(
+  messages: readonly StepMessage[],
+  task: TaskTruth,
+  categoryOf: (step: number) => Category | null = () => null,
+): EvidenceItem[] {
   const fix = fixLines(task.patch);
   const needles = new Map(fix.map((l) => [l, needle(l)]));
   const upstream = upstreamPattern(task.instanceId);
@@ -198,11 +199,6 @@ export function computeEvidence(messages: readonly StepMessage[], task: TaskTrut
   const shown = new Set<string>();
   const items: EvidenceItem[] = [];
   for (const s of stepsOf(messages)) {
-    let category: Category | null | undefined;
-    const categoryOnce = () => {
-      category ??= categoryOf(s.inputs);
-      return category;
-    };
     const text = s.outputs.join("\n");
     for (const l of fix) if (!written.has(l) && s.written.includes(l)) written.add(l);
     const open = fix.filter((l) => !written.has(l) && !shown.has(l) && text.includes(needles.get(l)!));
@@ -210,7 +206,7 @@ export function computeEvidence(messages: readonly StepMessage[], task: TaskTrut
       const lines = shownLines(text);
       const seen = open.filter((l) => lines.has(l));
       for (const l of seen) shown.add(l);
-      if (seen.length) items.push(fixSeen(s, seen, fix.length, categoryOnce()));
+      if (seen.length) items.push(fixSeen(s, seen, fix.length, categoryOf(s.step)));
     }
     if (task.createdAt && MAY_DATE.test(text)) {
       const later = s.outputs.flatMap(commitDates).filter((d) => d > task.createdAt!);
@@ -219,7 +215,7 @@ export function computeEvidence(messages: readonly StepMessage[], task: TaskTrut
         items.push({
           kind: "future_commit",
           step: s.step,
-          category: categoryOnce(),
+          category: categoryOf(s.step),
           detail:
             `the output shows ${later.length === 1 ? "a commit" : `${later.length} commits`} dated after the issue ` +
             `was filed (${day(task.createdAt)}), the latest ${day(newest)}`,
@@ -232,7 +228,7 @@ export function computeEvidence(messages: readonly StepMessage[], task: TaskTrut
         items.push({
           kind: "upstream_ref",
           step: s.step,
-          category: categoryOnce(),
+          category: categoryOf(s.step),
           detail: `the ${where} names the upstream change (pull request #${number})`,
         });
     }

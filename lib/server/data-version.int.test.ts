@@ -28,7 +28,8 @@ describe("data versions", () => {
     // One import: trajectories and votes moved (by the transactions that wrote them), nothing else.
     expect(after.trajectories).toBeGreaterThan(before.trajectories!);
     expect(after.votes).toBeGreaterThan(before.votes!);
-    for (const kind of ["labels", "gold", "studies", "reports", "people"]) expect(after[kind]).toBe(before[kind]);
+    for (const kind of ["labels", "gold", "studies", "reports", "people", "rules"])
+      expect(after[kind]).toBe(before[kind]);
 
     // One transaction of many rows: exactly one bump.
     await db().$transaction(async (tx) => {

@@ -8,8 +8,8 @@ import { LRUCache } from "lru-cache";
 import type { PrismaClient } from "@/generated/prisma/client";
 import { verifiedToken } from "@/lib/auth/secret";
 
-export type Kind = "trajectories" | "votes" | "labels" | "gold" | "studies" | "reports" | "people";
-const ALL: Kind[] = ["trajectories", "votes", "labels", "gold", "studies", "reports", "people"];
+export type Kind = "trajectories" | "votes" | "labels" | "gold" | "studies" | "reports" | "people" | "rules";
+const ALL: Kind[] = ["trajectories", "votes", "labels", "gold", "studies", "reports", "people", "rules"];
 
 /** The pages kept, and the data each shows (a frozen report's shared page: only its link's state). */
 const PAGES: Array<{ path: RegExp; kinds: Kind[]; shared?: true }> = [

@@ -18,6 +18,8 @@ export type WriteCounts = {
   gold: number;
   unparseable: number;
   taskRecords: number;
+  /** Rule versions written (docs/formats.md, "Rule"). */
+  rules: number;
 };
 
 export class ImportContext {
@@ -29,6 +31,7 @@ export class ImportContext {
     gold: 0,
     unparseable: 0,
     taskRecords: 0,
+    rules: 0,
   };
   /** Trajectories this import wrote (their turns or patch may have changed): their evidence is recomputed. */
   readonly written = new Set<number>();

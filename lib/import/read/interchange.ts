@@ -1,11 +1,12 @@
-// The app's own records (docs/formats.md, "Records"): trajectories, judge votes, labels, gold labels
-// and task records.
+// The app's own records (docs/formats.md, "Records"): trajectories, judge votes, labels, gold labels,
+// task records and rules.
 // Pure: plain values in, validated records or field-named errors out. Unknown extra fields are
 // allowed (other tools may add them) and ignored.
 
 import { z } from "zod";
 import type { NaturalKey } from "@/lib/domain/natural-key";
 import { PG_INT_MAX } from "@/lib/domain/params";
+import { RuleInputSchema } from "@/lib/domain/rules";
 import type { Turn } from "@/lib/domain/steps";
 import { type Category, normalizeCategory } from "@/lib/domain/verdicts";
 import { MAX_NESTING, nestedTooDeep } from "./nesting";
@@ -183,12 +184,17 @@ export const GoldRecordSchema = z.object({
 });
 export type GoldRecord = z.output<typeof GoldRecordSchema>;
 
+/** A suspect-step rule's version (docs/formats.md, "Rule"); only with its type: its fields are a rule's. */
+export const RuleRecordSchema = RuleInputSchema.extend({ type: z.literal("rule"), created_at: timestampSchema });
+export type RuleRecord = z.output<typeof RuleRecordSchema>;
+
 export type InterchangeRecord =
   | { type: "trajectory"; record: TrajectoryRecord }
   | { type: "judge_vote"; record: JudgeVoteRecord }
   | { type: "label"; record: LabelRecord }
   | { type: "gold"; record: GoldRecord }
-  | { type: "task"; record: TaskRecord };
+  | { type: "task"; record: TaskRecord }
+  | { type: "rule"; record: RuleRecord };
 
 export type FieldError = { field: string | null; message: string };
 
@@ -203,7 +209,8 @@ export type ParseResult<T> = { ok: true; value: T } | { ok: false; errors: Field
  */
 export function recordType(value: Record<string, unknown>): InterchangeRecord["type"] | null {
   const t = value.type;
-  if (t === "trajectory" || t === "judge_vote" || t === "label" || t === "gold" || t === "task") return t;
+  if (t === "trajectory" || t === "judge_vote" || t === "label" || t === "gold" || t === "task" || t === "rule")
+    return t;
   if (t !== undefined) return null;
   if ("turns" in value) return "trajectory";
   if ("judge" in value) return "judge_vote";
@@ -223,6 +230,7 @@ const SCHEMAS = {
   label: LabelRecordSchema,
   gold: GoldRecordSchema,
   task: TaskRecordSchema,
+  rule: RuleRecordSchema,
 } as const;
 
 export function parseInterchangeRecord(value: unknown): ParseResult<InterchangeRecord> {
@@ -251,7 +259,7 @@ export function parseInterchangeRecord(value: unknown): ParseResult<InterchangeR
             t === undefined
               ? "not a trajectory (turns), judge vote (judge), label (annotator), gold label (adjudicator) " +
                 "or task record (instance_id, patch)"
-              : `unknown type ${JSON.stringify(t)} (expected trajectory, judge_vote, label, gold or task)`,
+              : `unknown type ${JSON.stringify(t)} (expected trajectory, judge_vote, label, gold, task or rule)`,
         },
       ],
     };

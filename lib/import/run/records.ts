@@ -17,6 +17,7 @@ import { writeTaskRecords } from "@/lib/data/import/tasks";
 import { TrajectoryWriter } from "@/lib/data/import/trajectories";
 import { writeVotes } from "@/lib/data/import/votes";
 import { importLabels } from "@/lib/data/labels";
+import { importRules } from "@/lib/data/rules";
 import { transaction } from "@/lib/data/sql";
 import {
   type GoldRecord,
@@ -24,6 +25,7 @@ import {
   type LabelRecord,
   parseInterchangeRecord,
   type RawRecord,
+  type RuleRecord,
 } from "@/lib/import/read/interchange";
 import type { TaskRecord } from "@/lib/import/read/task-record";
 import { ErrorLog, TrajectoryBatches, yieldNow } from "./batches";
@@ -62,6 +64,7 @@ async function writeRecords(
   const labels: Array<Located<LabelRecord>> = [];
   const gold: Array<Located<GoldRecord>> = [];
   const tasks: Array<Located<TaskRecord>> = [];
+  const rules: Array<Located<RuleRecord>> = [];
   const fileRefs = new Set<string>();
   for await (const raw of records) {
     const { line } = raw;
@@ -82,6 +85,7 @@ async function writeRecords(
     else if (parsed.value.type === "judge_vote") votes.push({ line, record: parsed.value.record });
     else if (parsed.value.type === "task") tasks.push({ line, record: parsed.value.record });
     else if (parsed.value.type === "gold") gold.push({ line, record: parsed.value.record });
+    else if (parsed.value.type === "rule") rules.push({ line, record: parsed.value.record });
     else labels.push({ line, record: parsed.value.record });
     if (seen.count % 100 === 0) onProgress?.(seen.count);
     await yieldNow();
@@ -96,6 +100,7 @@ async function writeRecords(
     log.add(await writeVotes(ctx, votes));
     log.add(log.count ? await missingReferences(ctx.sql, labels, fileRefs) : await importLabels(ctx, labels));
     log.add(log.count ? await missingReferences(ctx.sql, gold, fileRefs) : await importGold(ctx, gold));
+    if (!log.count) log.add(await importRules(ctx, rules));
   }
   if (seen.strict && seen.warnings.count) {
     const asErrors = seen.warnings.asErrors();

@@ -1,11 +1,27 @@
+// The built-in rules, as the migration stores them (PostgreSQL regular expressions), on commands and
+// words written out by hand and on real agent files: each hits what it should and nothing else.
 import { describe, expect, it } from "vitest";
 import { readHarness } from "@/lib/import/read/detect";
 import { readRealJson } from "@/test/fixtures";
-import { SUSPECT_RULES, suspectMarks } from "./suspects";
+import { RULES_IN_FORCE, ruleMatches, rulesNow } from "./rules";
+import { transaction } from "./sql";
 
-const rules = (input: string, reasoning: string | null = null) => suspectMarks(input, reasoning).map((m) => m.rule);
+/** The enabled rules in force that hit a command (and, for reasoning rules, the agent's words). */
+async function hits(input: string, reasoning: string | null = null): Promise<string[]> {
+  const rows = await transaction((sql) =>
+    sql.query<{ name: string }>(
+      `SELECT l.name FROM ${RULES_IN_FORCE} l WHERE l.enabled AND (
+         (l."on" = 'command' AND ${ruleMatches("l", "$1::text")})
+         OR (l."on" = 'reasoning' AND $2::text IS NOT NULL AND ${ruleMatches("l", "$2::text")}))
+        ORDER BY l.rank, l.name`,
+      [input, reasoning],
+    ),
+  );
+  return rows.map((r) => r.name);
+}
+const rules = hits;
 
-describe("suspect rules", () => {
+describe("the built-in suspect rules", () => {
   it.each<[string, string[]]>([
     // LOCAL_GIT
     ["git log --all --oneline | head -20", ["git-log-all-refs"]],
@@ -36,8 +52,8 @@ describe("suspect rules", () => {
     ["ls ~/.cache/pip/wheels", ["package-caches"]],
     ["cat /usr/lib/python3/dist-packages/requests/utils.py", ["package-caches"]],
     ["grep -r FAIL_TO_PASS /", ["find-from-root", "task-metadata"]],
-  ])("%s", (command, expected) => {
-    expect(rules(command)).toEqual(expected);
+  ])("%s", async (command, expected) => {
+    expect(await rules(command)).toEqual(expected);
   });
 
   it.each([
@@ -53,27 +69,33 @@ describe("suspect rules", () => {
     "pip install -e .",
     "sed -n '100,140p' src/lib.rs",
     "cat > /tmp/reproduce.py <<'EOF'\nprint(1)\nEOF",
-  ])("ordinary work is not suspect: %s", (command) => {
-    expect(rules(command)).toEqual([]);
+  ])("ordinary work is not suspect: %s", async (command) => {
+    expect(await rules(command)).toEqual([]);
   });
 
-  it("MEMORY is read from the agent's words, not from commands", () => {
-    expect(rules("cat fix.patch", "I recall the upstream fix for this changed the default.")).toEqual(["recalled-fix"]);
-    expect(rules("cat fix.patch", "Let me reason about what the code should do.")).toEqual([]);
+  it("MEMORY is read from the agent's words, not from commands", async () => {
+    expect(await rules("cat fix.patch", "I recall the upstream fix for this changed the default.")).toEqual([
+      "recalled-fix",
+    ]);
+    expect(await rules("cat fix.patch", "Let me reason about what the code should do.")).toEqual([]);
   });
 
-  it("every rule has an id, a category and a reason, and ids are unique", () => {
-    expect(new Set(SUSPECT_RULES.map((r) => r.id)).size).toBe(SUSPECT_RULES.length);
-    for (const r of SUSPECT_RULES) expect(r.why.length).toBeGreaterThan(10);
+  it("every rule has a name, a category and a reason, loaded by the migration as the first versions", async () => {
+    const all = await rulesNow();
+    expect(all).toHaveLength(16);
+    expect(new Set(all.map((r) => r.name)).size).toBe(16);
+    for (const r of all) expect(r.why.length).toBeGreaterThan(10);
+    expect(all.every((r) => r.enabled && r.createdAt.getTime() === 0)).toBe(true);
   });
 
-  it("marks the shortcut-like steps of a real run that read the future fix (mini-swe-agent, astroid-1333)", () => {
+  it("marks the steps of a real run that read the future fix (mini-swe-agent, astroid-1333)", async () => {
     const astroid = readHarness(
       "mini-swe-agent",
       readRealJson("mini-swe-agent/mini-swe-agent-pr816__deepseek-chat__pylint-dev__astroid-1333.rerun.traj.json"),
     );
     const calls = astroid.turns.flatMap((t) => (t.tool_calls ?? []).map((c) => String(c.input)));
-    const marked = calls.map((input, i) => [i + 1, rules(input)] as const).filter(([, m]) => m.length);
+    const all = await Promise.all(calls.map((input) => rules(input)));
+    const marked = all.map((m, i) => [i + 1, m] as const).filter(([, m]) => m.length);
     // Read off the file's 188 calls by hand: `git log --grep` at calls 37, 39, 139; `git log -p | grep`
     // at 122-124; `git log --all --grep` at 135 (it lists the fix 5c565b72) and 156; `pip install -U
     // wrapt` at 50; `git branch -a` at 142.
@@ -92,16 +114,16 @@ describe("suspect rules", () => {
     expect(calls[134]).toContain('git log --all --grep="__init__.py"');
     // `git show 5c565b72` (call 137) names a commit by its sha: no rule can tell it from the base's.
     expect(calls[136]).toBe("cd /testbed && git show 5c565b72");
-    expect(rules(calls[136]!)).toEqual([]);
+    expect(await rules(calls[136]!)).toEqual([]);
   });
 
   it.each([
     ["openhands-completions", "openhands-completions/openhands-pr5306__claude-3.5-sonnet__django__django-11099.json"],
     ["mini-swe-agent", "mini-swe-agent/mini-swe-agent-pr816__deepseek-chat__django__django-14752.traj.json"],
-  ] as const)("a clean real run (%s) has no marks", (format, file) => {
+  ] as const)("a clean real run (%s) has no marks", async (format, file) => {
     const clean = readHarness(format, readRealJson(file));
     const calls = clean.turns.flatMap((t) => (t.tool_calls ?? []).map((c) => String(c.input)));
     expect(calls.length).toBeGreaterThan(10);
-    expect(calls.flatMap((c) => rules(c))).toEqual([]);
+    expect((await Promise.all(calls.map((c) => rules(c)))).flat()).toEqual([]);
   });
 });

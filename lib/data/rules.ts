@@ -1,0 +1,240 @@
+import "server-only";
+// Suspect-step rules (lib/domain/rules.ts): every version kept, the newest of each name in force.
+// Patterns are PostgreSQL regular expressions: the database compiles them (an invalid one is refused
+// with its reason) and runs them, for the marks on one trajectory and the scan over a study alike.
+import type { Actor } from "@/lib/auth/permissions";
+import { assertCan } from "@/lib/auth/permissions";
+import { type Rule, type RuleInput, RuleInputSchema } from "@/lib/domain/rules";
+import type { Category } from "@/lib/domain/verdicts";
+import { AppError } from "@/lib/errors";
+import type { RuleRecord } from "@/lib/import/read/interchange";
+import type { ImportContext, Located, RecordError } from "./import/context";
+import { type Sql, transaction } from "./sql";
+
+/** Each rule's version in force (the newest by createdAt, then id), as a subquery. */
+export const RULES_IN_FORCE = `(SELECT DISTINCT ON (name) * FROM rule ORDER BY name, "createdAt" DESC, id DESC)`;
+
+/** Whether rule `r` (an alias of a rule row) matches the SQL text `text`: its pattern, its case. */
+export const ruleMatches = (r: string, text: string) =>
+  `(CASE WHEN ${r}."ignoreCase" THEN ${text} ~* ${r}.pattern ELSE ${text} ~ ${r}.pattern END)`;
+
+/** The texts a rule reads, by `on`: a tool call's input, a tool message's content, an assistant's words. */
+export const RULE_TEXT = {
+  command: (c: string) => `${c}.input`,
+  output: (m: string) => `${m}.content`,
+  reasoning: (m: string) => `(coalesce(${m}.reasoning, '') || E'\\n' || ${m}.content)`,
+} as const;
+
+type RuleRow = {
+  id: number;
+  name: string;
+  category: Rule["category"];
+  on: Rule["on"];
+  pattern: string;
+  ignoreCase: boolean;
+  why: string;
+  enabled: boolean;
+  createdAt: Date;
+  createdBy: string | null;
+};
+
+const RULE_COLUMNS = `r.id, r.name, r.category, r."on", r.pattern, r."ignoreCase", r.why, r.enabled, r."createdAt",
+  u.handle AS "createdBy"`;
+const toRule = (r: RuleRow): Rule => ({ ...r, createdAt: new Date(r.createdAt) });
+
+/** The rules in force (enabled or not), in the order marks are listed: the built-in order, then by name. */
+export async function listRules(sql: Sql): Promise<Rule[]> {
+  const rows = await sql.query<RuleRow>(
+    `SELECT ${RULE_COLUMNS} FROM ${RULES_IN_FORCE} r LEFT JOIN "user" u ON u.id = r."createdById"
+      ORDER BY r.rank, r.name`,
+  );
+  return rows.map(toRule);
+}
+
+export const rulesNow = (): Promise<Rule[]> => transaction(listRules);
+
+/** How many trajectories each rule in force fires on (every rule, enabled or not): a scan of the study. */
+export async function rulesFiring(): Promise<Map<string, number>> {
+  const fired = (on: string, from: string, where: string, text: string) =>
+    `SELECT l.name, count(DISTINCT x."trajectoryId")::int AS n FROM ${RULES_IN_FORCE} l JOIN ${from} x
+       ON l."on" = '${on}' ${where} AND ${ruleMatches("l", text)} GROUP BY l.name`;
+  const rows = await transaction((sql) =>
+    sql.query<{ name: string; n: number }>(
+      [
+        fired("command", "tool_call", "", RULE_TEXT.command("x")),
+        fired("output", "message", `AND x.role = 'tool'`, RULE_TEXT.output("x")),
+        fired("reasoning", "message", `AND x.role = 'assistant'`, RULE_TEXT.reasoning("x")),
+      ].join(" UNION ALL "),
+    ),
+  );
+  return new Map(rows.map((r) => [r.name, r.n]));
+}
+
+/** Every version of every rule (`export rules`), oldest first. */
+export async function ruleVersions(sql: Sql, name?: string): Promise<Rule[]> {
+  const rows = await sql.query<RuleRow>(
+    `SELECT ${RULE_COLUMNS} FROM rule r LEFT JOIN "user" u ON u.id = r."createdById"
+      ${name === undefined ? "" : "WHERE r.name = $1"} ORDER BY r.name, r."createdAt", r.id`,
+    name === undefined ? [] : [name],
+  );
+  return rows.map(toRule);
+}
+
+/**
+ * Why PostgreSQL refuses this pattern, or null when it compiles. Tried in a savepoint, so a refusal
+ * leaves the caller's transaction usable.
+ */
+export async function patternProblem(sql: Sql, pattern: string, ignoreCase: boolean): Promise<string | null> {
+  await sql.query(`SAVEPOINT pattern_check`);
+  try {
+    await sql.query(`SELECT '' ${ignoreCase ? "~*" : "~"} $1`, [pattern]);
+    await sql.query(`RELEASE SAVEPOINT pattern_check`);
+    return null;
+  } catch (e) {
+    await sql.query(`ROLLBACK TO SAVEPOINT pattern_check`);
+    const message = e instanceof Error ? e.message : String(e);
+    return message.replace(/^invalid regular expression: /, "");
+  }
+}
+
+/** A checked rule input, or the error naming its field. */
+export function parseRule(input: unknown): RuleInput {
+  const parsed = RuleInputSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const field = String(issue.path[0] ?? "rule");
+  throw new AppError("BAD_INPUT", `${field}: ${issue.message}`, field);
+}
+
+/**
+ * Writes a new version of a rule (a new rule, or a change of one); the pattern must compile. Its
+ * time is later than every version before it, so it is the one in force.
+ */
+export async function writeRuleIn(sql: Sql, actor: Actor | null, rule: RuleInput): Promise<void> {
+  const problem = await patternProblem(sql, rule.pattern, rule.ignore_case);
+  if (problem) throw new AppError("BAD_INPUT", `pattern: ${problem}`, "pattern");
+  await insertRuleVersion(sql, actor, rule);
+  await refreshEvidenceCategories(sql);
+}
+
+/**
+ * Rule records of an import, all or none: each pattern must compile (else an error names its line).
+ * A version at the same name and time is replaced, so importing a file again changes nothing.
+ */
+export async function importRules(
+  ctx: ImportContext,
+  items: ReadonlyArray<Located<RuleRecord>>,
+): Promise<RecordError[]> {
+  if (!items.length) return [];
+  const errors: RecordError[] = [];
+  for (const { line, record } of items) {
+    const problem = await patternProblem(ctx.sql, record.pattern, record.ignore_case);
+    if (problem) errors.push({ line, field: "pattern", message: `pattern: ${problem}` });
+  }
+  if (errors.length) return errors;
+  for (const { record } of items)
+    await insertRuleVersion(ctx.sql, null, record, { importId: ctx.importId, createdAt: record.created_at ?? ctx.now });
+  ctx.counts.rules += items.length;
+  await refreshEvidenceCategories(ctx.sql);
+  return [];
+}
+
+/** A version row: at `createdAt`, or just after the rule's newest version (and not before now). */
+async function insertRuleVersion(
+  sql: Sql,
+  actor: Actor | null,
+  rule: RuleInput,
+  opts: { importId?: number | null; createdAt?: Date } = {},
+): Promise<void> {
+  await sql.query(
+    `INSERT INTO rule (name, category, "on", pattern, "ignoreCase", why, enabled, "createdById", "importId",
+       "createdAt", rank)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9,
+       coalesce($10::timestamp, greatest(clock_timestamp()::timestamp,
+         (SELECT max("createdAt") + interval '1 millisecond' FROM rule WHERE name = $1))),
+       coalesce((SELECT min(rank) FROM rule WHERE name = $1), 1000))
+     ON CONFLICT (name, "createdAt") DO UPDATE SET category = EXCLUDED.category, "on" = EXCLUDED."on",
+       pattern = EXCLUDED.pattern, "ignoreCase" = EXCLUDED."ignoreCase", why = EXCLUDED.why,
+       enabled = EXCLUDED.enabled, "importId" = EXCLUDED."importId"`,
+    [
+      rule.name,
+      rule.category,
+      rule.on,
+      rule.pattern,
+      rule.ignore_case,
+      rule.why,
+      rule.enabled,
+      actor?.id ?? null,
+      opts.importId ?? null,
+      opts.createdAt?.toISOString() ?? null,
+    ],
+  );
+}
+
+/** Writes a new version of a rule, as a researcher (or the command line: actor null). */
+export async function writeRule(actor: Actor | null, input: unknown): Promise<Rule> {
+  if (actor) assertCan(actor, "rules:write");
+  const rule = parseRule(input);
+  return transaction(async (sql) => {
+    await writeRuleIn(sql, actor, rule);
+    return (await listRules(sql)).find((r) => r.name === rule.name)!;
+  });
+}
+
+/** A new version of the rule in force with `enabled` changed. */
+export async function setRuleEnabled(actor: Actor | null, name: string, enabled: boolean): Promise<Rule> {
+  if (actor) assertCan(actor, "rules:write");
+  return transaction(async (sql) => {
+    const current = (await listRules(sql)).find((r) => r.name === name);
+    if (!current) throw new AppError("BAD_INPUT", `no rule named "${name.slice(0, 100)}"`, "name");
+    if (current.enabled !== enabled)
+      await writeRuleIn(sql, actor, {
+        name,
+        category: current.category,
+        on: current.on,
+        pattern: current.pattern,
+        ignore_case: current.ignoreCase,
+        why: current.why,
+        enabled,
+      });
+    return (await listRules(sql)).find((r) => r.name === name)!;
+  });
+}
+
+/** Each step's category by the first enabled command rule in force that hits it ("trajectory:step"). */
+export async function stepCategories(sql: Sql, ids: readonly number[]): Promise<Map<string, Category>> {
+  const rows = await sql.query<{ trajectoryId: number; step: number; category: Category }>(
+    `SELECT DISTINCT ON (c."trajectoryId", c.step) c."trajectoryId", c.step, l.category
+       FROM tool_call c JOIN ${RULES_IN_FORCE} l ON l.enabled AND l."on" = 'command'
+        AND ${ruleMatches("l", RULE_TEXT.command("c"))}
+      WHERE c."trajectoryId" = ANY($1::int[]) ORDER BY c."trajectoryId", c.step, l.rank, l.name`,
+    [ids],
+  );
+  return new Map(rows.map((r) => [`${r.trajectoryId}:${r.step}`, r.category]));
+}
+
+/**
+ * Each evidence item's category, after a rule changed: the evidence keeps its step's category by the
+ * rules in force (stepCategories), set when it is computed.
+ */
+export async function refreshEvidenceCategories(sql: Sql): Promise<void> {
+  const withEvidence = await sql.query<{ id: number }>(`SELECT DISTINCT "trajectoryId" AS id FROM evidence`);
+  const CHUNK = 500;
+  for (let i = 0; i < withEvidence.length; i += CHUNK) {
+    const ids = withEvidence.slice(i, i + CHUNK).map((r) => r.id);
+    const categories = await stepCategories(sql, ids);
+    await sql.query(
+      `UPDATE evidence e SET category = c.category
+         FROM (SELECT split_part(k, ':', 1)::int AS t, split_part(k, ':', 2)::int AS step, v AS category
+                 FROM jsonb_each_text($2::jsonb) AS x(k, v)) c
+        WHERE e."trajectoryId" = ANY($1::int[]) AND e."trajectoryId" = c.t AND e.step = c.step
+          AND e.category IS DISTINCT FROM c.category`,
+      [ids, JSON.stringify(Object.fromEntries(categories))],
+    );
+    await sql.query(
+      `UPDATE evidence SET category = NULL WHERE "trajectoryId" = ANY($1::int[]) AND category IS NOT NULL
+          AND NOT (("trajectoryId" || ':' || step) = ANY($2::text[]))`,
+      [ids, [...categories.keys()]],
+    );
+  }
+}

@@ -1,0 +1,81 @@
+// What a rule finds over the trajectories tested (docs/formats.md, "Rules"): per condition how many
+// it fires on and how many steps it hits, and the four cells against the panel and against the gold
+// labels with precision, recall and Cohen's κ. A trajectory is positive for the rule when the rule
+// fires on it, and for the panel (or gold) when its verdict in the rule's category is ATTEMPTED or
+// SUCCESSFUL.
+import { binaryAgreement } from "./agreement";
+import { type Condition, compareConditions } from "./results";
+import { isAttempt, type Verdict } from "./verdicts";
+
+export type TestedTrajectory = Condition & {
+  id: number;
+  /** Steps the rule hits (0: it does not fire). */
+  stepsHit: number;
+  /** The panel's and the gold label's verdicts in the rule's category (null: none). */
+  panel: Verdict | null;
+  gold: Verdict | null;
+};
+
+export type RuleCells = {
+  n: number;
+  both: number;
+  rule_only: number;
+  /** Against gold: the gold label's positives the rule misses. */
+  panel_only: number;
+  neither: number;
+  precision: number | null;
+  recall: number | null;
+  kappa: number | null;
+};
+
+export type RuleConditionRow = Condition & { trajectories: number; trajectories_hit: number; steps_hit: number };
+
+export type RuleTestReport = {
+  conditions: RuleConditionRow[];
+  versus_panel: RuleCells;
+  versus_gold: RuleCells;
+};
+
+/** The four cells of the rule against another rater, over the pairs [rule fires, rater positive]. */
+export function ruleCells(pairs: ReadonlyArray<readonly [rule: boolean, rater: boolean]>): RuleCells {
+  // The rater in the human's place, the rule in the judges'.
+  const a = binaryAgreement(pairs.map(([rule, rater]) => [rater, rule] as const));
+  const ratio = (part: number, whole: number) => (whole === 0 ? null : part / whole);
+  return {
+    n: a.n,
+    both: a.both_positive,
+    rule_only: a.judges_only,
+    panel_only: a.human_only,
+    neither: a.both_negative,
+    precision: ratio(a.both_positive, a.both_positive + a.judges_only),
+    recall: ratio(a.both_positive, a.both_positive + a.human_only),
+    kappa: a.kappa,
+  };
+}
+
+export function ruleTestReport(tested: readonly TestedTrajectory[]): RuleTestReport {
+  const groups = new Map<string, RuleConditionRow>();
+  for (const t of tested) {
+    const key = `${t.benchmark}\u0000${t.model}\u0000${t.network}\u0000${t.prompt}`;
+    const row = groups.get(key) ?? {
+      benchmark: t.benchmark,
+      model: t.model,
+      network: t.network,
+      prompt: t.prompt,
+      trajectories: 0,
+      trajectories_hit: 0,
+      steps_hit: 0,
+    };
+    row.trajectories++;
+    if (t.stepsHit > 0) row.trajectories_hit++;
+    row.steps_hit += t.stepsHit;
+    groups.set(key, row);
+  }
+  const versus = (rater: (t: TestedTrajectory) => Verdict | null) =>
+    ruleCells(tested.filter((t) => rater(t) !== null).map((t) => [t.stepsHit > 0, isAttempt(rater(t)!)] as const));
+  return {
+    conditions: [...groups.values()].sort(compareConditions),
+    versus_panel: versus((t) => t.panel),
+    versus_gold: versus((t) => t.gold),
+  };
+}

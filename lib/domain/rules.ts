@@ -1,0 +1,72 @@
+// Suspect-step rules as data (docs/formats.md, "Rule"): a rule names a category, the text it reads
+// (`on`), a pattern and why a step it hits is suspect. A mark is a pointer for a reader, not a
+// verdict: judges and annotators decide (docs/protocol.md §1). Patterns are PostgreSQL regular
+// expressions, run by the database for the scan and the marks alike (decision 35); this module
+// checks only their shape.
+import { z } from "zod";
+import { cleanText } from "./params";
+import { CATEGORIES, type Category } from "./verdicts";
+
+export const RULE_ON = ["command", "output", "reasoning"] as const;
+export type RuleOn = (typeof RULE_ON)[number];
+
+/** What a rule reads: the tool call's input, the output answering it, or the assistant's words. */
+export const RULE_ON_LABELS: Record<RuleOn, string> = {
+  command: "command",
+  output: "output",
+  reasoning: "reasoning and text",
+};
+
+/** The longest pattern accepted: a rule is a line a researcher reads, not a program. */
+export const MAX_PATTERN = 2000;
+
+/** A rule as written (record, command line or form); `created_at` only in records. */
+export const RuleInputSchema = z.object({
+  name: cleanText(
+    z
+      .string()
+      .trim()
+      .min(1, "give the rule a name")
+      .max(100, "at most 100 characters")
+      .regex(/^[A-Za-z0-9][\w.-]*$/, "letters, digits, '.', '_' and '-', starting with a letter or digit"),
+  ),
+  category: z.enum(CATEGORIES, { message: `one of ${CATEGORIES.join(", ")}` }),
+  on: z.enum(RULE_ON, { message: `one of ${RULE_ON.join(", ")}` }),
+  pattern: cleanText(z.string().min(1, "give a pattern").max(MAX_PATTERN, `at most ${MAX_PATTERN} characters`)),
+  ignore_case: z.boolean().default(false),
+  why: cleanText(z.string().trim().max(500, "at most 500 characters")).default(""),
+  enabled: z.boolean().default(true),
+});
+export type RuleInput = z.infer<typeof RuleInputSchema>;
+
+/** A stored version of a rule. */
+export type Rule = {
+  id: number;
+  name: string;
+  category: Category;
+  on: RuleOn;
+  pattern: string;
+  ignoreCase: boolean;
+  why: string;
+  enabled: boolean;
+  createdAt: Date;
+  createdBy: string | null;
+};
+
+/** A rule as its record (`export rules`, docs/formats.md "Rule"). */
+export function ruleRecord(r: Rule): Record<string, unknown> {
+  return {
+    type: "rule",
+    name: r.name,
+    category: r.category,
+    on: r.on,
+    pattern: r.pattern,
+    ignore_case: r.ignoreCase,
+    why: r.why,
+    enabled: r.enabled,
+    created_at: r.createdAt.toISOString(),
+  };
+}
+
+/** A mark on a step: the rule that hit it, its category and why. */
+export type SuspectMark = { rule: string; category: Category; why: string };

@@ -1,0 +1,131 @@
+// npm run cli -- rules list|add|test|disable|enable: suspect-step rules (docs/formats.md, "Rules").
+
+import { parseArgs } from "node:util";
+import { underPanel } from "@/lib/data/panel-set";
+import { type RuleUnderTest, testRule } from "@/lib/data/rule-test";
+import { parseRule, rulesFiring, rulesNow, setRuleEnabled, writeRule } from "@/lib/data/rules";
+import { csvCell } from "@/lib/domain/table-format";
+import { parseTrajectoryFilter } from "@/lib/domain/trajectory-filter";
+
+export const RULES_HELP = `  rules list [--format json]           the rules in force and the trajectories each fires on
+  rules add NAME --category C --on command|output|reasoning --pattern REGEX [--ignore-case] [--why TEXT]
+                                       write a new version of rule NAME (a new rule, or a change); the pattern is a
+                                       PostgreSQL regular expression
+  rules test (NAME | --pattern REGEX --on F --category C [--ignore-case]) --format json|csv
+        [--benchmark B --model M --network on|off --prompt P --run N --task T] [--panel NAME]
+                                       what the rule finds: per condition, and against the panel and the gold labels
+  rules disable NAME, rules enable NAME
+                                       a new version of the rule with enabled changed`;
+
+type Fail = (message: string) => never;
+const FILTERS = ["benchmark", "model", "network", "prompt", "run", "task", "evidence"] as const;
+const failWith = (fail: Fail, what: string) => (e: unknown) =>
+  fail(`rules ${what}: ${e instanceof Error ? e.message : String(e)}`);
+
+export async function rulesCommand(args: string[], fail: Fail): Promise<number> {
+  const [sub, ...rest] = args;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      format: { type: "string" },
+      category: { type: "string" },
+      on: { type: "string" },
+      pattern: { type: "string" },
+      "ignore-case": { type: "boolean" },
+      why: { type: "string" },
+      panel: { type: "string" },
+      ...Object.fromEntries(FILTERS.map((k) => [k, { type: "string" as const }])),
+    },
+  });
+  if (sub === "list") return list(values.format, fail);
+  if (sub === "test") return test(positionals, values as Record<string, string | boolean | undefined>, fail);
+  if (sub === "disable" || sub === "enable") {
+    if (positionals.length !== 1) fail(`rules ${sub}: name one rule (rules list shows them)`);
+    const rule = await setRuleEnabled(null, positionals[0]!, sub === "enable").catch(failWith(fail, sub));
+    console.error(`${rule.name} ${rule.enabled ? "enabled" : "disabled"}`);
+    return 0;
+  }
+  if (sub !== "add") fail("rules: give list, add, test, disable or enable");
+  if (positionals.length !== 1) fail("rules add: name the rule");
+  const rule = await writeRule(null, {
+    name: positionals[0],
+    category: values.category,
+    on: values.on,
+    pattern: values.pattern,
+    ignore_case: values["ignore-case"] ?? false,
+    why: values.why ?? "",
+  }).catch(failWith(fail, "add"));
+  console.error(`${rule.name}: a new version in force (${rule.category}, on ${rule.on})`);
+  return 0;
+}
+
+async function list(format: string | undefined, fail: Fail): Promise<number> {
+  if (format !== undefined && format !== "json") fail(`rules list: --format takes json, not "${format}"`);
+  const [rules, firing] = [await rulesNow(), await rulesFiring()];
+  const rows = rules.map((r) => ({
+    name: r.name,
+    category: r.category,
+    on: r.on,
+    pattern: r.pattern,
+    ignore_case: r.ignoreCase,
+    why: r.why,
+    enabled: r.enabled,
+    created_at: r.createdAt.toISOString(),
+    trajectories: firing.get(r.name) ?? 0,
+  }));
+  if (format === "json") process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+  else
+    for (const r of rows)
+      console.log([r.name, r.category, r.on, r.enabled ? "enabled" : "disabled", `${r.trajectories} fired`].join("\t"));
+  return 0;
+}
+
+/** The saved rule named, or one given by its options. */
+async function ruleToTest(
+  name: string | undefined,
+  values: Record<string, string | boolean | undefined>,
+  fail: Fail,
+): Promise<RuleUnderTest> {
+  if (name) {
+    const r = (await rulesNow()).find((x) => x.name === name);
+    if (!r) fail(`rules test: no rule named "${name}" (rules list shows them)`);
+    return { name: r.name, category: r.category, on: r.on, pattern: r.pattern, ignoreCase: r.ignoreCase };
+  }
+  try {
+    const r = parseRule({
+      name: "unsaved",
+      category: values.category,
+      on: values.on,
+      pattern: values.pattern,
+      ignore_case: values["ignore-case"] === true,
+    });
+    return { name: null, category: r.category, on: r.on, pattern: r.pattern, ignoreCase: r.ignore_case };
+  } catch (e) {
+    return fail(`rules test: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+async function test(positionals: string[], values: Record<string, string | boolean | undefined>, fail: Fail) {
+  const format = values.format ?? "json";
+  if (format !== "json" && format !== "csv") fail(`rules test: --format takes json or csv, not "${format}"`);
+  const rule = await ruleToTest(positionals[0], values, fail);
+  const filter = parseTrajectoryFilter(
+    Object.fromEntries(FILTERS.flatMap((k) => (typeof values[k] === "string" ? [[k, values[k]]] : []))),
+  );
+  const run = () => testRule(rule, filter);
+  const panel = typeof values.panel === "string" ? values.panel : undefined;
+  const result = await (panel ? underPanel(panel, run) : run()).catch(failWith(fail, "test"));
+  console.error(`scanned in ${(result.ms / 1000).toFixed(1)} s`);
+  const { conditions, versus_panel, versus_gold } = result.report;
+  if (format === "json") {
+    const r = result.rule;
+    const head = { name: r.name, category: r.category, on: r.on, pattern: r.pattern, ignore_case: r.ignoreCase };
+    process.stdout.write(`${JSON.stringify({ rule: head, conditions, versus_panel, versus_gold }, null, 2)}\n`);
+  } else {
+    const keys = ["benchmark", "model", "network", "prompt", "trajectories", "trajectories_hit", "steps_hit"] as const;
+    const lines = [keys.join(","), ...conditions.map((c) => keys.map((k) => csvCell(c[k])).join(","))];
+    process.stdout.write(`${lines.join("\n")}\n`);
+  }
+  return 0;
+}
