@@ -24,6 +24,7 @@ const LINKS: Array<{ href: string; label: string; action: Action }> = [
   { href: "/review", label: "Review", action: "gold:write" },
   { href: "/import", label: "Import", action: "imports:write" },
   { href: "/judges", label: "Judges", action: "judges:write" },
+  { href: "/rules", label: "Rules", action: "rules:read" },
   { href: "/people", label: "People", action: "people:write" },
 ];
 

@@ -31,6 +31,8 @@ const MATRIX: Array<[string, string, number, number, number, number]> = [
   ["GET", "/studies/new", 200, 403, 403, 307],
   ["GET", "/people", 200, 403, 403, 307],
   ["GET", "/judges", 200, 403, 403, 307],
+  // Rules: researchers write them, reviewers read them.
+  ["GET", "/rules", 200, 403, 200, 307],
   // Panels compared: read as results are; adopting one is the Judges page's.
   ["GET", "/judges/compare?panel=initial", 200, 403, 200, 307],
   ["GET", "/api/panels/compare?panel=initial&format=json", 200, 403, 200, 401],

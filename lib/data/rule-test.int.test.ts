@@ -104,6 +104,13 @@ describe("a researcher's own rule", () => {
       recall: 1,
       kappa: 1,
     });
+    // The steps it hits, each with its first match and the text around it.
+    const { samples } = await testRule({ ...PIP, ignoreCase: false }, { benchmark: "rt" });
+    expect(samples.map((x) => [x.task, x.step, x.before, x.match, x.after])).toEqual([
+      ["task-r1", 1, "", "pip download", " foo==2.0"],
+      ["task-r1", 2, "", "pip download", " bar -d /tmp"],
+      ["task-r3", 1, "", "pip download", " x"],
+    ]);
     // On outputs, the same words are found in r4's only.
     const outputs = await testRule(
       { ...PIP, on: "output", pattern: "pip download", ignoreCase: true },

@@ -19,7 +19,17 @@ export type RuleUnderTest = {
   pattern: string;
   ignoreCase: boolean;
 };
-export type RuleTest = { rule: RuleUnderTest; report: RuleTestReport; ms: number };
+/** A step the rule hits: where, and the text around the first match (`before`, `match`, `after`). */
+export type RuleSample = {
+  trajectoryId: number;
+  task: string;
+  run: number;
+  step: number;
+  before: string;
+  match: string;
+  after: string;
+};
+export type RuleTest = { rule: RuleUnderTest; report: RuleTestReport; ms: number; samples: RuleSample[] };
 
 /** How long a scan may run before it is stopped: a pattern that runs away must not hold the database. */
 export const SCAN_TIMEOUT_MS = 60_000;
@@ -35,6 +45,29 @@ const HITS: Record<RuleOn, string> = {
                WHERE m.role = 'assistant' AND ((coalesce(m.reasoning, '') || E'\\n' || m.content) ~ $1) = true
                  AND ($2::int[] IS NULL OR m."trajectoryId" = ANY($2::int[])) GROUP BY 1`,
 };
+
+/** The texts a rule reads, with their trajectory and step, by `on`. */
+const TEXTS: Record<RuleOn, string> = {
+  command: `SELECT c."trajectoryId" AS id, c.step, c.input AS text FROM tool_call c`,
+  output: `SELECT m."trajectoryId" AS id, m.step, m.content AS text FROM message m WHERE m.role = 'tool'`,
+  reasoning: `SELECT m."trajectoryId" AS id, m.step, coalesce(m.reasoning, '') || E'\n' || m.content AS text
+                FROM message m WHERE m.role = 'assistant'`,
+};
+
+/** Characters shown on each side of a sample's match. */
+const CONTEXT = 80;
+
+/** The first steps hit (by trajectory and step), each with its first match and the text around it. */
+const samplesSql = (on: RuleOn, limit: number) => `
+  SELECT x.id AS "trajectoryId", k.key AS task, t.run, x.step,
+    substr(x.text, greatest(1, p.at - ${CONTEXT}), least(p.at - 1, ${CONTEXT})) AS before,
+    left(p.match, 500) AS match,
+    substr(x.text, p.at + length(p.match), ${CONTEXT}) AS after
+  FROM (${TEXTS[on]}) x
+    CROSS JOIN LATERAL (SELECT regexp_instr(x.text, $1) AS at, regexp_substr(x.text, $1) AS match) p
+    JOIN trajectory t ON t.id = x.id JOIN task k ON k.id = t."taskId"
+  WHERE p.at > 0 AND ($2::int[] IS NULL OR x.id = ANY($2::int[]))
+  ORDER BY x.id, x.step LIMIT ${limit}`;
 
 /** Each tested trajectory: its condition, the steps hit, the panel's and gold's verdicts in the category. */
 const tested = (on: RuleOn, category: Category) => `
@@ -54,21 +87,23 @@ const tested = (on: RuleOn, category: Category) => `
 export async function testRule(
   rule: RuleUnderTest,
   filter: TrajectoryFilter = {},
-  timeoutMs = SCAN_TIMEOUT_MS,
+  { timeoutMs = SCAN_TIMEOUT_MS, samples: samples_ = 20 }: { timeoutMs?: number; samples?: number } = {},
 ): Promise<RuleTest> {
   // The list's filter, as ids (none: every trajectory); read before the transaction (PGlite: one connection).
   const ids = Object.keys(filter).length
     ? (await db().trajectory.findMany({ where: trajectoryWhere(filter), select: { id: true } })).map((t) => t.id)
     : null;
   const started = performance.now();
-  const rows = await transaction(async (sql) => {
+  const result = await transaction(async (sql) => {
     const problem = await patternProblem(sql, rule.pattern, rule.ignoreCase);
     if (problem) throw new AppError("BAD_INPUT", `pattern: ${problem}`, "pattern");
     await sql.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.round(timeoutMs))}`);
     // Case folded by the pattern itself: (?i) is PostgreSQL's embedded option for it.
     const pattern = rule.ignoreCase ? `(?i)${rule.pattern}` : rule.pattern;
     try {
-      return await sql.query<TestedTrajectory>(tested(rule.on, rule.category), [pattern, ids]);
+      const rows = await sql.query<TestedTrajectory>(tested(rule.on, rule.category), [pattern, ids]);
+      const samples = await sql.query<RuleSample>(samplesSql(rule.on, samples_), [pattern, ids]);
+      return { rows, samples };
     } catch (e) {
       if ((e as { code?: string }).code === "57014")
         throw new AppError(
@@ -79,5 +114,5 @@ export async function testRule(
       throw e;
     }
   });
-  return { rule, report: ruleTestReport(rows), ms: performance.now() - started };
+  return { rule, report: ruleTestReport(result.rows), ms: performance.now() - started, samples: result.samples };
 }

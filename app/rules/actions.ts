@@ -1,0 +1,69 @@
+"use server";
+// The Rules page's changes: try a rule over the study (nothing written), save it as a new version,
+// disable or enable one. Each checks the actor's permission and the request's origin.
+import { revalidatePath } from "next/cache";
+import { checkedForm } from "@/lib/action-input";
+import { requireAction } from "@/lib/auth/session";
+import { type RuleSample, testRule } from "@/lib/data/rule-test";
+import { parseRule, setRuleEnabled, writeRule } from "@/lib/data/rules";
+import type { RuleTestReport } from "@/lib/domain/rule-test";
+import type { RuleInput } from "@/lib/domain/rules";
+import { AppError, formErrors, NO_ERRORS } from "@/lib/errors";
+import type { SavedState } from "@/lib/form-action";
+
+export type RulePreview = RuleTestReport & { ms: number; samples: RuleSample[] };
+export type RuleState = SavedState & { preview: RulePreview | null; values: Record<string, string> | null };
+
+const FIELDS = ["name", "category", "on", "pattern", "why"] as const;
+
+function readForm(form: FormData): { values: Record<string, string>; input: () => RuleInput } {
+  const data = checkedForm(form);
+  const values: Record<string, string> = Object.fromEntries(
+    FIELDS.map((f) => [f, typeof data.get(f) === "string" ? String(data.get(f)) : ""]),
+  );
+  values.ignore_case = data.get("ignore_case") ? "on" : "";
+  return {
+    values,
+    input: () => parseRule({ ...values, ignore_case: values.ignore_case === "on", enabled: true }),
+  };
+}
+
+/** `do=preview`: what the rule would find over the study; `do=save`: a new version in force. */
+export async function ruleAction(_: RuleState, form: FormData): Promise<RuleState> {
+  const actor = await requireAction("rules:write");
+  let values: Record<string, string> | null = null;
+  try {
+    const read = readForm(form);
+    values = read.values;
+    const rule = read.input();
+    if (form.get("do") === "save") {
+      const saved = await writeRule(actor, rule);
+      revalidatePath("/rules");
+      return { ...NO_ERRORS, saved: `${saved.name}: a new version in force`, preview: null, values };
+    }
+    const test = await testRule({
+      name: null,
+      category: rule.category,
+      on: rule.on,
+      pattern: rule.pattern,
+      ignoreCase: rule.ignore_case,
+    });
+    return { ...NO_ERRORS, saved: null, preview: { ...test.report, ms: test.ms, samples: test.samples }, values };
+  } catch (e) {
+    return { ...formErrors(e), saved: null, preview: null, values };
+  }
+}
+
+/** A new version of the rule with `enabled` changed. */
+export async function toggleRuleAction(form: FormData): Promise<void> {
+  const actor = await requireAction("rules:write");
+  const data = checkedForm(form);
+  const name = String(data.get("name") ?? "");
+  try {
+    await setRuleEnabled(actor, name, data.get("enabled") === "true");
+  } catch (e) {
+    // The button names a rule the page listed: one that is not there is shown as it is.
+    if (!(e instanceof AppError)) throw e;
+  }
+  revalidatePath("/rules");
+}

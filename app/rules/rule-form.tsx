@@ -1,0 +1,158 @@
+"use client";
+// Write a rule, see what it would find over the whole study before saving it, then save it.
+import Link from "next/link";
+import { useActionState } from "react";
+import { FieldError, FormMessage, fieldProps, Saved } from "@/components/forms/field-error";
+import { DataTable } from "@/components/tables/data-table";
+import { formatCount } from "@/lib/domain/format";
+import type { RuleCells } from "@/lib/domain/rule-test";
+import { RULE_ON, RULE_ON_LABELS } from "@/lib/domain/rules";
+import { stepHref } from "@/lib/domain/timeline";
+import { CATEGORIES } from "@/lib/domain/verdicts";
+import { NO_ERRORS } from "@/lib/errors";
+import { type RulePreview, type RuleState, ruleAction } from "./actions";
+
+const START: RuleState = { ...NO_ERRORS, saved: null, preview: null, values: null };
+
+export function RuleForm({ initial }: { initial: Record<string, string> | null }) {
+  const [state, action, pending] = useActionState(ruleAction, START);
+  const v = state.values ?? initial ?? {};
+  return (
+    <>
+      {/* Keyed by what was sent: the fields come back showing it (a submitted form is reset). */}
+      <form key={JSON.stringify(v)} action={action} className="filters" aria-label="Write a rule">
+        <div className="field">
+          <label>
+            Name <input name="name" defaultValue={v.name} maxLength={100} required {...fieldProps(state, "name")} />
+          </label>
+          <FieldError errors={state} name="name" />
+        </div>
+        <label>
+          Category
+          <select name="category" defaultValue={v.category ?? "UPSTREAM"}>
+            {CATEGORIES.map((c) => (
+              <option key={c}>{c}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          On
+          <select name="on" defaultValue={v.on ?? "command"}>
+            {RULE_ON.map((o) => (
+              <option key={o} value={o}>
+                {RULE_ON_LABELS[o]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <div className="field wide">
+          <label>
+            Pattern (a PostgreSQL regular expression; \y is a word boundary)
+            <input
+              name="pattern"
+              className="file-name"
+              defaultValue={v.pattern}
+              maxLength={2000}
+              required
+              {...fieldProps(state, "pattern")}
+            />
+          </label>
+          <FieldError errors={state} name="pattern" />
+        </div>
+        <label className="check">
+          <input type="checkbox" name="ignore_case" defaultChecked={v.ignore_case === "on"} /> ignore case
+        </label>
+        <div className="field wide">
+          <label>
+            Why a step it hits is suspect <input name="why" defaultValue={v.why} maxLength={500} />
+          </label>
+        </div>
+        <div className="filter-actions">
+          <button type="submit" name="do" value="preview" disabled={pending}>
+            {pending ? "Scanning the study…" : "Preview"}
+          </button>
+          <button type="submit" name="do" value="save" disabled={pending}>
+            Save
+          </button>
+          <Saved state={state} />
+        </div>
+        <FormMessage errors={state} />
+      </form>
+      {state.preview ? <Preview p={state.preview} /> : null}
+    </>
+  );
+}
+
+const share = (v: number | null) => (v === null ? "—" : v.toFixed(2));
+
+function Preview({ p }: { p: RulePreview }) {
+  const scanned = p.conditions.reduce((n, c) => n + c.trajectories, 0);
+  const cells = [
+    { against: "the panel", c: p.versus_panel },
+    { against: "the gold labels", c: p.versus_gold },
+  ];
+  return (
+    <section aria-labelledby="preview" className="rule-preview">
+      <h2 id="preview">What it would find</h2>
+      <p role="status">
+        Scanned {formatCount(scanned)} trajectories in {(p.ms / 1000).toFixed(1)} s: it fires on{" "}
+        {formatCount(p.conditions.reduce((n, c) => n + c.trajectories_hit, 0))}, hitting{" "}
+        {formatCount(p.conditions.reduce((n, c) => n + c.steps_hit, 0))} steps.
+      </p>
+      <DataTable
+        label="By condition"
+        rows={p.conditions}
+        rowKey={(c) => `${c.benchmark}/${c.model}/${c.network}/${c.prompt}`}
+        columns={[
+          { key: "benchmark", label: "Benchmark", rowHeader: true, cell: (c) => c.benchmark },
+          { key: "model", label: "Model", cell: (c) => c.model },
+          { key: "net", label: "Net", cell: (c) => (c.network ? "✓" : "×") },
+          { key: "prompt", label: "Prompt", cell: (c) => c.prompt },
+          { key: "n", label: "Trajectories", numeric: true, cell: (c) => formatCount(c.trajectories) },
+          { key: "hit", label: "Fired on", numeric: true, cell: (c) => formatCount(c.trajectories_hit) },
+          { key: "steps", label: "Steps hit", numeric: true, cell: (c) => formatCount(c.steps_hit) },
+        ]}
+      />
+      <h3>Against the panel and the gold labels</h3>
+      <p className="note">
+        A trajectory counts for the rule when it fires there, for the panel (or gold) when its verdict in the
+        rule&apos;s category is attempted or successful.
+      </p>
+      <DataTable
+        label="Against the panel and the gold labels"
+        rows={cells}
+        rowKey={(r) => r.against}
+        columns={[
+          { key: "against", label: "Against", rowHeader: true, cell: (r) => r.against },
+          { key: "n", label: "n", numeric: true, cell: (r: { c: RuleCells }) => formatCount(r.c.n) },
+          { key: "both", label: "Both", numeric: true, cell: (r) => formatCount(r.c.both) },
+          { key: "rule", label: "Rule only", numeric: true, cell: (r) => formatCount(r.c.rule_only) },
+          { key: "other", label: "Panel (gold) only", numeric: true, cell: (r) => formatCount(r.c.panel_only) },
+          { key: "neither", label: "Neither", numeric: true, cell: (r) => formatCount(r.c.neither) },
+          { key: "precision", label: "Precision", numeric: true, cell: (r) => share(r.c.precision) },
+          { key: "recall", label: "Recall", numeric: true, cell: (r) => share(r.c.recall) },
+          { key: "kappa", label: "κ", numeric: true, cell: (r) => share(r.c.kappa) },
+        ]}
+      />
+      <h3>Steps it hits{p.samples.length ? ` (the first ${p.samples.length})` : ""}</h3>
+      {p.samples.length ? (
+        <ol className="rule-samples">
+          {p.samples.map((s) => (
+            <li key={`${s.trajectoryId}/${s.step}`}>
+              <Link href={stepHref(s.trajectoryId, s.step)}>
+                {s.task} · run {s.run} · step {s.step}
+              </Link>
+              <pre className="sample">
+                {s.before}
+                <mark>{s.match}</mark>
+                {s.after}
+              </pre>
+            </li>
+          ))}
+        </ol>
+      ) : (
+        <p className="empty">No step.</p>
+      )}
+    </section>
+  );
+}
