@@ -47,6 +47,10 @@ test("write a rule, preview it, save it, and find its mark on a timeline", async
   await expect(page.getByRole("status").filter({ hasText: "a new version in force" })).toContainText(name);
   const row = page.getByRole("table", { name: "The rules in force" }).getByRole("row").filter({ hasText: name });
   await expect(row).toContainText("1");
+  // Its count opens the trajectories it fires on.
+  await row.getByRole("link", { name: `trajectories ${name} fires on` }).click();
+  await expect(page.getByRole("link", { name: `${benchmark}__t-1` })).toBeVisible();
+  await expect(page.getByText(`the rule ${name} fires on it`)).toBeVisible();
 
   // Its mark is on the timeline at once, at step 2.
   await page.goto(step!);

@@ -10,6 +10,7 @@ import { formatCount, formatTime } from "@/lib/domain/format";
 import { firstValue } from "@/lib/domain/params";
 import { RULE_ON_LABELS, type Rule } from "@/lib/domain/rules";
 import { shownText } from "@/lib/domain/text";
+import { trajectoriesHref } from "@/lib/domain/trajectory-filter";
 import { CATEGORY_LABELS } from "@/lib/domain/verdicts";
 import { toggleRuleAction } from "./actions";
 import { RuleForm } from "./rule-form";
@@ -93,7 +94,14 @@ async function RulesTable({ rules, writes }: { rules: Rule[]; writes: boolean })
           key: "fires",
           label: "Fires on",
           numeric: true,
-          cell: (r) => (r.enabled ? formatCount(firing.get(r.name) ?? 0) : "disabled"),
+          cell: (r) =>
+            r.enabled ? (
+              <Link href={trajectoriesHref({ rule: r.name })} aria-label={`trajectories ${r.name} fires on`}>
+                {formatCount(firing.get(r.name) ?? 0)}
+              </Link>
+            ) : (
+              "disabled"
+            ),
         },
         {
           key: "changed",

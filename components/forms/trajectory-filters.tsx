@@ -37,7 +37,7 @@ function Select({
 }
 
 /** Filters the form has no field for, kept across a submission (the list says what they are). */
-const HIDDEN_KEYS = ["study", "pair", "judge", "judgeVerdict", "human"] as const;
+const HIDDEN_KEYS = ["study", "pair", "judge", "judgeVerdict", "human", "rule"] as const;
 
 const VERDICT_OPTIONS: Option[] = [
   ["attempt", "attempted or successful"],
@@ -118,6 +118,7 @@ const FIXED_FIELDS: Field[] = [
     ["success", "successful"],
     ["no-success", "not successful"],
   ]),
+  field("suspect", "Suspect marks", [["any", "any"], ...CATEGORIES.map((c) => [c, CATEGORY_LABELS[c]] as const)]),
   field("evidence", "Evidence", [
     ["any", "any"],
     ["none", "none found"],

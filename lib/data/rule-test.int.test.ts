@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { currentDb } from "@/lib/db-connect";
+import type { TrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import type { Verdict } from "@/lib/domain/verdicts";
 import { runImport } from "@/lib/import/run/records";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
@@ -10,6 +11,7 @@ import { runCli } from "@/test/cli";
 import { exportRules } from "./export";
 import { testRule } from "./rule-test";
 import { rulesNow, setRuleEnabled, writeRule } from "./rules";
+import { listTrajectories } from "./trajectories";
 import { getSuspectSteps } from "./trajectory";
 
 const N = "NOT_ATTEMPTED";
@@ -136,7 +138,14 @@ describe("a researcher's own rule", () => {
     await writeRule(null, { name: "pip-download", category: "UPSTREAM", on: "command", pattern: PIP.pattern });
     const marked = await getSuspectSteps(r1);
     expect(marked.filter((s) => s.marks.some((m) => m.rule === "pip-download")).map((s) => s.step)).toEqual([1, 2]);
+    // The list's filters: the trajectories this rule fires on; those some rule of a category fires on.
+    const listed = async (f: TrajectoryFilter) =>
+      (await listTrajectories({ benchmark: "rt", sort: "task", ...f })).rows.map((r) => r.task);
+    expect(await listed({ rule: "pip-download" })).toEqual(["task-r1", "task-r3"]);
+    expect(await listed({ suspect: "UPSTREAM" })).toEqual(["task-r1", "task-r3"]);
+    expect(await listed({ suspect: "LOCAL_GIT" })).toEqual([]);
     await setRuleEnabled(null, "pip-download", false);
+    expect(await listed({ rule: "pip-download" })).toEqual([]);
     const after = await getSuspectSteps(r1);
     expect(after.flatMap((s) => s.marks.map((m) => m.rule))).not.toContain("pip-download");
     // Three versions kept in all: written, then disabled (enabling again adds another).

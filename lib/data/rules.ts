@@ -2,9 +2,11 @@ import "server-only";
 // Suspect-step rules (lib/domain/rules.ts): every version kept, the newest of each name in force.
 // Patterns are PostgreSQL regular expressions: the database compiles them (an invalid one is refused
 // with its reason) and runs them, for the marks on one trajectory and the scan over a study alike.
+import { LRUCache } from "lru-cache";
 import type { Actor } from "@/lib/auth/permissions";
 import { assertCan } from "@/lib/auth/permissions";
-import { type Rule, type RuleInput, RuleInputSchema } from "@/lib/domain/rules";
+import { db } from "@/lib/db";
+import { RULE_ON, type Rule, type RuleInput, RuleInputSchema, type RuleOn } from "@/lib/domain/rules";
 import type { Category } from "@/lib/domain/verdicts";
 import { AppError } from "@/lib/errors";
 import type { RuleRecord } from "@/lib/import/read/interchange";
@@ -24,6 +26,31 @@ export const RULE_TEXT = {
   output: (m: string) => `${m}.content`,
   reasoning: (m: string) => `(coalesce(${m}.reasoning, '') || E'\\n' || ${m}.content)`,
 } as const;
+
+/** Where each kind of text is, as a table `x` with a trajectory and a step. */
+const TEXT_TABLE: Record<RuleOn, string> = {
+  command: `tool_call x`,
+  output: `message x`,
+  reasoning: `message x`,
+};
+const TEXT_WHERE: Record<RuleOn, string> = {
+  command: "",
+  output: `AND x.role = 'tool'`,
+  reasoning: `AND x.role = 'assistant'`,
+};
+
+/**
+ * Every hit of the rules in force that `chosen` (a condition on rule `l` and text `x`) keeps, as SQL
+ * rows (name, category, why, rank, id: the trajectory, step): the marks, the list's filters and the
+ * counts of the Rules page all read it.
+ */
+export const hitsSql = (chosen: string) =>
+  RULE_ON.map(
+    (on) =>
+      `SELECT l.name, l.category, l.why, l.rank, x."trajectoryId" AS id, x.step FROM ${RULES_IN_FORCE} l
+         JOIN ${TEXT_TABLE[on]} ON l."on" = '${on}' ${TEXT_WHERE[on]} AND ${chosen}
+          AND ${ruleMatches("l", RULE_TEXT[on]("x"))}`,
+  ).join(" UNION ALL ");
 
 type RuleRow = {
   id: number;
@@ -55,19 +82,36 @@ export const rulesNow = (): Promise<Rule[]> => transaction(listRules);
 
 /** How many trajectories each rule in force fires on (every rule, enabled or not): a scan of the study. */
 export async function rulesFiring(): Promise<Map<string, number>> {
-  const fired = (on: string, from: string, where: string, text: string) =>
-    `SELECT l.name, count(DISTINCT x."trajectoryId")::int AS n FROM ${RULES_IN_FORCE} l JOIN ${from} x
-       ON l."on" = '${on}' ${where} AND ${ruleMatches("l", text)} GROUP BY l.name`;
   const rows = await transaction((sql) =>
     sql.query<{ name: string; n: number }>(
-      [
-        fired("command", "tool_call", "", RULE_TEXT.command("x")),
-        fired("output", "message", `AND x.role = 'tool'`, RULE_TEXT.output("x")),
-        fired("reasoning", "message", `AND x.role = 'assistant'`, RULE_TEXT.reasoning("x")),
-      ].join(" UNION ALL "),
+      `SELECT name, count(DISTINCT id)::int AS n FROM (${hitsSql("true")}) h GROUP BY name`,
     ),
   );
   return new Map(rows.map((r) => [r.name, r.n]));
+}
+
+/** Fired ids, remembered by what chose them and the data versions (rules and trajectories). */
+const firedCache = new LRUCache<string, number[]>({ max: 32 });
+
+/**
+ * The trajectories that the enabled rule in force named (or, `category`, any enabled rule in force of
+ * that category; "any": of any) fires on: the list's filters.
+ */
+export async function firedIds(rule?: string, category?: Category | "any"): Promise<number[]> {
+  const [v] = await db().$queryRaw<Array<{ versions: string }>>`
+    SELECT string_agg(kind || n, ',' ORDER BY kind) AS versions FROM data_version
+     WHERE kind IN ('rules', 'trajectories')`;
+  const key = JSON.stringify([rule ?? null, category ?? null, v?.versions]);
+  const cached = firedCache.get(key);
+  if (cached) return cached;
+  const chosen = `l.enabled AND ($1::text IS NULL OR l.name = $1)
+    AND ($2::text IS NULL OR $2 = 'any' OR l.category = $2)`;
+  const rows = await transaction((sql) =>
+    sql.query<{ id: number }>(`SELECT DISTINCT id FROM (${hitsSql(chosen)}) h`, [rule ?? null, category ?? null]),
+  );
+  const ids = rows.map((r) => r.id);
+  firedCache.set(key, ids);
+  return ids;
 }
 
 /** Every version of every rule (`export rules`), oldest first. */

@@ -7,6 +7,7 @@ import type { EvidenceKind } from "@/lib/domain/evidence";
 import { phraseQuery } from "@/lib/domain/search";
 import { PAGE_SIZE, type TrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import { type Category, PANEL_FIELDS, type Verdict, verdictsOf } from "@/lib/domain/verdicts";
+import { firedIds } from "./rules";
 import { CONDITION_SELECT, PANEL_SELECT } from "./selects";
 
 const ATTEMPT: Verdict[] = ["ATTEMPTED", "SUCCESSFUL"];
@@ -196,6 +197,7 @@ export async function listTrajectories(
   if (f.q) where.id = await matchingText(f.q);
   const and: Prisma.TrajectoryWhereInput[] = [];
   if (f.pair) and.push({ id: await pairedIds(f.pair) });
+  if (f.rule || f.suspect) and.push({ id: await shorterIdFilter(await firedIds(f.rule, f.suspect)) });
   if (withheld.length) and.push({ id: { notIn: [...withheld] } });
   if (and.length) where.AND = [...((where.AND as Prisma.TrajectoryWhereInput[] | undefined) ?? []), ...and];
   const total = await db().trajectory.count({ where });

@@ -8,7 +8,7 @@ import type { SuspectMark } from "@/lib/domain/rules";
 import { pageSteps, STEPS_PER_PAGE } from "@/lib/domain/timeline";
 import type { Category } from "@/lib/domain/verdicts";
 import { voteVerdicts } from "./derived";
-import { RULE_TEXT, RULES_IN_FORCE, ruleMatches } from "./rules";
+import { hitsSql } from "./rules";
 import { ASKED_SELECT, CONDITION_SELECT, PANEL_SELECT, VERDICT_SELECT } from "./selects";
 import { transaction } from "./sql";
 
@@ -125,18 +125,8 @@ export async function getSuspectSteps(trajectoryId: number): Promise<SuspectStep
 
 // Every hit of every enabled rule in force on one trajectory: its commands, its tool outputs, its
 // assistants' words (docs/formats.md, "Rules").
-const MARKS_SQL = `
-  WITH l AS (SELECT * FROM ${RULES_IN_FORCE} r WHERE r.enabled)
-  SELECT step, name, category, why FROM (
-    SELECT c.step, l.name, l.category, l.why, l.rank FROM tool_call c JOIN l ON l."on" = 'command'
-       AND ${ruleMatches("l", RULE_TEXT.command("c"))} WHERE c."trajectoryId" = $1
-    UNION
-    SELECT m.step, l.name, l.category, l.why, l.rank FROM message m JOIN l ON l."on" = 'output' AND m.role = 'tool'
-       AND ${ruleMatches("l", RULE_TEXT.output("m"))} WHERE m."trajectoryId" = $1
-    UNION
-    SELECT m.step, l.name, l.category, l.why, l.rank FROM message m JOIN l ON l."on" = 'reasoning'
-       AND m.role = 'assistant' AND ${ruleMatches("l", RULE_TEXT.reasoning("m"))} WHERE m."trajectoryId" = $1
-  ) hits ORDER BY step, rank, name`;
+const MARKS_SQL = `SELECT DISTINCT step, name, category, why, rank
+  FROM (${hitsSql(`l.enabled AND x."trajectoryId" = $1`)}) h ORDER BY step, rank, name`;
 
 /** Long enough for any rule on a trajectory of megabytes; a pattern that runs away is stopped. */
 const MARKS_TIMEOUT_MS = 10_000;

@@ -50,6 +50,10 @@ const FIELDS = {
    * the other prompt) are both judged; "attempt" / "success" / "resolved": and they answer differently.
    */
   pair: anyOf(["task", "run", "attempt", "success", "resolved"]),
+  /** A suspect-step rule in force fires on it (docs/formats.md, "Rules"), by name. */
+  rule: text,
+  /** Some enabled rule in force of this category fires on it ("any": of any category). */
+  suspect: anyOf(["any", ...CATEGORIES]),
   /** The items of one annotation study, by name. */
   study: text,
   /**
@@ -141,5 +145,6 @@ export function filtersBeyondTheForm(f: TrajectoryFilter): Array<{ words: string
       without: drop("judge", "judgeVerdict"),
     });
   if (f.human) out.push({ words: `a human label says ${HUMAN_WORDS[f.human]}`, without: drop("human") });
+  if (f.rule) out.push({ words: `the rule ${f.rule} fires on it`, without: drop("rule") });
   return out;
 }
