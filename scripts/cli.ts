@@ -55,7 +55,7 @@ const HELP = `Shortcut Audit command line
                                        print records as JSONL (the app's own format)
   results --format json|csv|latex [--table NAME] [--panel NAME]
                                        print the result table (docs/protocol.md §3); --table: changes (paired,
-                                       vanilla → principled), evidence, categories, judges, unparseable, or
+                                       vanilla → principled), evidence, rules, categories, judges, unparseable, or
                                        (LaTeX, JSON) all; JSON without --table holds every figure
   agreement --format json|csv|latex [--study NAME] [--first-forms] [--panel NAME]
                                        print human-vs-judge agreement (docs/protocol.md §4); with a study, its labels

@@ -46,6 +46,7 @@ const PARTS = [
   ["changes", "Vanilla → principled"],
   ["charts", "Charts"],
   ["evidence", "Evidence"],
+  ["rules", "Rule hits"],
   ["categories", "By category"],
   ["judges", "Per judge"],
 ] as const;
@@ -149,6 +150,12 @@ async function ResultsBody({ chosen }: { chosen: string | null }) {
             <ResolveRateChart title={`Pass@1 with and without exploit-aided resolutions, ${b}`} data={bars.resolve} />
             <h3 id={id("evidence")}>Evidence from the task records</h3>
             <EvidenceTable benchmark={b} table={tables.evidence} />
+            <h3 id={id("rules")}>Rule hits by condition</h3>
+            <p className="note">
+              Trajectories on which some enabled suspect-step rule fires (<Link href="/rules">the rules</Link>):
+              pointers for a reader, not verdicts.
+            </p>
+            <FigureTable table={tables.rules} />
             <h3 id={id("categories")}>By exploit category (per-category panel verdicts)</h3>
             <FigureTable table={tables.categories} />
             <h3 id={id("judges")}>Each judge beside the panel</h3>

@@ -99,6 +99,12 @@ export function FrozenReport({
                 {show(tables.evidence)}
               </>
             ) : null}
+            {tables.rules.rows.length ? (
+              <>
+                <h3>Rule hits by condition</h3>
+                {show(tables.rules)}
+              </>
+            ) : null}
             <h3>By exploit category</h3>
             {show(tables.categories)}
             <h3>Each judge beside the panel</h3>

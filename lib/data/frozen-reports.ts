@@ -11,11 +11,12 @@ import type { AgreementReport } from "@/lib/domain/agreement-report";
 import type { PairedChange } from "@/lib/domain/paired";
 import type { ConditionResult } from "@/lib/domain/results";
 import type { ResultsReport } from "@/lib/domain/results-tables";
+import type { RuleHitsRow } from "@/lib/domain/rule-hits-table";
 import { AppError } from "@/lib/errors";
 import packageJson from "@/package.json" with { type: "json" };
 import type { EvidenceSummaryRow } from "./evidence-summary";
 import { type PanelMember, panelsNow } from "./panels";
-import { agreementNow, changesNow, evidenceNow, resultsNow } from "./report-cache";
+import { agreementNow, changesNow, evidenceNow, resultsNow, ruleHitsNow } from "./report-cache";
 import { REPORT_NAMES, type ReportName, reportResponse } from "./reports";
 
 export type FrozenFigures = {
@@ -23,6 +24,8 @@ export type FrozenFigures = {
   changes: PairedChange[];
   /** Absent from reports frozen before the evidence table was kept. */
   evidence?: EvidenceSummaryRow[];
+  /** Absent from reports frozen before rules were data. */
+  rules?: RuleHitsRow[];
   /** The panel the figures followed (absent from reports frozen before panels were chosen). */
   panel?: { name: string; judges: PanelMember[] };
   agreement: AgreementReport;
@@ -86,17 +89,18 @@ export async function freezeReport(actor: Actor, name: unknown): Promise<number>
   if (!parsed.success) throw new AppError("BAD_INPUT", parsed.error.issues[0]!.message, "name");
   // The fingerprint first: figures computed after it are at least as new as it says.
   const fingerprint = await dataFingerprint();
-  const [results, changes, evidence, agreement, judges, panels] = await Promise.all([
+  const [results, changes, evidence, rules, agreement, judges, panels] = await Promise.all([
     resultsNow(),
     changesNow(),
     evidenceNow(),
+    ruleHitsNow(),
     agreementNow(),
     judgesNow(),
     panelsNow(),
   ]);
   const inForce = panels.find((p) => p.inForce);
   const panel = inForce ? { name: inForce.name, judges: inForce.judges } : undefined;
-  const figures: FrozenFigures = { results, changes, evidence, panel, agreement };
+  const figures: FrozenFigures = { results, changes, evidence, rules, panel, agreement };
   const report = await db().frozenReport.create({
     data: {
       name: parsed.data,
@@ -127,6 +131,7 @@ const frozenResults = (f: FrozenFigures): ResultsReport => ({
   conditions: f.results,
   changes: f.changes,
   evidence: f.evidence ?? [],
+  rules: f.rules ?? [],
 });
 
 function view(r: {

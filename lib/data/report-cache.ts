@@ -9,14 +9,22 @@ import { db } from "@/lib/db";
 import type { AgreementReport } from "@/lib/domain/agreement-report";
 import type { PairedChange } from "@/lib/domain/paired";
 import type { ResultsReport } from "@/lib/domain/results-tables";
+import type { RuleHitsRow } from "@/lib/domain/rule-hits-table";
 import { type AgreementScope, getAgreement } from "./agreement";
 import { PANEL_IN_FORCE } from "./derived";
 import { type EvidenceSummaryRow, evidenceSummary } from "./evidence-summary";
 import { getPairedChanges } from "./paired";
 import { comparePanelsNamed, type PanelComparisonView } from "./panel-compare";
 import { type ConditionResult, getResults } from "./results";
+import { getRuleHits } from "./rule-hits";
 
-type Figures = ConditionResult[] | PairedChange[] | EvidenceSummaryRow[] | AgreementReport | PanelComparisonView;
+type Figures =
+  | ConditionResult[]
+  | PairedChange[]
+  | EvidenceSummaryRow[]
+  | RuleHitsRow[]
+  | AgreementReport
+  | PanelComparisonView;
 type Entry = Promise<Figures>;
 /** One cache per database client (tests open one database per file). */
 const caches = new WeakMap<object, LRUCache<string, Entry>>();
@@ -46,6 +54,12 @@ async function voteVersion(): Promise<string> {
     `SELECT count(*)::int AS n, max("updatedAt") AS at, ${PANEL_IN_FORCE} AS panel FROM judge_vote`,
   );
   return `${v!.n}:${v!.at?.getTime() ?? 0}:${v!.panel ?? 0}`;
+}
+
+/** Rules change only by being written: their data version counts every transaction that did. */
+async function rulesVersion(): Promise<string> {
+  const [v] = await db().$queryRaw<Array<{ n: bigint }>>`SELECT n FROM data_version WHERE kind = 'rules'`;
+  return String(v?.n ?? 0);
 }
 
 async function goldVersion(): Promise<string> {
@@ -82,10 +96,21 @@ export async function evidenceNow(): Promise<EvidenceSummaryRow[]> {
   return remembered(`evidence@${imports}|${votes}`, evidenceSummary);
 }
 
+/** Per condition, the trajectories the rules in force fire on: from imports and rules. */
+export async function ruleHitsNow(): Promise<RuleHitsRow[]> {
+  const [imports, rules] = await Promise.all([importVersion(), rulesVersion()]);
+  return remembered(`rules@${imports}|${rules}`, getRuleHits);
+}
+
 /** The result table with its companions: every table the results page and its downloads show. */
 export async function resultsReportNow(): Promise<ResultsReport> {
-  const [conditions, changes, evidence] = await Promise.all([resultsNow(), changesNow(), evidenceNow()]);
-  return { conditions, changes, evidence };
+  const [conditions, changes, evidence, rules] = await Promise.all([
+    resultsNow(),
+    changesNow(),
+    evidenceNow(),
+    ruleHitsNow(),
+  ]);
+  return { conditions, changes, evidence, rules };
 }
 
 export async function agreementNow(scope: AgreementScope = {}): Promise<AgreementReport> {

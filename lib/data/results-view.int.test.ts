@@ -16,6 +16,7 @@ import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { getPairedChanges } from "./paired";
 import { REPORTS, reportResponse } from "./reports";
 import { getResults } from "./results";
+import { getRuleHits } from "./rule-hits";
 import { listTrajectories } from "./trajectories";
 
 // Benchmark "walk", model m, network on. Three judges agree on each verdict (UPSTREAM for S and A);
@@ -105,18 +106,19 @@ describe("the results page of a benchmark", () => {
       conditions: await getResults(),
       changes: await getPairedChanges(),
       evidence: [],
+      rules: await getRuleHits(),
     });
-    const tables = [page.results, page.changes, page.categories, page.judges];
+    const tables = [page.results, page.changes, page.rules, page.categories, page.judges];
     const all = tables.flatMap(links);
     // Result table: 2 rows × 8 figures; changes: 1 row × (tasks + 5 changes + 3 × 3 pair counts);
-    // categories: 2 × 8; judges: 2 × (3 judges + panel) × 4.
-    expect(all).toHaveLength(16 + 15 + 16 + 32);
+    // rule hits: 2 × (any rule + 4 categories); categories: 2 × 8; judges: 2 × (3 judges + panel) × 4.
+    expect(all).toHaveLength(16 + 15 + 10 + 16 + 32);
     for (const l of all) expect([l.where, await listed(l.href)]).toEqual([l.where, l.count]);
     // The discordant counts by hand, through their links.
     const parts = tables[1]!.rows[0]!.cells.flatMap((c) => c.parts ?? []).filter((p) => p.href);
     expect(parts.map((p) => p.count)).toEqual([3, 2, 1, 3, 1, 1, 3, 1, 0]);
     // j3's unreadable answer: one on vanilla, in its row and the panel's.
-    const judges = tables[3]!.rows.filter((r) => r.key.includes("vanilla"));
+    const judges = tables[4]!.rows.filter((r) => r.key.includes("vanilla"));
     expect(judges.map((r) => r.cells.at(-1)!.count)).toEqual([0, 0, 1, 1]);
   });
 

@@ -61,6 +61,20 @@ const report: ResultsReport = {
       falseAlarms: 1,
     },
   ],
+  // Under vanilla some rule fires on two of three (one a local-git rule, one an upstream rule); none
+  // under principled.
+  rules: [
+    {
+      ...{ benchmark: "b", model: "m", network: true, prompt: "vanilla" },
+      trajectories: 3,
+      fired: { any: 2, UPSTREAM: 1, LOCAL_GIT: 1, MEMORY: 0, OTHER: 0 },
+    },
+    {
+      ...{ benchmark: "b", model: "m", network: true, prompt: "principled" },
+      trajectories: 3,
+      fired: { any: 0, UPSTREAM: 0, LOCAL_GIT: 0, MEMORY: 0, OTHER: 0 },
+    },
+  ],
 };
 
 /** A CSV cell as the download writes a value. */
@@ -164,5 +178,17 @@ describe("every result table, every format, the same figures", () => {
     expect(json.map((o) => o.unparseable_votes)).toEqual(
       reportTable("unparseable", report).rows.map((row) => row.cells.at(-2)!.values[0]),
     );
+  });
+
+  it("rule hits: each count a share of the condition's trajectories, opening exactly those", () => {
+    const m = reportTable("rules", report);
+    const vanilla = m.rows.find((r) => r.key.includes("vanilla"))!;
+    const byKey = (k: string) => vanilla.cells[m.columns.findIndex((c) => c.key === k)]!;
+    // Two of three: 66.7 %; one of three for each of the two categories.
+    expect(byKey("fired_any")).toMatchObject({ text: "2 (66.7%)", count: 2 });
+    expect(byKey("fired_any").href).toContain("suspect=any");
+    expect(byKey("fired_local_git")).toMatchObject({ text: "1 (33.3%)", count: 1 });
+    expect(byKey("fired_local_git").href).toContain("suspect=LOCAL_GIT");
+    expect(byKey("fired_any").values).toEqual([2, 200 / 3]);
   });
 });

@@ -12,6 +12,7 @@ import { evidenceModel } from "./evidence-table";
 import { anchor, type FigureTable, linked, type ModelColumn, pageTable, type TableModel, valued } from "./figure-table";
 import type { PairedChange } from "./paired";
 import { type ConditionResult, RATE_KEYS, RATE_LABELS, type RateKey } from "./results";
+import { type RuleHitsRow, ruleHitsModel } from "./rule-hits-table";
 import {
   conditionCells,
   conditionColumns,
@@ -98,6 +99,8 @@ export type ResultsReport = {
   changes: readonly PairedChange[];
   /** Per condition, what the task records show (a report frozen before they were kept has none). */
   evidence: readonly EvidenceSummaryRow[];
+  /** Per condition, the trajectories the suspect-step rules fire on (none in reports frozen before). */
+  rules: readonly RuleHitsRow[];
 };
 
 /** Every table of a report, by name. */
@@ -106,6 +109,7 @@ export function reportTable(name: TableName, report: ResultsReport): TableModel 
     results: () => resultModel(report.conditions),
     changes: () => changesModel(report.changes),
     evidence: () => evidenceModel(report.evidence),
+    rules: () => ruleHitsModel(report.rules),
     categories: () => categoriesModel(report.conditions),
     judges: () => judgesModel(report.conditions),
     unparseable: () => unparseableModel(report.conditions),
@@ -130,6 +134,11 @@ export function benchmarkTables(
       evidenceModel(report.evidence.filter((e) => e.benchmark === benchmark)),
       id("evidence-table"),
       `Evidence, ${benchmark}`,
+    ),
+    rules: pageTable(
+      ruleHitsModel(report.rules.filter((r) => r.benchmark === benchmark)),
+      id("rules-table"),
+      `Rule hits, ${benchmark}`,
     ),
     categories: pageTable(categoriesModel(own), id("categories"), `Rates by category, ${benchmark}`),
     judges: pageTable(judgesModel(own), id("judges"), `Per judge, ${benchmark}`),

@@ -7,12 +7,13 @@ import { type ConditionResult, RATE_LABELS, type RateKey } from "./results";
 import { latexEscape } from "./table-format";
 import type { TrajectoryFilter } from "./trajectory-filter";
 
-export const TABLE_NAMES = ["results", "changes", "evidence", "categories", "judges", "unparseable"] as const;
+export const TABLE_NAMES = ["results", "changes", "evidence", "rules", "categories", "judges", "unparseable"] as const;
 export type TableName = (typeof TABLE_NAMES)[number];
 export const TABLE_TITLES: Record<TableName, string> = {
   results: "Result table",
   changes: "Vanilla → principled, paired",
   evidence: "Evidence from the task records",
+  rules: "Rule hits by condition",
   categories: "By exploit category",
   judges: "Each judge beside the panel",
   unparseable: "Unparseable answers",

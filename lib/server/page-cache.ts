@@ -13,7 +13,7 @@ const ALL: Kind[] = ["trajectories", "votes", "labels", "gold", "studies", "repo
 
 /** The pages kept, and the data each shows (a frozen report's shared page: only its link's state). */
 const PAGES: Array<{ path: RegExp; kinds: Kind[]; shared?: true }> = [
-  { path: /^\/results$/, kinds: ["trajectories", "votes", "people"] },
+  { path: /^\/results$/, kinds: ["trajectories", "votes", "people", "rules"] },
   { path: /^\/agreement$/, kinds: ALL },
   { path: /^\/trajectories$/, kinds: ALL },
   { path: /^\/trajectories\/\d+$/, kinds: ALL },

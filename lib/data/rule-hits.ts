@@ -1,0 +1,30 @@
+import "server-only";
+// Per condition, the trajectories some enabled rule in force fires on, in all and by category: the
+// results' "Rule hits by condition" table (lib/domain/rule-hits-table.ts). One scan of the study.
+import type { RuleHitsRow } from "@/lib/domain/rule-hits-table";
+import { CATEGORIES, type Category } from "@/lib/domain/verdicts";
+import { hitsSql } from "./rules";
+import { transaction } from "./sql";
+
+const RULE_HITS_SQL = `
+  WITH h AS (SELECT DISTINCT id, category FROM (${hitsSql("l.enabled")}) x)
+  SELECT b.name AS benchmark, m.name AS model, t.network, t.prompt::text AS prompt, count(*)::int AS trajectories,
+    count(*) FILTER (WHERE EXISTS (SELECT 1 FROM h WHERE h.id = t.id))::int AS any,
+    ${CATEGORIES.map(
+      (c) =>
+        `count(*) FILTER (WHERE EXISTS (SELECT 1 FROM h WHERE h.id = t.id AND h.category = '${c}'))::int AS "${c}"`,
+    ).join(",\n    ")}
+  FROM trajectory t JOIN benchmark b ON b.id = t."benchmarkId" JOIN agent_model m ON m.id = t."modelId"
+  GROUP BY 1, 2, 3, 4`;
+
+export async function getRuleHits(): Promise<RuleHitsRow[]> {
+  const rows = await transaction((sql) => sql.query<RuleHitsRow & Record<Category | "any", number>>(RULE_HITS_SQL));
+  return rows.map((r) => ({
+    benchmark: r.benchmark,
+    model: r.model,
+    network: r.network,
+    prompt: r.prompt,
+    trajectories: r.trajectories,
+    fired: Object.fromEntries((["any", ...CATEGORIES] as const).map((k) => [k, r[k]])) as RuleHitsRow["fired"],
+  }));
+}

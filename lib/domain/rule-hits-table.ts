@@ -1,0 +1,60 @@
+// Rule hits by condition as one table model (figure-table.ts): per condition, how many trajectories
+// some enabled rule in force fires on, in all and by the rules' category, each count linked to
+// exactly those trajectories (the list's `suspect` filter). Marks are pointers, not verdicts.
+import { conditionFilter } from "./drill-down";
+import { linked, plain, type TableModel, valued } from "./figure-table";
+import { formatCount, formatPercent } from "./format";
+import { type Condition, compareConditions } from "./results";
+import { conditionCells, conditionColumns, conditionWords, counted, rowKey } from "./table-columns";
+import { CATEGORIES, CATEGORY_LABELS, type Category } from "./verdicts";
+
+export type RuleHitsRow = Condition & { trajectories: number; fired: Record<Category | "any", number> };
+
+const share = (n: number, of: number) => (of ? (100 * n) / of : null);
+
+export function ruleHitsModel(rows: readonly RuleHitsRow[]): TableModel {
+  const column = (key: Category | "any", label: string) => ({
+    key: `fired_${key.toLowerCase()}`,
+    label,
+    numeric: true,
+    fields: [{ key: `fired_${key.toLowerCase()}`, tex: label, digits: 0 }, { key: `fired_${key.toLowerCase()}_pct` }],
+  });
+  return {
+    name: "rules",
+    title: "Rule hits by condition",
+    columns: [
+      ...conditionColumns(),
+      counted("trajectories", "Trajectories", "Trajectories"),
+      column("any", "Any rule"),
+      ...CATEGORIES.map((c) => column(c, CATEGORY_LABELS[c])),
+    ],
+    rows: [...rows].sort(compareConditions).map((r) => {
+      const words = conditionWords(r);
+      const cell = (key: Category | "any") => {
+        const n = r.fired[key];
+        const pct = share(n, r.trajectories);
+        const what = key === "any" ? "some rule" : `a ${CATEGORY_LABELS[key]} rule`;
+        return valued(
+          linked(
+            `${formatCount(n)} (${formatPercent(pct)})`,
+            n,
+            { ...conditionFilter(r), suspect: key },
+            n,
+            `${what} fires, ${words}: ${n}`,
+          ),
+          n,
+          pct,
+        );
+      };
+      return {
+        key: rowKey(r),
+        cells: [
+          ...conditionCells(r),
+          plain(r.trajectories, formatCount(r.trajectories)),
+          cell("any"),
+          ...CATEGORIES.map(cell),
+        ],
+      };
+    }),
+  };
+}
