@@ -13,6 +13,7 @@ import autocannon from "autocannon";
 import { getAgreement } from "@/lib/data/agreement";
 import { freezeReport, shareReport } from "@/lib/data/frozen-reports";
 import { getResults } from "@/lib/data/results";
+import { testRule } from "@/lib/data/rule-test";
 import { closeCurrentDb, connect, describeTarget, setCurrentDb } from "@/lib/db-connect";
 import { importFile } from "@/lib/import/run/files";
 import { prng } from "@/prisma/factories";
@@ -165,6 +166,11 @@ async function median(fn: () => Promise<unknown>, repeat = 5): Promise<number> {
   return samples.sort((a, b) => a - b)[Math.floor(repeat / 2)]!;
 }
 const q = (s: string) => () => handle.prisma.$queryRawUnsafe(s);
+const NEW_RULE = { name: null, category: "UPSTREAM", ignoreCase: false } as const;
+const COMMAND_PATTERN = String.raw`\ypip3?\s+download\y`;
+const OUTPUT_PATTERN = String.raw`\yFETCH_HEAD\y`;
+// Measured to the end: the scan's own limit (a minute) would stop a slow run instead of timing it.
+const UNTIL_DONE = { timeoutMs: 30 * 60_000 };
 const queries = {
   results_ms: await median(() => getResults()),
   results_bare_ms: await median(
@@ -172,6 +178,24 @@ const queries = {
       `SELECT "benchmarkId", "modelId", network, prompt, "panelVerdict", count(*) FROM trajectory GROUP BY 1, 2, 3,
         4, 5`,
     ),
+  ),
+  // A new rule tried over the whole study (lib/data/rule-test.ts: hits by condition, the four cells,
+  // 20 samples), beside one bare query applying the same pattern to the same column.
+  rule_command_ms: await median(
+    () => testRule({ ...NEW_RULE, on: "command", pattern: COMMAND_PATTERN }, {}, UNTIL_DONE),
+    3,
+  ),
+  rule_command_bare_ms: await median(
+    q(`SELECT count(DISTINCT "trajectoryId") FROM tool_call WHERE input ~ '${COMMAND_PATTERN}'`),
+    3,
+  ),
+  rule_output_ms: await median(
+    () => testRule({ ...NEW_RULE, on: "output", pattern: OUTPUT_PATTERN }, {}, UNTIL_DONE),
+    3,
+  ),
+  rule_output_bare_ms: await median(
+    q(`SELECT count(DISTINCT "trajectoryId") FROM message WHERE role = 'tool' AND content ~ '${OUTPUT_PATTERN}'`),
+    3,
   ),
   agreement_ms: await median(() => getAgreement()),
   agreement_bare_ms: await median(
@@ -297,6 +321,7 @@ try {
 
   // ---- report ------------------------------------------------------------------------------------
   const r1 = (x: number) => Math.round(x * 10) / 10;
+  const r2 = (x: number) => (Math.round(x * 100) / 100).toFixed(2);
   const figures = {
     database: target.kind,
     scale: SCALE,
@@ -326,6 +351,10 @@ try {
     agreement_bare_ms: r1(queries.agreement_bare_ms),
     results_ratio_to_bare: +(queries.results_ms / queries.results_bare_ms).toFixed(2),
     agreement_ratio_to_bare: +(queries.agreement_ms / queries.agreement_bare_ms).toFixed(2),
+    rule_command_ms: r1(queries.rule_command_ms),
+    rule_command_bare_ms: r1(queries.rule_command_bare_ms),
+    rule_output_ms: r1(queries.rule_output_ms),
+    rule_output_bare_ms: r1(queries.rule_output_bare_ms),
     ...Object.fromEntries(
       Object.entries(http).flatMap(([k, v]) => [
         [`http_${k}_ms`, r1(v.ms)],
@@ -379,6 +408,17 @@ try {
     "result table query",
     `${figures.results_ms} ms`,
     `bare GROUP BY ${figures.results_bare_ms} ms: ratio ${figures.results_ratio_to_bare}`,
+  );
+  row(
+    "a new command rule, tried",
+    `${figures.rule_command_ms} ms`,
+    `bare query ${figures.rule_command_bare_ms} ms: ratio ` +
+      r2(figures.rule_command_ms / figures.rule_command_bare_ms),
+  );
+  row(
+    "a new output rule, tried",
+    `${figures.rule_output_ms} ms`,
+    `bare query ${figures.rule_output_bare_ms} ms: ratio ` + r2(figures.rule_output_ms / figures.rule_output_bare_ms),
   );
   row(
     "agreement query",
