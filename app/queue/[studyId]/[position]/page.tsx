@@ -71,7 +71,8 @@ export default async function LabelPage({
             <JudgePanel t={item.judges} base={base} />
           ) : (
             <p className="note">
-              Blind study: the judges&apos; verdicts appear here once you have labelled this trajectory.
+              Blind study: the judges&apos; verdicts appear here once you have labelled this trajectory. The suspect
+              marks below come from the study&apos;s rules, not from the judges: they point at steps and decide nothing.
             </p>
           )}
           <SuspectIndex trajectoryId={base} suspects={suspects} />
