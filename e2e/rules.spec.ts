@@ -47,6 +47,11 @@ test("write a rule, preview it, save it, and find its mark on a timeline", async
   await expect(page.getByRole("status").filter({ hasText: "a new version in force" })).toContainText(name);
   const row = page.getByRole("table", { name: "The rules in force" }).getByRole("row").filter({ hasText: name });
   await expect(row).toContainText("1");
+  // Its commands, by family.
+  await row.getByRole("link", { name: `families of ${name}` }).click();
+  await expect(page.getByRole("table", { name: "Families of commands" }).getByRole("row")).toHaveCount(2);
+  await expect(page.getByRole("table", { name: "Families of commands" })).toContainText("pip download");
+  await page.goto("/rules");
   // Its count opens the trajectories it fires on.
   await row.getByRole("link", { name: `trajectories ${name} fires on` }).click();
   await expect(page.getByRole("link", { name: `${benchmark}__t-1` })).toBeVisible();

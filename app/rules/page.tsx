@@ -11,8 +11,9 @@ import { firstValue } from "@/lib/domain/params";
 import { RULE_ON_LABELS, type Rule } from "@/lib/domain/rules";
 import { shownText } from "@/lib/domain/text";
 import { trajectoriesHref } from "@/lib/domain/trajectory-filter";
-import { CATEGORY_LABELS } from "@/lib/domain/verdicts";
+import { CATEGORIES, CATEGORY_LABELS } from "@/lib/domain/verdicts";
 import { toggleRuleAction } from "./actions";
+import { Families } from "./families";
 import { RuleForm } from "./rule-form";
 
 export const metadata: Metadata = { title: "Rules" };
@@ -25,6 +26,8 @@ export default async function RulesPage({ searchParams }: { searchParams: Search
   const writes = can(actor.role, "rules:write");
   const [rules, params] = await Promise.all([rulesNow(), searchParams]);
   const editing = rules.find((r) => r.name === firstValue(params.edit));
+  const familiesOf = rules.find((r) => r.name === firstValue(params.families))?.name;
+  const category = CATEGORIES.find((c) => c === firstValue(params.category));
   return (
     <>
       <h1>Rules</h1>
@@ -36,6 +39,7 @@ export default async function RulesPage({ searchParams }: { searchParams: Search
       <nav aria-label="Parts" className="contents-bar">
         {writes ? <a href="#write">Write a rule</a> : null}
         <a href="#in-force">The rules in force</a>
+        {familiesOf || category ? <a href="#families">Families of commands</a> : null}
       </nav>
       {writes ? (
         <section aria-labelledby="write">
@@ -52,7 +56,21 @@ export default async function RulesPage({ searchParams }: { searchParams: Search
         <Suspense fallback={<Loading what="which trajectories each rule fires on" />}>
           <RulesTable rules={rules} writes={writes} />
         </Suspense>
+        <p className="note">
+          Families of the commands each category&apos;s rules matched:{" "}
+          {CATEGORIES.map((c, i) => (
+            <span key={c}>
+              {i ? " · " : ""}
+              <Link href={`/rules?category=${c}#families`}>{CATEGORY_LABELS[c]}</Link>
+            </span>
+          ))}
+        </p>
       </section>
+      {familiesOf || category ? (
+        <Suspense fallback={<Loading what="the commands the rules matched" />}>
+          <Families rule={familiesOf} category={familiesOf ? undefined : category} />
+        </Suspense>
+      ) : null}
     </>
   );
 }
@@ -101,6 +119,21 @@ async function RulesTable({ rules, writes }: { rules: Rule[]; writes: boolean })
               </Link>
             ) : (
               "disabled"
+            ),
+        },
+        {
+          key: "families",
+          label: "Commands",
+          cell: (r) =>
+            r.on === "command" ? (
+              <Link
+                href={`/rules?families=${encodeURIComponent(r.name)}#families`}
+                aria-label={`families of ${r.name}`}
+              >
+                families
+              </Link>
+            ) : (
+              "—"
             ),
         },
         {

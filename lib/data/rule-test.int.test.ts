@@ -9,6 +9,7 @@ import { runImport } from "@/lib/import/run/records";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { runCli } from "@/test/cli";
 import { exportRules } from "./export";
+import { ruleFamilies } from "./rule-families";
 import { testRule } from "./rule-test";
 import { rulesNow, setRuleEnabled, writeRule } from "./rules";
 import { listTrajectories } from "./trajectories";
@@ -144,6 +145,14 @@ describe("a researcher's own rule", () => {
     expect(await listed({ rule: "pip-download" })).toEqual(["task-r1", "task-r3"]);
     expect(await listed({ suspect: "UPSTREAM" })).toEqual(["task-r1", "task-r3"]);
     expect(await listed({ suspect: "LOCAL_GIT" })).toEqual([]);
+    // Its commands by shape: three, each its own family (a one-part path stays, a version is ‹n›).
+    const { families, commands } = await ruleFamilies({ rule: "pip-download" });
+    expect(commands).toBe(3);
+    expect(families.map((f) => [f.shape, f.commands])).toEqual([
+      ["pip download bar -d /tmp", 1],
+      ["pip download foo==‹n›", 1],
+      ["pip download x", 1],
+    ]);
     await setRuleEnabled(null, "pip-download", false);
     expect(await listed({ rule: "pip-download" })).toEqual([]);
     const after = await getSuspectSteps(r1);

@@ -1,0 +1,71 @@
+// The Rules page's families of commands: what a command rule (or a category's rules) matched,
+// grouped by shape, each family with its count by condition and its first examples linked.
+import Link from "next/link";
+import { DataTable } from "@/components/tables/data-table";
+import { ruleFamilies } from "@/lib/data/rule-families";
+import { formatCount } from "@/lib/domain/format";
+import { stepHref } from "@/lib/domain/timeline";
+import { CATEGORY_LABELS, type Category } from "@/lib/domain/verdicts";
+
+/** The families shown; the rest are counted. */
+const SHOWN = 50;
+
+export async function Families({ rule, category }: { rule?: string; category?: Category }) {
+  const { families, commands, cut } = await ruleFamilies({ rule, category });
+  const what = rule ?? `the ${CATEGORY_LABELS[category!]} rules`;
+  return (
+    <section aria-labelledby="families">
+      <h2 id="families">Families of commands: {what}</h2>
+      <p className="note">
+        {formatCount(commands)} commands matched{cut ? " (the first ones: there are more)" : ""}, in{" "}
+        {formatCount(families.length)} families; numbers, hashes, paths, quoted strings and URLs&apos; paths written as
+        ‹n›, ‹sha›, ‹path›, ‹…›.{families.length > SHOWN ? ` The ${SHOWN} largest:` : ""}
+      </p>
+      {families.length ? (
+        <DataTable
+          label="Families of commands"
+          rows={families.slice(0, SHOWN)}
+          rowKey={(f) => f.shape}
+          columns={[
+            {
+              key: "shape",
+              label: "Shape",
+              rowHeader: true,
+              className: "file-name",
+              cell: (f) => <code>{f.shape}</code>,
+            },
+            { key: "commands", label: "Commands", numeric: true, cell: (f) => formatCount(f.commands) },
+            { key: "trajectories", label: "Trajectories", numeric: true, cell: (f) => formatCount(f.trajectories) },
+            {
+              key: "conditions",
+              label: "By condition",
+              cell: (f) =>
+                f.byCondition
+                  .map(
+                    (c) =>
+                      `${c.benchmark}, ${c.model}, network ${c.network ? "on" : "off"}, ${c.prompt}: ${c.commands}`,
+                  )
+                  .join("; "),
+            },
+            {
+              key: "examples",
+              label: "Examples",
+              cell: (f) => (
+                <ul className="plain">
+                  {f.examples.map((e) => (
+                    <li key={`${e.trajectoryId}/${e.step}`}>
+                      <Link href={stepHref(e.trajectoryId, e.step)}>step {e.step}</Link>{" "}
+                      <code className="file-name">{e.command}</code>
+                    </li>
+                  ))}
+                </ul>
+              ),
+            },
+          ]}
+        />
+      ) : (
+        <p className="empty">No command matched (families are of command rules).</p>
+      )}
+    </section>
+  );
+}
