@@ -2,12 +2,14 @@
 // The Rules page's changes: try a rule over the study (nothing written), save it as a new version,
 // disable or enable one. Each checks the actor's permission and the request's origin.
 import { revalidatePath } from "next/cache";
+import { notFound } from "next/navigation";
+import { z } from "zod";
 import { checkedForm } from "@/lib/action-input";
 import { requireAction } from "@/lib/auth/session";
 import { type RuleSample, testRule } from "@/lib/data/rule-test";
 import { parseRule, setRuleEnabled, writeRule } from "@/lib/data/rules";
 import type { RuleTestReport } from "@/lib/domain/rule-test";
-import type { RuleInput } from "@/lib/domain/rules";
+import { type RuleInput, RuleInputSchema } from "@/lib/domain/rules";
 import { AppError, formErrors, NO_ERRORS } from "@/lib/errors";
 import type { SavedState } from "@/lib/form-action";
 
@@ -57,12 +59,19 @@ export async function ruleAction(_: RuleState, form: FormData): Promise<RuleStat
 /** A new version of the rule with `enabled` changed. */
 export async function toggleRuleAction(form: FormData): Promise<void> {
   const actor = await requireAction("rules:write");
-  const data = checkedForm(form);
-  const name = String(data.get("name") ?? "");
+  let name: string;
+  let enabled: boolean;
   try {
-    await setRuleEnabled(actor, name, data.get("enabled") === "true");
+    const data = checkedForm(form);
+    name = RuleInputSchema.shape.name.parse(data.get("name"));
+    enabled = z.enum(["true", "false"]).parse(data.get("enabled")) === "true";
+  } catch {
+    notFound(); // the button names a rule the page listed: anything else names nothing
+  }
+  try {
+    await setRuleEnabled(actor, name, enabled);
   } catch (e) {
-    // The button names a rule the page listed: one that is not there is shown as it is.
+    // A rule that is not there (any more) is shown as it is.
     if (!(e instanceof AppError)) throw e;
   }
   revalidatePath("/rules");
