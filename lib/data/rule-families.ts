@@ -3,7 +3,7 @@ import "server-only";
 // (lib/domain/command-families.ts): how the agents looked for the future. Command rules only.
 import { type CommandFamily, commandFamilies, type MatchedCommand } from "@/lib/domain/command-families";
 import type { Category } from "@/lib/domain/verdicts";
-import { RULE_TEXT, RULES_IN_FORCE, ruleMatches } from "./rules";
+import { boundScan, RULE_TEXT, RULES_IN_FORCE, ruleMatches } from "./rules";
 import { transaction } from "./sql";
 
 /** The most matched commands read (each cut to 300 characters): a family's count is exact below it. */
@@ -23,9 +23,10 @@ export type Families = { families: CommandFamily[]; commands: number; cut: boole
 
 /** The families of the commands the rule named matched (or, without one, the category's enabled rules). */
 export async function ruleFamilies(by: { rule?: string; category?: Category }): Promise<Families> {
-  const rows = await transaction((sql) =>
-    sql.query<MatchedCommand & { trajectoryId: number }>(MATCHED_SQL, [by.rule ?? null, by.category ?? null]),
-  );
+  const rows = await transaction(async (sql) => {
+    await boundScan(sql);
+    return sql.query<MatchedCommand & { trajectoryId: number }>(MATCHED_SQL, [by.rule ?? null, by.category ?? null]);
+  });
   const matched = rows.slice(0, MAX_MATCHED);
   return { families: commandFamilies(matched), commands: matched.length, cut: rows.length > MAX_MATCHED };
 }

@@ -3,7 +3,7 @@ import "server-only";
 // results' "Rule hits by condition" table (lib/domain/rule-hits-table.ts). One scan of the study.
 import type { RuleHitsRow } from "@/lib/domain/rule-hits-table";
 import { CATEGORIES, type Category } from "@/lib/domain/verdicts";
-import { hitsSql } from "./rules";
+import { boundScan, hitsSql } from "./rules";
 import { transaction } from "./sql";
 
 const RULE_HITS_SQL = `
@@ -18,7 +18,10 @@ const RULE_HITS_SQL = `
   GROUP BY 1, 2, 3, 4`;
 
 export async function getRuleHits(): Promise<RuleHitsRow[]> {
-  const rows = await transaction((sql) => sql.query<RuleHitsRow & Record<Category | "any", number>>(RULE_HITS_SQL));
+  const rows = await transaction(async (sql) => {
+    await boundScan(sql);
+    return sql.query<RuleHitsRow & Record<Category | "any", number>>(RULE_HITS_SQL);
+  });
   return rows.map((r) => ({
     benchmark: r.benchmark,
     model: r.model,

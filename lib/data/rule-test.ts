@@ -8,7 +8,7 @@ import type { RuleOn } from "@/lib/domain/rules";
 import type { TrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import { CATEGORY_FIELDS, type Category, PANEL_FIELDS } from "@/lib/domain/verdicts";
 import { AppError } from "@/lib/errors";
-import { patternProblem } from "./rules";
+import { boundScan, patternProblem, SCAN_TIMEOUT_MS } from "./rules";
 import { transaction } from "./sql";
 import { trajectoryWhere } from "./trajectories";
 
@@ -30,9 +30,6 @@ export type RuleSample = {
   after: string;
 };
 export type RuleTest = { rule: RuleUnderTest; report: RuleTestReport; ms: number; samples: RuleSample[] };
-
-/** How long a scan may run before it is stopped: a pattern that runs away must not hold the database. */
-export const SCAN_TIMEOUT_MS = 60_000;
 
 /** The steps a rule hits, per trajectory: the texts it reads, by `on`. */
 const HITS: Record<RuleOn, string> = {
@@ -97,7 +94,7 @@ export async function testRule(
   const result = await transaction(async (sql) => {
     const problem = await patternProblem(sql, rule.pattern, rule.ignoreCase);
     if (problem) throw new AppError("BAD_INPUT", `pattern: ${problem}`, "pattern");
-    await sql.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.round(timeoutMs))}`);
+    await boundScan(sql, timeoutMs);
     // Case folded by the pattern itself: (?i) is PostgreSQL's embedded option for it.
     const pattern = rule.ignoreCase ? `(?i)${rule.pattern}` : rule.pattern;
     try {

@@ -52,6 +52,14 @@ export const hitsSql = (chosen: string) =>
           AND ${ruleMatches("l", RULE_TEXT[on]("x"))}`,
   ).join(" UNION ALL ");
 
+/** How long a scan of the study by the rules may run before the database stops it (a minute). */
+export const SCAN_TIMEOUT_MS = 60_000;
+
+/** Bounds the rest of the transaction's statements: a pattern that runs away never holds a connection. */
+export async function boundScan(sql: Sql, ms = SCAN_TIMEOUT_MS): Promise<void> {
+  await sql.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.round(ms))}`);
+}
+
 type RuleRow = {
   id: number;
   name: string;
@@ -82,11 +90,12 @@ export const rulesNow = (): Promise<Rule[]> => transaction(listRules);
 
 /** How many trajectories each rule in force fires on (every rule, enabled or not): a scan of the study. */
 export async function rulesFiring(): Promise<Map<string, number>> {
-  const rows = await transaction((sql) =>
-    sql.query<{ name: string; n: number }>(
+  const rows = await transaction(async (sql) => {
+    await boundScan(sql);
+    return sql.query<{ name: string; n: number }>(
       `SELECT name, count(DISTINCT id)::int AS n FROM (${hitsSql("true")}) h GROUP BY name`,
-    ),
-  );
+    );
+  });
   return new Map(rows.map((r) => [r.name, r.n]));
 }
 
@@ -106,9 +115,13 @@ export async function firedIds(rule?: string, category?: Category | "any"): Prom
   if (cached) return cached;
   const chosen = `l.enabled AND ($1::text IS NULL OR l.name = $1)
     AND ($2::text IS NULL OR $2 = 'any' OR l.category = $2)`;
-  const rows = await transaction((sql) =>
-    sql.query<{ id: number }>(`SELECT DISTINCT id FROM (${hitsSql(chosen)}) h`, [rule ?? null, category ?? null]),
-  );
+  const rows = await transaction(async (sql) => {
+    await boundScan(sql);
+    return sql.query<{ id: number }>(`SELECT DISTINCT id FROM (${hitsSql(chosen)}) h`, [
+      rule ?? null,
+      category ?? null,
+    ]);
+  });
   const ids = rows.map((r) => r.id);
   firedCache.set(key, ids);
   return ids;

@@ -8,7 +8,7 @@ import type { SuspectMark } from "@/lib/domain/rules";
 import { pageSteps, STEPS_PER_PAGE } from "@/lib/domain/timeline";
 import type { Category } from "@/lib/domain/verdicts";
 import { voteVerdicts } from "./derived";
-import { hitsSql } from "./rules";
+import { boundScan, hitsSql } from "./rules";
 import { ASKED_SELECT, CONDITION_SELECT, PANEL_SELECT, VERDICT_SELECT } from "./selects";
 import { transaction } from "./sql";
 
@@ -133,7 +133,7 @@ const MARKS_TIMEOUT_MS = 10_000;
 
 async function computeSuspectSteps(trajectoryId: number): Promise<SuspectStep[]> {
   const rows = await transaction(async (sql) => {
-    await sql.query(`SET LOCAL statement_timeout = ${MARKS_TIMEOUT_MS}`);
+    await boundScan(sql, MARKS_TIMEOUT_MS);
     return sql.query<{ step: number; name: string; category: Category; why: string }>(MARKS_SQL, [trajectoryId]);
   });
   const byStep = new Map<number, SuspectMark[]>();
