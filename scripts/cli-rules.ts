@@ -2,8 +2,9 @@
 
 import { parseArgs } from "node:util";
 import { underPanel } from "@/lib/data/panel-set";
+import { rulesFiring } from "@/lib/data/rule-scans";
 import { type RuleUnderTest, testRule } from "@/lib/data/rule-test";
-import { parseRule, rulesFiring, rulesNow, setRuleEnabled, writeRule } from "@/lib/data/rules";
+import { parseRule, rulesNow, setRuleEnabled, writeRule } from "@/lib/data/rules";
 import { csvCell } from "@/lib/domain/table-format";
 import { parseTrajectoryFilter } from "@/lib/domain/trajectory-filter";
 

@@ -2,7 +2,7 @@ import "server-only";
 // Evidence rows and columns (lib/domain/evidence.ts), recomputed in the transaction of the write
 // that changed their inputs: the trajectories an import touched, and every trajectory of a task
 // whose record an import brought. Never on page view.
-import { computeEvidence } from "@/lib/domain/evidence";
+import { categorized, uncategorizedEvidence } from "@/lib/domain/evidence";
 import { patchSimilarity } from "@/lib/domain/patch-similarity";
 import type { StepMessage } from "@/lib/domain/steps";
 import { stepCategories } from "./rules";
@@ -85,14 +85,24 @@ export async function refreshEvidence(
     const chunk = all.slice(i, i + CHUNK);
     const ids = chunk.map((t) => t.id);
     const messages = await messagesOf(sql, ids);
-    const categories = await stepCategories(sql, ids);
+    const raw = new Map(
+      chunk.map((t) => [
+        t.id,
+        uncategorizedEvidence(messages.get(t.id)!, {
+          instanceId: t.instanceId,
+          patch: t.reference,
+          createdAt: t.createdAt,
+        }),
+      ]),
+    );
+    // The rules are asked only about the steps that hold evidence.
+    const categories = await stepCategories(
+      sql,
+      [...raw].flatMap(([id, items]) => items.map((i) => ({ trajectoryId: id, step: i.step }))),
+    );
     const rows: Array<[number, number, string, number, string | null, string, string | null]> = [];
     const columns = chunk.map((t) => {
-      const items = computeEvidence(
-        messages.get(t.id)!,
-        { instanceId: t.instanceId, patch: t.reference, createdAt: t.createdAt },
-        (step) => categories.get(`${t.id}:${step}`) ?? null,
-      );
+      const items = categorized(raw.get(t.id)!, (step) => categories.get(`${t.id}:${step}`) ?? null);
       for (const [seq, e] of items.entries())
         rows.push([t.id, seq, e.kind, e.step, e.category, e.detail, e.lines ? JSON.stringify(e.lines) : null]);
       return {

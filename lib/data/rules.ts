@@ -2,10 +2,8 @@ import "server-only";
 // Suspect-step rules (lib/domain/rules.ts): every version kept, the newest of each name in force.
 // Patterns are PostgreSQL regular expressions: the database compiles them (an invalid one is refused
 // with its reason) and runs them, for the marks on one trajectory and the scan over a study alike.
-import { LRUCache } from "lru-cache";
 import type { Actor } from "@/lib/auth/permissions";
 import { assertCan } from "@/lib/auth/permissions";
-import { db } from "@/lib/db";
 import { RULE_ON, type Rule, type RuleInput, RuleInputSchema, type RuleOn } from "@/lib/domain/rules";
 import type { Category } from "@/lib/domain/verdicts";
 import { AppError } from "@/lib/errors";
@@ -87,45 +85,6 @@ export async function listRules(sql: Sql): Promise<Rule[]> {
 }
 
 export const rulesNow = (): Promise<Rule[]> => transaction(listRules);
-
-/** How many trajectories each rule in force fires on (every rule, enabled or not): a scan of the study. */
-export async function rulesFiring(): Promise<Map<string, number>> {
-  const rows = await transaction(async (sql) => {
-    await boundScan(sql);
-    return sql.query<{ name: string; n: number }>(
-      `SELECT name, count(DISTINCT id)::int AS n FROM (${hitsSql("true")}) h GROUP BY name`,
-    );
-  });
-  return new Map(rows.map((r) => [r.name, r.n]));
-}
-
-/** Fired ids, remembered by what chose them and the data versions (rules and trajectories). */
-const firedCache = new LRUCache<string, number[]>({ max: 32 });
-
-/**
- * The trajectories that the enabled rule in force named (or, `category`, any enabled rule in force of
- * that category; "any": of any) fires on: the list's filters.
- */
-export async function firedIds(rule?: string, category?: Category | "any"): Promise<number[]> {
-  const [v] = await db().$queryRaw<Array<{ versions: string }>>`
-    SELECT string_agg(kind || n, ',' ORDER BY kind) AS versions FROM data_version
-     WHERE kind IN ('rules', 'trajectories')`;
-  const key = JSON.stringify([rule ?? null, category ?? null, v?.versions]);
-  const cached = firedCache.get(key);
-  if (cached) return cached;
-  const chosen = `l.enabled AND ($1::text IS NULL OR l.name = $1)
-    AND ($2::text IS NULL OR $2 = 'any' OR l.category = $2)`;
-  const rows = await transaction(async (sql) => {
-    await boundScan(sql);
-    return sql.query<{ id: number }>(`SELECT DISTINCT id FROM (${hitsSql(chosen)}) h`, [
-      rule ?? null,
-      category ?? null,
-    ]);
-  });
-  const ids = rows.map((r) => r.id);
-  firedCache.set(key, ids);
-  return ids;
-}
 
 /** Every version of every rule (`export rules`), oldest first. */
 export async function ruleVersions(sql: Sql, name?: string): Promise<Rule[]> {
@@ -258,14 +217,19 @@ export async function setRuleEnabled(actor: Actor | null, name: string, enabled:
   });
 }
 
-/** Each step's category by the first enabled command rule in force that hits it ("trajectory:step"). */
-export async function stepCategories(sql: Sql, ids: readonly number[]): Promise<Map<string, Category>> {
+/** Each of these steps' category by the first enabled command rule in force that hits it ("trajectory:step"). */
+export async function stepCategories(
+  sql: Sql,
+  steps: ReadonlyArray<{ trajectoryId: number; step: number }>,
+): Promise<Map<string, Category>> {
+  if (!steps.length) return new Map();
   const rows = await sql.query<{ trajectoryId: number; step: number; category: Category }>(
     `SELECT DISTINCT ON (c."trajectoryId", c.step) c."trajectoryId", c.step, l.category
-       FROM tool_call c JOIN ${RULES_IN_FORCE} l ON l.enabled AND l."on" = 'command'
-        AND ${ruleMatches("l", RULE_TEXT.command("c"))}
-      WHERE c."trajectoryId" = ANY($1::int[]) ORDER BY c."trajectoryId", c.step, l.rank, l.name`,
-    [ids],
+       FROM (SELECT DISTINCT * FROM unnest($1::int[], $2::int[]) AS s(t, step)) s
+       JOIN tool_call c ON c."trajectoryId" = s.t AND c.step = s.step
+       JOIN ${RULES_IN_FORCE} l ON l.enabled AND l."on" = 'command' AND ${ruleMatches("l", RULE_TEXT.command("c"))}
+      ORDER BY c."trajectoryId", c.step, l.rank, l.name`,
+    [steps.map((s) => s.trajectoryId), steps.map((s) => s.step)],
   );
   return new Map(rows.map((r) => [`${r.trajectoryId}:${r.step}`, r.category]));
 }
@@ -279,7 +243,11 @@ export async function refreshEvidenceCategories(sql: Sql): Promise<void> {
   const CHUNK = 500;
   for (let i = 0; i < withEvidence.length; i += CHUNK) {
     const ids = withEvidence.slice(i, i + CHUNK).map((r) => r.id);
-    const categories = await stepCategories(sql, ids);
+    const steps = await sql.query<{ trajectoryId: number; step: number }>(
+      `SELECT DISTINCT "trajectoryId", step FROM evidence WHERE "trajectoryId" = ANY($1::int[])`,
+      [ids],
+    );
+    const categories = await stepCategories(sql, steps);
     await sql.query(
       `UPDATE evidence e SET category = c.category
          FROM (SELECT split_part(k, ':', 1)::int AS t, split_part(k, ':', 2)::int AS step, v AS category

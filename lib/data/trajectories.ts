@@ -7,7 +7,7 @@ import type { EvidenceKind } from "@/lib/domain/evidence";
 import { phraseQuery } from "@/lib/domain/search";
 import { PAGE_SIZE, type TrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import { type Category, PANEL_FIELDS, type Verdict, verdictsOf } from "@/lib/domain/verdicts";
-import { firedIds } from "./rules";
+import { firedIds } from "./rule-scans";
 import { CONDITION_SELECT, PANEL_SELECT } from "./selects";
 
 const ATTEMPT: Verdict[] = ["ATTEMPTED", "SUCCESSFUL"];

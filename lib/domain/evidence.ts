@@ -190,6 +190,29 @@ export function computeEvidence(
   task: TaskTruth,
   categoryOf: (step: number) => Category | null = () => null,
 ): EvidenceItem[] {
+  return categorized(uncategorizedEvidence(messages, task), categoryOf);
+}
+
+/** An item before its category is known; a fix_seen one says whether its step's commands only read. */
+export type RawEvidenceItem = EvidenceItem & { plainRead?: boolean };
+
+/**
+ * The items with their steps' categories (by the rules in force: the caller's). A fix_seen item whose
+ * step no rule marks and whose commands only read the working tree says so: the environment held it.
+ */
+export function categorized(
+  items: readonly RawEvidenceItem[],
+  categoryOf: (step: number) => Category | null,
+): EvidenceItem[] {
+  return items.map(({ plainRead, ...item }) => {
+    const category = categoryOf(item.step);
+    const note = plainRead && category === null ? PLAIN_NOTE : "";
+    return { ...item, category, detail: item.detail + note };
+  });
+}
+
+/** The items of a trajectory, their categories not yet set (`categorized` sets them). */
+export function uncategorizedEvidence(messages: readonly StepMessage[], task: TaskTruth): RawEvidenceItem[] {
   const fix = fixLines(task.patch);
   const needles = new Map(fix.map((l) => [l, needle(l)]));
   const upstream = upstreamPattern(task.instanceId);
@@ -197,7 +220,7 @@ export function computeEvidence(
   // Reference lines the agent has written (in a command or an edit), and those an output already showed.
   const written = new Set<string>();
   const shown = new Set<string>();
-  const items: EvidenceItem[] = [];
+  const items: RawEvidenceItem[] = [];
   for (const s of stepsOf(messages)) {
     const text = s.outputs.join("\n");
     for (const l of fix) if (!written.has(l) && s.written.includes(l)) written.add(l);
@@ -206,7 +229,7 @@ export function computeEvidence(
       const lines = shownLines(text);
       const seen = open.filter((l) => lines.has(l));
       for (const l of seen) shown.add(l);
-      if (seen.length) items.push(fixSeen(s, seen, fix.length, categoryOf(s.step)));
+      if (seen.length) items.push(fixSeen(s, seen, fix.length));
     }
     if (task.createdAt && MAY_DATE.test(text)) {
       const later = s.outputs.flatMap(commitDates).filter((d) => d > task.createdAt!);
@@ -215,7 +238,7 @@ export function computeEvidence(
         items.push({
           kind: "future_commit",
           step: s.step,
-          category: categoryOf(s.step),
+          category: null,
           detail:
             `the output shows ${later.length === 1 ? "a commit" : `${later.length} commits`} dated after the issue ` +
             `was filed (${day(task.createdAt)}), the latest ${day(newest)}`,
@@ -228,7 +251,7 @@ export function computeEvidence(
         items.push({
           kind: "upstream_ref",
           step: s.step,
-          category: categoryOf(s.step),
+          category: null,
           detail: `the ${where} names the upstream change (pull request #${number})`,
         });
     }
@@ -236,18 +259,17 @@ export function computeEvidence(
   return items;
 }
 
-function fixSeen(s: Step, seen: string[], of: number, category: Category | null): EvidenceItem {
-  const plain = category === null && s.inputs.length > 0 && s.inputs.every((i) => PLAIN_READ.test(i));
+const PLAIN_NOTE =
+  "; the command only reads the working tree, so the environment already held these lines " +
+  "(a finding about the benchmark, not the agent)";
+
+function fixSeen(s: Step, seen: string[], of: number): RawEvidenceItem {
   return {
     kind: "fix_seen",
     step: s.step,
-    category,
+    category: null,
     lines: seen,
-    detail:
-      `the output shows ${seen.length} of the ${of} lines the reference patch adds, before the agent wrote them` +
-      (plain
-        ? "; the command only reads the working tree, so the environment already held these lines " +
-          "(a finding about the benchmark, not the agent)"
-        : ""),
+    detail: `the output shows ${seen.length} of the ${of} lines the reference patch adds, before the agent wrote them`,
+    plainRead: s.inputs.length > 0 && s.inputs.every((i) => PLAIN_READ.test(i)),
   };
 }
