@@ -5,6 +5,7 @@ import { underPanel } from "@/lib/data/panel-set";
 import { rulesFiring } from "@/lib/data/rule-scans";
 import { type RuleUnderTest, testRule } from "@/lib/data/rule-test";
 import { parseRule, rulesNow, setRuleEnabled, writeRule } from "@/lib/data/rules";
+import { ruleRecord } from "@/lib/domain/rules";
 import { csvCell } from "@/lib/domain/table-format";
 import { parseTrajectoryFilter } from "@/lib/domain/trajectory-filter";
 
@@ -64,17 +65,14 @@ export async function rulesCommand(args: string[], fail: Fail): Promise<number> 
 async function list(format: string | undefined, fail: Fail): Promise<number> {
   if (format !== undefined && format !== "json") fail(`rules list: --format takes json, not "${format}"`);
   const [rules, firing] = [await rulesNow(), await rulesFiring()];
-  const rows = rules.map((r) => ({
-    name: r.name,
-    category: r.category,
-    on: r.on,
-    pattern: r.pattern,
-    ignore_case: r.ignoreCase,
-    why: r.why,
-    enabled: r.enabled,
-    created_at: r.createdAt.toISOString(),
-    trajectories: firing.get(r.name) ?? 0,
-  }));
+  // Each rule as its record (without its type), with the trajectories it fires on.
+  const rows = rules.map((r) => {
+    const { type: _, ...record } = ruleRecord(r);
+    return {
+      ...(record as { name: string; category: string; on: string; enabled: boolean }),
+      trajectories: firing.get(r.name) ?? 0,
+    };
+  });
   if (format === "json") process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
   else
     for (const r of rows)

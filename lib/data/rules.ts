@@ -58,26 +58,13 @@ export async function boundScan(sql: Sql, ms = SCAN_TIMEOUT_MS): Promise<void> {
   await sql.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.round(ms))}`);
 }
 
-type RuleRow = {
-  id: number;
-  name: string;
-  category: Rule["category"];
-  on: Rule["on"];
-  pattern: string;
-  ignoreCase: boolean;
-  why: string;
-  enabled: boolean;
-  createdAt: Date;
-  createdBy: string | null;
-};
-
 const RULE_COLUMNS = `r.id, r.name, r.category, r."on", r.pattern, r."ignoreCase", r.why, r.enabled, r."createdAt",
   u.handle AS "createdBy"`;
-const toRule = (r: RuleRow): Rule => ({ ...r, createdAt: new Date(r.createdAt) });
+const toRule = (r: Rule): Rule => ({ ...r, createdAt: new Date(r.createdAt) });
 
 /** The rules in force (enabled or not), in the order marks are listed: the built-in order, then by name. */
 export async function listRules(sql: Sql): Promise<Rule[]> {
-  const rows = await sql.query<RuleRow>(
+  const rows = await sql.query<Rule>(
     `SELECT ${RULE_COLUMNS} FROM ${RULES_IN_FORCE} r LEFT JOIN "user" u ON u.id = r."createdById"
       ORDER BY r.rank, r.name`,
   );
@@ -88,7 +75,7 @@ export const rulesNow = (): Promise<Rule[]> => transaction(listRules);
 
 /** Every version of every rule (`export rules`), oldest first. */
 export async function ruleVersions(sql: Sql, name?: string): Promise<Rule[]> {
-  const rows = await sql.query<RuleRow>(
+  const rows = await sql.query<Rule>(
     `SELECT ${RULE_COLUMNS} FROM rule r LEFT JOIN "user" u ON u.id = r."createdById"
       ${name === undefined ? "" : "WHERE r.name = $1"} ORDER BY r.name, r."createdAt", r.id`,
     name === undefined ? [] : [name],

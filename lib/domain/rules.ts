@@ -54,7 +54,7 @@ export type Rule = {
 };
 
 /** A rule as its record (`export rules`, docs/formats.md "Rule"). */
-export function ruleRecord(r: Rule): Record<string, unknown> {
+export function ruleRecord(r: Rule) {
   return {
     type: "rule",
     name: r.name,
