@@ -33,6 +33,11 @@ const MATRIX: Array<[string, string, number, number, number, number]> = [
   ["GET", "/judges", 200, 403, 403, 307],
   // Rules: researchers write them, reviewers read them.
   ["GET", "/rules", 200, 403, 200, 307],
+  ["GET", "/rules?rule=git-reflog", 200, 403, 200, 307],
+  // A rule being tried, as a list filter (a preview's counts): for those who write rules; a pattern
+  // that does not compile is a bad address.
+  ["GET", "/trajectories?tryOn=command&tryPattern=pip", 200, 403, 403, 307],
+  ["GET", "/trajectories?tryOn=output&tryPattern=(", 404, 403, 403, 307],
   // Panels compared: read as results are; adopting one is the Judges page's.
   ["GET", "/judges/compare?panel=initial", 200, 403, 200, 307],
   ["GET", "/api/panels/compare?panel=initial&format=json", 200, 403, 200, 401],

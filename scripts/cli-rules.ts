@@ -2,7 +2,7 @@
 
 import { parseArgs } from "node:util";
 import { underPanel } from "@/lib/data/panel-set";
-import { rulesFiring } from "@/lib/data/rule-scans";
+import { ruleFigures } from "@/lib/data/rule-figures";
 import { type RuleUnderTest, testRule } from "@/lib/data/rule-test";
 import { parseRule, rulesNow, setRuleEnabled, writeRule } from "@/lib/data/rules";
 import { ruleRecord } from "@/lib/domain/rules";
@@ -64,19 +64,33 @@ export async function rulesCommand(args: string[], fail: Fail): Promise<number> 
 
 async function list(format: string | undefined, fail: Fail): Promise<number> {
   if (format !== undefined && format !== "json") fail(`rules list: --format takes json, not "${format}"`);
-  const [rules, firing] = [await rulesNow(), await rulesFiring()];
-  // Each rule as its record (without its type), with the trajectories it fires on.
-  const rows = rules.map((r) => {
-    const { type: _, ...record } = ruleRecord(r);
+  // Each rule as its record (without its type), with the trajectories and steps it hits and its cells.
+  const rows = (await ruleFigures()).map(({ rule, report }) => {
+    const { type: _, ...record } = ruleRecord(rule);
+    const sum = (k: "trajectories_hit" | "steps_hit") => report.conditions.reduce((n, c) => n + c[k], 0);
     return {
       ...(record as { name: string; category: string; on: string; enabled: boolean }),
-      trajectories: firing.get(r.name) ?? 0,
+      trajectories: sum("trajectories_hit"),
+      steps_hit: sum("steps_hit"),
+      versus_panel: report.versus_panel,
+      versus_gold: report.versus_gold,
     };
   });
   if (format === "json") process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
   else
     for (const r of rows)
-      console.log([r.name, r.category, r.on, r.enabled ? "enabled" : "disabled", `${r.trajectories} fired`].join("\t"));
+      console.log(
+        [
+          r.name,
+          r.category,
+          r.on,
+          r.enabled ? "enabled" : "disabled",
+          `${r.trajectories} fired`,
+          `${r.steps_hit} steps`,
+        ]
+          .concat(r.versus_panel.kappa === null ? [] : [`κ ${r.versus_panel.kappa.toFixed(2)} vs panel`])
+          .join("\t"),
+      );
   return 0;
 }
 

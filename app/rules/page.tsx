@@ -1,13 +1,15 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Suspense } from "react";
+import { cellsInBrief } from "@/components/rules/rule-report";
 import { DataTable } from "@/components/tables/data-table";
 import { Loading } from "@/components/ui/loading";
 import { can } from "@/lib/auth/permissions";
 import { requirePage } from "@/lib/auth/session";
-import { rulesFiring } from "@/lib/data/rule-scans";
+import { ruleFiguresNow } from "@/lib/data/report-cache";
+import type { RuleFigures } from "@/lib/data/rule-figures";
 import { rulesNow } from "@/lib/data/rules";
-import { formatCount, formatTime } from "@/lib/domain/format";
+import { formatCount } from "@/lib/domain/format";
 import { firstValue } from "@/lib/domain/params";
 import { RULE_ON_LABELS, type Rule } from "@/lib/domain/rules";
 import { shownText } from "@/lib/domain/text";
@@ -15,6 +17,7 @@ import { trajectoriesHref } from "@/lib/domain/trajectory-filter";
 import { CATEGORIES, CATEGORY_LABELS } from "@/lib/domain/verdicts";
 import { toggleRuleAction } from "./actions";
 import { Families } from "./families";
+import { RuleDetail, versionWords } from "./rule-detail";
 import { RuleForm } from "./rule-form";
 
 export const metadata: Metadata = { title: "Rules" };
@@ -28,6 +31,7 @@ export default async function RulesPage({ searchParams }: { searchParams: Search
   const [rules, params] = await Promise.all([rulesNow(), searchParams]);
   const editing = rules.find((r) => r.name === firstValue(params.edit));
   const familiesOf = rules.find((r) => r.name === firstValue(params.families))?.name;
+  const shown = rules.find((r) => r.name === firstValue(params.rule))?.name;
   const category = CATEGORIES.find((c) => c === firstValue(params.category));
   return (
     <>
@@ -40,6 +44,7 @@ export default async function RulesPage({ searchParams }: { searchParams: Search
       <nav aria-label="Parts" className="contents-bar">
         {writes ? <a href="#write">Write a rule</a> : null}
         <a href="#in-force">The rules in force</a>
+        {shown ? <a href="#rule">{shownText(shown)}</a> : null}
         {familiesOf || category ? <a href="#families">Families of commands</a> : null}
       </nav>
       {writes ? (
@@ -55,7 +60,7 @@ export default async function RulesPage({ searchParams }: { searchParams: Search
       <section aria-labelledby="in-force">
         <h2 id="in-force">The rules in force</h2>
         <Suspense fallback={<Loading what="which trajectories each rule fires on" />}>
-          <RulesTable rules={rules} writes={writes} />
+          <RulesTable writes={writes} />
         </Suspense>
         <p className="note">
           Families of the commands each category&apos;s rules matched:{" "}
@@ -67,6 +72,11 @@ export default async function RulesPage({ searchParams }: { searchParams: Search
           ))}
         </p>
       </section>
+      {shown ? (
+        <Suspense fallback={<Loading what={`what ${shown} finds`} />}>
+          <ShownRule name={shown} writes={writes} />
+        </Suspense>
+      ) : null}
       {familiesOf || category ? (
         <Suspense fallback={<Loading what="the commands the rules matched" />}>
           <Families rule={familiesOf} category={familiesOf ? undefined : category} />
@@ -85,23 +95,42 @@ const formValues = (r: Rule): Record<string, string> => ({
   why: r.why,
 });
 
-/** Each rule with the trajectories it fires on (a scan of the study, so read apart from the page). */
-async function RulesTable({ rules, writes }: { rules: Rule[]; writes: boolean }) {
-  const firing = await rulesFiring();
+async function ShownRule({ name, writes }: { name: string; writes: boolean }) {
+  const figures = (await ruleFiguresNow()).find((f) => f.rule.name === name);
+  return figures ? <RuleDetail figures={figures} writes={writes} /> : null;
+}
+
+const ruleHref = (name: string) => `/rules?rule=${encodeURIComponent(name)}#rule`;
+const total = (f: RuleFigures, k: "trajectories_hit" | "steps_hit") =>
+  f.report.conditions.reduce((n, c) => n + c[k], 0);
+
+/** Each rule with what it finds over the study (a scan of the study, so read apart from the page). */
+async function RulesTable({ writes }: { writes: boolean }) {
+  const figures = await ruleFiguresNow();
   return (
     <DataTable
       label="The rules in force"
-      rows={rules}
-      rowKey={(r) => r.name}
+      rows={figures}
+      rowKey={(f) => f.rule.name}
       columns={[
-        { key: "name", label: "Rule", rowHeader: true, cell: (r) => shownText(r.name) },
-        { key: "category", label: "Category", cell: (r) => CATEGORY_LABELS[r.category] },
-        { key: "on", label: "On", cell: (r) => RULE_ON_LABELS[r.on] },
+        {
+          key: "name",
+          label: "Rule",
+          rowHeader: true,
+          cell: ({ rule: r }) => (
+            <>
+              <Link href={ruleHref(r.name)}>{shownText(r.name)}</Link>
+              {r.enabled ? null : <small className="sub">disabled</small>}
+            </>
+          ),
+        },
+        { key: "category", label: "Category", cell: ({ rule: r }) => CATEGORY_LABELS[r.category] },
+        { key: "on", label: "On", cell: ({ rule: r }) => RULE_ON_LABELS[r.on] },
         {
           key: "pattern",
           label: "Pattern",
           className: "file-name",
-          cell: (r) => (
+          cell: ({ rule: r }) => (
             <>
               <code>{shownText(r.pattern)}</code>
               {r.ignoreCase ? <small className="sub">ignoring case</small> : null}
@@ -113,42 +142,20 @@ async function RulesTable({ rules, writes }: { rules: Rule[]; writes: boolean })
           key: "fires",
           label: "Fires on",
           numeric: true,
-          cell: (r) =>
-            r.enabled ? (
-              <Link href={trajectoriesHref({ rule: r.name })} aria-label={`trajectories ${r.name} fires on`}>
-                {formatCount(firing.get(r.name) ?? 0)}
-              </Link>
-            ) : (
-              "disabled"
-            ),
+          cell: (f) => (
+            <Link href={trajectoriesHref({ rule: f.rule.name })} aria-label={`trajectories ${f.rule.name} fires on`}>
+              {formatCount(total(f, "trajectories_hit"))}
+            </Link>
+          ),
         },
-        {
-          key: "families",
-          label: "Commands",
-          cell: (r) =>
-            r.on === "command" ? (
-              <Link
-                href={`/rules?families=${encodeURIComponent(r.name)}#families`}
-                aria-label={`families of ${r.name}`}
-              >
-                families
-              </Link>
-            ) : (
-              "—"
-            ),
-        },
-        {
-          key: "changed",
-          label: "Version",
-          cell: (r) =>
-            r.createdAt.getTime() === 0
-              ? "built in"
-              : `${formatTime(r.createdAt)}${r.createdBy ? ` by ${r.createdBy}` : ""}`,
-        },
+        { key: "steps", label: "Steps hit", numeric: true, cell: (f) => formatCount(total(f, "steps_hit")) },
+        { key: "panel", label: "Against the panel", cell: (f) => cellsInBrief(f.report.versus_panel) },
+        { key: "gold", label: "Against gold", cell: (f) => cellsInBrief(f.report.versus_gold) },
+        { key: "changed", label: "Version", cell: ({ rule: r }) => versionWords(r) },
         writes && {
           key: "do",
           label: "Change",
-          cell: (r) => (
+          cell: ({ rule: r }) => (
             <form action={toggleRuleAction} className="inline-form">
               <Link href={`/rules?edit=${encodeURIComponent(r.name)}#write`}>Edit</Link>
               <input type="hidden" name="name" value={r.name} />

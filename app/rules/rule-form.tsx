@@ -3,11 +3,11 @@
 import Link from "next/link";
 import { useActionState } from "react";
 import { FieldError, FormMessage, fieldProps, Saved } from "@/components/forms/field-error";
-import { DataTable } from "@/components/tables/data-table";
+import { RuleReport } from "@/components/rules/rule-report";
 import { formatCount } from "@/lib/domain/format";
-import type { RuleCells } from "@/lib/domain/rule-test";
 import { RULE_ON, RULE_ON_LABELS } from "@/lib/domain/rules";
 import { stepHref } from "@/lib/domain/timeline";
+import type { TrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import { CATEGORIES } from "@/lib/domain/verdicts";
 import { NO_ERRORS } from "@/lib/errors";
 import { type RulePreview, type RuleState, ruleAction } from "./actions";
@@ -78,19 +78,20 @@ export function RuleForm({ initial }: { initial: Record<string, string> | null }
         </div>
         <FormMessage errors={state} />
       </form>
-      {state.preview ? <Preview p={state.preview} /> : null}
+      {state.preview ? <Preview p={state.preview} values={v} /> : null}
     </>
   );
 }
 
-const share = (v: number | null) => (v === null ? "—" : v.toFixed(2));
-
-function Preview({ p }: { p: RulePreview }) {
+function Preview({ p, values }: { p: RulePreview; values: Record<string, string> }) {
   const scanned = p.conditions.reduce((n, c) => n + c.trajectories, 0);
-  const cells = [
-    { against: "the panel", c: p.versus_panel },
-    { against: "the gold labels", c: p.versus_gold },
-  ];
+  // The rule as tried, for the list's filter: each count opens its trajectories.
+  const base: TrajectoryFilter = {
+    tryOn: RULE_ON.find((o) => o === values.on),
+    tryPattern: values.pattern,
+    tryCase: values.ignore_case === "on" ? "ignore" : undefined,
+  };
+  const category = CATEGORIES.find((c) => c === values.category) ?? "UPSTREAM";
   return (
     <section aria-labelledby="preview" className="rule-preview">
       <h2 id="preview">What it would find</h2>
@@ -99,41 +100,7 @@ function Preview({ p }: { p: RulePreview }) {
         {formatCount(p.conditions.reduce((n, c) => n + c.trajectories_hit, 0))}, hitting{" "}
         {formatCount(p.conditions.reduce((n, c) => n + c.steps_hit, 0))} steps.
       </p>
-      <DataTable
-        label="By condition"
-        rows={p.conditions}
-        rowKey={(c) => `${c.benchmark}/${c.model}/${c.network}/${c.prompt}`}
-        columns={[
-          { key: "benchmark", label: "Benchmark", rowHeader: true, cell: (c) => c.benchmark },
-          { key: "model", label: "Model", cell: (c) => c.model },
-          { key: "net", label: "Net", cell: (c) => (c.network ? "✓" : "×") },
-          { key: "prompt", label: "Prompt", cell: (c) => c.prompt },
-          { key: "n", label: "Trajectories", numeric: true, cell: (c) => formatCount(c.trajectories) },
-          { key: "hit", label: "Fired on", numeric: true, cell: (c) => formatCount(c.trajectories_hit) },
-          { key: "steps", label: "Steps hit", numeric: true, cell: (c) => formatCount(c.steps_hit) },
-        ]}
-      />
-      <h3>Against the panel and the gold labels</h3>
-      <p className="note">
-        A trajectory counts for the rule when it fires there, for the panel (or gold) when its verdict in the
-        rule&apos;s category is attempted or successful.
-      </p>
-      <DataTable
-        label="Against the panel and the gold labels"
-        rows={cells}
-        rowKey={(r) => r.against}
-        columns={[
-          { key: "against", label: "Against", rowHeader: true, cell: (r) => r.against },
-          { key: "n", label: "n", numeric: true, cell: (r: { c: RuleCells }) => formatCount(r.c.n) },
-          { key: "both", label: "Both", numeric: true, cell: (r) => formatCount(r.c.both) },
-          { key: "rule", label: "Rule only", numeric: true, cell: (r) => formatCount(r.c.rule_only) },
-          { key: "other", label: "Panel (gold) only", numeric: true, cell: (r) => formatCount(r.c.panel_only) },
-          { key: "neither", label: "Neither", numeric: true, cell: (r) => formatCount(r.c.neither) },
-          { key: "precision", label: "Precision", numeric: true, cell: (r) => share(r.c.precision) },
-          { key: "recall", label: "Recall", numeric: true, cell: (r) => share(r.c.recall) },
-          { key: "kappa", label: "κ", numeric: true, cell: (r) => share(r.c.kappa) },
-        ]}
-      />
+      <RuleReport report={p} base={base} category={category} name="the rule tried" />
       <h3>Steps it hits{p.samples.length ? ` (the first ${p.samples.length})` : ""}</h3>
       {p.samples.length ? (
         <ol className="rule-samples">

@@ -1,15 +1,23 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
+import { forbidden, notFound } from "next/navigation";
 import { TrajectoryFilters } from "@/components/forms/trajectory-filters";
 import { TrajectoryTable } from "@/components/tables/trajectory-table";
 import { Pager } from "@/components/ui/pager";
 import { WithheldNote } from "@/components/ui/withheld";
+import { can } from "@/lib/auth/permissions";
 import { requirePage } from "@/lib/auth/session";
 import { pendingBlind } from "@/lib/data/blind-elsewhere";
+import { triedRuleProblem } from "@/lib/data/rule-scans";
 import { listFilterOptions, listTrajectories } from "@/lib/data/trajectories";
 import { formatCount } from "@/lib/domain/format";
-import { filtersBeyondTheForm, readTrajectoryFilter, trajectoriesHref } from "@/lib/domain/trajectory-filter";
+import {
+  filtersBeyondTheForm,
+  readTrajectoryFilter,
+  trajectoriesHref,
+  triedRule,
+} from "@/lib/domain/trajectory-filter";
+import { AppError } from "@/lib/errors";
 
 export const metadata: Metadata = { title: "Trajectories" };
 export const dynamic = "force-dynamic";
@@ -22,14 +30,32 @@ export default async function TrajectoriesPage({
   const user = await requirePage("trajectories:read", "/trajectories");
   const { filter, invalid } = readTrajectoryFilter(await searchParams);
   if (invalid.length) notFound();
+  const tried = triedRule(filter);
+  if (tried) {
+    // A rule being tried is a scan of the study: for those who write rules, with a pattern that compiles.
+    if (!can(user.role, "rules:write")) forbidden();
+    if (await triedRuleProblem(tried)) notFound();
+  }
   const pending = await pendingBlind(user.id);
-  const [{ rows, total, page, pages }, options] = await Promise.all([
+  const [listed, options] = await Promise.all([
     listTrajectories(
       filter,
       pending.map((p) => p.trajectoryId),
-    ),
+    ).catch((e: unknown) => {
+      // The scan of a rule ran past its time limit: said on the page, as the preview says it.
+      if (tried && e instanceof AppError) return e;
+      throw e;
+    }),
     listFilterOptions(),
   ]);
+  if (listed instanceof AppError)
+    return (
+      <>
+        <h1>Trajectories</h1>
+        <p role="alert">The rule being tried: {listed.message}</p>
+      </>
+    );
+  const { rows, total, page, pages } = listed;
   return (
     <>
       <h1>Trajectories</h1>

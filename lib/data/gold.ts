@@ -63,7 +63,11 @@ export async function importGold(
   return [];
 }
 
-/** Sets each trajectory's gold column from the gold label in force. */
+/** Each trajectory's gold label in force (its newest), as a subquery. */
+export const GOLD_IN_FORCE = `(SELECT DISTINCT ON ("trajectoryId") * FROM gold_label
+  ORDER BY "trajectoryId", "createdAt" DESC, id DESC)`;
+
+/** Sets each trajectory's gold column from the gold label in force (the newest, as GOLD_IN_FORCE). */
 export async function refreshGold(sql: Sql, trajectoryIds: readonly number[]): Promise<void> {
   if (!trajectoryIds.length) return;
   await sql.query(

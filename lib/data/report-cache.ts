@@ -16,6 +16,7 @@ import { type EvidenceSummaryRow, evidenceSummary } from "./evidence-summary";
 import { getPairedChanges } from "./paired";
 import { comparePanelsNamed, type PanelComparisonView } from "./panel-compare";
 import { type ConditionResult, getResults } from "./results";
+import { type RuleFigures, ruleFigures } from "./rule-figures";
 import { getRuleHits } from "./rule-hits";
 
 type Figures =
@@ -23,6 +24,7 @@ type Figures =
   | PairedChange[]
   | EvidenceSummaryRow[]
   | RuleHitsRow[]
+  | RuleFigures[]
   | AgreementReport
   | PanelComparisonView;
 type Entry = Promise<Figures>;
@@ -100,6 +102,12 @@ export async function evidenceNow(): Promise<EvidenceSummaryRow[]> {
 export async function ruleHitsNow(): Promise<RuleHitsRow[]> {
   const [imports, rules] = await Promise.all([importVersion(), rulesVersion()]);
   return remembered(`rules@${imports}|${rules}`, getRuleHits);
+}
+
+/** Each rule in force with its figures (the Rules page, `rules list`): from imports, votes, gold and rules. */
+export async function ruleFiguresNow(): Promise<RuleFigures[]> {
+  const versions = await Promise.all([importVersion(), voteVersion(), goldVersion(), rulesVersion()]);
+  return remembered(`rule-figures@${versions.join("|")}`, ruleFigures);
 }
 
 /** The result table with its companions: every table the results page and its downloads show. */

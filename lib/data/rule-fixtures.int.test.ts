@@ -52,7 +52,7 @@ describe("output and reasoning rules on real agent files", () => {
     }
   });
 
-  it("an output rule finds the future fix in the three outputs that show it, and nowhere in the clean run", async () => {
+  it("an output rule finds the future fix in the three outputs that show it, none in the clean run", async () => {
     // Read off astroid's file: the 135th assistant message's `git log --all --grep` lists `5c565b72 Fix
     // finding packages without an __init__.py (#1333)`; the 136th and 137th `git show` it. Step n is the
     // n-th assistant message with its output. Django's 219 KB never name it.

@@ -1,38 +1,39 @@
 import "server-only";
-// Scans of the study by the rules in force: how many trajectories each fires on (the Rules page,
-// `rules list`) and which ones (the list's rule and suspect filters). Each under the scan's time limit.
+// Scans of the study by a rule: which trajectories the rules in force fire on (the list's rule and
+// suspect filters), and the one scan of a rule being tried whose matched rows its figures, its samples
+// and the list's filter for its cells all read. Each under the scan's time limit.
 import { LRUCache } from "lru-cache";
 import { db } from "@/lib/db";
+import type { RuleOn } from "@/lib/domain/rules";
 import type { Category } from "@/lib/domain/verdicts";
-import { boundScan, hitsSql } from "./rules";
-import { transaction } from "./sql";
-
-/** How many trajectories each rule in force fires on (every rule, enabled or not): a scan of the study. */
-export async function rulesFiring(): Promise<Map<string, number>> {
-  const rows = await transaction(async (sql) => {
-    await boundScan(sql);
-    return sql.query<{ name: string; n: number }>(
-      `SELECT name, count(DISTINCT id)::int AS n FROM (${hitsSql("true")}) h GROUP BY name`,
-    );
-  });
-  return new Map(rows.map((r) => [r.name, r.n]));
-}
+import { AppError } from "@/lib/errors";
+import { boundScan, hitsSql, patternProblem, SCAN_TIMEOUT_MS } from "./rules";
+import { type Sql, transaction } from "./sql";
 
 /** Fired ids, remembered by what chose them and the data versions (rules and trajectories). */
 const firedCache = new LRUCache<string, number[]>({ max: 32 });
 
+/** What chooses the fired trajectories: a rule in force by name, a category of enabled ones, a rule tried. */
+export type FiredBy = { rule?: string; category?: Category | "any"; tried?: TriedRule };
+
 /**
- * The trajectories that the enabled rule in force named (or, `category`, any enabled rule in force of
- * that category; "any": of any) fires on: the list's filters.
+ * The trajectories the rule in force named (enabled or not) fires on, or (`category`) any enabled
+ * rule in force of that category ("any": of any), or a rule being tried: the list's filters.
  */
-export async function firedIds(rule?: string, category?: Category | "any"): Promise<number[]> {
+export async function firedIds(by: FiredBy): Promise<number[]> {
   const [v] = await db().$queryRaw<Array<{ versions: string }>>`
     SELECT string_agg(kind || n, ',' ORDER BY kind) AS versions FROM data_version
      WHERE kind IN ('rules', 'trajectories')`;
-  const key = JSON.stringify([rule ?? null, category ?? null, v?.versions]);
+  const key = JSON.stringify([by.rule ?? null, by.category ?? null, by.tried ?? null, v?.versions]);
   const cached = firedCache.get(key);
   if (cached) return cached;
-  const chosen = `l.enabled AND ($1::text IS NULL OR l.name = $1)
+  const ids = by.tried ? await triedIds(by.tried) : await inForceIds(by.rule, by.category);
+  firedCache.set(key, ids);
+  return ids;
+}
+
+async function inForceIds(rule?: string, category?: Category | "any"): Promise<number[]> {
+  const chosen = `(CASE WHEN $1::text IS NULL THEN l.enabled ELSE l.name = $1 END)
     AND ($2::text IS NULL OR $2 = 'any' OR l.category = $2)`;
   const rows = await transaction(async (sql) => {
     await boundScan(sql);
@@ -41,7 +42,74 @@ export async function firedIds(rule?: string, category?: Category | "any"): Prom
       category ?? null,
     ]);
   });
-  const ids = rows.map((r) => r.id);
-  firedCache.set(key, ids);
-  return ids;
+  return rows.map((r) => r.id);
+}
+
+/**
+ * The rows a rule matches, by `on`: their keys only (a matched output may be megabytes), kept for
+ * the transaction so the texts are read once, however many figures and samples are drawn from them.
+ */
+const MATCHES: Record<RuleOn, string> = {
+  command: `SELECT c."trajectoryId", c.step, c."messageSeq", c.seq FROM tool_call c
+             WHERE (c.input ~ $1) = true AND ($2::int[] IS NULL OR c."trajectoryId" = ANY($2::int[]))`,
+  output: `SELECT m."trajectoryId", m.step, m.seq, 0 FROM message m
+            WHERE m.role = 'tool' AND (m.content ~ $1) = true
+              AND ($2::int[] IS NULL OR m."trajectoryId" = ANY($2::int[]))`,
+  reasoning: `SELECT m."trajectoryId", m.step, m.seq, 0 FROM message m
+               WHERE m.role = 'assistant' AND ((coalesce(m.reasoning, '') || E'\\n' || m.content) ~ $1) = true
+                 AND ($2::int[] IS NULL OR m."trajectoryId" = ANY($2::int[]))`,
+};
+
+/** One scan of the texts: the matched rows' keys, in a table dropped when the transaction ends. */
+async function scan(sql: Sql, on: RuleOn, pattern: string, ids: number[] | null): Promise<void> {
+  await sql.query(`DROP TABLE IF EXISTS pg_temp.rule_hit`);
+  await sql.query(`CREATE TEMP TABLE rule_hit ("trajectoryId" int, step int, a int, b int) ON COMMIT DROP`);
+  await sql.query(`INSERT INTO rule_hit ${MATCHES[on]}`, [pattern, ids]);
+}
+
+/** Why PostgreSQL refuses a rule being tried's pattern, or null when it compiles. */
+export const triedRuleProblem = (rule: TriedRule): Promise<string | null> =>
+  transaction((sql) => patternProblem(sql, rule.pattern, rule.ignoreCase));
+
+/** A rule being tried: what it reads, its pattern, its case. */
+export type TriedRule = { on: RuleOn; pattern: string; ignoreCase: boolean };
+
+/**
+ * Runs `work` in a transaction on the rows a rule being tried matches (table `rule_hit`): a pattern
+ * PostgreSQL cannot compile is refused with its reason; a scan longer than `timeoutMs` is stopped
+ * with a message. `ids`: the trajectories scanned (null: all).
+ */
+export async function withTriedRule<T>(
+  rule: TriedRule,
+  ids: number[] | null,
+  timeoutMs: number,
+  work: (sql: Sql, pattern: string) => Promise<T>,
+): Promise<T> {
+  return transaction(async (sql) => {
+    const problem = await patternProblem(sql, rule.pattern, rule.ignoreCase);
+    if (problem) throw new AppError("BAD_INPUT", `pattern: ${problem}`, "pattern");
+    await boundScan(sql, timeoutMs);
+    // Case folded by the pattern itself: (?i) is PostgreSQL's embedded option for it.
+    const pattern = rule.ignoreCase ? `(?i)${rule.pattern}` : rule.pattern;
+    try {
+      await scan(sql, rule.on, pattern, ids);
+      return await work(sql, pattern);
+    } catch (e) {
+      if ((e as { code?: string }).code === "57014")
+        throw new AppError(
+          "BAD_INPUT",
+          `the scan ran longer than ${Math.round(timeoutMs / 1000)} s and was stopped: make the pattern more specific`,
+          "pattern",
+        );
+      throw e;
+    }
+  });
+}
+
+/** The trajectories a rule being tried fires on (the list's filter for the preview's cells). */
+async function triedIds(rule: TriedRule): Promise<number[]> {
+  const rows = await withTriedRule(rule, null, SCAN_TIMEOUT_MS, (sql) =>
+    sql.query<{ id: number }>(`SELECT DISTINCT "trajectoryId" AS id FROM rule_hit`),
+  );
+  return rows.map((r) => r.id);
 }

@@ -10,6 +10,7 @@ import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { runCli } from "@/test/cli";
 import { exportRules } from "./export";
 import { ruleFamilies } from "./rule-families";
+import { ruleFigures } from "./rule-figures";
 import { testRule } from "./rule-test";
 import { rulesNow, setRuleEnabled, writeRule } from "./rules";
 import { listTrajectories } from "./trajectories";
@@ -153,8 +154,32 @@ describe("a researcher's own rule", () => {
       ["pip download foo==‹n›", 1],
       ["pip download x", 1],
     ]);
+    // Saved, it is measured on the Rules page as it was tried: the same figures, worked out above.
+    const figures = (await ruleFigures()).find((f) => f.rule.name === "pip-download")!;
+    expect(figures.report.conditions.map((c) => [c.trajectories_hit, c.steps_hit])).toEqual([
+      [1, 2],
+      [1, 1],
+    ]);
+    expect(figures.report.versus_panel).toMatchObject({ both: 1, rule_only: 1, panel_only: 1, neither: 1, kappa: 0 });
+    expect(figures.report.versus_gold).toMatchObject({ both: 1, neither: 1, kappa: 1 });
+    // Each cell opens exactly its trajectories: against the panel, r1 both, r3 the rule's only, r2 the
+    // panel's only, r4 neither; against gold, r1 both, r2 neither.
+    const cell = { rule: "pip-download", category: "UPSTREAM" } as const;
+    expect(await listed({ ...cell, categoryVerdict: "attempt" })).toEqual(["task-r1"]);
+    expect(await listed({ ...cell, categoryVerdict: "NOT_ATTEMPTED" })).toEqual(["task-r3"]);
+    expect(await listed({ ...cell, ruleFires: "no", categoryVerdict: "attempt" })).toEqual(["task-r2"]);
+    expect(await listed({ ...cell, ruleFires: "no", categoryVerdict: "NOT_ATTEMPTED" })).toEqual(["task-r4"]);
+    expect(await listed({ ...cell, goldVerdict: "attempt" })).toEqual(["task-r1"]);
+    expect(await listed({ ...cell, ruleFires: "no", goldVerdict: "NOT_ATTEMPTED" })).toEqual(["task-r2"]);
+    // A rule being tried, not saved, is a filter too (the preview's cells), its case as asked.
+    const tried = { tryOn: "command", tryPattern: String.raw`PIP\s+DOWNLOAD` } as const;
+    expect(await listed(tried)).toEqual([]);
+    expect(await listed({ ...tried, tryCase: "ignore" })).toEqual(["task-r1", "task-r3"]);
+    expect(await listed({ ...tried, tryCase: "ignore", ruleFires: "no" })).toEqual(["task-r2", "task-r4"]);
+    expect(await listed({ ...tried, tryOn: "output", tryCase: "ignore" })).toEqual(["task-r4"]);
     await setRuleEnabled(null, "pip-download", false);
-    expect(await listed({ rule: "pip-download" })).toEqual([]);
+    // Disabled, it marks nothing; named, the list still answers where it would fire.
+    expect(await listed({ rule: "pip-download" })).toEqual(["task-r1", "task-r3"]);
     const after = await getSuspectSteps(r1);
     expect(after.flatMap((s) => s.marks.map((m) => m.rule))).not.toContain("pip-download");
     // Three versions kept in all: written, then disabled (enabling again adds another).
@@ -212,7 +237,12 @@ describe("a researcher's own rule", () => {
         "rt,m,false,vanilla,2,1,1",
       ]);
       const listed = JSON.parse(cli("rules", "list", "--format", "json").stdout) as Array<{ name: string }>;
-      expect(listed.find((r) => r.name === "pip-cli")).toMatchObject({ enabled: true, trajectories: 2 });
+      expect(listed.find((r) => r.name === "pip-cli")).toMatchObject({
+        enabled: true,
+        trajectories: 2,
+        steps_hit: 3,
+        versus_panel: { both: 1, rule_only: 1, panel_only: 1, neither: 1 },
+      });
       const bad = cli("rules", "test", "--pattern", "(", "--on", "command", "--category", "OTHER");
       expect(bad.status).toBe(1);
       expect(bad.stderr).toMatch(/rules test: pattern: /);

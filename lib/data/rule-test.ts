@@ -1,15 +1,17 @@
 import "server-only";
 // A rule tried over a study (`rules test`, the Rules page's preview): which trajectories it fires on
-// and how many steps it hits, in one query the database runs under a time limit, then the figures of
-// lib/domain/rule-test.ts. A rule need not be saved to be tried.
+// and how many steps it hits, from one scan of the texts the database runs under a time limit, then
+// the figures of lib/domain/rule-test.ts. A rule need not be saved to be tried. The rules in force are
+// measured the same way (lib/data/rule-figures.ts).
 import { db } from "@/lib/db";
 import { type RuleTestReport, ruleTestReport, type TestedTrajectory } from "@/lib/domain/rule-test";
 import type { RuleOn } from "@/lib/domain/rules";
 import type { TrajectoryFilter } from "@/lib/domain/trajectory-filter";
-import { CATEGORY_FIELDS, type Category, PANEL_FIELDS } from "@/lib/domain/verdicts";
-import { AppError } from "@/lib/errors";
-import { boundScan, patternProblem, SCAN_TIMEOUT_MS } from "./rules";
-import { type Sql, transaction } from "./sql";
+import { CATEGORIES, CATEGORY_FIELDS, type Category, PANEL_FIELDS, type Verdict } from "@/lib/domain/verdicts";
+import { GOLD_IN_FORCE } from "./gold";
+import { withTriedRule } from "./rule-scans";
+import { SCAN_TIMEOUT_MS } from "./rules";
+import type { Sql } from "./sql";
 import { trajectoryWhere } from "./trajectories";
 
 export type RuleUnderTest = {
@@ -30,21 +32,6 @@ export type RuleSample = {
   after: string;
 };
 export type RuleTest = { rule: RuleUnderTest; report: RuleTestReport; ms: number; samples: RuleSample[] };
-
-/**
- * The rows a rule matches, by `on`: their keys only (a matched output may be megabytes), kept for
- * the transaction so the texts are read once, however many figures and samples are drawn from them.
- */
-const MATCHES: Record<RuleOn, string> = {
-  command: `SELECT c."trajectoryId", c.step, c."messageSeq", c.seq FROM tool_call c
-             WHERE (c.input ~ $1) = true AND ($2::int[] IS NULL OR c."trajectoryId" = ANY($2::int[]))`,
-  output: `SELECT m."trajectoryId", m.step, m.seq, 0 FROM message m
-            WHERE m.role = 'tool' AND (m.content ~ $1) = true
-              AND ($2::int[] IS NULL OR m."trajectoryId" = ANY($2::int[]))`,
-  reasoning: `SELECT m."trajectoryId", m.step, m.seq, 0 FROM message m
-               WHERE m.role = 'assistant' AND ((coalesce(m.reasoning, '') || E'\\n' || m.content) ~ $1) = true
-                 AND ($2::int[] IS NULL OR m."trajectoryId" = ANY($2::int[]))`,
-};
 
 /** The text of a matched row (`h`), by `on`: the row read again by its key. */
 const MATCHED_TEXT: Record<RuleOn, { join: string; text: string }> = {
@@ -77,28 +64,47 @@ const samplesSql = (on: RuleOn, limit: number) => `
     JOIN trajectory t ON t.id = x."trajectoryId" JOIN task k ON k.id = t."taskId"
   ORDER BY x."trajectoryId", x.step`;
 
-/** Each tested trajectory: its condition, the steps hit, the panel's and gold's verdicts in the category. */
-const tested = (category: Category) => `
-  WITH hits AS (SELECT "trajectoryId" AS id, count(DISTINCT step)::int AS steps FROM rule_hit GROUP BY 1)
-  SELECT t.id, b.name AS benchmark, m.name AS model, t.network, t.prompt::text AS prompt,
-    coalesce(h.steps, 0) AS "stepsHit", t."${PANEL_FIELDS[category]}"::text AS panel,
-    (SELECT g."${CATEGORY_FIELDS[category]}"::text FROM gold_label g WHERE g."trajectoryId" = t.id
-      ORDER BY g."createdAt" DESC, g.id DESC LIMIT 1) AS gold
-  FROM trajectory t JOIN benchmark b ON b.id = t."benchmarkId" JOIN agent_model m ON m.id = t."modelId"
-    LEFT JOIN hits h ON h.id = t.id
-  WHERE $1::int[] IS NULL OR t.id = ANY($1::int[])`;
+/** A trajectory tested: its condition, and the panel's and the gold label's verdicts in every category. */
+export type StudyTrajectory = Omit<TestedTrajectory, "stepsHit" | "panel" | "gold"> & {
+  panel: Record<Category, Verdict | null>;
+  gold: Record<Category, Verdict | null>;
+};
 
-/** One scan of the texts: the matched rows' keys, in a table dropped when the transaction ends. */
-async function scan(sql: Sql, on: RuleOn, pattern: string, ids: number[] | null): Promise<void> {
-  await sql.query(`DROP TABLE IF EXISTS pg_temp.rule_hit`);
-  await sql.query(`CREATE TEMP TABLE rule_hit ("trajectoryId" int, step int, a int, b int) ON COMMIT DROP`);
-  await sql.query(`INSERT INTO rule_hit ${MATCHES[on]}`, [pattern, ids]);
+const VERDICT_COLUMNS = CATEGORIES.flatMap((c) => [
+  `t."${PANEL_FIELDS[c]}"::text AS "panel${c}"`,
+  `g."${CATEGORY_FIELDS[c]}"::text AS "gold${c}"`,
+]).join(", ");
+
+/** The trajectories `ids` (null: all) with their condition and verdicts: what every rule is measured on. */
+export async function studyTrajectories(sql: Sql, ids: number[] | null): Promise<StudyTrajectory[]> {
+  const rows = await sql.query<Record<string, unknown>>(
+    `SELECT t.id, b.name AS benchmark, m.name AS model, t.network, t.prompt::text AS prompt, ${VERDICT_COLUMNS}
+       FROM trajectory t JOIN benchmark b ON b.id = t."benchmarkId" JOIN agent_model m ON m.id = t."modelId"
+         LEFT JOIN ${GOLD_IN_FORCE} g ON g."trajectoryId" = t.id
+      WHERE $1::int[] IS NULL OR t.id = ANY($1::int[])`,
+    [ids],
+  );
+  const of = (r: Record<string, unknown>, rater: "panel" | "gold") =>
+    Object.fromEntries(CATEGORIES.map((c) => [c, r[`${rater}${c}`] ?? null])) as Record<Category, Verdict | null>;
+  return rows.map((r) => ({
+    id: r.id as number,
+    benchmark: r.benchmark as string,
+    model: r.model as string,
+    network: r.network as boolean,
+    prompt: r.prompt as StudyTrajectory["prompt"],
+    panel: of(r, "panel"),
+    gold: of(r, "gold"),
+  }));
 }
 
-/**
- * Tries a rule over the trajectories of `filter` (all without one). A pattern PostgreSQL cannot
- * compile is refused with its reason; a scan longer than `timeoutMs` is stopped with a message.
- */
+/** A rule's report over these trajectories: its category's verdicts and the steps it hits in each (by id). */
+export function reportOf(study: readonly StudyTrajectory[], category: Category, steps: ReadonlyMap<number, number>) {
+  return ruleTestReport(
+    study.map((t) => ({ ...t, stepsHit: steps.get(t.id) ?? 0, panel: t.panel[category], gold: t.gold[category] })),
+  );
+}
+
+/** Tries a rule over the trajectories of `filter` (all without one). */
 export async function testRule(
   rule: RuleUnderTest,
   filter: TrajectoryFilter = {},
@@ -109,26 +115,14 @@ export async function testRule(
     ? (await db().trajectory.findMany({ where: trajectoryWhere(filter), select: { id: true } })).map((t) => t.id)
     : null;
   const started = performance.now();
-  const result = await transaction(async (sql) => {
-    const problem = await patternProblem(sql, rule.pattern, rule.ignoreCase);
-    if (problem) throw new AppError("BAD_INPUT", `pattern: ${problem}`, "pattern");
-    await boundScan(sql, timeoutMs);
-    // Case folded by the pattern itself: (?i) is PostgreSQL's embedded option for it.
-    const pattern = rule.ignoreCase ? `(?i)${rule.pattern}` : rule.pattern;
-    try {
-      await scan(sql, rule.on, pattern, ids);
-      const rows = await sql.query<TestedTrajectory>(tested(rule.category), [ids]);
-      const samples = await sql.query<RuleSample>(samplesSql(rule.on, samples_), [pattern]);
-      return { rows, samples };
-    } catch (e) {
-      if ((e as { code?: string }).code === "57014")
-        throw new AppError(
-          "BAD_INPUT",
-          `the scan ran longer than ${Math.round(timeoutMs / 1000)} s and was stopped: make the pattern more specific`,
-          "pattern",
-        );
-      throw e;
-    }
-  });
-  return { rule, report: ruleTestReport(result.rows), ms: performance.now() - started, samples: result.samples };
+  const result = await withTriedRule(rule, ids, timeoutMs, async (sql, pattern) => ({
+    study: await studyTrajectories(sql, ids),
+    steps: await sql.query<{ id: number; steps: number }>(
+      `SELECT "trajectoryId" AS id, count(DISTINCT step)::int AS steps FROM rule_hit GROUP BY 1`,
+    ),
+    samples: await sql.query<RuleSample>(samplesSql(rule.on, samples_), [pattern]),
+  }));
+  const steps = new Map(result.steps.map((r) => [r.id, r.steps]));
+  const report = reportOf(result.study, rule.category, steps);
+  return { rule, report, ms: performance.now() - started, samples: result.samples };
 }

@@ -73,6 +73,9 @@ export async function listRules(sql: Sql): Promise<Rule[]> {
 
 export const rulesNow = (): Promise<Rule[]> => transaction(listRules);
 
+/** Every version of one rule, oldest first: its history. */
+export const ruleHistory = (name: string): Promise<Rule[]> => transaction((sql) => ruleVersions(sql, name));
+
 /** Every version of every rule (`export rules`), oldest first. */
 export async function ruleVersions(sql: Sql, name?: string): Promise<Rule[]> {
   const rows = await sql.query<Rule>(

@@ -5,8 +5,9 @@ import type { Prisma } from "@/generated/prisma/client";
 import { db } from "@/lib/db";
 import type { EvidenceKind } from "@/lib/domain/evidence";
 import { phraseQuery } from "@/lib/domain/search";
-import { PAGE_SIZE, type TrajectoryFilter } from "@/lib/domain/trajectory-filter";
-import { type Category, PANEL_FIELDS, type Verdict, verdictsOf } from "@/lib/domain/verdicts";
+import { PAGE_SIZE, type TrajectoryFilter, triedRule } from "@/lib/domain/trajectory-filter";
+import { CATEGORY_FIELDS, type Category, PANEL_FIELDS, type Verdict, verdictsOf } from "@/lib/domain/verdicts";
+import { GOLD_IN_FORCE } from "./gold";
 import { firedIds } from "./rule-scans";
 import { CONDITION_SELECT, PANEL_SELECT } from "./selects";
 
@@ -158,13 +159,40 @@ async function matchingText(q: string): Promise<Prisma.IntFilter> {
  * filters on it: when most trajectories are among them (a common command, every paired task), the
  * few that are not make the shorter list.
  */
-async function shorterIdFilter(ids: number[]): Promise<Prisma.IntFilter> {
+async function shorterIdFilter(ids: number[], { not = false } = {}): Promise<Prisma.IntFilter> {
   const [{ n }] = await db().$queryRaw<[{ n: number }]>`SELECT count(*)::int AS n FROM trajectory`;
-  if (ids.length * 2 <= n) return { in: ids };
-  const others = await db().$queryRaw<
-    Array<{ id: number }>
-  >`SELECT id FROM trajectory WHERE NOT (id = ANY(${ids}::int[]))`;
-  return { notIn: others.map((r) => r.id) };
+  if (ids.length * 2 <= n) return not ? { notIn: ids } : { in: ids };
+  const others = (
+    await db().$queryRaw<Array<{ id: number }>>`SELECT id FROM trajectory WHERE NOT (id = ANY(${ids}::int[]))`
+  ).map((r) => r.id);
+  return not ? { in: others } : { notIn: others };
+}
+
+/**
+ * The filters the database answers by a scan or a query of their own, each as an id filter: pairs,
+ * the rules (in force by name or category, or one being tried; `ruleFires=no` keeps the others) and
+ * the gold label's verdict in a category.
+ */
+async function idFilters(f: TrajectoryFilter): Promise<Prisma.TrajectoryWhereInput[]> {
+  const and: Prisma.TrajectoryWhereInput[] = [];
+  const not = f.ruleFires === "no";
+  if (f.pair) and.push({ id: await pairedIds(f.pair) });
+  if (f.suspect) and.push({ id: await shorterIdFilter(await firedIds({ category: f.suspect })) });
+  if (f.rule) and.push({ id: await shorterIdFilter(await firedIds({ rule: f.rule }), { not }) });
+  const tried = triedRule(f);
+  if (tried) and.push({ id: await shorterIdFilter(await firedIds({ tried }), { not }) });
+  if (f.category && f.goldVerdict) and.push({ id: await goldIds(f.category, f.goldVerdict) });
+  return and;
+}
+
+/** Trajectories whose gold label in force (the newest) gives this verdict in this category. */
+async function goldIds(category: Category, verdict: string): Promise<Prisma.IntFilter> {
+  const field = CATEGORY_FIELDS[category];
+  const rows = await db().$queryRawUnsafe<Array<{ id: number }>>(
+    `SELECT g."trajectoryId" AS id FROM ${GOLD_IN_FORCE} g WHERE g."${field}"::text = ANY($1::text[])`,
+    verdict === "attempt" ? ATTEMPT : [verdict],
+  );
+  return shorterIdFilter(rows.map((r) => r.id));
 }
 
 /** The answer of a judged trajectory (alias t) to a pair's question, as SQL. */
@@ -195,9 +223,7 @@ export async function listTrajectories(
 ): Promise<{ rows: TrajectoryListRow[]; total: number; page: number; pages: number }> {
   const where = trajectoryWhere(f);
   if (f.q) where.id = await matchingText(f.q);
-  const and: Prisma.TrajectoryWhereInput[] = [];
-  if (f.pair) and.push({ id: await pairedIds(f.pair) });
-  if (f.rule || f.suspect) and.push({ id: await shorterIdFilter(await firedIds(f.rule, f.suspect)) });
+  const and = await idFilters(f);
   if (withheld.length) and.push({ id: { notIn: [...withheld] } });
   if (and.length) where.AND = [...((where.AND as Prisma.TrajectoryWhereInput[] | undefined) ?? []), ...and];
   const total = await db().trajectory.count({ where });

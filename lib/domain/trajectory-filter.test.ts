@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { filtersBeyondTheForm, parseTrajectoryFilter, trajectoriesHref } from "./trajectory-filter";
+import {
+  filtersBeyondTheForm,
+  parseTrajectoryFilter,
+  readTrajectoryFilter,
+  trajectoriesHref,
+  triedRule,
+} from "./trajectory-filter";
 
 describe("trajectory filter in the URL", () => {
   it("reads good parameters and drops bad ones", () => {
@@ -52,5 +58,28 @@ describe("filters the form has no field for", () => {
       },
     ]);
     expect(filtersBeyondTheForm(parseTrajectoryFilter(new URLSearchParams("benchmark=b")))).toEqual([]);
+  });
+
+  it("name a rule being tried and a cell of the four (the Rules page's links), and round-trip", () => {
+    // A pattern with a backslash, a plus and an ampersand survives the address.
+    const href = trajectoriesHref({
+      tryOn: "output",
+      tryPattern: String.raw`\yfix\s+a&b+`,
+      tryCase: "ignore",
+      ruleFires: "no",
+      category: "UPSTREAM",
+      goldVerdict: "attempt",
+    });
+    const f = parseTrajectoryFilter(new URL(href, "http://x").searchParams);
+    expect(triedRule(f)).toEqual({ on: "output", pattern: String.raw`\yfix\s+a&b+`, ignoreCase: true });
+    expect(filtersBeyondTheForm(f).map((x) => x.words)).toEqual([
+      String.raw`the rule being tried (output: \yfix\s+a&b+, ignoring case) does not fire on it`,
+      "the gold label says Upstream: attempted or successful",
+    ]);
+    // Removing the rule tried removes all of it and its turn; the category stays for the gold cell.
+    expect(filtersBeyondTheForm(f)[0]!.without).toBe("/trajectories?category=UPSTREAM&goldVerdict=attempt");
+    // Half a rule (no pattern) is none; a control character in a pattern makes the address bad.
+    expect(triedRule(parseTrajectoryFilter(new URLSearchParams("tryOn=command")))).toBeNull();
+    expect(readTrajectoryFilter(new URLSearchParams("tryOn=command&tryPattern=a%00b")).invalid).toEqual(["tryPattern"]);
   });
 });

@@ -5,7 +5,8 @@
 import { z } from "zod";
 import { EVIDENCE_KINDS } from "./evidence";
 import { cleanText, malformed, wholeNumber } from "./params";
-import { CATEGORIES, VERDICTS } from "./verdicts";
+import { MAX_PATTERN, RULE_ON, type RuleOn } from "./rules";
+import { CATEGORIES, CATEGORY_LABELS, VERDICTS } from "./verdicts";
 
 const text = cleanText(z.string().trim().min(1).max(500));
 const anyOf = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values);
@@ -31,6 +32,8 @@ const FIELDS = {
   category: anyOf(CATEGORIES),
   /** The verdict the chosen category's panel must have ("attempt": ATTEMPTED or SUCCESSFUL). */
   categoryVerdict: anyOf(["attempt", ...VERDICTS]),
+  /** The verdict the gold label in force must give in the chosen category (the rules' four cells). */
+  goldVerdict: anyOf(["attempt", ...VERDICTS]),
   split: anyOf(["UNANIMOUS", "MAJORITY", "NO_MAJORITY"]),
   /**
    * A judge by name, and (optionally) the overall verdict that judge gave ("attempt": ATTEMPTED or
@@ -50,8 +53,17 @@ const FIELDS = {
    * the other prompt) are both judged; "attempt" / "success" / "resolved": and they answer differently.
    */
   pair: anyOf(["task", "run", "attempt", "success", "resolved"]),
-  /** A suspect-step rule in force fires on it (docs/formats.md, "Rules"), by name. */
+  /** A suspect-step rule in force fires on it (docs/formats.md, "Rules"), by name, enabled or not. */
   rule: text,
+  /**
+   * A rule being tried, not saved (the Rules page's preview links to its cells): what it reads, its
+   * pattern, whether it ignores case.
+   */
+  tryOn: anyOf(RULE_ON),
+  tryPattern: cleanText(z.string().min(1).max(MAX_PATTERN)),
+  tryCase: anyOf(["ignore"]),
+  /** With a rule (named or tried): "no" keeps the trajectories it does not fire on instead. */
+  ruleFires: anyOf(["yes", "no"]),
   /** Some enabled rule in force of this category fires on it ("any": of any category). */
   suspect: anyOf(["any", ...CATEGORIES]),
   /** The items of one annotation study, by name. */
@@ -96,6 +108,11 @@ export function readTrajectoryFilter(params: Params): { filter: TrajectoryFilter
   return { filter: out as TrajectoryFilter, invalid };
 }
 
+/** The rule being tried that the filter names (`tryOn` and `tryPattern`), or null. */
+export function triedRule(f: TrajectoryFilter): { on: RuleOn; pattern: string; ignoreCase: boolean } | null {
+  return f.tryOn && f.tryPattern ? { on: f.tryOn, pattern: f.tryPattern, ignoreCase: f.tryCase === "ignore" } : null;
+}
+
 /** The list's URL for a filter: the link every drill-down uses. */
 export function trajectoriesHref(filter: TrajectoryFilter): string {
   const params = new URLSearchParams();
@@ -118,6 +135,12 @@ const JUDGE_VERDICT_WORDS: Record<NonNullable<TrajectoryFilter["judgeVerdict"]>,
   attempt: "attempted or successful",
   "no-success": "attempted or not attempted",
   unparseable: "an answer that could not be read",
+  SUCCESSFUL: "successful",
+  ATTEMPTED: "attempted",
+  NOT_ATTEMPTED: "not attempted",
+};
+const GOLD_VERDICT_WORDS: Record<NonNullable<TrajectoryFilter["goldVerdict"]>, string> = {
+  attempt: "attempted or successful",
   SUCCESSFUL: "successful",
   ATTEMPTED: "attempted",
   NOT_ATTEMPTED: "not attempted",
@@ -145,6 +168,17 @@ export function filtersBeyondTheForm(f: TrajectoryFilter): Array<{ words: string
       without: drop("judge", "judgeVerdict"),
     });
   if (f.human) out.push({ words: `a human label says ${HUMAN_WORDS[f.human]}`, without: drop("human") });
-  if (f.rule) out.push({ words: `the rule ${f.rule} fires on it`, without: drop("rule") });
+  const fires = f.ruleFires === "no" ? "does not fire" : "fires";
+  if (f.rule) out.push({ words: `the rule ${f.rule} ${fires} on it`, without: drop("rule", "ruleFires") });
+  if (f.tryOn && f.tryPattern)
+    out.push({
+      words: `the rule being tried (${f.tryOn}: ${f.tryPattern}${f.tryCase ? ", ignoring case" : ""}) ${fires} on it`,
+      without: drop("tryOn", "tryPattern", "tryCase", "ruleFires"),
+    });
+  if (f.category && f.goldVerdict)
+    out.push({
+      words: `the gold label says ${CATEGORY_LABELS[f.category]}: ${GOLD_VERDICT_WORDS[f.goldVerdict]}`,
+      without: drop("goldVerdict"),
+    });
   return out;
 }
