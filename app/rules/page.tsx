@@ -149,8 +149,18 @@ async function RulesTable({ writes }: { writes: boolean }) {
           ),
         },
         { key: "steps", label: "Steps hit", numeric: true, cell: (f) => formatCount(total(f, "steps_hit")) },
-        { key: "panel", label: "Against the panel", cell: (f) => cellsInBrief(f.report.versus_panel) },
-        { key: "gold", label: "Against gold", cell: (f) => cellsInBrief(f.report.versus_gold) },
+        {
+          key: "panel",
+          label: "Against the panel: P · R · κ",
+          className: "nowrap",
+          cell: (f) => cellsInBrief(f.report.versus_panel),
+        },
+        {
+          key: "gold",
+          label: "Against gold: P · R · κ",
+          className: "nowrap",
+          cell: (f) => cellsInBrief(f.report.versus_gold),
+        },
         { key: "changed", label: "Version", cell: ({ rule: r }) => versionWords(r) },
         writes && {
           key: "do",
