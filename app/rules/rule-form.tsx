@@ -1,11 +1,11 @@
 "use client";
 // Write a rule, see what it would find over the whole study before saving it, then save it.
 import Link from "next/link";
-import { useActionState } from "react";
+import { useActionState, useEffect, useState } from "react";
 import { FieldError, FormMessage, fieldProps, Saved } from "@/components/forms/field-error";
 import { RuleReport } from "@/components/rules/rule-report";
 import { formatCount } from "@/lib/domain/format";
-import { RULE_ON, RULE_ON_LABELS } from "@/lib/domain/rules";
+import { RULE_ON, RULE_ON_LABELS, SCAN_TIMEOUT_MS } from "@/lib/domain/rules";
 import { stepHref } from "@/lib/domain/timeline";
 import type { TrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import { CATEGORIES } from "@/lib/domain/verdicts";
@@ -78,8 +78,24 @@ export function RuleForm({ initial }: { initial: Record<string, string> | null }
         </div>
         <FormMessage errors={state} />
       </form>
-      {state.preview ? <Preview p={state.preview} values={v} /> : null}
+      {pending ? <Scanning /> : state.preview ? <Preview p={state.preview} values={v} /> : null}
     </>
+  );
+}
+
+/** While a preview scans the study: the seconds so far, beside the limit that would stop it. */
+function Scanning() {
+  const [seconds, setSeconds] = useState(0);
+  useEffect(() => {
+    const started = Date.now();
+    const timer = setInterval(() => setSeconds(Math.floor((Date.now() - started) / 1000)), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  return (
+    <p role="status" className="note">
+      Scanning the study: {seconds} s so far (stopped at {SCAN_TIMEOUT_MS / 1000} s). Every other page answers
+      meanwhile.
+    </p>
   );
 }
 

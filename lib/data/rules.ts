@@ -4,7 +4,7 @@ import "server-only";
 // with its reason) and runs them, for the marks on one trajectory and the scan over a study alike.
 import type { Actor } from "@/lib/auth/permissions";
 import { assertCan } from "@/lib/auth/permissions";
-import { RULE_ON, type Rule, type RuleInput, RuleInputSchema, type RuleOn } from "@/lib/domain/rules";
+import { RULE_ON, type Rule, type RuleInput, RuleInputSchema, type RuleOn, SCAN_TIMEOUT_MS } from "@/lib/domain/rules";
 import type { Category } from "@/lib/domain/verdicts";
 import { AppError } from "@/lib/errors";
 import type { RuleRecord } from "@/lib/import/read/interchange";
@@ -50,8 +50,7 @@ export const hitsSql = (chosen: string) =>
           AND ${ruleMatches("l", RULE_TEXT[on]("x"))}`,
   ).join(" UNION ALL ");
 
-/** How long a scan of the study by the rules may run before the database stops it (a minute). */
-export const SCAN_TIMEOUT_MS = 60_000;
+export { SCAN_TIMEOUT_MS };
 
 /** Bounds the rest of the transaction's statements: a pattern that runs away never holds a connection. */
 export async function boundScan(sql: Sql, ms = SCAN_TIMEOUT_MS): Promise<void> {

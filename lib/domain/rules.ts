@@ -17,6 +17,9 @@ export const RULE_ON_LABELS: Record<RuleOn, string> = {
   reasoning: "reasoning and text",
 };
 
+/** How long a scan of the study by a rule may run before the database stops it (a minute). */
+export const SCAN_TIMEOUT_MS = 60_000;
+
 /** The longest pattern accepted: a rule is a line a researcher reads, not a program. */
 export const MAX_PATTERN = 2000;
 
