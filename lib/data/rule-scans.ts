@@ -7,7 +7,7 @@ import { db } from "@/lib/db";
 import type { RuleOn } from "@/lib/domain/rules";
 import type { Category } from "@/lib/domain/verdicts";
 import { AppError } from "@/lib/errors";
-import { boundScan, hitsSql, patternProblem, SCAN_TIMEOUT_MS } from "./rules";
+import { boundScan, hitsSql, patternProblem, RULE_TEXT, SCAN_TIMEOUT_MS, TEXT_SOURCE } from "./rules";
 import { type Sql, transaction } from "./sql";
 
 /** Fired ids, remembered by what chose them and the data versions (rules and trajectories). */
@@ -49,22 +49,17 @@ async function inForceIds(rule?: string, category?: Category | "any"): Promise<n
  * The rows a rule matches, by `on`: their keys only (a matched output may be megabytes), kept for
  * the transaction so the texts are read once, however many figures and samples are drawn from them.
  */
-const MATCHES: Record<RuleOn, string> = {
-  command: `SELECT c."trajectoryId", c.step, c."messageSeq", c.seq FROM tool_call c
-             WHERE (c.input ~ $1) = true AND ($2::int[] IS NULL OR c."trajectoryId" = ANY($2::int[]))`,
-  output: `SELECT m."trajectoryId", m.step, m.seq, 0 FROM message m
-            WHERE m.role = 'tool' AND (m.content ~ $1) = true
-              AND ($2::int[] IS NULL OR m."trajectoryId" = ANY($2::int[]))`,
-  reasoning: `SELECT m."trajectoryId", m.step, m.seq, 0 FROM message m
-               WHERE m.role = 'assistant' AND ((coalesce(m.reasoning, '') || E'\\n' || m.content) ~ $1) = true
-                 AND ($2::int[] IS NULL OR m."trajectoryId" = ANY($2::int[]))`,
+const matches = (on: RuleOn) => {
+  const { table, where, key } = TEXT_SOURCE[on];
+  return `SELECT x."trajectoryId", x.step, ${key} FROM ${table}
+    WHERE ${where} AND (${RULE_TEXT[on]("x")} ~ $1) = true AND ($2::int[] IS NULL OR x."trajectoryId" = ANY($2::int[]))`;
 };
 
 /** One scan of the texts: the matched rows' keys, in a table dropped when the transaction ends. */
 async function scan(sql: Sql, on: RuleOn, pattern: string, ids: number[] | null): Promise<void> {
   await sql.query(`DROP TABLE IF EXISTS pg_temp.rule_hit`);
   await sql.query(`CREATE TEMP TABLE rule_hit ("trajectoryId" int, step int, a int, b int) ON COMMIT DROP`);
-  await sql.query(`INSERT INTO rule_hit ${MATCHES[on]}`, [pattern, ids]);
+  await sql.query(`INSERT INTO rule_hit ${matches(on)}`, [pattern, ids]);
 }
 
 /** Why PostgreSQL refuses a rule being tried's pattern, or null when it compiles. */

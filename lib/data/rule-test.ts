@@ -10,7 +10,7 @@ import type { TrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import { CATEGORIES, CATEGORY_FIELDS, type Category, PANEL_FIELDS, type Verdict } from "@/lib/domain/verdicts";
 import { GOLD_IN_FORCE } from "./gold";
 import { withTriedRule } from "./rule-scans";
-import { SCAN_TIMEOUT_MS } from "./rules";
+import { RULE_TEXT, SCAN_TIMEOUT_MS } from "./rules";
 import type { Sql } from "./sql";
 import { trajectoryWhere } from "./trajectories";
 
@@ -34,19 +34,10 @@ export type RuleSample = {
 export type RuleTest = { rule: RuleUnderTest; report: RuleTestReport; ms: number; samples: RuleSample[] };
 
 /** The text of a matched row (`h`), by `on`: the row read again by its key. */
-const MATCHED_TEXT: Record<RuleOn, { join: string; text: string }> = {
-  command: {
-    join: `JOIN tool_call c ON c."trajectoryId" = h."trajectoryId" AND c."messageSeq" = h.a AND c.seq = h.b`,
-    text: "c.input",
-  },
-  output: {
-    join: `JOIN message m ON m."trajectoryId" = h."trajectoryId" AND m.step = h.step AND m.seq = h.a`,
-    text: "m.content",
-  },
-  reasoning: {
-    join: `JOIN message m ON m."trajectoryId" = h."trajectoryId" AND m.step = h.step AND m.seq = h.a`,
-    text: `coalesce(m.reasoning, '') || E'\\n' || m.content`,
-  },
+const MATCHED_TEXT: Record<RuleOn, string> = {
+  command: `JOIN tool_call x ON x."trajectoryId" = h."trajectoryId" AND x."messageSeq" = h.a AND x.seq = h.b`,
+  output: `JOIN message x ON x."trajectoryId" = h."trajectoryId" AND x.step = h.step AND x.seq = h.a`,
+  reasoning: `JOIN message x ON x."trajectoryId" = h."trajectoryId" AND x.step = h.step AND x.seq = h.a`,
 };
 
 /** Characters shown on each side of a sample's match. */
@@ -58,8 +49,8 @@ const samplesSql = (on: RuleOn, limit: number) => `
     substr(x.text, greatest(1, p.at - ${CONTEXT}), least(p.at - 1, ${CONTEXT})) AS before,
     left(p.match, 500) AS match,
     substr(x.text, p.at + length(p.match), ${CONTEXT}) AS after
-  FROM (SELECT h."trajectoryId", h.step, ${MATCHED_TEXT[on].text} AS text
-          FROM (SELECT * FROM rule_hit ORDER BY "trajectoryId", step, a, b LIMIT ${limit}) h ${MATCHED_TEXT[on].join}) x
+  FROM (SELECT h."trajectoryId", h.step, ${RULE_TEXT[on]("x")} AS text
+          FROM (SELECT * FROM rule_hit ORDER BY "trajectoryId", step, a, b LIMIT ${limit}) h ${MATCHED_TEXT[on]}) x
     CROSS JOIN LATERAL (SELECT regexp_instr(x.text, $1) AS at, regexp_substr(x.text, $1) AS match) p
     JOIN trajectory t ON t.id = x."trajectoryId" JOIN task k ON k.id = t."taskId"
   ORDER BY x."trajectoryId", x.step`;

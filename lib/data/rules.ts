@@ -25,16 +25,14 @@ export const RULE_TEXT = {
   reasoning: (m: string) => `(coalesce(${m}.reasoning, '') || E'\\n' || ${m}.content)`,
 } as const;
 
-/** Where each kind of text is, as a table `x` with a trajectory and a step. */
-const TEXT_TABLE: Record<RuleOn, string> = {
-  command: `tool_call x`,
-  output: `message x`,
-  reasoning: `message x`,
-};
-const TEXT_WHERE: Record<RuleOn, string> = {
-  command: "",
-  output: `AND x.role = 'tool'`,
-  reasoning: `AND x.role = 'assistant'`,
+/**
+ * Where each kind of text is, as a table `x` with a trajectory and a step: the rows it reads and the
+ * rest of each row's key (as two integers) after its trajectory and step.
+ */
+export const TEXT_SOURCE: Record<RuleOn, { table: string; where: string; key: string }> = {
+  command: { table: "tool_call x", where: "true", key: `x."messageSeq", x.seq` },
+  output: { table: "message x", where: "x.role = 'tool'", key: "x.seq, 0" },
+  reasoning: { table: "message x", where: "x.role = 'assistant'", key: "x.seq, 0" },
 };
 
 /**
@@ -46,7 +44,7 @@ export const hitsSql = (chosen: string) =>
   RULE_ON.map(
     (on) =>
       `SELECT l.name, l.category, l.why, l.rank, x."trajectoryId" AS id, x.step FROM ${RULES_IN_FORCE} l
-         JOIN ${TEXT_TABLE[on]} ON l."on" = '${on}' ${TEXT_WHERE[on]} AND ${chosen}
+         JOIN ${TEXT_SOURCE[on].table} ON l."on" = '${on}' AND ${TEXT_SOURCE[on].where} AND ${chosen}
           AND ${ruleMatches("l", RULE_TEXT[on]("x"))}`,
   ).join(" UNION ALL ");
 
