@@ -55,6 +55,10 @@ const MATRIX: Array<[string, string, number, number, number, number]> = [
   // The researcher passes the permission check and meets the next one (not multipart: 415).
   ["POST", "/api/imports", 415, 403, 403, 401],
   ["GET", "/api/health", 200, 200, 200, 200],
+  // The HTTP API takes a bearer token only: a session cookie opens nothing there.
+  ["GET", "/api/v1/results?format=json", 401, 401, 401, 401],
+  ["GET", "/api/v1/agreement", 401, 401, 401, 401],
+  ["GET", "/api/v1/evidence", 401, 401, 401, 401],
   ["GET", "/sign-in", 307, 307, 307, 200],
 ];
 

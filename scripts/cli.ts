@@ -39,6 +39,7 @@ import { followRun, startRun } from "@/lib/judges/runs";
 import { workJudges } from "@/lib/judges/worker";
 import { PANEL_HELP, panelCommand } from "./cli-panel";
 import { RULES_HELP, rulesCommand } from "./cli-rules";
+import { TOKEN_HELP, tokenCommand } from "./cli-token";
 import { ProgressBar } from "./progress";
 
 const HELP = `Shortcut Audit command line
@@ -77,6 +78,7 @@ const HELP = `Shortcut Audit command line
   judge list                           judges, their endpoints, answers and unparseable answers
 ${PANEL_HELP}
 ${RULES_HELP}
+${TOKEN_HELP}
   user add --handle H --email E --role researcher|annotator|reviewer [--name N]
                                        create an account that signs in (or give a login to an imported annotator);
                                        the password is read from SHORTCUT_AUDIT_PASSWORD or the first line of
@@ -492,6 +494,7 @@ async function main(): Promise<number> {
     judge: judgeCommand,
     panel: (args) => panelCommand(args, fail),
     rules: (args) => rulesCommand(args, fail),
+    token: (args) => tokenCommand(args, fail),
     user: userCommand,
   };
   const run = commands[command];

@@ -7,6 +7,7 @@ import type { AgreementReport } from "@/lib/domain/agreement-report";
 import { isReportFormat, REPORT_FORMATS, type ReportFormat } from "@/lib/domain/report-formats";
 import { resultsReportJson, resultsTable, resultsTableJson } from "@/lib/domain/results-format";
 import { type ResultsReport, TABLE_NAMES, type TableName } from "@/lib/domain/results-tables";
+import { AppError } from "@/lib/errors";
 import type { AgreementScope } from "./agreement";
 import { agreementNow, resultsReportNow } from "./report-cache";
 
@@ -87,11 +88,28 @@ export async function reportResponse(
   figures: ReportFigures = live(scope),
   file = `shortcut-audit-${name}`,
 ): Promise<Response> {
+  try {
+    return await reportDownload(name, format, scope, table_, figures, file);
+  } catch (e) {
+    if (e instanceof AppError) return Response.json({ error: e.message }, { status: e.status });
+    throw e;
+  }
+}
+
+/** reportResponse's download, or an AppError (BAD_INPUT) naming the unknown format or table. */
+export async function reportDownload(
+  name: ReportName,
+  format: string | null,
+  scope: AgreementScope = {},
+  table_: string | null = null,
+  figures: ReportFigures = live(scope),
+  file = `shortcut-audit-${name}`,
+): Promise<Response> {
   const f = format ?? "csv";
   if (!isReportFormat(f))
-    return Response.json({ error: `format is one of ${Object.keys(REPORT_FORMATS).join(", ")}` }, { status: 400 });
+    throw new AppError("BAD_INPUT", `format is one of ${Object.keys(REPORT_FORMATS).join(", ")}`, "format");
   const table = name === "results" ? tableChoice(table_, f) : {};
-  if ("error" in table) return Response.json({ error: table.error }, { status: 400 });
+  if ("error" in table) throw new AppError("BAD_INPUT", table.error, "table");
   const suffix = table.table && table.table !== "results" ? `-${table.table}` : "";
   return new Response(await WRITERS[name](figures, f, table.table), {
     headers: {

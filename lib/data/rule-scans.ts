@@ -52,7 +52,8 @@ async function inForceIds(rule?: string, category?: Category | "any"): Promise<n
 const matches = (on: RuleOn) => {
   const { table, where, key } = TEXT_SOURCE[on];
   return `SELECT x."trajectoryId", x.step, ${key} FROM ${table}
-    WHERE ${where} AND (${RULE_TEXT[on]("x")} ~ $1) = true AND ($2::int[] IS NULL OR x."trajectoryId" = ANY($2::int[]))`;
+    WHERE ${where} AND (${RULE_TEXT[on]("x")} ~ $1) = true
+      AND ($2::int[] IS NULL OR x."trajectoryId" = ANY($2::int[]))`;
 };
 
 /** One scan of the texts: the matched rows' keys, in a table dropped when the transaction ends. */

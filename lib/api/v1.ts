@@ -1,0 +1,46 @@
+import "server-only";
+// The HTTP API under /api/v1 (docs/api.md): every route is one handler wrapped here. A request is
+// authenticated by its bearer token only (cookies are never read, so no other site can make a
+// browser use the API), allowed by the token's scope and by its person's role as it is now, and
+// every refusal is JSON {"error": {"code", "message"}} with its status.
+import { type Action, type Actor, can } from "@/lib/auth/permissions";
+import { admitToken } from "@/lib/data/tokens";
+import { bearerToken, type TokenScope } from "@/lib/domain/tokens";
+import { AppError, type ErrorCode } from "@/lib/errors";
+
+/** The scope a request needs: importing a file, or reading. */
+const scopeFor = (action: Action): TokenScope => (action === "imports:write" ? "import" : "read");
+
+/** An API error: its status, and the body every client can read the same way. */
+export function apiError(status: number, code: ErrorCode | "RATE_LIMITED", message: string, headers?: HeadersInit) {
+  return Response.json({ error: { code, message } }, { status, headers });
+}
+
+/**
+ * A route of the API: `handle` runs for a request whose token may do `action`, and answers; an
+ * AppError it throws becomes its status and message.
+ */
+export function v1Route(action: Action, handle: (request: Request, actor: Actor) => Promise<Response>) {
+  return async (request: Request): Promise<Response> => {
+    const token = bearerToken(request.headers.get("authorization"));
+    if (!token)
+      return apiError(401, "UNAUTHENTICATED", "send a personal access token: Authorization: Bearer TOKEN", {
+        "www-authenticate": "Bearer",
+      });
+    const use = await admitToken(token);
+    if (!use.ok)
+      return use.status === 429
+        ? apiError(429, "RATE_LIMITED", use.message, { "retry-after": String(use.retryAfter ?? 60) })
+        : apiError(401, "UNAUTHENTICATED", use.message, { "www-authenticate": 'Bearer error="invalid_token"' });
+    const scope = scopeFor(action);
+    if (!use.scopes.includes(scope)) return apiError(403, "FORBIDDEN", `this token has no "${scope}" scope`);
+    if (!can(use.actor.role, action))
+      return apiError(403, "FORBIDDEN", `${use.actor.role.toLowerCase()} may not ${action.replace(":", " ")}`);
+    try {
+      return await handle(request, use.actor);
+    } catch (e) {
+      if (e instanceof AppError) return apiError(e.status, e.code, e.message);
+      throw e;
+    }
+  };
+}
