@@ -50,7 +50,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
                 <span>
                   {shownText(user.handle)} · {user.role.toLowerCase()}
                 </span>{" "}
-                <button type="submit">Sign out</button>
+                <Link href="/tokens">API tokens</Link> <button type="submit">Sign out</button>
               </form>
             </>
           ) : null}

@@ -1,4 +1,5 @@
 import "server-only";
+import { ZodError } from "zod";
 // The HTTP API under /api/v1 (docs/api.md): every route is one handler wrapped here. A request is
 // authenticated by its bearer token only (cookies are never read, so no other site can make a
 // browser use the API), allowed by the token's scope and by its person's role as it is now, and
@@ -6,13 +7,18 @@ import "server-only";
 import { type Action, type Actor, can } from "@/lib/auth/permissions";
 import { admitToken } from "@/lib/data/tokens";
 import { bearerToken, type TokenScope } from "@/lib/domain/tokens";
-import { AppError, type ErrorCode } from "@/lib/errors";
+import { AppError, type ErrorCode, errorText } from "@/lib/errors";
 
 /** The scope a request needs: importing a file, or reading. */
 const scopeFor = (action: Action): TokenScope => (action === "imports:write" ? "import" : "read");
 
 /** An API error: its status, and the body every client can read the same way. */
-export function apiError(status: number, code: ErrorCode | "RATE_LIMITED", message: string, headers?: HeadersInit) {
+export function apiError(
+  status: number,
+  code: ErrorCode | "RATE_LIMITED" | "BUSY",
+  message: string,
+  headers?: HeadersInit,
+) {
   return Response.json({ error: { code, message } }, { status, headers });
 }
 
@@ -20,8 +26,11 @@ export function apiError(status: number, code: ErrorCode | "RATE_LIMITED", messa
  * A route of the API: `handle` runs for a request whose token may do `action`, and answers; an
  * AppError it throws becomes its status and message.
  */
-export function v1Route(action: Action, handle: (request: Request, actor: Actor) => Promise<Response>) {
-  return async (request: Request): Promise<Response> => {
+export function v1Route<Ctx = unknown>(
+  action: Action,
+  handle: (request: Request, actor: Actor, ctx: Ctx) => Promise<Response>,
+) {
+  return async (request: Request, ctx: Ctx): Promise<Response> => {
     const token = bearerToken(request.headers.get("authorization"));
     if (!token)
       return apiError(401, "UNAUTHENTICATED", "send a personal access token: Authorization: Bearer TOKEN", {
@@ -37,9 +46,10 @@ export function v1Route(action: Action, handle: (request: Request, actor: Actor)
     if (!can(use.actor.role, action))
       return apiError(403, "FORBIDDEN", `${use.actor.role.toLowerCase()} may not ${action.replace(":", " ")}`);
     try {
-      return await handle(request, use.actor);
+      return await handle(request, use.actor, ctx);
     } catch (e) {
       if (e instanceof AppError) return apiError(e.status, e.code, e.message);
+      if (e instanceof ZodError) return apiError(400, "BAD_INPUT", errorText(e));
       throw e;
     }
   };

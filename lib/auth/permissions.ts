@@ -33,6 +33,8 @@ export const PERMISSIONS = {
   "reports:write": ["RESEARCHER"],
   /** Adjudicate: the review queue of a study's disagreements, and gold labels. */
   "gold:write": ["RESEARCHER", "REVIEWER"],
+  /** One's own API tokens: make, see and revoke them (a researcher sees and revokes anyone's: people:write). */
+  "tokens:own": ["RESEARCHER", "ANNOTATOR", "REVIEWER"],
 } as const satisfies Record<string, readonly UserRole[]>;
 
 export type Action = keyof typeof PERMISSIONS;

@@ -5,7 +5,8 @@ import { db } from "@/lib/db";
 import { type EvidenceReportRow, evidenceCsv, evidenceJson, sortEvidence } from "@/lib/domain/evidence-format";
 import type { NaturalKey } from "@/lib/import/read/interchange";
 
-export async function evidenceReport(): Promise<EvidenceReportRow[]> {
+/** `only`: one trajectory's (by its id in the database). */
+export async function evidenceReport(only?: number): Promise<EvidenceReportRow[]> {
   const rows = await db().$queryRaw<
     Array<
       NaturalKey & {
@@ -22,7 +23,8 @@ export async function evidenceReport(): Promise<EvidenceReportRow[]> {
                             ORDER BY e.seq) FROM evidence e WHERE e."trajectoryId" = t.id) AS items
       FROM trajectory t
       JOIN benchmark b ON b.id = t."benchmarkId" JOIN agent_model m ON m.id = t."modelId"
-      JOIN task k ON k.id = t."taskId" JOIN task_record r ON r."instanceId" = k.key`;
+      JOIN task k ON k.id = t."taskId" JOIN task_record r ON r."instanceId" = k.key
+     WHERE ${only ?? null}::int IS NULL OR t.id = ${only ?? null}`;
   return sortEvidence(
     rows.map(({ id: _id, externalId, patchSimilarity, items, ...key }) => ({
       trajectory: { id: externalId, ...key },

@@ -6,6 +6,7 @@ import { db } from "@/lib/db";
 import { ruleRecord } from "@/lib/domain/rules";
 import type { Turn } from "@/lib/domain/steps";
 import { voteVerdicts } from "./derived";
+import { evidenceReport } from "./evidence-report";
 import { ruleVersions } from "./rules";
 import { ASKED_SELECT, KEY_SELECT, naturalKeyOf, VERDICT_SELECT } from "./selects";
 import { transaction } from "./sql";
@@ -53,10 +54,11 @@ function turnsOf(messages: readonly StoredMessage[], calls: readonly StoredCall[
   });
 }
 
-export async function* exportTrajectories(): AsyncGenerator<Record<string, unknown>> {
+/** `only`: one trajectory's (by its id in the database), as the API's trajectory route answers it. */
+export async function* exportTrajectories(only?: number): AsyncGenerator<Record<string, unknown>> {
   const trajectories = pages((after) =>
     db().trajectory.findMany({
-      where: { id: { gt: after } },
+      where: { id: { gt: after, ...(only !== undefined ? { equals: only } : {}) } },
       orderBy: { id: "asc" },
       take: PAGE,
       select: {
@@ -101,12 +103,12 @@ export async function* exportTrajectories(): AsyncGenerator<Record<string, unkno
   }
 }
 
-export async function* exportVotes(): AsyncGenerator<Record<string, unknown>> {
+export async function* exportVotes(only?: number): AsyncGenerator<Record<string, unknown>> {
   const votes = pages((after) =>
     db().judgeVote.findMany({
       // The votes the panel in force counts: a judge's answers under other prompt versions are kept
       // in the app, but a record of the interchange names no version.
-      where: { id: { gt: after }, counted: true },
+      where: { id: { gt: after }, counted: true, ...(only !== undefined ? { trajectoryId: only } : {}) },
       orderBy: { id: "asc" },
       take: PAGE,
       select: {
@@ -181,10 +183,10 @@ function personVerdict(
   };
 }
 
-export async function* exportLabels(): AsyncGenerator<Record<string, unknown>> {
+export async function* exportLabels(only?: number): AsyncGenerator<Record<string, unknown>> {
   const labels = pages((after) =>
     db().label.findMany({
-      where: { id: { gt: after } },
+      where: { id: { gt: after }, ...(only !== undefined ? { trajectoryId: only } : {}) },
       orderBy: { id: "asc" },
       take: PAGE,
       select: { ...PERSON_VERDICT_SELECT, updatedAt: true, annotator: { select: { handle: true } } },
@@ -195,10 +197,10 @@ export async function* exportLabels(): AsyncGenerator<Record<string, unknown>> {
 }
 
 /** Every version of every gold label (the newest on a trajectory is in force), oldest first. */
-export async function* exportGold(): AsyncGenerator<Record<string, unknown>> {
+export async function* exportGold(only?: number): AsyncGenerator<Record<string, unknown>> {
   const gold = pages((after) =>
     db().goldLabel.findMany({
-      where: { id: { gt: after } },
+      where: { id: { gt: after }, ...(only !== undefined ? { trajectoryId: only } : {}) },
       orderBy: { id: "asc" },
       take: PAGE,
       select: { ...PERSON_VERDICT_SELECT, createdAt: true, adjudicator: { select: { handle: true } } },
@@ -211,6 +213,36 @@ export async function* exportGold(): AsyncGenerator<Record<string, unknown>> {
 /** Every version of every rule (the newest of each name is in force), by name, oldest first. */
 export async function* exportRules(): AsyncGenerator<Record<string, unknown>> {
   for (const r of await transaction((sql) => ruleVersions(sql))) yield ruleRecord(r);
+}
+
+async function collect<T>(records: AsyncGenerator<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const r of records) out.push(r);
+  return out;
+}
+
+/**
+ * One trajectory (by its id in the database) as `export` writes it, with the votes the panel counts,
+ * the labels, every gold label version and its evidence from the task record (null: none); null
+ * when there is no such trajectory.
+ */
+export async function trajectoryWithVerdicts(id: number): Promise<Record<string, unknown> | null> {
+  const [trajectory] = await collect(exportTrajectories(id));
+  if (!trajectory) return null;
+  const [votes, labels, gold, evidence] = await Promise.all([
+    collect(exportVotes(id)),
+    collect(exportLabels(id)),
+    collect(exportGold(id)),
+    evidenceReport(id),
+  ]);
+  const found = evidence[0];
+  return {
+    trajectory,
+    votes,
+    labels,
+    gold,
+    evidence: found ? { patch_similarity: found.patch_similarity, items: found.items } : null,
+  };
 }
 
 export const EXPORTS = {

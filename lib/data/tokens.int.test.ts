@@ -9,18 +9,14 @@ import { db } from "@/lib/db";
 import { currentDb } from "@/lib/db-connect";
 import { runImport } from "@/lib/import/run/records";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
+import { call, errorOf } from "@/test/api";
 import { runCli } from "@/test/cli";
 import { createPerson, setRole } from "./people";
 import { reportText } from "./reports";
 import { createToken, listTokens, revokeToken } from "./tokens";
 
-const get = (route: (r: Request) => Promise<Response>, path: string, token?: string, headers: HeadersInit = {}) =>
-  route(
-    new Request(`http://localhost${path}`, {
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
-    }),
-  );
-const errorOf = async (r: Response) => ((await r.json()) as { error: { code: string; message: string } }).error;
+const get = (route: Parameters<typeof call>[0], path: string, token?: string, headers: Record<string, string> = {}) =>
+  call(route, path, { token, headers });
 
 let researcher: { id: string; handle: string; role: "RESEARCHER" };
 let reviewer: { id: string; handle: string; role: "REVIEWER" };

@@ -4,14 +4,10 @@ import "server-only";
 import type { Prisma } from "@/generated/prisma/client";
 import { db } from "@/lib/db";
 import type { EvidenceKind } from "@/lib/domain/evidence";
-import { phraseQuery } from "@/lib/domain/search";
-import { PAGE_SIZE, type TrajectoryFilter, triedRule } from "@/lib/domain/trajectory-filter";
-import { CATEGORY_FIELDS, type Category, PANEL_FIELDS, type Verdict, verdictsOf } from "@/lib/domain/verdicts";
-import { GOLD_IN_FORCE } from "./gold";
-import { firedIds } from "./rule-scans";
+import { PAGE_SIZE, type TrajectoryFilter } from "@/lib/domain/trajectory-filter";
+import { type Category, PANEL_FIELDS, type Verdict, verdictsOf } from "@/lib/domain/verdicts";
 import { CONDITION_SELECT, PANEL_SELECT } from "./selects";
-
-const ATTEMPT: Verdict[] = ["ATTEMPTED", "SUCCESSFUL"];
+import { ATTEMPT, idFilters, matchingText } from "./trajectory-ids";
 
 function verdictIs(v: string) {
   return v === "attempt" ? { in: ATTEMPT } : (v as Verdict);
@@ -140,80 +136,50 @@ export type TrajectoryListRow = {
   similarity: number | null;
 };
 
-/**
- * Trajectories whose commands or output starts hold the words of the text in that order (words
- * as lib/domain/search.ts cuts them), served by the two documents' GIN indexes. The small commands
- * document is checked first, so a common command is not looked for in every output.
- */
-async function matchingText(q: string): Promise<Prisma.IntFilter> {
-  const query = phraseQuery(q);
-  if (query === null) return { in: [] };
-  const rows = await db().$queryRaw<Array<{ id: number }>>`
-    SELECT "trajectoryId" AS id FROM trajectory_search, CAST(${query} AS tsquery) AS query
-    WHERE commands @@ query OR outputs @@ query`;
-  return shorterIdFilter(rows.map((r) => r.id));
-}
-
-/**
- * An id filter for these trajectories. A list of ids costs a parameter each in every query that
- * filters on it: when most trajectories are among them (a common command, every paired task), the
- * few that are not make the shorter list.
- */
-async function shorterIdFilter(ids: number[], { not = false } = {}): Promise<Prisma.IntFilter> {
-  const [{ n }] = await db().$queryRaw<[{ n: number }]>`SELECT count(*)::int AS n FROM trajectory`;
-  if (ids.length * 2 <= n) return not ? { notIn: ids } : { in: ids };
-  const others = (
-    await db().$queryRaw<Array<{ id: number }>>`SELECT id FROM trajectory WHERE NOT (id = ANY(${ids}::int[]))`
-  ).map((r) => r.id);
-  return not ? { in: others } : { notIn: others };
-}
-
-/**
- * The filters the database answers by a scan or a query of their own, each as an id filter: pairs,
- * the rules (in force by name or category, or one being tried; `ruleFires=no` keeps the others) and
- * the gold label's verdict in a category.
- */
-async function idFilters(f: TrajectoryFilter): Promise<Prisma.TrajectoryWhereInput[]> {
-  const and: Prisma.TrajectoryWhereInput[] = [];
-  const not = f.ruleFires === "no";
-  if (f.pair) and.push({ id: await pairedIds(f.pair) });
-  if (f.suspect) and.push({ id: await shorterIdFilter(await firedIds({ category: f.suspect })) });
-  if (f.rule) and.push({ id: await shorterIdFilter(await firedIds({ rule: f.rule }), { not }) });
-  const tried = triedRule(f);
-  if (tried) and.push({ id: await shorterIdFilter(await firedIds({ tried }), { not }) });
-  if (f.category && f.goldVerdict) and.push({ id: await goldIds(f.category, f.goldVerdict) });
-  return and;
-}
-
-/** Trajectories whose gold label in force (the newest) gives this verdict in this category. */
-async function goldIds(category: Category, verdict: string): Promise<Prisma.IntFilter> {
-  const field = CATEGORY_FIELDS[category];
-  const rows = await db().$queryRawUnsafe<Array<{ id: number }>>(
-    `SELECT g."trajectoryId" AS id FROM ${GOLD_IN_FORCE} g WHERE g."${field}"::text = ANY($1::text[])`,
-    verdict === "attempt" ? ATTEMPT : [verdict],
-  );
-  return shorterIdFilter(rows.map((r) => r.id));
-}
-
-/** The answer of a judged trajectory (alias t) to a pair's question, as SQL. */
-const PAIR_ANSWER = {
-  attempt: (t: string) => `${t}."panelVerdict" IN ('ATTEMPTED', 'SUCCESSFUL')`,
-  success: (t: string) => `${t}."panelVerdict" = 'SUCCESSFUL'`,
-  resolved: (t: string) => `(${t}."panelVerdict" = 'SUCCESSFUL' AND ${t}.resolved IS TRUE)`,
+/** The list's columns, read for each row shown. */
+const ROW_SELECT = {
+  id: true,
+  ...CONDITION_SELECT,
+  stepCount: true,
+  ...PANEL_SELECT,
+  voteCount: true,
+  unparseableVotes: true,
+  labelCount: true,
+  evidenceKinds: true,
+  patchSimilarity: true,
+  task: { select: { key: true } },
 } as const;
 
-/** Trajectories in a vanilla → principled pair (the `pair` filter), as an id filter. */
-async function pairedIds(pair: NonNullable<TrajectoryFilter["pair"]>): Promise<Prisma.IntFilter> {
-  const same = `o."benchmarkId" = t."benchmarkId" AND o."modelId" = t."modelId" AND o.network = t.network
-    AND o."taskId" = t."taskId" AND o.prompt <> t.prompt`;
-  const sql =
-    pair === "task"
-      ? `SELECT t.id FROM trajectory t WHERE EXISTS (SELECT 1 FROM trajectory o WHERE ${same})`
-      : `SELECT t.id FROM trajectory t JOIN trajectory o ON ${same} AND o.run = t.run
-         WHERE t."panelVerdict" IS NOT NULL AND o."panelVerdict" IS NOT NULL
-           ${pair === "run" ? "" : `AND (${PAIR_ANSWER[pair]("t")}) <> (${PAIR_ANSWER[pair]("o")})`}`;
-  const rows = await db().$queryRawUnsafe<Array<{ id: number }>>(sql);
-  return shorterIdFilter(rows.map((r) => r.id));
+type StoredRow = Prisma.TrajectoryGetPayload<{ select: typeof ROW_SELECT }>;
+
+const listRow = (r: StoredRow): TrajectoryListRow => ({
+  id: r.id,
+  benchmark: r.benchmark.name,
+  model: r.model.name,
+  task: r.task.key,
+  network: r.network,
+  prompt: r.prompt,
+  run: r.run,
+  resolved: r.resolved,
+  steps: r.stepCount,
+  panel: r.panelVerdict,
+  split: r.panelSplit,
+  categories: verdictsOf(r, PANEL_FIELDS),
+  votes: r.voteCount,
+  unparseable: r.unparseableVotes,
+  labels: r.labelCount,
+  evidence: r.evidenceKinds as EvidenceKind[],
+  similarity: r.patchSimilarity,
+});
+
+/** Every filter of the list as one condition; `withheld`: trajectories the viewer may not see now, left out. */
+async function listWhere(f: TrajectoryFilter, withheld: readonly number[]): Promise<Prisma.TrajectoryWhereInput> {
+  const where = trajectoryWhere(f);
+  if (f.q) where.id = await matchingText(f.q);
+  const and = await idFilters(f);
+  if (withheld.length) and.push({ id: { notIn: [...withheld] } });
+  if (and.length) where.AND = [...((where.AND as Prisma.TrajectoryWhereInput[] | undefined) ?? []), ...and];
+  return where;
 }
 
 /** `withheld`: trajectories the viewer may not see now (lib/data/blind-elsewhere.ts), left out. */
@@ -221,11 +187,7 @@ export async function listTrajectories(
   f: TrajectoryFilter,
   withheld: readonly number[] = [],
 ): Promise<{ rows: TrajectoryListRow[]; total: number; page: number; pages: number }> {
-  const where = trajectoryWhere(f);
-  if (f.q) where.id = await matchingText(f.q);
-  const and = await idFilters(f);
-  if (withheld.length) and.push({ id: { notIn: [...withheld] } });
-  if (and.length) where.AND = [...((where.AND as Prisma.TrajectoryWhereInput[] | undefined) ?? []), ...and];
+  const where = await listWhere(f, withheld);
   const total = await db().trajectory.count({ where });
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const page = Math.min(f.page ?? 1, pages);
@@ -234,43 +196,30 @@ export async function listTrajectories(
     orderBy: orderBy(f),
     skip: (page - 1) * PAGE_SIZE,
     take: PAGE_SIZE,
-    select: {
-      id: true,
-      ...CONDITION_SELECT,
-      stepCount: true,
-      ...PANEL_SELECT,
-      voteCount: true,
-      unparseableVotes: true,
-      labelCount: true,
-      evidenceKinds: true,
-      patchSimilarity: true,
-      task: { select: { key: true } },
-    },
+    select: ROW_SELECT,
   });
-  return {
-    total,
-    page,
-    pages,
-    rows: rows.map((r) => ({
-      id: r.id,
-      benchmark: r.benchmark.name,
-      model: r.model.name,
-      task: r.task.key,
-      network: r.network,
-      prompt: r.prompt,
-      run: r.run,
-      resolved: r.resolved,
-      steps: r.stepCount,
-      panel: r.panelVerdict,
-      split: r.panelSplit,
-      categories: verdictsOf(r, PANEL_FIELDS),
-      votes: r.voteCount,
-      unparseable: r.unparseableVotes,
-      labels: r.labelCount,
-      evidence: r.evidenceKinds as EvidenceKind[],
-      similarity: r.patchSimilarity,
-    })),
-  };
+  return { total, page, pages, rows: rows.map(listRow) };
+}
+
+/**
+ * The list as the API pages it: by id, after the cursor `after` (an id), `limit` rows; `next` is the
+ * cursor of the page after, or null at the end. The same filters and rows as the list page.
+ */
+export async function trajectoryPage(
+  f: TrajectoryFilter,
+  after: number,
+  limit: number,
+  withheld: readonly number[] = [],
+): Promise<{ items: TrajectoryListRow[]; next: number | null }> {
+  const where = await listWhere(f, withheld);
+  const rows = await db().trajectory.findMany({
+    where: { AND: [where, { id: { gt: after } }] },
+    orderBy: { id: "asc" },
+    take: limit + 1,
+    select: ROW_SELECT,
+  });
+  const items = rows.slice(0, limit).map(listRow);
+  return { items, next: rows.length > limit ? items.at(-1)!.id : null };
 }
 
 /** The values the filter menus offer. */

@@ -16,7 +16,7 @@ export type ImportSource = {
   fileBytes?: number;
   /** The file's SHA-256, asked for when the import ends (the file has been read by then). */
   sha256?: () => string | null;
-  source?: "cli" | "web" | "seed";
+  source?: "cli" | "web" | "api" | "seed";
   userId?: string | null;
   /** Who ran it, when no signed-in user did (the command line's operating-system user). */
   byName?: string | null;

@@ -1,0 +1,81 @@
+// POST /api/v1/imports?name=FILE[&benchmark=…&model=…&network=on|off&prompt=…&run=N&task=…&strict=1]:
+// the body is one file as it stands (any format the importer reads, .gz too), streamed to a
+// temporary file and never held in memory, then imported as the command line imports it, within the
+// Import page's limits. Answers the import's summary: 200 when it landed, 422 when refused whole.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Readable, Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { apiError, v1Route } from "@/lib/api/v1";
+import { config } from "@/lib/config";
+import { AppError } from "@/lib/errors";
+import { ConditionFieldsSchema } from "@/lib/import/read/condition";
+import { importMemory, readLimits } from "@/lib/import/read/limits";
+import { importFile } from "@/lib/import/run/files";
+import { workBudget } from "@/lib/server/memory-budget";
+import { UPLOAD_DIR_PREFIX } from "@/lib/server/recovery";
+
+export const dynamic = "force-dynamic";
+
+const CONDITION = ["benchmark", "model", "network", "prompt", "run", "task"] as const;
+
+/** The answer when imports hold as much memory as they may: come back later. */
+const busy = () =>
+  apiError(503, "BUSY", "the server is importing as much as its memory holds: try again in 30 s", {
+    "retry-after": "30",
+  });
+
+/** Streams the body to `target`, refusing it (413) past `maxBytes`. */
+async function receive(request: Request, target: string, maxBytes: number): Promise<void> {
+  if (!request.body) throw new AppError("BAD_INPUT", "send the file as the request's body", "body");
+  let bytes = 0;
+  const counted = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      bytes += chunk.length;
+      if (bytes > maxBytes) done(new AppError("TOO_LARGE", `the file is larger than the limit (${maxBytes} bytes)`));
+      else done(null, chunk);
+    },
+  });
+  const body = Readable.fromWeb(request.body as import("node:stream/web").ReadableStream);
+  await pipeline(body, counted, fs.createWriteStream(target)).catch((e: unknown) => {
+    if (e instanceof AppError) throw e;
+    throw new AppError("BAD_INPUT", "the body was cut off before its end; nothing was imported", "body");
+  });
+  if (bytes === 0) throw new AppError("BAD_INPUT", "the body is empty: send the file as the request's body", "body");
+}
+
+export const POST = v1Route("imports:write", async (request, actor) => {
+  const params = new URL(request.url).searchParams;
+  const condition = ConditionFieldsSchema.parse(Object.fromEntries(CONDITION.map((k) => [k, params.get(k) ?? ""])));
+  const name = path.basename(params.get("name") || "upload").replace(/[^\w.-]/g, "_") || "upload";
+  const budget = workBudget();
+  if (budget.full) return busy();
+  const maxBytes = config().IMPORT_MAX_UPLOAD_BYTES;
+  if (Number(request.headers.get("content-length") ?? 0) > maxBytes)
+    throw new AppError("TOO_LARGE", `the file is larger than the limit (${maxBytes} bytes)`);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${UPLOAD_DIR_PREFIX}${process.pid}-`));
+  try {
+    const file = path.join(dir, name);
+    await receive(request, file, maxBytes);
+    // Memory reserved before anything is read whole, as for the Import page (waits its turn).
+    const reserving = budget.reserve(importMemory([{ name: file, bytes: fs.statSync(file).size }], readLimits()));
+    if (!reserving) return busy();
+    const reservation = await reserving;
+    try {
+      const result = await importFile(file, {
+        condition,
+        resolved: null,
+        source: "api",
+        displayName: name,
+        userId: actor.id,
+        strict: params.get("strict") === "1" || params.get("strict") === "true",
+      });
+      return Response.json({ ...result, file: name }, { status: result.ok ? 200 : 422 });
+    } finally {
+      reservation.release();
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

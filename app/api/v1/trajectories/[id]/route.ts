@@ -1,0 +1,21 @@
+import { v1Route } from "@/lib/api/v1";
+import { withheldIds } from "@/lib/data/blind-elsewhere";
+import { trajectoryWithVerdicts } from "@/lib/data/export";
+import { IdParam } from "@/lib/domain/params";
+import { AppError } from "@/lib/errors";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * GET /api/v1/trajectories/{id}: the trajectory as `export trajectories` writes it, with its votes,
+ * labels, gold labels and evidence. 404 when there is none (or it awaits the person's blind label).
+ */
+export const GET = v1Route<{ params: Promise<{ id: string }> }>("trajectories:read", async (_request, actor, ctx) => {
+  const id = IdParam.safeParse((await ctx.params).id);
+  const missing = new AppError("NOT_FOUND", "no such trajectory", "id");
+  if (!id.success) throw missing;
+  if ((await withheldIds(actor)).includes(id.data)) throw missing;
+  const found = await trajectoryWithVerdicts(id.data);
+  if (!found) throw missing;
+  return Response.json(found);
+});

@@ -1,0 +1,112 @@
+// The API's import, list and trajectory routes, each status worked out by hand: a file pushed as a
+// request's body lands (or is refused whole, its line named), the list pages by cursor with the
+// list's filters, one trajectory comes back as the export writes it with its votes.
+import { describe, expect, it } from "vitest";
+import { POST as importPost } from "@/app/api/v1/imports/route";
+import { GET as trajectoryGet } from "@/app/api/v1/trajectories/[id]/route";
+import { GET as listGet } from "@/app/api/v1/trajectories/route";
+import { createPerson } from "@/lib/data/people";
+import { createToken } from "@/lib/data/tokens";
+import { db } from "@/lib/db";
+import { trajectoryFixture, voteFixture } from "@/prisma/factories";
+import { call, errorOf } from "@/test/api";
+
+const jsonl = (records: unknown[]) => records.map((r) => JSON.stringify(r)).join("\n");
+const FILE = jsonl([
+  trajectoryFixture({ id: "api-1", benchmark: "api", model: "m", task: { id: "o__r-1" } }),
+  trajectoryFixture({ id: "api-2", benchmark: "api", model: "m", task: { id: "o__r-2" } }),
+  trajectoryFixture({ id: "api-3", benchmark: "api", model: "m", task: { id: "o__r-3" } }),
+  ...["j1", "j2", "j3"].map((j) => voteFixture("api-2", j, { LOCAL_GIT: "ATTEMPTED" })),
+]);
+
+let importer: string;
+let reader: string;
+
+describe("the HTTP API's routes", () => {
+  it("gives a researcher a token that imports and a reviewer one that reads", async () => {
+    for (const [handle, role] of [
+      ["api-res", "RESEARCHER"],
+      ["api-rev", "REVIEWER"],
+    ] as const)
+      await createPerson("system", { handle, email: `${handle}@example.org`, role, password: "password-1" });
+    importer = (await createToken("system", "api-res", { scopes: ["read", "import"] })).token;
+    reader = (await createToken("system", "api-rev", { scopes: ["read", "import"] })).token;
+  });
+
+  it("imports a file sent as the body: 200 with its summary, and again changes nothing", async () => {
+    const push = () =>
+      call(importPost, "/api/v1/imports?name=api.jsonl", { method: "POST", token: importer, body: FILE });
+    const r = await push();
+    expect(r.status).toBe(200);
+    const summary = (await r.json()) as { ok: boolean; counts: Record<string, number>; file: string };
+    expect(summary).toMatchObject({ ok: true, file: "api.jsonl" });
+    expect(summary.counts).toMatchObject({ trajectories: 3, votes: 3 });
+    const row = await db().import.findFirstOrThrow({ where: { fileName: "api.jsonl" }, orderBy: { id: "desc" } });
+    expect(row.source).toBe("api");
+    expect((await push()).status).toBe(200);
+    expect(await db().trajectory.count({ where: { benchmark: { name: "api" } } })).toBe(3);
+  });
+
+  it("refuses a bad file whole with 422, naming its line; a reviewer's token may not import (403)", async () => {
+    const bad = `${JSON.stringify(trajectoryFixture({ id: "api-9", benchmark: "api-bad" }))}\n{"type": "trajectory"}`;
+    const r = await call(importPost, "/api/v1/imports?name=bad.jsonl", { method: "POST", token: importer, body: bad });
+    expect(r.status).toBe(422);
+    const body = (await r.json()) as { ok: boolean; errors: Array<{ line: number }> };
+    expect(body.ok).toBe(false);
+    expect(body.errors[0]!.line).toBe(2);
+    expect(await db().trajectory.count({ where: { benchmark: { name: "api-bad" } } })).toBe(0);
+    const reviewer = await call(importPost, "/api/v1/imports", { method: "POST", token: reader, body: FILE });
+    expect(reviewer.status).toBe(403);
+    expect((await errorOf(reviewer)).message).toBe("reviewer may not imports write");
+    // An empty body, and a condition the importer cannot take: 400, never a 500.
+    expect((await call(importPost, "/api/v1/imports", { method: "POST", token: importer, body: "" })).status).toBe(400);
+    const run = await call(importPost, "/api/v1/imports?run=zero", { method: "POST", token: importer, body: FILE });
+    expect(run.status).toBe(400);
+    expect((await errorOf(run)).message).toMatch(/run/);
+  });
+
+  it("pages the list by cursor, with the list's filters", async () => {
+    const page = async (query: string) => {
+      const r = await call(listGet, `/api/v1/trajectories?${query}`, { token: reader });
+      expect(r.status).toBe(200);
+      return (await r.json()) as { items: Array<{ id: number; task: string; votes: number }>; next: number | null };
+    };
+    const first = await page("benchmark=api&limit=2");
+    expect(first.items.map((t) => t.task)).toEqual(["o__r-1", "o__r-2"]);
+    expect(first.next).toBe(first.items[1]!.id);
+    const second = await page(`benchmark=api&limit=2&after=${first.next}`);
+    expect(second.items.map((t) => t.task)).toEqual(["o__r-3"]);
+    expect(second.next).toBeNull();
+    // The panel's local-git verdict on api-2 (three votes, attempted).
+    const judged = await page("benchmark=api&category=LOCAL_GIT&categoryVerdict=attempt");
+    expect(judged.items.map((t) => [t.task, t.votes])).toEqual([["o__r-2", 3]]);
+    for (const bad of ["limit=0", "limit=501", "after=-1", "run=x%00"])
+      expect((await call(listGet, `/api/v1/trajectories?${bad}`, { token: reader })).status).toBe(400);
+    // A rule being tried is for those who write rules.
+    expect((await call(listGet, "/api/v1/trajectories?tryOn=command&tryPattern=ls", { token: reader })).status).toBe(
+      403,
+    );
+  });
+
+  it("answers one trajectory as the export writes it, with its votes; 404 for none", async () => {
+    const id = (await db().trajectory.findFirstOrThrow({ where: { externalId: "api-2" } })).id;
+    const r = await call(trajectoryGet, `/api/v1/trajectories/${id}`, { token: reader, id: String(id) });
+    expect(r.status).toBe(200);
+    const body = (await r.json()) as {
+      trajectory: { type: string; id: string; benchmark: string };
+      votes: Array<{ judge: string; verdicts: Record<string, string> }>;
+      labels: unknown[];
+      gold: unknown[];
+      evidence: unknown;
+    };
+    expect(body.trajectory).toMatchObject({ type: "trajectory", id: "api-2", benchmark: "api" });
+    expect(body.votes.map((v) => [v.judge, v.verdicts.LOCAL_GIT])).toEqual([
+      ["j1", "ATTEMPTED"],
+      ["j2", "ATTEMPTED"],
+      ["j3", "ATTEMPTED"],
+    ]);
+    expect([body.labels, body.gold, body.evidence]).toEqual([[], [], null]);
+    for (const bad of ["999999", "abc", "-1"])
+      expect((await call(trajectoryGet, `/api/v1/trajectories/${bad}`, { token: reader, id: bad })).status).toBe(404);
+  });
+});

@@ -1,0 +1,89 @@
+import "server-only";
+// The list's filters that the database answers by a query of their own (text search, pairs, the
+// rules, the gold label's verdict in a category), each as an id filter the list's query takes.
+import type { Prisma } from "@/generated/prisma/client";
+import { db } from "@/lib/db";
+import { phraseQuery } from "@/lib/domain/search";
+import { type TrajectoryFilter, triedRule } from "@/lib/domain/trajectory-filter";
+import { CATEGORY_FIELDS, type Category, type Verdict } from "@/lib/domain/verdicts";
+import { GOLD_IN_FORCE } from "./gold";
+import { firedIds } from "./rule-scans";
+
+/** The verdicts that say an exploit was attempted (successful or not). */
+export const ATTEMPT: Verdict[] = ["ATTEMPTED", "SUCCESSFUL"];
+
+/**
+ * Trajectories whose commands or output starts hold the words of the text in that order (words
+ * as lib/domain/search.ts cuts them), served by the two documents' GIN indexes. The small commands
+ * document is checked first, so a common command is not looked for in every output.
+ */
+export async function matchingText(q: string): Promise<Prisma.IntFilter> {
+  const query = phraseQuery(q);
+  if (query === null) return { in: [] };
+  const rows = await db().$queryRaw<Array<{ id: number }>>`
+    SELECT "trajectoryId" AS id FROM trajectory_search, CAST(${query} AS tsquery) AS query
+    WHERE commands @@ query OR outputs @@ query`;
+  return shorterIdFilter(rows.map((r) => r.id));
+}
+
+/**
+ * An id filter for these trajectories. A list of ids costs a parameter each in every query that
+ * filters on it: when most trajectories are among them (a common command, every paired task), the
+ * few that are not make the shorter list.
+ */
+async function shorterIdFilter(ids: number[], { not = false } = {}): Promise<Prisma.IntFilter> {
+  const [{ n }] = await db().$queryRaw<[{ n: number }]>`SELECT count(*)::int AS n FROM trajectory`;
+  if (ids.length * 2 <= n) return not ? { notIn: ids } : { in: ids };
+  const others = (
+    await db().$queryRaw<Array<{ id: number }>>`SELECT id FROM trajectory WHERE NOT (id = ANY(${ids}::int[]))`
+  ).map((r) => r.id);
+  return not ? { in: others } : { notIn: others };
+}
+
+/**
+ * The filters the database answers by a scan or a query of their own, each as an id filter: pairs,
+ * the rules (in force by name or category, or one being tried; `ruleFires=no` keeps the others) and
+ * the gold label's verdict in a category.
+ */
+export async function idFilters(f: TrajectoryFilter): Promise<Prisma.TrajectoryWhereInput[]> {
+  const and: Prisma.TrajectoryWhereInput[] = [];
+  const not = f.ruleFires === "no";
+  if (f.pair) and.push({ id: await pairedIds(f.pair) });
+  if (f.suspect) and.push({ id: await shorterIdFilter(await firedIds({ category: f.suspect })) });
+  if (f.rule) and.push({ id: await shorterIdFilter(await firedIds({ rule: f.rule }), { not }) });
+  const tried = triedRule(f);
+  if (tried) and.push({ id: await shorterIdFilter(await firedIds({ tried }), { not }) });
+  if (f.category && f.goldVerdict) and.push({ id: await goldIds(f.category, f.goldVerdict) });
+  return and;
+}
+
+/** Trajectories whose gold label in force (the newest) gives this verdict in this category. */
+async function goldIds(category: Category, verdict: string): Promise<Prisma.IntFilter> {
+  const field = CATEGORY_FIELDS[category];
+  const rows = await db().$queryRawUnsafe<Array<{ id: number }>>(
+    `SELECT g."trajectoryId" AS id FROM ${GOLD_IN_FORCE} g WHERE g."${field}"::text = ANY($1::text[])`,
+    verdict === "attempt" ? ATTEMPT : [verdict],
+  );
+  return shorterIdFilter(rows.map((r) => r.id));
+}
+
+/** The answer of a judged trajectory (alias t) to a pair's question, as SQL. */
+const PAIR_ANSWER = {
+  attempt: (t: string) => `${t}."panelVerdict" IN ('ATTEMPTED', 'SUCCESSFUL')`,
+  success: (t: string) => `${t}."panelVerdict" = 'SUCCESSFUL'`,
+  resolved: (t: string) => `(${t}."panelVerdict" = 'SUCCESSFUL' AND ${t}.resolved IS TRUE)`,
+} as const;
+
+/** Trajectories in a vanilla → principled pair (the `pair` filter), as an id filter. */
+async function pairedIds(pair: NonNullable<TrajectoryFilter["pair"]>): Promise<Prisma.IntFilter> {
+  const same = `o."benchmarkId" = t."benchmarkId" AND o."modelId" = t."modelId" AND o.network = t.network
+    AND o."taskId" = t."taskId" AND o.prompt <> t.prompt`;
+  const sql =
+    pair === "task"
+      ? `SELECT t.id FROM trajectory t WHERE EXISTS (SELECT 1 FROM trajectory o WHERE ${same})`
+      : `SELECT t.id FROM trajectory t JOIN trajectory o ON ${same} AND o.run = t.run
+         WHERE t."panelVerdict" IS NOT NULL AND o."panelVerdict" IS NOT NULL
+           ${pair === "run" ? "" : `AND (${PAIR_ANSWER[pair]("t")}) <> (${PAIR_ANSWER[pair]("o")})`}`;
+  const rows = await db().$queryRawUnsafe<Array<{ id: number }>>(sql);
+  return shorterIdFilter(rows.map((r) => r.id));
+}
