@@ -1,4 +1,4 @@
-// npm run bench -- [--scale S] [--duration SECONDS] [--connections C] [--previous FILE]
+// npm run bench -- [--scale S] [--duration SECONDS] [--connections C] [--previous FILE] [--keep]
 // The paper-scale benchmark (scale 1: 15,000 trajectories = 3 models × 2 benchmarks × 2 network
 // settings × 2 prompts × 3 runs over 209 tasks, 60–150 steps each, outputs from a few bytes to a few
 // MB, 3 judges, labels on a sample). It builds the corpus, imports it, starts the real app on it
@@ -13,7 +13,6 @@ import autocannon from "autocannon";
 import { getAgreement } from "@/lib/data/agreement";
 import { freezeReport, shareReport } from "@/lib/data/frozen-reports";
 import { getResults } from "@/lib/data/results";
-import { testRule } from "@/lib/data/rule-test";
 import { closeCurrentDb, connect, describeTarget, setCurrentDb } from "@/lib/db-connect";
 import { importFile } from "@/lib/import/run/files";
 import { prng } from "@/prisma/factories";
@@ -28,6 +27,7 @@ import {
   trajectoryRecord,
   writeJsonl,
 } from "./bench-corpus";
+import { ruleTimings } from "./bench-rules";
 
 const { values } = parseArgs({
   options: {
@@ -37,6 +37,8 @@ const { values } = parseArgs({
     port: { type: "string", default: "3310" },
     /** A file holding an earlier run's JSON line: its page sizes are printed beside this run's. */
     previous: { type: "string" },
+    /** Keep the study's database at the end (shortcut_audit_bench), for bench:rules and the like. */
+    keep: { type: "boolean", default: false },
   },
 });
 const SCALE = Number(values.scale),
@@ -166,11 +168,6 @@ async function median(fn: () => Promise<unknown>, repeat = 5): Promise<number> {
   return samples.sort((a, b) => a - b)[Math.floor(repeat / 2)]!;
 }
 const q = (s: string) => () => handle.prisma.$queryRawUnsafe(s);
-const NEW_RULE = { name: null, category: "UPSTREAM", ignoreCase: false } as const;
-const COMMAND_PATTERN = String.raw`\ypip3?\s+download\y`;
-const OUTPUT_PATTERN = String.raw`\yFETCH_HEAD\y`;
-// Measured to the end: the scan's own limit (a minute) would stop a slow run instead of timing it.
-const UNTIL_DONE = { timeoutMs: 30 * 60_000 };
 const queries = {
   results_ms: await median(() => getResults()),
   results_bare_ms: await median(
@@ -179,24 +176,6 @@ const queries = {
         4, 5`,
     ),
   ),
-  // A new rule tried over the whole study (lib/data/rule-test.ts: hits by condition, the four cells,
-  // 20 samples), beside one bare query applying the same pattern to the same column.
-  rule_command_ms: await median(
-    () => testRule({ ...NEW_RULE, on: "command", pattern: COMMAND_PATTERN }, {}, UNTIL_DONE),
-    3,
-  ),
-  rule_command_bare_ms: await median(
-    q(`SELECT count(DISTINCT "trajectoryId") FROM tool_call WHERE input ~ '${COMMAND_PATTERN}'`),
-    3,
-  ),
-  rule_output_ms: await median(
-    () => testRule({ ...NEW_RULE, on: "output", pattern: OUTPUT_PATTERN }, {}, UNTIL_DONE),
-    3,
-  ),
-  rule_output_bare_ms: await median(
-    q(`SELECT count(DISTINCT "trajectoryId") FROM message WHERE role = 'tool' AND content ~ '${OUTPUT_PATTERN}'`),
-    3,
-  ),
   agreement_ms: await median(() => getAgreement()),
   agreement_bare_ms: await median(
     q(
@@ -204,7 +183,11 @@ const queries = {
         l."trajectoryId" GROUP BY 1, 2, 3, 4`,
     ),
   ),
+  // New rules tried over the whole study beside bare queries, and the Rules page's figures (bench-rules.ts).
+  ...(await ruleTimings((sql) => handle.prisma.$queryRawUnsafe(sql))),
 };
+// Said at once, so a later failure (the app's build, a page) does not lose what was measured.
+log(`queries: ${JSON.stringify(queries)}`);
 const [{ id: longId }] = (await handle.prisma.$queryRawUnsafe<Array<{ id: number }>>(
   `SELECT id FROM trajectory WHERE "externalId" = 'bench-0'`,
 )) as [{ id: number }];
@@ -355,6 +338,7 @@ try {
     rule_command_bare_ms: r1(queries.rule_command_bare_ms),
     rule_output_ms: r1(queries.rule_output_ms),
     rule_output_bare_ms: r1(queries.rule_output_bare_ms),
+    rules_page_figures_ms: r1(queries.rules_page_figures_ms),
     ...Object.fromEntries(
       Object.entries(http).flatMap(([k, v]) => [
         [`http_${k}_ms`, r1(v.ms)],
@@ -420,6 +404,7 @@ try {
     `${figures.rule_output_ms} ms`,
     `bare query ${figures.rule_output_bare_ms} ms: ratio ` + r2(figures.rule_output_ms / figures.rule_output_bare_ms),
   );
+  row("every rule in force measured (Rules page)", `${figures.rules_page_figures_ms} ms`, "one scan of all of them");
   row(
     "agreement query",
     `${figures.agreement_ms} ms`,
@@ -452,6 +437,6 @@ try {
 } finally {
   await app.stop();
   fs.rmSync(dir, { recursive: true, force: true });
-  await dropBenchDatabase().catch(() => {});
+  if (!values.keep) await dropBenchDatabase().catch(() => {});
 }
 process.exit(0);

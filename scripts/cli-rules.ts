@@ -3,10 +3,10 @@
 import { parseArgs } from "node:util";
 import { underPanel } from "@/lib/data/panel-set";
 import { ruleFigures } from "@/lib/data/rule-figures";
-import { type RuleUnderTest, testRule } from "@/lib/data/rule-test";
-import { parseRule, rulesNow, setRuleEnabled, writeRule } from "@/lib/data/rules";
+import { ruleToTest, testedHead, testRule } from "@/lib/data/rule-test";
+import { setRuleEnabled, writeRule } from "@/lib/data/rules";
+import { ruleTestText } from "@/lib/domain/rule-test";
 import { ruleRecord } from "@/lib/domain/rules";
-import { csvCell } from "@/lib/domain/table-format";
 import { parseTrajectoryFilter } from "@/lib/domain/trajectory-filter";
 
 export const RULES_HELP = `  rules list [--format json]           the rules in force and the trajectories each fires on
@@ -94,35 +94,16 @@ async function list(format: string | undefined, fail: Fail): Promise<number> {
   return 0;
 }
 
-/** The saved rule named, or one given by its options. */
-async function ruleToTest(
-  name: string | undefined,
-  values: Record<string, string | boolean | undefined>,
-  fail: Fail,
-): Promise<RuleUnderTest> {
-  if (name) {
-    const r = (await rulesNow()).find((x) => x.name === name);
-    if (!r) fail(`rules test: no rule named "${name}" (rules list shows them)`);
-    return { name: r.name, category: r.category, on: r.on, pattern: r.pattern, ignoreCase: r.ignoreCase };
-  }
-  try {
-    const r = parseRule({
-      name: "unsaved",
-      category: values.category,
-      on: values.on,
-      pattern: values.pattern,
-      ignore_case: values["ignore-case"] === true,
-    });
-    return { name: null, category: r.category, on: r.on, pattern: r.pattern, ignoreCase: r.ignore_case };
-  } catch (e) {
-    return fail(`rules test: ${e instanceof Error ? e.message : String(e)}`);
-  }
-}
-
 async function test(positionals: string[], values: Record<string, string | boolean | undefined>, fail: Fail) {
   const format = values.format ?? "json";
   if (format !== "json" && format !== "csv") fail(`rules test: --format takes json or csv, not "${format}"`);
-  const rule = await ruleToTest(positionals[0], values, fail);
+  const rule = await ruleToTest({
+    name: positionals[0],
+    category: values.category,
+    on: values.on,
+    pattern: values.pattern,
+    ignoreCase: values["ignore-case"] === true,
+  }).catch(failWith(fail, "test"));
   const filter = parseTrajectoryFilter(
     Object.fromEntries(FILTERS.flatMap((k) => (typeof values[k] === "string" ? [[k, values[k]]] : []))),
   );
@@ -130,15 +111,6 @@ async function test(positionals: string[], values: Record<string, string | boole
   const panel = typeof values.panel === "string" ? values.panel : undefined;
   const result = await (panel ? underPanel(panel, run) : run()).catch(failWith(fail, "test"));
   console.error(`scanned in ${(result.ms / 1000).toFixed(1)} s`);
-  const { conditions, versus_panel, versus_gold } = result.report;
-  if (format === "json") {
-    const r = result.rule;
-    const head = { name: r.name, category: r.category, on: r.on, pattern: r.pattern, ignore_case: r.ignoreCase };
-    process.stdout.write(`${JSON.stringify({ rule: head, conditions, versus_panel, versus_gold }, null, 2)}\n`);
-  } else {
-    const keys = ["benchmark", "model", "network", "prompt", "trajectories", "trajectories_hit", "steps_hit"] as const;
-    const lines = [keys.join(","), ...conditions.map((c) => keys.map((k) => csvCell(c[k])).join(","))];
-    process.stdout.write(`${lines.join("\n")}\n`);
-  }
+  process.stdout.write(ruleTestText(testedHead(result.rule), result.report, format));
   return 0;
 }

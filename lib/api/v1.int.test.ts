@@ -3,6 +3,7 @@
 // list's filters, one trajectory comes back as the export writes it with its votes.
 import { describe, expect, it } from "vitest";
 import { POST as importPost } from "@/app/api/v1/imports/route";
+import { GET as rulesTestGet } from "@/app/api/v1/rules/test/route";
 import { GET as trajectoryGet } from "@/app/api/v1/trajectories/[id]/route";
 import { GET as listGet } from "@/app/api/v1/trajectories/route";
 import { createPerson } from "@/lib/data/people";
@@ -108,5 +109,39 @@ describe("the HTTP API's routes", () => {
     expect([body.labels, body.gold, body.evidence]).toEqual([[], [], null]);
     for (const bad of ["999999", "abc", "-1"])
       expect((await call(trajectoryGet, `/api/v1/trajectories/${bad}`, { token: reader, id: bad })).status).toBe(404);
+  });
+
+  it("tries a saved rule by name, or a pattern (researchers only), as `rules test` prints it", async () => {
+    // Every fixture trajectory runs `git log --all --oneline` at step 1 (the built-in git-log-all-refs);
+    // the panel judged only api-2, attempted in local git: one trajectory rated, both positive.
+    const saved = await call(rulesTestGet, "/api/v1/rules/test?name=git-log-all-refs&benchmark=api", {
+      token: reader,
+    });
+    expect(saved.status).toBe(200);
+    const body = (await saved.json()) as {
+      rule: Record<string, unknown>;
+      conditions: Array<{ trajectories: number; trajectories_hit: number; steps_hit: number }>;
+      versus_panel: Record<string, number>;
+    };
+    expect(body.rule).toMatchObject({ name: "git-log-all-refs", category: "LOCAL_GIT", on: "command" });
+    expect(body.conditions.map((c) => [c.trajectories, c.trajectories_hit, c.steps_hit])).toEqual([[3, 3, 3]]);
+    expect(body.versus_panel).toMatchObject({ n: 1, both: 1, rule_only: 0, panel_only: 0, neither: 0 });
+    const pattern = "/api/v1/rules/test?pattern=9f3e2d1&on=output&category=LOCAL_GIT&benchmark=api&format=csv";
+    expect((await call(rulesTestGet, pattern, { token: reader })).status).toBe(403);
+    const csv = await call(rulesTestGet, pattern, { token: importer });
+    expect(csv.status).toBe(200);
+    const lines = (await csv.text()).trim().split("\n");
+    expect(lines[0]).toBe("benchmark,model,network,prompt,trajectories,trajectories_hit,steps_hit");
+    expect(lines.slice(1).map((l) => l.split(",").slice(-3).join(","))).toEqual(["3,3,3"]);
+    expect((await call(rulesTestGet, "/api/v1/rules/test?name=nobody", { token: reader })).status).toBe(404);
+    const on = await call(rulesTestGet, "/api/v1/rules/test?pattern=x&on=elsewhere&category=OTHER", {
+      token: importer,
+    });
+    expect(on.status).toBe(400);
+    const broken = await call(rulesTestGet, "/api/v1/rules/test?pattern=(&on=command&category=OTHER", {
+      token: importer,
+    });
+    expect(broken.status).toBe(400);
+    expect((await errorOf(broken)).message).toMatch(/^pattern: /);
   });
 });

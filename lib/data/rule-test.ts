@@ -4,13 +4,19 @@ import "server-only";
 // the figures of lib/domain/rule-test.ts. A rule need not be saved to be tried. The rules in force are
 // measured the same way (lib/data/rule-figures.ts).
 import { db } from "@/lib/db";
-import { type RuleTestReport, ruleTestReport, type TestedTrajectory } from "@/lib/domain/rule-test";
+import {
+  type RuleTestReport,
+  ruleTestReport,
+  type TestedRuleHead,
+  type TestedTrajectory,
+} from "@/lib/domain/rule-test";
 import type { RuleOn } from "@/lib/domain/rules";
 import type { TrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import { CATEGORIES, CATEGORY_FIELDS, type Category, PANEL_FIELDS, type Verdict } from "@/lib/domain/verdicts";
+import { AppError } from "@/lib/errors";
 import { GOLD_IN_FORCE } from "./gold";
 import { withTriedRule } from "./rule-scans";
-import { RULE_TEXT, SCAN_TIMEOUT_MS } from "./rules";
+import { parseRule, RULE_TEXT, rulesNow, SCAN_TIMEOUT_MS } from "./rules";
 import type { Sql } from "./sql";
 import { trajectoryWhere } from "./trajectories";
 
@@ -117,3 +123,33 @@ export async function testRule(
   const report = reportOf(result.study, rule.category, steps);
   return { rule, report, ms: performance.now() - started, samples: result.samples };
 }
+
+/**
+ * The rule a test names: the saved one called `name` (NOT_FOUND when there is none), or one given by
+ * its category, `on`, pattern and case (BAD_INPUT naming the field).
+ */
+export async function ruleToTest(given: {
+  name?: string | null;
+  category?: unknown;
+  on?: unknown;
+  pattern?: unknown;
+  ignoreCase?: boolean;
+}): Promise<RuleUnderTest> {
+  if (given.name) {
+    const r = (await rulesNow()).find((x) => x.name === given.name);
+    if (!r)
+      throw new AppError("NOT_FOUND", `no rule named "${given.name.slice(0, 100)}" (rules list shows them)`, "name");
+    return { name: r.name, category: r.category, on: r.on, pattern: r.pattern, ignoreCase: r.ignoreCase };
+  }
+  const r = parseRule({ ...given, name: "unsaved", ignore_case: given.ignoreCase === true });
+  return { name: null, category: r.category, on: r.on, pattern: r.pattern, ignoreCase: r.ignore_case };
+}
+
+/** A tested rule as its output heads it. */
+export const testedHead = (r: RuleUnderTest): TestedRuleHead => ({
+  name: r.name,
+  category: r.category,
+  on: r.on,
+  pattern: r.pattern,
+  ignore_case: r.ignoreCase,
+});

@@ -5,6 +5,7 @@
 // SUCCESSFUL.
 import { binaryAgreement } from "./agreement";
 import { type Condition, compareConditions } from "./results";
+import { csvCell } from "./table-format";
 import { isAttempt, type Verdict } from "./verdicts";
 
 export type TestedTrajectory = Condition & {
@@ -78,4 +79,24 @@ export function ruleTestReport(tested: readonly TestedTrajectory[]): RuleTestRep
     versus_panel: versus((t) => t.panel),
     versus_gold: versus((t) => t.gold),
   };
+}
+
+/** The rule a test names: as `rules test --format json` heads its output. */
+export type TestedRuleHead = {
+  name: string | null;
+  category: string;
+  on: string;
+  pattern: string;
+  ignore_case: boolean;
+};
+
+/**
+ * What `rules test` prints (and the API's rule test answers): JSON, the rule with its conditions and
+ * cells; CSV, a row per condition.
+ */
+export function ruleTestText(rule: TestedRuleHead, report: RuleTestReport, format: "json" | "csv"): string {
+  const { conditions, versus_panel, versus_gold } = report;
+  if (format === "json") return `${JSON.stringify({ rule, conditions, versus_panel, versus_gold }, null, 2)}\n`;
+  const keys = ["benchmark", "model", "network", "prompt", "trajectories", "trajectories_hit", "steps_hit"] as const;
+  return `${[keys.join(","), ...conditions.map((c) => keys.map((k) => csvCell(c[k])).join(","))].join("\n")}\n`;
 }

@@ -84,6 +84,9 @@ const FIELDS = {
 
 export type TrajectoryFilter = { [K in keyof typeof FIELDS]?: z.output<(typeof FIELDS)[K]> };
 
+/** Every filter as one object, each optional: the API validates its query with it, strictly. */
+export const TrajectoryFilterSchema = z.object(FIELDS).partial();
+
 export const FILTER_KEYS = Object.keys(FIELDS) as Array<keyof typeof FIELDS>;
 
 type Params = Record<string, string | string[] | undefined> | URLSearchParams;

@@ -8,17 +8,15 @@ import path from "node:path";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { apiError, v1Route } from "@/lib/api/v1";
+import { queryOf, V1_QUERIES } from "@/lib/api/v1-spec";
 import { config } from "@/lib/config";
 import { AppError } from "@/lib/errors";
-import { ConditionFieldsSchema } from "@/lib/import/read/condition";
 import { importMemory, readLimits } from "@/lib/import/read/limits";
 import { importFile } from "@/lib/import/run/files";
 import { workBudget } from "@/lib/server/memory-budget";
 import { UPLOAD_DIR_PREFIX } from "@/lib/server/recovery";
 
 export const dynamic = "force-dynamic";
-
-const CONDITION = ["benchmark", "model", "network", "prompt", "run", "task"] as const;
 
 /** The answer when imports hold as much memory as they may: come back later. */
 const busy = () =>
@@ -46,9 +44,8 @@ async function receive(request: Request, target: string, maxBytes: number): Prom
 }
 
 export const POST = v1Route("imports:write", async (request, actor) => {
-  const params = new URL(request.url).searchParams;
-  const condition = ConditionFieldsSchema.parse(Object.fromEntries(CONDITION.map((k) => [k, params.get(k) ?? ""])));
-  const name = path.basename(params.get("name") || "upload").replace(/[^\w.-]/g, "_") || "upload";
+  const { name: given, strict, ...condition } = queryOf(V1_QUERIES.imports, request);
+  const name = path.basename(given || "upload").replace(/[^\w.-]/g, "_") || "upload";
   const budget = workBudget();
   if (budget.full) return busy();
   const maxBytes = config().IMPORT_MAX_UPLOAD_BYTES;
@@ -69,7 +66,7 @@ export const POST = v1Route("imports:write", async (request, actor) => {
         source: "api",
         displayName: name,
         userId: actor.id,
-        strict: params.get("strict") === "1" || params.get("strict") === "true",
+        strict: strict ?? false,
       });
       return Response.json({ ...result, file: name }, { status: result.ok ? 200 : 422 });
     } finally {

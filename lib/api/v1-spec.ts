@@ -1,0 +1,196 @@
+// The HTTP API's query parameters as zod schemas, which the routes parse their requests with and
+// from which /api/v1/openapi.json is written (openApiDocument), so the description cannot drift from
+// what the routes accept. Pure: no database, no server.
+import { z } from "zod";
+import { RULE_ON } from "@/lib/domain/rules";
+import { TrajectoryFilterSchema } from "@/lib/domain/trajectory-filter";
+import { CATEGORIES } from "@/lib/domain/verdicts";
+import { ConditionFieldsSchema } from "@/lib/import/read/condition";
+
+const flag = z.enum(["1", "true", "0", "false"]).transform((v) => v === "1" || v === "true");
+const reportFormat = z.enum(["json", "csv", "latex"]).default("json").describe("the output's format");
+const textFormat = z.enum(["json", "csv"]).default("json").describe("the output's format");
+const RULE_TEST_FILTERS = ["benchmark", "model", "network", "prompt", "run", "task", "evidence"] as const;
+
+export const V1_QUERIES = {
+  results: z.object({
+    format: reportFormat,
+    table: z.string().max(50).optional().describe("one table: changes, evidence, rules, categories, judges, …"),
+  }),
+  agreement: z.object({
+    format: reportFormat,
+    study: z.string().min(1).max(200).optional().describe("only this annotation study's labels on its items"),
+  }),
+  evidence: z.object({ format: textFormat }),
+  imports: ConditionFieldsSchema.extend({
+    name: z.string().max(255).optional().describe("the file's name (its format and a task id may be read from it)"),
+    strict: flag.optional().describe("refuse the file if it has any warning"),
+  }),
+  trajectories: TrajectoryFilterSchema.omit({ sort: true, dir: true, page: true }).extend({
+    after: z.coerce.number().int().min(0).default(0).describe("the `next` of the page before (0: the first page)"),
+    limit: z.coerce.number().int().min(1).max(500).default(100).describe("rows on the page"),
+  }),
+  rulesTest: TrajectoryFilterSchema.pick(Object.fromEntries(RULE_TEST_FILTERS.map((k) => [k, true])) as never).extend({
+    name: z.string().min(1).max(100).optional().describe("a saved rule, by name"),
+    pattern: z.string().min(1).max(2000).optional().describe("a pattern not saved (with on and category)"),
+    on: z.enum(RULE_ON).optional(),
+    category: z.enum(CATEGORIES).optional(),
+    ignore_case: flag.optional(),
+    format: textFormat,
+    panel: z.string().min(1).max(200).optional().describe("the same figures under another saved panel"),
+  }),
+} as const;
+
+/** A request's query, parsed strictly by its route's schema (a ZodError names a bad parameter: 400). */
+export function queryOf<S extends z.ZodType>(schema: S, request: Request): z.output<S> {
+  const params = new URL(request.url).searchParams;
+  return schema.parse(Object.fromEntries([...params].filter(([, v]) => v !== ""))) as z.output<S>;
+}
+
+type Route = {
+  method: "get" | "post";
+  path: string;
+  query: keyof typeof V1_QUERIES | null;
+  summary: string;
+  scope: "read" | "import";
+  body?: boolean;
+  pathId?: boolean;
+  produces: string[];
+};
+
+export const V1_ROUTES: Route[] = [
+  {
+    method: "post",
+    path: "/imports",
+    query: "imports",
+    summary: "Import one file, sent as the body",
+    scope: "import",
+    body: true,
+    produces: ["application/json"],
+  },
+  {
+    method: "get",
+    path: "/results",
+    query: "results",
+    summary: "The result table, as `results` prints it",
+    scope: "read",
+    produces: ["application/json", "text/csv", "application/x-latex"],
+  },
+  {
+    method: "get",
+    path: "/agreement",
+    query: "agreement",
+    summary: "Human-vs-judge agreement, as `agreement` prints it",
+    scope: "read",
+    produces: ["application/json", "text/csv", "application/x-latex"],
+  },
+  {
+    method: "get",
+    path: "/evidence",
+    query: "evidence",
+    summary: "Evidence from the task records, as `evidence` prints it",
+    scope: "read",
+    produces: ["application/json", "text/csv"],
+  },
+  {
+    method: "get",
+    path: "/rules/test",
+    query: "rulesTest",
+    summary: "A rule tried over the study, as `rules test` prints it",
+    scope: "read",
+    produces: ["application/json", "text/csv"],
+  },
+  {
+    method: "get",
+    path: "/trajectories",
+    query: "trajectories",
+    summary: "A page of the trajectory list: {items, next}",
+    scope: "read",
+    produces: ["application/json"],
+  },
+  {
+    method: "get",
+    path: "/trajectories/{id}",
+    query: null,
+    summary: "One trajectory with its votes, labels, gold and evidence",
+    scope: "read",
+    pathId: true,
+    produces: ["application/json"],
+  },
+];
+
+const ERROR = {
+  description: "refused",
+  content: {
+    "application/json": {
+      schema: {
+        type: "object",
+        properties: {
+          error: { type: "object", properties: { code: { type: "string" }, message: { type: "string" } } },
+        },
+      },
+    },
+  },
+};
+
+function parameters(query: keyof typeof V1_QUERIES | null): unknown[] {
+  if (!query) return [];
+  const schema = z.toJSONSchema(V1_QUERIES[query], { io: "input", unrepresentable: "any" }) as {
+    properties?: Record<string, { description?: string } & Record<string, unknown>>;
+    required?: string[];
+  };
+  return Object.entries(schema.properties ?? {}).map(([name, { description, ...s }]) => ({
+    name,
+    in: "query",
+    required: schema.required?.includes(name) ?? false,
+    ...(description ? { description } : {}),
+    schema: s,
+  }));
+}
+
+/** The OpenAPI 3.1 description of the API, from the schemas above. */
+export function openApiDocument(serverUrl: string): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const r of V1_ROUTES) {
+    (paths[r.path] ??= {})[r.method] = {
+      summary: r.summary,
+      description: `Needs a token with the "${r.scope}" scope whose person's role permits it.`,
+      parameters: [
+        ...(r.pathId ? [{ name: "id", in: "path", required: true, schema: { type: "integer", minimum: 1 } }] : []),
+        ...parameters(r.query),
+      ],
+      ...(r.body
+        ? {
+            requestBody: {
+              required: true,
+              content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } },
+            },
+          }
+        : {}),
+      responses: {
+        "200": { description: "the answer", content: Object.fromEntries(r.produces.map((t) => [t, {}])) },
+        ...(r.body
+          ? {
+              "422": {
+                description: "the file was refused whole, its errors by line",
+                content: { "application/json": {} },
+              },
+            }
+          : {}),
+        "400": ERROR,
+        "401": ERROR,
+        "403": ERROR,
+        "404": ERROR,
+        "429": ERROR,
+      },
+    };
+  }
+  return {
+    openapi: "3.1.0",
+    info: { title: "Shortcut Audit API", version: "1" },
+    servers: [{ url: `${serverUrl}/api/v1` }],
+    components: { securitySchemes: { token: { type: "http", scheme: "bearer" } } },
+    security: [{ token: [] }],
+    paths,
+  };
+}
