@@ -2,7 +2,7 @@
 // leaves): a new command rule and a new output rule tried over the whole study (lib/data/rule-test.ts:
 // hits by condition, the four cells, 20 samples), each beside one bare query applying the same
 // pattern to the same column in the same run; then every rule in force measured for the Rules page
-// (one scan). Medians of 3. `npm run bench` runs the same timings (ruleTimings) on its own study.
+// (one scan), and again as after a vote (hits remembered). Medians of 3. `npm run bench` runs the same timings (ruleTimings) on its own study.
 import { ruleFigures } from "@/lib/data/rule-figures";
 import { testRule } from "@/lib/data/rule-test";
 import { closeCurrentDb, connect, describeTarget, setCurrentDb } from "@/lib/db-connect";
@@ -40,6 +40,8 @@ export async function ruleTimings(query: (sql: string) => Promise<unknown>) {
       bare(`SELECT count(DISTINCT "trajectoryId") FROM message WHERE role = 'tool' AND content ~ '${OUTPUT_PATTERN}'`),
     ),
     rules_page_figures_ms: await median(() => ruleFigures(), 1),
+    // Again, as after a vote or a gold label: each rule's hits remembered, the verdicts read afresh.
+    rules_page_figures_again_ms: await median(() => ruleFigures()),
   };
 }
 
@@ -53,7 +55,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const r1 = (ms: number) => Math.round(ms / 100) / 10;
   console.log(`a new command rule, tried: ${r1(t.rule_command_ms)} s (bare query ${r1(t.rule_command_bare_ms)} s)`);
   console.log(`a new output rule, tried: ${r1(t.rule_output_ms)} s (bare query ${r1(t.rule_output_bare_ms)} s)`);
-  console.log(`every rule in force measured (the Rules page): ${r1(t.rules_page_figures_ms)} s`);
+  console.log(
+    `every rule in force measured (the Rules page): ${r1(t.rules_page_figures_ms)} s, ` +
+      `again after a vote ${r1(t.rules_page_figures_again_ms)} s`,
+  );
   console.log(JSON.stringify(t));
   await closeCurrentDb();
 }

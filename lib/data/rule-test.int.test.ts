@@ -184,6 +184,17 @@ describe("a researcher's own rule", () => {
     expect(after.flatMap((s) => s.marks.map((m) => m.rule))).not.toContain("pip-download");
     // Three versions kept in all: written, then disabled (enabling again adds another).
     expect((await rulesNow()).find((r) => r.name === "pip-download")).toMatchObject({ enabled: false });
+    // A gold label written later moves its figures at once (its hits are remembered; the verdicts are
+    // read afresh): r3, which it fires on, now successful by gold: both 2 of 3.
+    const gold = await runImport(
+      { fileName: "gold-r3.jsonl", format: "interchange" },
+      asLines([
+        { type: "gold", trajectory: { id: "r3" }, adjudicator: "dana", verdicts: { ...NONE, UPSTREAM: "SUCCESSFUL" } },
+      ] as never[]),
+    );
+    expect(gold.ok, JSON.stringify(gold)).toBe(true);
+    const later = (await ruleFigures()).find((f) => f.rule.name === "pip-download")!;
+    expect(later.report.versus_gold).toMatchObject({ n: 3, both: 2, rule_only: 0, panel_only: 0, neither: 1 });
   });
 
   it("exports every version as records, and importing them again changes nothing", async () => {
