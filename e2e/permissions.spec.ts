@@ -59,6 +59,14 @@ const MATRIX: Array<[string, string, number, number, number, number]> = [
   ["GET", "/api/v1/results?format=json", 401, 401, 401, 401],
   ["GET", "/api/v1/agreement", 401, 401, 401, 401],
   ["GET", "/api/v1/evidence", 401, 401, 401, 401],
+  ["GET", "/api/v1/trajectories", 401, 401, 401, 401],
+  ["GET", "/api/v1/trajectories/A", 401, 401, 401, 401],
+  ["GET", "/api/v1/rules/test?name=git-reflog", 401, 401, 401, 401],
+  ["POST", "/api/v1/imports", 401, 401, 401, 401],
+  // Its description holds no data: open to all.
+  ["GET", "/api/v1/openapi.json", 200, 200, 200, 200],
+  // One's own API tokens: every role.
+  ["GET", "/tokens", 200, 200, 200, 307],
   ["GET", "/sign-in", 307, 307, 307, 200],
 ];
 

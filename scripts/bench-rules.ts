@@ -2,7 +2,8 @@
 // leaves): a new command rule and a new output rule tried over the whole study (lib/data/rule-test.ts:
 // hits by condition, the four cells, 20 samples), each beside one bare query applying the same
 // pattern to the same column in the same run; then every rule in force measured for the Rules page
-// (one scan), and again as after a vote (hits remembered). Medians of 3. `npm run bench` runs the same timings (ruleTimings) on its own study.
+// (one scan), and again as after a vote (hits remembered). Medians of 3. `npm run bench` runs the
+// same timings (ruleTimings) on its own study.
 import { ruleFigures } from "@/lib/data/rule-figures";
 import { testRule } from "@/lib/data/rule-test";
 import { closeCurrentDb, connect, describeTarget, setCurrentDb } from "@/lib/db-connect";

@@ -38,6 +38,7 @@ import { enqueue, openQueue } from "@/lib/judges/queue";
 import { followRun, startRun } from "@/lib/judges/runs";
 import { workJudges } from "@/lib/judges/worker";
 import { PANEL_HELP, panelCommand } from "./cli-panel";
+import { pushFile } from "./cli-push";
 import { RULES_HELP, rulesCommand } from "./cli-rules";
 import { TOKEN_HELP, tokenCommand } from "./cli-token";
 import { ProgressBar } from "./progress";
@@ -52,6 +53,8 @@ const HELP = `Shortcut Audit command line
       --resolved FILE                  resolved status from a SWE-bench report.json or a results.json (repeatable)
       --strict                         reject a file that has any warning (an assistant turn whose text looks like
                                        an action but gave no tool call, a trajectory given twice)
+      --server URL                     send each file to that server's HTTP API instead of a database (the token
+                                       in SHORTCUT_AUDIT_TOKEN, scope import; docs/api.md)
   export trajectories|votes|labels|gold|rules|all
                                        print records as JSONL (the app's own format)
   results --format json|csv|latex [--table NAME] [--panel NAME]
@@ -114,6 +117,7 @@ async function importCommand(args: string[]): Promise<number> {
       manifest: { type: "string" },
       resolved: { type: "string", multiple: true },
       strict: { type: "boolean" },
+      server: { type: "string" },
     },
   });
   if (!positionals.length) fail("import: name at least one file or folder");
@@ -127,43 +131,22 @@ async function importCommand(args: string[]): Promise<number> {
   );
   if (!files.length) fail("import: no .jsonl, .json, .traj or .eval files there");
 
-  await rebuildSearchDocuments((line) => console.error(line));
+  const server = values.server;
+  const token = process.env.SHORTCUT_AUDIT_TOKEN;
+  if (server) {
+    if (!token) fail("import --server: set SHORTCUT_AUDIT_TOKEN to a token with the import scope (docs/api.md)");
+    if (resolvedFiles.length)
+      fail("import --server: --resolved reports are not sent to a server; give resolved in the records");
+  } else await rebuildSearchDocuments((line) => console.error(line));
   const bar = new ProgressBar(process.stderr, files);
   const results: FileImport[] = [];
   const started = performance.now();
   for (const file of files) {
     const own = conditionFor(file, options, manifest);
     bar.start(file);
-    let result: FileImport;
-    try {
-      result = await importFile(file, {
-        condition: own.condition,
-        resolved: own.resolved ?? resolved,
-        source: "cli",
-        byName: os.userInfo().username,
-        strict: values.strict ?? false,
-        onProgress: (p) => bar.update(p.bytes, p.records),
-      });
-    } catch (e) {
-      // The database went away mid-file: report it as this file's failure and go on (later files say so too).
-      if (!(e instanceof ImportInterrupted)) throw e;
-      const bytes = fs.statSync(file).size;
-      result = {
-        ok: false,
-        importId: 0,
-        errors: [{ line: 0, field: null, message: e.message }],
-        errorCount: 1,
-        records: 0,
-        assistantTurns: 0,
-        toolCalls: 0,
-        warnings: [],
-        warningCount: 0,
-        file,
-        unit: "line",
-        bytes,
-        seconds: 0,
-      };
-    }
+    const result = server
+      ? await pushFile(server, token!, file, own.condition, values.strict ?? false, bar)
+      : await importLocal(file, own.condition, own.resolved ?? resolved, values.strict ?? false, bar);
     bar.finish(result.bytes);
     results.push(result);
     const read = result.assistantTurns
@@ -183,6 +166,43 @@ async function importCommand(args: string[]): Promise<number> {
   }
   printSummary(results, (performance.now() - started) / 1000);
   return results.every((r) => r.ok) ? 0 : 1;
+}
+
+/** Imports one file into the database; the database gone mid-file is this file's failure (later files say so too). */
+async function importLocal(
+  file: string,
+  condition: Parameters<typeof importFile>[1]["condition"],
+  resolved: Parameters<typeof importFile>[1]["resolved"],
+  strict: boolean,
+  bar: ProgressBar,
+): Promise<FileImport> {
+  try {
+    return await importFile(file, {
+      condition,
+      resolved,
+      source: "cli",
+      byName: os.userInfo().username,
+      strict,
+      onProgress: (p) => bar.update(p.bytes, p.records),
+    });
+  } catch (e) {
+    if (!(e instanceof ImportInterrupted)) throw e;
+    return {
+      ok: false,
+      importId: 0,
+      errors: [{ line: 0, field: null, message: e.message }],
+      errorCount: 1,
+      records: 0,
+      assistantTurns: 0,
+      toolCalls: 0,
+      warnings: [],
+      warningCount: 0,
+      file,
+      unit: "line",
+      bytes: fs.statSync(file).size,
+      seconds: 0,
+    };
+  }
 }
 
 function printSummary(results: FileImport[], seconds: number): void {
@@ -499,6 +519,8 @@ async function main(): Promise<number> {
   };
   const run = commands[command];
   if (!run) fail(`unknown command "${command}"\n\n${HELP}`);
+  // Pushing to a server needs no database here.
+  if (command === "import" && rest.some((a) => a === "--server" || a.startsWith("--server="))) return run(rest);
   migrateApart();
   const handle = currentDb();
   console.error(`database: ${describeTarget(handle.target)}`);

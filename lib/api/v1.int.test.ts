@@ -2,7 +2,10 @@
 // request's body lands (or is refused whole, its line named), the list pages by cursor with the
 // list's filters, one trajectory comes back as the export writes it with its votes.
 import { describe, expect, it } from "vitest";
+import { GET as agreementGet } from "@/app/api/v1/agreement/route";
+import { GET as evidenceGet } from "@/app/api/v1/evidence/route";
 import { POST as importPost } from "@/app/api/v1/imports/route";
+import { GET as resultsGet } from "@/app/api/v1/results/route";
 import { GET as rulesTestGet } from "@/app/api/v1/rules/test/route";
 import { GET as trajectoryGet } from "@/app/api/v1/trajectories/[id]/route";
 import { GET as listGet } from "@/app/api/v1/trajectories/route";
@@ -143,5 +146,38 @@ describe("the HTTP API's routes", () => {
     });
     expect(broken.status).toBe(400);
     expect((await errorOf(broken)).message).toMatch(/^pattern: /);
+  });
+
+  it("answers each route by its token's person's role (both scopes each): the permission matrix", async () => {
+    await createPerson("system", {
+      handle: "api-ann",
+      email: "api-ann@example.org",
+      role: "ANNOTATOR",
+      password: "password-1",
+    });
+    const annotator = (await createToken("system", "api-ann", { scopes: ["read", "import"] })).token;
+    const id = String((await db().trajectory.findFirstOrThrow({ where: { externalId: "api-1" } })).id);
+    const routes: Array<[string, () => (token: string) => Promise<Response>, [number, number, number]]> = [
+      ["results", () => (t) => call(resultsGet, "/api/v1/results", { token: t }), [200, 200, 403]],
+      ["agreement", () => (t) => call(agreementGet, "/api/v1/agreement", { token: t }), [200, 200, 403]],
+      ["evidence", () => (t) => call(evidenceGet, "/api/v1/evidence", { token: t }), [200, 200, 403]],
+      ["list", () => (t) => call(listGet, "/api/v1/trajectories?benchmark=api", { token: t }), [200, 200, 403]],
+      ["trajectory", () => (t) => call(trajectoryGet, `/api/v1/trajectories/${id}`, { token: t, id }), [200, 200, 403]],
+      [
+        "rule test",
+        () => (t) => call(rulesTestGet, "/api/v1/rules/test?name=git-reflog&benchmark=api", { token: t }),
+        [200, 200, 403],
+      ],
+      [
+        "import",
+        () => (t) => call(importPost, "/api/v1/imports?name=m.jsonl", { method: "POST", token: t, body: FILE }),
+        [200, 403, 403],
+      ],
+    ];
+    for (const [what, route, expected] of routes) {
+      const got = [];
+      for (const token of [importer, reader, annotator]) got.push((await route()(token)).status);
+      expect([what, ...got]).toEqual([what, ...expected]);
+    }
   });
 });

@@ -177,6 +177,16 @@ describe("personal access tokens", () => {
       }>;
       const mine = listed.find((t) => t.name === "cluster")!;
       expect(mine).toMatchObject({ scopes: ["import", "read"], last_used: expect.any(String) });
+      // The API answers what the command line prints, byte for byte.
+      for (const [route, path, args] of [
+        [resultsGet, "/api/v1/results?format=csv", ["results", "--format", "csv"]],
+        [agreementGet, "/api/v1/agreement?format=json", ["agreement", "--format", "json"]],
+        [evidenceGet, "/api/v1/evidence?format=json", ["evidence", "--format", "json"]],
+      ] as const) {
+        const printed = cli(...args);
+        expect(printed.status, printed.stderr).toBe(0);
+        expect(await (await get(route, path, token)).text()).toBe(printed.stdout);
+      }
       expect(cli("token", "revoke", String(mine.id)).status).toBe(0);
       expect((await get(resultsGet, "/api/v1/results", token)).status).toBe(401);
       const bad = cli("token", "create", "--handle", "tok-res", "--scope", "write");
