@@ -22,6 +22,9 @@ for (const role of ["RESEARCHER", "ANNOTATOR", "REVIEWER"] as const) {
       if (menu.includes("/trajectories")) pages.push("/trajectories/1", "/compare?a=1&b=2");
       // Two panels compared, where the role reads results.
       if (menu.includes("/results")) pages.push("/judges/compare?panel=initial");
+      // One rule's own part, where the role reads rules; every role's API tokens.
+      if (menu.includes("/rules")) pages.push("/rules?rule=git-log-all-refs");
+      pages.push("/tokens");
       // At least the role's own page (an annotator's menu holds their queue).
       expect(pages.length).toBeGreaterThan(0);
       const problems: Record<string, unknown> = {};

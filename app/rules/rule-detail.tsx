@@ -25,7 +25,7 @@ export async function RuleDetail({ figures, writes }: { figures: RuleFigures; wr
       <h2 id="rule">{shownText(rule.name)}</h2>
       <p>
         {CATEGORY_LABELS[rule.category]}, on {RULE_ON_LABELS[rule.on].toLowerCase()}:{" "}
-        <code>{shownText(rule.pattern)}</code>
+        <code className="pattern">{shownText(rule.pattern)}</code>
         {rule.ignoreCase ? " (ignoring case)" : ""}. {rule.why ? shownText(rule.why) : null}
       </p>
       <p role="status">
