@@ -25,6 +25,12 @@ export default async function TokensPage() {
         (read: results, agreement, evidence and trajectories; import: files, for researchers). docs/api.md in the
         repository describes every route.
       </p>
+      {can(actor.role, "results:read") ? null : (
+        <p className="note">
+          Your role ({actor.role.toLowerCase()}) opens none of the API&apos;s routes: a token of yours would be refused
+          until a researcher gives you another role.
+        </p>
+      )}
       <section aria-labelledby="make">
         <h2 id="make">Make a token</h2>
         <TokenForm mayImport={can(actor.role, "imports:write")} />
