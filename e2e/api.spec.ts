@@ -31,18 +31,13 @@ test("a token made on the page pushes a file with curl, a Python script pulls re
     file,
     [1, 2].map((run) => JSON.stringify(trajectoryFixture({ id: `${benchmark}-${run}`, benchmark, run }))).join("\n"),
   );
-  const curl = (auth: string) =>
+  /** curl pushing a file: the answer's body, then its status on a line of its own. */
+  const curl = (auth: string, what = file) =>
     spawnSync(
       "curl",
       [
-        "-s",
-        "-w",
-        "\n%{http_code}",
-        "-H",
-        `Authorization: Bearer ${auth}`,
-        "--data-binary",
-        `@${file}`,
-        `${baseURL}/api/v1/imports?name=run.jsonl&benchmark=${benchmark}`,
+        ...["-s", "-w", "\n%{http_code}", "-H", `Authorization: Bearer ${auth}`, "--data-binary", `@${what}`],
+        `${baseURL}/api/v1/imports?name=${path.basename(what)}&benchmark=${benchmark}`,
       ],
       { encoding: "utf8" },
     );
@@ -54,20 +49,7 @@ test("a token made on the page pushes a file with curl, a Python script pulls re
   // Past the upload limit (4 MB on this server): refused with 413 before anything is imported.
   const big = path.join(path.dirname(file), "big.jsonl");
   fs.writeFileSync(big, "x".repeat(5_000_000));
-  const tooBig = spawnSync(
-    "curl",
-    [
-      "-s",
-      "-w",
-      "\n%{http_code}",
-      "-H",
-      `Authorization: Bearer ${token}`,
-      "--data-binary",
-      `@${big}`,
-      `${baseURL}/api/v1/imports?name=big.jsonl`,
-    ],
-    { encoding: "utf8" },
-  );
+  const tooBig = curl(token, big);
   expect(tooBig.stdout.split("\n").at(-1)).toBe("413");
   expect(JSON.parse(tooBig.stdout.split("\n")[0]!)).toMatchObject({ error: { code: "TOO_LARGE" } });
 

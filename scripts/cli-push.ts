@@ -18,8 +18,11 @@ function pushQuery(file: string, condition: Partial<Condition>, strict: boolean)
   return q.toString();
 }
 
-/** A file refused before the server imported it (no token, a limit, the server unreachable), as a failed import. */
-const refused = (file: string, bytes: number, message: string): FileImport => ({
+/**
+ * A file that did not land for a reason outside it (the server refused it before importing, or could
+ * not be reached; the database went away mid-file), as a failed import.
+ */
+export const failedImport = (file: string, bytes: number, message: string): FileImport => ({
   ok: false,
   importId: 0,
   errors: [{ line: 0, field: null, message }],
@@ -64,13 +67,14 @@ export async function pushFile(
       duplex: "half",
     } as RequestInit);
   } catch (e) {
-    return refused(file, bytes, `the server could not be reached: ${e instanceof Error ? e.message : String(e)}`);
+    return failedImport(file, bytes, `the server could not be reached: ${e instanceof Error ? e.message : String(e)}`);
   }
   const answer = (await response.json().catch(() => null)) as
     | (FileImport & { error?: undefined })
     | { error: { code: string; message: string } }
     | null;
-  if (!answer) return refused(file, bytes, `the server answered ${response.status} without a summary`);
-  if (answer.error) return refused(file, bytes, `${response.status} ${answer.error.code}: ${answer.error.message}`);
+  if (!answer) return failedImport(file, bytes, `the server answered ${response.status} without a summary`);
+  if (answer.error)
+    return failedImport(file, bytes, `${response.status} ${answer.error.code}: ${answer.error.message}`);
   return { ...(answer as FileImport), file, bytes, seconds: (performance.now() - started) / 1000 };
 }

@@ -38,7 +38,7 @@ import { enqueue, openQueue } from "@/lib/judges/queue";
 import { followRun, startRun } from "@/lib/judges/runs";
 import { workJudges } from "@/lib/judges/worker";
 import { PANEL_HELP, panelCommand } from "./cli-panel";
-import { pushFile } from "./cli-push";
+import { failedImport, pushFile } from "./cli-push";
 import { RULES_HELP, rulesCommand } from "./cli-rules";
 import { TOKEN_HELP, tokenCommand } from "./cli-token";
 import { ProgressBar } from "./progress";
@@ -187,21 +187,7 @@ async function importLocal(
     });
   } catch (e) {
     if (!(e instanceof ImportInterrupted)) throw e;
-    return {
-      ok: false,
-      importId: 0,
-      errors: [{ line: 0, field: null, message: e.message }],
-      errorCount: 1,
-      records: 0,
-      assistantTurns: 0,
-      toolCalls: 0,
-      warnings: [],
-      warningCount: 0,
-      file,
-      unit: "line",
-      bytes: fs.statSync(file).size,
-      seconds: 0,
-    };
+    return failedImport(file, fs.statSync(file).size, e.message);
   }
 }
 

@@ -80,16 +80,9 @@ export const REPORTS = {
  * A report as a download (the result table's `table` as the user gave it); 400 for an unknown format
  * or table. `figures`: a frozen report's, else the live ones under `scope`; `file` names it.
  */
-export async function reportResponse(
-  name: ReportName,
-  format: string | null,
-  scope: AgreementScope = {},
-  table_: string | null = null,
-  figures: ReportFigures = live(scope),
-  file = `shortcut-audit-${name}`,
-): Promise<Response> {
+export async function reportResponse(...args: Parameters<typeof reportDownload>): Promise<Response> {
   try {
-    return await reportDownload(name, format, scope, table_, figures, file);
+    return await reportDownload(...args);
   } catch (e) {
     if (e instanceof AppError) return Response.json({ error: e.message }, { status: e.status });
     throw e;
