@@ -12,6 +12,7 @@ import { GET as listGet } from "@/app/api/v1/trajectories/route";
 import { createPerson } from "@/lib/data/people";
 import { createToken } from "@/lib/data/tokens";
 import { db } from "@/lib/db";
+import { workBudget } from "@/lib/server/memory-budget";
 import { trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { call, errorOf } from "@/test/api";
 
@@ -67,6 +68,23 @@ describe("the HTTP API's routes", () => {
     const run = await call(importPost, "/api/v1/imports?run=zero", { method: "POST", token: importer, body: FILE });
     expect(run.status).toBe(400);
     expect((await errorOf(run)).message).toMatch(/run/);
+  });
+
+  it("asks to come back later (503, Retry-After) while imports hold the memory and enough wait", async () => {
+    const budget = workBudget();
+    const held = budget.tryReserve(budget.total)!;
+    const waiting = [];
+    while (!budget.full) waiting.push(budget.await(1));
+    const busy = await call(importPost, "/api/v1/imports?name=x.jsonl", {
+      method: "POST",
+      token: importer,
+      body: FILE,
+    });
+    expect(busy.status).toBe(503);
+    expect(busy.headers.get("retry-after")).toBe("30");
+    expect(await errorOf(busy)).toMatchObject({ code: "BUSY" });
+    held.release();
+    for (const w of await Promise.all(waiting)) w.release();
   });
 
   it("pages the list by cursor, with the list's filters", async () => {
