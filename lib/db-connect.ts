@@ -125,7 +125,13 @@ export function connect(target: DbTarget = targetFromEnv(), pglite?: PGlite): Db
     };
   }
   const engine = pglite ?? openPGlite(target.dir);
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(engine) });
+  // One connection, shared by every query of the process: a transaction waits its turn, and the
+  // first waits for the engine to start (its files loaded, a second or more on a busy machine), so
+  // the 2 s Prisma waits by default is not enough; PostgreSQL's pool keeps the default.
+  const prisma = new PrismaClient({
+    adapter: new PrismaPGlite(engine),
+    transactionOptions: { maxWait: 30_000, timeout: 60_000 },
+  });
   return {
     prisma,
     target,
