@@ -1,7 +1,8 @@
 // npm run bench:results -- [--trajectories N]
 // Fills a fresh database with N trajectories (20 steps each, one of 5,000) and 3 votes each, in SQL, then times the
 // result-table aggregation (getResults: three GROUP BY queries and the figures) beside the bare SQL
-// aggregate (one GROUP BY count over the same rows), the trajectory list (filtered and text-searched),
+// aggregate (one GROUP BY count over the same rows), the agreement table (two annotators on one
+// trajectory in ten) beside its bare GROUP BY, the trajectory list (filtered and text-searched),
 // the pages of the 5,000-step trajectory, and a fourth judge's panel compared with the panel in force
 // and the result table under it (--panel).
 // Prints a table and the figures as one JSON line. PostgreSQL with DATABASE_URL, else PGlite.
@@ -9,6 +10,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { getAgreement } from "@/lib/data/agreement";
 import { comparePanelsNamed } from "@/lib/data/panel-compare";
 import { savePanel, underPanel } from "@/lib/data/panel-set";
 import { getResults } from "@/lib/data/results";
@@ -64,6 +66,14 @@ await sql(`INSERT INTO judge_vote ("trajectoryId", "judgeId", upstream, "localGi
 await sql(`UPDATE trajectory SET "panelVerdict" = ${verdict}, "panelUpstream" = ${verdict}, "panelLocalGit" =
   ${verdict}, "panelMemory" = ${verdict}, "panelOther" = ${verdict},
   "panelSplit" = 'MAJORITY', "voteCount" = 3`);
+// Two annotators label one trajectory in ten: the agreement table's rows.
+await sql(`INSERT INTO "user" (id, handle, name, role, "updatedAt") VALUES
+  ('bench-ann-1', 'bench-ann-1', 'Annotator 1', 'ANNOTATOR', now()),
+  ('bench-ann-2', 'bench-ann-2', 'Annotator 2', 'ANNOTATOR', now())`);
+await sql(`INSERT INTO label ("trajectoryId", "annotatorId", upstream, "localGit", memory, other, overall, "updatedAt")
+  SELECT t.id, a, ${verdict}, ${verdict}, ${verdict}, ${verdict}, ${verdict}, now()
+    FROM trajectory t, (VALUES ('bench-ann-1'), ('bench-ann-2')) x(a) WHERE t.id % 10 = 0`);
+await sql(`UPDATE trajectory SET "labelCount" = 2 WHERE id % 10 = 0`);
 // 20 steps a trajectory: a command and its output (whose start is searchable), for text search.
 await sql(`INSERT INTO message ("trajectoryId", seq, step, role, content)
   SELECT t.id, s * 2, s, 'assistant', '' FROM trajectory t, generate_series(1, 20) s`);
@@ -103,6 +113,13 @@ const bare = await time(() =>
     `SELECT "benchmarkId", "modelId", network, prompt, count(*) FROM trajectory GROUP BY 1, 2, 3, 4`,
   ),
 );
+const agreement = await time(() => getAgreement());
+const agreementBare = await time(() =>
+  handle.prisma.$queryRawUnsafe(
+    `SELECT t.network, t.prompt, l.overall, t."panelVerdict", count(*) FROM label l JOIN trajectory t ON t.id =
+      l."trajectoryId" GROUP BY 1, 2, 3, 4`,
+  ),
+);
 const list = await time(() => listTrajectories({}));
 const filtered = await time(() => listTrajectories({ panel: "SUCCESSFUL", network: "on", split: "MAJORITY" }));
 const searchCommand = await time(() => listTrajectories({ q: "git log --all" }));
@@ -134,6 +151,9 @@ const figures = {
   results_ms: +results.toFixed(1),
   bare_group_by_ms: +bare.toFixed(1),
   ratio_to_bare: +(results / bare).toFixed(2),
+  agreement_ms: +agreement.toFixed(1),
+  agreement_bare_ms: +agreementBare.toFixed(1),
+  agreement_ratio_to_bare: +(agreement / agreementBare).toFixed(2),
   list_page_ms: +list.toFixed(1),
   filtered_list_page_ms: +filtered.toFixed(1),
   search_command_ms: +searchCommand.toFixed(1),
@@ -146,8 +166,12 @@ const figures = {
 };
 console.error(`${describeTarget(target)}: ${rows} trajectories, ${votes} votes; median of ${REPEAT}`);
 console.log(
-  `result table    ${figures.results_ms.toFixed(1).padStart(8)} ms   bare GROUP BY
-    ${figures.bare_group_by_ms.toFixed(1)} ms   ratio ${figures.ratio_to_bare}`,
+  `result table    ${figures.results_ms.toFixed(1).padStart(8)} ms   bare GROUP BY ` +
+    `${figures.bare_group_by_ms.toFixed(1)} ms   ratio ${figures.ratio_to_bare}`,
+);
+console.log(
+  `agreement table ${figures.agreement_ms.toFixed(1).padStart(8)} ms   bare GROUP BY ` +
+    `${figures.agreement_bare_ms.toFixed(1)} ms   ratio ${figures.agreement_ratio_to_bare}`,
 );
 console.log(
   `list, page 1    ${figures.list_page_ms.toFixed(1).padStart(8)} ms   filtered ` +
