@@ -114,6 +114,8 @@ test("try a judge, compare the panel with it added, adopt it, and put the earlie
   page,
   request,
 }) => {
+  // The judge run alone may take up to a minute on a loaded machine (runJudge waits that long for it).
+  test.setTimeout(120_000);
   const provider = await fakeProvider([{ answer: ANSWER, latencyMs: 10, tokensIn: 900, tokensOut: 40 }]);
   try {
     const benchmark = unique("panels");
