@@ -16,6 +16,8 @@ const ANSWER = JSON.stringify({
 });
 
 test("define a judge, preview and start a run, watch it finish, and find its votes", async ({ page, request }) => {
+  // It waits up to a minute for the run to finish, as a loaded machine may need.
+  test.setTimeout(120_000);
   const provider = await fakeProvider([{ answer: ANSWER, latencyMs: 50, tokensIn: 900, tokensOut: 40 }]);
   try {
     const benchmark = unique("judges");
