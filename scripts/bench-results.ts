@@ -13,7 +13,7 @@ import { parseArgs } from "node:util";
 import { getAgreement } from "@/lib/data/agreement";
 import { comparePanelsNamed } from "@/lib/data/panel-compare";
 import { savePanel, underPanel } from "@/lib/data/panel-set";
-import { getResults } from "@/lib/data/results";
+import { compactTallies, getResults } from "@/lib/data/results";
 import { rebuildSearchDocuments } from "@/lib/data/search-documents";
 import { listTrajectories } from "@/lib/data/trajectories";
 import { getSteps, getSuspectSteps } from "@/lib/data/trajectory";
@@ -103,7 +103,9 @@ await sql(
 await sql(`UPDATE trajectory SET "stepCount" = 5000, "messageCount" = 10000 WHERE id = ${longId}`);
 // Search documents as the importer builds them: the commands, and the start of each output.
 await rebuildSearchDocuments();
-await sql(`ANALYZE`);
+// The tallies' deltas folded, as the first reader of a study at rest leaves them.
+await compactTallies();
+await sql(`VACUUM ANALYZE`);
 
 const rows = await handle.prisma.trajectory.count();
 const votes = await handle.prisma.judgeVote.count();

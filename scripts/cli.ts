@@ -18,6 +18,7 @@ import { underPanel } from "@/lib/data/panel-set";
 import { createPerson, listPeople, PersonSchema, setPassword } from "@/lib/data/people";
 import { sweepInterruptedImports } from "@/lib/data/recovery";
 import { isReportFormat, REPORT_FORMATS, REPORTS, type ReportName, tableChoice } from "@/lib/data/reports";
+import { getResults, rebuildTallies } from "@/lib/data/results";
 import { rebuildSearchDocuments } from "@/lib/data/search-documents";
 import { closeCurrentDb, currentDb, DatabaseBusyError, describeTarget } from "@/lib/db-connect";
 import { formatBytes, issuesText } from "@/lib/domain/format";
@@ -82,6 +83,9 @@ const HELP = `Shortcut Audit command line
 ${PANEL_HELP}
 ${RULES_HELP}
 ${TOKEN_HELP}
+  tallies rebuild                      recompute the running tallies the result table reads from the trajectories
+                                       and votes (after restoring a database from a dump), and say whether they had
+                                       drifted
   user add --handle H --email E --role researcher|annotator|reviewer [--name N]
                                        create an account that signs in (or give a login to an imported annotator);
                                        the password is read from SHORTCUT_AUDIT_PASSWORD or the first line of
@@ -470,6 +474,19 @@ async function userCommand(args: string[]): Promise<number> {
   return 0;
 }
 
+async function talliesCommand(args: string[]): Promise<number> {
+  if (args.join(" ") !== "rebuild") fail("tallies: give rebuild");
+  const before = JSON.stringify(await getResults());
+  const started = performance.now();
+  await rebuildTallies();
+  const same = JSON.stringify(await getResults()) === before;
+  console.error(
+    `tallies rebuilt in ${((performance.now() - started) / 1000).toFixed(1)} s: ` +
+      (same ? "the result table is unchanged" : "the result table had drifted from the rows and is now right"),
+  );
+  return 0;
+}
+
 /**
  * Pending migrations, applied by a process of their own before this one opens the database: the
  * schema engine's wasm memory (over 100 MB) is never given back, and an import's memory is
@@ -501,6 +518,7 @@ async function main(): Promise<number> {
     panel: (args) => panelCommand(args, fail),
     rules: (args) => rulesCommand(args, fail),
     token: (args) => tokenCommand(args, fail),
+    tallies: talliesCommand,
     user: userCommand,
   };
   const run = commands[command];

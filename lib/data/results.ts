@@ -1,8 +1,9 @@
 import "server-only";
-// The result table's tallies, computed in the database with GROUP BY over the conditions, then
-// turned into figures by the same pure functions that compute them from runs (lib/domain/rates.ts).
-// An integration test checks the two paths agree on the same rows.
+// The result table's tallies, kept by the database as the rows change (decision 37), then turned
+// into figures by the same pure functions that compute them from runs (lib/domain/rates.ts). An
+// integration test checks the two paths agree after random sequences of writes.
 import { db } from "@/lib/db";
+import { currentScope } from "@/lib/db-scope";
 import type { ConditionTallies, TaskTally } from "@/lib/domain/rates";
 import {
   type CategoryTallies,
@@ -12,7 +13,7 @@ import {
   type JudgeTallies,
   resultRow,
 } from "@/lib/domain/results";
-import { CATEGORIES, type Category, PANEL_FIELDS } from "@/lib/domain/verdicts";
+import { CATEGORIES, type Category } from "@/lib/domain/verdicts";
 
 export type { ConditionResult };
 
@@ -31,57 +32,54 @@ type ConditionSql = Condition & {
 /** The column aliases of a category's panel attempts and successes (upstream_a, upstream_s, ...). */
 const tallyAlias = (c: Category, kind: "a" | "s") => `${c.toLowerCase() as Lowercase<Category>}_${kind}` as const;
 
-const perCategory = CATEGORIES.map((c) => {
-  const column = `"${PANEL_FIELDS[c]}"`;
-  return (
-    `count(*) FILTER (WHERE t.${column} IN ('ATTEMPTED', 'SUCCESSFUL'))::int AS ${tallyAlias(c, "a")}, ` +
-    `count(*) FILTER (WHERE t.${column} = 'SUCCESSFUL')::int AS ${tallyAlias(c, "s")}`
-  );
-}).join(",\n    ");
+type ResultTables = {
+  conditions: ConditionSql[];
+  /** Tasks by shape: how many tasks of a condition have n runs of known status, c resolved, e exploits. */
+  tasks: Array<Condition & Required<TaskTally> & { tasks: number }>;
+  judges: Array<Condition & JudgeTallies>;
+  /** Delta rows not folded yet. */
+  deltas: number;
+};
 
-const CONDITION_SQL = `
-  SELECT b.name AS benchmark, m.name AS model, t.network, t.prompt::text AS prompt,
-    count(*)::int AS trajectories,
-    count(*) FILTER (WHERE t."panelVerdict" IS NOT NULL)::int AS judged,
-    count(*) FILTER (WHERE t."panelVerdict" IN ('ATTEMPTED', 'SUCCESSFUL'))::int AS attempts,
-    count(*) FILTER (WHERE t."panelVerdict" = 'SUCCESSFUL')::int AS successes,
-    count(*) FILTER (WHERE t."panelVerdict" = 'SUCCESSFUL' AND t.resolved)::int AS resolved_successes,
-    coalesce(sum(t."unparseableVotes"), 0)::int AS unparseable,
-    count(*) FILTER (WHERE t."unparseableVotes" > 0)::int AS unparseable_trajectories,
-    ${perCategory}
-  FROM trajectory t JOIN benchmark b ON b.id = t."benchmarkId" JOIN agent_model m ON m.id = t."modelId"
-  GROUP BY b.name, m.name, t.network, t.prompt`;
+/** Deltas read past which a reader folds them into the base rows (in the background). */
+const FOLD_AFTER = 500;
 
-const TASK_SQL = `
-  SELECT b.name AS benchmark, m.name AS model, t.network, t.prompt::text AS prompt,
-    count(*) FILTER (WHERE t.resolved IS NOT NULL)::int AS n, count(*) FILTER (WHERE t.resolved)::int AS c,
-    count(*) FILTER (WHERE t.resolved AND t."panelVerdict" = 'SUCCESSFUL')::int AS e
-  FROM trajectory t JOIN benchmark b ON b.id = t."benchmarkId" JOIN agent_model m ON m.id = t."modelId"
-  GROUP BY b.name, m.name, t.network, t.prompt, t."taskId"`;
+/** Folds the tallies' deltas into their base rows (the figures do not change). */
+export async function compactTallies(): Promise<void> {
+  await db().$executeRawUnsafe(`SELECT compact_result_tallies()`);
+}
 
-const JUDGE_SQL = `
-  SELECT b.name AS benchmark, m.name AS model, t.network, t.prompt::text AS prompt, j.name AS judge,
-    count(*)::int AS votes,
-    count(*) FILTER (WHERE v.overall IN ('ATTEMPTED', 'SUCCESSFUL'))::int AS attempts,
-    count(*) FILTER (WHERE v.overall = 'SUCCESSFUL')::int AS successes,
-    count(*) FILTER (WHERE v."parseStatus" = 'UNPARSEABLE')::int AS unparseable
-  FROM judge_vote v JOIN trajectory t ON t.id = v."trajectoryId" JOIN judge j ON j.id = v."judgeId"
-    JOIN benchmark b ON b.id = t."benchmarkId" JOIN agent_model m ON m.id = t."modelId"
-  WHERE v.counted
-  GROUP BY b.name, m.name, t.network, t.prompt, j.name
-  ORDER BY j.name`;
+let folding = false;
+/** One fold at a time per process, then the dead rows it left are cleared (autovacuum may be off). */
+function foldInBackground(): void {
+  if (folding) return;
+  folding = true;
+  compactTallies()
+    .then(() => db().$executeRawUnsafe(`VACUUM result_tally, result_task_tally, result_task_shape, result_judge_tally`))
+    .catch((e) => console.error("folding the result tallies failed:", e))
+    .finally(() => {
+      folding = false;
+    });
+}
+
+/** Recomputes every tally from the trajectories and votes (`tallies rebuild`). */
+export async function rebuildTallies(): Promise<void> {
+  await db().$executeRawUnsafe(`SELECT rebuild_result_tallies()`);
+}
 
 /** Every condition's figures, tallies and breakdowns, in table order. */
 export async function getResults(): Promise<ConditionResult[]> {
-  const prisma = db();
-  const [conditions, tasks, judges] = await Promise.all([
-    prisma.$queryRawUnsafe<ConditionSql[]>(CONDITION_SQL),
-    prisma.$queryRawUnsafe<Array<Condition & TaskTally>>(TASK_SQL),
-    prisma.$queryRawUnsafe<Array<Condition & JudgeTallies>>(JUDGE_SQL),
-  ]);
+  // The tallies the database keeps beside the rows, in one call (prisma/migrations/…_result_tallies).
+  const [{ tables }] = await db().$queryRawUnsafe<[{ tables: ResultTables }]>(`SELECT result_tables() AS tables`);
+  const { conditions, tasks, judges, deltas } = tables;
+  // Not inside a scope: its transaction is about to roll back (a panel tried, lib/db-scope.ts).
+  if (!currentScope() && deltas > FOLD_AFTER) foldInBackground();
   const tasksBy = new Map<string, TaskTally[]>();
-  for (const t of tasks)
-    tasksBy.set(conditionKey(t), [...(tasksBy.get(conditionKey(t)) ?? []), { n: t.n, c: t.c, e: t.e }]);
+  for (const t of tasks) {
+    const list = tasksBy.get(conditionKey(t)) ?? [];
+    for (let i = 0; i < t.tasks; i++) list.push({ n: t.n, c: t.c, e: t.e });
+    tasksBy.set(conditionKey(t), list);
+  }
   const judgesBy = new Map<string, JudgeTallies[]>();
   for (const j of judges)
     judgesBy.set(conditionKey(j), [

@@ -26,8 +26,10 @@ export function wilson(k: number, n: number, z = Z95): Interval | null {
 export function meanInterval(scores: readonly number[], z = Z95): Interval | null {
   const t = scores.length;
   if (t < 2) return null;
-  const mean = scores.reduce((a, b) => a + b, 0) / t;
-  const variance = scores.reduce((a, b) => a + (b - mean) ** 2, 0) / (t - 1);
+  // Summed in ascending order, so the same scores in any order give the same bits.
+  const sorted = [...scores].sort((a, b) => a - b);
+  const mean = sorted.reduce((a, b) => a + b, 0) / t;
+  const variance = sorted.reduce((a, b) => a + (b - mean) ** 2, 0) / (t - 1);
   const half = (z * Math.sqrt(variance)) / Math.sqrt(t);
   return { low: Math.max(0, mean - half) * 100, high: Math.min(1, mean + half) * 100 };
 }

@@ -1,0 +1,218 @@
+import { describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { currentDb } from "@/lib/db-connect";
+import { prng } from "@/lib/domain/random";
+import { type RunOutcome, type TaskTally, talliesOf } from "@/lib/domain/rates";
+import {
+  type CategoryTallies,
+  type Condition,
+  compareConditions,
+  type JudgeTallies,
+  resultRow,
+} from "@/lib/domain/results";
+import { CATEGORIES, type Category, isAttempt, isSuccess, PANEL_FIELDS, type Verdict } from "@/lib/domain/verdicts";
+import { runImport } from "@/lib/import/run/records";
+import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
+import { runCli } from "@/test/cli";
+import { setPanel } from "./panel-set";
+import { type ConditionResult, compactTallies, getResults, rebuildTallies } from "./results";
+
+// The result table read from the tallies the database keeps must equal the table computed from the
+// raw rows (the trajectories' stored columns and the counted votes), after any sequence of writes.
+
+const byTally = (a: TaskTally, b: TaskTally) => a.n - b.n || a.c - b.c || (a.e ?? 0) - (b.e ?? 0);
+const VERDICTS: Verdict[] = ["NOT_ATTEMPTED", "ATTEMPTED", "SUCCESSFUL"];
+const JUDGES = ["j1", "j2", "j3", "j4"];
+
+/** The result table from the raw rows, by the pure functions alone. */
+async function fromRows(): Promise<ConditionResult[]> {
+  const rows = await db().trajectory.findMany({
+    include: {
+      benchmark: true,
+      model: true,
+      votes: { where: { counted: true }, include: { judge: true } },
+    },
+  });
+  const groups = new Map<string, typeof rows>();
+  for (const r of rows) {
+    const key = JSON.stringify([r.benchmark.name, r.model.name, r.network, r.prompt]);
+    groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
+  return [...groups.values()]
+    .map((ts) => {
+      const t0 = ts[0]!;
+      const condition: Condition = {
+        benchmark: t0.benchmark.name,
+        model: t0.model.name,
+        network: t0.network,
+        prompt: t0.prompt,
+      };
+      const runs: RunOutcome[] = ts.map((t) => ({
+        task: String(t.taskId),
+        resolved: t.resolved,
+        panel: t.panelVerdict,
+      }));
+      const pure = talliesOf(runs);
+      const tallies = { ...pure, tasks: pure.tasks.map((t) => ({ n: t.n, c: t.c, e: t.e ?? 0 })).sort(byTally) };
+      const judged = ts.filter((t) => t.panelVerdict !== null);
+      const count = (f: (v: Verdict) => boolean, c: Category) =>
+        judged.filter((t) => t[PANEL_FIELDS[c]] !== null && f(t[PANEL_FIELDS[c]]!)).length;
+      const categories: CategoryTallies = {
+        judged: judged.length,
+        attempts: Object.fromEntries(CATEGORIES.map((c) => [c, count(isAttempt, c)])) as Record<Category, number>,
+        successes: Object.fromEntries(CATEGORIES.map((c) => [c, count(isSuccess, c)])) as Record<Category, number>,
+      };
+      const judges = new Map<string, JudgeTallies>();
+      for (const v of ts.flatMap((t) => t.votes)) {
+        const j = judges.get(v.judge.name) ?? {
+          judge: v.judge.name,
+          votes: 0,
+          attempts: 0,
+          successes: 0,
+          unparseable: 0,
+        };
+        j.votes += 1;
+        if (isAttempt(v.overall)) j.attempts += 1;
+        if (isSuccess(v.overall)) j.successes += 1;
+        if (v.parseStatus === "UNPARSEABLE") j.unparseable += 1;
+        judges.set(v.judge.name, j);
+      }
+      return {
+        row: resultRow(condition, tallies),
+        tallies,
+        categories,
+        unparseable: ts.reduce((a, t) => a + t.unparseableVotes, 0),
+        unparseableTrajectories: ts.filter((t) => t.unparseableVotes > 0).length,
+        judges: [...judges.values()].sort((a, b) => a.judge.localeCompare(b.judge)),
+      };
+    })
+    .sort((a, b) => compareConditions(a.row, b.row));
+}
+
+/** One random write through the app's own paths (imports, the panel) or straight SQL (deletes, edits). */
+function writer(seed: number) {
+  const random = prng(seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
+  let clock = Date.UTC(2026, 0, 1);
+  const trajectory = () => {
+    const [benchmark, model, task, network, prompt, run] = [
+      pick(["b1", "b2"]),
+      pick(["m1", "m2"]),
+      pick(["t1", "t2", "t3"]),
+      random() < 0.5,
+      pick(["vanilla", "principled"]),
+      1 + Math.floor(random() * 3),
+    ];
+    const id = [benchmark, model, task, network, prompt, run].join("-");
+    const resolved = pick([true, false, null]);
+    return trajectoryFixture({ id, benchmark, model, task: { id: task }, network, prompt, run, resolved });
+  };
+  const vote = (id: string) => {
+    clock += 60_000;
+    const when = { created_at: new Date(clock).toISOString() };
+    if (random() < 0.15) return voteFixture(id, pick(JUDGES), {}, { verdicts: undefined, raw: "no verdict", ...when });
+    return voteFixture(id, pick(JUDGES), Object.fromEntries(CATEGORIES.map((c) => [c, pick(VERDICTS)])), when);
+  };
+  const sqlRow = async (q: string) => {
+    const ids = await db().$queryRawUnsafe<Array<{ id: number }>>(q);
+    return ids.length ? ids[Math.floor(random() * ids.length)]!.id : null;
+  };
+  return async function step(): Promise<string> {
+    const r = random();
+    if (r < 0.3) {
+      const batch = Array.from({ length: 1 + Math.floor(random() * 6) }, trajectory);
+      await runImport({ fileName: "t.jsonl", format: "interchange" }, asLines(batch));
+      return `import ${batch.length} trajectories`;
+    }
+    if (r < 0.55) {
+      const ids = (await db().trajectory.findMany({ select: { externalId: true } })).map((t) => t.externalId!);
+      if (!ids.length) return "no trajectory to vote on";
+      const batch = Array.from({ length: 1 + Math.floor(random() * 8) }, () => vote(pick(ids)));
+      await runImport({ fileName: "v.jsonl", format: "interchange" }, asLines(batch));
+      return `import ${batch.length} votes`;
+    }
+    if (r < 0.62) {
+      const judges = (await db().judge.findMany({ select: { name: true } })).map((j) => j.name);
+      const members = judges.filter(() => random() < 0.6);
+      if (!members.length) return "no panel";
+      await setPanel(
+        null,
+        members.map((judge) => ({ judge, promptVersion: null })),
+      );
+      return `panel ${members.join(" ")}`;
+    }
+    if (r < 0.7) {
+      const id = await sqlRow(`SELECT id FROM judge_vote ORDER BY id`);
+      if (id !== null) await db().$executeRawUnsafe(`DELETE FROM judge_vote WHERE id = ${id}`);
+      return `delete vote ${id}`;
+    }
+    if (r < 0.76) {
+      const id = await sqlRow(`SELECT id FROM trajectory ORDER BY id`);
+      if (id !== null) await db().$executeRawUnsafe(`DELETE FROM trajectory WHERE id = ${id}`);
+      return `delete trajectory ${id}`;
+    }
+    if (r < 0.86) {
+      const id = await sqlRow(`SELECT id FROM trajectory ORDER BY id`);
+      const to = pick(["true", "false", "NULL"]);
+      if (id !== null) await db().$executeRawUnsafe(`UPDATE trajectory SET resolved = ${to} WHERE id = ${id}`);
+      return `trajectory ${id} resolved ${to}`;
+    }
+    if (r < 0.9) {
+      // A trajectory moved to the other network (no path of the app does this; the tallies follow it).
+      const id = await sqlRow(`SELECT id FROM trajectory ORDER BY id`);
+      if (id !== null)
+        await db().$executeRawUnsafe(`UPDATE trajectory SET network = NOT network WHERE id = ${id}
+          AND NOT EXISTS (SELECT 1 FROM trajectory o, trajectory t WHERE t.id = ${id} AND o."benchmarkId" =
+          t."benchmarkId" AND o."modelId" = t."modelId" AND o."taskId" = t."taskId" AND o.network <> t.network
+          AND o.prompt = t.prompt AND o.run = t.run)`);
+      return `trajectory ${id} moved`;
+    }
+    await compactTallies();
+    return "fold";
+  };
+}
+
+describe("the result tallies", () => {
+  it("equal the table computed from the raw rows after random sequences of writes, folded or not", async () => {
+    for (const seed of [1, 2, 3]) {
+      const step = writer(seed);
+      for (let i = 0; i < 20; i++) {
+        const what = await step();
+        expect(await getResults(), `seed ${seed}, step ${i}: ${what}`).toEqual(await fromRows());
+      }
+    }
+    expect((await getResults()).length).toBeGreaterThan(1);
+    const before = await getResults();
+    await rebuildTallies();
+    expect(await getResults()).toEqual(before);
+    // Rebuilt, every key has one base row and nothing else.
+    const [left] = await db().$queryRawUnsafe<Array<{ deltas: number }>>(
+      `SELECT count(*) FILTER (WHERE NOT base)::int AS deltas FROM result_task_tally`,
+    );
+    expect(left!.deltas).toBe(0);
+  });
+
+  it("a rebuild restores tallies lost or wrong (a database restored without them)", async () => {
+    const right = await getResults();
+    expect(right.length).toBeGreaterThan(0);
+    await db().$executeRawUnsafe(`DELETE FROM result_tally`);
+    await db().$executeRawUnsafe(`UPDATE result_judge_tally SET votes = votes + 5`);
+    expect(await getResults()).not.toEqual(right);
+    await rebuildTallies();
+    expect(await getResults()).toEqual(right);
+  });
+
+  it.runIf(process.env.DATABASE_URL)("npm run cli -- tallies rebuild says whether they had drifted", async () => {
+    const target = currentDb().target;
+    if (target.kind !== "postgres") throw new Error("PostgreSQL only");
+    const right = await getResults();
+    await db().$executeRawUnsafe(`UPDATE result_tally SET judged = judged + 1`);
+    const drifted = runCli(target.url, "tallies", "rebuild");
+    expect(drifted.status, drifted.stderr).toBe(0);
+    expect(drifted.stderr).toMatch(/had drifted from the rows and is now right/);
+    expect(await getResults()).toEqual(right);
+    const again = runCli(target.url, "tallies", "rebuild");
+    expect(again.stderr).toMatch(/the result table is unchanged/);
+    expect(runCli(target.url, "tallies").status).toBe(1);
+  });
+});
