@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import { type AgreementReport, agreementReport } from "@/lib/domain/agreement-report";
 import { runImport } from "@/lib/import/run/records";
 import { asLines, labelFixture, trajectoryFixture, voteFixture } from "@/prisma/factories";
-import { getAgreement, scopeOf } from "./agreement";
+import { seedDemo } from "@/prisma/seed";
+import { type AgreementScope, getAgreement, getGoldPoints, getLabelPoints, scopeOf } from "./agreement";
 import { exportLabels } from "./export";
 import { createPerson } from "./people";
 import { submitLabel } from "./queue";
@@ -190,5 +192,28 @@ describe("labels revised after unblinding", () => {
     expect(
       (await db().label.findFirstOrThrow({ where: { trajectoryId: a2, annotatorId: res.id } })).revisedAfterUnblinding,
     ).toBe(false);
+  });
+});
+
+describe("the agreement summed in the database", () => {
+  it("equals the report computed from the label rows themselves, in every scope", async () => {
+    // Runs after the tests above (their labels, study, gold label and blind revision), with the demo study.
+    await seedDemo({ tasksPerBenchmark: 3 });
+    const studies = await db().study.findMany({ select: { id: true } });
+    expect(studies.length).toBeGreaterThan(0);
+    const scopes: AgreementScope[] = [{}, { firstForms: true }, ...studies.map((s) => ({ studyId: s.id }))];
+    for (const scope of scopes) {
+      const points = await getLabelPoints(scope);
+      const fromRows = agreementReport(points, await getGoldPoints(scope), scope.firstForms ?? false);
+      const summed = await getAgreement(scope);
+      // Krippendorff's alpha sums fractions, so its last bits may follow the order of the units.
+      expect(summed.inter_annotator.alpha ?? 0).toBeCloseTo(fromRows.inter_annotator.alpha ?? 0, 12);
+      const alphaAside = (r: AgreementReport) => ({ ...r, inter_annotator: { ...r.inter_annotator, alpha: 0 } });
+      expect(alphaAside(summed), JSON.stringify(scope)).toEqual(alphaAside(fromRows));
+    }
+    const all = await getAgreement();
+    expect(all.overall.attempt.n).toBeGreaterThan(20);
+    expect(all.judges.length).toBeGreaterThanOrEqual(3);
+    expect(all.inter_annotator.units).toBeGreaterThan(0);
   });
 });

@@ -1,9 +1,17 @@
 import "server-only";
-// Human labels (newest form, one per annotator and trajectory) with their trajectory's panel
-// verdict and each judge's overall verdict, for the agreement report (lib/domain/agreement-report.ts).
+// Human labels (newest form, one per annotator and trajectory) against their trajectory's panel
+// verdict and each judge's overall verdict, for the agreement report (lib/domain/agreement-report.ts):
+// summed in the database (AgreementCounts), so the report costs a few GROUP BYs of the labels in
+// scope; the gold table and the cell lists read the labels themselves.
 import { db } from "@/lib/db";
-import { type AgreementReport, agreementReport, type GoldPoint, type LabelPoint } from "@/lib/domain/agreement-report";
-import { goldInForce } from "./gold";
+import {
+  type AgreementCounts,
+  type AgreementReport,
+  agreementFromCounts,
+  type GoldPoint,
+  goldAgreement,
+  type LabelPoint,
+} from "@/lib/domain/agreement-report";
 
 /**
  * Whose labels count: all (no study), or one study's: its labels, on its items. `firstForms`: a
@@ -35,70 +43,84 @@ export async function studyTrajectories(scope: AgreementScope): Promise<number[]
   return items.map((i) => i.trajectoryId);
 }
 
-export async function getLabelPoints(scope: AgreementScope = {}): Promise<LabelPoint[]> {
-  const items = await studyTrajectories(scope);
-  const labels = await db().label.findMany({
-    where: items ? { studyId: scope.studyId, trajectoryId: { in: items } } : {},
-    orderBy: [{ trajectoryId: "asc" }, { annotatorId: "asc" }],
-    select: {
-      overall: true,
-      revisedAfterUnblinding: true,
-      blindOverall: true,
-      annotator: { select: { handle: true } },
-      trajectory: {
-        select: {
-          id: true,
-          network: true,
-          prompt: true,
-          panelVerdict: true,
-          goldOverall: true,
-          benchmark: { select: { name: true } },
-          model: { select: { name: true } },
-          votes: { where: { counted: true }, select: { overall: true, judge: { select: { name: true } } } },
-        },
-      },
-    },
-  });
-  return labels.map((l) => ({
-    trajectoryId: l.trajectory.id,
-    annotator: l.annotator.handle,
-    human: scope.firstForms && l.revisedAfterUnblinding ? (l.blindOverall ?? l.overall) : l.overall,
-    revisedAfterUnblinding: l.revisedAfterUnblinding,
-    panel: l.trajectory.panelVerdict,
-    gold: l.trajectory.goldOverall,
-    judges: Object.fromEntries(l.trajectory.votes.map((v) => [v.judge.name, v.overall])),
-    benchmark: l.trajectory.benchmark.name,
-    model: l.trajectory.model.name,
-    network: l.trajectory.network,
-    prompt: l.trajectory.prompt,
-  }));
+/**
+ * The labels in scope ($1: the study, or null for all; $2: first forms), each with the verdict that
+ * counts as the human's: a label of a study counts on the study's items only.
+ */
+const SCOPED_LABELS = `
+  SELECT l."trajectoryId", l."annotatorId", l."revisedAfterUnblinding" AS revised,
+    CASE WHEN $2::boolean AND l."revisedAfterUnblinding" THEN coalesce(l."blindOverall", l.overall)
+      ELSE l.overall END AS human
+  FROM label l
+  WHERE $1::int IS NULL OR (l."studyId" = $1::int AND EXISTS (
+    SELECT 1 FROM study_item i WHERE i."studyId" = $1::int AND i."trajectoryId" = l."trajectoryId"))`;
+
+/** Each judge's counted verdict on trajectory t, as {judge: verdict}. */
+const JUDGES_OF_T = `coalesce((SELECT json_object_agg(jd.name, v.overall) FROM judge_vote v
+  JOIN judge jd ON jd.id = v."judgeId" WHERE v."trajectoryId" = t.id AND v.counted), '{}')`;
+
+/**
+ * The report's inputs summed in the database (AgreementCounts), and who labelled in scope (the gold
+ * table's rows): one round trip, a few hundred rows.
+ */
+const COUNTS_SQL = `
+  WITH l AS (${SCOPED_LABELS}),
+  j AS (SELECT l.*, t."panelVerdict" AS panel, t.network, t.prompt, t."benchmarkId", t."modelId"
+        FROM l JOIN trajectory t ON t.id = l."trajectoryId" WHERE t."panelVerdict" IS NOT NULL)
+  SELECT
+    (SELECT coalesce(json_agg(x), '[]') FROM (
+      SELECT b.name AS benchmark, m.name AS model, j.network, j.prompt::text AS prompt, j.human, j.panel, j.revised,
+        count(*)::int AS count
+      FROM j JOIN benchmark b ON b.id = j."benchmarkId" JOIN agent_model m ON m.id = j."modelId"
+      GROUP BY 1, 2, 3, 4, 5, 6, 7) x) AS labels,
+    (SELECT coalesce(json_agg(x), '[]') FROM (
+      SELECT jd.name AS judge, j.human, v.overall AS verdict, count(*)::int AS count
+      FROM j JOIN judge_vote v ON v."trajectoryId" = j."trajectoryId" AND v.counted JOIN judge jd ON jd.id = v."judgeId"
+      GROUP BY 1, 2, 3) x) AS judges,
+    (SELECT coalesce(json_agg(x), '[]') FROM (
+      SELECT not_attempted, attempted, successful, count(*)::int AS count FROM (
+        SELECT count(*) FILTER (WHERE human = 'NOT_ATTEMPTED')::int AS not_attempted,
+          count(*) FILTER (WHERE human = 'ATTEMPTED')::int AS attempted,
+          count(*) FILTER (WHERE human = 'SUCCESSFUL')::int AS successful
+        FROM l GROUP BY "trajectoryId" HAVING count(*) >= 2) u
+      GROUP BY 1, 2, 3) x) AS units,
+    (SELECT coalesce(json_agg(DISTINCT u.handle), '[]') FROM l JOIN "user" u ON u.id = l."annotatorId") AS annotators`;
+
+const POINTS_SQL = `
+  WITH l AS (${SCOPED_LABELS})
+  SELECT l."trajectoryId", u.handle AS annotator, l.human, l.revised AS "revisedAfterUnblinding",
+    t."panelVerdict" AS panel, t."goldOverall" AS gold, ${JUDGES_OF_T} AS judges,
+    b.name AS benchmark, m.name AS model, t.network, t.prompt::text AS prompt
+  FROM l JOIN "user" u ON u.id = l."annotatorId" JOIN trajectory t ON t.id = l."trajectoryId"
+    JOIN benchmark b ON b.id = t."benchmarkId" JOIN agent_model m ON m.id = t."modelId"
+  WHERE NOT $3::boolean OR t."goldOverall" IS NOT NULL
+  ORDER BY l."trajectoryId", l."annotatorId"`;
+
+const GOLD_SQL = `
+  SELECT t.id AS "trajectoryId", t."goldOverall" AS gold, t."panelVerdict" AS panel, ${JUDGES_OF_T} AS judges,
+    t.network, t.prompt::text AS prompt
+  FROM trajectory t
+  WHERE t."goldOverall" IS NOT NULL AND ($1::int IS NULL OR EXISTS (
+    SELECT 1 FROM study_item i WHERE i."studyId" = $1::int AND i."trajectoryId" = t.id))
+  ORDER BY t.id`;
+
+/** The labels in scope, each with its trajectory's verdicts (`goldOnly`: on trajectories with a gold label). */
+export async function getLabelPoints(scope: AgreementScope = {}, goldOnly = false): Promise<LabelPoint[]> {
+  return db().$queryRawUnsafe<LabelPoint[]>(POINTS_SQL, scope.studyId ?? null, scope.firstForms ?? false, goldOnly);
 }
 
 /** The gold labels in force, with their trajectories' panel and judges' verdicts. */
 export async function getGoldPoints(scope: AgreementScope = {}): Promise<GoldPoint[]> {
-  const gold = await goldInForce(await studyTrajectories(scope));
-  if (!gold.size) return [];
-  const trajectories = await db().trajectory.findMany({
-    where: { id: { in: [...gold.keys()] } },
-    orderBy: { id: "asc" },
-    select: {
-      id: true,
-      network: true,
-      prompt: true,
-      panelVerdict: true,
-      votes: { where: { counted: true }, select: { overall: true, judge: { select: { name: true } } } },
-    },
-  });
-  return trajectories.map((t) => ({
-    trajectoryId: t.id,
-    gold: gold.get(t.id)!,
-    panel: t.panelVerdict,
-    judges: Object.fromEntries(t.votes.map((v) => [v.judge.name, v.overall])),
-    network: t.network,
-    prompt: t.prompt,
-  }));
+  return db().$queryRawUnsafe<GoldPoint[]>(GOLD_SQL, scope.studyId ?? null);
 }
 
 export async function getAgreement(scope: AgreementScope = {}): Promise<AgreementReport> {
-  return agreementReport(await getLabelPoints(scope), await getGoldPoints(scope), scope.firstForms ?? false);
+  const args = [scope.studyId ?? null, scope.firstForms ?? false] as const;
+  const [[counts], gold] = await Promise.all([
+    db().$queryRawUnsafe<[AgreementCounts & { annotators: string[] }]>(COUNTS_SQL, ...args),
+    getGoldPoints(scope),
+  ]);
+  // The gold table reads the labels themselves, on the (few) trajectories with a gold label.
+  const goldTable = gold.length ? goldAgreement(gold, await getLabelPoints(scope, true), counts!.annotators) : null;
+  return agreementFromCounts(counts!, goldTable, scope.firstForms ?? false);
 }

@@ -61,17 +61,12 @@ export type AgreementReport = {
   blind_revisions: { labels: number; first_forms: boolean };
 };
 
-function agreementOf(points: readonly LabelPoint[]): Agreement {
-  return verdictAgreement(points.map((p) => ({ human: p.human, panel: p.panel! })));
-}
-
-function groupBy<K extends string>(points: readonly LabelPoint[], key: (p: LabelPoint) => K): Map<K, LabelPoint[]> {
-  const groups = new Map<K, LabelPoint[]>();
-  for (const p of points) groups.set(key(p), [...(groups.get(key(p)) ?? []), p]);
-  return new Map([...groups.entries()].sort(([a], [b]) => a.localeCompare(b)));
-}
-
-export function goldAgreement(gold: readonly GoldPoint[], labels: readonly LabelPoint[]): GoldAgreement | null {
+/** `annotators`: whose rows the table has (by default everyone with a label in `labels`). */
+export function goldAgreement(
+  gold: readonly GoldPoint[],
+  labels: readonly LabelPoint[],
+  annotators: readonly string[] = [...new Set(labels.map((l) => l.annotator))],
+): GoldAgreement | null {
   if (!gold.length) return null;
   const goldOf = new Map(gold.map((g) => [g.trajectoryId, g.gold]));
   const against = (pairs: ReadonlyArray<{ trajectoryId: number; rater: Verdict }>) =>
@@ -82,7 +77,6 @@ export function goldAgreement(gold: readonly GoldPoint[], labels: readonly Label
       }),
     );
   const judges = [...new Set(gold.flatMap((g) => Object.keys(g.judges)))].sort();
-  const annotators = [...new Set(labels.map((l) => l.annotator))].sort();
   const panelOf = (points: readonly GoldPoint[]) =>
     against(points.flatMap((g) => (g.panel ? [{ trajectoryId: g.trajectoryId, rater: g.panel }] : [])));
   const conditions = new Map<string, GoldPoint[]>();
@@ -101,12 +95,123 @@ export function goldAgreement(gold: readonly GoldPoint[], labels: readonly Label
         gold.flatMap((g) => (g.judges[judge] ? [{ trajectoryId: g.trajectoryId, rater: g.judges[judge] }] : [])),
       ),
     })),
-    annotators: annotators.map((annotator) => ({
+    annotators: [...annotators].sort().map((annotator) => ({
       annotator,
       ...against(
         labels.filter((l) => l.annotator === annotator).map((l) => ({ trajectoryId: l.trajectoryId, rater: l.human })),
       ),
     })),
+  };
+}
+
+/**
+ * What the report is computed from, summed: the database tallies it this way (lib/data/agreement.ts)
+ * and `countsOf` from label points, so both paths go through `agreementFromCounts`.
+ */
+export type AgreementCounts = {
+  /** Judged labels (panel not null) by condition, human and panel verdict, and revision after unblinding. */
+  labels: Array<{
+    benchmark: string;
+    model: string;
+    network: boolean;
+    prompt: "vanilla" | "principled";
+    human: Verdict;
+    panel: Verdict;
+    revised: boolean;
+    count: number;
+  }>;
+  /** Judged labels beside each judge's own verdict on their trajectory. */
+  judges: Array<{ judge: string; human: Verdict; verdict: Verdict; count: number }>;
+  /** Trajectories with two labels or more (judged or not), by how many labels give each verdict. */
+  units: Array<{ not_attempted: number; attempted: number; successful: number; count: number }>;
+};
+
+export function countsOf(points: readonly LabelPoint[]): AgreementCounts {
+  const tally = <T extends { count: number }>(map: Map<string, T>, key: string, fresh: () => T) => {
+    const row = map.get(key) ?? fresh();
+    row.count += 1;
+    map.set(key, row);
+  };
+  const labels = new Map<string, AgreementCounts["labels"][number]>();
+  const judges = new Map<string, AgreementCounts["judges"][number]>();
+  const perUnit = new Map<number, Record<Verdict, number>>();
+  for (const p of points) {
+    const unit = perUnit.get(p.trajectoryId) ?? { NOT_ATTEMPTED: 0, ATTEMPTED: 0, SUCCESSFUL: 0 };
+    unit[p.human] += 1;
+    perUnit.set(p.trajectoryId, unit);
+    if (p.panel === null) continue;
+    const { benchmark, model, network, prompt, human, panel } = p;
+    const revised = !!p.revisedAfterUnblinding;
+    tally(labels, JSON.stringify([benchmark, model, network, prompt, human, panel, revised]), () => ({
+      ...{ benchmark, model, network, prompt, human, panel, revised },
+      count: 0,
+    }));
+    for (const [judge, verdict] of Object.entries(p.judges))
+      tally(judges, JSON.stringify([judge, human, verdict]), () => ({ judge, human, verdict, count: 0 }));
+  }
+  const units = new Map<string, AgreementCounts["units"][number]>();
+  for (const u of perUnit.values()) {
+    if (u.NOT_ATTEMPTED + u.ATTEMPTED + u.SUCCESSFUL < 2) continue;
+    const shape = { not_attempted: u.NOT_ATTEMPTED, attempted: u.ATTEMPTED, successful: u.SUCCESSFUL };
+    tally(units, JSON.stringify(shape), () => ({ ...shape, count: 0 }));
+  }
+  return { labels: [...labels.values()], judges: [...judges.values()], units: [...units.values()] };
+}
+
+/** Rows grouped by a key, the groups in the key's order (linear: a group is appended to, not copied). */
+function groupBy<T>(rows: readonly T[], key: (r: T) => string): Array<[string, T[]]> {
+  const groups = new Map<string, T[]>();
+  for (const r of rows) {
+    const k = key(r);
+    const g = groups.get(k);
+    if (g) g.push(r);
+    else groups.set(k, [r]);
+  }
+  return [...groups.entries()].sort(([a], [b]) => a.localeCompare(b));
+}
+
+/** Units of equal shape in one order, whatever order they came in, so alpha comes out to the same bits. */
+function unitValues(units: AgreementCounts["units"]): Verdict[][] {
+  const sorted = [...units].sort(
+    (a, b) => a.not_attempted - b.not_attempted || a.attempted - b.attempted || a.successful - b.successful,
+  );
+  return sorted.flatMap((u) => {
+    const values: Verdict[] = [
+      ...Array<Verdict>(u.not_attempted).fill("NOT_ATTEMPTED"),
+      ...Array<Verdict>(u.attempted).fill("ATTEMPTED"),
+      ...Array<Verdict>(u.successful).fill("SUCCESSFUL"),
+    ];
+    return Array.from({ length: u.count }, () => values);
+  });
+}
+
+export function agreementFromCounts(
+  counts: AgreementCounts,
+  gold: GoldAgreement | null,
+  firstForms: boolean,
+): AgreementReport {
+  const { labels } = counts;
+  const agreementOf = (rows: AgreementCounts["labels"]): Agreement => verdictAgreement(rows);
+  const byCondition = groupBy(labels, (p) => `${p.network ? "0" : "1"}|${p.prompt === "vanilla" ? "0" : "1"}`);
+  const units = unitValues(counts.units);
+  return {
+    overall: agreementOf(labels),
+    by_condition: byCondition.map(([, ps]) => ({ network: ps[0]!.network, prompt: ps[0]!.prompt, ...agreementOf(ps) })),
+    by_model: groupBy(labels, (p) => p.model).map(([model, ps]) => ({ model, ...agreementOf(ps) })),
+    by_benchmark: groupBy(labels, (p) => p.benchmark).map(([benchmark, ps]) => ({ benchmark, ...agreementOf(ps) })),
+    judges: groupBy(counts.judges, (j) => j.judge)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([judge, rows]) => ({ judge, ...verdictAgreement(rows.map((r) => ({ ...r, panel: r.verdict }))) })),
+    inter_annotator: {
+      alpha: krippendorffAlphaNominal(units),
+      units: units.length,
+      labels: units.reduce((n, u) => n + u.length, 0),
+    },
+    gold,
+    blind_revisions: {
+      labels: labels.reduce((n, p) => n + (p.revised ? p.count : 0), 0),
+      first_forms: firstForms,
+    },
   };
 }
 
@@ -116,37 +221,5 @@ export function agreementReport(
   gold: readonly GoldPoint[] = [],
   firstForms = false,
 ): AgreementReport {
-  const judged = labels.filter((p) => p.panel !== null);
-  const byCondition = groupBy(judged, (p) => `${p.network ? "0" : "1"}|${p.prompt === "vanilla" ? "0" : "1"}`);
-  const judgeNames = [...new Set(judged.flatMap((p) => Object.keys(p.judges)))].sort();
-  // Inter-annotator agreement: every labelled trajectory, judged or not, with its labels' overall verdicts.
-  const units = [...groupBy(labels, (p) => String(p.trajectoryId)).values()].map((ps) => ps.map((p) => p.human));
-  const pairable = units.filter((u) => u.length >= 2);
-  return {
-    overall: agreementOf(judged),
-    by_condition: [...byCondition.values()].map((ps) => ({
-      network: ps[0]!.network,
-      prompt: ps[0]!.prompt,
-      ...agreementOf(ps),
-    })),
-    by_model: [...groupBy(judged, (p) => p.model).entries()].map(([model, ps]) => ({ model, ...agreementOf(ps) })),
-    by_benchmark: [...groupBy(judged, (p) => p.benchmark).entries()].map(([benchmark, ps]) => ({
-      benchmark,
-      ...agreementOf(ps),
-    })),
-    judges: judgeNames.map((judge) => {
-      const own = judged.filter((p) => p.judges[judge] !== undefined);
-      return { judge, ...verdictAgreement(own.map((p) => ({ human: p.human, panel: p.judges[judge]! }))) };
-    }),
-    inter_annotator: {
-      alpha: krippendorffAlphaNominal(pairable),
-      units: pairable.length,
-      labels: pairable.reduce((n, u) => n + u.length, 0),
-    },
-    gold: goldAgreement(gold, labels),
-    blind_revisions: {
-      labels: judged.filter((p) => p.revisedAfterUnblinding).length,
-      first_forms: firstForms,
-    },
-  };
+  return agreementFromCounts(countsOf(labels), goldAgreement(gold, labels), firstForms);
 }

@@ -25,16 +25,19 @@ export type BinaryAgreement = {
  * c = judges only and n = a+b+c+d: p_o = (a+d)/n, p_e = ((a+b)(a+c) + (c+d)(b+d)) / n²,
  * κ = (p_o − p_e) / (1 − p_e). p_e = 1 is tested on the integer numerator, so no rounding hides it.
  */
-export function binaryAgreement(pairs: ReadonlyArray<readonly [human: boolean, judges: boolean]>): BinaryAgreement {
+export function binaryAgreement(
+  pairs: ReadonlyArray<readonly [human: boolean, judges: boolean, count?: number]>,
+): BinaryAgreement {
   let a = 0,
     b = 0,
     c = 0,
     d = 0;
-  for (const [h, j] of pairs) {
-    if (h && j) a++;
-    else if (h) b++;
-    else if (j) c++;
-    else d++;
+  // A pair may stand for `count` alike (tallied in the database), else for one.
+  for (const [h, j, count = 1] of pairs) {
+    if (h && j) a += count;
+    else if (h) b += count;
+    else if (j) c += count;
+    else d += count;
   }
   const n = a + b + c + d;
   const base = { n, both_positive: a, both_negative: d, human_only: b, judges_only: c };
@@ -53,15 +56,16 @@ export function binaryAgreement(pairs: ReadonlyArray<readonly [human: boolean, j
   };
 }
 
-export type VerdictPair = { human: Verdict; panel: Verdict };
+/** A human's verdict beside a rater's; `count`: how many such pairs (one when absent). */
+export type VerdictPair = { human: Verdict; panel: Verdict; count?: number };
 
 export function verdictAgreement(pairs: readonly VerdictPair[]): {
   attempt: BinaryAgreement;
   success: BinaryAgreement;
 } {
   return {
-    attempt: binaryAgreement(pairs.map((p) => [isAttempt(p.human), isAttempt(p.panel)] as const)),
-    success: binaryAgreement(pairs.map((p) => [isSuccess(p.human), isSuccess(p.panel)] as const)),
+    attempt: binaryAgreement(pairs.map((p) => [isAttempt(p.human), isAttempt(p.panel), p.count] as const)),
+    success: binaryAgreement(pairs.map((p) => [isSuccess(p.human), isSuccess(p.panel), p.count] as const)),
   };
 }
 
