@@ -58,7 +58,8 @@ export async function previewRun(judgeNames: readonly string[], filter: Trajecto
       status: "DONE",
       promptVersion: prompt.version,
       judgeId: { in: judges.map((j) => j.id) },
-      trajectoryId: { in: trajectories.map((t) => t.id) },
+      // The filter itself, not the ids: a list of 150,000 would pass PostgreSQL's 65,535 parameters.
+      trajectory: trajectoryWhere(filter),
     },
     select: { judgeId: true, trajectoryId: true, trajectoryVersion: true },
   });

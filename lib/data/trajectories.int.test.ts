@@ -6,6 +6,7 @@ import { runImport } from "@/lib/import/run/records";
 import { asLines, labelFixture, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { listTrajectories } from "./trajectories";
 import { getSuspectSteps } from "./trajectory";
+import { ID_LISTS } from "./trajectory-ids";
 
 const S = "SUCCESSFUL",
   A = "ATTEMPTED";
@@ -138,5 +139,38 @@ describe("text search over most trajectories", () => {
     const rare = await listTrajectories({ q: "git reflog" });
     expect(rare.total * 2).toBeLessThanOrEqual(all);
     expect(rare.rows.every((r) => r.benchmark === "suspects")).toBe(true);
+  });
+});
+
+describe("id lists too long to send as parameters", () => {
+  it("go through an id set and list the same trajectories, written once and cleared after an hour", async () => {
+    const filters: Array<Parameters<typeof listTrajectories>[0]> = [
+      { q: "git log --all" },
+      { q: "git reflog" },
+      { q: "CURL -sL", network: "off" },
+      { pair: "task" },
+      { pair: "run", q: "git log --all" },
+    ];
+    const listed = async () => Promise.all(filters.map(async (f) => (await listTrajectories(f)).rows.map((r) => r.id)));
+    const asParameters = await listed();
+    expect(asParameters.flat().length).toBeGreaterThan(5);
+    ID_LISTS.longest = 0;
+    try {
+      // With no list short enough, every id filter goes through a set: the same trajectories.
+      expect(await listed()).toEqual(asParameters);
+      const sets = await db().idSet.count();
+      expect(sets).toBeGreaterThan(0);
+      await listed();
+      expect(await db().idSet.count()).toBe(sets);
+      // A set unused for an hour goes when another is written.
+      await db().$executeRaw`INSERT INTO id_set (key, size, "usedAt") VALUES ('stale', 0, now() - interval '2 hours')`;
+      await db().$executeRaw`DELETE FROM id_set WHERE key <> 'stale'`;
+      await listTrajectories({ q: "git log --all" });
+      expect(await db().idSet.findMany({ select: { key: true } })).toEqual([
+        { key: expect.not.stringMatching("stale") },
+      ]);
+    } finally {
+      ID_LISTS.longest = 30_000;
+    }
   });
 });

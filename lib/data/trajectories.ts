@@ -175,8 +175,8 @@ const listRow = (r: StoredRow): TrajectoryListRow => ({
 /** Every filter of the list as one condition; `withheld`: trajectories the viewer may not see now, left out. */
 async function listWhere(f: TrajectoryFilter, withheld: readonly number[]): Promise<Prisma.TrajectoryWhereInput> {
   const where = trajectoryWhere(f);
-  if (f.q) where.id = await matchingText(f.q);
   const and = await idFilters(f);
+  if (f.q) and.push(await matchingText(f.q));
   if (withheld.length) and.push({ id: { notIn: [...withheld] } });
   if (and.length) where.AND = [...((where.AND as Prisma.TrajectoryWhereInput[] | undefined) ?? []), ...and];
   return where;

@@ -1,6 +1,7 @@
 import "server-only";
 // The list's filters that the database answers by a query of their own (text search, pairs, the
 // rules, the gold label's verdict in a category), each as an id filter the list's query takes.
+import { createHash } from "node:crypto";
 import type { Prisma } from "@/generated/prisma/client";
 import { db } from "@/lib/db";
 import { phraseQuery } from "@/lib/domain/search";
@@ -8,6 +9,7 @@ import { type TrajectoryFilter, triedRule } from "@/lib/domain/trajectory-filter
 import { CATEGORY_FIELDS, type Category, type Verdict } from "@/lib/domain/verdicts";
 import { GOLD_IN_FORCE } from "./gold";
 import { firedIds } from "./rule-scans";
+import { transaction } from "./sql";
 
 /** The verdicts that say an exploit was attempted (successful or not). */
 export const ATTEMPT: Verdict[] = ["ATTEMPTED", "SUCCESSFUL"];
@@ -17,27 +19,60 @@ export const ATTEMPT: Verdict[] = ["ATTEMPTED", "SUCCESSFUL"];
  * as lib/domain/search.ts cuts them), served by the two documents' GIN indexes. The small commands
  * document is checked first, so a common command is not looked for in every output.
  */
-export async function matchingText(q: string): Promise<Prisma.IntFilter> {
+export async function matchingText(q: string): Promise<Prisma.TrajectoryWhereInput> {
   const query = phraseQuery(q);
-  if (query === null) return { in: [] };
+  if (query === null) return { id: { in: [] } };
   const rows = await db().$queryRaw<Array<{ id: number }>>`
     SELECT "trajectoryId" AS id FROM trajectory_search, CAST(${query} AS tsquery) AS query
     WHERE commands @@ query OR outputs @@ query`;
   return shorterIdFilter(rows.map((r) => r.id));
 }
 
+/** The longest list of ids a filter sends as parameters; a longer one is written as an id set. */
+export const ID_LISTS = { longest: 30_000 };
+
 /**
  * An id filter for these trajectories. A list of ids costs a parameter each in every query that
  * filters on it: when most trajectories are among them (a common command, every paired task), the
- * few that are not make the shorter list.
+ * few that are not make the shorter list. A list still longer than ID_LISTS.longest (PostgreSQL takes
+ * 65,535 parameters a statement) is written once as an id set, which the query joins.
  */
-async function shorterIdFilter(ids: number[], { not = false } = {}): Promise<Prisma.IntFilter> {
+async function shorterIdFilter(ids: number[], { not = false } = {}): Promise<Prisma.TrajectoryWhereInput> {
   const [{ n }] = await db().$queryRaw<[{ n: number }]>`SELECT count(*)::int AS n FROM trajectory`;
-  if (ids.length * 2 <= n) return not ? { notIn: ids } : { in: ids };
-  const others = (
-    await db().$queryRaw<Array<{ id: number }>>`SELECT id FROM trajectory WHERE NOT (id = ANY(${ids}::int[]))`
-  ).map((r) => r.id);
-  return not ? { in: others } : { notIn: others };
+  let [list, without] = [ids, not];
+  if (ids.length * 2 > n) {
+    list = (
+      await db().$queryRaw<Array<{ id: number }>>`SELECT id FROM trajectory WHERE NOT (id = ANY(${ids}::int[]))`
+    ).map((r) => r.id);
+    without = !not;
+  }
+  if (list.length <= ID_LISTS.longest) return { id: without ? { notIn: list } : { in: list } };
+  const inSet = { idSets: { some: { key: await idSet(list) } } };
+  return without ? { NOT: inSet } : inSet;
+}
+
+/**
+ * Writes these ids as a set (unless written already) under a key naming them, and returns the key.
+ * Sets unused for an hour are deleted with the next one written.
+ */
+async function idSet(ids: readonly number[]): Promise<string> {
+  const sorted = Int32Array.from(ids).sort();
+  const key = createHash("sha256").update(Buffer.from(sorted.buffer)).digest("hex");
+  if (await db().$executeRaw`UPDATE id_set SET "usedAt" = now() WHERE key = ${key}`) return key;
+  await transaction(async (sql) => {
+    await sql.query(`DELETE FROM id_set WHERE "usedAt" < now() - interval '1 hour'`);
+    const made = await sql.query(
+      `INSERT INTO id_set (key, size) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING key`,
+      [key, sorted.length],
+    );
+    // (Another request writing the same set waits above for it to land, then finds it made.)
+    if (made.length)
+      await sql.query(
+        `INSERT INTO id_set_member (key, "trajectoryId") SELECT $1, id FROM trajectory WHERE id = ANY($2::int[])`,
+        [key, [...sorted]],
+      );
+  });
+  return key;
 }
 
 /**
@@ -48,17 +83,17 @@ async function shorterIdFilter(ids: number[], { not = false } = {}): Promise<Pri
 export async function idFilters(f: TrajectoryFilter): Promise<Prisma.TrajectoryWhereInput[]> {
   const and: Prisma.TrajectoryWhereInput[] = [];
   const not = f.ruleFires === "no";
-  if (f.pair) and.push({ id: await pairedIds(f.pair) });
-  if (f.suspect) and.push({ id: await shorterIdFilter(await firedIds({ category: f.suspect })) });
-  if (f.rule) and.push({ id: await shorterIdFilter(await firedIds({ rule: f.rule }), { not }) });
+  if (f.pair) and.push(await pairedIds(f.pair));
+  if (f.suspect) and.push(await shorterIdFilter(await firedIds({ category: f.suspect })));
+  if (f.rule) and.push(await shorterIdFilter(await firedIds({ rule: f.rule }), { not }));
   const tried = triedRule(f);
-  if (tried) and.push({ id: await shorterIdFilter(await firedIds({ tried }), { not }) });
-  if (f.category && f.goldVerdict) and.push({ id: await goldIds(f.category, f.goldVerdict) });
+  if (tried) and.push(await shorterIdFilter(await firedIds({ tried }), { not }));
+  if (f.category && f.goldVerdict) and.push(await goldIds(f.category, f.goldVerdict));
   return and;
 }
 
 /** Trajectories whose gold label in force (the newest) gives this verdict in this category. */
-async function goldIds(category: Category, verdict: string): Promise<Prisma.IntFilter> {
+async function goldIds(category: Category, verdict: string): Promise<Prisma.TrajectoryWhereInput> {
   const field = CATEGORY_FIELDS[category];
   const rows = await db().$queryRawUnsafe<Array<{ id: number }>>(
     `SELECT g."trajectoryId" AS id FROM ${GOLD_IN_FORCE} g WHERE g."${field}"::text = ANY($1::text[])`,
@@ -75,7 +110,7 @@ const PAIR_ANSWER = {
 } as const;
 
 /** Trajectories in a vanilla → principled pair (the `pair` filter), as an id filter. */
-async function pairedIds(pair: NonNullable<TrajectoryFilter["pair"]>): Promise<Prisma.IntFilter> {
+async function pairedIds(pair: NonNullable<TrajectoryFilter["pair"]>): Promise<Prisma.TrajectoryWhereInput> {
   const same = `o."benchmarkId" = t."benchmarkId" AND o."modelId" = t."modelId" AND o.network = t.network
     AND o."taskId" = t."taskId" AND o.prompt <> t.prompt`;
   const sql =
