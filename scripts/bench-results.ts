@@ -18,6 +18,7 @@ import { rebuildSearchDocuments } from "@/lib/data/search-documents";
 import { listTrajectories } from "@/lib/data/trajectories";
 import { getSteps, getSuspectSteps } from "@/lib/data/trajectory";
 import { closeCurrentDb, connect, describeTarget, setCurrentDb } from "@/lib/db-connect";
+import type { TrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import { applyMigrations } from "@/prisma/migrate-engine";
 import { dropBenchDatabase, freshTarget } from "./bench-corpus";
 
@@ -29,6 +30,7 @@ const N = Number(values.trajectories),
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sa-bench-results-"));
 
 async function time(fn: () => Promise<unknown>): Promise<number> {
+  await fn(); // warm: each pooled connection plans its statements once
   const samples: number[] = [];
   for (let i = 0; i < REPEAT; i++) {
     const t0 = performance.now();
@@ -129,6 +131,34 @@ const [probe] = await handle.prisma.$queryRawUnsafe<Array<{ text: string }>>(
   `SELECT left(content, 32) AS text FROM message WHERE role = 'tool' OFFSET 1234 LIMIT 1`,
 );
 const searchOutput = await time(() => listTrajectories({ q: probe!.text }));
+// Every filter of the list, its first page: those answered by an id list (search, pairs, rules, gold)
+// pass 65,535 ids past about 130,000 trajectories and go through an id set there.
+await sql(`INSERT INTO gold_label ("trajectoryId", "adjudicatorId", upstream, "localGit", memory, other, overall)
+  SELECT id, 'bench-ann-1', ${verdict}, ${verdict}, ${verdict}, ${verdict}, ${verdict} FROM trajectory WHERE id % 20 = 0`);
+await sql(`UPDATE trajectory t SET "goldOverall" = g.overall FROM gold_label g WHERE g."trajectoryId" = t.id`);
+const FILTERS: Record<string, TrajectoryFilter> = {
+  "network, prompt, panel": { network: "on", prompt: "vanilla", panel: "SUCCESSFUL" },
+  "split, judge verdict": { split: "MAJORITY", judge: "judge-1", judgeVerdict: "attempt" },
+  "category, labelled": { category: "MEMORY", categoryVerdict: "attempt", labelled: "yes" },
+  "text in commands (most)": { q: "sed -n" },
+  "text in commands (rare)": { q: "git log --all" },
+  "pair: task": { pair: "task" },
+  "pair: run": { pair: "run" },
+  "pair: attempt differs": { pair: "attempt" },
+  "a suspect rule fires": { suspect: "any" },
+  "a rule tried fires": { tryOn: "command", tryPattern: "sed -n 1[0-9]," },
+  "a rule tried does not fire": { tryOn: "command", tryPattern: "sed -n 1[0-9],", ruleFires: "no" },
+  "gold verdict": { category: "UPSTREAM", goldVerdict: "attempt" },
+  "sorted by steps, page 3": { sort: "steps", dir: "desc", page: 3 },
+};
+const filterTimes: Record<string, { ms: number; total: number }> = {};
+for (const [name, f] of Object.entries(FILTERS)) {
+  let total = 0;
+  const ms = await time(async () => {
+    total = (await listTrajectories(f)).total;
+  });
+  filterTimes[name] = { ms: +ms.toFixed(1), total };
+}
 const timelineFirst = await time(() => getSteps(longId, 0, 50));
 const timelineLast = await time(() => getSteps(longId, 4951, 5000));
 const suspectIndex = await time(() => getSuspectSteps(longId));
@@ -163,6 +193,7 @@ const figures = {
   timeline_5000_first_page_ms: +timelineFirst.toFixed(1),
   timeline_5000_last_page_ms: +timelineLast.toFixed(1),
   timeline_5000_suspect_index_ms: +suspectIndex.toFixed(1),
+  list_filters: filterTimes,
   panel_compare_ms: +compare.toFixed(1),
   results_under_panel_ms: +underCandidate.toFixed(1),
 };
@@ -183,6 +214,8 @@ console.log(
   `text search     ${figures.search_command_ms.toFixed(1).padStart(8)} ms in commands   ` +
     `${figures.search_output_ms.toFixed(1)} ms in outputs`,
 );
+for (const [name, { ms, total }] of Object.entries(filterTimes))
+  console.log(`  ${name.padEnd(26)} ${ms.toFixed(1).padStart(8)} ms   ${total} trajectories`);
 console.log(
   `5,000 steps     ${figures.timeline_5000_first_page_ms.toFixed(1).padStart(8)} ms first page   ` +
     `${figures.timeline_5000_last_page_ms.toFixed(1)} ms last page   ` +

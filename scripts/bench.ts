@@ -27,6 +27,7 @@ import {
   trajectoryRecord,
   writeJsonl,
 } from "./bench-corpus";
+import { mixedLoad } from "./bench-mixed";
 import { ruleTimings } from "./bench-rules";
 
 const { values } = parseArgs({
@@ -301,6 +302,16 @@ try {
   ({ base, cookie } = app);
   log(`load, pages kept until their data change: ${CONNECTIONS} clients, ${DURATION} s a page`);
   const load = await loadAll();
+  const mixed = await mixedLoad({
+    target,
+    base,
+    cookie,
+    researcher: benchActor,
+    timeline: pages.timeline_5000,
+    seconds: Math.max(20, DURATION * 2),
+    connections: CONNECTIONS,
+    log,
+  });
 
   // ---- report ------------------------------------------------------------------------------------
   const r1 = (x: number) => Math.round(x * 10) / 10;
@@ -362,6 +373,7 @@ try {
     ),
     load_connections: CONNECTIONS,
     load_seconds: DURATION,
+    mixed,
   };
   const row = (what: string, figure: string, baseline = "") =>
     console.log(`${what.padEnd(34)} ${figure.padEnd(40)} ${baseline}`);
@@ -403,7 +415,7 @@ try {
   row(
     "a new output rule, tried",
     `${figures.rule_output_ms} ms`,
-    `bare query ${figures.rule_output_bare_ms} ms: ratio ` + r2(figures.rule_output_ms / figures.rule_output_bare_ms),
+    `bare query ${figures.rule_output_bare_ms} ms: ratio ${r2(figures.rule_output_ms / figures.rule_output_bare_ms)}`,
   );
   row(
     "every rule in force measured (Rules page)",
@@ -438,6 +450,29 @@ try {
         `(${CONNECTIONS} clients, ${DURATION} s)`,
     );
   }
+  if (mixed) {
+    const m = mixed;
+    row(
+      "mixed: judge run",
+      `${m.judge_mixed_votes_per_s} votes/s (${m.judge_mixed_share_of_alone} of alone)`,
+      `alone ${m.judge_alone_votes_per_s} votes/s`,
+    );
+    row(
+      "mixed: readers (results, timeline)",
+      `${m.readers.rps} req/s, p50/p95/p99 ${m.readers.p50}/${m.readers.p95}/${m.readers.p99} ms`,
+      `${m.readers.errors} errors (${CONNECTIONS} clients)`,
+    );
+    row(
+      "mixed: label saves",
+      `p50/p95 ${m.label_save_p50_ms}/${m.label_save_p95_ms} ms`,
+      `${m.label_saves} saved, ${m.label_errors} errors`,
+    );
+    row(
+      "mixed: writes counted after",
+      `${m.votes_written} votes, ${m.labels_written} labels`,
+      `${m.votes_answered} requests answered, ${m.label_saves} labels saved`,
+    );
+  } else row("mixed load", "PostgreSQL only (the embedded database is the app's alone)");
   console.log(JSON.stringify(figures));
 } finally {
   await app.stop();

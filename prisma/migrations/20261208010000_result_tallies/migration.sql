@@ -147,23 +147,22 @@ BEGIN
     ELSE
         EXECUTE result_tally_trajectory_sql(
             'SELECT 1 AS sign, * FROM new_rows UNION ALL SELECT -1 AS sign, * FROM old_rows');
-        -- A trajectory moved to another condition takes its counted votes along.
-        IF EXISTS (SELECT 1 FROM old_rows o JOIN new_rows n ON n.id = o.id
-                   WHERE (o."benchmarkId", o."modelId", o.network, o.prompt)
-                         IS DISTINCT FROM (n."benchmarkId", n."modelId", n.network, n.prompt)) THEN
+        -- A trajectory moved to another condition takes its counted votes along. (Sets compared with
+        -- EXCEPT: transition tables have no statistics, and a join of two could be planned as a
+        -- nested loop over every pair of rows.)
+        IF EXISTS (SELECT id, "benchmarkId", "modelId", network, prompt FROM new_rows
+                   EXCEPT SELECT id, "benchmarkId", "modelId", network, prompt FROM old_rows) THEN
             INSERT INTO result_judge_tally ("benchmarkId", "modelId", network, prompt, "judgeId", votes, attempts,
               successes, unparseable)
             SELECT k."benchmarkId", k."modelId", k.network, k.prompt, v."judgeId", sum(k.sign)::int,
               coalesce(sum(k.sign) FILTER (WHERE v.overall IN ('ATTEMPTED', 'SUCCESSFUL')), 0)::int,
               coalesce(sum(k.sign) FILTER (WHERE v.overall = 'SUCCESSFUL'), 0)::int,
               coalesce(sum(k.sign) FILTER (WHERE v."parseStatus" = 'UNPARSEABLE'), 0)::int
-            FROM (SELECT 1 AS sign, n.* FROM new_rows n JOIN old_rows o ON o.id = n.id
-                    WHERE (o."benchmarkId", o."modelId", o.network, o.prompt)
-                          IS DISTINCT FROM (n."benchmarkId", n."modelId", n.network, n.prompt)
+            FROM (SELECT 1 AS sign, * FROM (SELECT id, "benchmarkId", "modelId", network, prompt FROM new_rows
+                    EXCEPT SELECT id, "benchmarkId", "modelId", network, prompt FROM old_rows) moved_to
                   UNION ALL
-                  SELECT -1 AS sign, o.* FROM new_rows n JOIN old_rows o ON o.id = n.id
-                    WHERE (o."benchmarkId", o."modelId", o.network, o.prompt)
-                          IS DISTINCT FROM (n."benchmarkId", n."modelId", n.network, n.prompt)) k
+                  SELECT -1 AS sign, * FROM (SELECT id, "benchmarkId", "modelId", network, prompt FROM old_rows
+                    EXCEPT SELECT id, "benchmarkId", "modelId", network, prompt FROM new_rows) moved_from) k
               JOIN judge_vote v ON v."trajectoryId" = k.id AND v.counted
             GROUP BY 1, 2, 3, 4, 5;
         END IF;

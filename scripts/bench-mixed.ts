@@ -1,0 +1,207 @@
+// The working study of issue 31, for `npm run bench`: a judge run writing votes at its full rate
+// against the fake provider, measured alone, then again while readers load the results page and
+// the 5,000-step timeline and ten annotators save a label a second each. The judges are made the
+// panel in force first, so every vote moves the figures. Then every write is counted in the
+// database. PostgreSQL only: the embedded database belongs to the app's process.
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import type { Actor } from "@/lib/auth/permissions";
+import { cancelRun, planRun, runProgress } from "@/lib/data/judge-runs";
+import { defineJudge, JudgeDefinitionSchema } from "@/lib/data/judges";
+import { setPanel } from "@/lib/data/panel-set";
+import { createPerson } from "@/lib/data/people";
+import { submitLabel } from "@/lib/data/queue";
+import { createStudy, draftStudy } from "@/lib/data/studies";
+import { db } from "@/lib/db";
+import { closeCurrentDb, connect, type DbTarget, setCurrentDb } from "@/lib/db-connect";
+import { enqueue, openQueue } from "@/lib/judges/queue";
+import { workJudges } from "@/lib/judges/worker";
+
+export type MixedFigures = {
+  judge_alone_votes_per_s: number;
+  judge_mixed_votes_per_s: number;
+  judge_mixed_share_of_alone: number;
+  readers: { requests: number; rps: number; p50: number; p95: number; p99: number; errors: number };
+  label_saves: number;
+  label_save_p50_ms: number;
+  label_save_p95_ms: number;
+  label_errors: number;
+  votes_written: number;
+  votes_answered: number;
+  labels_written: number;
+};
+
+const ANSWER = JSON.stringify({
+  UPSTREAM: "ATTEMPTED",
+  LOCAL_GIT: "NOT_ATTEMPTED",
+  MEMORY: "SUCCESSFUL",
+  OTHER: "NOT_ATTEMPTED",
+});
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const pct = (xs: number[], q: number) =>
+  xs.length ? Math.round([...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!) : NaN;
+
+/** A fake provider in a process of its own, answering after `latency` ms. */
+async function provider(latency: number) {
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/fake-provider.ts", ANSWER, String(latency)], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.once("data", (d: Buffer) => resolve(d.toString().trim()));
+    child.once("exit", (code) => reject(new Error(`the fake provider exited (${code})`)));
+  });
+  return { url, close: () => child.kill("SIGTERM") };
+}
+
+/** Ten annotators with items of their own in a study; each returns its assigned trajectories. */
+async function annotators(researcher: Actor): Promise<Array<{ actor: Actor; items: number[]; studyId: number }>> {
+  const handles = Array.from({ length: 10 }, (_, i) => `mix-ann-${i + 1}`);
+  const actors: Actor[] = [];
+  for (const handle of handles) {
+    const p = await createPerson("system", {
+      handle,
+      email: `${handle}@example.org`,
+      role: "ANNOTATOR",
+      password: randomBytes(12).toString("hex"),
+    });
+    actors.push({ id: p.id, handle: p.handle, role: "ANNOTATOR" });
+  }
+  const design = { name: "mixed load", seed: "mix", size: 12, overlap: 1, blind: false, annotators: handles };
+  const studyId = await createStudy(researcher, design, (await draftStudy(researcher, design)).digest);
+  const rows = await db().$queryRaw<Array<{ annotatorId: string; trajectoryId: number }>>`
+    SELECT a."annotatorId", i."trajectoryId" FROM study_assignment a JOIN study_item i ON i.id = a."studyItemId"
+    WHERE i."studyId" = ${studyId} ORDER BY i.id`;
+  return actors.map((actor) => ({
+    actor,
+    studyId,
+    items: rows.filter((r) => r.annotatorId === actor.id).map((r) => r.trajectoryId),
+  }));
+}
+
+/** A run of these judges over every trajectory, worked for `seconds` after a 3 s start; its votes a second. */
+async function judgeWindow(names: string[], seconds: number, during: () => Promise<unknown> = async () => {}) {
+  await setPanel(
+    null,
+    names.map((judge) => ({ judge, promptVersion: null })),
+    `mixed ${names[0]}`,
+  );
+  const plan = await planRun(names, {}, "bench");
+  const boss = await openQueue();
+  await enqueue(boss, plan.requests);
+  const judges = await db().judge.findMany({ where: { name: { in: names } }, select: { id: true, concurrency: true } });
+  const stop = await workJudges(boss, judges);
+  const beside = during();
+  await sleep(3000);
+  const before = (await runProgress(plan.runId)).done;
+  await sleep(seconds * 1000);
+  const after = (await runProgress(plan.runId)).done;
+  await beside;
+  await stop();
+  await boss.stop({ graceful: false, wait: true });
+  await cancelRun(plan.runId);
+  return { runId: plan.runId, perSecond: (after - before) / seconds };
+}
+
+export async function mixedLoad(o: {
+  target: DbTarget;
+  base: string;
+  cookie: string;
+  researcher: Actor;
+  timeline: string;
+  seconds: number;
+  connections: number;
+  log: (s: string) => void;
+}): Promise<MixedFigures | null> {
+  if (o.target.kind !== "postgres") return null;
+  setCurrentDb(connect(o.target));
+  const fake = await provider(200);
+  try {
+    const sets = ["alone", "mixed"].map((k) => ["a", "b", "c"].map((j) => `mix-${k}-${j}`));
+    for (const name of sets.flat())
+      await defineJudge(JudgeDefinitionSchema.parse({ name, baseUrl: fake.url, model: name, concurrency: 32 }));
+    const people = await annotators(o.researcher);
+    o.log(`mixed load: a judge run alone for ${o.seconds} s`);
+    const alone = await judgeWindow(sets[0]!, o.seconds);
+
+    o.log(`mixed load: the run again, with ${o.connections} readers and ten annotators`);
+    const saves: number[] = [];
+    let labelErrors = 0;
+    let readers: MixedFigures["readers"] | null = null;
+    const annotate = async (stopAt: number) =>
+      Promise.all(
+        people.map(async ({ actor, items, studyId }) => {
+          for (const trajectoryId of items) {
+            if (Date.now() >= stopAt) return;
+            const next = Date.now() + 1000;
+            const t0 = performance.now();
+            try {
+              await submitLabel(actor, {
+                studyId,
+                trajectoryId,
+                verdicts: {
+                  UPSTREAM: "NOT_ATTEMPTED",
+                  LOCAL_GIT: "ATTEMPTED",
+                  MEMORY: "NOT_ATTEMPTED",
+                  OTHER: "NOT_ATTEMPTED",
+                },
+                evidence: [],
+                note: null,
+                base: "",
+              });
+              saves.push(performance.now() - t0);
+            } catch {
+              labelErrors += 1;
+            }
+            await sleep(Math.max(0, next - Date.now()));
+          }
+        }),
+      );
+    const mixed = await judgeWindow(sets[1]!, o.seconds, async () => {
+      const stopAt = Date.now() + (o.seconds + 3) * 1000;
+      const child = spawn(
+        process.execPath,
+        [
+          "--import",
+          "tsx",
+          "scripts/bench-readers.ts",
+          o.base,
+          o.cookie,
+          String(o.seconds + 3),
+          String(o.connections),
+          "/results",
+          o.timeline,
+        ],
+        { stdio: ["ignore", "pipe", "inherit"] },
+      );
+      let out = "";
+      child.stdout.on("data", (d: Buffer) => {
+        out += d.toString();
+      });
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      await annotate(stopAt);
+      await exited;
+      readers = JSON.parse(out.trim().split("\n").at(-1) ?? "null");
+    });
+    // No write lost: every answered request left a vote; every save, a label.
+    const [votes] = await db().$queryRaw<Array<{ n: number }>>`
+      SELECT count(*)::int AS n FROM judge_vote v JOIN judge j ON j.id = v."judgeId" WHERE j.name LIKE 'mix-mixed-%'`;
+    const answered = (await runProgress(mixed.runId)).done;
+    const labels = await db().label.count({ where: { annotator: { handle: { startsWith: "mix-ann-" } } } });
+    return {
+      judge_alone_votes_per_s: Math.round(alone.perSecond),
+      judge_mixed_votes_per_s: Math.round(mixed.perSecond),
+      judge_mixed_share_of_alone: +(mixed.perSecond / alone.perSecond).toFixed(3),
+      readers: readers!,
+      label_saves: saves.length,
+      label_save_p50_ms: pct(saves, 0.5),
+      label_save_p95_ms: pct(saves, 0.95),
+      label_errors: labelErrors,
+      votes_written: votes!.n,
+      votes_answered: answered,
+      labels_written: labels,
+    };
+  } finally {
+    fake.close();
+    await closeCurrentDb();
+  }
+}
