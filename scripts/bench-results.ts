@@ -134,7 +134,8 @@ const searchOutput = await time(() => listTrajectories({ q: probe!.text }));
 // Every filter of the list, its first page: those answered by an id list (search, pairs, rules, gold)
 // pass 65,535 ids past about 130,000 trajectories and go through an id set there.
 await sql(`INSERT INTO gold_label ("trajectoryId", "adjudicatorId", upstream, "localGit", memory, other, overall)
-  SELECT id, 'bench-ann-1', ${verdict}, ${verdict}, ${verdict}, ${verdict}, ${verdict} FROM trajectory WHERE id % 20 = 0`);
+  SELECT id, 'bench-ann-1', ${verdict}, ${verdict}, ${verdict}, ${verdict}, ${verdict} FROM trajectory
+  WHERE id % 20 = 0`);
 await sql(`UPDATE trajectory t SET "goldOverall" = g.overall FROM gold_label g WHERE g."trajectoryId" = t.id`);
 const FILTERS: Record<string, TrajectoryFilter> = {
   "network, prompt, panel": { network: "on", prompt: "vanilla", panel: "SUCCESSFUL" },
