@@ -72,6 +72,37 @@ const importSeconds = (performance.now() - t0) / 1000;
 clearInterval(sampler);
 if (!result.ok) throw new Error(`bench import rejected: ${JSON.stringify(result.errors.slice(0, 3))}`);
 
+// The running tallies' share (decision 37): two more corpora of the same shape, the first imported
+// with the tally triggers off, the second with them on again, beside each other in the same run.
+async function talliesOn(on: boolean): Promise<void> {
+  const triggers = {
+    trajectory: ["insert", "update", "delete", "votes_gone"].map((t) => `result_tally_trajectory_${t}`),
+    judge_vote: ["insert", "update", "delete"].map((t) => `result_tally_vote_${t}`),
+  };
+  for (const [table, names] of Object.entries(triggers))
+    for (const name of names)
+      await handle.prisma.$executeRawUnsafe(`ALTER TABLE ${table} ${on ? "ENABLE" : "DISABLE"} TRIGGER ${name}`);
+}
+async function importAgain(offset: number, tallies: boolean): Promise<number> {
+  const file = path.join(dir, `again-${offset}.jsonl`);
+  const again = prng(42 + offset);
+  await writeJsonl(
+    file,
+    (function* () {
+      for (let i = 0; i < N; i++) yield trajectoryRecord(offset + i, again, shape);
+    })(),
+  );
+  await talliesOn(tallies);
+  const started = performance.now();
+  const res = await importFile(file, { condition: {}, resolved: null, source: "cli" });
+  const seconds = (performance.now() - started) / 1000;
+  if (!res.ok) throw new Error(`bench import rejected: ${JSON.stringify(res.errors.slice(0, 3))}`);
+  await talliesOn(true);
+  return N / seconds;
+}
+const withoutTallies = await importAgain(1_000_000, false);
+const withTallies = await importAgain(2_000_000, true);
+
 const { seconds: copySeconds, rows } = await rawCopy(corpus);
 // Like with like: the app's message and tool-call text is lz4-compressed where the server has lz4.
 const lz4 = target.kind === "postgres" ? await rawCopy(corpus, { compression: "lz4" }) : null;
@@ -93,6 +124,9 @@ const figures = {
   raw_copy_lz4_seconds: lz4 ? +lz4.seconds.toFixed(2) : null,
   ratio_to_raw_copy_lz4: lz4 ? +(lz4.seconds / importSeconds).toFixed(3) : null,
   ...inspect?.figures,
+  again_without_tallies_trajectories_per_s: +withoutTallies.toFixed(1),
+  again_with_tallies_trajectories_per_s: +withTallies.toFixed(1),
+  tallies_rate_change: +(withTallies / withoutTallies - 1).toFixed(3),
 };
 console.log("");
 console.log(
@@ -110,6 +144,11 @@ if (lz4)
     `raw COPY into bare tables compressed with lz4 as the app's are: ${lz4.seconds.toFixed(2)} s, ratio ` +
       `${figures.ratio_to_raw_copy_lz4}`,
   );
+console.log(
+  `tallies     ${N} more trajectories: ${figures.again_without_tallies_trajectories_per_s} trajectories/s with ` +
+    `the tally triggers off, then ${figures.again_with_tallies_trajectories_per_s} with them on ` +
+    `(${(figures.tallies_rate_change * 100).toFixed(1)}%)`,
+);
 if (inspect) for (const line of inspect.lines) console.log(line);
 console.log(JSON.stringify(figures));
 
