@@ -11,6 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { getAgreement } from "@/lib/data/agreement";
+import { getPairedChanges } from "@/lib/data/paired";
 import { comparePanelsNamed } from "@/lib/data/panel-compare";
 import { savePanel, underPanel } from "@/lib/data/panel-set";
 import { compactTallies, getResults } from "@/lib/data/results";
@@ -117,6 +118,7 @@ const bare = await time(() =>
     `SELECT "benchmarkId", "modelId", network, prompt, count(*) FROM trajectory GROUP BY 1, 2, 3, 4`,
   ),
 );
+const paired = await time(() => getPairedChanges());
 const agreement = await time(() => getAgreement());
 const agreementBare = await time(() =>
   handle.prisma.$queryRawUnsafe(
@@ -184,6 +186,7 @@ const figures = {
   results_ms: +results.toFixed(1),
   bare_group_by_ms: +bare.toFixed(1),
   ratio_to_bare: +(results / bare).toFixed(2),
+  paired_changes_ms: +paired.toFixed(1),
   agreement_ms: +agreement.toFixed(1),
   agreement_bare_ms: +agreementBare.toFixed(1),
   agreement_ratio_to_bare: +(agreement / agreementBare).toFixed(2),
@@ -203,6 +206,7 @@ console.log(
   `result table    ${figures.results_ms.toFixed(1).padStart(8)} ms   bare GROUP BY ` +
     `${figures.bare_group_by_ms.toFixed(1)} ms   ratio ${figures.ratio_to_bare}`,
 );
+console.log(`paired changes  ${figures.paired_changes_ms.toFixed(1).padStart(8)} ms   (McNemar and the bootstrap)`);
 console.log(
   `agreement table ${figures.agreement_ms.toFixed(1).padStart(8)} ms   bare GROUP BY ` +
     `${figures.agreement_bare_ms.toFixed(1)} ms   ratio ${figures.agreement_ratio_to_bare}`,
