@@ -119,19 +119,26 @@ WHERE (d.*) IS DISTINCT FROM (d."benchmarkId", d."modelId", d.network, d.prompt,
 $q$, src)
 $f$;
 
--- The deltas of judge_vote rows `src` (sign and the vote's columns) on trajectories that still exist
--- (a trajectory's delete takes its votes out itself, before they go).
+-- Votes as the judges' tallies read them: sign, the condition, judge, verdict, parse status and
+-- whether counted, for the votes of `rel` (a relation with judge_vote's columns) on trajectories
+-- that still exist (a trajectory's delete takes its votes out itself, before they go).
+CREATE FUNCTION result_tally_votes_of(rel text, sign integer) RETURNS text LANGUAGE sql IMMUTABLE AS $f$
+SELECT format($q$SELECT %2$s AS sign, t."benchmarkId", t."modelId", t.network, t.prompt, v."judgeId", v.overall,
+  v."parseStatus", v.counted FROM %1$s v JOIN trajectory t ON t.id = v."trajectoryId"$q$, rel, sign)
+$f$;
+
+-- The judges' deltas of votes `src` (a query giving what result_tally_votes_of gives).
 CREATE FUNCTION result_tally_vote_sql(src text) RETURNS text LANGUAGE sql IMMUTABLE AS $f$
 SELECT format($q$
 INSERT INTO result_judge_tally ("benchmarkId", "modelId", network, prompt, "judgeId", votes, attempts, successes,
   unparseable)
 SELECT * FROM (
-  SELECT t."benchmarkId", t."modelId", t.network, t.prompt, v."judgeId",
+  SELECT v."benchmarkId", v."modelId", v.network, v.prompt, v."judgeId",
     coalesce(sum(v.sign), 0)::int,
     coalesce(sum(v.sign) FILTER (WHERE v.overall IN ('ATTEMPTED', 'SUCCESSFUL')), 0)::int,
     coalesce(sum(v.sign) FILTER (WHERE v.overall = 'SUCCESSFUL'), 0)::int,
     coalesce(sum(v.sign) FILTER (WHERE v."parseStatus" = 'UNPARSEABLE'), 0)::int
-  FROM (%1$s) v JOIN trajectory t ON t.id = v."trajectoryId"
+  FROM (%1$s) v
   WHERE v.counted
   GROUP BY 1, 2, 3, 4, 5) d
 WHERE (d.*) IS DISTINCT FROM (d."benchmarkId", d."modelId", d.network, d.prompt, d."judgeId", 0, 0, 0, 0)
@@ -152,19 +159,15 @@ BEGIN
         -- nested loop over every pair of rows.)
         IF EXISTS (SELECT id, "benchmarkId", "modelId", network, prompt FROM new_rows
                    EXCEPT SELECT id, "benchmarkId", "modelId", network, prompt FROM old_rows) THEN
-            INSERT INTO result_judge_tally ("benchmarkId", "modelId", network, prompt, "judgeId", votes, attempts,
-              successes, unparseable)
-            SELECT k."benchmarkId", k."modelId", k.network, k.prompt, v."judgeId", sum(k.sign)::int,
-              coalesce(sum(k.sign) FILTER (WHERE v.overall IN ('ATTEMPTED', 'SUCCESSFUL')), 0)::int,
-              coalesce(sum(k.sign) FILTER (WHERE v.overall = 'SUCCESSFUL'), 0)::int,
-              coalesce(sum(k.sign) FILTER (WHERE v."parseStatus" = 'UNPARSEABLE'), 0)::int
-            FROM (SELECT 1 AS sign, * FROM (SELECT id, "benchmarkId", "modelId", network, prompt FROM new_rows
-                    EXCEPT SELECT id, "benchmarkId", "modelId", network, prompt FROM old_rows) moved_to
-                  UNION ALL
-                  SELECT -1 AS sign, * FROM (SELECT id, "benchmarkId", "modelId", network, prompt FROM old_rows
-                    EXCEPT SELECT id, "benchmarkId", "modelId", network, prompt FROM new_rows) moved_from) k
-              JOIN judge_vote v ON v."trajectoryId" = k.id AND v.counted
-            GROUP BY 1, 2, 3, 4, 5;
+            EXECUTE result_tally_vote_sql($q$
+              SELECT k.sign, k."benchmarkId", k."modelId", k.network, k.prompt, v."judgeId", v.overall,
+                v."parseStatus", v.counted
+              FROM (SELECT 1 AS sign, * FROM (SELECT id, "benchmarkId", "modelId", network, prompt FROM new_rows
+                      EXCEPT SELECT id, "benchmarkId", "modelId", network, prompt FROM old_rows) moved_to
+                    UNION ALL
+                    SELECT -1 AS sign, * FROM (SELECT id, "benchmarkId", "modelId", network, prompt FROM old_rows
+                      EXCEPT SELECT id, "benchmarkId", "modelId", network, prompt FROM new_rows) moved_from) k
+                JOIN judge_vote v ON v."trajectoryId" = k.id$q$);
         END IF;
     END IF;
     RETURN NULL;
@@ -174,11 +177,12 @@ $$;
 CREATE FUNCTION result_tally_vote() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     IF TG_OP = 'INSERT' THEN
-        EXECUTE result_tally_vote_sql('SELECT 1 AS sign, * FROM new_rows');
+        EXECUTE result_tally_vote_sql(result_tally_votes_of('new_rows', 1));
     ELSIF TG_OP = 'DELETE' THEN
-        EXECUTE result_tally_vote_sql('SELECT -1 AS sign, * FROM old_rows');
+        EXECUTE result_tally_vote_sql(result_tally_votes_of('old_rows', -1));
     ELSE
-        EXECUTE result_tally_vote_sql('SELECT 1 AS sign, * FROM new_rows UNION ALL SELECT -1 AS sign, * FROM old_rows');
+        EXECUTE result_tally_vote_sql(
+            result_tally_votes_of('new_rows', 1) || ' UNION ALL ' || result_tally_votes_of('old_rows', -1));
     END IF;
     RETURN NULL;
 END
@@ -188,8 +192,8 @@ $$;
 -- cascaded, no longer finds the trajectory).
 CREATE FUNCTION result_tally_trajectory_votes_gone() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    EXECUTE result_tally_vote_sql(format(
-        'SELECT -1 AS sign, * FROM judge_vote WHERE "trajectoryId" = %s', OLD.id));
+    EXECUTE result_tally_vote_sql(result_tally_votes_of(
+        format('(SELECT * FROM judge_vote WHERE "trajectoryId" = %s)', OLD.id), -1));
     RETURN OLD;
 END
 $$;
@@ -284,7 +288,7 @@ BEGIN
     DELETE FROM result_judge_tally;
     DELETE FROM result_task_shape;
     EXECUTE result_tally_trajectory_sql('SELECT 1 AS sign, * FROM trajectory');
-    EXECUTE result_tally_vote_sql('SELECT 1 AS sign, * FROM judge_vote');
+    EXECUTE result_tally_vote_sql(result_tally_votes_of('judge_vote', 1));
     PERFORM compact_result_tallies();
 END
 $$;
