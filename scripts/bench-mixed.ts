@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import type { Actor } from "@/lib/auth/permissions";
 import { cancelRun, planRun, runProgress } from "@/lib/data/judge-runs";
-import { defineJudge, JudgeDefinitionSchema } from "@/lib/data/judges";
+import { currentPrompt, defineJudge, JudgeDefinitionSchema } from "@/lib/data/judges";
 import { setPanel } from "@/lib/data/panel-set";
 import { createPerson } from "@/lib/data/people";
 import { submitLabel } from "@/lib/data/queue";
@@ -78,20 +78,32 @@ async function annotators(researcher: Actor): Promise<Array<{ actor: Actor; item
   }));
 }
 
-/** A run of these judges over every trajectory, worked for `seconds` after a 3 s start; its votes a second. */
+/**
+ * A run of these judges over every trajectory, put in force as the panel once each has answered (so
+ * every vote after moves the figures), then worked for `seconds`; its votes a second.
+ */
 async function judgeWindow(names: string[], seconds: number, during: () => Promise<unknown> = async () => {}) {
-  await setPanel(
-    null,
-    names.map((judge) => ({ judge, promptVersion: null })),
-    `mixed ${names[0]}`,
-  );
   const plan = await planRun(names, {}, "bench");
   const boss = await openQueue();
   await enqueue(boss, plan.requests);
   const judges = await db().judge.findMany({ where: { name: { in: names } }, select: { id: true, concurrency: true } });
   const stop = await workJudges(boss, judges);
+  for (;;) {
+    const voted = await db().judgeVote.groupBy({
+      by: ["judgeId"],
+      where: { judgeId: { in: judges.map((j) => j.id) } },
+    });
+    if (voted.length === judges.length) break;
+    await sleep(100);
+  }
+  const version = (await currentPrompt()).version;
+  await setPanel(
+    null,
+    names.map((judge) => ({ judge, promptVersion: version })),
+    `mixed ${names[0]}`,
+  );
   const beside = during();
-  await sleep(3000);
+  await sleep(2000);
   const before = (await runProgress(plan.runId)).done;
   await sleep(seconds * 1000);
   const after = (await runProgress(plan.runId)).done;
@@ -157,7 +169,7 @@ export async function mixedLoad(o: {
         }),
       );
     const mixed = await judgeWindow(sets[1]!, o.seconds, async () => {
-      const stopAt = Date.now() + (o.seconds + 3) * 1000;
+      const stopAt = Date.now() + (o.seconds + 2) * 1000;
       const child = spawn(
         process.execPath,
         [
@@ -166,7 +178,7 @@ export async function mixedLoad(o: {
           "scripts/bench-readers.ts",
           o.base,
           o.cookie,
-          String(o.seconds + 3),
+          String(o.seconds + 2),
           String(o.connections),
           "/results",
           o.timeline,

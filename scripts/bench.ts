@@ -308,7 +308,7 @@ try {
     cookie,
     researcher: benchActor,
     timeline: pages.timeline_5000,
-    seconds: Math.max(20, DURATION * 2),
+    seconds: Math.max(10, DURATION * 2),
     connections: CONNECTIONS,
     log,
   });
