@@ -16,12 +16,13 @@ import { db } from "@/lib/db";
 import { closeCurrentDb, connect, type DbTarget, setCurrentDb } from "@/lib/db-connect";
 import { enqueue, openQueue } from "@/lib/judges/queue";
 import { workJudges } from "@/lib/judges/worker";
+import { type Load, percentile } from "./bench-load";
 
 export type MixedFigures = {
   judge_alone_votes_per_s: number;
   judge_mixed_votes_per_s: number;
   judge_mixed_share_of_alone: number;
-  readers: { requests: number; rps: number; p50: number; p95: number; p99: number; errors: number };
+  readers: Load;
   label_saves: number;
   label_save_p50_ms: number;
   label_save_p95_ms: number;
@@ -38,8 +39,6 @@ const ANSWER = JSON.stringify({
   OTHER: "NOT_ATTEMPTED",
 });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const pct = (xs: number[], q: number) =>
-  xs.length ? Math.round([...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!) : NaN;
 
 /** A fake provider in a process of its own, answering after `latency` ms. */
 async function provider(latency: number) {
@@ -205,8 +204,8 @@ export async function mixedLoad(o: {
       judge_mixed_share_of_alone: +(mixed.perSecond / alone.perSecond).toFixed(3),
       readers: readers!,
       label_saves: saves.length,
-      label_save_p50_ms: pct(saves, 0.5),
-      label_save_p95_ms: pct(saves, 0.95),
+      label_save_p50_ms: percentile(saves, 0.5),
+      label_save_p95_ms: percentile(saves, 0.95),
       label_errors: labelErrors,
       votes_written: votes!.n,
       votes_answered: answered,

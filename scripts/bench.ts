@@ -9,7 +9,6 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { chromium } from "@playwright/test";
-import autocannon from "autocannon";
 import { getAgreement } from "@/lib/data/agreement";
 import { freezeReport, shareReport } from "@/lib/data/frozen-reports";
 import { getResults } from "@/lib/data/results";
@@ -27,6 +26,7 @@ import {
   trajectoryRecord,
   writeJsonl,
 } from "./bench-corpus";
+import { type Load, loadPaths } from "./bench-load";
 import { mixedLoad } from "./bench-mixed";
 import { ruleTimings } from "./bench-rules";
 
@@ -263,35 +263,11 @@ try {
   }
   await browser.close();
 
-  type Load = { rps: number; p50: number; p95: number; p99: number; errors: number; requests: number };
   const LOADED = ["list", "list_filtered", "results", "timeline_5000", "report_shared"] as const;
-  /** 50 clients on each page for DURATION seconds; latencies of the 200 answers. */
+  /** CONNECTIONS clients on each page for DURATION seconds. */
   const loadAll = async (): Promise<Record<string, Load>> => {
     const load: Record<string, Load> = {};
-    for (const name of LOADED) {
-      const latencies: number[] = [];
-      const result = await new Promise<autocannon.Result>((resolve, reject) => {
-        const instance = autocannon(
-          { url: `${base}${pages[name]}`, connections: CONNECTIONS, duration: DURATION, headers: { cookie } },
-          (err, r) => (err ? reject(err) : resolve(r)),
-        );
-        instance.on("response", (_c, status, _bytes, time) => {
-          if (status === 200) latencies.push(time);
-        });
-      });
-      latencies.sort((a, b) => a - b);
-      const pct = (p: number) =>
-        latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]! : NaN;
-      const ms = (x: number) => Math.round(x);
-      load[name] = {
-        requests: latencies.length,
-        rps: latencies.length / DURATION,
-        p50: ms(pct(0.5)),
-        p95: ms(pct(0.95)),
-        p99: ms(pct(0.99)),
-        errors: result.errors + result.timeouts + result.non2xx,
-      };
-    }
+    for (const name of LOADED) load[name] = await loadPaths(base, cookie, DURATION, CONNECTIONS, [pages[name]]);
     return load;
   };
   log(`load, pages rendered afresh: ${CONNECTIONS} clients, ${DURATION} s a page`);
@@ -451,26 +427,25 @@ try {
     );
   }
   if (mixed) {
-    const m = mixed;
     row(
       "mixed: judge run",
-      `${m.judge_mixed_votes_per_s} votes/s (${m.judge_mixed_share_of_alone} of alone)`,
-      `alone ${m.judge_alone_votes_per_s} votes/s`,
+      `${mixed.judge_mixed_votes_per_s} votes/s (${mixed.judge_mixed_share_of_alone} of alone)`,
+      `alone ${mixed.judge_alone_votes_per_s} votes/s`,
     );
     row(
       "mixed: readers (results, timeline)",
-      `${m.readers.rps} req/s, p50/p95/p99 ${m.readers.p50}/${m.readers.p95}/${m.readers.p99} ms`,
-      `${m.readers.errors} errors (${CONNECTIONS} clients)`,
+      `${r1(mixed.readers.rps)} req/s, p50/p95/p99 ${mixed.readers.p50}/${mixed.readers.p95}/${mixed.readers.p99} ms`,
+      `${mixed.readers.errors} errors (${CONNECTIONS} clients)`,
     );
     row(
       "mixed: label saves",
-      `p50/p95 ${m.label_save_p50_ms}/${m.label_save_p95_ms} ms`,
-      `${m.label_saves} saved, ${m.label_errors} errors`,
+      `p50/p95 ${mixed.label_save_p50_ms}/${mixed.label_save_p95_ms} ms`,
+      `${mixed.label_saves} saved, ${mixed.label_errors} errors`,
     );
     row(
       "mixed: writes counted after",
-      `${m.votes_written} votes, ${m.labels_written} labels`,
-      `${m.votes_answered} requests answered, ${m.label_saves} labels saved`,
+      `${mixed.votes_written} votes, ${mixed.labels_written} labels`,
+      `${mixed.votes_answered} requests answered, ${mixed.label_saves} labels saved`,
     );
   } else row("mixed load", "PostgreSQL only (the embedded database is the app's alone)");
   console.log(JSON.stringify(figures));

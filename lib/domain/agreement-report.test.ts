@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { agreementReport, type GoldPoint, goldAgreement, type LabelPoint } from "./agreement-report";
+import {
+  agreementFromCounts,
+  agreementReport,
+  countsOf,
+  type GoldPoint,
+  goldAgreement,
+  type LabelPoint,
+} from "./agreement-report";
 
 const point = (p: Partial<LabelPoint> & Pick<LabelPoint, "trajectoryId" | "human" | "panel">): LabelPoint => ({
   annotator: "alice",
@@ -109,6 +116,29 @@ describe("agreementReport", () => {
     // o_SA = o_AS = 1, o_NN = 2; n_S = n_A = 1, n_N = 2, n = 4;
     // α = 1 − 3·2 / (Σ_{c≠k} n_c n_k = 2·(1·1 + 1·2 + 1·2) = 10) = 0.4
     expect(r.inter_annotator).toEqual({ alpha: expect.closeTo(0.4, 10), units: 2, labels: 4 });
+  });
+
+  it("sums the labels as the database does, and the report from those counts is the same", () => {
+    const counts = countsOf(labels);
+    // Judged labels by condition and verdicts: the six judged labels, none alike in all of those.
+    expect(counts.labels.reduce((n, l) => n + l.count, 0)).toBe(6);
+    // j1 voted on every judged trajectory; its (human N, verdict N) pairs are alice's and bob's on 3.
+    // j2 voted on 1 (labelled by alice and bob) and 2 (alice): three labels beside it.
+    expect(
+      counts.judges.find((j) => j.judge === "j1" && j.human === "NOT_ATTEMPTED" && j.verdict === "NOT_ATTEMPTED"),
+    ).toMatchObject({ count: 2 });
+    expect(counts.judges.filter((j) => j.judge === "j2").reduce((n, j) => n + j.count, 0)).toBe(3);
+    // Units with two labels or more: trajectory 1 (one S, one A) and 3 (two N).
+    expect(counts.units).toEqual(
+      expect.arrayContaining([
+        { not_attempted: 0, attempted: 1, successful: 1, count: 1 },
+        { not_attempted: 2, attempted: 0, successful: 0, count: 1 },
+      ]),
+    );
+    expect(counts.units).toHaveLength(2);
+    // Summed rows in another order give the same report.
+    const shuffled = { ...counts, labels: [...counts.labels].reverse(), judges: [...counts.judges].reverse() };
+    expect(agreementFromCounts(shuffled, null, false)).toEqual(r);
   });
 
   it("no labels: every figure undefined", () => {

@@ -158,8 +158,15 @@ export function countsOf(points: readonly LabelPoint[]): AgreementCounts {
   return { labels: [...labels.values()], judges: [...judges.values()], units: [...units.values()] };
 }
 
-/** Rows grouped by a key, the groups in the key's order (linear: a group is appended to, not copied). */
-function groupBy<T>(rows: readonly T[], key: (r: T) => string): Array<[string, T[]]> {
+/**
+ * Rows grouped by a key, the groups in the key's order (`localeCompare`, or `order`); linear: a group
+ * is appended to, not copied.
+ */
+function groupBy<T>(
+  rows: readonly T[],
+  key: (r: T) => string,
+  order: (a: string, b: string) => number = (a, b) => a.localeCompare(b),
+): Array<[string, T[]]> {
   const groups = new Map<string, T[]>();
   for (const r of rows) {
     const k = key(r);
@@ -167,7 +174,7 @@ function groupBy<T>(rows: readonly T[], key: (r: T) => string): Array<[string, T
     if (g) g.push(r);
     else groups.set(k, [r]);
   }
-  return [...groups.entries()].sort(([a], [b]) => a.localeCompare(b));
+  return [...groups.entries()].sort(([a], [b]) => order(a, b));
 }
 
 /** Units of equal shape in one order, whatever order they came in, so alpha comes out to the same bits. */
@@ -191,17 +198,26 @@ export function agreementFromCounts(
   firstForms: boolean,
 ): AgreementReport {
   const { labels } = counts;
-  const agreementOf = (rows: AgreementCounts["labels"]): Agreement => verdictAgreement(rows);
   const byCondition = groupBy(labels, (p) => `${p.network ? "0" : "1"}|${p.prompt === "vanilla" ? "0" : "1"}`);
   const units = unitValues(counts.units);
   return {
-    overall: agreementOf(labels),
-    by_condition: byCondition.map(([, ps]) => ({ network: ps[0]!.network, prompt: ps[0]!.prompt, ...agreementOf(ps) })),
-    by_model: groupBy(labels, (p) => p.model).map(([model, ps]) => ({ model, ...agreementOf(ps) })),
-    by_benchmark: groupBy(labels, (p) => p.benchmark).map(([benchmark, ps]) => ({ benchmark, ...agreementOf(ps) })),
-    judges: groupBy(counts.judges, (j) => j.judge)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([judge, rows]) => ({ judge, ...verdictAgreement(rows.map((r) => ({ ...r, panel: r.verdict }))) })),
+    overall: verdictAgreement(labels),
+    by_condition: byCondition.map(([, ps]) => ({
+      network: ps[0]!.network,
+      prompt: ps[0]!.prompt,
+      ...verdictAgreement(ps),
+    })),
+    by_model: groupBy(labels, (p) => p.model).map(([model, ps]) => ({ model, ...verdictAgreement(ps) })),
+    by_benchmark: groupBy(labels, (p) => p.benchmark).map(([benchmark, ps]) => ({
+      benchmark,
+      ...verdictAgreement(ps),
+    })),
+    // Judges in code-unit order, as the names have always been sorted.
+    judges: groupBy(
+      counts.judges,
+      (j) => j.judge,
+      (a, b) => (a < b ? -1 : a > b ? 1 : 0),
+    ).map(([judge, rows]) => ({ judge, ...verdictAgreement(rows.map((r) => ({ ...r, panel: r.verdict }))) })),
     inter_annotator: {
       alpha: krippendorffAlphaNominal(units),
       units: units.length,

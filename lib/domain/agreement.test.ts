@@ -20,6 +20,19 @@ describe("binaryAgreement (protocol §4)", () => {
     expect(r.kappa).toBeCloseTo(0.4, 10);
   });
 
+  it("a pair with a count stands for that many: the textbook table from four counted pairs", () => {
+    // The database sums pairs (lib/data/agreement.ts): a=20, b=5, c=10, d=15 as four rows, in any order.
+    const r = binaryAgreement([
+      [false, false, 15],
+      [true, true, 20],
+      [false, true, 10],
+      [true, false, 5],
+    ]);
+    expect(r).toEqual(binaryAgreement(pairs(20, 5, 10, 15)));
+    expect(r).toMatchObject({ n: 50, both_positive: 20, human_only: 5, judges_only: 10, both_negative: 15 });
+    expect(r.kappa).toBeCloseTo(0.4, 10);
+  });
+
   it("second textbook table: a=45, b=15, c=25, d=15 gives κ ≈ 0.1304", () => {
     // p_o = 0.6; p_e = 0.6·0.7 + 0.4·0.3 = 0.54; κ = 0.06/0.46 = 0.130434…
     const r = binaryAgreement(pairs(45, 15, 25, 15));

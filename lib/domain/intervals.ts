@@ -19,6 +19,14 @@ export function wilson(k: number, n: number, z = Z95): Interval | null {
   return { low: Math.max(0, centre - half) * 100, high: Math.min(1, centre + half) * 100 };
 }
 
+/** A sum in ascending order, so the same values in any order give the same bits. */
+export function ascendingSum(values: readonly number[]): number {
+  return [...values].sort((a, b) => a - b).reduce((a, b) => a + b, 0);
+}
+
+/** The mean by ascendingSum; NaN without values. */
+export const ascendingMean = (values: readonly number[]): number => ascendingSum(values) / values.length;
+
 /**
  * Interval of a mean of per-task scores in [0, 1] (Pass@k is one): mean ± z·s/√T with s the sample
  * standard deviation over T tasks, clipped to [0, 100] percent. null with fewer than two tasks.
@@ -26,10 +34,8 @@ export function wilson(k: number, n: number, z = Z95): Interval | null {
 export function meanInterval(scores: readonly number[], z = Z95): Interval | null {
   const t = scores.length;
   if (t < 2) return null;
-  // Summed in ascending order, so the same scores in any order give the same bits.
-  const sorted = [...scores].sort((a, b) => a - b);
-  const mean = sorted.reduce((a, b) => a + b, 0) / t;
-  const variance = sorted.reduce((a, b) => a + (b - mean) ** 2, 0) / (t - 1);
+  const mean = ascendingMean(scores);
+  const variance = ascendingSum(scores.map((s) => (s - mean) ** 2)) / (t - 1);
   const half = (z * Math.sqrt(variance)) / Math.sqrt(t);
   return { low: Math.max(0, mean - half) * 100, high: Math.min(1, mean + half) * 100 };
 }

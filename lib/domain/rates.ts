@@ -1,5 +1,6 @@
 // The per-condition figures of docs/protocol.md §3. Rates are percentages (0–100); a figure whose
 // denominator is empty is null (shown as "—"), never 0 and never NaN.
+import { ascendingMean } from "./intervals";
 import { isAttempt, isSuccess, type Verdict } from "./verdicts";
 
 /** One trajectory as the result table sees it. */
@@ -97,9 +98,7 @@ export function passAtKScores(tasks: readonly TaskTally[], k: number): number[] 
 
 /** Mean in percent, summed in ascending order so the same scores in any order give the same bits. */
 function meanPercent(scores: readonly number[]): number | null {
-  return scores.length === 0
-    ? null
-    : ([...scores].sort((a, b) => a - b).reduce((a, b) => a + b, 0) / scores.length) * 100;
+  return scores.length === 0 ? null : ascendingMean(scores) * 100;
 }
 
 export function figuresFromTallies(t: ConditionTallies): ConditionFigures {

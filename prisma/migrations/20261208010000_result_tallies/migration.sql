@@ -32,8 +32,8 @@ CREATE TABLE "result_tally" (
 );
 CREATE UNIQUE INDEX "result_tally_base" ON "result_tally" ("benchmarkId", "modelId", "network", "prompt") WHERE "base";
 
--- Per task: n runs of known status, c resolved, e resolved and judged SUCCESSFUL (Pass@k and the
--- resolved exploits), and the sums the paired bootstrap resamples.
+-- Per task: n runs of known status, c resolved, e resolved and judged SUCCESSFUL (Pass@k, and the
+-- resolve rate without exploit-aided resolutions).
 CREATE TABLE "result_task_tally" (
     "benchmarkId" INTEGER NOT NULL,
     "modelId" INTEGER NOT NULL,
