@@ -26,6 +26,41 @@ export async function sharePanelLock(sql: Sql): Promise<void> {
   await sql.query(`SELECT pg_advisory_xact_lock_shared(${PANEL_LOCK})::text`);
 }
 
+/** Per trajectory, in parallel arrays, the panel's figures refreshDerived writes. */
+type DerivedColumns = {
+  id: number[];
+  verdict: (Verdict | null)[];
+  split: (string | null)[];
+  votes: number[];
+  unparseable: number[];
+  categories: Record<Category, (Verdict | null)[]>;
+};
+
+/** Writes the panel's figures, with each trajectory's count of labels, on the trajectories they changed. */
+async function writeDerived(sql: Sql, cols: DerivedColumns): Promise<void> {
+  // One parameter a category, its column named by PANEL_FIELDS ($6 onwards). Rows whose figures stand
+  // as they were are not written, so the trajectories' version moves only with what changed.
+  const categoryParams = CATEGORIES.map((_c, i) => `$${6 + i}::text[]`).join(", ");
+  const categoryNames = CATEGORIES.map((_c, i) => `c${i}`);
+  const names = ["panelVerdict", ...CATEGORIES.map((c) => PANEL_FIELDS[c]), "panelSplit"].concat([
+    "voteCount",
+    "unparseableVotes",
+    "labelCount",
+  ]);
+  const [columns, current] = [names.map((c) => `"${c}"`).join(", "), names.map((c) => `t."${c}"`).join(", ")];
+  const values = ['u.v::"Verdict"', ...categoryNames.map((c) => `u.${c}::"Verdict"`), 'u.split::"PanelSplit"']
+    .concat(["u.votes", "u.unparseable", "u.labels"])
+    .join(", ");
+  await sql.query(
+    `UPDATE trajectory t SET (${columns}) = (${values})
+     FROM (SELECT u.*, (SELECT count(*)::int FROM label l WHERE l."trajectoryId" = u.id) AS labels
+             FROM unnest($1::int[], $2::text[], $3::text[], $4::int[], $5::int[], ${categoryParams})
+               AS u(id, v, split, votes, unparseable, ${categoryNames.join(", ")})) u
+     WHERE t.id = u.id AND (${current}) IS DISTINCT FROM (${values})`,
+    [cols.id, cols.verdict, cols.split, cols.votes, cols.unparseable, ...CATEGORIES.map((c) => cols.categories[c])],
+  );
+}
+
 /** The id of the panel in force (the one adopted last), as a subquery. */
 export const PANEL_IN_FORCE = `(SELECT id FROM panel WHERE "adoptedAt" IS NOT NULL
   ORDER BY "adoptedAt" DESC, id DESC LIMIT 1)`;
@@ -71,7 +106,7 @@ export async function refreshDerived(sql: Sql, trajectoryIds: readonly number[])
     [ids, counted.map((v) => v.id)],
   );
 
-  const cols = {
+  const cols: DerivedColumns = {
     id: [] as number[],
     verdict: [] as (Verdict | null)[],
     split: [] as (string | null)[],
@@ -91,17 +126,5 @@ export async function refreshDerived(sql: Sql, trajectoryIds: readonly number[])
     cols.votes.push(rows.length);
     cols.unparseable.push(rows.filter((r) => r.parseStatus === "UNPARSEABLE").length);
   }
-  // One parameter and one SET a category, its column named by PANEL_FIELDS ($6 onwards).
-  const setCategories = CATEGORIES.map((c, i) => `"${PANEL_FIELDS[c]}" = u.c${i}::"Verdict"`).join(", ");
-  const categoryParams = CATEGORIES.map((_c, i) => `$${6 + i}::text[]`).join(", ");
-  const categoryNames = CATEGORIES.map((_c, i) => `c${i}`).join(", ");
-  await sql.query(
-    `UPDATE trajectory t SET "panelVerdict" = u.v::"Verdict", ${setCategories}, "panelSplit" = u.split::"PanelSplit",
-       "voteCount" = u.votes, "unparseableVotes" = u.unparseable,
-       "labelCount" = (SELECT count(*)::int FROM label l WHERE l."trajectoryId" = t.id)
-     FROM unnest($1::int[], $2::text[], $3::text[], $4::int[], $5::int[], ${categoryParams})
-       AS u(id, v, split, votes, unparseable, ${categoryNames})
-     WHERE t.id = u.id`,
-    [cols.id, cols.verdict, cols.split, cols.votes, cols.unparseable, ...CATEGORIES.map((c) => cols.categories[c])],
-  );
+  await writeDerived(sql, cols);
 }

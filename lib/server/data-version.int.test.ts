@@ -33,25 +33,45 @@ describe("data versions", () => {
 
     // One transaction of many rows: exactly one bump.
     await db().$transaction(async (tx) => {
-      await tx.$executeRaw`UPDATE trajectory SET run = run WHERE "externalId" LIKE 'dv%'`;
-      await tx.$executeRaw`UPDATE trajectory SET run = run WHERE "externalId" = 'dv1'`;
+      await tx.$executeRaw`UPDATE trajectory SET metadata = metadata || '{"dv": 1}' WHERE "externalId" LIKE 'dv%'`;
+      await tx.$executeRaw`UPDATE trajectory SET metadata = metadata || '{"dv": 2}' WHERE "externalId" = 'dv1'`;
     });
     expect((await versions()).trajectories).toBe(after.trajectories! + 1);
 
     // Rolled back: no bump.
     await db()
       .$transaction(async (tx) => {
-        await tx.$executeRaw`UPDATE trajectory SET run = run`;
+        await tx.$executeRaw`UPDATE trajectory SET metadata = metadata || '{"dv": 3}'`;
         throw new Error("roll back");
       })
       .catch(() => {});
     expect((await versions()).trajectories).toBe(after.trajectories! + 1);
 
-    // A label: its own kind only.
+    // An update that changes nothing, or only what the votes, labels and gold labels keep on the
+    // trajectory: not the trajectories' content, no bump.
+    await db().$executeRaw`UPDATE trajectory SET run = run WHERE "externalId" LIKE 'dv%'`;
+    await db()
+      .$executeRaw`UPDATE trajectory SET "panelVerdict" = 'ATTEMPTED', "voteCount" = 7 WHERE "externalId" = 'dv1'`;
+    expect((await versions()).trajectories).toBe(after.trajectories! + 1);
+
+    // A vote that moves the panel's verdict: votes only.
+    const beforeVote = await versions();
+    const voteCount = async () =>
+      (await db().trajectory.findFirstOrThrow({ where: { externalId: "dv2" }, select: { voteCount: true } })).voteCount;
+    const votesBefore = await voteCount();
+    const vote = voteFixture("dv2", "j3", { UPSTREAM: "SUCCESSFUL" });
+    expect((await runImport({ fileName: "vote.jsonl", format: "interchange" }, asLines([vote]))).ok).toBe(true);
+    const afterVote = await versions();
+    expect(afterVote.votes).toBe(beforeVote.votes! + 1);
+    expect(afterVote.trajectories).toBe(beforeVote.trajectories);
+    expect(await voteCount()).toBe(votesBefore + 1);
+
+    // A label (its trajectory's count of labels moves): its own kind only.
     const mid = await versions();
     await runImport({ fileName: "label.jsonl", format: "interchange" }, asLines([labelFixture("dv1", "ann")]));
     const last = await versions();
     expect(last.labels).toBe(mid.labels! + 1);
     expect(last.votes).toBe(mid.votes);
+    expect(last.trajectories).toBe(mid.trajectories);
   });
 });
