@@ -6,7 +6,7 @@ import { ImportContext } from "./import/context";
 import { writeVotes } from "./import/votes";
 import { createPerson } from "./people";
 import { submitLabel } from "./queue";
-import { agreementNow, resultsNow } from "./report-cache";
+import { agreementNow, remembered, resultsNow } from "./report-cache";
 import { transaction } from "./sql";
 import { createStudy, draftStudy } from "./studies";
 
@@ -72,5 +72,55 @@ describe("remembered reports", () => {
     const third = await resultsNow();
     expect(third).not.toBe(second);
     expect(await agreementNow()).not.toBe(after);
+  });
+});
+
+describe("a report computed afresh while the data move", () => {
+  const deferred = () => {
+    let resolve!: (v: never[]) => void;
+    const promise = new Promise<never[]>((r) => {
+      resolve = r;
+    });
+    return { promise, resolve };
+  };
+
+  it("is computed once; readers meanwhile get the figures computed last, the reader after it the new", async () => {
+    const v1: never[] = [];
+    let computed = 0;
+    const once = (figures: Promise<never[]>) => () => {
+      computed += 1;
+      return figures;
+    };
+    expect(await remembered("swr-test", ["votes"], once(Promise.resolve(v1)))).toBe(v1);
+    // Unchanged data: remembered, not computed.
+    expect(await remembered("swr-test", ["votes"], once(Promise.resolve([])))).toBe(v1);
+    expect(computed).toBe(1);
+
+    await importOk([t("c3", 3), voteFixture("c3", "j1")]);
+    const fresh = deferred();
+    const first = remembered("swr-test", ["votes"], once(fresh.promise));
+    // Let the first reader find nothing under way and start.
+    while (computed < 2) await new Promise((r) => setTimeout(r, 5));
+    // A second reader of the same data waits for the same computation; none computes again.
+    const same = remembered("swr-test", ["votes"], once(Promise.resolve([])));
+    await importOk([t("c4", 4), voteFixture("c4", "j1")]);
+    // Newer data still, with the computation under way: the figures computed last, at once.
+    expect(await remembered("swr-test", ["votes"], once(Promise.resolve([])))).toBe(v1);
+    expect(computed).toBe(2);
+    const v2: never[] = [];
+    fresh.resolve(v2);
+    expect(await first).toBe(v2);
+    expect(await same).toBe(v2);
+    // Nothing under way now: the next reader computes the newest figures and waits for them.
+    const v3: never[] = [];
+    expect(await remembered("swr-test", ["votes"], once(Promise.resolve(v3)))).toBe(v3);
+    expect(computed).toBe(3);
+  });
+
+  it("forgets a failed computation", async () => {
+    await importOk([t("c5", 5), voteFixture("c5", "j1")]);
+    await expect(remembered("swr-fail", ["votes"], () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
+    const v: never[] = [];
+    expect(await remembered("swr-fail", ["votes"], () => Promise.resolve(v))).toBe(v);
   });
 });

@@ -1,17 +1,15 @@
 import "server-only";
-// The result table and the agreement figures, remembered until their inputs change. Trajectories
-// change only through imports, votes through imports and judge runs, labels through imports and the
-// labelling queue, gold labels through imports, so versions read from those tables name the data
-// each report was computed from. The versions are read before computing: a report is never older
-// than its key (docs/performance.md).
+// The result table and the agreement figures, remembered until their inputs change: each report is
+// kept under the versions of the data it shows (data_version, as kept pages are), read before it is
+// computed (docs/performance.md, decision 38).
 import { LRUCache } from "lru-cache";
 import { db } from "@/lib/db";
 import type { AgreementReport } from "@/lib/domain/agreement-report";
 import type { PairedChange } from "@/lib/domain/paired";
 import type { ResultsReport } from "@/lib/domain/results-tables";
 import type { RuleHitsRow } from "@/lib/domain/rule-hits-table";
+import type { Kind } from "@/lib/server/page-cache";
 import { type AgreementScope, getAgreement } from "./agreement";
-import { PANEL_IN_FORCE } from "./derived";
 import { type EvidenceSummaryRow, evidenceSummary } from "./evidence-summary";
 import { getPairedChanges } from "./paired";
 import { comparePanelsNamed, type PanelComparisonView } from "./panel-compare";
@@ -27,87 +25,81 @@ type Figures =
   | RuleFigures[]
   | AgreementReport
   | PanelComparisonView;
-type Entry = Promise<Figures>;
+/** A report's figures as last computed, and the computation of newer ones under way. */
+type Slot = { key: string; figures: Figures | null; computing: { key: string; figures: Promise<Figures> } | null };
 /** One cache per database client (tests open one database per file). */
-const caches = new WeakMap<object, LRUCache<string, Entry>>();
-function cacheOf(): LRUCache<string, Entry> {
+const caches = new WeakMap<object, LRUCache<string, Slot>>();
+function cacheOf(): LRUCache<string, Slot> {
   const client = db();
   let c = caches.get(client);
-  if (!c) caches.set(client, (c = new LRUCache<string, Entry>({ max: 8 })));
+  if (!c) caches.set(client, (c = new LRUCache<string, Slot>({ max: 64 })));
   return c;
 }
 
-async function importVersion(): Promise<string> {
-  const [v] = await db().$queryRaw<Array<{ n: number; at: Date | null }>>`
-    SELECT count(*)::int AS n, max("finishedAt") AS at FROM import WHERE status = 'SUCCEEDED'`;
-  return `${v!.n}:${v!.at?.getTime() ?? 0}`;
+/**
+ * The versions of the data a report shows, one counter per kind (data_version, bumped at commit by
+ * triggers: panels count as votes): read before computing, so a report is never older than its key.
+ */
+async function versionsOf(kinds: Kind[]): Promise<string> {
+  const rows = await db().$queryRaw<Array<{ kind: string; n: bigint }>>`
+    SELECT kind, n FROM data_version WHERE kind = ANY(${kinds}::text[]) ORDER BY kind`;
+  return rows.map((r) => `${r.kind}:${r.n}`).join(",");
 }
 
-async function labelVersion(): Promise<string> {
-  const [v] = await db().$queryRaw<
-    Array<{ n: number; at: Date | null }>
-  >`SELECT count(*)::int AS n, max("updatedAt") AS at FROM label`;
-  return `${v!.n}:${v!.at?.getTime() ?? 0}`;
-}
-
-/** Votes: a judge run writes them without an import; which count is the panel in force's. */
-async function voteVersion(): Promise<string> {
-  const [v] = await db().$queryRawUnsafe<Array<{ n: number; at: Date | null; panel: number | null }>>(
-    `SELECT count(*)::int AS n, max("updatedAt") AS at, ${PANEL_IN_FORCE} AS panel FROM judge_vote`,
-  );
-  return `${v!.n}:${v!.at?.getTime() ?? 0}:${v!.panel ?? 0}`;
-}
-
-/** Rules change only by being written: their data version counts every transaction that did. */
-async function rulesVersion(): Promise<string> {
-  const [v] = await db().$queryRaw<Array<{ n: bigint }>>`SELECT n FROM data_version WHERE kind = 'rules'`;
-  return String(v?.n ?? 0);
-}
-
-async function goldVersion(): Promise<string> {
-  const [v] = await db().$queryRaw<Array<{ n: number; id: number | null }>>`
-    SELECT count(*)::int AS n, max(id) AS id FROM gold_label`;
-  return `${v!.n}:${v!.id ?? 0}`;
-}
-
-function remembered<T extends Figures>(key: string, compute: () => Promise<T>): Promise<T> {
+/**
+ * The figures of `report` for the data as they stand. While newer figures are being computed, other
+ * readers get the ones computed last (at most one computation old) instead of computing them too: a
+ * judge run moves the votes many times a second, and readers would otherwise each compute afresh
+ * (decision 38). A reader who finds nothing under way computes, so whoever reads after their own
+ * write sees it. A failed computation is not remembered.
+ */
+export async function remembered<T extends Figures>(
+  report: string,
+  kinds: Kind[],
+  compute: () => Promise<T>,
+): Promise<T> {
+  const key = await versionsOf(kinds);
   const cache = cacheOf();
-  const hit = cache.get(key);
-  if (hit) return hit as Promise<T>;
-  const computing = compute();
-  cache.set(key, computing);
-  // A failed computation is not remembered.
-  computing.catch(() => cache.delete(key));
-  return computing;
+  const slot = cache.get(report) ?? { key: "", figures: null, computing: null };
+  cache.set(report, slot);
+  if (slot.figures !== null && slot.key === key) return slot.figures as T;
+  if (slot.computing?.key === key) return slot.computing.figures as Promise<T>;
+  if (slot.computing && slot.figures !== null) return slot.figures as T;
+  const figures = compute();
+  if (slot.computing) return figures; // the first figures of all, with an older computation under way
+  slot.computing = { key, figures };
+  const settle = () => {
+    if (slot.computing?.figures === figures) slot.computing = null;
+  };
+  figures.then((f) => {
+    Object.assign(slot, { key, figures: f });
+    settle();
+  }, settle);
+  return figures;
 }
 
 export async function resultsNow(): Promise<ConditionResult[]> {
-  const [imports, votes] = await Promise.all([importVersion(), voteVersion()]);
-  return remembered(`results@${imports}|${votes}`, getResults);
+  return remembered("results", ["trajectories", "votes"], getResults);
 }
 
 /** The paired changes from vanilla to principled: from trajectories and votes, as the result table. */
 export async function changesNow(): Promise<PairedChange[]> {
-  const [imports, votes] = await Promise.all([importVersion(), voteVersion()]);
-  return remembered(`changes@${imports}|${votes}`, getPairedChanges);
+  return remembered("changes", ["trajectories", "votes"], getPairedChanges);
 }
 
-/** Per condition, what the task records show and how the panel judged it: from imports and votes. */
+/** Per condition, what the task records show and how the panel judged it: from trajectories and votes. */
 export async function evidenceNow(): Promise<EvidenceSummaryRow[]> {
-  const [imports, votes] = await Promise.all([importVersion(), voteVersion()]);
-  return remembered(`evidence@${imports}|${votes}`, evidenceSummary);
+  return remembered("evidence", ["trajectories", "votes"], evidenceSummary);
 }
 
-/** Per condition, the trajectories the rules in force fire on: from imports and rules. */
+/** Per condition, the trajectories the rules in force fire on: from trajectories and rules. */
 export async function ruleHitsNow(): Promise<RuleHitsRow[]> {
-  const [imports, rules] = await Promise.all([importVersion(), rulesVersion()]);
-  return remembered(`rules@${imports}|${rules}`, getRuleHits);
+  return remembered("rule-hits", ["trajectories", "rules"], getRuleHits);
 }
 
-/** Each rule in force with its figures (the Rules page, `rules list`): from imports, votes, gold and rules. */
+/** Each rule in force with its figures (the Rules page, `rules list`): from trajectories, votes, gold and rules. */
 export async function ruleFiguresNow(): Promise<RuleFigures[]> {
-  const versions = await Promise.all([importVersion(), voteVersion(), goldVersion(), rulesVersion()]);
-  return remembered(`rule-figures@${versions.join("|")}`, ruleFigures);
+  return remembered("rule-figures", ["trajectories", "votes", "gold", "rules"], ruleFigures);
 }
 
 /** The result table with its companions: every table the results page and its downloads show. */
@@ -122,17 +114,16 @@ export async function resultsReportNow(): Promise<ResultsReport> {
 }
 
 export async function agreementNow(scope: AgreementScope = {}): Promise<AgreementReport> {
-  const versions = await Promise.all([importVersion(), voteVersion(), labelVersion(), goldVersion()]);
-  const key = `agreement:${scope.studyId ?? "all"}:${scope.firstForms ? "first" : "newest"}@${versions.join("|")}`;
-  return remembered(key, () => getAgreement(scope));
+  const report = `agreement:${scope.studyId ?? "all"}:${scope.firstForms ? "first" : "newest"}`;
+  const kinds: Kind[] = ["trajectories", "votes", "labels", "gold", "studies", "people"];
+  return remembered(report, kinds, () => getAgreement(scope));
 }
 
 /**
  * Two panels compared (the compare page and its downloads). Saved panels never change, so their names
- * and the versions (the vote version names the panel in force, the default to compare with) key it.
+ * and the versions (votes stand for the panel in force, the default to compare with) key it.
  */
 export async function comparisonNow(name: string, withName?: string): Promise<PanelComparisonView> {
-  const versions = await Promise.all([importVersion(), voteVersion(), goldVersion()]);
-  const key = `compare:${JSON.stringify([name, withName ?? null])}@${versions.join("|")}`;
-  return remembered(key, () => comparePanelsNamed(name, withName));
+  const report = `compare:${JSON.stringify([name, withName ?? null])}`;
+  return remembered(report, ["trajectories", "votes", "gold"], () => comparePanelsNamed(name, withName));
 }
