@@ -89,10 +89,13 @@ if (!dev && cluster.isPrimary) {
       ? new PageCache(() => currentDb().prisma, settings.PAGE_CACHE_MB * 1024 * 1024, authSecret())
       : null;
   const serve = async (req: http.IncomingMessage, res: http.ServerResponse) => {
+    pages?.noteWrites(req, res);
     const key = pages ? await pages.keyOf(req).catch(() => null) : null;
     if (!pages || !key) return handle(req, res);
     const kept = pages.get(key) ?? (await pages.pending(key));
-    if (kept) return sendKept(req, res, kept);
+    if (kept) return sendKept(req, res, kept, "hit");
+    const previous = pages.previous(key, req);
+    if (previous) return sendKept(req, res, previous, "stale");
     // Rendered plain (the kept copy is compressed per reader when sent again), and recorded.
     delete req.headers["accept-encoding"];
     res.setHeader("x-page-cache", "miss");

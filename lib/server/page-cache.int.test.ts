@@ -2,13 +2,13 @@
 // checked), and on a shared report's link, each viewer apart (its header names them).
 import crypto from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { auth } from "@/lib/auth/auth";
 import { authSecret } from "@/lib/auth/secret";
 import { freezeReport, shareReport } from "@/lib/data/frozen-reports";
 import { createPerson } from "@/lib/data/people";
 import { db } from "@/lib/db";
-import { PageCache } from "./page-cache";
+import { PageCache, VOTES_LAG_MS } from "./page-cache";
 
 const request = (url: string, cookie?: string) =>
   ({ method: "GET", url, headers: cookie ? { cookie } : {} }) as unknown as IncomingMessage;
@@ -66,5 +66,105 @@ describe("the page cache's viewer", () => {
     expect(signedOut).toContain(" signed-out ");
     expect(forged).toBe(signedOut);
     expect(asResearcher).not.toBe(signedOut);
+  });
+});
+
+describe("a kept page whose data moved", () => {
+  /** A response as Node's server gives one, enough for capture: it records what is sent. */
+  const response = () => {
+    const listeners: Record<string, () => void> = {};
+    return {
+      statusCode: 200,
+      sent: "",
+      write(chunk: string) {
+        this.sent += chunk;
+        return true;
+      },
+      end(chunk?: string) {
+        if (chunk) this.sent += chunk;
+      },
+      getHeaders: () => ({ "content-type": "text/html; charset=utf-8" }),
+      on(event: string, f: () => void) {
+        listeners[event] = f;
+      },
+      close: () => listeners.close?.(),
+    };
+  };
+  const render = (cache: PageCache, key: string, html: string) => {
+    const res = response();
+    cache.capture(key, res as never);
+    return { finish: () => res.end(html), close: res.close };
+  };
+
+  const reader = (token: string, method = "GET") =>
+    ({
+      method,
+      url: "/results",
+      headers: { cookie: `better-auth.session_token=${sign(token, authSecret())}` },
+    }) as never;
+  const key = (viewer: string, path: string, trajectories: number, votes: number) =>
+    `${viewer} ${path} trajectories:${trajectories},votes:${votes}`;
+
+  it("is sent while the page renders afresh, and not once nothing renders it", async () => {
+    const cache = new PageCache(() => db(), 1024 * 1024, authSecret());
+    const me = reader("token-of-u1");
+    const [v1, v2, v3] = [1, 2, 3].map((n) => key("u1/RESEARCHER", "/results", n, 1)) as [string, string, string];
+    render(cache, v1, "<p>one</p>").finish();
+    expect(cache.get(v1)?.body.toString()).toBe("<p>one</p>");
+    // Nothing renders the page: a reader of newer data renders it (and sees their own write).
+    expect(cache.previous(v2, me)).toBeUndefined();
+    const second = render(cache, v2, "<p>two</p>");
+    // While it renders, a reader of the same or still newer data gets the page kept before...
+    expect(cache.previous(v3, me)?.body.toString()).toBe("<p>one</p>");
+    // ...but not another viewer's, nor another page's.
+    expect(cache.previous(key("u2/RESEARCHER", "/results", 3, 1), me)).toBeUndefined();
+    expect(cache.previous(key("u1/RESEARCHER", "/agreement", 3, 1), me)).toBeUndefined();
+    // A reader of the very data being rendered waits for that render instead.
+    expect(cache.previous(v2, me)).toBeUndefined();
+    const waiting = cache.pending(v2);
+    second.finish();
+    expect((await waiting)?.body.toString()).toBe("<p>two</p>");
+    // Done: no render under way, so nothing is sent from before.
+    expect(cache.previous(v3, me)).toBeUndefined();
+    // A render that ends without a page (the client went away) leaves the last page kept as it was.
+    const third = render(cache, v3, "");
+    expect(cache.previous(key("u1/RESEARCHER", "/results", 4, 1), me)?.body.toString()).toBe("<p>two</p>");
+    third.close();
+    expect(cache.previous(key("u1/RESEARCHER", "/results", 4, 1), me)).toBeUndefined();
+  });
+
+  it("stands for newer votes alone for a second, unless its viewer wrote since", async () => {
+    vi.useFakeTimers({ now: new Date("2026-12-02T10:00:00Z"), toFake: ["Date"] });
+    try {
+      const cache = new PageCache(() => db(), 1024 * 1024, authSecret());
+      const [me, other] = [reader("token-of-u1"), reader("token-of-u1-other-tab")];
+      render(cache, key("u1/RESEARCHER", "/results", 1, 1), "<p>one</p>").finish();
+      vi.setSystemTime(Date.now() + VOTES_LAG_MS - 1);
+      // Votes moved (a judge run): the page kept under a second ago stands for them.
+      expect(cache.previous(key("u1/RESEARCHER", "/results", 1, 9), me)?.body.toString()).toBe("<p>one</p>");
+      // Anything else moved: rendered afresh.
+      expect(cache.previous(key("u1/RESEARCHER", "/results", 2, 9), me)).toBeUndefined();
+      // A second after its render: rendered afresh.
+      vi.setSystemTime(Date.now() + 1);
+      expect(cache.previous(key("u1/RESEARCHER", "/results", 1, 9), me)).toBeUndefined();
+
+      render(cache, key("u1/RESEARCHER", "/results", 1, 9), "<p>nine</p>").finish();
+      vi.setSystemTime(Date.now() + 10);
+      // The viewer's session wrote (a server action ended) after that render: not for that session.
+      const write = response();
+      cache.noteWrites(reader("token-of-u1", "POST"), write as never);
+      // A GET is no write, and a write counts once it has ended.
+      cache.noteWrites(reader("token-of-u1-other-tab", "GET"), response() as never);
+      expect(cache.previous(key("u1/RESEARCHER", "/results", 1, 10), me)?.body.toString()).toBe("<p>nine</p>");
+      write.close();
+      expect(cache.previous(key("u1/RESEARCHER", "/results", 1, 10), me)).toBeUndefined();
+      expect(cache.previous(key("u1/RESEARCHER", "/results", 1, 10), other)?.body.toString()).toBe("<p>nine</p>");
+      // A page rendered after the write stands for that session again.
+      vi.setSystemTime(Date.now() + 10);
+      render(cache, key("u1/RESEARCHER", "/results", 1, 10), "<p>ten</p>").finish();
+      expect(cache.previous(key("u1/RESEARCHER", "/results", 1, 11), me)?.body.toString()).toBe("<p>ten</p>");
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

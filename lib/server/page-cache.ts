@@ -23,7 +23,29 @@ const PAGES: Array<{ path: RegExp; kinds: Kind[]; shared?: true }> = [
 ];
 
 /** A kept page: its headers and body, its nonce and where the nonce stands in the body (byte offsets). */
-export type KeptPage = { headers: OutgoingHttpHeaders; body: Buffer; nonce: string | null; at: number[] };
+export type KeptPage = {
+  headers: OutgoingHttpHeaders;
+  body: Buffer;
+  nonce: string | null;
+  at: number[];
+  /** When its render began (ms since the epoch): it shows no write that ended after. */
+  renderedFrom: number;
+};
+
+/**
+ * How long a kept page stands for newer votes alone (a judge run stores many a second): a page is
+ * rendered afresh at most this often while only votes move, unless its viewer wrote since.
+ */
+export const VOTES_LAG_MS = 1000;
+
+/** Whether two keys of one page differ in the votes' version alone. */
+function votesAloneMoved(a: string, b: string): boolean {
+  const kinds = (key: string) => key.slice(key.lastIndexOf(" ") + 1).split(",");
+  const [x, y] = [kinds(a), kinds(b)];
+  return (
+    x.length === y.length && x.every((v, i) => v === y[i] || (v.startsWith("votes:") && y[i]!.startsWith("votes:")))
+  );
+}
 
 /** Byte offsets of every occurrence of `text` in `body`. */
 function offsets(body: Buffer, text: string | null): number[] {
@@ -35,14 +57,19 @@ function offsets(body: Buffer, text: string | null): number[] {
 
 const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?better-auth\.session_token=([^;]+)/;
 
+/** The session token of a request's cookie, when the app signed it. */
+function sessionToken(cookie: string | undefined, secret: string): string | null {
+  const raw = cookie?.match(SESSION_COOKIE)?.[1];
+  return raw ? verifiedToken(raw, secret) : null;
+}
+
 /**
  * The viewer of a request, by their session, known only as better-auth knows them: the cookie's
  * signature checked with the app's secret, the session live. Null: nobody signed in (or a cookie
  * that is not the app's, which better-auth would refuse too).
  */
 async function viewer(db: PrismaClient, cookie: string | undefined, secret: string): Promise<string | null> {
-  const raw = cookie?.match(SESSION_COOKIE)?.[1];
-  const token = raw ? verifiedToken(raw, secret) : null;
+  const token = sessionToken(cookie, secret);
   if (!token) return null;
   const rows = await db.$queryRaw<Array<{ id: string; role: string | null }>>`
     SELECT u.id, u.role::text AS role FROM session s JOIN "user" u ON u.id = s."userId"
@@ -59,10 +86,18 @@ async function openLink(db: PrismaClient, token: string): Promise<string | null>
   return rows[0] ? `link-of-report-${rows[0].id}` : null;
 }
 
+/** A key's page, what it names but the versions: the viewer, the path and the query. */
+const pageOf = (key: string) => key.slice(0, key.lastIndexOf(" "));
+
 export class PageCache {
   private readonly kept: LRUCache<string, KeptPage>;
   /** Renders under way, by key: requests for the same page wait for the first instead of rendering too. */
   private readonly rendering = new Map<string, Promise<KeptPage | null>>();
+  /** Per page, the key under which it is being rendered afresh, and the key it was last kept under. */
+  private readonly renderingPage = new Map<string, string>();
+  private readonly lastKept = new LRUCache<string, string>({ max: 10_000 });
+  /** When each session's last write (a request other than GET or HEAD) ended, in this process. */
+  private readonly lastWrite = new LRUCache<string, number>({ max: 10_000 });
 
   constructor(
     private readonly db: () => PrismaClient,
@@ -99,12 +134,46 @@ export class PageCache {
     return this.rendering.get(key);
   }
 
+  /**
+   * The copy of the page kept last, when it stands for the data of `key` (decision 38): while the
+   * page is being rendered afresh for newer data (readers get it as it was one render ago instead of
+   * each rendering it again), or when only votes moved since it was rendered, under VOTES_LAG_MS ago.
+   * Never when the viewer wrote since it was rendered: whoever reads after their own write sees it.
+   */
+  previous(key: string, req: IncomingMessage): KeptPage | undefined {
+    const page = pageOf(key);
+    const lastKey = this.lastKept.get(page);
+    const last = lastKey === undefined ? undefined : this.kept.get(lastKey);
+    if (!last) return undefined;
+    const token = sessionToken(req.headers.cookie, this.secret);
+    if (token && (this.lastWrite.get(token) ?? 0) >= last.renderedFrom) return undefined;
+    const renderingKey = this.renderingPage.get(page);
+    if (renderingKey !== undefined && renderingKey !== key) return last;
+    return votesAloneMoved(lastKey!, key) && Date.now() - last.renderedFrom < VOTES_LAG_MS ? last : undefined;
+  }
+
+  /** Notes when a request that may write ends, for the session that sent it (see `previous`). */
+  noteWrites(req: IncomingMessage, res: ServerResponse): void {
+    if (req.method === "GET" || req.method === "HEAD") return;
+    const token = sessionToken(req.headers.cookie, this.secret);
+    if (token) res.on("close", () => this.lastWrite.set(token, Date.now()));
+  }
+
   /** Records the render of `key` that `res` is about to send; resolves with the page once sent (null: not kept). */
   capture(key: string, res: ServerResponse): void {
     const chunks: Buffer[] = [];
     const write = res.write.bind(res);
     const end = res.end.bind(res);
     let done!: (p: KeptPage | null) => void;
+    const renderedFrom = Date.now();
+    const page = pageOf(key);
+    this.renderingPage.set(page, key);
+    const finish = (kept: KeptPage | null) => {
+      if (kept) this.lastKept.set(page, key);
+      if (this.renderingPage.get(page) === key) this.renderingPage.delete(page);
+      this.rendering.delete(key);
+      done(kept);
+    };
     this.rendering.set(
       key,
       new Promise((resolve) => {
@@ -133,17 +202,13 @@ export class PageCache {
         !headers["set-cookie"] &&
         !headers["content-encoding"];
       const body = Buffer.concat(chunks);
-      const page = keep ? { headers, body, nonce, at: offsets(body, nonce) } : null;
-      if (page) this.kept.set(key, page);
-      this.rendering.delete(key);
-      done(page);
+      const kept = keep ? { headers, body, nonce, at: offsets(body, nonce), renderedFrom } : null;
+      if (kept) this.kept.set(key, kept);
+      finish(kept);
       return result;
     }) as typeof res.end;
     res.on("close", () => {
-      if (this.rendering.get(key)) {
-        this.rendering.delete(key);
-        done(null);
-      }
+      if (this.rendering.get(key)) finish(null);
     });
   }
 }
@@ -160,7 +225,7 @@ function nonceOf(headers: OutgoingHttpHeaders): string | null {
  * of the body with the new nonce written over the old one where it stands (both NONCE_LENGTH
  * characters of base64, so nothing moves).
  */
-export function sendKept(req: IncomingMessage, res: ServerResponse, page: KeptPage): void {
+export function sendKept(req: IncomingMessage, res: ServerResponse, page: KeptPage, how: "hit" | "stale"): void {
   const nonce = randomBytes(16).toString("base64");
   let body = page.body;
   const headers: OutgoingHttpHeaders = { ...page.headers };
@@ -171,7 +236,7 @@ export function sendKept(req: IncomingMessage, res: ServerResponse, page: KeptPa
   }
   delete headers["content-length"];
   delete headers["transfer-encoding"];
-  headers["x-page-cache"] = "hit";
+  headers["x-page-cache"] = how;
   if (/\bgzip\b/.test(String(req.headers["accept-encoding"] ?? ""))) {
     body = gzipSync(body, { level: 1 });
     headers["content-encoding"] = "gzip";
