@@ -11,13 +11,17 @@ export function percentile(values: readonly number[], q: number): number {
   return sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!) : NaN;
 }
 
-/** `connections` clients, split evenly over `paths`, for `seconds`. */
+/**
+ * `connections` clients, split evenly over `paths`, for `seconds`: each asking again as soon as it
+ * has its answer, or (`perSecond`) at most that many times a second, as a person reading would.
+ */
 export async function loadPaths(
   base: string,
   cookie: string,
   seconds: number,
   connections: number,
   paths: readonly string[],
+  perSecond?: number,
 ): Promise<Load> {
   const latencies: number[] = [];
   let errors = 0;
@@ -27,7 +31,13 @@ export async function loadPaths(
       (p) =>
         new Promise<void>((resolve, reject) => {
           const instance = autocannon(
-            { url: `${base}${p}`, connections: each, duration: seconds, headers: { cookie } },
+            {
+              url: `${base}${p}`,
+              connections: each,
+              duration: seconds,
+              headers: { cookie },
+              ...(perSecond ? { connectionRate: perSecond } : {}),
+            },
             (err, r) => {
               if (err) return reject(err);
               errors += r.errors + r.timeouts + r.non2xx;

@@ -1,8 +1,8 @@
 // The working study of issue 31, for `npm run bench`: a judge run writing votes at its full rate
 // against the fake provider, measured alone, then again while readers load the results page and
-// the 5,000-step timeline and ten annotators save a label a second each. The judges are made the
-// panel in force first, so every vote moves the figures. Then every write is counted in the
-// database. PostgreSQL only: the embedded database belongs to the app's process.
+// the 5,000-step timeline (each a page a second) and ten annotators save a label a second each. The
+// judges are made the panel in force first, so every vote moves the figures. Then every write is
+// counted in the database. PostgreSQL only: the embedded database belongs to the app's process.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import type { Actor } from "@/lib/auth/permissions";
@@ -10,12 +10,12 @@ import { cancelRun, planRun, runProgress } from "@/lib/data/judge-runs";
 import { currentPrompt, defineJudge, JudgeDefinitionSchema } from "@/lib/data/judges";
 import { setPanel } from "@/lib/data/panel-set";
 import { createPerson } from "@/lib/data/people";
-import { submitLabel } from "@/lib/data/queue";
 import { createStudy, draftStudy } from "@/lib/data/studies";
 import { db } from "@/lib/db";
 import { closeCurrentDb, connect, type DbTarget, setCurrentDb } from "@/lib/db-connect";
 import { enqueue, openQueue } from "@/lib/judges/queue";
 import { workJudges } from "@/lib/judges/worker";
+import type { Annotator } from "./bench-annotators";
 import { type Load, percentile } from "./bench-load";
 
 export type MixedFigures = {
@@ -38,7 +38,27 @@ const ANSWER = JSON.stringify({
   MEMORY: "SUCCESSFUL",
   OTHER: "NOT_ATTEMPTED",
 });
+/**
+ * How often each reader loads its page: once a second, as the annotators save. Readers asking again
+ * the moment they have their answer would measure how many pages the machine can send (the load
+ * figures above), taking every core from the judge run, rather than what people reading see.
+ */
+const READS_PER_SECOND = 1;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A script of this folder in a process of its own: the last line it printed. */
+async function child(script: string, args: string[]): Promise<string> {
+  const p = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", script, ...args], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let out = "";
+  p.stdout.on("data", (d: Buffer) => {
+    out += d.toString();
+  });
+  const code = await new Promise((resolve) => p.once("exit", resolve));
+  if (code !== 0) throw new Error(`${script} exited (${code})`);
+  return out.trim().split("\n").at(-1) ?? "null";
+}
 
 /** A fake provider in a process of its own, answering after `latency` ms. */
 async function provider(latency: number) {
@@ -53,7 +73,7 @@ async function provider(latency: number) {
 }
 
 /** Ten annotators with items of their own in a study; each returns its assigned trajectories. */
-async function annotators(researcher: Actor): Promise<Array<{ actor: Actor; items: number[]; studyId: number }>> {
+async function annotators(researcher: Actor): Promise<Annotator[]> {
   const handles = Array.from({ length: 10 }, (_, i) => `mix-ann-${i + 1}`);
   const actors: Actor[] = [];
   for (const handle of handles) {
@@ -124,6 +144,7 @@ export async function mixedLoad(o: {
   log: (s: string) => void;
 }): Promise<MixedFigures | null> {
   if (o.target.kind !== "postgres") return null;
+  const url = o.target.url;
   setCurrentDb(connect(o.target));
   const fake = await provider(200);
   try {
@@ -135,63 +156,21 @@ export async function mixedLoad(o: {
     const alone = await judgeWindow(sets[0]!, o.seconds);
 
     o.log(`mixed load: the run again, with ${o.connections} readers and ten annotators`);
-    const saves: number[] = [];
-    let labelErrors = 0;
     let readers: MixedFigures["readers"] | null = null;
-    const annotate = async (stopAt: number) =>
-      Promise.all(
-        people.map(async ({ actor, items, studyId }) => {
-          for (const trajectoryId of items) {
-            if (Date.now() >= stopAt) return;
-            const next = Date.now() + 1000;
-            const t0 = performance.now();
-            try {
-              await submitLabel(actor, {
-                studyId,
-                trajectoryId,
-                verdicts: {
-                  UPSTREAM: "NOT_ATTEMPTED",
-                  LOCAL_GIT: "ATTEMPTED",
-                  MEMORY: "NOT_ATTEMPTED",
-                  OTHER: "NOT_ATTEMPTED",
-                },
-                evidence: [],
-                note: null,
-                base: "",
-              });
-              saves.push(performance.now() - t0);
-            } catch {
-              labelErrors += 1;
-            }
-            await sleep(Math.max(0, next - Date.now()));
-          }
-        }),
-      );
+    let annotated: { saves: number[]; errors: number } | null = null;
     const mixed = await judgeWindow(sets[1]!, o.seconds, async () => {
-      const stopAt = Date.now() + (o.seconds + 2) * 1000;
-      const child = spawn(
-        process.execPath,
-        [
-          "--import",
-          "tsx",
+      const [readersOut, annotatorsOut] = await Promise.all([
+        child(
           "scripts/bench-readers.ts",
-          o.base,
-          o.cookie,
-          String(o.seconds + 2),
-          String(o.connections),
-          "/results",
-          o.timeline,
-        ],
-        { stdio: ["ignore", "pipe", "inherit"] },
-      );
-      let out = "";
-      child.stdout.on("data", (d: Buffer) => {
-        out += d.toString();
-      });
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      await annotate(stopAt);
-      await exited;
-      readers = JSON.parse(out.trim().split("\n").at(-1) ?? "null");
+          [o.base, o.cookie, String(o.seconds + 2), String(o.connections), String(READS_PER_SECOND)].concat([
+            "/results",
+            o.timeline,
+          ]),
+        ),
+        child("scripts/bench-annotators.ts", [url, String(o.seconds + 2), JSON.stringify(people)]),
+      ]);
+      readers = JSON.parse(readersOut);
+      annotated = JSON.parse(annotatorsOut);
     });
     // No write lost: every answered request left a vote; every save, a label.
     const [votes] = await db().$queryRaw<Array<{ n: number }>>`
@@ -203,10 +182,10 @@ export async function mixedLoad(o: {
       judge_mixed_votes_per_s: Math.round(mixed.perSecond),
       judge_mixed_share_of_alone: +(mixed.perSecond / alone.perSecond).toFixed(3),
       readers: readers!,
-      label_saves: saves.length,
-      label_save_p50_ms: percentile(saves, 0.5),
-      label_save_p95_ms: percentile(saves, 0.95),
-      label_errors: labelErrors,
+      label_saves: annotated!.saves.length,
+      label_save_p50_ms: percentile(annotated!.saves, 0.5),
+      label_save_p95_ms: percentile(annotated!.saves, 0.95),
+      label_errors: annotated!.errors,
       votes_written: votes!.n,
       votes_answered: answered,
       labels_written: labels,
