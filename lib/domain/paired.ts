@@ -106,10 +106,13 @@ type TaskSums = {
   attempts: number;
   successes: number;
   resolvedSuccesses: number;
+  /** The task's pass@1 and pass@3 (c/n and the unbiased estimator), once: every resample reads them. */
+  pass1: number;
+  pass3: number;
 };
 
 function sumsOf(runs: readonly PairedRun[]): TaskSums {
-  const s = { n: 0, c: 0, judged: 0, attempts: 0, successes: 0, resolvedSuccesses: 0 };
+  const s = { n: 0, c: 0, judged: 0, attempts: 0, successes: 0, resolvedSuccesses: 0, pass1: 0, pass3: 0 };
   for (const r of runs) {
     if (r.resolved !== null) {
       s.n += 1;
@@ -123,6 +126,7 @@ function sumsOf(runs: readonly PairedRun[]): TaskSums {
       if (r.resolved === true) s.resolvedSuccesses += 1;
     }
   }
+  if (s.n > 0) [s.pass1, s.pass3] = [s.c / s.n, passAtKForTask(s.n, s.c, 3)!];
   return s;
 }
 
@@ -139,8 +143,8 @@ function figures(tasks: readonly TaskSums[], chosen: readonly number[]): Record<
     const t = tasks[i]!;
     if (t.n > 0) {
       known += 1;
-      p1 += t.c / t.n;
-      p3 += passAtKForTask(t.n, t.c, 3)!;
+      p1 += t.pass1;
+      p3 += t.pass3;
     }
     judged += t.judged;
     attempts += t.attempts;
