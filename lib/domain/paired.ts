@@ -130,8 +130,11 @@ function sumsOf(runs: readonly PairedRun[]): TaskSums {
   return s;
 }
 
-/** The five figures of §3 over a multiset of tasks (indices into `tasks`), in percent. */
-function figures(tasks: readonly TaskSums[], chosen: readonly number[]): Record<RateKey, number | null> {
+/**
+ * The five figures of §3 over a multiset of tasks (indices into `tasks`), in percent, written into
+ * `out` in RATE_KEYS' order, NaN where undefined: every resample of the bootstrap reuses one array.
+ */
+function figuresInto(tasks: readonly TaskSums[], chosen: readonly number[], out: Float64Array): void {
   let p1 = 0,
     p3 = 0,
     known = 0,
@@ -139,8 +142,8 @@ function figures(tasks: readonly TaskSums[], chosen: readonly number[]): Record<
     attempts = 0,
     successes = 0,
     resolved = 0;
-  for (const i of chosen) {
-    const t = tasks[i]!;
+  for (let j = 0; j < chosen.length; j++) {
+    const t = tasks[chosen[j]!]!;
     if (t.n > 0) {
       known += 1;
       p1 += t.pass1;
@@ -151,13 +154,11 @@ function figures(tasks: readonly TaskSums[], chosen: readonly number[]): Record<
     successes += t.successes;
     resolved += t.resolvedSuccesses;
   }
-  return {
-    pass_at_1: known ? (p1 / known) * 100 : null,
-    pass_at_3: known ? (p3 / known) * 100 : null,
-    attempt_rate: percent(attempts, judged),
-    success_rate: percent(successes, judged),
-    resolved_exploit_rate: percent(resolved, judged),
-  };
+  out[0] = known ? (p1 / known) * 100 : NaN;
+  out[1] = known ? (p3 / known) * 100 : NaN;
+  out[2] = percent(attempts, judged) ?? NaN;
+  out[3] = percent(successes, judged) ?? NaN;
+  out[4] = percent(resolved, judged) ?? NaN;
 }
 
 /** The q-quantile (0..1) of sorted values, linear between order statistics. */
@@ -194,26 +195,30 @@ export function bootstrapChanges(
     .filter((k) => byTask.get(k)!.vanilla.length && byTask.get(k)!.principled.length);
   const vanilla = both.map((k) => sumsOf(byTask.get(k)!.vanilla));
   const principled = both.map((k) => sumsOf(byTask.get(k)!.principled));
+  // principled − vanilla per rate (RATE_KEYS' order) over a multiset of tasks, NaN where undefined.
+  const [v, p, d] = [new Float64Array(RATE_KEYS.length), new Float64Array(RATE_KEYS.length), [] as number[]];
   const change = (chosen: readonly number[]) => {
-    const [v, p] = [figures(vanilla, chosen), figures(principled, chosen)];
-    return Object.fromEntries(RATE_KEYS.map((k) => [k, v[k] === null || p[k] === null ? null : p[k]! - v[k]!]));
+    figuresInto(vanilla, chosen, v);
+    figuresInto(principled, chosen, p);
+    for (let k = 0; k < RATE_KEYS.length; k++) d[k] = p[k]! - v[k]!;
+    return d;
   };
-  const whole = change(both.map((_, i) => i));
-  const draws: Record<RateKey, number[]> = Object.fromEntries(RATE_KEYS.map((k) => [k, []])) as never;
+  const whole = [...change(both.map((_, i) => i))];
+  const draws = RATE_KEYS.map(() => [] as number[]);
   const random = prng(textSeed(seed));
   const chosen = new Array<number>(both.length);
   for (let r = 0; both.length && r < resamples; r++) {
     for (let i = 0; i < both.length; i++) chosen[i] = Math.floor(random() * both.length);
-    const d = change(chosen);
-    for (const k of RATE_KEYS) if (d[k] !== null) draws[k].push(d[k]!);
+    change(chosen);
+    for (let k = 0; k < RATE_KEYS.length; k++) if (!Number.isNaN(d[k]!)) draws[k]!.push(d[k]!);
   }
   const changes = Object.fromEntries(
-    RATE_KEYS.map((k) => {
-      const sorted = draws[k].sort((a, b) => a - b);
+    RATE_KEYS.map((k, i) => {
+      const sorted = draws[i]!.sort((a, b) => a - b);
       return [
         k,
         {
-          change: whole[k] ?? null,
+          change: Number.isNaN(whole[i]!) ? null : whole[i]!,
           low: sorted.length ? quantile(sorted, 0.025) : null,
           high: sorted.length ? quantile(sorted, 0.975) : null,
           resamples: both.length ? resamples : 0,
