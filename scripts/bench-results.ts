@@ -14,8 +14,9 @@ import { getAgreement } from "@/lib/data/agreement";
 import { getPairedChanges } from "@/lib/data/paired";
 import { comparePanelsNamed } from "@/lib/data/panel-compare";
 import { savePanel, underPanel } from "@/lib/data/panel-set";
-import { compactTallies, getResults } from "@/lib/data/results";
+import { getResults } from "@/lib/data/results";
 import { rebuildSearchDocuments } from "@/lib/data/search-documents";
+import { compactTallies } from "@/lib/data/tally-folds";
 import { listTrajectories } from "@/lib/data/trajectories";
 import { getSteps, getSuspectSteps } from "@/lib/data/trajectory";
 import { closeCurrentDb, connect, describeTarget, setCurrentDb } from "@/lib/db-connect";
@@ -107,7 +108,8 @@ await sql(`UPDATE trajectory SET "stepCount" = 5000, "messageCount" = 10000 WHER
 // Search documents as the importer builds them: the commands, and the start of each output.
 await rebuildSearchDocuments();
 // The tallies' deltas folded, as the first reader of a study at rest leaves them.
-await compactTallies();
+await compactTallies("results");
+await compactTallies("agreement");
 await sql(`VACUUM ANALYZE`);
 
 const rows = await handle.prisma.trajectory.count();

@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { config } from "@/lib/config";
-import { scopeOf } from "@/lib/data/agreement";
+import { getAgreement, scopeOf, studyNames } from "@/lib/data/agreement";
 import { evidenceText } from "@/lib/data/evidence-report";
 import { EXPORTS } from "@/lib/data/export";
 import type { WriteCounts } from "@/lib/data/import/context";
@@ -18,8 +18,9 @@ import { underPanel } from "@/lib/data/panel-set";
 import { createPerson, listPeople, PersonSchema, setPassword } from "@/lib/data/people";
 import { sweepInterruptedImports } from "@/lib/data/recovery";
 import { isReportFormat, REPORT_FORMATS, REPORTS, type ReportName, tableChoice } from "@/lib/data/reports";
-import { getResults, rebuildTallies } from "@/lib/data/results";
+import { getResults } from "@/lib/data/results";
 import { rebuildSearchDocuments } from "@/lib/data/search-documents";
+import { rebuildTallies } from "@/lib/data/tally-folds";
 import { closeCurrentDb, currentDb, DatabaseBusyError, describeTarget } from "@/lib/db-connect";
 import { formatBytes, issuesText } from "@/lib/domain/format";
 import { IdParam } from "@/lib/domain/params";
@@ -83,8 +84,8 @@ const HELP = `Shortcut Audit command line
 ${PANEL_HELP}
 ${RULES_HELP}
 ${TOKEN_HELP}
-  tallies rebuild                      recompute the running tallies the result table reads from the trajectories
-                                       and votes (after restoring a database from a dump), and say whether they had
+  tallies rebuild                      recompute the running tallies the result table and the agreement read, from
+                                       the rows (after restoring a database from a dump), and say whether they had
                                        drifted
   user add --handle H --email E --role researcher|annotator|reviewer [--name N]
                                        create an account that signs in (or give a login to an imported annotator);
@@ -474,15 +475,24 @@ async function userCommand(args: string[]): Promise<number> {
   return 0;
 }
 
+/** Every figure the tallies give: the result table, and the agreement in every scope. */
+async function talliedFigures(): Promise<string> {
+  const names = [null, ...(await studyNames())];
+  const scopes = await Promise.all(names.flatMap((name) => [false, true].map((first) => scopeOf(name, first))));
+  return JSON.stringify([await getResults(), ...(await Promise.all(scopes.map((s) => getAgreement(s ?? {}))))]);
+}
+
 async function talliesCommand(args: string[]): Promise<number> {
   if (args.join(" ") !== "rebuild") fail("tallies: give rebuild");
-  const before = JSON.stringify(await getResults());
+  const before = await talliedFigures();
   const started = performance.now();
   await rebuildTallies();
-  const same = JSON.stringify(await getResults()) === before;
+  const same = (await talliedFigures()) === before;
   console.error(
     `tallies rebuilt in ${((performance.now() - started) / 1000).toFixed(1)} s: ` +
-      (same ? "the result table is unchanged" : "the result table had drifted from the rows and is now right"),
+      (same
+        ? "the result table and the agreement are unchanged"
+        : "the figures had drifted from the rows and are now right"),
   );
   return 0;
 }

@@ -1,8 +1,9 @@
 import "server-only";
 // Human labels (newest form, one per annotator and trajectory) against their trajectory's panel
 // verdict and each judge's overall verdict, for the agreement report (lib/domain/agreement-report.ts):
-// summed in the database (AgreementCounts), so the report costs a few GROUP BYs of the labels in
-// scope; the gold table and the cell lists read the labels themselves.
+// its counts (AgreementCounts) are running tallies the database keeps for every scope (decision 39),
+// so the report costs reading a few hundred rows; the gold table and the cell lists read the labels
+// themselves.
 import { db } from "@/lib/db";
 import {
   type AgreementCounts,
@@ -12,6 +13,7 @@ import {
   goldAgreement,
   type LabelPoint,
 } from "@/lib/domain/agreement-report";
+import { foldIfMany } from "./tally-folds";
 
 /**
  * Whose labels count: all (no study), or one study's: its labels, on its items. `firstForms`: a
@@ -59,33 +61,6 @@ const SCOPED_LABELS = `
 const JUDGES_OF_T = `coalesce((SELECT json_object_agg(jd.name, v.overall) FROM judge_vote v
   JOIN judge jd ON jd.id = v."judgeId" WHERE v."trajectoryId" = t.id AND v.counted), '{}')`;
 
-/**
- * The report's inputs summed in the database (AgreementCounts), and who labelled in scope (the gold
- * table's rows): one round trip, a few hundred rows.
- */
-const COUNTS_SQL = `
-  WITH l AS (${SCOPED_LABELS}),
-  j AS (SELECT l.*, t."panelVerdict" AS panel, t.network, t.prompt, t."benchmarkId", t."modelId"
-        FROM l JOIN trajectory t ON t.id = l."trajectoryId" WHERE t."panelVerdict" IS NOT NULL)
-  SELECT
-    (SELECT coalesce(json_agg(x), '[]') FROM (
-      SELECT b.name AS benchmark, m.name AS model, j.network, j.prompt::text AS prompt, j.human, j.panel, j.revised,
-        count(*)::int AS count
-      FROM j JOIN benchmark b ON b.id = j."benchmarkId" JOIN agent_model m ON m.id = j."modelId"
-      GROUP BY 1, 2, 3, 4, 5, 6, 7) x) AS labels,
-    (SELECT coalesce(json_agg(x), '[]') FROM (
-      SELECT jd.name AS judge, j.human, v.overall AS verdict, count(*)::int AS count
-      FROM j JOIN judge_vote v ON v."trajectoryId" = j."trajectoryId" AND v.counted JOIN judge jd ON jd.id = v."judgeId"
-      GROUP BY 1, 2, 3) x) AS judges,
-    (SELECT coalesce(json_agg(x), '[]') FROM (
-      SELECT not_attempted, attempted, successful, count(*)::int AS count FROM (
-        SELECT count(*) FILTER (WHERE human = 'NOT_ATTEMPTED')::int AS not_attempted,
-          count(*) FILTER (WHERE human = 'ATTEMPTED')::int AS attempted,
-          count(*) FILTER (WHERE human = 'SUCCESSFUL')::int AS successful
-        FROM l GROUP BY "trajectoryId" HAVING count(*) >= 2) u
-      GROUP BY 1, 2, 3) x) AS units,
-    (SELECT coalesce(json_agg(DISTINCT u.handle), '[]') FROM l JOIN "user" u ON u.id = l."annotatorId") AS annotators`;
-
 const POINTS_SQL = `
   WITH l AS (${SCOPED_LABELS})
   SELECT l."trajectoryId", u.handle AS annotator, l.human, l.revised AS "revisedAfterUnblinding",
@@ -114,13 +89,22 @@ export async function getGoldPoints(scope: AgreementScope = {}): Promise<GoldPoi
   return db().$queryRawUnsafe<GoldPoint[]>(GOLD_SQL, scope.studyId ?? null);
 }
 
+type KeptCounts = AgreementCounts & { annotators: string[]; deltas: number };
+
+/** The report's counts in a scope, from the tallies (prisma/migrations/…_agreement_tallies). */
+async function keptCounts(scope: AgreementScope): Promise<KeptCounts> {
+  const [{ counts }] = await db().$queryRawUnsafe<[{ counts: KeptCounts }]>(
+    `SELECT agreement_counts($1::int, $2::boolean) AS counts`,
+    scope.studyId ?? 0,
+    scope.firstForms ?? false,
+  );
+  foldIfMany("agreement", counts.deltas);
+  return counts;
+}
+
 export async function getAgreement(scope: AgreementScope = {}): Promise<AgreementReport> {
-  const args = [scope.studyId ?? null, scope.firstForms ?? false] as const;
-  const [[counts], gold] = await Promise.all([
-    db().$queryRawUnsafe<[AgreementCounts & { annotators: string[] }]>(COUNTS_SQL, ...args),
-    getGoldPoints(scope),
-  ]);
+  const [counts, gold] = await Promise.all([keptCounts(scope), getGoldPoints(scope)]);
   // The gold table reads the labels themselves, on the (few) trajectories with a gold label.
-  const goldTable = gold.length ? goldAgreement(gold, await getLabelPoints(scope, true), counts!.annotators) : null;
-  return agreementFromCounts(counts!, goldTable, scope.firstForms ?? false);
+  const goldTable = gold.length ? goldAgreement(gold, await getLabelPoints(scope, true), counts.annotators) : null;
+  return agreementFromCounts(counts, goldTable, scope.firstForms ?? false);
 }

@@ -3,7 +3,6 @@ import "server-only";
 // into figures by the same pure functions that compute them from runs (lib/domain/rates.ts). An
 // integration test checks the two paths agree after random sequences of writes.
 import { db } from "@/lib/db";
-import { currentScope } from "@/lib/db-scope";
 import type { ConditionTallies, TaskTally } from "@/lib/domain/rates";
 import {
   type CategoryTallies,
@@ -14,6 +13,7 @@ import {
   resultRow,
 } from "@/lib/domain/results";
 import { CATEGORIES, type Category } from "@/lib/domain/verdicts";
+import { foldIfMany } from "./tally-folds";
 
 export type { ConditionResult };
 
@@ -41,39 +41,12 @@ type ResultTables = {
   deltas: number;
 };
 
-/** Deltas read past which a reader folds them into the base rows (in the background). */
-const FOLD_AFTER = 500;
-
-/** Folds the tallies' deltas into their base rows (the figures do not change). */
-export async function compactTallies(): Promise<void> {
-  await db().$executeRawUnsafe(`SELECT compact_result_tallies()`);
-}
-
-let folding = false;
-/** One fold at a time per process, then the dead rows it left are cleared (autovacuum may be off). */
-function foldInBackground(): void {
-  if (folding) return;
-  folding = true;
-  compactTallies()
-    .then(() => db().$executeRawUnsafe(`VACUUM result_tally, result_task_tally, result_task_shape, result_judge_tally`))
-    .catch((e) => console.error("folding the result tallies failed:", e))
-    .finally(() => {
-      folding = false;
-    });
-}
-
-/** Recomputes every tally from the trajectories and votes (`tallies rebuild`). */
-export async function rebuildTallies(): Promise<void> {
-  await db().$executeRawUnsafe(`SELECT rebuild_result_tallies()`);
-}
-
 /** Every condition's figures, tallies and breakdowns, in table order. */
 export async function getResults(): Promise<ConditionResult[]> {
   // The tallies the database keeps beside the rows, in one call (prisma/migrations/…_result_tallies).
   const [{ tables }] = await db().$queryRawUnsafe<[{ tables: ResultTables }]>(`SELECT result_tables() AS tables`);
   const { conditions, tasks, judges, deltas } = tables;
-  // Not inside a scope: its transaction is about to roll back (a panel tried, lib/db-scope.ts).
-  if (!currentScope() && deltas > FOLD_AFTER) foldInBackground();
+  foldIfMany("results", deltas);
   const tasksBy = new Map<string, TaskTally[]>();
   for (const t of tasks) {
     const list = tasksBy.get(conditionKey(t)) ?? [];

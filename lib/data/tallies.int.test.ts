@@ -15,7 +15,8 @@ import { runImport } from "@/lib/import/run/records";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { runCli } from "@/test/cli";
 import { setPanel } from "./panel-set";
-import { type ConditionResult, compactTallies, getResults, rebuildTallies } from "./results";
+import { type ConditionResult, getResults } from "./results";
+import { compactTallies, rebuildTallies } from "./tally-folds";
 
 // The result table read from the tallies the database keeps must equal the table computed from the
 // raw rows (the trajectories' stored columns and the counted votes), after any sequence of writes.
@@ -209,10 +210,10 @@ describe("the result tallies", () => {
     await db().$executeRawUnsafe(`UPDATE result_tally SET judged = judged + 1`);
     const drifted = runCli(target.url, "tallies", "rebuild");
     expect(drifted.status, drifted.stderr).toBe(0);
-    expect(drifted.stderr).toMatch(/had drifted from the rows and is now right/);
+    expect(drifted.stderr).toMatch(/the figures had drifted from the rows and are now right/);
     expect(await getResults()).toEqual(right);
     const again = runCli(target.url, "tallies", "rebuild");
-    expect(again.stderr).toMatch(/the result table is unchanged/);
+    expect(again.stderr).toMatch(/the result table and the agreement are unchanged/);
     expect(runCli(target.url, "tallies").status).toBe(1);
   });
 });
