@@ -8,7 +8,7 @@ import { CATEGORIES, type Verdict } from "@/lib/domain/verdicts";
 import { runImport } from "@/lib/import/run/records";
 import { asLines, labelFixture, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { type AgreementScope, getAgreement, getGoldPoints, getLabelPoints } from "./agreement";
-import { setPanel } from "./panel-set";
+import { savePanel, setPanel, underPanel } from "./panel-set";
 import { compactTallies, rebuildTallies } from "./tally-folds";
 
 // The agreement report read from the tallies the database keeps must equal the report computed from
@@ -213,6 +213,17 @@ describe("the agreement tallies", () => {
     expect(seen.study).toBeGreaterThan(30);
     expect(seen.revised).toBeGreaterThan(5);
     expect(seen.units).toBeGreaterThan(200);
+  });
+
+  it("under a panel tried and rolled back, read from the rows; the tallies in force untouched", async () => {
+    const inForce = await getAgreement();
+    const judges = (await db().judge.findMany({ select: { name: true }, orderBy: { name: "asc" } })).map((j) => j.name);
+    await savePanel(null, [{ judge: judges[0]!, promptVersion: null }], { name: "tried", adopt: false });
+    const expected = await underPanel("tried", () => fromRows({}));
+    expect(expected).not.toEqual(inForce);
+    expect(await underPanel("tried", () => getAgreement())).toEqual(expected);
+    expect(await getAgreement()).toEqual(inForce);
+    expect(inForce).toEqual(await fromRows({}));
   });
 
   it("a rebuild restores tallies lost or wrong, leaving one base row a key", async () => {

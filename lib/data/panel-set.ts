@@ -70,6 +70,8 @@ export async function underPanel<T>(name: string, fn: () => Promise<T>): Promise
           copyText: () => Promise.reject(new Error("no COPY under another panel")),
         };
         await lockPanels(sql);
+        // The agreement's tallies are not kept in a transaction rolled back: read from the rows.
+        await sql.query(`SELECT set_config('shortcut_audit.agreement_from_rows', 'on', true)`);
         const panel = await panelNamed(sql, name);
         if (!panel) throw new AppError("BAD_INPUT", `no panel named "${name.slice(0, 200)}"`, "panel");
         if (!panel.inForce) await adopt(sql, null, panel.id);

@@ -103,6 +103,14 @@ SELECT "trajectoryId", scope, ff, 'a', NULL, NULL, NULL, NULL, NULL, NULL, NULL,
 FROM l GROUP BY 1, 2, 3, 17
 $$;
 
+-- Under a panel tried in a transaction that is rolled back (lib/data/panel-set.ts's underPanel sets
+-- shortcut_audit.agreement_from_rows), nothing is kept: the triggers do nothing and agreement_counts
+-- sums the shares of the rows themselves. Recomputing the shares of every trajectory whose votes the
+-- tried panel counts would double the time of the figures it asks for, only to be rolled back.
+CREATE FUNCTION agreement_kept() RETURNS boolean LANGUAGE sql STABLE AS $$
+SELECT coalesce(current_setting('shortcut_audit.agreement_from_rows', true), '') <> 'on'
+$$;
+
 -- Recomputes the shares of trajectories `ids` and appends what moved to the tally. The trajectories'
 -- rows are locked first (FOR NO KEY UPDATE: the foreign-key checks of labels and votes take KEY
 -- SHARE, which it leaves free), so a concurrent writer of the same trajectory waits and then reads
@@ -138,6 +146,9 @@ $$;
 -- The trajectories a statement on label, judge_vote or study_item touched.
 CREATE FUNCTION agreement_touched() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+    IF NOT agreement_kept() THEN
+        RETURN NULL;
+    END IF;
     IF TG_OP = 'INSERT' THEN
         PERFORM agreement_refresh(ARRAY(SELECT DISTINCT "trajectoryId" FROM new_rows));
     ELSIF TG_OP = 'DELETE' THEN
@@ -154,6 +165,9 @@ $$;
 -- labels' own statements count it. Sets compared with EXCEPT: transition tables have no statistics.)
 CREATE FUNCTION agreement_trajectory() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+    IF NOT agreement_kept() THEN
+        RETURN NULL;
+    END IF;
     IF TG_OP = 'DELETE' THEN
         PERFORM agreement_refresh(ARRAY(SELECT id FROM old_rows));
     ELSE
@@ -223,8 +237,9 @@ END
 $$;
 
 -- The report's counts in one scope (scope 0: all labels), as lib/domain's AgreementCounts, with the
--- handles of those who labelled in it and how many delta rows wait to be folded. PL/pgSQL keeps the
--- plan for the session.
+-- handles of those who labelled in it and how many delta rows wait to be folded (from the shares of
+-- the rows themselves under a panel tried, see agreement_kept). PL/pgSQL keeps the plan for the
+-- session.
 CREATE FUNCTION agreement_counts(in_scope integer, in_first_forms boolean) RETURNS json
 LANGUAGE plpgsql STABLE AS $$
 BEGIN
@@ -232,7 +247,13 @@ BEGIN
       WITH k AS (
         SELECT part, "benchmarkId", "modelId", network, prompt, human, panel, revised, "judgeId", verdict,
           not_attempted, attempted, successful, "annotatorId", sum(n)::int AS count
-        FROM agreement_tally WHERE scope = in_scope AND first_forms = in_first_forms
+        FROM (SELECT * FROM agreement_tally WHERE agreement_kept() AND scope = in_scope
+                AND first_forms = in_first_forms
+              UNION ALL
+              SELECT scope, first_forms, part, "benchmarkId", "modelId", network, prompt, human, panel, revised,
+                "judgeId", verdict, not_attempted, attempted, successful, "annotatorId", true, n
+              FROM agreement_shares(NULL) WHERE NOT agreement_kept() AND scope = in_scope
+                AND first_forms = in_first_forms) t
         GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14 HAVING sum(n) <> 0)
       SELECT json_build_object(
         'labels', (SELECT coalesce(json_agg(x), '[]') FROM (
