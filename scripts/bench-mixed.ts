@@ -46,11 +46,15 @@ const ANSWER = JSON.stringify({
 const READS_PER_SECOND = 1;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A script of this folder in a process of its own: the last line it printed. */
-async function child(script: string, args: string[]): Promise<string> {
-  const p = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", script, ...args], {
+/** A tsx script in a process of its own, its standard output piped (`server`: with the app's modules). */
+const tsx = (script: string, args: string[], server = true) =>
+  spawn(process.execPath, [...(server ? ["--conditions=react-server"] : []), "--import", "tsx", script, ...args], {
     stdio: ["ignore", "pipe", "inherit"],
   });
+
+/** A script of this folder in a process of its own: the last line it printed. */
+async function child(script: string, args: string[]): Promise<string> {
+  const p = tsx(script, args);
   let out = "";
   p.stdout.on("data", (d: Buffer) => {
     out += d.toString();
@@ -62,9 +66,7 @@ async function child(script: string, args: string[]): Promise<string> {
 
 /** A fake provider in a process of its own, answering after `latency` ms. */
 async function provider(latency: number) {
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/fake-provider.ts", ANSWER, String(latency)], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child = tsx("scripts/fake-provider.ts", [ANSWER, String(latency)], false);
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout.once("data", (d: Buffer) => resolve(d.toString().trim()));
     child.once("exit", (code) => reject(new Error(`the fake provider exited (${code})`)));

@@ -10,6 +10,7 @@ import type { ResultsReport } from "@/lib/domain/results-tables";
 import type { RuleHitsRow } from "@/lib/domain/rule-hits-table";
 import type { Kind } from "@/lib/server/page-cache";
 import { type AgreementScope, getAgreement } from "./agreement";
+import { versionKey, viaPrisma } from "./data-version";
 import { type EvidenceSummaryRow, evidenceSummary } from "./evidence-summary";
 import { getPairedChanges } from "./paired";
 import { comparePanelsNamed, type PanelComparisonView } from "./panel-compare";
@@ -37,14 +38,10 @@ function cacheOf(): LRUCache<string, Slot> {
 }
 
 /**
- * The versions of the data a report shows, one counter per kind (data_version, bumped at commit by
- * triggers: panels count as votes): read before computing, so a report is never older than its key.
+ * The versions of the data a report shows (panels count as votes): read before computing, so a
+ * report is never older than its key.
  */
-async function versionsOf(kinds: Kind[]): Promise<string> {
-  const rows = await db().$queryRaw<Array<{ kind: string; n: bigint }>>`
-    SELECT kind, n FROM data_version WHERE kind = ANY(${kinds}::text[]) ORDER BY kind`;
-  return rows.map((r) => `${r.kind}:${r.n}`).join(",");
-}
+const versionsOf = (kinds: Kind[]) => versionKey(kinds, viaPrisma(db()));
 
 /**
  * The figures of `report` for the data as they stand. While newer figures are being computed, other

@@ -8,6 +8,7 @@ import { LRUCache } from "lru-cache";
 import { db } from "@/lib/db";
 import type { RuleTestReport } from "@/lib/domain/rule-test";
 import type { Rule } from "@/lib/domain/rules";
+import { versionKey } from "./data-version";
 import { reportOf, studyTrajectories } from "./rule-test";
 import { boundScan, hitsSql, listRules } from "./rules";
 import { transaction } from "./sql";
@@ -27,8 +28,8 @@ export async function ruleFigures(): Promise<RuleFigures[]> {
   const hitsCache = hitsCacheOf();
   const { rules, study, hits } = await transaction(async (sql) => {
     const rules = await listRules(sql);
-    const [v] = await sql.query<{ n: string }>(`SELECT n::text FROM data_version WHERE kind = 'trajectories'`);
-    const key = (r: Rule) => `${r.id}@${v?.n ?? 0}`;
+    const version = await versionKey(["trajectories"], (text, kinds) => sql.query(text, [kinds]));
+    const key = (r: Rule) => `${r.id}@${version}`;
     const missing = rules.filter((r) => !hitsCache.has(key(r)));
     if (missing.length) {
       // One scan for every rule not yet remembered (all of them, the first time).

@@ -7,6 +7,7 @@ import { db } from "@/lib/db";
 import type { RuleOn } from "@/lib/domain/rules";
 import type { Category } from "@/lib/domain/verdicts";
 import { AppError } from "@/lib/errors";
+import { versionKey, viaPrisma } from "./data-version";
 import { boundScan, hitsSql, patternProblem, RULE_TEXT, SCAN_TIMEOUT_MS, TEXT_SOURCE } from "./rules";
 import { type Sql, transaction } from "./sql";
 
@@ -21,10 +22,8 @@ export type FiredBy = { rule?: string; category?: Category | "any"; tried?: Trie
  * rule in force of that category ("any": of any), or a rule being tried: the list's filters.
  */
 export async function firedIds(by: FiredBy): Promise<number[]> {
-  const [v] = await db().$queryRaw<Array<{ versions: string }>>`
-    SELECT string_agg(kind || n, ',' ORDER BY kind) AS versions FROM data_version
-     WHERE kind IN ('rules', 'trajectories')`;
-  const key = JSON.stringify([by.rule ?? null, by.category ?? null, by.tried ?? null, v?.versions]);
+  const versions = await versionKey(["rules", "trajectories"], viaPrisma(db()));
+  const key = JSON.stringify([by.rule ?? null, by.category ?? null, by.tried ?? null, versions]);
   const cached = firedCache.get(key);
   if (cached) return cached;
   const ids = by.tried ? await triedIds(by.tried) : await inForceIds(by.rule, by.category);

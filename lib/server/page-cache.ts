@@ -7,6 +7,7 @@ import { gzipSync } from "node:zlib";
 import { LRUCache } from "lru-cache";
 import type { PrismaClient } from "@/generated/prisma/client";
 import { verifiedToken } from "@/lib/auth/secret";
+import { versionKey, viaPrisma } from "@/lib/data/data-version";
 
 export type Kind = "trajectories" | "votes" | "labels" | "gold" | "studies" | "reports" | "people" | "rules";
 const ALL: Kind[] = ["trajectories", "votes", "labels", "gold", "studies", "reports", "people", "rules"];
@@ -57,10 +58,18 @@ function offsets(body: Buffer, text: string | null): number[] {
 
 const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?better-auth\.session_token=([^;]+)/;
 
+/** Each request's session token, checked once (an HMAC) however often it is asked for. */
+const tokens = new WeakMap<IncomingMessage, string | null>();
+
 /** The session token of a request's cookie, when the app signed it. */
-function sessionToken(cookie: string | undefined, secret: string): string | null {
-  const raw = cookie?.match(SESSION_COOKIE)?.[1];
-  return raw ? verifiedToken(raw, secret) : null;
+function sessionToken(req: IncomingMessage, secret: string): string | null {
+  let token = tokens.get(req);
+  if (token === undefined) {
+    const raw = req.headers.cookie?.match(SESSION_COOKIE)?.[1];
+    token = raw ? verifiedToken(raw, secret) : null;
+    tokens.set(req, token);
+  }
+  return token;
 }
 
 /**
@@ -68,8 +77,8 @@ function sessionToken(cookie: string | undefined, secret: string): string | null
  * signature checked with the app's secret, the session live. Null: nobody signed in (or a cookie
  * that is not the app's, which better-auth would refuse too).
  */
-async function viewer(db: PrismaClient, cookie: string | undefined, secret: string): Promise<string | null> {
-  const token = sessionToken(cookie, secret);
+async function viewer(db: PrismaClient, req: IncomingMessage, secret: string): Promise<string | null> {
+  const token = sessionToken(req, secret);
   if (!token) return null;
   const rows = await db.$queryRaw<Array<{ id: string; role: string | null }>>`
     SELECT u.id, u.role::text AS role FROM session s JOIN "user" u ON u.id = s."userId"
@@ -116,13 +125,11 @@ export class PageCache {
     if (!page) return null;
     // A shared report's page shows its link's report, and the header of whoever opens it: kept per
     // link and viewer (a signed-out visitor is one viewer).
-    const who = await viewer(this.db(), req.headers.cookie, this.secret);
+    const who = await viewer(this.db(), req, this.secret);
     const link = page.shared ? await openLink(this.db(), url.pathname.slice(3)) : null;
     if (page.shared ? !link : !who) return null;
     const keyOfViewer = page.shared ? `${link} ${who ?? "signed-out"}` : who;
-    const versions = await this.db().$queryRaw<Array<{ kind: string; n: bigint }>>`
-      SELECT kind, n FROM data_version WHERE kind = ANY(${page.kinds}::text[]) ORDER BY kind`;
-    return `${keyOfViewer} ${url.pathname}${url.search} ${versions.map((v) => `${v.kind}:${v.n}`).join(",")}`;
+    return `${keyOfViewer} ${url.pathname}${url.search} ${await versionKey(page.kinds, viaPrisma(this.db()))}`;
   }
 
   get(key: string): KeptPage | undefined {
@@ -145,7 +152,7 @@ export class PageCache {
     const lastKey = this.lastKept.get(page);
     const last = lastKey === undefined ? undefined : this.kept.get(lastKey);
     if (!last) return undefined;
-    const token = sessionToken(req.headers.cookie, this.secret);
+    const token = sessionToken(req, this.secret);
     if (token && (this.lastWrite.get(token) ?? 0) >= last.renderedFrom) return undefined;
     const renderingKey = this.renderingPage.get(page);
     if (renderingKey !== undefined && renderingKey !== key) return last;
@@ -155,7 +162,7 @@ export class PageCache {
   /** Notes when a request that may write ends, for the session that sent it (see `previous`). */
   noteWrites(req: IncomingMessage, res: ServerResponse): void {
     if (req.method === "GET" || req.method === "HEAD") return;
-    const token = sessionToken(req.headers.cookie, this.secret);
+    const token = sessionToken(req, this.secret);
     if (token) res.on("close", () => this.lastWrite.set(token, Date.now()));
   }
 

@@ -1,0 +1,22 @@
+// The versions of the data, one counter per kind (table data_version, bumped at commit by triggers),
+// as one key: whatever is kept for the data as they stood (pages, reports, rules' hits) is kept
+// under the key of the kinds it shows, and is found again only while none of them moved.
+// No "server-only" and no lib/db here: the page cache in front of Next (scripts/server.ts) reads it.
+import type { PrismaClient } from "@/generated/prisma/client";
+
+/** How the key is read: through Prisma, or through a transaction's own connection (lib/data/sql.ts). */
+export type VersionQuery = (text: string, kinds: readonly string[]) => Promise<Array<{ key: string | null }>>;
+
+const VERSIONS_SQL = `SELECT string_agg(kind || ':' || n, ',' ORDER BY kind) AS key FROM data_version
+  WHERE kind = ANY($1::text[])`;
+
+export const viaPrisma =
+  (client: PrismaClient): VersionQuery =>
+  (text, kinds) =>
+    client.$queryRawUnsafe(text, kinds);
+
+/** "kind:n,…" for `kinds`, in the order of their names. */
+export async function versionKey(kinds: readonly string[], query: VersionQuery): Promise<string> {
+  const [row] = await query(VERSIONS_SQL, kinds);
+  return row?.key ?? "";
+}
