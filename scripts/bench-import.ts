@@ -72,12 +72,18 @@ const importSeconds = (performance.now() - t0) / 1000;
 clearInterval(sampler);
 if (!result.ok) throw new Error(`bench import rejected: ${JSON.stringify(result.errors.slice(0, 3))}`);
 
-// The running tallies' share (decision 37): two more corpora of the same shape, the first imported
-// with the tally triggers off, the second with them on again, beside each other in the same run.
+// The running tallies' share (decisions 37 and 39): two more corpora of the same shape, the first
+// imported with the tally triggers off, the second with them on again, beside each other in the same run.
 async function talliesOn(on: boolean): Promise<void> {
+  const writes = ["insert", "update", "delete"];
   const triggers = {
-    trajectory: ["insert", "update", "delete", "votes_gone"].map((t) => `result_tally_trajectory_${t}`),
-    judge_vote: ["insert", "update", "delete"].map((t) => `result_tally_vote_${t}`),
+    trajectory: [
+      ...[...writes, "votes_gone"].map((t) => `result_tally_trajectory_${t}`),
+      ...["update", "delete"].map((t) => `agreement_trajectory_${t}`),
+    ],
+    judge_vote: writes.flatMap((t) => [`result_tally_vote_${t}`, `agreement_vote_${t}`]),
+    label: writes.map((t) => `agreement_label_${t}`),
+    study_item: writes.map((t) => `agreement_item_${t}`),
   };
   for (const [table, names] of Object.entries(triggers))
     for (const name of names)
