@@ -7,6 +7,7 @@ import { prng } from "@/lib/domain/random";
 import { CATEGORIES, type Verdict } from "@/lib/domain/verdicts";
 import { runImport } from "@/lib/import/run/records";
 import { asLines, labelFixture, trajectoryFixture, voteFixture } from "@/prisma/factories";
+import { randomPanel } from "@/test/random-panel";
 import { type AgreementScope, getAgreement, getGoldPoints, getLabelPoints } from "./agreement";
 import { savePanel, setPanel, underPanel } from "./panel-set";
 import { compactTallies, rebuildTallies } from "./tally-folds";
@@ -84,19 +85,7 @@ function writer(seed: number) {
         return `import ${batch.length} labels`;
       },
     ],
-    [
-      0.05,
-      async () => {
-        const judges = (await db().judge.findMany({ select: { name: true } })).map((j) => j.name);
-        const members = judges.filter(() => random() < 0.6);
-        if (!members.length) return "no panel";
-        await setPanel(
-          null,
-          members.map((judge) => ({ judge, promptVersion: null })),
-        );
-        return `panel ${members.join(" ")}`;
-      },
-    ],
+    [0.05, () => randomPanel(random)],
     [
       0.06,
       async () => {
@@ -230,7 +219,7 @@ describe("the agreement tallies", () => {
     const all = await scopes();
     const right = await Promise.all(all.map((s) => getAgreement(s)));
     expect(right[0]!.overall.attempt.n).toBeGreaterThan(0);
-    await db().$executeRawUnsafe(`DELETE FROM agreement_tally WHERE part = 'l'`);
+    await db().$executeRawUnsafe(`DELETE FROM agreement_tally WHERE (key).part = 'l'`);
     await db().$executeRawUnsafe(`UPDATE agreement_share SET n = n + 1`);
     expect(await getAgreement(all[0])).not.toEqual(right[0]);
     await rebuildTallies();
@@ -300,8 +289,8 @@ describe("the agreement tallies", () => {
       for (const scope of await scopes()) expect(await getAgreement(scope)).toEqual(await fromRows(scope));
       // Each trajectory: ann1's label beside k1's counted vote.
       const [pairs] = await db().$queryRawUnsafe<Array<{ n: number }>>(
-        `SELECT sum(n)::int AS n FROM agreement_tally WHERE scope = 0 AND NOT first_forms AND part = 'j'
-           AND "judgeId" = ${ids[0]!.judge}`,
+        `SELECT sum(n)::int AS n FROM agreement_tally WHERE scope = 0 AND NOT first_forms AND (key).part = 'j'
+           AND (key)."judgeId" = ${ids[0]!.judge}`,
       );
       expect(pairs!.n).toBe(2);
     },

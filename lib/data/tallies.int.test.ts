@@ -14,7 +14,7 @@ import { CATEGORIES, type Category, isAttempt, isSuccess, PANEL_FIELDS, type Ver
 import { runImport } from "@/lib/import/run/records";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { runCli } from "@/test/cli";
-import { setPanel } from "./panel-set";
+import { randomPanel } from "@/test/random-panel";
 import { type ConditionResult, getResults } from "./results";
 import { compactTallies, rebuildTallies } from "./tally-folds";
 
@@ -132,16 +132,7 @@ function writer(seed: number) {
       await runImport({ fileName: "v.jsonl", format: "interchange" }, asLines(batch));
       return `import ${batch.length} votes`;
     }
-    if (r < 0.62) {
-      const judges = (await db().judge.findMany({ select: { name: true } })).map((j) => j.name);
-      const members = judges.filter(() => random() < 0.6);
-      if (!members.length) return "no panel";
-      await setPanel(
-        null,
-        members.map((judge) => ({ judge, promptVersion: null })),
-      );
-      return `panel ${members.join(" ")}`;
-    }
+    if (r < 0.62) return randomPanel(random);
     if (r < 0.7) {
       const id = await sqlRow(`SELECT id FROM judge_vote ORDER BY id`);
       if (id !== null) await db().$executeRawUnsafe(`DELETE FROM judge_vote WHERE id = ${id}`);

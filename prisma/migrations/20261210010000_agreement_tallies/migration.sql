@@ -13,48 +13,41 @@
 -- are ordered by a lock on the trajectory's row taken before its share is recomputed: the second
 -- sees the first's rows, and the share it replaces is the one the first stored.
 
+-- One key of the counts: part 'l', labels by condition, human and panel verdicts and whether
+-- revised; 'j', labels beside a judge's counted verdict; 'u', trajectories labelled twice or more, by
+-- how many labels gave each verdict; 'a', labels by annotator. The fields a part does not use are null
+-- (a composite groups and compares its nulls as equal).
+CREATE TYPE "agreement_key" AS (
+    "part" "char",
+    "benchmarkId" INTEGER,
+    "modelId" INTEGER,
+    "network" BOOLEAN,
+    "prompt" "Prompt",
+    "human" "Verdict",
+    "panel" "Verdict",
+    "revised" BOOLEAN,
+    "judgeId" INTEGER,
+    "verdict" "Verdict",
+    "not_attempted" INTEGER,
+    "attempted" INTEGER,
+    "successful" INTEGER,
+    "annotatorId" TEXT
+);
+
+-- scope: 0 for all labels, else a study's id; first_forms: the labels' forms given blind.
 CREATE TABLE "agreement_share" (
     "trajectoryId" INTEGER NOT NULL,
     "scope" INTEGER NOT NULL,
     "first_forms" BOOLEAN NOT NULL,
-    "part" "char" NOT NULL,
-    "benchmarkId" INTEGER,
-    "modelId" INTEGER,
-    "network" BOOLEAN,
-    "prompt" "Prompt",
-    "human" "Verdict",
-    "panel" "Verdict",
-    "revised" BOOLEAN,
-    "judgeId" INTEGER,
-    "verdict" "Verdict",
-    "not_attempted" INTEGER,
-    "attempted" INTEGER,
-    "successful" INTEGER,
-    "annotatorId" TEXT,
+    "key" "agreement_key" NOT NULL,
     "n" INTEGER NOT NULL
 );
 CREATE INDEX "agreement_share_trajectory" ON "agreement_share" ("trajectoryId");
 
--- scope: 0 for all labels, else a study's id. part: 'l' labels by condition, human and panel
--- verdicts; 'j' labels beside each judge's counted verdict; 'u' trajectories labelled twice or more,
--- by how many labels gave each verdict; 'a' labels by annotator.
 CREATE TABLE "agreement_tally" (
     "scope" INTEGER NOT NULL,
     "first_forms" BOOLEAN NOT NULL,
-    "part" "char" NOT NULL,
-    "benchmarkId" INTEGER,
-    "modelId" INTEGER,
-    "network" BOOLEAN,
-    "prompt" "Prompt",
-    "human" "Verdict",
-    "panel" "Verdict",
-    "revised" BOOLEAN,
-    "judgeId" INTEGER,
-    "verdict" "Verdict",
-    "not_attempted" INTEGER,
-    "attempted" INTEGER,
-    "successful" INTEGER,
-    "annotatorId" TEXT,
+    "key" "agreement_key" NOT NULL,
     "base" BOOLEAN NOT NULL DEFAULT false,
     "n" INTEGER NOT NULL
 );
@@ -63,11 +56,8 @@ CREATE INDEX "agreement_tally_scope" ON "agreement_tally" ("scope", "first_forms
 -- The shares of trajectories `ids` (every trajectory when null), from the rows themselves. A label
 -- counts in scope 0, and in its study's scope when its trajectory is one of the study's items; in
 -- its first form, a label revised after unblinding gives the verdict it was given blind.
-CREATE FUNCTION agreement_shares(ids integer[]) RETURNS TABLE (
-    "trajectoryId" integer, scope integer, first_forms boolean, part "char", "benchmarkId" integer,
-    "modelId" integer, network boolean, prompt "Prompt", human "Verdict", panel "Verdict", revised boolean,
-    "judgeId" integer, verdict "Verdict", not_attempted integer, attempted integer, successful integer,
-    "annotatorId" text, n integer)
+CREATE FUNCTION agreement_shares(ids integer[])
+RETURNS TABLE ("trajectoryId" integer, scope integer, first_forms boolean, key agreement_key, n integer)
 LANGUAGE sql STABLE AS $$
 WITH l AS (
   SELECT l."trajectoryId", l."annotatorId", l."revisedAfterUnblinding" AS revised, s.scope, f.ff,
@@ -84,23 +74,28 @@ WITH l AS (
 j AS (
   SELECT l.*, t."panelVerdict" AS panel, t.network, t.prompt, t."benchmarkId", t."modelId"
   FROM l JOIN trajectory t ON t.id = l."trajectoryId" WHERE t."panelVerdict" IS NOT NULL)
-SELECT "trajectoryId", scope, ff, 'l'::"char", "benchmarkId", "modelId", network, prompt, human, panel, revised,
-  NULL::integer, NULL::"Verdict", NULL::integer, NULL::integer, NULL::integer, NULL::text, count(*)::int
-FROM j GROUP BY 1, 2, 3, 5, 6, 7, 8, 9, 10, 11
+SELECT "trajectoryId", scope, ff,
+  ROW('l', "benchmarkId", "modelId", network, prompt, human, panel, revised, NULL, NULL, NULL, NULL, NULL,
+    NULL)::agreement_key,
+  count(*)::int
+FROM j GROUP BY "trajectoryId", scope, ff, "benchmarkId", "modelId", network, prompt, human, panel, revised
 UNION ALL
-SELECT j."trajectoryId", scope, ff, 'j', NULL, NULL, NULL, NULL, human, NULL, NULL, v."judgeId", v.overall, NULL, NULL,
-  NULL, NULL, count(*)::int
+SELECT j."trajectoryId", scope, ff,
+  ROW('j', NULL, NULL, NULL, NULL, human, NULL, NULL, v."judgeId", v.overall, NULL, NULL, NULL, NULL)::agreement_key,
+  count(*)::int
 FROM j JOIN judge_vote v ON v."trajectoryId" = j."trajectoryId" AND v.counted
-GROUP BY 1, 2, 3, 9, 12, 13
+GROUP BY j."trajectoryId", scope, ff, human, v."judgeId", v.overall
 UNION ALL
-SELECT "trajectoryId", scope, ff, 'u', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-  count(*) FILTER (WHERE human = 'NOT_ATTEMPTED')::int, count(*) FILTER (WHERE human = 'ATTEMPTED')::int,
-  count(*) FILTER (WHERE human = 'SUCCESSFUL')::int, NULL, 1
-FROM l GROUP BY 1, 2, 3 HAVING count(*) >= 2
+SELECT "trajectoryId", scope, ff,
+  ROW('u', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, count(*) FILTER (WHERE human = 'NOT_ATTEMPTED'),
+    count(*) FILTER (WHERE human = 'ATTEMPTED'), count(*) FILTER (WHERE human = 'SUCCESSFUL'), NULL)::agreement_key,
+  1
+FROM l GROUP BY "trajectoryId", scope, ff HAVING count(*) >= 2
 UNION ALL
-SELECT "trajectoryId", scope, ff, 'a', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-  "annotatorId", count(*)::int
-FROM l GROUP BY 1, 2, 3, 17
+SELECT "trajectoryId", scope, ff,
+  ROW('a', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "annotatorId")::agreement_key,
+  count(*)::int
+FROM l GROUP BY "trajectoryId", scope, ff, "annotatorId"
 $$;
 
 -- Under a panel tried in a transaction that is rolled back (lib/data/panel-set.ts's underPanel sets
@@ -129,16 +124,10 @@ BEGIN
     WITH fresh AS (SELECT * FROM agreement_shares(live)),
       gone AS (DELETE FROM agreement_share WHERE "trajectoryId" = ANY(live) RETURNING *),
       kept AS (INSERT INTO agreement_share SELECT * FROM fresh)
-    INSERT INTO agreement_tally (scope, first_forms, part, "benchmarkId", "modelId", network, prompt, human, panel,
-      revised, "judgeId", verdict, not_attempted, attempted, successful, "annotatorId", n)
-    SELECT scope, first_forms, part, "benchmarkId", "modelId", network, prompt, human, panel, revised, "judgeId",
-      verdict, not_attempted, attempted, successful, "annotatorId", sum(n)
-    FROM (SELECT scope, first_forms, part, "benchmarkId", "modelId", network, prompt, human, panel, revised,
-            "judgeId", verdict, not_attempted, attempted, successful, "annotatorId", n FROM fresh
-          UNION ALL
-          SELECT scope, first_forms, part, "benchmarkId", "modelId", network, prompt, human, panel, revised,
-            "judgeId", verdict, not_attempted, attempted, successful, "annotatorId", -n FROM gone) d
-    GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16
+    INSERT INTO agreement_tally (scope, first_forms, key, n)
+    SELECT scope, first_forms, key, sum(n)
+    FROM (SELECT scope, first_forms, key, n FROM fresh UNION ALL SELECT scope, first_forms, key, -n FROM gone) d
+    GROUP BY 1, 2, 3
     HAVING sum(n) <> 0;
 END
 $$;
@@ -209,13 +198,8 @@ CREATE FUNCTION compact_agreement_tallies() RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
     PERFORM pg_advisory_xact_lock(7432);
     WITH gone AS (DELETE FROM agreement_tally RETURNING *)
-    INSERT INTO agreement_tally (scope, first_forms, part, "benchmarkId", "modelId", network, prompt, human, panel,
-      revised, "judgeId", verdict, not_attempted, attempted, successful, "annotatorId", base, n)
-    SELECT scope, first_forms, part, "benchmarkId", "modelId", network, prompt, human, panel, revised, "judgeId",
-      verdict, not_attempted, attempted, successful, "annotatorId", true, sum(n)
-    FROM gone
-    GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16
-    HAVING sum(n) <> 0;
+    INSERT INTO agreement_tally (scope, first_forms, key, base, n)
+    SELECT scope, first_forms, key, true, sum(n) FROM gone GROUP BY 1, 2, 3 HAVING sum(n) <> 0;
 END
 $$;
 
@@ -226,13 +210,8 @@ BEGIN
     DELETE FROM agreement_share;
     DELETE FROM agreement_tally;
     INSERT INTO agreement_share SELECT * FROM agreement_shares(NULL);
-    INSERT INTO agreement_tally (scope, first_forms, part, "benchmarkId", "modelId", network, prompt, human, panel,
-      revised, "judgeId", verdict, not_attempted, attempted, successful, "annotatorId", base, n)
-    SELECT scope, first_forms, part, "benchmarkId", "modelId", network, prompt, human, panel, revised, "judgeId",
-      verdict, not_attempted, attempted, successful, "annotatorId", true, sum(n)
-    FROM agreement_share
-    GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16
-    HAVING sum(n) <> 0;
+    INSERT INTO agreement_tally (scope, first_forms, key, base, n)
+    SELECT scope, first_forms, key, true, sum(n) FROM agreement_share GROUP BY 1, 2, 3 HAVING sum(n) <> 0;
 END
 $$;
 
@@ -245,16 +224,13 @@ LANGUAGE plpgsql STABLE AS $$
 BEGIN
     RETURN (
       WITH k AS (
-        SELECT part, "benchmarkId", "modelId", network, prompt, human, panel, revised, "judgeId", verdict,
-          not_attempted, attempted, successful, "annotatorId", sum(n)::int AS count
-        FROM (SELECT * FROM agreement_tally WHERE agreement_kept() AND scope = in_scope
+        SELECT (key).*, sum(n)::int AS count
+        FROM (SELECT key, n FROM agreement_tally WHERE agreement_kept() AND scope = in_scope
                 AND first_forms = in_first_forms
               UNION ALL
-              SELECT scope, first_forms, part, "benchmarkId", "modelId", network, prompt, human, panel, revised,
-                "judgeId", verdict, not_attempted, attempted, successful, "annotatorId", true, n
-              FROM agreement_shares(NULL) WHERE NOT agreement_kept() AND scope = in_scope
+              SELECT key, n FROM agreement_shares(NULL) WHERE NOT agreement_kept() AND scope = in_scope
                 AND first_forms = in_first_forms) t
-        GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14 HAVING sum(n) <> 0)
+        GROUP BY key HAVING sum(n) <> 0)
       SELECT json_build_object(
         'labels', (SELECT coalesce(json_agg(x), '[]') FROM (
           SELECT b.name AS benchmark, m.name AS model, k.network, k.prompt::text AS prompt, k.human, k.panel,
