@@ -215,6 +215,16 @@ BEGIN
 END
 $$;
 
+-- The shares of every trajectory in one scope and form. PL/pgSQL, so that agreement_counts does not
+-- plan agreement_shares' query at every call (SQL functions are inlined: 7 ms of planning each time).
+CREATE FUNCTION agreement_shares_in(in_scope integer, in_first_forms boolean)
+RETURNS TABLE (key agreement_key, n integer) LANGUAGE plpgsql STABLE AS $$
+BEGIN
+    RETURN QUERY SELECT s.key, s.n FROM agreement_shares(NULL) s
+      WHERE s.scope = in_scope AND s.first_forms = in_first_forms;
+END
+$$;
+
 -- The report's counts in one scope (scope 0: all labels), as lib/domain's AgreementCounts, with the
 -- handles of those who labelled in it and how many delta rows wait to be folded (from the shares of
 -- the rows themselves under a panel tried, see agreement_kept). PL/pgSQL keeps the plan for the
@@ -228,8 +238,7 @@ BEGIN
         FROM (SELECT key, n FROM agreement_tally WHERE agreement_kept() AND scope = in_scope
                 AND first_forms = in_first_forms
               UNION ALL
-              SELECT key, n FROM agreement_shares(NULL) WHERE NOT agreement_kept() AND scope = in_scope
-                AND first_forms = in_first_forms) t
+              SELECT key, n FROM agreement_shares_in(in_scope, in_first_forms) WHERE NOT agreement_kept()) t
         GROUP BY key HAVING sum(n) <> 0)
       SELECT json_build_object(
         'labels', (SELECT coalesce(json_agg(x), '[]') FROM (
