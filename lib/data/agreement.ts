@@ -47,15 +47,11 @@ export async function studyTrajectories(scope: AgreementScope): Promise<number[]
 
 /**
  * The labels in scope ($1: the study, or null for all; $2: first forms), each with the verdict that
- * counts as the human's: a label of a study counts on the study's items only.
+ * counts as the human's: the database's scoped_labels, which the tallies read too.
  */
 const SCOPED_LABELS = `
-  SELECT l."trajectoryId", l."annotatorId", l."revisedAfterUnblinding" AS revised,
-    CASE WHEN $2::boolean AND l."revisedAfterUnblinding" THEN coalesce(l."blindOverall", l.overall)
-      ELSE l.overall END AS human
-  FROM label l
-  WHERE $1::int IS NULL OR (l."studyId" = $1::int AND EXISTS (
-    SELECT 1 FROM study_item i WHERE i."studyId" = $1::int AND i."trajectoryId" = l."trajectoryId"))`;
+  SELECT "trajectoryId", "annotatorId", revised, human FROM scoped_labels(NULL)
+  WHERE scope = coalesce($1::int, 0) AND ff = $2::boolean`;
 
 /** Each judge's counted verdict on trajectory t, as {judge: verdict}. */
 const JUDGES_OF_T = `coalesce((SELECT json_object_agg(jd.name, v.overall) FROM judge_vote v

@@ -159,7 +159,7 @@ function writer(seed: number) {
           AND o.prompt = t.prompt AND o.run = t.run)`);
       return `trajectory ${id} moved`;
     }
-    await compactTallies();
+    await compactTallies("results");
     return "fold";
   };
 }

@@ -25,7 +25,7 @@ export type Tally = keyof typeof TALLIES;
 const FOLD_AFTER = 500;
 
 /** Folds a tally's deltas into its base rows (the figures do not change). */
-export async function compactTallies(tally: Tally = "results"): Promise<void> {
+export async function compactTallies(tally: Tally): Promise<void> {
   await db().$executeRawUnsafe(`SELECT ${TALLIES[tally].fold}()`);
 }
 
