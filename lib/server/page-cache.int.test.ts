@@ -8,7 +8,7 @@ import { authSecret } from "@/lib/auth/secret";
 import { freezeReport, shareReport } from "@/lib/data/frozen-reports";
 import { createPerson } from "@/lib/data/people";
 import { db } from "@/lib/db";
-import { PageCache, VOTES_LAG_MS } from "./page-cache";
+import { PageCache, STREAM_LAG_MS } from "./page-cache";
 
 const request = (url: string, cookie?: string) =>
   ({ method: "GET", url, headers: cookie ? { cookie } : {} }) as unknown as IncomingMessage;
@@ -102,8 +102,8 @@ describe("a kept page whose data moved", () => {
       url: "/results",
       headers: { cookie: `better-auth.session_token=${sign(token, authSecret())}` },
     }) as never;
-  const key = (viewer: string, path: string, trajectories: number, votes: number) =>
-    `${viewer} ${path} trajectories:${trajectories},votes:${votes}`;
+  const key = (viewer: string, path: string, trajectories: number, votes: number, labels = 1) =>
+    `${viewer} ${path} labels:${labels},trajectories:${trajectories},votes:${votes}`;
 
   it("is sent while the page renders afresh, and not once nothing renders it", async () => {
     const cache = new PageCache(() => db(), 1024 * 1024, authSecret());
@@ -133,18 +133,22 @@ describe("a kept page whose data moved", () => {
     expect(cache.previous(key("u1/RESEARCHER", "/results", 4, 1), me)).toBeUndefined();
   });
 
-  it("stands for newer votes alone for a second, unless its viewer wrote since", async () => {
+  it("stands for newer votes and labels alone for STREAM_LAG_MS, unless its viewer wrote since", async () => {
     vi.useFakeTimers({ now: new Date("2026-12-02T10:00:00Z"), toFake: ["Date"] });
     try {
       const cache = new PageCache(() => db(), 1024 * 1024, authSecret());
       const [me, other] = [reader("token-of-u1"), reader("token-of-u1-other-tab")];
       render(cache, key("u1/RESEARCHER", "/results", 1, 1), "<p>one</p>").finish();
-      vi.setSystemTime(Date.now() + VOTES_LAG_MS - 1);
-      // Votes moved (a judge run): the page kept under a second ago stands for them.
+      vi.setSystemTime(Date.now() + STREAM_LAG_MS - 1);
+      // Votes moved (a judge run), or labels (annotators), or both: the page kept just under the lag
+      // ago stands for them.
       expect(cache.previous(key("u1/RESEARCHER", "/results", 1, 9), me)?.body.toString()).toBe("<p>one</p>");
-      // Anything else moved: rendered afresh.
+      expect(cache.previous(key("u1/RESEARCHER", "/results", 1, 1, 4), me)?.body.toString()).toBe("<p>one</p>");
+      expect(cache.previous(key("u1/RESEARCHER", "/results", 1, 9, 4), me)?.body.toString()).toBe("<p>one</p>");
+      // Anything else moved, with them or alone: rendered afresh.
       expect(cache.previous(key("u1/RESEARCHER", "/results", 2, 9), me)).toBeUndefined();
-      // A second after its render: rendered afresh.
+      expect(cache.previous(key("u1/RESEARCHER", "/results", 2, 1, 4), me)).toBeUndefined();
+      // The lag after its render: rendered afresh.
       vi.setSystemTime(Date.now() + 1);
       expect(cache.previous(key("u1/RESEARCHER", "/results", 1, 9), me)).toBeUndefined();
 

@@ -34,18 +34,21 @@ export type KeptPage = {
 };
 
 /**
- * How long a kept page stands for newer votes alone (a judge run stores many a second): a page is
- * rendered afresh at most this often while only votes move, unless its viewer wrote since.
+ * How long a kept page stands for newer votes and labels alone (a judge run stores many votes a
+ * second, annotators a label each every few): a page is rendered afresh at most this often while
+ * only they move, unless its viewer wrote since (decision 38).
  */
-export const VOTES_LAG_MS = 1000;
+export const STREAM_LAG_MS = 3000;
 
-/** Whether two keys of one page differ in the votes' version alone. */
-function votesAloneMoved(a: string, b: string): boolean {
+/** The kinds written as streams of small writes, for which a kept page may lag (STREAM_LAG_MS). */
+const STREAMED = ["votes:", "labels:"];
+
+/** Whether two keys of one page differ in the streamed kinds' versions alone. */
+function streamedAloneMoved(a: string, b: string): boolean {
   const kinds = (key: string) => key.slice(key.lastIndexOf(" ") + 1).split(",");
   const [x, y] = [kinds(a), kinds(b)];
-  return (
-    x.length === y.length && x.every((v, i) => v === y[i] || (v.startsWith("votes:") && y[i]!.startsWith("votes:")))
-  );
+  const streamed = (v: string, w: string) => STREAMED.some((k) => v.startsWith(k) && w.startsWith(k));
+  return x.length === y.length && x.every((v, i) => v === y[i] || streamed(v, y[i]!));
 }
 
 /** Byte offsets of every occurrence of `text` in `body`. */
@@ -144,7 +147,8 @@ export class PageCache {
   /**
    * The copy of the page kept last, when it stands for the data of `key` (decision 38): while the
    * page is being rendered afresh for newer data (readers get it as it was one render ago instead of
-   * each rendering it again), or when only votes moved since it was rendered, under VOTES_LAG_MS ago.
+   * each rendering it again), or when only votes and labels moved since it was rendered, under
+   * STREAM_LAG_MS ago.
    * Never when the viewer wrote since it was rendered: whoever reads after their own write sees it.
    */
   previous(key: string, req: IncomingMessage): KeptPage | undefined {
@@ -156,7 +160,7 @@ export class PageCache {
     if (token && (this.lastWrite.get(token) ?? 0) >= last.renderedFrom) return undefined;
     const renderingKey = this.renderingPage.get(page);
     if (renderingKey !== undefined && renderingKey !== key) return last;
-    return votesAloneMoved(lastKey!, key) && Date.now() - last.renderedFrom < VOTES_LAG_MS ? last : undefined;
+    return streamedAloneMoved(lastKey!, key) && Date.now() - last.renderedFrom < STREAM_LAG_MS ? last : undefined;
   }
 
   /** Notes when a request that may write ends, for the session that sent it (see `previous`). */
