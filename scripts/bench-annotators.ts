@@ -1,16 +1,18 @@
 // A child of bench-mixed.ts: annotators saving a label a second each, for SECONDS seconds, through the
 // labelling queue's own save (submitLabel), in a process of their own as the app's would be (so the
-// judge run's event loop beside them does not delay their saves). Prints one JSON line: each save's
-// milliseconds and the saves that failed.
+// judge run's event loop beside them does not delay their saves), from the start signal (bench-go.ts).
+// Prints one JSON line: each save's milliseconds and the saves that failed.
 // node --conditions=react-server --import tsx scripts/bench-annotators.ts DATABASE_URL SECONDS PEOPLE_JSON
 import type { Actor } from "@/lib/auth/permissions";
 import { type LabelForm, submitLabel } from "@/lib/data/queue";
 import { closeCurrentDb, connect, setCurrentDb } from "@/lib/db-connect";
+import { readyThenGo } from "./bench-go";
 
 export type Annotator = { actor: Actor; items: number[]; studyId: number };
 
 const [url, seconds, people] = process.argv.slice(2);
 setCurrentDb(connect({ kind: "postgres", url: url! }));
+await readyThenGo();
 const stopAt = Date.now() + Number(seconds) * 1000;
 const saves: number[] = [];
 let errors = 0;

@@ -16,6 +16,7 @@ import { closeCurrentDb, connect, type DbTarget, setCurrentDb } from "@/lib/db-c
 import { enqueue, openQueue } from "@/lib/judges/queue";
 import { workJudges } from "@/lib/judges/worker";
 import type { Annotator } from "./bench-annotators";
+import { cpuWindow } from "./bench-cpu";
 import { type Load, percentile } from "./bench-load";
 
 export type MixedFigures = {
@@ -30,6 +31,9 @@ export type MixedFigures = {
   votes_written: number;
   votes_answered: number;
   labels_written: number;
+  /** Cores each part used in the measured window, alone and mixed (2 = both of this machine's). */
+  cores_alone: Record<string, number>;
+  cores_mixed: Record<string, number>;
 };
 
 const ANSWER = JSON.stringify({
@@ -49,19 +53,29 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** A tsx script in a process of its own, its standard output piped (`server`: with the app's modules). */
 const tsx = (script: string, args: string[], server = true) =>
   spawn(process.execPath, [...(server ? ["--conditions=react-server"] : []), "--import", "tsx", script, ...args], {
-    stdio: ["ignore", "pipe", "inherit"],
+    stdio: ["pipe", "pipe", "inherit"],
   });
 
-/** A script of this folder in a process of its own: the last line it printed. */
-async function child(script: string, args: string[]): Promise<string> {
+/** Load from a process of its own (bench-go.ts): `ready` once loaded, `go` starts it, `result` its last line. */
+type Beside = { ready: Promise<void>; go: () => void; result: Promise<string> };
+
+function loadProcess(script: string, args: string[]): Beside {
   const p = tsx(script, args);
   let out = "";
+  let loaded = () => {};
+  const ready = new Promise<void>((resolve) => {
+    loaded = resolve;
+  });
   p.stdout.on("data", (d: Buffer) => {
     out += d.toString();
+    if (out.startsWith("ready\n")) loaded();
   });
-  const code = await new Promise((resolve) => p.once("exit", resolve));
-  if (code !== 0) throw new Error(`${script} exited (${code})`);
-  return out.trim().split("\n").at(-1) ?? "null";
+  const result = new Promise<string>((resolve, reject) =>
+    p.once("exit", (code) =>
+      code === 0 ? resolve(out.trim().split("\n").at(-1) ?? "null") : reject(new Error(`${script} exited (${code})`)),
+    ),
+  );
+  return { ready: Promise.race([ready, result.then(() => {})]), go: () => p.stdin.end("go\n"), result };
 }
 
 /** A fake provider in a process of its own, answering after `latency` ms. */
@@ -101,9 +115,10 @@ async function annotators(researcher: Actor): Promise<Annotator[]> {
 
 /**
  * A run of these judges over every trajectory, put in force as the panel once each has answered (so
- * every vote after moves the figures), then worked for `seconds`; its votes a second.
+ * every vote after moves the figures), then worked for `seconds` (with the load `beside` started
+ * together with it two seconds before): its votes a second and the cores each process used.
  */
-async function judgeWindow(names: string[], seconds: number, during: () => Promise<unknown> = async () => {}) {
+async function judgeWindow(names: string[], seconds: number, beside: Beside[] = []) {
   const plan = await planRun(names, {}, "bench");
   const boss = await openQueue();
   await enqueue(boss, plan.requests);
@@ -123,16 +138,19 @@ async function judgeWindow(names: string[], seconds: number, during: () => Promi
     names.map((judge) => ({ judge, promptVersion: version })),
     `mixed ${names[0]}`,
   );
-  const beside = during();
+  await Promise.all(beside.map((b) => b.ready));
+  for (const b of beside) b.go();
   await sleep(2000);
   const before = (await runProgress(plan.runId)).done;
+  const cpu = cpuWindow();
   await sleep(seconds * 1000);
   const after = (await runProgress(plan.runId)).done;
-  await beside;
+  const cores = cpu.stop();
+  await Promise.all(beside.map((b) => b.result));
   await stop();
   await boss.stop({ graceful: false, wait: true });
   await cancelRun(plan.runId);
-  return { runId: plan.runId, perSecond: (after - before) / seconds };
+  return { runId: plan.runId, perSecond: (after - before) / seconds, cores };
 }
 
 export async function mixedLoad(o: {
@@ -158,22 +176,20 @@ export async function mixedLoad(o: {
     const alone = await judgeWindow(sets[0]!, o.seconds);
 
     o.log(`mixed load: the run again, with ${o.connections} readers and ten annotators`);
-    let readers: MixedFigures["readers"] | null = null;
-    let annotated: { saves: number[]; errors: number } | null = null;
-    const mixed = await judgeWindow(sets[1]!, o.seconds, async () => {
-      const [readersOut, annotatorsOut] = await Promise.all([
-        child(
-          "scripts/bench-readers.ts",
-          [o.base, o.cookie, String(o.seconds + 2), String(o.connections), String(READS_PER_SECOND)].concat([
-            "/results",
-            o.timeline,
-          ]),
-        ),
-        child("scripts/bench-annotators.ts", [url, String(o.seconds + 2), JSON.stringify(people)]),
-      ]);
-      readers = JSON.parse(readersOut);
-      annotated = JSON.parse(annotatorsOut);
-    });
+    // Both run the window and the two seconds before it.
+    const readers = loadProcess("scripts/bench-readers.ts", [
+      o.base,
+      o.cookie,
+      String(o.seconds + 2),
+      String(o.connections),
+      String(READS_PER_SECOND),
+      "/results",
+      o.timeline,
+    ]);
+    const annotating = loadProcess("scripts/bench-annotators.ts", [url, String(o.seconds + 2), JSON.stringify(people)]);
+    const mixed = await judgeWindow(sets[1]!, o.seconds, [readers, annotating]);
+    const read: MixedFigures["readers"] = JSON.parse(await readers.result);
+    const annotated: { saves: number[]; errors: number } = JSON.parse(await annotating.result);
     // No write lost: every answered request left a vote; every save, a label.
     const [votes] = await db().$queryRaw<Array<{ n: number }>>`
       SELECT count(*)::int AS n FROM judge_vote v JOIN judge j ON j.id = v."judgeId" WHERE j.name LIKE 'mix-mixed-%'`;
@@ -183,14 +199,16 @@ export async function mixedLoad(o: {
       judge_alone_votes_per_s: Math.round(alone.perSecond),
       judge_mixed_votes_per_s: Math.round(mixed.perSecond),
       judge_mixed_share_of_alone: +(mixed.perSecond / alone.perSecond).toFixed(3),
-      readers: readers!,
-      label_saves: annotated!.saves.length,
-      label_save_p50_ms: percentile(annotated!.saves, 0.5),
-      label_save_p95_ms: percentile(annotated!.saves, 0.95),
-      label_errors: annotated!.errors,
+      readers: read,
+      label_saves: annotated.saves.length,
+      label_save_p50_ms: percentile(annotated.saves, 0.5),
+      label_save_p95_ms: percentile(annotated.saves, 0.95),
+      label_errors: annotated.errors,
       votes_written: votes!.n,
       votes_answered: answered,
       labels_written: labels,
+      cores_alone: alone.cores,
+      cores_mixed: mixed.cores,
     };
   } finally {
     fake.close();

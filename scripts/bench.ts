@@ -456,6 +456,11 @@ try {
       `${mixed.votes_written} votes, ${mixed.labels_written} labels`,
       `${mixed.votes_answered} requests answered, ${mixed.label_saves} labels saved`,
     );
+    const cores = (c: Record<string, number>) =>
+      Object.entries(c)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ");
+    row("mixed: cores used, mixed", cores(mixed.cores_mixed), `alone: ${cores(mixed.cores_alone)}`);
   } else row("mixed load", "PostgreSQL only (the embedded database is the app's alone)");
   console.log(JSON.stringify(figures));
 } finally {

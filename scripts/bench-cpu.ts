@@ -1,0 +1,74 @@
+// Where a window's CPU went, for bench-mixed.ts: every process on this machine sampled from /proc
+// twice a second, its user and system time grouped by what it is (PostgreSQL, the app, the judge
+// run in this process, the readers, the annotators, the fake provider). A process that ends in the
+// window counts what it had used when last seen. Linux only; elsewhere the figures are empty.
+import { readdirSync, readFileSync } from "node:fs";
+
+/** Clock ticks a second of /proc's times (USER_HZ, 100 on Linux's every architecture). */
+const TICKS = 100;
+
+const PARTS: Array<[string, (cmd: string) => boolean]> = [
+  ["postgres", (cmd) => cmd.startsWith("postgres")],
+  ["app", (cmd) => /scripts\/(start|server)\.ts|\.next\/standalone|next-server/.test(cmd)],
+  ["readers", (cmd) => cmd.includes("bench-readers")],
+  ["annotators", (cmd) => cmd.includes("bench-annotators")],
+  ["fake provider", (cmd) => cmd.includes("fake-provider")],
+];
+
+function part(pid: number, cmd: string): string {
+  if (pid === process.pid) return "judge run";
+  return PARTS.find(([, test]) => test(cmd))?.[0] ?? "other";
+}
+
+type Seen = { part: string; first: number; last: number };
+
+function ticksOf(pid: string): { cmd: string; ticks: number } | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
+    return { cmd, ticks: Number(fields[11]) + Number(fields[12]) };
+  } catch {
+    return null; // gone between listing and reading
+  }
+}
+
+/** Samples until stopped; then each part's share of one core over the window (1.0 = one core busy). */
+export function cpuWindow(intervalMs = 500) {
+  const seen = new Map<number, Seen>();
+  const started = performance.now();
+  const sample = (first: boolean) => {
+    let names: string[] = [];
+    try {
+      names = readdirSync("/proc").filter((n) => /^\d+$/.test(n));
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const t = ticksOf(name);
+      if (!t) continue;
+      const pid = Number(name);
+      const s = seen.get(pid);
+      // A process that starts inside the window counts from zero; one seen at the start, from then.
+      if (s) s.last = t.ticks;
+      else seen.set(pid, { part: part(pid, t.cmd), first: first ? t.ticks : 0, last: t.ticks });
+    }
+  };
+  sample(true);
+  const timer = setInterval(() => sample(false), intervalMs);
+  return {
+    stop(): Record<string, number> {
+      clearInterval(timer);
+      sample(false);
+      const seconds = (performance.now() - started) / 1000;
+      const cores: Record<string, number> = {};
+      for (const s of seen.values()) cores[s.part] = (cores[s.part] ?? 0) + (s.last - s.first) / TICKS;
+      return Object.fromEntries(
+        Object.entries(cores)
+          .filter(([, v]) => v > 0)
+          .sort((a, b) => b[1] - a[1])
+          .map(([k, v]) => [k, +(v / seconds).toFixed(2)]),
+      );
+    },
+  };
+}
