@@ -1,9 +1,11 @@
 import "server-only";
 // The paired change from vanilla to principled per benchmark × model × network (lib/domain/paired.ts),
-// read from one row per trajectory: its task, run, resolved status and panel verdict.
+// read from one row per trajectory: its task, run, resolved status and panel verdict, the bootstrap
+// computed off the request thread (lib/server/bootstrap-thread.ts).
 import { db } from "@/lib/db";
-import { type Group, type PairedChange, type PairedRun, pairedChange } from "@/lib/domain/paired";
+import type { Group, PairedChange, PairedRun } from "@/lib/domain/paired";
 import { compareConditions } from "@/lib/domain/results";
+import { pairedChangesOffThread, type RunGroup } from "@/lib/server/bootstrap-thread";
 
 const RUNS_SQL = `
   SELECT b.name AS benchmark, m.name AS model, t.network, t.prompt::text AS prompt, t."taskId"::text AS task,
@@ -12,15 +14,18 @@ const RUNS_SQL = `
 
 export async function getPairedChanges(): Promise<PairedChange[]> {
   const rows = await db().$queryRawUnsafe<Array<Group & PairedRun>>(RUNS_SQL);
-  const groups = new Map<string, { group: Group; runs: PairedRun[] }>();
+  const groups = new Map<string, RunGroup>();
   for (const r of rows) {
     const key = `${r.benchmark}\u0000${r.model}\u0000${r.network}`;
     const g = groups.get(key) ?? { group: { benchmark: r.benchmark, model: r.model, network: r.network }, runs: [] };
     g.runs.push({ task: r.task, run: r.run, prompt: r.prompt, resolved: r.resolved, panel: r.panel });
     groups.set(key, g);
   }
-  return [...groups.values()]
-    .filter((g) => g.runs.some((r) => r.prompt === "vanilla") && g.runs.some((r) => r.prompt === "principled"))
-    .map((g) => pairedChange(g.group, g.runs))
-    .sort((a, b) => compareConditions({ ...a, prompt: "vanilla" }, { ...b, prompt: "vanilla" }));
+  const paired = [...groups.values()].filter(
+    (g) => g.runs.some((r) => r.prompt === "vanilla") && g.runs.some((r) => r.prompt === "principled"),
+  );
+  // The bootstrap on a thread of its own: the request thread goes on serving while it resamples.
+  return (await pairedChangesOffThread(paired)).sort((a, b) =>
+    compareConditions({ ...a, prompt: "vanilla" }, { ...b, prompt: "vanilla" }),
+  );
 }

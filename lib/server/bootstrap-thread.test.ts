@@ -1,0 +1,48 @@
+// The paired changes off the request thread: the same figures as computed in place, and a thread
+// that dies fails only the work it held; the next call starts another.
+import { describe, expect, it } from "vitest";
+import { type PairedRun, pairedChange } from "@/lib/domain/paired";
+import { prng } from "@/lib/domain/random";
+import { VERDICTS } from "@/lib/domain/verdicts";
+import { pairedChangesOffThread, type RunGroup } from "./bootstrap-thread";
+
+/** Groups of random runs: `tasks` tasks × 3 runs under each prompt, some unjudged or unresolved. */
+function groups(seed: number, tasks = 30): RunGroup[] {
+  const random = prng(seed);
+  return ["m1", "m2"].map((model) => ({
+    group: { benchmark: "b", model, network: random() < 0.5 },
+    runs: Array.from({ length: tasks * 3 * 2 }, (_, i): PairedRun => {
+      const pick = random();
+      return {
+        task: `t${Math.floor(i / 6)}`,
+        run: i % 3,
+        prompt: i % 6 < 3 ? "vanilla" : "principled",
+        resolved: pick < 0.1 ? null : random() < 0.4,
+        panel: pick > 0.9 ? null : VERDICTS[Math.floor(random() * VERDICTS.length)]!,
+      };
+    }),
+  }));
+}
+
+const thread = () =>
+  (globalThis as unknown as { __bootstrapThread?: { worker: { terminate(): Promise<number> } } }).__bootstrapThread;
+
+describe("the bootstrap's thread", () => {
+  it("gives each group's paired change as computed in place", async () => {
+    const g = groups(7);
+    expect(await pairedChangesOffThread(g)).toEqual(g.map((x) => pairedChange(x.group, x.runs)));
+    expect(await pairedChangesOffThread([])).toEqual([]);
+  });
+
+  it("fails the work of a thread that died, and starts another for the next", async () => {
+    const g = groups(8);
+    await pairedChangesOffThread(g);
+    const first = thread();
+    // Work long enough (4,000 tasks: hundreds of ms) to be under way when its thread is stopped.
+    const held = pairedChangesOffThread(groups(9, 4000));
+    await first!.worker.terminate();
+    await expect(held).rejects.toThrow(/stopped/);
+    expect(await pairedChangesOffThread(g)).toEqual(g.map((x) => pairedChange(x.group, x.runs)));
+    expect(thread()).not.toBe(first);
+  });
+});
