@@ -1,11 +1,12 @@
 import "server-only";
 // The paired change from vanilla to principled per benchmark × model × network (lib/domain/paired.ts),
 // read from one row per trajectory: its task, run, resolved status and panel verdict, the bootstrap
-// computed off the request thread (lib/server/bootstrap-thread.ts).
+// computed off the request thread (lib/server/compute-thread.ts).
 import { db } from "@/lib/db";
+import type { RunGroup } from "@/lib/domain/off-thread";
 import type { Group, PairedChange, PairedRun } from "@/lib/domain/paired";
 import { compareConditions } from "@/lib/domain/results";
-import { pairedChangesOffThread, type RunGroup } from "@/lib/server/bootstrap-thread";
+import { offThread } from "@/lib/server/compute-thread";
 
 const RUNS_SQL = `
   SELECT b.name AS benchmark, m.name AS model, t.network, t.prompt::text AS prompt, t."taskId"::text AS task,
@@ -25,7 +26,7 @@ export async function getPairedChanges(): Promise<PairedChange[]> {
     (g) => g.runs.some((r) => r.prompt === "vanilla") && g.runs.some((r) => r.prompt === "principled"),
   );
   // The bootstrap on a thread of its own: the request thread goes on serving while it resamples.
-  return (await pairedChangesOffThread(paired)).sort((a, b) =>
+  return (await offThread("pairedChanges", paired)).sort((a, b) =>
     compareConditions({ ...a, prompt: "vanilla" }, { ...b, prompt: "vanilla" }),
   );
 }

@@ -1,14 +1,10 @@
 import "server-only";
 // Two saved panels side by side (lib/domain/panel-compare.ts): every trajectory, and the votes of the
 // judges either names at the versions it names, read in one snapshot.
-import {
-  type ComparedTrajectory,
-  comparePanels,
-  type PanelComparison,
-  type StoredVote,
-} from "@/lib/domain/panel-compare";
+import type { ComparedTrajectory, PanelComparison, StoredVote } from "@/lib/domain/panel-compare";
 import type { Verdict } from "@/lib/domain/verdicts";
 import { AppError } from "@/lib/errors";
+import { offThread } from "@/lib/server/compute-thread";
 import { voteVerdicts } from "./derived";
 import { listPanels, type PanelView } from "./panels";
 import { type Sql, transaction } from "./sql";
@@ -52,22 +48,23 @@ const VOTES_SQL = `
   ORDER BY v.id`;
 
 /** The panel named beside `withName` (default: the panel in force); an unknown name is a 400. */
-export function comparePanelsNamed(name: string, withName?: string): Promise<PanelComparisonView> {
-  return transaction(async (sql) => {
+export async function comparePanelsNamed(name: string, withName?: string): Promise<PanelComparisonView> {
+  const { candidate, against, trajectories, votes } = await transaction(async (sql) => {
     await sql.query(`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`);
     const panels = await listPanels(sql);
     const candidate = named(panels, name);
     const against = withName ? named(panels, withName) : panels.find((p) => p.inForce);
     if (!against) throw new AppError("BAD_INPUT", "no panel is in force: name one to compare with", "with");
-    const { trajectories, votes } = await comparisonInputs(sql, [candidate.id, against.id]);
-    const refs = (p: PanelView) => p.judges;
-    return {
-      candidate,
-      against,
-      comparison: comparePanels(trajectories, votes, refs(against), refs(candidate)),
-      trajectories: new Map(trajectories.map((t) => [t.id, t])),
-    };
+    return { candidate, against, ...(await comparisonInputs(sql, [candidate.id, against.id])) };
   });
+  return {
+    candidate,
+    against,
+    // Seconds at paper scale (a bootstrap of every condition under each panel): off the request
+    // thread, and after the snapshot's connection is given back.
+    comparison: await offThread("comparePanels", trajectories, votes, against.judges, candidate.judges),
+    trajectories: new Map(trajectories.map((t) => [t.id, t])),
+  };
 }
 
 function named(panels: readonly PanelView[], name: string): PanelView {

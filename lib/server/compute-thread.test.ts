@@ -1,10 +1,11 @@
-// The paired changes off the request thread: the same figures as computed in place, and a thread
-// that dies fails only the work it held; the next call starts another.
+// Computations off the request thread: the same figures as computed in place, and a thread that
+// dies fails only the work it held; the next call starts another.
 import { describe, expect, it } from "vitest";
+import type { RunGroup } from "@/lib/domain/off-thread";
 import { type PairedRun, pairedChange } from "@/lib/domain/paired";
 import { prng } from "@/lib/domain/random";
 import { VERDICTS } from "@/lib/domain/verdicts";
-import { pairedChangesOffThread, type RunGroup } from "./bootstrap-thread";
+import { offThread } from "./compute-thread";
 
 /** Groups of random runs: `tasks` tasks × 3 runs under each prompt, some unjudged or unresolved. */
 function groups(seed: number, tasks = 30): RunGroup[] {
@@ -25,24 +26,24 @@ function groups(seed: number, tasks = 30): RunGroup[] {
 }
 
 const thread = () =>
-  (globalThis as unknown as { __bootstrapThread?: { worker: { terminate(): Promise<number> } } }).__bootstrapThread;
+  (globalThis as unknown as { __computeThread?: { worker: { terminate(): Promise<number> } } }).__computeThread;
 
-describe("the bootstrap's thread", () => {
+describe("the computing thread", () => {
   it("gives each group's paired change as computed in place", async () => {
     const g = groups(7);
-    expect(await pairedChangesOffThread(g)).toEqual(g.map((x) => pairedChange(x.group, x.runs)));
-    expect(await pairedChangesOffThread([])).toEqual([]);
+    expect(await offThread("pairedChanges", g)).toEqual(g.map((x) => pairedChange(x.group, x.runs)));
+    expect(await offThread("pairedChanges", [])).toEqual([]);
   });
 
   it("fails the work of a thread that died, and starts another for the next", async () => {
     const g = groups(8);
-    await pairedChangesOffThread(g);
+    await offThread("pairedChanges", g);
     const first = thread();
     // Work long enough (4,000 tasks: hundreds of ms) to be under way when its thread is stopped.
-    const held = pairedChangesOffThread(groups(9, 4000));
+    const held = offThread("pairedChanges", groups(9, 4000));
     await first!.worker.terminate();
     await expect(held).rejects.toThrow(/stopped/);
-    expect(await pairedChangesOffThread(g)).toEqual(g.map((x) => pairedChange(x.group, x.runs)));
+    expect(await offThread("pairedChanges", g)).toEqual(g.map((x) => pairedChange(x.group, x.runs)));
     expect(thread()).not.toBe(first);
   });
 });

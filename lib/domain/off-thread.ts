@@ -1,0 +1,16 @@
+// The pure computations long enough to run off the request thread (lib/server/compute-thread.ts
+// runs them on a worker thread of their own), by name: a worker receives a name and its arguments.
+
+import { type Group, type PairedRun, pairedChange } from "./paired";
+import { comparePanels } from "./panel-compare";
+
+export type RunGroup = { group: Group; runs: PairedRun[] };
+
+export const OFF_THREAD = {
+  /** Each group's paired change: its bootstrap is thousands of resamples per condition. */
+  pairedChanges: (groups: readonly RunGroup[]) => groups.map((g) => pairedChange(g.group, g.runs)),
+  /** Two panels compared: every condition's figures and bootstrap under each. */
+  comparePanels,
+};
+
+export type OffThread = typeof OFF_THREAD;
