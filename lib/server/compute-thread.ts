@@ -1,9 +1,10 @@
 import "server-only";
 // Pure computations off the request thread (lib/domain/off-thread.ts names them): the paired
 // changes' bootstrap is hundreds of ms of CPU at paper scale, two panels compared seconds, which on
-// the request thread would hold every other reader of the server as long. One worker thread per process, started on first use and again after it
-// dies (its callers then get the error, the next call a new worker); it holds the process open only
-// while it has work, and its heap is bounded apart from the process's.
+// the request thread would hold every other reader of the server as long. One worker thread per
+// process, started on first use and again after it dies (its callers then get the error, the next
+// call a new worker); it holds the process open only while it has work, and its heap is bounded
+// apart from the process's.
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
