@@ -13,7 +13,8 @@ export function percentile(values: readonly number[], q: number): number {
 
 /**
  * `connections` clients, split evenly over `paths`, for `seconds`: each asking again as soon as it
- * has its answer, or (`perSecond`) at most that many times a second, as a person reading would.
+ * has its answer, or (`perSecond`) at most that many times a second, as a person reading would, and
+ * then taking pages gzipped, as a browser does.
  */
 export async function loadPaths(
   base: string,
@@ -35,7 +36,7 @@ export async function loadPaths(
               url: `${base}${p}`,
               connections: each,
               duration: seconds,
-              headers: { cookie },
+              headers: { cookie, ...(perSecond ? { "accept-encoding": "gzip" } : {}) },
               ...(perSecond ? { connectionRate: perSecond } : {}),
             },
             (err, r) => {
