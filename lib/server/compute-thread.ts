@@ -6,7 +6,7 @@ import "server-only";
 // call a new worker); it holds the process open only while it has work, and its heap is bounded
 // apart from the process's.
 import path from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { config } from "@/lib/config";
 import type { OffThread } from "@/lib/domain/off-thread";
@@ -26,8 +26,15 @@ const state = globalThis as unknown as {
  * the bundler of the app's server would otherwise take a worker's file for a module to bundle.
  */
 const WORKER_CODE = `
+const { createRequire } = require("node:module");
+const path = require("node:path");
+const { pathToFileURL } = require("node:url");
 const { parentPort, workerData } = require("node:worker_threads");
-import("tsx/esm/api").then(async ({ tsImport }) => {
+// tsx's ESM API as the source tree has it installed, whatever folder the process runs in.
+const from = createRequire(workerData.parent);
+const tsxPackage = from.resolve("tsx/package.json");
+const api = path.join(path.dirname(tsxPackage), from(tsxPackage).exports["./esm/api"].import.default);
+import(pathToFileURL(api).href).then(async ({ tsImport }) => {
   const { OFF_THREAD } = await tsImport(workerData.module, workerData.parent);
   parentPort.on("message", ({ id, name, args }) => {
     try {
@@ -38,14 +45,24 @@ import("tsx/esm/api").then(async ({ tsImport }) => {
   });
 });`;
 
+/**
+ * The source tree: two folders above this file when it runs from source (tests, the command line
+ * from any folder), else the folder the server runs in (the bundled app runs from the tree).
+ */
+function sourceRoot(): string {
+  const here = import.meta.url.startsWith("file:") ? fileURLToPath(import.meta.url) : "";
+  const tail = path.join("lib", "server", "compute-thread.ts");
+  return here.endsWith(tail) ? here.slice(0, -tail.length) : `${process.cwd()}${path.sep}`;
+}
+
 function thread() {
   if (state.__computeThread) return state.__computeThread;
-  const root = process.cwd();
+  const root = sourceRoot();
   const worker = new Worker(WORKER_CODE, {
     eval: true,
     workerData: {
-      module: [root, "lib", "domain", "off-thread.ts"].join(path.sep),
-      parent: pathToFileURL(`${root}/`).href,
+      module: `${root}${["lib", "domain", "off-thread.ts"].join(path.sep)}`,
+      parent: pathToFileURL(root).href,
     },
     execArgv: [],
     resourceLimits: { maxOldGenerationSizeMb: workerHeapMb() },
