@@ -1,5 +1,8 @@
 // Computations off the request thread: the same figures as computed in place, and a thread that
 // dies fails only the work it held; the next call starts another.
+import { execFileSync } from "node:child_process";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { RunGroup } from "@/lib/domain/off-thread";
 import { type PairedRun, pairedChange } from "@/lib/domain/paired";
@@ -45,5 +48,20 @@ describe("the computing thread", () => {
     await expect(held).rejects.toThrow(/stopped/);
     expect(await offThread("pairedChanges", g)).toEqual(g.map((x) => pairedChange(x.group, x.runs)));
     expect(thread()).not.toBe(first);
+  });
+
+  it("starts in a process run from another folder (the command line runs from any)", () => {
+    const root = path.resolve(import.meta.dirname, "../..");
+    const out = execFileSync(
+      process.execPath,
+      [
+        "--conditions=react-server",
+        "--import",
+        path.join(root, "node_modules/tsx/dist/esm/index.mjs"),
+        path.join(root, "test/off-thread-elsewhere.ts"),
+      ],
+      { cwd: os.tmpdir(), env: { ...process.env, TSX_TSCONFIG_PATH: path.join(root, "tsconfig.json") } },
+    );
+    expect(out.toString().trim()).toBe("from elsewhere");
   });
 });
