@@ -14,8 +14,11 @@ import type { OffThread } from "@/lib/domain/off-thread";
 type Waiting = { resolve: (value: unknown) => void; reject: (e: Error) => void };
 type Answer = { id: number; value?: unknown; error?: string };
 
-/** The worker's heap: half the process's (HEAP_LIMIT_MB); work past it fails, the server stays. */
-const workerHeapMb = () => Math.max(64, Math.floor(config().HEAP_LIMIT_MB / 2));
+/**
+ * The worker's heap: as large as the process's (HEAP_LIMIT_MB), so that what fitted on the request
+ * thread (two panels compared at 150,000 trajectories) fits here; work past it fails, the server stays.
+ */
+const workerHeapMb = () => config().HEAP_LIMIT_MB;
 const state = globalThis as unknown as {
   __computeThread?: { worker: Worker; waiting: Map<number, Waiting>; next: number };
 };
