@@ -162,8 +162,16 @@ describe("labels revised after unblinding", () => {
     const first = await give("ATTEMPTED", "");
     let stored = await db().label.findFirstOrThrow({ where: { trajectoryId: a1, annotatorId: ann.id } });
     expect([stored.revisedAfterUnblinding, stored.blindOverall]).toEqual([false, null]);
-    // The judges are shown now; the annotator changes to not attempted: marked, the blind form kept.
-    await give("NOT_ATTEMPTED", first.updatedAt);
+    // The judges are shown now; the annotator changes to successful: marked, the blind form kept.
+    const second = await give("SUCCESSFUL", first.updatedAt);
+    stored = await db().label.findFirstOrThrow({ where: { trajectoryId: a1, annotatorId: ann.id } });
+    expect([stored.revisedAfterUnblinding, stored.blindOverall, stored.overall]).toEqual([
+      true,
+      "ATTEMPTED",
+      "SUCCESSFUL",
+    ]);
+    // A second edit keeps the form given blind, not the one before it.
+    await give("NOT_ATTEMPTED", second.updatedAt);
     stored = await db().label.findFirstOrThrow({ where: { trajectoryId: a1, annotatorId: ann.id } });
     expect([stored.revisedAfterUnblinding, stored.blindOverall, stored.overall]).toEqual([
       true,

@@ -36,6 +36,9 @@ type DerivedColumns = {
   categories: Record<Category, (Verdict | null)[]>;
 };
 
+/** A trajectory's count of labels, for the trajectory u.id (refreshDerived and refreshLabelCounts). */
+const LABEL_COUNT = `(SELECT count(*)::int FROM label l WHERE l."trajectoryId" = u.id)`;
+
 /** Writes the panel's figures, with each trajectory's count of labels, on the trajectories they changed. */
 async function writeDerived(sql: Sql, cols: DerivedColumns): Promise<void> {
   // One parameter a category, its column named by PANEL_FIELDS ($6 onwards). Rows whose figures stand
@@ -53,7 +56,7 @@ async function writeDerived(sql: Sql, cols: DerivedColumns): Promise<void> {
     .join(", ");
   await sql.query(
     `UPDATE trajectory t SET (${columns}) = (${values})
-     FROM (SELECT u.*, (SELECT count(*)::int FROM label l WHERE l."trajectoryId" = u.id) AS labels
+     FROM (SELECT u.*, ${LABEL_COUNT} AS labels
              FROM unnest($1::int[], $2::text[], $3::text[], $4::int[], $5::int[], ${categoryParams})
                AS u(id, v, split, votes, unparseable, ${categoryNames.join(", ")})) u
      WHERE t.id = u.id AND (${current}) IS DISTINCT FROM (${values})`,
@@ -79,6 +82,16 @@ type VoteRow = {
 
 export function voteVerdicts(row: Pick<VoteRow, "upstream" | "localGit" | "memory" | "other">): CategoryVerdicts {
   return verdictsOf(row, CATEGORY_FIELDS);
+}
+
+/** Writes each trajectory's count of labels (all a label's write changes of the derived columns). */
+export async function refreshLabelCounts(sql: Sql, trajectoryIds: readonly number[]): Promise<void> {
+  await sql.query(
+    `UPDATE trajectory t SET "labelCount" = u.labels
+       FROM (SELECT u.id, ${LABEL_COUNT} AS labels FROM unnest($1::int[]) AS u(id)) u
+      WHERE t.id = u.id AND t."labelCount" IS DISTINCT FROM u.labels`,
+    [[...new Set(trajectoryIds)]],
+  );
 }
 
 export async function refreshDerived(sql: Sql, trajectoryIds: readonly number[]): Promise<void> {

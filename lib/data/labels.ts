@@ -19,6 +19,11 @@ export type LabelWrite = {
   evidence: unknown;
   note: string | null;
   at: Date;
+  /**
+   * An edit, in a blind study, of a label already given (the judges were shown once the first form
+   * was): the label is marked revised and keeps this overall verdict, the first one given blind.
+   */
+  blindOverall?: Verdict;
 };
 
 /** A label's form as its row stores it: the four verdicts (CATEGORY_FIELDS), cited steps, note. */
@@ -30,32 +35,48 @@ export type StoredLabelForm = {
   evidence: unknown;
   note: string | null;
 };
-type StoredLabel = StoredLabelForm & { id: number };
+export type StoredLabel = StoredLabelForm & { id: number; updatedAt: Date };
 
+// The label and its revision in one statement: the revision is written only if the label was (a form
+// older than the stored one writes neither).
 const LABEL_SQL = `
-  INSERT INTO label ("trajectoryId", "annotatorId", "studyId", upstream, "localGit", memory, other, overall,
-    evidence, note, "importId",
-    "createdAt", "updatedAt")
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $12, $12)
-  ON CONFLICT ("trajectoryId", "annotatorId") DO UPDATE SET "studyId" = COALESCE(EXCLUDED."studyId", label."studyId"),
-    upstream = EXCLUDED.upstream, "localGit" = EXCLUDED."localGit", memory = EXCLUDED.memory, other = EXCLUDED.other,
-    overall = EXCLUDED.overall, evidence = EXCLUDED.evidence, note = EXCLUDED.note, "importId" = EXCLUDED."importId",
-    "updatedAt" = EXCLUDED."updatedAt"
-  WHERE label."updatedAt" <= EXCLUDED."updatedAt"
-  RETURNING id`;
+  WITH written AS (
+    INSERT INTO label ("trajectoryId", "annotatorId", "studyId", upstream, "localGit", memory, other, overall,
+      evidence, note, "importId", "createdAt", "updatedAt")
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $12, $12)
+    ON CONFLICT ("trajectoryId", "annotatorId") DO UPDATE SET "studyId" = COALESCE(EXCLUDED."studyId", label."studyId"),
+      upstream = EXCLUDED.upstream, "localGit" = EXCLUDED."localGit", memory = EXCLUDED.memory, other = EXCLUDED.other,
+      overall = EXCLUDED.overall, evidence = EXCLUDED.evidence, note = EXCLUDED.note, "importId" = EXCLUDED."importId",
+      "updatedAt" = EXCLUDED."updatedAt",
+      "revisedAfterUnblinding" = label."revisedAfterUnblinding" OR $13::"Verdict" IS NOT NULL,
+      "blindOverall" = CASE WHEN $13::"Verdict" IS NULL THEN label."blindOverall"
+        ELSE coalesce(label."blindOverall", $13::"Verdict") END
+    WHERE label."updatedAt" <= EXCLUDED."updatedAt"
+    RETURNING id)
+  INSERT INTO label_revision ("labelId", "editorId", "createdAt", before, after)
+    SELECT id, $14, $12, $15::jsonb, $16::jsonb FROM written
+  RETURNING "labelId"`;
+
+/** An annotator's stored label on a trajectory, locked for the rest of the transaction; null if none. */
+export async function lockedLabel(sql: Sql, trajectoryId: number, annotatorId: string): Promise<StoredLabel | null> {
+  const [row] = await sql.query<StoredLabel>(
+    `SELECT id, upstream, "localGit", memory, other, evidence, note, "updatedAt" FROM label WHERE "trajectoryId" = $1
+      AND "annotatorId" = $2 FOR UPDATE`,
+    [trajectoryId, annotatorId],
+  );
+  return row ?? null;
+}
 
 /**
  * Creates or edits an annotator's label on a trajectory, keeping its history: a revision row holds
- * the form before and after. A form older than the stored one is ignored (returns false).
+ * the form before and after. A form older than the stored one is ignored (returns false). `before`:
+ * the stored label as lockedLabel read it in this transaction, if the caller has it already.
  */
-export async function writeLabel(sql: Sql, w: LabelWrite): Promise<boolean> {
+export async function writeLabel(sql: Sql, w: LabelWrite, before?: StoredLabel | null): Promise<boolean> {
+  const stored = before === undefined ? await lockedLabel(sql, w.trajectoryId, w.annotatorId) : before;
   const form = { verdicts: w.verdicts, evidence: w.evidence, note: w.note };
-  const [before] = await sql.query<StoredLabel>(
-    `SELECT id, upstream, "localGit", memory, other, evidence, note FROM label WHERE "trajectoryId" = $1 AND
-      "annotatorId" = $2 FOR UPDATE`,
-    [w.trajectoryId, w.annotatorId],
-  );
-  const [row] = await sql.query<{ id: number }>(LABEL_SQL, [
+  const previous = stored ? { verdicts: voteVerdicts(stored), evidence: stored.evidence, note: stored.note } : null;
+  const rows = await sql.query<{ labelId: number }>(LABEL_SQL, [
     w.trajectoryId,
     w.annotatorId,
     w.studyId ?? null,
@@ -68,15 +89,12 @@ export async function writeLabel(sql: Sql, w: LabelWrite): Promise<boolean> {
     w.note,
     w.importId,
     w.at.toISOString(),
+    w.blindOverall ?? null,
+    w.editorId,
+    previous === null ? null : JSON.stringify(previous),
+    JSON.stringify(form),
   ]);
-  if (!row) return false;
-  const previous = before ? { verdicts: voteVerdicts(before), evidence: before.evidence, note: before.note } : null;
-  await sql.query(
-    `INSERT INTO label_revision ("labelId", "editorId", "createdAt", before, after) VALUES ($1, $2, $3, $4::jsonb,
-      $5::jsonb)`,
-    [row.id, w.editorId, w.at.toISOString(), previous === null ? null : JSON.stringify(previous), JSON.stringify(form)],
-  );
-  return true;
+  return rows.length > 0;
 }
 
 /**

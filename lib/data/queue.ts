@@ -9,8 +9,8 @@ import { PG_INT_MAX } from "@/lib/domain/params";
 import { storableText } from "@/lib/domain/text";
 import { CATEGORIES, type CategoryVerdicts, overallVerdict, VERDICTS } from "@/lib/domain/verdicts";
 import { AppError } from "@/lib/errors";
-import { refreshDerived, voteVerdicts } from "./derived";
-import { type StoredLabelForm, writeLabel } from "./labels";
+import { refreshLabelCounts, voteVerdicts } from "./derived";
+import { lockedLabel, type StoredLabelForm, writeLabel } from "./labels";
 import { ITEM_TRAJECTORY_SELECT, VERDICT_SELECT } from "./selects";
 import { transaction } from "./sql";
 import { getTrajectory } from "./trajectory";
@@ -152,18 +152,15 @@ export async function submitLabel(
     note: f.note?.trim() ? storableText(f.note.trim()) : null,
   };
   return transaction(async (sql) => {
-    const [assigned] = await sql.query(
-      `SELECT 1 FROM study_assignment a JOIN study_item i ON i.id = a."studyItemId" WHERE i."studyId" = $1 AND
-        i."trajectoryId" = $2 AND a."annotatorId" = $3`,
-      [f.studyId, f.trajectoryId, actor.id],
+    // Assigned, and then submissions of this label one at a time (the lock), in one statement.
+    const [assigned] = await sql.query<{ blind: boolean }>(
+      `SELECT s.blind, pg_advisory_xact_lock(hashtext($4))::text FROM study_assignment a
+         JOIN study_item i ON i.id = a."studyItemId" JOIN study s ON s.id = i."studyId"
+        WHERE i."studyId" = $1 AND i."trajectoryId" = $2 AND a."annotatorId" = $3`,
+      [f.studyId, f.trajectoryId, actor.id, `label:${f.trajectoryId}:${actor.id}`],
     );
     if (!assigned) throw new PermissionDenied("labels:write", actor.role);
-    await sql.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`label:${f.trajectoryId}:${actor.id}`]);
-    const [stored] = await sql.query<LabelRow>(
-      `SELECT upstream, "localGit", memory, other, evidence, note, "updatedAt" FROM label WHERE "trajectoryId" = $1
-        AND "annotatorId" = $2`,
-      [f.trajectoryId, actor.id],
-    );
+    const stored = await lockedLabel(sql, f.trajectoryId, actor.id);
     if (stored) {
       const current = ownLabelOf(stored);
       if (sameForm(current, form)) return { status: "unchanged" as const, updatedAt: current.updatedAt };
@@ -174,27 +171,12 @@ export async function submitLabel(
       }
     }
     const at = new Date(Math.max(Date.now(), stored ? stored.updatedAt.getTime() + 1 : 0));
-    await writeLabel(sql, {
-      trajectoryId: f.trajectoryId,
-      annotatorId: actor.id,
-      editorId: actor.id,
-      importId: null,
-      studyId: f.studyId,
-      ...form,
-      at,
-    });
     // In a blind study the judges were shown once the first form was given: a later edit is marked,
     // and the overall verdict given blind is kept (the first time only).
-    if (stored) {
-      const [study] = await sql.query<{ blind: boolean }>(`SELECT blind FROM study WHERE id = $1`, [f.studyId]);
-      if (study?.blind)
-        await sql.query(
-          `UPDATE label SET "revisedAfterUnblinding" = true, "blindOverall" = coalesce("blindOverall", $3::"Verdict")
-            WHERE "trajectoryId" = $1 AND "annotatorId" = $2`,
-          [f.trajectoryId, actor.id, overallVerdict(voteVerdicts(stored))],
-        );
-    }
-    await refreshDerived(sql, [f.trajectoryId]);
+    const blindOverall = stored && assigned.blind ? overallVerdict(voteVerdicts(stored)) : undefined;
+    const label = { trajectoryId: f.trajectoryId, annotatorId: actor.id, editorId: actor.id, importId: null };
+    await writeLabel(sql, { ...label, studyId: f.studyId, ...form, at, blindOverall }, stored);
+    await refreshLabelCounts(sql, [f.trajectoryId]);
     return { status: "saved" as const, updatedAt: at.toISOString() };
   });
 }
