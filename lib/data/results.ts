@@ -50,7 +50,7 @@ export async function getResults(): Promise<ConditionResult[]> {
   const tasksBy = new Map<string, TaskTally[]>();
   for (const t of tasks) {
     const list = tasksBy.get(conditionKey(t)) ?? [];
-    for (let i = 0; i < t.tasks; i++) list.push({ n: t.n, c: t.c, e: t.e });
+    list.push({ n: t.n, c: t.c, e: t.e, times: t.tasks });
     tasksBy.set(conditionKey(t), list);
   }
   const judgesBy = new Map<string, JudgeTallies[]>();

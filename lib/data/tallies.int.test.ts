@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { currentDb } from "@/lib/db-connect";
 import { prng } from "@/lib/domain/random";
-import { type RunOutcome, type TaskTally, talliesOf } from "@/lib/domain/rates";
+import { type RunOutcome, talliesOf } from "@/lib/domain/rates";
 import {
   type CategoryTallies,
   type Condition,
@@ -21,7 +21,6 @@ import { compactTallies, rebuildTallies } from "./tally-folds";
 // The result table read from the tallies the database keeps must equal the table computed from the
 // raw rows (the trajectories' stored columns and the counted votes), after any sequence of writes.
 
-const byTally = (a: TaskTally, b: TaskTally) => a.n - b.n || a.c - b.c || (a.e ?? 0) - (b.e ?? 0);
 const VERDICTS: Verdict[] = ["NOT_ATTEMPTED", "ATTEMPTED", "SUCCESSFUL"];
 const JUDGES = ["j1", "j2", "j3", "j4"];
 
@@ -53,8 +52,8 @@ async function fromRows(): Promise<ConditionResult[]> {
         resolved: t.resolved,
         panel: t.panelVerdict,
       }));
-      const pure = talliesOf(runs);
-      const tallies = { ...pure, tasks: pure.tasks.map((t) => ({ n: t.n, c: t.c, e: t.e ?? 0 })).sort(byTally) };
+      // Tasks by shape, in the order the database sends them (n, c, e).
+      const tallies = talliesOf(runs);
       const judged = ts.filter((t) => t.panelVerdict !== null);
       const count = (f: (v: Verdict) => boolean, c: Category) =>
         judged.filter((t) => t[PANEL_FIELDS[c]] !== null && f(t[PANEL_FIELDS[c]]!)).length;

@@ -1,6 +1,7 @@
 // Data for the result charts, prepared here so the chart components only draw (and this is tested).
 
-import type { TaskTally } from "./rates";
+import { ascendingMean } from "./intervals";
+import { type TaskTally, tasksOf } from "./rates";
 import type { ResultRow } from "./results";
 import { shownText } from "./text";
 
@@ -62,7 +63,7 @@ export function resolveRateBars(rows: ReadonlyArray<{ label: string; tasks: read
   return rows.map((r) => {
     const known = r.tasks.filter((t) => t.n > 0);
     const mean = (f: (t: TaskTally) => number) =>
-      known.length ? (known.reduce((a, t) => a + f(t) / t.n, 0) / known.length) * 100 : null;
+      known.length ? ascendingMean(known.map((t) => ({ value: f(t) / t.n, times: tasksOf(t) }))) * 100 : null;
     return { group: r.label, resolved: mean((t) => t.c), without_exploits: mean((t) => t.c - (t.e ?? 0)) };
   });
 }

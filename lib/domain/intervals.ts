@@ -19,23 +19,41 @@ export function wilson(k: number, n: number, z = Z95): Interval | null {
   return { low: Math.max(0, centre - half) * 100, high: Math.min(1, centre + half) * 100 };
 }
 
-/** A sum in ascending order, so the same values in any order give the same bits. */
-export function ascendingSum(values: readonly number[]): number {
-  return [...values].sort((a, b) => a - b).reduce((a, b) => a + b, 0);
+/** Values, each with how often it occurs; one value may stand in several entries. */
+export type Counted = ReadonlyArray<{ value: number; times: number }>;
+
+/** Each value once. */
+export const eachOnce = (values: readonly number[]): Counted => values.map((value) => ({ value, times: 1 }));
+
+/** How many values, counting each as often as it occurs. */
+export const countOf = (values: Counted): number => values.reduce((a, v) => a + v.times, 0);
+
+/**
+ * A sum in ascending order, so the same values in any order and grouped in any way give the same
+ * bits: each distinct value, in ascending order, added as often as it occurs, the additions that
+ * sorting every value one by one would make. Per-task scores repeat (a task of 3 runs scores 0, 1/3,
+ * 2/3 or 1), so a condition's thousands of tasks are a handful of distinct values.
+ */
+export function ascendingSum(values: Counted): number {
+  const times = new Map<number, number>();
+  for (const v of values) times.set(v.value, (times.get(v.value) ?? 0) + v.times);
+  let sum = 0;
+  for (const v of [...times.keys()].sort((a, b) => a - b)) for (let n = times.get(v)!; n > 0; n--) sum += v;
+  return sum;
 }
 
 /** The mean by ascendingSum; NaN without values. */
-export const ascendingMean = (values: readonly number[]): number => ascendingSum(values) / values.length;
+export const ascendingMean = (values: Counted): number => ascendingSum(values) / countOf(values);
 
 /**
  * Interval of a mean of per-task scores in [0, 1] (Pass@k is one): mean ± z·s/√T with s the sample
  * standard deviation over T tasks, clipped to [0, 100] percent. null with fewer than two tasks.
  */
-export function meanInterval(scores: readonly number[], z = Z95): Interval | null {
-  const t = scores.length;
+export function meanInterval(scores: Counted, z = Z95): Interval | null {
+  const t = countOf(scores);
   if (t < 2) return null;
   const mean = ascendingMean(scores);
-  const variance = ascendingSum(scores.map((s) => (s - mean) ** 2)) / (t - 1);
+  const variance = ascendingSum(scores.map((s) => ({ value: (s.value - mean) ** 2, times: s.times }))) / (t - 1);
   const half = (z * Math.sqrt(variance)) / Math.sqrt(t);
   return { low: Math.max(0, mean - half) * 100, high: Math.min(1, mean + half) * 100 };
 }

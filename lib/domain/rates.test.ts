@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { conditionFigures, passAtKForTask, percent, type RunOutcome } from "./rates";
+import { resolveRateBars } from "./charts";
+import {
+  conditionFigures,
+  figuresFromTallies,
+  passAtKForTask,
+  percent,
+  type RunOutcome,
+  type TaskTally,
+} from "./rates";
+import { resultRow } from "./results";
 
 describe("passAtKForTask (protocol §3)", () => {
   it.each<[number, number, number, number | null]>([
@@ -104,5 +113,50 @@ describe("conditionFigures (protocol §3)", () => {
 
   it("Pass@k over no runs is null", () => {
     expect(conditionFigures([]).pass_at_3).toBeNull();
+  });
+});
+
+describe("tasks counted by shape (the database sends each task shape once, with how many tasks have it)", () => {
+  // 7 tasks: three of 3 runs with 1 resolved (one by an exploit), two of 3 with 3, one of 2 with 0, one unknown.
+  const shapes: TaskTally[] = [
+    { n: 3, c: 1, e: 1, times: 3 },
+    { n: 3, c: 3, e: 0, times: 2 },
+    { n: 2, c: 0, e: 0, times: 1 },
+    { n: 0, c: 0, e: 0, times: 1 },
+  ];
+  const expand = (tasks: TaskTally[]) =>
+    tasks.flatMap(({ times, ...t }) => Array.from({ length: times! }, () => ({ ...t })));
+  const oneByOne = expand(shapes);
+  const tallies = (tasks: TaskTally[]) => ({
+    trajectories: 20,
+    judged: 20,
+    attempts: 3,
+    successes: 1,
+    resolvedSuccesses: 1,
+    tasks,
+  });
+
+  it("gives the bits one entry a task gives: figures, intervals and the resolve-rate bars", () => {
+    const cond = { benchmark: "b", model: "m", network: true, prompt: "vanilla" as const };
+    expect(oneByOne).toHaveLength(7);
+    expect(resultRow(cond, tallies(shapes))).toStrictEqual(resultRow(cond, tallies(oneByOne)));
+    expect(resolveRateBars([{ label: "x", tasks: shapes }])).toStrictEqual(
+      resolveRateBars([{ label: "x", tasks: oneByOne }]),
+    );
+    // Ten tasks scoring 0.1 each: added ten times (0.9999999999999999), never 10 × 0.1 (1).
+    const tenths: TaskTally[] = [{ n: 10, c: 1, e: 0, times: 10 }];
+    expect(resultRow(cond, tallies(tenths))).toStrictEqual(resultRow(cond, tallies(expand(tenths))));
+    const [bar] = resolveRateBars([{ label: "x", tasks: tenths }]);
+    expect(bar).toStrictEqual(resolveRateBars([{ label: "x", tasks: expand(tenths) }])[0]);
+    expect(bar!.resolved).toBe((0.9999999999999999 / 10) * 100);
+  });
+
+  it("counts each task once with its shape's times", () => {
+    const f = figuresFromTallies(tallies(shapes));
+    expect(f.tasks).toBe(7);
+    // Pass@1 over the 6 known tasks: (3 · 1/3 + 2 · 1 + 0) / 6 = 3/6 = 50%.
+    expect(f.pass_at_1).toBeCloseTo(50, 10);
+    // Pass@3: tasks of 3 runs with any resolved score 1 (5 tasks), the one of 2 with none 0: 5/6.
+    expect(f.pass_at_3).toBeCloseTo((5 / 6) * 100, 10);
   });
 });

@@ -1,6 +1,6 @@
 // The per-condition figures of docs/protocol.md §3. Rates are percentages (0–100); a figure whose
 // denominator is empty is null (shown as "—"), never 0 and never NaN.
-import { ascendingMean } from "./intervals";
+import { ascendingMean, type Counted, countOf } from "./intervals";
 import { isAttempt, isSuccess, type Verdict } from "./verdicts";
 
 /** One trajectory as the result table sees it. */
@@ -31,8 +31,24 @@ export function percent(part: number, whole: number): number | null {
 /**
  * Per task: n = runs with a known resolved status, c = how many of those resolved, e = how many of
  * those the panel judged a successful exploit (an exploit-aided resolution; 0 when not counted).
+ * times: how many tasks have these counts (1 when absent): the database sends each shape once.
  */
-export type TaskTally = { n: number; c: number; e?: number };
+export type TaskTally = { n: number; c: number; e?: number; times?: number };
+
+/** How many tasks a tally stands for. */
+export const tasksOf = (t: TaskTally): number => t.times ?? 1;
+
+/** Tasks counted by shape: one tally per distinct (n, c, e) with how many tasks have it, by n, c, e. */
+export function byShape(tasks: readonly TaskTally[]): TaskTally[] {
+  const shapes = new Map<string, Required<TaskTally>>();
+  for (const t of tasks) {
+    const key = `${t.n}:${t.c}:${t.e ?? 0}`;
+    const shape = shapes.get(key) ?? { n: t.n, c: t.c, e: t.e ?? 0, times: 0 };
+    shape.times += tasksOf(t);
+    shapes.set(key, shape);
+  }
+  return [...shapes.values()].sort((a, b) => a.n - b.n || a.c - b.c || a.e - b.e);
+}
 
 /**
  * Everything a condition's figures are computed from. The database computes these with GROUP BY
@@ -47,7 +63,7 @@ export type ConditionTallies = {
   successes: number;
   /** Of those, the ones that resolved the task. */
   resolvedSuccesses: number;
-  /** One per distinct task, including tasks with no run of known status (n = 0). */
+  /** Every distinct task (by tasksOf), including tasks with no run of known status (n = 0). */
   tasks: TaskTally[];
 };
 
@@ -73,7 +89,8 @@ export function talliesOf(runs: readonly RunOutcome[]): ConditionTallies {
       if (r.resolved === true) resolvedSuccesses += 1;
     }
   }
-  return { trajectories: runs.length, judged, attempts, successes, resolvedSuccesses, tasks: [...byTask.values()] };
+  const tasks = byShape([...byTask.values()]);
+  return { trajectories: runs.length, judged, attempts, successes, resolvedSuccesses, tasks };
 }
 
 /**
@@ -90,21 +107,22 @@ export function passAtKForTask(n: number, c: number, k: number): number | null {
 }
 
 /** Per-task pass@k scores in [0, 1], for tasks with at least one run of known status. */
-export function passAtKScores(tasks: readonly TaskTally[], k: number): number[] {
-  return tasks
-    .map(({ n, c }) => (k === 1 ? (n === 0 ? null : c / n) : passAtKForTask(n, c, k)))
-    .filter((s): s is number => s !== null);
+export function passAtKScores(tasks: readonly TaskTally[], k: number): Counted {
+  return tasks.flatMap((t) => {
+    const value = k === 1 ? (t.n === 0 ? null : t.c / t.n) : passAtKForTask(t.n, t.c, k);
+    return value === null ? [] : [{ value, times: tasksOf(t) }];
+  });
 }
 
 /** Mean in percent, summed in ascending order so the same scores in any order give the same bits. */
-function meanPercent(scores: readonly number[]): number | null {
-  return scores.length === 0 ? null : ascendingMean(scores) * 100;
+function meanPercent(scores: Counted): number | null {
+  return countOf(scores) === 0 ? null : ascendingMean(scores) * 100;
 }
 
 export function figuresFromTallies(t: ConditionTallies): ConditionFigures {
   return {
     trajectories: t.trajectories,
-    tasks: t.tasks.length,
+    tasks: t.tasks.reduce((a, x) => a + tasksOf(x), 0),
     judged: t.judged,
     pass_at_1: meanPercent(passAtKScores(t.tasks, 1)),
     pass_at_3: meanPercent(passAtKScores(t.tasks, 3)),

@@ -11,6 +11,7 @@ import type { EvidenceSummaryRow } from "./evidence";
 import { evidenceModel } from "./evidence-table";
 import { anchor, type FigureTable, linked, type ModelColumn, pageTable, type TableModel, valued } from "./figure-table";
 import type { PairedChange } from "./paired";
+import { tasksOf } from "./rates";
 import { type ConditionResult, RATE_KEYS, RATE_LABELS, type RateKey } from "./results";
 import { type RuleHitsRow, ruleHitsModel } from "./rule-hits-table";
 import {
@@ -51,7 +52,7 @@ export function resultModel(conditions: readonly ConditionResult[]): TableModel 
     ],
     rows: conditions.map(({ row: r, tallies: t }) => {
       const links = drillDown(r);
-      const resolvedRuns = t.tasks.reduce((a, x) => a + x.c, 0);
+      const resolvedRuns = t.tasks.reduce((a, x) => a + x.c * tasksOf(x), 0);
       const opens: Record<RateKey, number> = {
         pass_at_1: resolvedRuns,
         pass_at_3: resolvedRuns,
