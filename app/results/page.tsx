@@ -11,14 +11,14 @@ import { FigureTable } from "@/components/tables/figure-table";
 import { Loading } from "@/components/ui/loading";
 import { requirePage } from "@/lib/auth/session";
 import { panelsNow } from "@/lib/data/panels";
-import { resultsReportNow } from "@/lib/data/report-cache";
+import { benchmarkTablesOf, resultsReportNow } from "@/lib/data/report-cache";
 import { listFilterOptions } from "@/lib/data/trajectories";
 import { anchor } from "@/lib/domain/figure-table";
 import { formatCount } from "@/lib/domain/format";
 import { BOOTSTRAP_RESAMPLES } from "@/lib/domain/paired";
 import { memberText } from "@/lib/domain/panel-compare";
 import { chartBars } from "@/lib/domain/results-charts";
-import { benchmarkTables, TABLE_NAMES, TABLE_TITLES } from "@/lib/domain/results-tables";
+import { TABLE_NAMES, TABLE_TITLES } from "@/lib/domain/results-tables";
 import { shownText } from "@/lib/domain/text";
 
 export const metadata: Metadata = { title: "Results" };
@@ -124,7 +124,7 @@ async function ResultsBody({ chosen }: { chosen: string | null }) {
       {benchmarks.map((b) => {
         const own = results.filter((r) => r.row.benchmark === b);
         const bars = chartBars(b, own);
-        const tables = benchmarkTables(b, report);
+        const tables = benchmarkTablesOf(report, b);
         const id = (part: string) => anchor(part, b);
         return (
           <section key={b} aria-labelledby={id("benchmark")} className="benchmark-section">

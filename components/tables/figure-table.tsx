@@ -11,7 +11,6 @@ import {
   type SortingState,
   useReactTable,
 } from "@tanstack/react-table";
-import Link from "next/link";
 import { useMemo, useState } from "react";
 import type { FigureCell, FigureRow, FigureTable as Table } from "@/lib/domain/figure-table";
 
@@ -22,13 +21,13 @@ function Cell({ cell }: { cell: FigureCell }) {
   return (
     <>
       {cell.href ? (
-        <Link
+        <a
           href={cell.href}
           aria-label={cell.label}
           title={cell.count === undefined ? undefined : `opens ${cell.count} trajectories`}
         >
           {shown}
-        </Link>
+        </a>
       ) : (
         shown
       )}
@@ -39,9 +38,9 @@ function Cell({ cell }: { cell: FigureCell }) {
             p.text === "\n" ? (
               <br key={i} />
             ) : p.href ? (
-              <Link key={i} href={p.href} aria-label={p.label} title={`opens ${p.count} trajectories`}>
+              <a key={i} href={p.href} aria-label={p.label} title={`opens ${p.count} trajectories`}>
                 {p.text}
-              </Link>
+              </a>
             ) : (
               <span key={i}>{p.text}</span>
             ),

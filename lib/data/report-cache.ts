@@ -6,7 +6,7 @@ import { LRUCache } from "lru-cache";
 import { db } from "@/lib/db";
 import type { AgreementReport } from "@/lib/domain/agreement-report";
 import type { PairedChange } from "@/lib/domain/paired";
-import type { ResultsReport } from "@/lib/domain/results-tables";
+import { benchmarkTables, type ResultsReport } from "@/lib/domain/results-tables";
 import type { RuleHitsRow } from "@/lib/domain/rule-hits-table";
 import type { Kind } from "@/lib/server/page-cache";
 import { type AgreementScope, getAgreement } from "./agreement";
@@ -108,6 +108,29 @@ export async function resultsReportNow(): Promise<ResultsReport> {
     ruleHitsNow(),
   ]);
   return { conditions, changes, evidence, rules };
+}
+
+/** Tables built from one report, by benchmark: kept while the report's four parts are the same objects. */
+const builtTables = new WeakMap<
+  readonly ConditionResult[],
+  { parts: unknown[]; byBenchmark: Map<string, ReturnType<typeof benchmarkTables>> }
+>();
+
+/**
+ * The page tables of one benchmark from a report resultsReportNow gave, built once for each version
+ * of its figures (they are a pure function of them): a page rendered afresh renders them, it does not
+ * build them again.
+ */
+export function benchmarkTablesOf(report: ResultsReport, benchmark: string): ReturnType<typeof benchmarkTables> {
+  const parts = [report.changes, report.evidence, report.rules];
+  let built = builtTables.get(report.conditions);
+  if (!built || built.parts.some((p, i) => p !== parts[i])) {
+    built = { parts, byBenchmark: new Map() };
+    builtTables.set(report.conditions, built);
+  }
+  let tables = built.byBenchmark.get(benchmark);
+  if (!tables) built.byBenchmark.set(benchmark, (tables = benchmarkTables(benchmark, report)));
+  return tables;
 }
 
 export async function agreementNow(scope: AgreementScope = {}): Promise<AgreementReport> {
