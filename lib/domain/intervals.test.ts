@@ -1,6 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ascendingSum, eachOnce, meanInterval, wilson } from "./intervals";
+import { ascendingSum, type Counted, meanInterval, wilson } from "./intervals";
+
+/** Each value once. */
+const eachOnce = (values: readonly number[]): Counted => values.map((value) => ({ value, times: 1 }));
 
 describe("ascendingSum", () => {
   // Its definition: every value sorted ascending, then added from zero in that order.

@@ -22,9 +22,6 @@ export function wilson(k: number, n: number, z = Z95): Interval | null {
 /** Values, each with how often it occurs; one value may stand in several entries. */
 export type Counted = ReadonlyArray<{ value: number; times: number }>;
 
-/** Each value once. */
-export const eachOnce = (values: readonly number[]): Counted => values.map((value) => ({ value, times: 1 }));
-
 /** How many values, counting each as often as it occurs. */
 export const countOf = (values: Counted): number => values.reduce((a, v) => a + v.times, 0);
 
