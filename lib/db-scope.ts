@@ -12,3 +12,5 @@ const scopes = new AsyncLocalStorage<Scope>();
 
 export const currentScope = (): Scope | undefined => scopes.getStore();
 export const inScope = <T>(scope: Scope, fn: () => Promise<T>): Promise<T> => scopes.run(scope, fn);
+/** Runs fn outside any scope: work that must not write into a transaction another caller holds. */
+export const outsideScope = <T>(fn: () => Promise<T>): Promise<T> => scopes.exit(fn);

@@ -89,14 +89,14 @@ export async function evidenceNow(): Promise<EvidenceSummaryRow[]> {
   return remembered("evidence", ["trajectories", "votes"], evidenceSummary);
 }
 
-/** Per condition, the trajectories the rules in force fire on: from trajectories and rules. */
+/** Per condition, the trajectories the rules in force fire on: from trajectories, rules and their kept hits. */
 export async function ruleHitsNow(): Promise<RuleHitsRow[]> {
-  return remembered("rule-hits", ["trajectories", "rules"], getRuleHits);
+  return remembered("rule-hits", ["trajectories", "rules", "rule_hits"], getRuleHits);
 }
 
 /** Each rule in force with its figures (the Rules page, `rules list`): from trajectories, votes, gold and rules. */
 export async function ruleFiguresNow(): Promise<RuleFigures[]> {
-  return remembered("rule-figures", ["trajectories", "votes", "gold", "rules"], ruleFigures);
+  return remembered("rule-figures", ["trajectories", "votes", "gold", "rules", "rule_hits"], ruleFigures);
 }
 
 /** The result table with its companions: every table the results page and its downloads show. */

@@ -1,13 +1,16 @@
 import "server-only";
 // Per condition, the trajectories some enabled rule in force fires on, in all and by category: the
-// results' "Rule hits by condition" table (lib/domain/rule-hits-table.ts). One scan of the study.
+// results' "Rule hits by condition" table (lib/domain/rule-hits-table.ts), from the rules' kept hits
+// (lib/data/rule-matches.ts; while their scan is under way, of the trajectories it has read).
 import type { RuleHitsRow } from "@/lib/domain/rule-hits-table";
 import { CATEGORIES, type Category } from "@/lib/domain/verdicts";
-import { boundScan, hitsSql } from "./rules";
+import { ruleHitsCaughtUp } from "./rule-matches";
+import { RULES_IN_FORCE } from "./rules";
 import { transaction } from "./sql";
 
 const RULE_HITS_SQL = `
-  WITH h AS (SELECT DISTINCT id, category FROM (${hitsSql("l.enabled")}) x)
+  WITH h AS (SELECT DISTINCT m."trajectoryId" AS id, l.category FROM rule_match m
+    JOIN ${RULES_IN_FORCE} l ON l.id = m."ruleId" WHERE l.enabled)
   SELECT b.name AS benchmark, m.name AS model, t.network, t.prompt::text AS prompt, count(*)::int AS trajectories,
     count(*) FILTER (WHERE EXISTS (SELECT 1 FROM h WHERE h.id = t.id))::int AS any,
     ${CATEGORIES.map(
@@ -18,10 +21,8 @@ const RULE_HITS_SQL = `
   GROUP BY 1, 2, 3, 4`;
 
 export async function getRuleHits(): Promise<RuleHitsRow[]> {
-  const rows = await transaction(async (sql) => {
-    await boundScan(sql);
-    return sql.query<RuleHitsRow & Record<Category | "any", number>>(RULE_HITS_SQL);
-  });
+  await ruleHitsCaughtUp();
+  const rows = await transaction((sql) => sql.query<RuleHitsRow & Record<Category | "any", number>>(RULE_HITS_SQL));
   return rows.map((r) => ({
     benchmark: r.benchmark,
     model: r.model,

@@ -1,17 +1,18 @@
 import "server-only";
-// Scans of the study by a rule: which trajectories the rules in force fire on (the list's rule and
-// suspect filters), and the one scan of a rule being tried whose matched rows its figures, its samples
-// and the list's filter for its cells all read. Each under the scan's time limit.
+// Which trajectories the rules in force fire on (the list's rule and suspect filters, from their kept
+// hits), and the one scan of a rule being tried whose matched rows its figures, its samples
+// and the list's filter for its cells all read, under the scan's time limit.
 import { LRUCache } from "lru-cache";
 import { db } from "@/lib/db";
 import type { RuleOn } from "@/lib/domain/rules";
 import type { Category } from "@/lib/domain/verdicts";
 import { AppError } from "@/lib/errors";
 import { versionKey, viaPrisma } from "./data-version";
-import { boundScan, hitsSql, patternProblem, RULE_TEXT, SCAN_TIMEOUT_MS, TEXT_SOURCE } from "./rules";
+import { ruleHitsCaughtUp } from "./rule-matches";
+import { boundScan, patternProblem, RULE_TEXT, RULES_IN_FORCE, SCAN_TIMEOUT_MS, TEXT_SOURCE } from "./rules";
 import { type Sql, transaction } from "./sql";
 
-/** Fired ids, remembered by what chose them and the data versions (rules and trajectories). */
+/** Fired ids, remembered by what chose them and the data versions (rules, trajectories, the kept hits). */
 const firedCache = new LRUCache<string, number[]>({ max: 32 });
 
 /** What chooses the fired trajectories: a rule in force by name, a category of enabled ones, a rule tried. */
@@ -19,10 +20,13 @@ export type FiredBy = { rule?: string; category?: Category | "any"; tried?: Trie
 
 /**
  * The trajectories the rule in force named (enabled or not) fires on, or (`category`) any enabled
- * rule in force of that category ("any": of any), or a rule being tried: the list's filters.
+ * rule in force of that category ("any": of any), or a rule being tried: the list's filters. Rules
+ * in force are read from their kept hits (lib/data/rule-matches.ts): while the scan is under way,
+ * of the trajectories it has read (ruleHitsCaughtUp says how many are left).
  */
 export async function firedIds(by: FiredBy): Promise<number[]> {
-  const versions = await versionKey(["rules", "trajectories"], viaPrisma(db()));
+  if (!by.tried) await ruleHitsCaughtUp();
+  const versions = await versionKey(["rules", "trajectories", "rule_hits"], viaPrisma(db()));
   const key = JSON.stringify([by.rule ?? null, by.category ?? null, by.tried ?? null, versions]);
   const cached = firedCache.get(key);
   if (cached) return cached;
@@ -32,15 +36,14 @@ export async function firedIds(by: FiredBy): Promise<number[]> {
 }
 
 async function inForceIds(rule?: string, category?: Category | "any"): Promise<number[]> {
-  const chosen = `(CASE WHEN $1::text IS NULL THEN l.enabled ELSE l.name = $1 END)
-    AND ($2::text IS NULL OR $2 = 'any' OR l.category = $2)`;
-  const rows = await transaction(async (sql) => {
-    await boundScan(sql);
-    return sql.query<{ id: number }>(`SELECT DISTINCT id FROM (${hitsSql(chosen)}) h`, [
-      rule ?? null,
-      category ?? null,
-    ]);
-  });
+  const rows = await transaction((sql) =>
+    sql.query<{ id: number }>(
+      `SELECT DISTINCT m."trajectoryId" AS id FROM rule_match m JOIN ${RULES_IN_FORCE} l ON l.id = m."ruleId"
+        WHERE (CASE WHEN $1::text IS NULL THEN l.enabled ELSE l.name = $1 END)
+          AND ($2::text IS NULL OR $2 = 'any' OR l.category = $2)`,
+      [rule ?? null, category ?? null],
+    ),
+  );
   return rows.map((r) => r.id);
 }
 

@@ -37,14 +37,14 @@ export const TEXT_SOURCE: Record<RuleOn, { table: string; where: string; key: st
 
 /**
  * Every hit of the rules in force that `chosen` (a condition on rule `l` and text `x`) keeps, as SQL
- * rows (name, category, why, rank, id: the trajectory, step): the marks, the list's filters and the
- * counts of the Rules page all read it.
+ * rows (ruleId, name, category, why, rank, id: the trajectory, step): the marks on one trajectory read
+ * it, and the scan that keeps every rule's hits (lib/data/rule-matches.ts) writes from it.
  */
 export const hitsSql = (chosen: string) =>
   RULE_ON.map(
     (on) =>
-      `SELECT l.name, l.category, l.why, l.rank, x."trajectoryId" AS id, x.step FROM ${RULES_IN_FORCE} l
-         JOIN ${TEXT_SOURCE[on].table} ON l."on" = '${on}' AND ${TEXT_SOURCE[on].where} AND ${chosen}
+      `SELECT l.id AS "ruleId", l.name, l.category, l.why, l.rank, x."trajectoryId" AS id, x.step
+         FROM ${RULES_IN_FORCE} l JOIN ${TEXT_SOURCE[on].table} ON l."on" = '${on}' AND ${TEXT_SOURCE[on].where} AND ${chosen}
           AND ${ruleMatches("l", RULE_TEXT[on]("x"))}`,
   ).join(" UNION ALL ");
 
@@ -142,6 +142,46 @@ export async function importRules(
   return [];
 }
 
+/** The advisory lock a step of the rules' scan holds (lib/data/rule-matches.ts). */
+export const RULE_SCAN_LOCK = 7_312_026;
+
+/**
+ * A version row's kept hits (lib/data/rule-matches.ts), once it is written: a new version in force
+ * that reads the same texts with the same pattern and case as the one it follows (a rule turned on or
+ * off, its category or its words changed) fires where that one did, so its hits and its place in the
+ * scan are carried over instead of scanned again; a version changed in place (an import of a version
+ * at the same time) loses its hits and is scanned again. Under the scan's lock, so no step of the
+ * scan writes between the reads and the writes.
+ */
+async function settleHits(sql: Sql, id: number, inserted: boolean): Promise<void> {
+  await sql.query(`SELECT pg_advisory_xact_lock(${RULE_SCAN_LOCK})`);
+  if (!inserted) {
+    await sql.query(`DELETE FROM rule_match WHERE "ruleId" = $1`, [id]);
+    await sql.query(`DELETE FROM rule_scan WHERE "ruleId" = $1`, [id]);
+    return;
+  }
+  // The version just before it, when this one is now in force and reads as that one did.
+  const [before] = await sql.query<{ id: number }>(
+    `SELECT p.id FROM rule v
+       JOIN LATERAL (SELECT * FROM rule p WHERE p.name = v.name AND (p."createdAt", p.id) < (v."createdAt", v.id)
+                     ORDER BY p."createdAt" DESC, p.id DESC LIMIT 1) p ON true
+     WHERE v.id = $1 AND v.id IN (SELECT id FROM ${RULES_IN_FORCE} r)
+       AND (p."on", p.pattern, p."ignoreCase") = (v."on", v.pattern, v."ignoreCase")
+       AND EXISTS (SELECT 1 FROM rule_scan s WHERE s."ruleId" = p.id)`,
+    [id],
+  );
+  if (!before) return;
+  await sql.query(`INSERT INTO rule_scan ("ruleId", through) SELECT $1, through FROM rule_scan WHERE "ruleId" = $2`, [
+    id,
+    before.id,
+  ]);
+  await sql.query(
+    `INSERT INTO rule_match ("ruleId", "trajectoryId", step) SELECT $1, "trajectoryId", step FROM rule_match
+      WHERE "ruleId" = $2`,
+    [id, before.id],
+  );
+}
+
 /** A version row: at `createdAt`, or just after the rule's newest version (and not before now). */
 async function insertRuleVersion(
   sql: Sql,
@@ -149,7 +189,7 @@ async function insertRuleVersion(
   rule: RuleInput,
   opts: { importId?: number | null; createdAt?: Date } = {},
 ): Promise<void> {
-  await sql.query(
+  const written = await sql.query<{ id: number; inserted: boolean }>(
     `INSERT INTO rule (name, category, "on", pattern, "ignoreCase", why, enabled, "createdById", "importId",
        "createdAt", rank)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9,
@@ -158,7 +198,12 @@ async function insertRuleVersion(
        coalesce((SELECT min(rank) FROM rule WHERE name = $1), 1000))
      ON CONFLICT (name, "createdAt") DO UPDATE SET category = EXCLUDED.category, "on" = EXCLUDED."on",
        pattern = EXCLUDED.pattern, "ignoreCase" = EXCLUDED."ignoreCase", why = EXCLUDED.why,
-       enabled = EXCLUDED.enabled, "importId" = EXCLUDED."importId"`,
+       enabled = EXCLUDED.enabled, "importId" = EXCLUDED."importId"
+       WHERE (rule."on", rule.pattern, rule."ignoreCase") IS DISTINCT FROM
+             (EXCLUDED."on", EXCLUDED.pattern, EXCLUDED."ignoreCase")
+          OR (rule.category, rule.why, rule.enabled, rule."importId") IS DISTINCT FROM
+             (EXCLUDED.category, EXCLUDED.why, EXCLUDED.enabled, EXCLUDED."importId")
+     RETURNING id, (xmax = 0) AS inserted`,
     [
       rule.name,
       rule.category,
@@ -172,6 +217,7 @@ async function insertRuleVersion(
       opts.createdAt?.toISOString() ?? null,
     ],
   );
+  for (const w of written) await settleHits(sql, w.id, w.inserted);
 }
 
 /** Writes a new version of a rule, as a researcher (or the command line: actor null). */

@@ -9,12 +9,21 @@ import type { PrismaClient } from "@/generated/prisma/client";
 import { verifiedToken } from "@/lib/auth/secret";
 import { versionKey, viaPrisma } from "@/lib/data/data-version";
 
-export type Kind = "trajectories" | "votes" | "labels" | "gold" | "studies" | "reports" | "people" | "rules";
-const ALL: Kind[] = ["trajectories", "votes", "labels", "gold", "studies", "reports", "people", "rules"];
+export type Kind =
+  | "trajectories"
+  | "votes"
+  | "labels"
+  | "gold"
+  | "studies"
+  | "reports"
+  | "people"
+  | "rules"
+  | "rule_hits";
+const ALL: Kind[] = ["trajectories", "votes", "labels", "gold", "studies", "reports", "people", "rules", "rule_hits"];
 
 /** The pages kept, and the data each shows (a frozen report's shared page: only its link's state). */
 const PAGES: Array<{ path: RegExp; kinds: Kind[]; shared?: true }> = [
-  { path: /^\/results$/, kinds: ["trajectories", "votes", "people", "rules"] },
+  { path: /^\/results$/, kinds: ["trajectories", "votes", "people", "rules", "rule_hits"] },
   { path: /^\/agreement$/, kinds: ALL },
   { path: /^\/trajectories$/, kinds: ALL },
   { path: /^\/trajectories\/\d+$/, kinds: ALL },
@@ -34,14 +43,15 @@ export type KeptPage = {
 };
 
 /**
- * How long a kept page stands for newer votes and labels alone (a judge run stores many votes a
- * second, annotators a label each every few): a page is rendered afresh at most this often while
- * only they move, unless its viewer wrote since (decision 38).
+ * How long a kept page stands for newer votes, labels and rule hits alone (a judge run stores many
+ * votes a second, annotators a label each every few, the rules' scan a step every second or less):
+ * a page is rendered afresh at most this often while only they move, unless its viewer wrote since
+ * (decision 38).
  */
 export const STREAM_LAG_MS = 3000;
 
 /** The kinds written as streams of small writes, for which a kept page may lag (STREAM_LAG_MS). */
-const STREAMED = ["votes:", "labels:"];
+const STREAMED = ["votes:", "labels:", "rule_hits:"];
 
 /** Whether two keys of one page differ in the streamed kinds' versions alone. */
 function streamedAloneMoved(a: string, b: string): boolean {

@@ -2,8 +2,10 @@ import "server-only";
 // Trajectories of an import: a trajectory whose natural key is already stored is replaced (its
 // turns; its votes and labels stay), never duplicated. Each record is prepared as it is read
 // (prepared.ts) and written in batches: trajectory rows with set-based statements, their turns
-// with COPY, their search documents beside them (lib/data/search-documents.ts).
+// with COPY, their search documents beside them (lib/data/search-documents.ts), each put on the list
+// the rules' scan reads (lib/data/rule-matches.ts).
 import { storableJson, storableText } from "@/lib/domain/text";
+import { markForScan } from "../rule-matches";
 import { SearchDocumentWriter } from "../search-documents";
 import { sideTransaction } from "../sql";
 import type { ImportContext, RecordError } from "./context";
@@ -73,6 +75,7 @@ export class TrajectoryWriter {
     if (replacedIds.length)
       await this.ctx.sql.query(`DELETE FROM message WHERE "trajectoryId" = ANY($1::int[])`, [replacedIds]);
     const ids = list.map((r) => idByKey.get(keyOf(r))!);
+    await markForScan(this.ctx.sql, ids, replacedIds);
     for (const id of ids) {
       this.ctx.touched.add(id);
       this.ctx.written.add(id);

@@ -1,0 +1,168 @@
+// The rules' kept hits (rule_match) against a scan of every text, after random sequences of imports
+// (new trajectories and replaced ones), rules written (new, changed, turned off and on, imported at a
+// version's own time), and steps of the scan run between them or beside an import: once the scan
+// says nothing is left, the kept hits are exactly what the rules in force find, and the list's
+// filters, the rule hits by condition and the Rules page's figures say the same. Before that, the
+// readers say how many trajectories are not yet read.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { runImport } from "@/lib/import/run/records";
+import { asLines, trajectoryFixture } from "@/prisma/factories";
+import { ruleFigures } from "./rule-figures";
+import { getRuleHits } from "./rule-hits";
+import { ruleHitsCaughtUp, ruleHitsCoverage, scanRuleHits, scanStep } from "./rule-matches";
+import { firedIds } from "./rule-scans";
+import { hitsSql, RULES_IN_FORCE, setRuleEnabled, writeRule } from "./rules";
+import { transaction } from "./sql";
+
+const COMMANDS = ["pip download foo", "git log --all", "ls", "cat FETCH_HEAD", "curl https://github.com/a/b"];
+const OUTPUTS = ["saved foo", "FETCH_HEAD updated", "nothing here", "Recall the fix", ""];
+const WORDS = ["I recall the upstream fix", "Let me look", ""];
+
+/** A trajectory of the study by its number (its natural key) and its steps, chosen by index. */
+const run = (n: number, steps: ReadonlyArray<readonly [number, number, number]>) =>
+  trajectoryFixture({
+    id: `t${n}`,
+    benchmark: "rm",
+    model: n % 2 ? "m1" : "m2",
+    network: n % 3 !== 0,
+    task: { id: `task-${n}` },
+    turns: [
+      { role: "user", content: "Fix the bug" },
+      ...steps.flatMap(([c, o, w], i) => [
+        {
+          role: "assistant",
+          content: WORDS[w % WORDS.length],
+          tool_calls: [{ id: `c${i}`, name: "bash", input: COMMANDS[c % COMMANDS.length] }],
+        },
+        { role: "tool", tool_call_id: `c${i}`, content: OUTPUTS[o % OUTPUTS.length] },
+      ]),
+      { role: "assistant", content: "done" },
+    ],
+  });
+
+const RULES = [
+  { on: "command", pattern: String.raw`\ypip\y` },
+  { on: "command", pattern: "github" },
+  { on: "output", pattern: "FETCH_HEAD" },
+  { on: "output", pattern: "recall", ignore_case: true },
+  { on: "reasoning", pattern: String.raw`\yrecall\y` },
+] as const;
+
+const step = fc.tuple(fc.nat(9), fc.nat(9), fc.nat(9));
+const op = fc.oneof(
+  // trajectories imported: numbers 0-11, so later imports replace earlier ones
+  fc.record({
+    kind: fc.constant("import" as const),
+    runs: fc.array(fc.tuple(fc.nat(11), fc.array(step, { maxLength: 4 })), { minLength: 1, maxLength: 4 }),
+    beside: fc.boolean(),
+  }),
+  // a rule written: a name of three, one of the patterns, on or off
+  fc.record({
+    kind: fc.constant("rule" as const),
+    name: fc.constantFrom("own-a", "own-b", "own-c"),
+    rule: fc.nat(RULES.length - 1),
+    enabled: fc.boolean(),
+  }),
+  fc.record({ kind: fc.constant("toggle" as const), name: fc.constantFrom("own-a", "git-reflog", "http-download") }),
+  // a rule record imported at a version's own time: a second import at that time changes it in place
+  fc.record({
+    kind: fc.constant("ruleRecord" as const),
+    rule: fc.nat(RULES.length - 1),
+    at: fc.constantFrom("2030-01-01T00:00:00.000Z", "2030-01-02T00:00:00.000Z"),
+  }),
+  fc.record({ kind: fc.constant("steps" as const), n: fc.nat(3) }),
+);
+type Op = typeof op extends fc.Arbitrary<infer T> ? T : never;
+
+let imports = 0;
+async function apply(o: Op): Promise<void> {
+  if (o.kind === "import") {
+    const written = runImport(
+      { fileName: `rm-${++imports}.jsonl`, format: "interchange" },
+      asLines(o.runs.map(([n, steps]) => run(n, steps)) as never[]),
+    );
+    const [outcome] = await Promise.all([written, o.beside ? scanStep() : null]);
+    expect(outcome.ok).toBe(true);
+  } else if (o.kind === "rule") {
+    await writeRule(null, { name: o.name, category: "UPSTREAM", enabled: o.enabled, ...RULES[o.rule] });
+  } else if (o.kind === "toggle") {
+    const [rule] = await transaction((sql) =>
+      sql.query<{ enabled: boolean }>(`SELECT enabled FROM ${RULES_IN_FORCE} r WHERE name = $1`, [o.name]),
+    );
+    if (rule) await setRuleEnabled(null, o.name, !rule.enabled);
+  } else if (o.kind === "ruleRecord") {
+    const outcome = await runImport(
+      { fileName: `rm-rule-${++imports}.jsonl`, format: "interchange" },
+      asLines([{ type: "rule", name: "own-r", category: "OTHER", created_at: o.at, ...RULES[o.rule] }] as never[]),
+    );
+    expect(outcome.ok).toBe(true);
+  } else for (let i = 0; i < o.n; i++) await scanStep();
+}
+
+type Hit = { ruleId: number; id: number; step: number };
+const key = (h: Hit) => `${h.ruleId}:${h.id}:${h.step}`;
+
+/** What the rules in force find now, scanning every text; and what is kept of them. */
+async function bothWays(): Promise<{ scanned: string[]; kept: string[] }> {
+  return transaction(async (sql) => {
+    const scanned = await sql.query<Hit>(`SELECT DISTINCT "ruleId", id, step FROM (${hitsSql("true")}) h`);
+    const kept = await sql.query<Hit>(
+      `SELECT m."ruleId", m."trajectoryId" AS id, m.step FROM rule_match m
+        WHERE m."ruleId" IN (SELECT id FROM ${RULES_IN_FORCE} r)`,
+    );
+    return { scanned: scanned.map(key).sort(), kept: kept.map(key).sort() };
+  });
+}
+
+describe("the rules' kept hits", () => {
+  it("before the scan has run, readers say how many trajectories it has not read", async () => {
+    const outcome = await runImport(
+      { fileName: "rm-first.jsonl", format: "interchange" },
+      asLines([run(0, [[0, 1, 0]]), run(1, [[2, 2, 1]])] as never[]),
+    );
+    expect(outcome.ok).toBe(true);
+    // Two trajectories on the list, and every built-in rule's first scan not begun.
+    expect(await ruleHitsCoverage()).toEqual({ unscanned: 2, trajectories: 2 });
+    // Waiting for it: a study this small is read at once.
+    expect(await ruleHitsCaughtUp(60_000)).toEqual({ unscanned: 0, trajectories: 2 });
+    const { scanned, kept } = await bothWays();
+    expect(kept).toEqual(scanned);
+    expect(kept.length).toBeGreaterThan(0); // t0 runs pip download and reads FETCH_HEAD
+  });
+
+  it("equal a scan of every text after any sequence of writes, and every reader says the same", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 12 }), async (ops) => {
+        for (const o of ops) await apply(o);
+        await scanRuleHits();
+        expect((await ruleHitsCoverage()).unscanned).toBe(0);
+        const { scanned, kept } = await bothWays();
+        expect(kept).toEqual(scanned);
+
+        // The readers: each enabled rule's trajectories, the table by condition, the Rules page.
+        const truth = await transaction((sql) =>
+          sql.query<{ name: string; enabled: boolean; category: string; ids: number[]; steps: number }>(
+            `SELECT name, enabled, category, array_agg(DISTINCT id ORDER BY id) AS ids, count(*)::int AS steps
+              FROM (SELECT DISTINCT l.name, l.enabled, l.category, h.id, h.step FROM (${hitsSql("true")}) h
+                    JOIN rule l ON l.id = h."ruleId") x GROUP BY 1, 2, 3`,
+          ),
+        );
+        for (const t of truth) expect((await firedIds({ rule: t.name })).sort((a, b) => a - b)).toEqual(t.ids);
+        const anyEnabled = new Set(truth.filter((t) => t.enabled).flatMap((t) => t.ids));
+        expect((await firedIds({ category: "any" })).sort((a, b) => a - b)).toEqual(
+          [...anyEnabled].sort((a, b) => a - b),
+        );
+        const byCondition = await getRuleHits();
+        expect(byCondition.reduce((n, r) => n + r.fired.any, 0)).toBe(anyEnabled.size);
+        for (const f of await ruleFigures()) {
+          const t = truth.find((x) => x.name === f.rule.name);
+          const fired = f.report.conditions.reduce((n, c) => n + c.trajectories_hit, 0);
+          const steps = f.report.conditions.reduce((n, c) => n + c.steps_hit, 0);
+          expect([f.rule.name, fired, steps]).toEqual([f.rule.name, t?.ids.length ?? 0, t?.steps ?? 0]);
+        }
+      }),
+      { numRuns: 30 },
+    );
+  });
+});
