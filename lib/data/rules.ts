@@ -44,8 +44,8 @@ export const hitsSql = (chosen: string) =>
   RULE_ON.map(
     (on) =>
       `SELECT l.id AS "ruleId", l.name, l.category, l.why, l.rank, x."trajectoryId" AS id, x.step
-         FROM ${RULES_IN_FORCE} l JOIN ${TEXT_SOURCE[on].table} ON l."on" = '${on}' AND ${TEXT_SOURCE[on].where} AND ${chosen}
-          AND ${ruleMatches("l", RULE_TEXT[on]("x"))}`,
+         FROM ${RULES_IN_FORCE} l JOIN ${TEXT_SOURCE[on].table} ON l."on" = '${on}' AND ${TEXT_SOURCE[on].where}
+          AND ${chosen} AND ${ruleMatches("l", RULE_TEXT[on]("x"))}`,
   ).join(" UNION ALL ");
 
 export { SCAN_TIMEOUT_MS };
