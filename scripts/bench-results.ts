@@ -3,8 +3,9 @@
 // result-table aggregation (getResults: three GROUP BY queries and the figures) beside the bare SQL
 // aggregate (one GROUP BY count over the same rows), the agreement table (two annotators on one
 // trajectory in ten) beside its bare GROUP BY, the trajectory list (filtered and text-searched),
-// the pages of the 5,000-step trajectory, and a fourth judge's panel compared with the panel in force
-// and the result table under it (--panel).
+// the rules' first scan of the study (lib/data/rule-matches.ts) and the figures read from their kept
+// hits, the pages of the 5,000-step trajectory, and a fourth judge's panel compared with the panel in
+// force and the result table under it (--panel).
 // Prints a table and the figures as one JSON line. PostgreSQL with DATABASE_URL, else PGlite.
 import fs from "node:fs";
 import os from "node:os";
@@ -15,6 +16,9 @@ import { getPairedChanges } from "@/lib/data/paired";
 import { comparePanelsNamed } from "@/lib/data/panel-compare";
 import { savePanel, underPanel } from "@/lib/data/panel-set";
 import { getResults } from "@/lib/data/results";
+import { ruleFigures } from "@/lib/data/rule-figures";
+import { getRuleHits } from "@/lib/data/rule-hits";
+import { scanStep } from "@/lib/data/rule-matches";
 import { rebuildSearchDocuments } from "@/lib/data/search-documents";
 import { compactTallies } from "@/lib/data/tally-folds";
 import { listTrajectories } from "@/lib/data/trajectories";
@@ -107,6 +111,22 @@ await sql(
 await sql(`UPDATE trajectory SET "stepCount" = 5000, "messageCount" = 10000 WHERE id = ${longId}`);
 // Search documents as the importer builds them: the commands, and the start of each output.
 await rebuildSearchDocuments();
+// The rules' hits kept (lib/data/rule-matches.ts): every rule's first scan of the study, step by step,
+// as a server runs it in the background after a start or an import (readers meanwhile are told how
+// many trajectories it has not read).
+const ruleRows = await handle.prisma.rule.count();
+const scanStarted = performance.now();
+let scanSteps = 0,
+  longestStep = 0;
+for (;;) {
+  const t0 = performance.now();
+  const step = await scanStep();
+  if (step === "done") break;
+  if (step === "busy") throw new Error("the rules' scan is held by another process");
+  scanSteps += 1;
+  longestStep = Math.max(longestStep, performance.now() - t0);
+}
+const ruleScan = performance.now() - scanStarted;
 // The tallies' deltas folded, as the first reader of a study at rest leaves them.
 await compactTallies("results");
 await compactTallies("agreement");
@@ -169,6 +189,8 @@ for (const [name, f] of Object.entries(FILTERS)) {
     filterTimes[name] = { failed: e instanceof Error ? e.message : String(e) };
   }
 }
+const ruleHitsTable = await time(() => getRuleHits());
+const rulesPage = await time(() => ruleFigures());
 const timelineFirst = await time(() => getSteps(longId, 0, 50));
 const timelineLast = await time(() => getSteps(longId, 4951, 5000));
 const suspectIndex = await time(() => getSuspectSteps(longId));
@@ -205,6 +227,12 @@ const figures = {
   timeline_5000_last_page_ms: +timelineLast.toFixed(1),
   timeline_5000_suspect_index_ms: +suspectIndex.toFixed(1),
   list_filters: filterTimes,
+  rules: ruleRows,
+  rule_scan_s: +(ruleScan / 1000).toFixed(1),
+  rule_scan_steps: scanSteps,
+  rule_scan_longest_step_ms: +longestStep.toFixed(1),
+  rule_hits_table_ms: +ruleHitsTable.toFixed(1),
+  rules_page_figures_ms: +rulesPage.toFixed(1),
   panel_compare_ms: +compare.toFixed(1),
   results_under_panel_ms: +underCandidate.toFixed(1),
 };
@@ -230,6 +258,14 @@ for (const [name, t] of Object.entries(filterTimes)) {
   const shown = "failed" in t ? `failed: ${t.failed}` : `${t.ms.toFixed(1).padStart(8)} ms   ${t.total} trajectories`;
   console.log(`  ${name.padEnd(26)} ${shown}`);
 }
+console.log(
+  `rules' scan     ${figures.rule_scan_s.toFixed(1).padStart(8)} s    ${ruleRows} rules over every trajectory, ` +
+    `${scanSteps} steps, the longest ${figures.rule_scan_longest_step_ms.toFixed(0)} ms (in the background)`,
+);
+console.log(
+  `rule hits       ${figures.rule_hits_table_ms.toFixed(1).padStart(8)} ms by condition   ` +
+    `${figures.rules_page_figures_ms.toFixed(1)} ms every rule's figures (the Rules page)`,
+);
 console.log(
   `5,000 steps     ${figures.timeline_5000_first_page_ms.toFixed(1).padStart(8)} ms first page   ` +
     `${figures.timeline_5000_last_page_ms.toFixed(1)} ms last page   ` +

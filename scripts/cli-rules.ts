@@ -3,6 +3,7 @@
 import { parseArgs } from "node:util";
 import { underPanel } from "@/lib/data/panel-set";
 import { ruleFigures } from "@/lib/data/rule-figures";
+import { ruleHitsCoverage, scanRuleHits } from "@/lib/data/rule-matches";
 import { ruleToTest, testedHead, testRule } from "@/lib/data/rule-test";
 import { setRuleEnabled, writeRule } from "@/lib/data/rules";
 import { ruleTestText } from "@/lib/domain/rule-test";
@@ -64,6 +65,12 @@ export async function rulesCommand(args: string[], fail: Fail): Promise<number> 
 
 async function list(format: string | undefined, fail: Fail): Promise<number> {
   if (format !== undefined && format !== "json") fail(`rules list: --format takes json, not "${format}"`);
+  // The rules' hits not yet kept (a rule written, trajectories imported) are read first, to the end.
+  const behind = await ruleHitsCoverage();
+  if (behind.unscanned) {
+    console.error(`rules: reading ${behind.unscanned} of ${behind.trajectories} trajectories not yet scanned`);
+    await scanRuleHits();
+  }
   // Each rule as its record (without its type), with the trajectories and steps it hits and its cells.
   const rows = (await ruleFigures()).map(({ rule, report }) => {
     const { type: _, ...record } = ruleRecord(rule);

@@ -6,12 +6,14 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Suspense } from "react";
 import { ExploitRateChart, ResolveRateChart } from "@/components/charts/exploit-rate-chart";
+import { RuleScanNote } from "@/components/rules/scan-note";
 import { EvidenceTable } from "@/components/tables/evidence-table";
 import { FigureTable } from "@/components/tables/figure-table";
 import { Loading } from "@/components/ui/loading";
 import { requirePage } from "@/lib/auth/session";
 import { panelsNow } from "@/lib/data/panels";
 import { benchmarkTablesOf, resultsReportNow } from "@/lib/data/report-cache";
+import { ruleHitsCoverage } from "@/lib/data/rule-matches";
 import { listFilterOptions } from "@/lib/data/trajectories";
 import { anchor } from "@/lib/domain/figure-table";
 import { formatCount } from "@/lib/domain/format";
@@ -92,6 +94,7 @@ function Downloads() {
 /** One benchmark a page (a tab each, the first by default): a reader reads one at a time. */
 async function ResultsBody({ chosen }: { chosen: string | null }) {
   const [report, panels] = await Promise.all([resultsReportNow(), panelsNow()]);
+  const coverage = await ruleHitsCoverage();
   const panel = panels.find((p) => p.inForce);
   const results = report.conditions;
   const all = [...new Set(results.map((r) => r.row.benchmark))];
@@ -155,6 +158,7 @@ async function ResultsBody({ chosen }: { chosen: string | null }) {
               Trajectories on which some enabled suspect-step rule fires (<Link href="/rules">the rules</Link>):
               pointers for a reader, not verdicts.
             </p>
+            <RuleScanNote coverage={coverage} />
             <FigureTable table={tables.rules} />
             <h3 id={id("categories")}>By exploit category (per-category panel verdicts)</h3>
             <FigureTable table={tables.categories} />

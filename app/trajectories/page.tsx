@@ -2,12 +2,14 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { forbidden, notFound } from "next/navigation";
 import { TrajectoryFilters } from "@/components/forms/trajectory-filters";
+import { RuleScanNote } from "@/components/rules/scan-note";
 import { TrajectoryTable } from "@/components/tables/trajectory-table";
 import { Pager } from "@/components/ui/pager";
 import { WithheldNote } from "@/components/ui/withheld";
 import { can } from "@/lib/auth/permissions";
 import { requirePage } from "@/lib/auth/session";
 import { pendingBlind } from "@/lib/data/blind-elsewhere";
+import { ruleHitsCoverage } from "@/lib/data/rule-matches";
 import { triedRuleProblem } from "@/lib/data/rule-scans";
 import { listFilterOptions, listTrajectories } from "@/lib/data/trajectories";
 import { formatCount } from "@/lib/domain/format";
@@ -37,7 +39,8 @@ export default async function TrajectoriesPage({
     if (await triedRuleProblem(tried)) notFound();
   }
   const pending = await pendingBlind(user.id);
-  const [listed, options] = await Promise.all([
+  // The rules' kept hits answer the rule filters: while their scan is under way, the page says so.
+  const [listed, options, coverage] = await Promise.all([
     listTrajectories(
       filter,
       pending.map((p) => p.trajectoryId),
@@ -47,6 +50,7 @@ export default async function TrajectoriesPage({
       throw e;
     }),
     listFilterOptions(),
+    filter.rule || filter.suspect ? ruleHitsCoverage() : null,
   ]);
   if (listed instanceof AppError)
     return (
@@ -69,6 +73,7 @@ export default async function TrajectoriesPage({
           Also: {x.words} (<Link href={x.without}>remove</Link>)
         </p>
       ))}
+      {coverage ? <RuleScanNote coverage={coverage} /> : null}
       <WithheldNote pending={pending} />
       {rows.length ? (
         <TrajectoryTable rows={rows} filter={filter} />

@@ -18,6 +18,7 @@ import type { EvidenceSummaryRow } from "./evidence-summary";
 import { type PanelMember, panelsNow } from "./panels";
 import { agreementNow, changesNow, evidenceNow, resultsNow, ruleHitsNow } from "./report-cache";
 import { REPORT_NAMES, type ReportName, reportResponse } from "./reports";
+import { ruleHitsCaughtUp } from "./rule-matches";
 
 export type FrozenFigures = {
   results: ConditionResult[];
@@ -87,6 +88,14 @@ export async function freezeReport(actor: Actor, name: unknown): Promise<number>
   assertCan(actor, "reports:write");
   const parsed = NameSchema.safeParse(name);
   if (!parsed.success) throw new AppError("BAD_INPUT", parsed.error.issues[0]!.message, "name");
+  // Figures frozen for good count every trajectory: not while the rules' scan is under way.
+  const coverage = await ruleHitsCaughtUp();
+  if (coverage.unscanned)
+    throw new AppError(
+      "CONFLICT",
+      `the rules have not yet read ${coverage.unscanned} of ${coverage.trajectories} trajectories (a rule just ` +
+        "written, or trajectories just imported): freeze when their scan is done (the Rules page shows it)",
+    );
   // The fingerprint first: figures computed after it are at least as new as it says.
   const fingerprint = await dataFingerprint();
   const [results, changes, evidence, rules, agreement, judges, panels] = await Promise.all([

@@ -6,7 +6,7 @@ import "server-only";
 import type { RuleTestReport } from "@/lib/domain/rule-test";
 import type { Rule } from "@/lib/domain/rules";
 import { ruleHitsCaughtUp } from "./rule-matches";
-import { reportOf, studyTrajectories } from "./rule-test";
+import { reportOf, ruleStudy } from "./rule-test";
 import { listRules, RULES_IN_FORCE } from "./rules";
 import { transaction } from "./sql";
 
@@ -15,16 +15,15 @@ export type RuleFigures = { rule: Rule; report: RuleTestReport };
 /** Each rule in force (enabled or not, in the order marks are listed) with its figures over the study. */
 export async function ruleFigures(): Promise<RuleFigures[]> {
   await ruleHitsCaughtUp();
-  const { rules, study, rows } = await transaction(async (sql) => ({
+  const { rules, study } = await transaction(async (sql) => ({
     rules: await listRules(sql),
     // Steps hit per rule and trajectory: the key is (rule, trajectory, step), so a count is of steps.
-    rows: await sql.query<{ ruleId: number; id: number; steps: number }>(
-      `SELECT "ruleId", "trajectoryId" AS id, count(*)::int AS steps FROM rule_match
+    study: await ruleStudy(
+      sql,
+      null,
+      `SELECT "ruleId" AS rule, "trajectoryId", count(*)::int AS steps FROM rule_match
         WHERE "ruleId" IN (SELECT id FROM ${RULES_IN_FORCE} r) GROUP BY 1, 2`,
     ),
-    study: await studyTrajectories(sql, null),
   }));
-  const hits = new Map(rules.map((r) => [r.id, new Map<number, number>()]));
-  for (const h of rows) hits.get(h.ruleId)?.set(h.id, h.steps);
-  return rules.map((rule) => ({ rule, report: reportOf(study, rule.category, hits.get(rule.id)!) }));
+  return rules.map((rule) => ({ rule, report: reportOf(study, rule.id, rule.category) }));
 }

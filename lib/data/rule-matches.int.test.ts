@@ -16,7 +16,7 @@ import { hitsSql, RULES_IN_FORCE, setRuleEnabled, writeRule } from "./rules";
 import { transaction } from "./sql";
 
 const COMMANDS = ["pip download foo", "git log --all", "ls", "cat FETCH_HEAD", "curl https://github.com/a/b"];
-const OUTPUTS = ["saved foo", "FETCH_HEAD updated", "nothing here", "Recall the fix", ""];
+const OUTPUTS = ["saved foo", "FETCH_HEAD updated", "nothing here", "Recall the fix", "", "fetch_head in lower case"];
 const WORDS = ["I recall the upstream fix", "Let me look", ""];
 
 /** A trajectory of the study by its number (its natural key) and its steps, chosen by index. */
@@ -47,6 +47,9 @@ const RULES = [
   { on: "output", pattern: "FETCH_HEAD" },
   { on: "output", pattern: "recall", ignore_case: true },
   { on: "reasoning", pattern: String.raw`\yrecall\y` },
+  // Matched on their own, not as one branch of all the patterns: a back-reference, an embedded option.
+  { on: "command", pattern: String.raw`(o)\1` },
+  { on: "output", pattern: "(?i)fetch_head" },
 ] as const;
 
 const step = fc.tuple(fc.nat(9), fc.nat(9), fc.nat(9));
@@ -82,7 +85,7 @@ async function apply(o: Op): Promise<void> {
       { fileName: `rm-${++imports}.jsonl`, format: "interchange" },
       asLines(o.runs.map(([n, steps]) => run(n, steps)) as never[]),
     );
-    const [outcome] = await Promise.all([written, o.beside ? scanStep() : null]);
+    const [outcome] = await Promise.all([written, o.beside ? scanRuleHits() : null]);
     expect(outcome.ok).toBe(true);
   } else if (o.kind === "rule") {
     await writeRule(null, { name: o.name, category: "UPSTREAM", enabled: o.enabled, ...RULES[o.rule] });

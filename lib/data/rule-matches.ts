@@ -7,28 +7,40 @@ import "server-only";
 // - a rule version new to the scan reads every trajectory, a chunk a step, in the order of their ids
 //   (rule_scan.through: how far it has come);
 // - a trajectory an import writes (new, or replaced) is put on rule_scan_pending in the import's own
-//   transaction; a step takes a chunk of them, deletes whatever matches they had and scans them with
-//   every rule in force, then takes them off the list (only the entries it read: an import that wrote
-//   one again meanwhile gave it a new `version`, so it stays on the list and is read again).
+//   transaction, its entry locked until the import ends; a step takes a chunk of the entries no import
+//   holds, deletes whatever matches their trajectories had, scans them with every rule in force and
+//   takes them off the list.
 //
-// Steps run one at a time across every process (an advisory lock), so no two write the same rows
-// and a step that read a trajectory before an import replaced it is always followed by the step that
-// reads it again from the list. A trajectory an import has not committed is not seen by any step,
-// and is on the list once it is. Readers are told how many trajectories are not yet scanned, so a
-// figure from a scan under way says so. Each process runs the scan in the background when it starts
-// and whenever a reader finds it behind; a reader waits for it a little (a small study is scanned at
-// once), never longer.
+// Steps run one at a time across every process (an advisory lock; rule versions are written under
+// it too), so no two write the same rows, and a step that read a trajectory before an import
+// replaced it is always followed by the step that reads it again from the list. A trajectory an
+// import has not committed is seen by no step, and is on the list once it is. A step never waits for
+// a lock an import holds (it skips what is locked), so the two never wait for each other in a circle.
+// Readers are told how many trajectories are not yet read, so a figure from a scan under way says
+// so. Each process runs the scan in the background when it starts and whenever a reader finds it
+// behind; a reader waits for it a little when little is left (a small study is read at once).
 import { currentDb, type DbHandle } from "@/lib/db-connect";
 import { currentScope, outsideScope } from "@/lib/db-scope";
-import { boundScan, hitsSql, RULE_SCAN_LOCK, RULES_IN_FORCE } from "./rules";
+import { RULE_ON, type RuleOn } from "@/lib/domain/rules";
+import {
+  boundScan,
+  patternProblem,
+  RULE_SCAN_LOCK,
+  RULE_TEXT,
+  RULES_IN_FORCE,
+  ruleMatches,
+  TEXT_SOURCE,
+} from "./rules";
 import { type Sql, transaction } from "./sql";
 
 /** Trajectories a step reads. */
 const CHUNK = 200;
 /** `through` once a rule's first scan has passed every trajectory: what comes later is on the list. */
 const ALL = 2_147_483_647;
-/** How long a reader waits for the scan, by default. */
+/** How long a reader waits for the scan, by default... */
 export const READER_WAIT_MS = 3_000;
+/** ...when no more trajectories than this are left to read (a few steps); past it, it does not wait. */
+const READER_WAITS_FOR = 2_000;
 /** After a failed step, how long the scan rests before a reader may start it again. */
 const REST_AFTER_FAILURE_MS = 30_000;
 
@@ -50,22 +62,70 @@ export async function coverageIn(sql: Sql): Promise<RuleHitsCoverage> {
 export const ruleHitsCoverage = (): Promise<RuleHitsCoverage> => transaction(coverageIn);
 
 /**
- * Marks trajectories an import wrote as waiting for the scan, in the import's transaction; the
- * matches of those it replaced go at once (their texts are gone).
+ * Puts trajectories an import wrote on the scan's list, in the import's transaction. The matches of
+ * one it replaced stay until a step reads it again (readers are told it is not yet read); only steps
+ * write rule_match, so an import never waits for one on its rows.
  */
-export async function markForScan(sql: Sql, ids: readonly number[], replaced: readonly number[]): Promise<void> {
-  if (replaced.length) await sql.query(`DELETE FROM rule_match WHERE "trajectoryId" = ANY($1::int[])`, [replaced]);
+export async function markForScan(sql: Sql, ids: readonly number[]): Promise<void> {
   if (ids.length)
     await sql.query(
+      // An entry there already is locked all the same (an update that changes nothing), so no step
+      // takes it off the list while this import writes the trajectory.
       `INSERT INTO rule_scan_pending ("trajectoryId") SELECT unnest($1::int[])
-        ON CONFLICT ("trajectoryId") DO UPDATE SET version = EXCLUDED.version`,
+        ON CONFLICT ("trajectoryId") DO UPDATE SET "trajectoryId" = EXCLUDED."trajectoryId"`,
       [ids],
     );
 }
 
-const insertMatches = (chosen: string) =>
-  `INSERT INTO rule_match ("ruleId", "trajectoryId", step)
-   SELECT DISTINCT "ruleId", id, step FROM (${hitsSql(chosen)}) h ON CONFLICT DO NOTHING`;
+/**
+ * Whether a pattern can stand as one branch of an alternation: no back-reference (its number would
+ * name another group) and no embedded options or director (PostgreSQL takes them only at the head
+ * of a whole pattern). Others are matched on their own.
+ */
+const branchable = (pattern: string) => !/\\[1-9]/.test(pattern) && !/\(\?[a-z]|^\*\*\*/.test(pattern);
+
+/**
+ * Writes the matches of rules `ruleIds` in trajectories `ids`. Each rule's own pattern decides; but
+ * most texts match no rule, and a regular expression is dear to run (sixteen rules on 4,000 commands:
+ * 64,000 runs, 0.3 s), so a text is first matched once against all of its kind's patterns as one
+ * alternation, ignoring case (which finds all that any of them finds, and more), and only the texts
+ * it keeps are matched rule by rule.
+ */
+async function writeMatches(sql: Sql, ruleIds: readonly number[], ids: readonly number[]): Promise<void> {
+  const rules = await sql.query<{ id: number; on: RuleOn; pattern: string }>(
+    `SELECT id, "on", pattern FROM rule WHERE id = ANY($1::int[])`,
+    [ruleIds],
+  );
+  for (const on of RULE_ON) {
+    const own = rules.filter((r) => r.on === on);
+    if (!own.length) continue;
+    const { table, where } = TEXT_SOURCE[on];
+    const text = RULE_TEXT[on]("x");
+    const joined = own.filter((r) => branchable(r.pattern));
+    const alone = own.filter((r) => !branchable(r.pattern));
+    const union = joined.map((r) => `(?:${r.pattern})`).join("|");
+    if (joined.length && (await patternProblem(sql, union, true)) === null)
+      await sql.query(
+        `INSERT INTO rule_match ("ruleId", "trajectoryId", step)
+         SELECT DISTINCT l.id, c."trajectoryId", c.step
+           FROM (SELECT x."trajectoryId", x.step, ${text} AS text FROM ${table}
+                  WHERE ${where} AND x."trajectoryId" = ANY($1::int[]) AND ${text} ~* $2 OFFSET 0) c
+           JOIN rule l ON l.id = ANY($3::int[]) AND ${ruleMatches("l", "c.text")}
+         ON CONFLICT DO NOTHING`,
+        [ids, union, joined.map((r) => r.id)],
+      );
+    else alone.push(...joined);
+    if (alone.length)
+      await sql.query(
+        `INSERT INTO rule_match ("ruleId", "trajectoryId", step)
+         SELECT DISTINCT l.id, x."trajectoryId", x.step FROM rule l JOIN ${table}
+             ON ${where} AND x."trajectoryId" = ANY($1::int[]) AND ${ruleMatches("l", text)}
+          WHERE l.id = ANY($2::int[])
+         ON CONFLICT DO NOTHING`,
+        [ids, alone.map((r) => r.id)],
+      );
+  }
+}
 
 type Step = "more" | "done" | "busy";
 
@@ -86,18 +146,25 @@ export async function scanStep(): Promise<Step> {
     await sql.query(`DELETE FROM rule_scan WHERE "ruleId" IN (${gone})`);
     await sql.query(`INSERT INTO rule_scan ("ruleId") SELECT id FROM ${RULES_IN_FORCE} r ON CONFLICT DO NOTHING`);
 
-    const pending = await sql.query<{ id: number; version: string }>(
-      `SELECT "trajectoryId" AS id, version::text FROM rule_scan_pending ORDER BY "trajectoryId" LIMIT ${CHUNK}`,
+    // Trajectories on the list, and free: an import writing one holds it (the entry or the row) and
+    // puts it on the list again. Nothing here waits for a lock an import holds, so a step and an
+    // import never wait for each other in a circle; the rows kept are locked for the FK checks ahead.
+    const listed = await sql.query<{ id: number }>(
+      `SELECT "trajectoryId" AS id FROM rule_scan_pending ORDER BY 1 LIMIT ${CHUNK} FOR UPDATE SKIP LOCKED`,
+    );
+    const pending = await freeOf(
+      sql,
+      listed.map((p) => p.id),
     );
     if (pending.length) {
-      const ids = pending.map((p) => p.id);
-      await sql.query(`DELETE FROM rule_match WHERE "trajectoryId" = ANY($1::int[])`, [ids]);
-      await sql.query(insertMatches(`x."trajectoryId" = ANY($1::int[])`), [ids]);
-      await sql.query(
-        `DELETE FROM rule_scan_pending p USING unnest($1::int[], $2::bigint[]) AS r(id, version)
-          WHERE p."trajectoryId" = r.id AND p.version = r.version`,
-        [ids, pending.map((p) => p.version)],
+      await sql.query(`DELETE FROM rule_match WHERE "trajectoryId" = ANY($1::int[])`, [pending]);
+      const inForce = await sql.query<{ id: number }>(`SELECT id FROM ${RULES_IN_FORCE} r`);
+      await writeMatches(
+        sql,
+        inForce.map((r) => r.id),
+        pending,
       );
+      await sql.query(`DELETE FROM rule_scan_pending WHERE "trajectoryId" = ANY($1::int[])`, [pending]);
       return "more";
     }
 
@@ -111,17 +178,28 @@ export async function scanStep(): Promise<Step> {
       behind.through,
     ]);
     const ids = next.map((t) => t.id);
-    if (ids.length)
-      await sql.query(insertMatches(`l.id = ANY($1::int[]) AND x."trajectoryId" = ANY($2::int[])`), [
-        behind.rules,
-        ids,
-      ]);
+    // Up to the first trajectory an import is writing (it waits for that import to end).
+    const writable = new Set(await freeOf(sql, ids));
+    const upTo = ids.findIndex((id) => !writable.has(id));
+    if (upTo === 0) return "busy";
+    const read = upTo === -1 ? ids : ids.slice(0, upTo);
+    if (read.length) await writeMatches(sql, behind.rules, read);
     await sql.query(`UPDATE rule_scan SET through = $1 WHERE "ruleId" = ANY($2::int[])`, [
-      ids.length === CHUNK ? ids.at(-1)! : ALL,
+      upTo === -1 && ids.length < CHUNK ? ALL : read.at(-1)!,
       behind.rules,
     ]);
     return "more";
   });
+}
+
+/** Of these trajectories, those no other transaction is writing or deleting, locked against it until the step ends. */
+async function freeOf(sql: Sql, ids: readonly number[]): Promise<number[]> {
+  if (!ids.length) return [];
+  const rows = await sql.query<{ id: number }>(
+    `SELECT id FROM trajectory WHERE id = ANY($1::int[]) ORDER BY id FOR KEY SHARE SKIP LOCKED`,
+    [ids],
+  );
+  return rows.map((r) => r.id);
 }
 
 type Runner = { running: Promise<void> | null; failedAt: number };
@@ -161,13 +239,18 @@ export function scanRuleHits(log: (line: string) => void = console.error): Promi
 }
 
 /**
- * How far the scan has come, after waiting for it up to `waitMs` when it is behind (and starting it
- * in the background). Inside a scope (figures under another panel, in a transaction rolled back)
- * it only reads.
+ * How far the scan has come. When it is behind, it is started in the background, and a reader waits
+ * for it up to `waitMs` when little is left (a small study, a few trajectories imported): then its
+ * figures are whole. With more left, it answers at once, and says how many are not yet read. Inside
+ * a scope (figures under another panel, in a transaction rolled back) it only reads.
  */
 export async function ruleHitsCaughtUp(waitMs = READER_WAIT_MS): Promise<RuleHitsCoverage> {
   const first = await ruleHitsCoverage();
   if (!first.unscanned || currentScope()) return first;
+  if (first.unscanned > READER_WAITS_FOR && waitMs <= READER_WAIT_MS) {
+    void scanRuleHits();
+    return first;
+  }
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([scanRuleHits(), new Promise((resolve) => (timer = setTimeout(resolve, waitMs)))]);
   clearTimeout(timer);

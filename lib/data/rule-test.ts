@@ -61,44 +61,88 @@ const samplesSql = (on: RuleOn, limit: number) => `
     JOIN trajectory t ON t.id = x."trajectoryId" JOIN task k ON k.id = t."taskId"
   ORDER BY x."trajectoryId", x.step`;
 
-/** A trajectory tested: its condition, and the panel's and the gold label's verdicts in every category. */
-export type StudyTrajectory = Omit<TestedTrajectory, "stepsHit" | "panel" | "gold"> & {
+/** Trajectories alike: a condition, the panel's and the gold label's verdicts in every category, how many. */
+export type StudyGroup = Omit<TestedTrajectory, "stepsHit" | "panel" | "gold" | "times"> & {
+  times: number;
   panel: Record<Category, Verdict | null>;
   gold: Record<Category, Verdict | null>;
 };
+
+/**
+ * What rules are measured on: the study's trajectories in groups alike, and per rule the groups of
+ * those it fires on, with the steps it hits in them (a few hundred rows, however large the study).
+ */
+export type RuleStudy = { groups: StudyGroup[]; fired: Map<number, Array<StudyGroup & { steps: number }>> };
 
 const VERDICT_COLUMNS = CATEGORIES.flatMap((c) => [
   `t."${PANEL_FIELDS[c]}"::text AS "panel${c}"`,
   `g."${CATEGORY_FIELDS[c]}"::text AS "gold${c}"`,
 ]).join(", ");
+const GROUP_COLUMNS = `b.name AS benchmark, m.name AS model, t.network, t.prompt::text AS prompt, ${VERDICT_COLUMNS}`;
+/** GROUP BY the columns of GROUP_COLUMNS and the `before` columns ahead of them, by position. */
+const groupBy = (before: number) =>
+  `GROUP BY ${Array.from({ length: before + 4 + 2 * CATEGORIES.length }, (_, i) => i + 1).join(", ")}`;
+const STUDY_JOINS = `JOIN benchmark b ON b.id = t."benchmarkId" JOIN agent_model m ON m.id = t."modelId"
+  LEFT JOIN ${GOLD_IN_FORCE} g ON g."trajectoryId" = t.id`;
+const IN_IDS = `($1::int[] IS NULL OR t.id = ANY($1::int[]))`;
 
-/** The trajectories `ids` (null: all) with their condition and verdicts: what every rule is measured on. */
-export async function studyTrajectories(sql: Sql, ids: number[] | null): Promise<StudyTrajectory[]> {
-  const rows = await sql.query<Record<string, unknown>>(
-    `SELECT t.id, b.name AS benchmark, m.name AS model, t.network, t.prompt::text AS prompt, ${VERDICT_COLUMNS}
-       FROM trajectory t JOIN benchmark b ON b.id = t."benchmarkId" JOIN agent_model m ON m.id = t."modelId"
-         LEFT JOIN ${GOLD_IN_FORCE} g ON g."trajectoryId" = t.id
-      WHERE $1::int[] IS NULL OR t.id = ANY($1::int[])`,
-    [ids],
-  );
-  const of = (r: Record<string, unknown>, rater: "panel" | "gold") =>
+function groupOf(r: Record<string, unknown>): StudyGroup {
+  const of = (rater: "panel" | "gold") =>
     Object.fromEntries(CATEGORIES.map((c) => [c, r[`${rater}${c}`] ?? null])) as Record<Category, Verdict | null>;
-  return rows.map((r) => ({
-    id: r.id as number,
+  return {
     benchmark: r.benchmark as string,
     model: r.model as string,
     network: r.network as boolean,
-    prompt: r.prompt as StudyTrajectory["prompt"],
-    panel: of(r, "panel"),
-    gold: of(r, "gold"),
-  }));
+    prompt: r.prompt as StudyGroup["prompt"],
+    times: r.times as number,
+    panel: of("panel"),
+    gold: of("gold"),
+  };
+}
+const groupKey = (g: StudyGroup) =>
+  JSON.stringify([g.benchmark, g.model, g.network, g.prompt, CATEGORIES.map((c) => [g.panel[c], g.gold[c]])]);
+
+/**
+ * The trajectories `ids` (null: all) in groups alike, and the groups of those each rule fires on:
+ * `hits` is SQL giving (rule, "trajectoryId", steps) for each rule and trajectory it fires on.
+ */
+export async function ruleStudy(sql: Sql, ids: number[] | null, hits: string): Promise<RuleStudy> {
+  const groups = await sql.query<Record<string, unknown>>(
+    `SELECT ${GROUP_COLUMNS}, count(*)::int AS times FROM trajectory t ${STUDY_JOINS} WHERE ${IN_IDS} ${groupBy(0)}`,
+    [ids],
+  );
+  const fired = await sql.query<Record<string, unknown>>(
+    `SELECT h.rule, ${GROUP_COLUMNS}, count(*)::int AS times, sum(h.steps)::int AS steps
+       FROM (${hits}) h JOIN trajectory t ON t.id = h."trajectoryId" ${STUDY_JOINS} WHERE ${IN_IDS} ${groupBy(1)}`,
+    [ids],
+  );
+  const byRule = new Map<number, Array<StudyGroup & { steps: number }>>();
+  for (const r of fired) {
+    const list = byRule.get(r.rule as number) ?? [];
+    list.push({ ...groupOf(r), steps: r.steps as number });
+    byRule.set(r.rule as number, list);
+  }
+  return { groups: groups.map(groupOf), fired: byRule };
 }
 
-/** A rule's report over these trajectories: its category's verdicts and the steps it hits in each (by id). */
-export function reportOf(study: readonly StudyTrajectory[], category: Category, steps: ReadonlyMap<number, number>) {
-  return ruleTestReport(
-    study.map((t) => ({ ...t, stepsHit: steps.get(t.id) ?? 0, panel: t.panel[category], gold: t.gold[category] })),
-  );
+/** A rule's report: its category's verdicts, over the groups it fires on and the rest of the study. */
+export function reportOf(study: RuleStudy, rule: number, category: Category): RuleTestReport {
+  const fired = study.fired.get(rule) ?? [];
+  const firedTimes = new Map(fired.map((f) => [groupKey(f), f.times]));
+  const entry = (g: StudyGroup, times: number, stepsHit: number): TestedTrajectory => ({
+    benchmark: g.benchmark,
+    model: g.model,
+    network: g.network,
+    prompt: g.prompt,
+    times,
+    stepsHit,
+    panel: g.panel[category],
+    gold: g.gold[category],
+  });
+  return ruleTestReport([
+    ...fired.map((f) => entry(f, f.times, f.steps)),
+    ...study.groups.map((g) => entry(g, g.times - (firedTimes.get(groupKey(g)) ?? 0), 0)).filter((e) => e.times! > 0),
+  ]);
 }
 
 /** Tries a rule over the trajectories of `filter` (all without one). */
@@ -113,14 +157,14 @@ export async function testRule(
     : null;
   const started = performance.now();
   const result = await withTriedRule(rule, ids, timeoutMs, async (sql, pattern) => ({
-    study: await studyTrajectories(sql, ids),
-    steps: await sql.query<{ id: number; steps: number }>(
-      `SELECT "trajectoryId" AS id, count(DISTINCT step)::int AS steps FROM rule_hit GROUP BY 1`,
+    study: await ruleStudy(
+      sql,
+      ids,
+      `SELECT 0 AS rule, "trajectoryId", count(DISTINCT step)::int AS steps FROM rule_hit GROUP BY 2`,
     ),
     samples: await sql.query<RuleSample>(samplesSql(rule.on, samples_), [pattern]),
   }));
-  const steps = new Map(result.steps.map((r) => [r.id, r.steps]));
-  const report = reportOf(result.study, rule.category, steps);
+  const report = reportOf(result.study, 0, rule.category);
   return { rule, report, ms: performance.now() - started, samples: result.samples };
 }
 

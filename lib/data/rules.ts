@@ -38,7 +38,7 @@ export const TEXT_SOURCE: Record<RuleOn, { table: string; where: string; key: st
 /**
  * Every hit of the rules in force that `chosen` (a condition on rule `l` and text `x`) keeps, as SQL
  * rows (ruleId, name, category, why, rank, id: the trajectory, step): the marks on one trajectory read
- * it, and the scan that keeps every rule's hits (lib/data/rule-matches.ts) writes from it.
+ * it; the hits kept of every rule (lib/data/rule-matches.ts) are what it finds over the study.
  */
 export const hitsSql = (chosen: string) =>
   RULE_ON.map(
@@ -150,11 +150,9 @@ export const RULE_SCAN_LOCK = 7_312_026;
  * that reads the same texts with the same pattern and case as the one it follows (a rule turned on or
  * off, its category or its words changed) fires where that one did, so its hits and its place in the
  * scan are carried over instead of scanned again; a version changed in place (an import of a version
- * at the same time) loses its hits and is scanned again. Under the scan's lock, so no step of the
- * scan writes between the reads and the writes.
+ * at the same time) loses its hits and is scanned again. Under the scan's lock (insertRuleVersion).
  */
 async function settleHits(sql: Sql, id: number, inserted: boolean): Promise<void> {
-  await sql.query(`SELECT pg_advisory_xact_lock(${RULE_SCAN_LOCK})`);
   if (!inserted) {
     await sql.query(`DELETE FROM rule_match WHERE "ruleId" = $1`, [id]);
     await sql.query(`DELETE FROM rule_scan WHERE "ruleId" = $1`, [id]);
@@ -189,6 +187,9 @@ async function insertRuleVersion(
   rule: RuleInput,
   opts: { importId?: number | null; createdAt?: Date } = {},
 ): Promise<void> {
+  // The scan's lock first, held until the transaction ends: no step of the scan runs while a rule row
+  // is written (a step's writes check rule rows, and must never wait for one being written).
+  await sql.query(`SELECT pg_advisory_xact_lock(${RULE_SCAN_LOCK})`);
   const written = await sql.query<{ id: number; inserted: boolean }>(
     `INSERT INTO rule (name, category, "on", pattern, "ignoreCase", why, enabled, "createdById", "importId",
        "createdAt", rank)

@@ -1,4 +1,4 @@
-// A rule's figures, worked out by hand on six trajectories in two conditions.
+// A rule's figures, worked out by hand on six trajectories in two conditions (and on each twice).
 import { describe, expect, it } from "vitest";
 import { ruleTestReport, type TestedTrajectory } from "./rule-test";
 
@@ -51,5 +51,18 @@ describe("a rule tested over a study", () => {
     const none = ruleTestReport(tested.map((t) => ({ ...t, stepsHit: 0, gold: null })));
     expect(none.versus_panel.precision).toBeNull();
     expect(none.versus_gold).toMatchObject({ n: 0, precision: null, recall: null, kappa: null });
+  });
+
+  it("counts an entry standing for several trajectories alike as that many", () => {
+    // Each of the six twice, as two entries or as one of times 2 with the steps of both: the counts
+    // double (on: 8 trajectories, 4 hit, 6 steps; off: 4, 2, 6) and the ratios stay.
+    const twice = ruleTestReport(tested.map((t) => ({ ...t, times: 2, stepsHit: 2 * t.stepsHit })));
+    expect(twice).toEqual(ruleTestReport([...tested, ...tested]));
+    expect(twice.conditions).toEqual([
+      { ...on, trajectories: 8, trajectories_hit: 4, steps_hit: 6 },
+      { ...off, trajectories: 4, trajectories_hit: 2, steps_hit: 6 },
+    ]);
+    expect(twice.versus_panel).toMatchObject({ n: 10, both: 4, rule_only: 2, panel_only: 2, neither: 2 });
+    expect(twice.versus_panel.kappa).toBeCloseTo(1 / 6, 12);
   });
 });

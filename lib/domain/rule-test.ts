@@ -9,7 +9,11 @@ import { csvCell } from "./table-format";
 import { isAttempt, type Verdict } from "./verdicts";
 
 export type TestedTrajectory = Condition & {
-  id: number;
+  /**
+   * How many trajectories alike the entry stands for (1 when absent): the same condition and verdicts,
+   * and the rule firing on all of them or on none. `stepsHit` is then the steps it hits in all of them.
+   */
+  times?: number;
   /** Steps the rule hits (0: it does not fire). */
   stepsHit: number;
   /** The panel's and the gold label's verdicts in the rule's category (null: none). */
@@ -37,10 +41,13 @@ export type RuleTestReport = {
   versus_gold: RuleCells;
 };
 
-/** The four cells of the rule against another rater, over the pairs [rule fires, rater positive]. */
-export function ruleCells(pairs: ReadonlyArray<readonly [rule: boolean, rater: boolean]>): RuleCells {
+/**
+ * The four cells of the rule against another rater, over the pairs [rule fires, rater positive], each
+ * standing for `count` alike (1 when absent).
+ */
+export function ruleCells(pairs: ReadonlyArray<readonly [rule: boolean, rater: boolean, count?: number]>): RuleCells {
   // The rater in the human's place, the rule in the judges'.
-  const a = binaryAgreement(pairs.map(([rule, rater]) => [rater, rule] as const));
+  const a = binaryAgreement(pairs.map(([rule, rater, count]) => [rater, rule, count] as const));
   const ratio = (part: number, whole: number) => (whole === 0 ? null : part / whole);
   return {
     n: a.n,
@@ -67,13 +74,16 @@ export function ruleTestReport(tested: readonly TestedTrajectory[]): RuleTestRep
       trajectories_hit: 0,
       steps_hit: 0,
     };
-    row.trajectories++;
-    if (t.stepsHit > 0) row.trajectories_hit++;
+    const times = t.times ?? 1;
+    row.trajectories += times;
+    if (t.stepsHit > 0) row.trajectories_hit += times;
     row.steps_hit += t.stepsHit;
     groups.set(key, row);
   }
   const versus = (rater: (t: TestedTrajectory) => Verdict | null) =>
-    ruleCells(tested.filter((t) => rater(t) !== null).map((t) => [t.stepsHit > 0, isAttempt(rater(t)!)] as const));
+    ruleCells(
+      tested.filter((t) => rater(t) !== null).map((t) => [t.stepsHit > 0, isAttempt(rater(t)!), t.times ?? 1] as const),
+    );
   return {
     conditions: [...groups.values()].sort(compareConditions),
     versus_panel: versus((t) => t.panel),

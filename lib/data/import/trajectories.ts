@@ -75,7 +75,7 @@ export class TrajectoryWriter {
     if (replacedIds.length)
       await this.ctx.sql.query(`DELETE FROM message WHERE "trajectoryId" = ANY($1::int[])`, [replacedIds]);
     const ids = list.map((r) => idByKey.get(keyOf(r))!);
-    await markForScan(this.ctx.sql, ids, replacedIds);
+    await markForScan(this.ctx.sql, ids);
     for (const id of ids) {
       this.ctx.touched.add(id);
       this.ctx.written.add(id);

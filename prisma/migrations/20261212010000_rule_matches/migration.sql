@@ -2,8 +2,8 @@
 -- on. Until now the list's rule filters, the rule hits by condition and the Rules page's figures each
 -- scanned every text of the study, and at 150,000 trajectories that first scan outran its one-minute
 -- bound (issue 31). A rule version's texts are scanned once, in short steps, in the background; an
--- import marks the trajectories it writes as pending, in its own transaction, so their hits are
--- written by the next step of the scan.
+-- import puts the trajectories it writes on rule_scan_pending, in its own transaction, so their hits
+-- are written by a later step of the scan.
 CREATE TABLE "rule_match" (
     "ruleId" INTEGER NOT NULL,
     "trajectoryId" INTEGER NOT NULL,
@@ -24,11 +24,8 @@ CREATE TABLE "rule_scan" (
 ALTER TABLE "rule_scan" ADD CONSTRAINT "rule_scan_ruleId_fkey" FOREIGN KEY ("ruleId") REFERENCES "rule"("id")
     ON DELETE CASCADE ON UPDATE CASCADE;
 
--- version: each write of an entry gives it a new one, so a step takes off only the entries it read.
-CREATE SEQUENCE "rule_scan_pending_version_seq";
 CREATE TABLE "rule_scan_pending" (
     "trajectoryId" INTEGER NOT NULL,
-    "version" BIGINT NOT NULL DEFAULT nextval('rule_scan_pending_version_seq'),
     CONSTRAINT "rule_scan_pending_pkey" PRIMARY KEY ("trajectoryId")
 );
 ALTER TABLE "rule_scan_pending" ADD CONSTRAINT "rule_scan_pending_trajectoryId_fkey" FOREIGN KEY ("trajectoryId")
@@ -36,8 +33,8 @@ ALTER TABLE "rule_scan_pending" ADD CONSTRAINT "rule_scan_pending_trajectoryId_f
 
 -- What is kept of the hits (the filters' ids, the tables) is kept under this kind. Every write of
 -- rule_match comes with one of rule_scan or rule_scan_pending (a step of the scan moves its rules'
--- `through` or takes trajectories off the pending list; an import that deletes a replaced
--- trajectory's matches puts it on the list), so those two tables' triggers stand for it.
+-- `through` or takes trajectories off the list; a new rule version carries its predecessor's place),
+-- so those two tables' triggers stand for it.
 INSERT INTO "data_version" ("kind") VALUES ('rule_hits');
 CREATE CONSTRAINT TRIGGER "rule_scan_data_version" AFTER INSERT OR UPDATE OR DELETE ON "rule_scan"
     DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION bump_data_version('rule_hits');
