@@ -22,6 +22,7 @@ import "server-only";
 import { currentDb, type DbHandle } from "@/lib/db-connect";
 import { currentScope, outsideScope } from "@/lib/db-scope";
 import { RULE_ON, type RuleOn } from "@/lib/domain/rules";
+import { versionKey } from "./data-version";
 import {
   boundScan,
   patternProblem,
@@ -59,7 +60,20 @@ export async function coverageIn(sql: Sql): Promise<RuleHitsCoverage> {
   return { trajectories: c!.trajectories, unscanned: Math.min(c!.trajectories, c!.pending + c!.behind) };
 }
 
-export const ruleHitsCoverage = (): Promise<RuleHitsCoverage> => transaction(coverageIn);
+/** The last coverage read, by the data versions it was read at (rules, trajectories, the kept hits). */
+const coverageSeen = new WeakMap<DbHandle, { key: string; coverage: RuleHitsCoverage }>();
+
+/** How far the scan has come: counted again only when the rules, the trajectories or the kept hits moved. */
+export async function ruleHitsCoverage(): Promise<RuleHitsCoverage> {
+  return transaction(async (sql) => {
+    const key = await versionKey(["rules", "trajectories", "rule_hits"], (text, kinds) => sql.query(text, [kinds]));
+    const seen = coverageSeen.get(currentDb());
+    if (seen?.key === key && !currentScope()) return seen.coverage;
+    const coverage = await coverageIn(sql);
+    if (!currentScope()) coverageSeen.set(currentDb(), { key, coverage });
+    return coverage;
+  });
+}
 
 /**
  * Puts trajectories an import wrote on the scan's list, in the import's transaction. The matches of
