@@ -8,16 +8,17 @@ import { ruleHitsCaughtUp } from "./rule-matches";
 import { RULES_IN_FORCE } from "./rules";
 import { transaction } from "./sql";
 
+// Each trajectory some enabled rule fires on, once, with the categories of those rules; joined to
+// every trajectory (a hash join: correlated EXISTS per category took 132 s at 150,000 trajectories).
 const RULE_HITS_SQL = `
-  WITH h AS (SELECT DISTINCT m."trajectoryId" AS id, l.category FROM rule_match m
-    JOIN ${RULES_IN_FORCE} l ON l.id = m."ruleId" WHERE l.enabled)
+  WITH h AS (SELECT m."trajectoryId" AS id,
+      ${CATEGORIES.map((c) => `bool_or(l.category = '${c}') AS "${c}"`).join(", ")}
+    FROM rule_match m JOIN ${RULES_IN_FORCE} l ON l.id = m."ruleId" WHERE l.enabled GROUP BY 1)
   SELECT b.name AS benchmark, m.name AS model, t.network, t.prompt::text AS prompt, count(*)::int AS trajectories,
-    count(*) FILTER (WHERE EXISTS (SELECT 1 FROM h WHERE h.id = t.id))::int AS any,
-    ${CATEGORIES.map(
-      (c) =>
-        `count(*) FILTER (WHERE EXISTS (SELECT 1 FROM h WHERE h.id = t.id AND h.category = '${c}'))::int AS "${c}"`,
-    ).join(",\n    ")}
+    count(h.id)::int AS any,
+    ${CATEGORIES.map((c) => `count(*) FILTER (WHERE h."${c}")::int AS "${c}"`).join(",\n    ")}
   FROM trajectory t JOIN benchmark b ON b.id = t."benchmarkId" JOIN agent_model m ON m.id = t."modelId"
+    LEFT JOIN h ON h.id = t.id
   GROUP BY 1, 2, 3, 4`;
 
 export async function getRuleHits(): Promise<RuleHitsRow[]> {

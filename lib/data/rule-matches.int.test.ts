@@ -5,14 +5,18 @@
 // filters, the rule hits by condition and the Rules page's figures say the same. Before that, the
 // readers say how many trajectories are not yet read.
 import fc from "fast-check";
+import pg from "pg";
 import { describe, expect, it } from "vitest";
+import { currentDb } from "@/lib/db-connect";
 import { runImport } from "@/lib/import/run/records";
 import { asLines, trajectoryFixture } from "@/prisma/factories";
+import { freezeReport } from "./frozen-reports";
+import { createPerson } from "./people";
 import { ruleFigures } from "./rule-figures";
 import { getRuleHits } from "./rule-hits";
 import { ruleHitsCaughtUp, ruleHitsCoverage, scanRuleHits, scanStep } from "./rule-matches";
 import { firedIds } from "./rule-scans";
-import { hitsSql, RULES_IN_FORCE, setRuleEnabled, writeRule } from "./rules";
+import { hitsSql, RULE_SCAN_LOCK, RULES_IN_FORCE, setRuleEnabled, writeRule } from "./rules";
 import { transaction } from "./sql";
 
 const COMMANDS = ["pip download foo", "git log --all", "ls", "cat FETCH_HEAD", "curl https://github.com/a/b"];
@@ -168,4 +172,41 @@ describe("the rules' kept hits", () => {
       { numRuns: 30 },
     );
   });
+
+  // Another process holding the scan (its lock, on a connection of its own): PostgreSQL only, the
+  // embedded database has one connection.
+  it.runIf(process.env.DATABASE_URL)(
+    "while the scan cannot run, readers say what is not read and a report is not frozen; then it is",
+    async () => {
+      const handle = currentDb();
+      const other = new pg.Client({ connectionString: (handle.target as { url: string }).url });
+      await other.connect();
+      try {
+        await scanRuleHits();
+        // A rule version no step has read (writing it waits for the scan's lock: first): every
+        // trajectory is behind for it.
+        await writeRule(null, { name: "own-held", category: "OTHER", on: "command", pattern: "curl" });
+        await other.query(`SELECT pg_advisory_lock(${RULE_SCAN_LOCK})`);
+        const { trajectories } = await ruleHitsCoverage();
+        expect(trajectories).toBeGreaterThan(0);
+        expect(await ruleHitsCaughtUp(200)).toEqual({ unscanned: trajectories, trajectories });
+        const p = await createPerson("system", {
+          handle: "rm-res",
+          email: "rm-res@example.org",
+          role: "RESEARCHER",
+          password: "password-1",
+        });
+        const researcher = { id: p.id, handle: "rm-res", role: "RESEARCHER" } as const;
+        await expect(freezeReport(researcher, "held")).rejects.toMatchObject({
+          code: "CONFLICT",
+          message: expect.stringContaining(`not yet read ${trajectories} of ${trajectories} trajectories`),
+        });
+        await other.query(`SELECT pg_advisory_unlock(${RULE_SCAN_LOCK})`);
+        expect(await ruleHitsCaughtUp(60_000)).toEqual({ unscanned: 0, trajectories });
+        expect(await freezeReport(researcher, "free")).toBeGreaterThan(0);
+      } finally {
+        await other.end();
+      }
+    },
+  );
 });
