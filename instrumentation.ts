@@ -4,8 +4,8 @@
 // minute. Then a judge run that was running when the app last stopped goes on (its requests are in
 // the database; this process is the worker of runs started from the page); a resumption that fails
 // (the database not ready yet, say) is tried again, five times, a little later each time. The rules'
-// hits not yet kept (trajectories imported, rules written while no server ran) are scanned in the
-// background too (lib/data/rule-matches.ts).
+// hits not yet kept (trajectories imported, rules written, by this process or another) are scanned
+// in the background, looked for every two seconds (lib/data/rule-matches.ts).
 const SWEEP_EVERY_MS = 60_000;
 
 export async function register(): Promise<void> {
@@ -15,7 +15,7 @@ export async function register(): Promise<void> {
   const { currentDb } = await import("@/lib/db-connect");
   const { resumeWaitingRuns } = await import("@/lib/judges/service");
   const { retrying } = await import("@/lib/server/retry");
-  const { scanRuleHits } = await import("@/lib/data/rule-matches");
+  const { watchRuleHits } = await import("@/lib/data/rule-matches");
   const say = (what: string, e: unknown) => console.error(`${what}: ${e instanceof Error ? e.message : String(e)}`);
 
   try {
@@ -45,5 +45,5 @@ export async function register(): Promise<void> {
         e,
       ),
   });
-  void scanRuleHits();
+  watchRuleHits();
 }

@@ -6,7 +6,6 @@ import { notFound } from "next/navigation";
 import { z } from "zod";
 import { checkedForm } from "@/lib/action-input";
 import { requireAction } from "@/lib/auth/session";
-import { scanRuleHits } from "@/lib/data/rule-matches";
 import { type RuleSample, testRule } from "@/lib/data/rule-test";
 import { parseRule, setRuleEnabled, writeRule } from "@/lib/data/rules";
 import type { RuleTestReport } from "@/lib/domain/rule-test";
@@ -41,7 +40,6 @@ export async function ruleAction(_: RuleState, form: FormData): Promise<RuleStat
     const rule = read.input();
     if (form.get("do") === "save") {
       const saved = await writeRule(actor, rule);
-      void scanRuleHits(); // its hits, in the background (lib/data/rule-matches.ts)
       revalidatePath("/rules");
       return { ...NO_ERRORS, saved: `${saved.name}: a new version in force`, preview: null, values };
     }

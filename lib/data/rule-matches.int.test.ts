@@ -14,7 +14,7 @@ import { freezeReport } from "./frozen-reports";
 import { createPerson } from "./people";
 import { ruleFigures } from "./rule-figures";
 import { getRuleHits } from "./rule-hits";
-import { ruleHitsCaughtUp, ruleHitsCoverage, scanRuleHits, scanStep } from "./rule-matches";
+import { ruleHitsCaughtUp, ruleHitsCoverage, scanRuleHits, scanStep, watchRuleHits } from "./rule-matches";
 import { firedIds } from "./rule-scans";
 import { hitsSql, RULE_SCAN_LOCK, RULES_IN_FORCE, setRuleEnabled, writeRule } from "./rules";
 import { transaction } from "./sql";
@@ -130,12 +130,38 @@ describe("the rules' kept hits", () => {
     );
     expect(outcome.ok).toBe(true);
     // Two trajectories on the list, and every built-in rule's first scan not begun.
-    expect(await ruleHitsCoverage()).toEqual({ unscanned: 2, trajectories: 2 });
+    expect(await ruleHitsCoverage()).toMatchObject({ unscanned: 2, trajectories: 2 });
     // Waiting for it: a study this small is read at once.
-    expect(await ruleHitsCaughtUp(60_000)).toEqual({ unscanned: 0, trajectories: 2 });
+    expect(await ruleHitsCaughtUp(60_000)).toMatchObject({ unscanned: 0, trajectories: 2 });
     const { scanned, kept } = await bothWays();
     expect(kept).toEqual(scanned);
     expect(kept.length).toBeGreaterThan(0); // t0 runs pip download and reads FETCH_HEAD
+  });
+
+  it("a server process's watch keeps the hits of what was written with no reader asking", async () => {
+    const outcome = await runImport(
+      { fileName: "rm-watched.jsonl", format: "interchange" },
+      asLines([run(7, [[0, 1, 0]]), run(8, [[3, 1, 2]]), run(9, [[1, 2, 0]])] as never[]),
+    );
+    expect(outcome.ok).toBe(true);
+    const before = await ruleHitsCoverage();
+    expect(before.unscanned).toBe(3); // nothing scans them by itself
+    const logged: string[] = [];
+    const stop = watchRuleHits((line) => logged.push(line));
+    try {
+      let left = before.unscanned;
+      for (let waited = 0; left && waited < 20_000; waited += 100) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        left = (await ruleHitsCoverage()).unscanned;
+      }
+      expect(left).toBe(0);
+    } finally {
+      stop();
+    }
+    await scanRuleHits(); // the watch's scan, if still finishing, is this one
+    expect(logged).toEqual([]);
+    const { scanned, kept } = await bothWays();
+    expect(kept).toEqual(scanned);
   });
 
   it("equal a scan of every text after any sequence of writes, and every reader says the same", async () => {
@@ -189,7 +215,7 @@ describe("the rules' kept hits", () => {
         await other.query(`SELECT pg_advisory_lock(${RULE_SCAN_LOCK})`);
         const { trajectories } = await ruleHitsCoverage();
         expect(trajectories).toBeGreaterThan(0);
-        expect(await ruleHitsCaughtUp(200)).toEqual({ unscanned: trajectories, trajectories });
+        expect(await ruleHitsCaughtUp(200)).toMatchObject({ unscanned: trajectories, trajectories });
         const p = await createPerson("system", {
           handle: "rm-res",
           email: "rm-res@example.org",
@@ -202,7 +228,7 @@ describe("the rules' kept hits", () => {
           message: expect.stringContaining(`not yet read ${trajectories} of ${trajectories} trajectories`),
         });
         await other.query(`SELECT pg_advisory_unlock(${RULE_SCAN_LOCK})`);
-        expect(await ruleHitsCaughtUp(60_000)).toEqual({ unscanned: 0, trajectories });
+        expect(await ruleHitsCaughtUp(60_000)).toMatchObject({ unscanned: 0, trajectories });
         expect(await freezeReport(researcher, "free")).toBeGreaterThan(0);
       } finally {
         await other.end();

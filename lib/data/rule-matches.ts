@@ -17,8 +17,9 @@ import "server-only";
 // import has not committed is seen by no step, and is on the list once it is. A step never waits for
 // a lock an import holds (it skips what is locked), so the two never wait for each other in a circle.
 // Readers are told how many trajectories are not yet read, so a figure from a scan under way says
-// so. Each process runs the scan in the background when it starts and whenever a reader finds it
-// behind; a reader waits for it a little when little is left (a small study is read at once).
+// so. Each server process watches for hits not yet kept and runs the scan in the background
+// (watchRuleHits), as does a reader that finds it behind; a reader waits for it a little when little
+// is left (a small study is read at once).
 import { currentDb, type DbHandle } from "@/lib/db-connect";
 import { currentScope, outsideScope } from "@/lib/db-scope";
 import { RULE_ON, type RuleOn } from "@/lib/domain/rules";
@@ -47,6 +48,10 @@ const REST_AFTER_FAILURE_MS = 30_000;
 
 /** How far the scan has come: trajectories not yet read by every rule in force, of all of them. */
 export type RuleHitsCoverage = { unscanned: number; trajectories: number };
+/** ...and the data versions it was read at (rules, trajectories, the kept hits), for a reader's cache. */
+export type RuleHitsRead = RuleHitsCoverage & { versions: string };
+/** How often a server process looks for hits not yet kept (imports by other processes, rules written). */
+const WATCH_EVERY_MS = 2_000;
 
 const COVERAGE_SQL = `
   SELECT (SELECT count(*) FROM trajectory)::int AS trajectories,
@@ -61,17 +66,19 @@ export async function coverageIn(sql: Sql): Promise<RuleHitsCoverage> {
 }
 
 /** The last coverage read, by the data versions it was read at (rules, trajectories, the kept hits). */
-const coverageSeen = new WeakMap<DbHandle, { key: string; coverage: RuleHitsCoverage }>();
+const coverageSeen = new WeakMap<DbHandle, RuleHitsRead>();
 
 /** How far the scan has come: counted again only when the rules, the trajectories or the kept hits moved. */
-export async function ruleHitsCoverage(): Promise<RuleHitsCoverage> {
+export async function ruleHitsCoverage(): Promise<RuleHitsRead> {
   return transaction(async (sql) => {
-    const key = await versionKey(["rules", "trajectories", "rule_hits"], (text, kinds) => sql.query(text, [kinds]));
+    const versions = await versionKey(["rules", "trajectories", "rule_hits"], (text, kinds) =>
+      sql.query(text, [kinds]),
+    );
     const seen = coverageSeen.get(currentDb());
-    if (seen?.key === key && !currentScope()) return seen.coverage;
-    const coverage = await coverageIn(sql);
-    if (!currentScope()) coverageSeen.set(currentDb(), { key, coverage });
-    return coverage;
+    if (seen?.versions === versions && !currentScope()) return seen;
+    const read = { ...(await coverageIn(sql)), versions };
+    if (!currentScope()) coverageSeen.set(currentDb(), read);
+    return read;
   });
 }
 
@@ -262,7 +269,7 @@ export function scanRuleHits(log: (line: string) => void = console.error): Promi
  * figures are whole. With more left, it answers at once, and says how many are not yet read. Inside
  * a scope (figures under another panel, in a transaction rolled back) it only reads.
  */
-export async function ruleHitsCaughtUp(waitMs = READER_WAIT_MS): Promise<RuleHitsCoverage> {
+export async function ruleHitsCaughtUp(waitMs = READER_WAIT_MS): Promise<RuleHitsRead> {
   const first = await ruleHitsCoverage();
   if (!first.unscanned || currentScope()) return first;
   if (first.unscanned > READER_WAITS_FOR && waitMs <= READER_WAIT_MS) {
@@ -273,4 +280,29 @@ export async function ruleHitsCaughtUp(waitMs = READER_WAIT_MS): Promise<RuleHit
   await Promise.race([scanRuleHits(), new Promise((resolve) => (timer = setTimeout(resolve, waitMs)))]);
   clearTimeout(timer);
   return ruleHitsCoverage();
+}
+
+/**
+ * A server process's watch: every two seconds, the coverage (one read of the data versions while
+ * nothing moves), and the scan started when something is not yet read. So the hits of whatever any
+ * process wrote (an import from the page, the API or the command line, a rule from the Rules page or
+ * a rules file) are kept in the background, not first when a reader asks. A failed read is said once
+ * until one succeeds.
+ */
+export function watchRuleHits(log: (line: string) => void = console.error): () => void {
+  let failing = false;
+  const look = async () => {
+    try {
+      const { unscanned } = await ruleHitsCoverage();
+      failing = false;
+      if (unscanned) void scanRuleHits(log);
+    } catch (e) {
+      if (!failing) log(`rule hits: coverage not read (${e instanceof Error ? e.message : String(e)})`);
+      failing = true;
+    }
+  };
+  void look();
+  const timer = setInterval(() => void look(), WATCH_EVERY_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }

@@ -3,12 +3,10 @@ import "server-only";
 // hits), and the one scan of a rule being tried whose matched rows its figures, its samples
 // and the list's filter for its cells all read, under the scan's time limit.
 import { LRUCache } from "lru-cache";
-import { db } from "@/lib/db";
 import type { RuleOn } from "@/lib/domain/rules";
 import type { Category } from "@/lib/domain/verdicts";
 import { AppError } from "@/lib/errors";
-import { versionKey, viaPrisma } from "./data-version";
-import { ruleHitsCaughtUp } from "./rule-matches";
+import { ruleHitsCaughtUp, ruleHitsCoverage } from "./rule-matches";
 import { boundScan, patternProblem, RULE_TEXT, RULES_IN_FORCE, SCAN_TIMEOUT_MS, TEXT_SOURCE } from "./rules";
 import { type Sql, transaction } from "./sql";
 
@@ -25,8 +23,7 @@ export type FiredBy = { rule?: string; category?: Category | "any"; tried?: Trie
  * of the trajectories it has read (ruleHitsCaughtUp says how many are left).
  */
 export async function firedIds(by: FiredBy): Promise<number[]> {
-  if (!by.tried) await ruleHitsCaughtUp();
-  const versions = await versionKey(["rules", "trajectories", "rule_hits"], viaPrisma(db()));
+  const { versions } = by.tried ? await ruleHitsCoverage() : await ruleHitsCaughtUp();
   const key = JSON.stringify([by.rule ?? null, by.category ?? null, by.tried ?? null, versions]);
   const cached = firedCache.get(key);
   if (cached) return cached;

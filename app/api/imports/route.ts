@@ -12,7 +12,6 @@ import { z } from "zod";
 import { requireRequest } from "@/lib/auth/session";
 import { config } from "@/lib/config";
 import { recordFailedImport } from "@/lib/data/import/import-row";
-import { scanRuleHits } from "@/lib/data/rule-matches";
 import { formatBytes } from "@/lib/domain/format";
 import { type Condition, ConditionFieldsSchema } from "@/lib/import/read/condition";
 import { importMemory, readLimits } from "@/lib/import/read/limits";
@@ -202,8 +201,6 @@ async function importUpload(
       }
     },
   });
-  // The rules' hits of what it wrote, in the background (lib/data/rule-matches.ts).
-  if (result.ok) void scanRuleHits();
   send({ result });
 }
 

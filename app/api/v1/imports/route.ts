@@ -10,7 +10,6 @@ import { pipeline } from "node:stream/promises";
 import { apiError, v1Route } from "@/lib/api/v1";
 import { queryOf, V1_QUERIES } from "@/lib/api/v1-spec";
 import { config } from "@/lib/config";
-import { scanRuleHits } from "@/lib/data/rule-matches";
 import { AppError } from "@/lib/errors";
 import { importMemory, readLimits } from "@/lib/import/read/limits";
 import { importFile } from "@/lib/import/run/files";
@@ -69,8 +68,6 @@ export const POST = v1Route("imports:write", async (request, actor) => {
         userId: actor.id,
         strict: strict ?? false,
       });
-      // The rules' hits of what it wrote, in the background (lib/data/rule-matches.ts).
-      if (result.ok) void scanRuleHits();
       return Response.json({ ...result, file: name }, { status: result.ok ? 200 : 422 });
     } finally {
       reservation.release();
