@@ -5,7 +5,7 @@
 // the database; this process is the worker of runs started from the page); a resumption that fails
 // (the database not ready yet, say) is tried again, five times, a little later each time. The rules'
 // hits not yet kept (trajectories imported, rules written, by this process or another) are scanned
-// in the background, looked for every two seconds (lib/data/rule-matches.ts).
+// in the background, looked for every two seconds (lib/server/rule-watch.ts).
 const SWEEP_EVERY_MS = 60_000;
 
 export async function register(): Promise<void> {
@@ -15,7 +15,7 @@ export async function register(): Promise<void> {
   const { currentDb } = await import("@/lib/db-connect");
   const { resumeWaitingRuns } = await import("@/lib/judges/service");
   const { retrying } = await import("@/lib/server/retry");
-  const { watchRuleHits } = await import("@/lib/data/rule-matches");
+  const { watchRuleHits } = await import("@/lib/server/rule-watch");
   const say = (what: string, e: unknown) => console.error(`${what}: ${e instanceof Error ? e.message : String(e)}`);
 
   try {

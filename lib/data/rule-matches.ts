@@ -18,7 +18,7 @@ import "server-only";
 // a lock an import holds (it skips what is locked), so the two never wait for each other in a circle.
 // Readers are told how many trajectories are not yet read, so a figure from a scan under way says
 // so. Each server process watches for hits not yet kept and runs the scan in the background
-// (watchRuleHits), as does a reader that finds it behind; a reader waits for it a little when little
+// (lib/server/rule-watch.ts), as does a reader that finds it behind; a reader waits for it a little when little
 // is left (a small study is read at once).
 import { currentDb, type DbHandle } from "@/lib/db-connect";
 import { currentScope, outsideScope } from "@/lib/db-scope";
@@ -50,8 +50,6 @@ const REST_AFTER_FAILURE_MS = 30_000;
 export type RuleHitsCoverage = { unscanned: number; trajectories: number };
 /** ...and the data versions it was read at (rules, trajectories, the kept hits), for a reader's cache. */
 export type RuleHitsRead = RuleHitsCoverage & { versions: string };
-/** How often a server process looks for hits not yet kept (imports by other processes, rules written). */
-const WATCH_EVERY_MS = 2_000;
 
 const COVERAGE_SQL = `
   SELECT (SELECT count(*) FROM trajectory)::int AS trajectories,
@@ -280,29 +278,4 @@ export async function ruleHitsCaughtUp(waitMs = READER_WAIT_MS): Promise<RuleHit
   await Promise.race([scanRuleHits(), new Promise((resolve) => (timer = setTimeout(resolve, waitMs)))]);
   clearTimeout(timer);
   return ruleHitsCoverage();
-}
-
-/**
- * A server process's watch: every two seconds, the coverage (one read of the data versions while
- * nothing moves), and the scan started when something is not yet read. So the hits of whatever any
- * process wrote (an import from the page, the API or the command line, a rule from the Rules page or
- * a rules file) are kept in the background, not first when a reader asks. A failed read is said once
- * until one succeeds.
- */
-export function watchRuleHits(log: (line: string) => void = console.error): () => void {
-  let failing = false;
-  const look = async () => {
-    try {
-      const { unscanned } = await ruleHitsCoverage();
-      failing = false;
-      if (unscanned) void scanRuleHits(log);
-    } catch (e) {
-      if (!failing) log(`rule hits: coverage not read (${e instanceof Error ? e.message : String(e)})`);
-      failing = true;
-    }
-  };
-  void look();
-  const timer = setInterval(() => void look(), WATCH_EVERY_MS);
-  timer.unref();
-  return () => clearInterval(timer);
 }
