@@ -157,7 +157,10 @@ describe("the labelling queue", () => {
     expect(rows.length - before.length).toBe(2);
     const annLabel = rows.find((l) => l.annotator.handle === "ann")!;
     expect(annLabel.revisions).toHaveLength(1);
+    expect(annLabel.revisions[0]).toMatchObject({ editorId: ann.id, before: null });
+    expect(annLabel.revisions[0]!.after).toMatchObject({ verdicts: { UPSTREAM: "ATTEMPTED" }, note: null });
     expect(rows.find((l) => l.annotator.handle === "ben")!.note).toBe("ben's");
+    expect((await db().trajectory.findUnique({ where: { id: trajectoryId } }))!.labelCount).toBe(rows.length);
 
     // Two tabs opened on the saved label: the first edit lands, the second (based on the same version) is refused.
     const base = annLabel.updatedAt.toISOString();
@@ -186,6 +189,31 @@ describe("the labelling queue", () => {
     expect(last.after).toMatchObject({ verdicts: { UPSTREAM: "SUCCESSFUL" } });
     // The trajectory's label count follows.
     expect((await db().trajectory.findUnique({ where: { id: trajectoryId } }))!.labelCount).toBe(rows.length);
+  });
+
+  it("refuses the second of two different first forms given at once (two tabs), keeping the first", async () => {
+    const d = await draftStudy(researcher, design({ name: "two first forms" }));
+    const id = await createStudy(researcher, design({ name: "two first forms" }), d.digest);
+    const trajectoryId = await unlabelled(d.items);
+    const countBefore = (await db().trajectory.findUnique({ where: { id: trajectoryId } }))!.labelCount;
+    const tabs = await Promise.allSettled([
+      submitLabel(ann, form(id, trajectoryId, { note: "first tab" })),
+      submitLabel(ann, form(id, trajectoryId, { note: "second tab" })),
+    ]);
+    expect(tabs.map((t) => t.status).sort()).toEqual(["fulfilled", "rejected"]);
+    const refused = tabs.find((t) => t.status === "rejected") as PromiseRejectedResult;
+    expect(refused.reason).toBeInstanceOf(LabelConflict);
+    const kept = await db().label.findMany({
+      where: { trajectoryId, annotatorId: ann.id },
+      include: { revisions: true },
+    });
+    expect(kept).toHaveLength(1);
+    expect(kept[0]!.revisions).toHaveLength(1);
+    // The stored note is the landed tab's, and its revision says so.
+    const landed = tabs.indexOf(tabs.find((t) => t.status === "fulfilled")!);
+    expect(kept[0]!.note).toBe(landed === 0 ? "first tab" : "second tab");
+    expect(kept[0]!.revisions[0]!.after).toMatchObject({ note: kept[0]!.note });
+    expect((await db().trajectory.findUnique({ where: { id: trajectoryId } }))!.labelCount).toBe(countBefore + 1);
   });
 });
 
