@@ -2,13 +2,14 @@
 // checked), and on a shared report's link, each viewer apart (its header names them).
 import crypto from "node:crypto";
 import type { IncomingMessage } from "node:http";
+import { gunzipSync } from "node:zlib";
 import { describe, expect, it, vi } from "vitest";
 import { auth } from "@/lib/auth/auth";
 import { authSecret } from "@/lib/auth/secret";
 import { freezeReport, shareReport } from "@/lib/data/frozen-reports";
 import { createPerson } from "@/lib/data/people";
 import { db } from "@/lib/db";
-import { PageCache, STREAM_LAG_MS } from "./page-cache";
+import { type KeptPage, PageCache, STREAM_LAG_MS, sendKept } from "./page-cache";
 
 const request = (url: string, cookie?: string) =>
   ({ method: "GET", url, headers: cookie ? { cookie } : {} }) as unknown as IncomingMessage;
@@ -170,5 +171,69 @@ describe("a kept page whose data moved", () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe("a kept page sent again", () => {
+  const OLD = "b2xkLW5vbmNlLW9mLTE2Yg==";
+  const policy = (nonce: string) => `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`;
+  const html = `<html><script nonce="${OLD}">a()</script>${"<tr><td>row</td></tr>".repeat(500)}<script nonce="${OLD}">b()</script></html>`;
+  /** What sendKept writes: its status, headers and body. */
+  const sink = () => {
+    const out = { status: 0, headers: {} as Record<string, string>, body: Buffer.alloc(0) as Buffer };
+    return {
+      out,
+      res: {
+        writeHead(status: number, headers: Record<string, string>) {
+          out.status = status;
+          out.headers = headers;
+        },
+        end(body: Buffer) {
+          out.body = body;
+        },
+      } as never,
+    };
+  };
+  const send = (page: KeptPage, gzip: boolean) => {
+    const { out, res } = sink();
+    sendKept({ headers: gzip ? { "accept-encoding": "gzip, br" } : {} } as never, res, page, "hit");
+    const body = (gzip ? gunzipSync(out.body) : out.body).toString();
+    const nonce = /'nonce-([^']+)'/.exec(out.headers["content-security-policy"] ?? "")?.[1] ?? "";
+    return { out, body, nonce };
+  };
+
+  it("carries a nonce of its own in its policy and scripts, gzipped before and after it is compressed once", async () => {
+    const cache = new PageCache(() => db(), 1024 * 1024, authSecret());
+    const res = {
+      statusCode: 200,
+      write: () => true,
+      end: (_chunk?: string) => undefined,
+      getHeaders: () => ({ "content-type": "text/html; charset=utf-8", "content-security-policy": policy(OLD) }),
+      on: () => undefined,
+    };
+    const key = "u1/RESEARCHER /results labels:1,trajectories:1,votes:1";
+    cache.capture(key, res as never);
+    res.end(html);
+    const seen = new Set<string>();
+    const check = (page: KeptPage, gzip: boolean) => {
+      const { out, body, nonce } = send(page, gzip);
+      expect(out.status).toBe(200);
+      expect(out.headers["content-encoding"]).toBe(gzip ? "gzip" : undefined);
+      expect(Number(out.headers["content-length"])).toBe(out.body.length);
+      expect(nonce).toHaveLength(24);
+      expect(nonce).not.toBe(OLD);
+      expect(seen.has(nonce)).toBe(false);
+      seen.add(nonce);
+      expect(body).toBe(html.replaceAll(OLD, nonce));
+    };
+    const first = cache.get(key)!;
+    expect(first.deflated).toBeUndefined(); // compressed in the background: sent compressed per reader meanwhile
+    check(first, true);
+    await vi.waitFor(() => expect(cache.get(key)?.deflated).toBeDefined());
+    const later = cache.get(key)!;
+    expect(later.deflated).toHaveLength(3); // before, between and after the two scripts' nonces
+    check(later, true);
+    check(later, true);
+    check(later, false);
   });
 });

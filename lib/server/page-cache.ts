@@ -8,6 +8,7 @@ import { LRUCache } from "lru-cache";
 import type { PrismaClient } from "@/generated/prisma/client";
 import { verifiedToken } from "@/lib/auth/secret";
 import { versionKey, viaPrisma } from "@/lib/data/data-version";
+import { deflatePieces, splicedGzip } from "./spliced-gzip";
 
 export type Kind =
   | "trajectories"
@@ -40,6 +41,8 @@ export type KeptPage = {
   at: number[];
   /** When its render began (ms since the epoch): it shows no write that ended after. */
   renderedFrom: number;
+  /** The body deflated once between the nonce's places (lib/server/spliced-gzip.ts), once ready. */
+  deflated?: Buffer[];
 };
 
 /**
@@ -127,7 +130,10 @@ export class PageCache {
     /** The secret session cookies are signed with (lib/auth/secret.ts). */
     private readonly secret: string,
   ) {
-    this.kept = new LRUCache({ maxSize: maxBytes, sizeCalculation: (p) => p.body.length + 2048 });
+    this.kept = new LRUCache({
+      maxSize: maxBytes,
+      sizeCalculation: (p) => p.body.length + (p.deflated?.reduce((n, b) => n + b.length, 0) ?? 0) + 2048,
+    });
   }
 
   /** The key of a request's page, or null when it is not kept. */
@@ -224,7 +230,16 @@ export class PageCache {
         !headers["content-encoding"];
       const body = Buffer.concat(chunks);
       const kept = keep ? { headers, body, nonce, at: offsets(body, nonce), renderedFrom } : null;
-      if (kept) this.kept.set(key, kept);
+      if (kept) {
+        this.kept.set(key, kept);
+        // Compressed once, off the event loop; each reader's copy is then spliced, not compressed.
+        void deflatePieces(body, kept.at, NONCE_LENGTH).then(
+          (deflated) => {
+            if (this.kept.peek(key) === kept) this.kept.set(key, { ...kept, deflated });
+          },
+          () => undefined, // sent compressed per reader, as before it was ready
+        );
+      }
       finish(kept);
       return result;
     }) as typeof res.end;
@@ -259,7 +274,7 @@ export function sendKept(req: IncomingMessage, res: ServerResponse, page: KeptPa
   delete headers["transfer-encoding"];
   headers["x-page-cache"] = how;
   if (/\bgzip\b/.test(String(req.headers["accept-encoding"] ?? ""))) {
-    body = gzipSync(body, { level: 1 });
+    body = page.deflated ? splicedGzip(page.deflated, body, page.at, NONCE_LENGTH) : gzipSync(body, { level: 1 });
     headers["content-encoding"] = "gzip";
     headers.vary = "Accept-Encoding";
   }
