@@ -177,7 +177,8 @@ describe("a kept page whose data moved", () => {
 describe("a kept page sent again", () => {
   const OLD = "b2xkLW5vbmNlLW9mLTE2Yg==";
   const policy = (nonce: string) => `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`;
-  const html = `<html><script nonce="${OLD}">a()</script>${"<tr><td>row</td></tr>".repeat(500)}<script nonce="${OLD}">b()</script></html>`;
+  const script = (call: string) => `<script nonce="${OLD}">${call}</script>`;
+  const html = `<html>${script("a()")}${"<tr><td>row</td></tr>".repeat(500)}${script("b()")}</html>`;
   /** What sendKept writes: its status, headers and body. */
   const sink = () => {
     const out = { status: 0, headers: {} as Record<string, string>, body: Buffer.alloc(0) as Buffer };
@@ -202,7 +203,7 @@ describe("a kept page sent again", () => {
     return { out, body, nonce };
   };
 
-  it("carries a nonce of its own in its policy and scripts, gzipped before and after it is compressed once", async () => {
+  it("carries a nonce of its own in policy and scripts, gzipped before and after it is compressed once", async () => {
     const cache = new PageCache(() => db(), 1024 * 1024, authSecret());
     const res = {
       statusCode: 200,
