@@ -18,12 +18,13 @@ import { workJudges } from "@/lib/judges/worker";
 import type { Annotator } from "./bench-annotators";
 import { cpuWindow } from "./bench-cpu";
 import { type Load, percentile } from "./bench-load";
+import type { Probe } from "./bench-readers";
 
 export type MixedFigures = {
   judge_alone_votes_per_s: number;
   judge_mixed_votes_per_s: number;
   judge_mixed_share_of_alone: number;
-  readers: Load;
+  readers: Load & { probe: Probe };
   label_saves: number;
   label_save_p50_ms: number;
   label_save_p95_ms: number;

@@ -449,6 +449,13 @@ try {
       `${mixed.readers.errors} errors (${CONNECTIONS} clients)`,
     );
     row(
+      "mixed: a probe's answers, by how kept",
+      Object.entries(mixed.readers.probe)
+        .map(([how, p]) => `${how} ${p.n}: p50/p95/max ${p.p50}/${p.p95}/${p.max} ms`)
+        .join("; "),
+      "x-page-cache: hit, stale (the copy before), miss (rendered for it)",
+    );
+    row(
       "mixed: label saves",
       `p50/p95 ${mixed.label_save_p50_ms}/${mixed.label_save_p95_ms} ms`,
       `${mixed.label_saves} saved, ${mixed.label_errors} errors`,
