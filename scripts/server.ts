@@ -92,10 +92,13 @@ if (!dev && cluster.isPrimary) {
     pages?.noteWrites(req, res);
     const key = pages ? await pages.keyOf(req).catch(() => null) : null;
     if (!pages || !key) return handle(req, res);
-    const kept = pages.get(key) ?? (await pages.pending(key));
+    const kept = pages.get(key);
     if (kept) return sendKept(req, res, kept, "hit");
     const previous = pages.previous(key, req);
     if (previous) return sendKept(req, res, previous, "stale");
+    // Nothing it may be sent from before (its viewer wrote since): the render under way, if any.
+    const rendered = await pages.pending(key);
+    if (rendered) return sendKept(req, res, rendered, "hit");
     // Rendered plain (the kept copy is compressed per reader when sent again), and recorded.
     delete req.headers["accept-encoding"];
     res.setHeader("x-page-cache", "miss");

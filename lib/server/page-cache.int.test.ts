@@ -120,8 +120,15 @@ describe("a kept page whose data moved", () => {
     // ...but not another viewer's, nor another page's.
     expect(cache.previous(key("u2/RESEARCHER", "/results", 3, 1), me)).toBeUndefined();
     expect(cache.previous(key("u1/RESEARCHER", "/agreement", 3, 1), me)).toBeUndefined();
-    // A reader of the very data being rendered waits for that render instead.
-    expect(cache.previous(v2, me)).toBeUndefined();
+    // So does a reader of the very data being rendered: nobody waits for it...
+    expect(cache.previous(v2, me)?.body.toString()).toBe("<p>one</p>");
+    // ...but whoever wrote since the copy was rendered (another tab of the viewer's), who waits for
+    // the render to see their write.
+    const wrote = response();
+    cache.noteWrites(reader("token-of-u1-writer", "POST"), wrote as never);
+    wrote.close();
+    expect(cache.previous(v2, reader("token-of-u1-writer"))).toBeUndefined();
+    expect(cache.previous(v2, me)?.body.toString()).toBe("<p>one</p>");
     const waiting = cache.pending(v2);
     second.finish();
     expect((await waiting)?.body.toString()).toBe("<p>two</p>");
