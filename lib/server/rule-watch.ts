@@ -1,4 +1,5 @@
 import "server-only";
+// The rules' hits kept in the background for whatever any process wrote (lib/data/rule-matches.ts).
 import { ruleHitsCoverage, scanRuleHits } from "@/lib/data/rule-matches";
 
 /** How often a server process looks for hits not yet kept (imports by other processes, rules written). */
@@ -13,7 +14,10 @@ const WATCH_EVERY_MS = 2_000;
  */
 export function watchRuleHits(log: (line: string) => void = console.error): () => void {
   let failing = false;
+  let looking = false; // one look at a time: the embedded database may be held by an import for minutes
   const look = async () => {
+    if (looking) return;
+    looking = true;
     try {
       const { unscanned } = await ruleHitsCoverage();
       failing = false;
@@ -21,6 +25,8 @@ export function watchRuleHits(log: (line: string) => void = console.error): () =
     } catch (e) {
       if (!failing) log(`rule hits: coverage not read (${e instanceof Error ? e.message : String(e)})`);
       failing = true;
+    } finally {
+      looking = false;
     }
   };
   void look();
