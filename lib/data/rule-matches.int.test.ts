@@ -8,6 +8,7 @@ import fc from "fast-check";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { currentDb } from "@/lib/db-connect";
+import { CATEGORIES } from "@/lib/domain/verdicts";
 import { runImport } from "@/lib/import/run/records";
 import { watchRuleHits } from "@/lib/server/rule-watch";
 import { asLines, trajectoryFixture } from "@/prisma/factories";
@@ -189,6 +190,11 @@ describe("the rules' kept hits", () => {
         );
         const byCondition = await getRuleHits();
         expect(byCondition.reduce((n, r) => n + r.fired.any, 0)).toBe(anyEnabled.size);
+        // Each category's column: the trajectories an enabled rule of that category fires on.
+        for (const c of CATEGORIES) {
+          const ofCategory = new Set(truth.filter((t) => t.enabled && t.category === c).flatMap((t) => t.ids));
+          expect([c, byCondition.reduce((n, r) => n + r.fired[c], 0)]).toEqual([c, ofCategory.size]);
+        }
         for (const f of await ruleFigures()) {
           const t = truth.find((x) => x.name === f.rule.name);
           const fired = f.report.conditions.reduce((n, c) => n + c.trajectories_hit, 0);

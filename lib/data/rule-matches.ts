@@ -18,8 +18,8 @@ import "server-only";
 // a lock an import holds (it skips what is locked), so the two never wait for each other in a circle.
 // Readers are told how many trajectories are not yet read, so a figure from a scan under way says
 // so. Each server process watches for hits not yet kept and runs the scan in the background
-// (lib/server/rule-watch.ts), as does a reader that finds it behind; a reader waits for it a little when little
-// is left (a small study is read at once).
+// (lib/server/rule-watch.ts), as does a reader that finds it behind; a reader waits for it a little
+// when little is left (a small study is read at once).
 import { currentDb, type DbHandle } from "@/lib/db-connect";
 import { currentScope, outsideScope } from "@/lib/db-scope";
 import { RULE_ON, type RuleOn } from "@/lib/domain/rules";

@@ -163,8 +163,8 @@ export class PageCache {
   /**
    * The copy of the page kept last, when it stands for the data of `key` (decision 38): while the
    * page is being rendered afresh (readers get it as it was one render ago instead of each rendering
-   * it again or waiting for the render), or when only votes and labels moved since it was rendered, under
-   * STREAM_LAG_MS ago.
+   * it again or waiting for the render), or when only votes and labels moved since it was rendered,
+   * under STREAM_LAG_MS ago.
    * Never when the viewer wrote since it was rendered: whoever reads after their own write sees it.
    */
   previous(key: string, req: IncomingMessage): KeptPage | undefined {
