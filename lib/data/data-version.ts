@@ -7,8 +7,11 @@ import type { PrismaClient } from "@/generated/prisma/client";
 /** How the key is read: through Prisma, or through a transaction's own connection (lib/data/sql.ts). */
 export type VersionQuery = (text: string, kinds: readonly string[]) => Promise<Array<{ key: string | null }>>;
 
-const VERSIONS_SQL = `SELECT string_agg(kind || ':' || n, ',' ORDER BY kind) AS key FROM data_version
-  WHERE kind = ANY($1::text[])`;
+/** The key of the kinds in the text[] parameter `param` ("$1"), as a scalar subquery. */
+export const versionsOf = (param: string) =>
+  `(SELECT string_agg(kind || ':' || n, ',' ORDER BY kind) FROM data_version WHERE kind = ANY(${param}::text[]))`;
+
+const VERSIONS_SQL = `SELECT ${versionsOf("$1")} AS key`;
 
 export const viaPrisma =
   (client: PrismaClient): VersionQuery =>

@@ -6,7 +6,7 @@ import { gunzipSync } from "node:zlib";
 import { describe, expect, it, vi } from "vitest";
 import { auth } from "@/lib/auth/auth";
 import { authSecret } from "@/lib/auth/secret";
-import { freezeReport, shareReport } from "@/lib/data/frozen-reports";
+import { freezeReport, revokeLink, shareReport } from "@/lib/data/frozen-reports";
 import { createPerson } from "@/lib/data/people";
 import { db } from "@/lib/db";
 import { type KeptPage, PageCache, STREAM_LAG_MS, sendKept } from "./page-cache";
@@ -67,6 +67,16 @@ describe("the page cache's viewer", () => {
     expect(signedOut).toContain(" signed-out ");
     expect(forged).toBe(signedOut);
     expect(asResearcher).not.toBe(signedOut);
+    // The key ends with the versions of what the page shows: the frozen reports' alone.
+    expect(signedOut).toMatch(/ reports:\d+$/);
+    // A link nobody made, and this one once revoked, open no page: nothing is kept for them.
+    expect(await cache.keyOf(request(`/r/${"x".repeat(43)}`, cookie))).toBeNull();
+    const link = await db().reportLink.findFirstOrThrow({ where: { reportId }, select: { id: true } });
+    await revokeLink(researcher, link.id);
+    expect(await cache.keyOf(request(path, cookie))).toBeNull();
+    // An expired session is nobody, as to better-auth.
+    await db().session.updateMany({ where: { userId: p.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    expect(await cache.keyOf(request("/results", cookie))).toBeNull();
   });
 });
 

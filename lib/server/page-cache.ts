@@ -7,7 +7,7 @@ import { gzipSync } from "node:zlib";
 import { LRUCache } from "lru-cache";
 import type { PrismaClient } from "@/generated/prisma/client";
 import { verifiedToken } from "@/lib/auth/secret";
-import { versionKey, viaPrisma } from "@/lib/data/data-version";
+import { versionsOf } from "@/lib/data/data-version";
 import { deflatePieces, splicedGzip } from "./spliced-gzip";
 
 export type Kind =
@@ -89,27 +89,20 @@ function sessionToken(req: IncomingMessage, secret: string): string | null {
 }
 
 /**
- * The viewer of a request, by their session, known only as better-auth knows them: the cookie's
- * signature checked with the app's secret, the session live. Null: nobody signed in (or a cookie
- * that is not the app's, which better-auth would refuse too).
+ * Who views a request's page, the shared link it opens and the versions of the data it shows, in
+ * one statement (a round trip is a wait for a core under load, and each request asks). The viewer
+ * is known as better-auth knows them: the cookie's signature checked with the app's secret, the
+ * session live; null: nobody signed in (or a cookie that is not the app's, which better-auth would
+ * refuse too). The link: while it opens its report (not revoked, not expired).
  */
-async function viewer(db: PrismaClient, req: IncomingMessage, secret: string): Promise<string | null> {
-  const token = sessionToken(req, secret);
-  if (!token) return null;
-  const rows = await db.$queryRaw<Array<{ id: string; role: string | null }>>`
-    SELECT u.id, u.role::text AS role FROM session s JOIN "user" u ON u.id = s."userId"
-    WHERE s.token = ${token} AND s."expiresAt" > now()`;
-  return rows[0] ? `${rows[0].id}/${rows[0].role ?? ""}` : null;
-}
+const KEY_SQL = `SELECT
+  (SELECT u.id || '/' || coalesce(u.role::text, '') FROM session s JOIN "user" u ON u.id = s."userId"
+    WHERE s.token = $1 AND s."expiresAt" > now()) AS viewer,
+  (SELECT 'link-of-report-' || "reportId" FROM report_link
+    WHERE "tokenHash" = $2 AND "revokedAt" IS NULL AND ("expiresAt" IS NULL OR "expiresAt" > now())) AS link,
+  ${versionsOf("$3")} AS versions`;
 
-/** A shared report's link, while it opens its report (not revoked, not expired): its report, or null. */
-async function openLink(db: PrismaClient, token: string): Promise<string | null> {
-  const hash = createHash("sha256").update(token).digest("hex");
-  const rows = await db.$queryRaw<Array<{ id: number }>>`
-    SELECT "reportId" AS id FROM report_link
-    WHERE "tokenHash" = ${hash} AND "revokedAt" IS NULL AND ("expiresAt" IS NULL OR "expiresAt" > now())`;
-  return rows[0] ? `link-of-report-${rows[0].id}` : null;
-}
+type KeyRow = { viewer: string | null; link: string | null; versions: string | null };
 
 /** A key's page, what it names but the versions: the viewer, the path and the query. */
 const pageOf = (key: string) => key.slice(0, key.lastIndexOf(" "));
@@ -144,11 +137,12 @@ export class PageCache {
     if (!page) return null;
     // A shared report's page shows its link's report, and the header of whoever opens it: kept per
     // link and viewer (a signed-out visitor is one viewer).
-    const who = await viewer(this.db(), req, this.secret);
-    const link = page.shared ? await openLink(this.db(), url.pathname.slice(3)) : null;
+    const hash = page.shared ? createHash("sha256").update(url.pathname.slice(3)).digest("hex") : null;
+    const [row] = await this.db().$queryRawUnsafe<KeyRow[]>(KEY_SQL, sessionToken(req, this.secret), hash, page.kinds);
+    const { viewer: who = null, link = null, versions = null } = row ?? {};
     if (page.shared ? !link : !who) return null;
     const keyOfViewer = page.shared ? `${link} ${who ?? "signed-out"}` : who;
-    return `${keyOfViewer} ${url.pathname}${url.search} ${await versionKey(page.kinds, viaPrisma(this.db()))}`;
+    return `${keyOfViewer} ${url.pathname}${url.search} ${versions ?? ""}`;
   }
 
   get(key: string): KeptPage | undefined {
