@@ -29,6 +29,11 @@ export type MixedFigures = {
   label_save_p50_ms: number;
   label_save_p95_ms: number;
   label_errors: number;
+  /** Each statement of the saves (by its first words): how many, p50 and p95 ms. */
+  label_statements: Record<string, { n: number; p50: number; p95: number }>;
+  /** A bare round trip (SELECT 1) beside the saves, ten a second: p50 and p95 ms. */
+  round_trip_p50_ms: number;
+  round_trip_p95_ms: number;
   votes_written: number;
   votes_answered: number;
   labels_written: number;
@@ -49,6 +54,12 @@ const ANSWER = JSON.stringify({
  * figures above), taking every core from the judge run, rather than what people reading see.
  */
 const READS_PER_SECOND = 1;
+/** A percentile to a tenth of a millisecond (a statement takes less than one alone). */
+const tenths = (values: number[], q: number) =>
+  percentile(
+    values.map((v) => v * 10),
+    q,
+  ) / 10;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A tsx script in a process of its own, its standard output piped (`server`: with the app's modules). */
@@ -190,7 +201,8 @@ export async function mixedLoad(o: {
     const annotating = loadProcess("scripts/bench-annotators.ts", [url, String(o.seconds + 2), JSON.stringify(people)]);
     const mixed = await judgeWindow(sets[1]!, o.seconds, [readers, annotating]);
     const read: MixedFigures["readers"] = JSON.parse(await readers.result);
-    const annotated: { saves: number[]; errors: number } = JSON.parse(await annotating.result);
+    const annotated: { saves: number[]; errors: number; statements: Record<string, number[]>; pings: number[] } =
+      JSON.parse(await annotating.result);
     // No write lost: every answered request left a vote; every save, a label.
     const [votes] = await db().$queryRaw<Array<{ n: number }>>`
       SELECT count(*)::int AS n FROM judge_vote v JOIN judge j ON j.id = v."judgeId" WHERE j.name LIKE 'mix-mixed-%'`;
@@ -205,6 +217,14 @@ export async function mixedLoad(o: {
       label_save_p50_ms: percentile(annotated.saves, 0.5),
       label_save_p95_ms: percentile(annotated.saves, 0.95),
       label_errors: annotated.errors,
+      label_statements: Object.fromEntries(
+        Object.entries(annotated.statements).map(([k, v]) => [
+          k,
+          { n: v.length, p50: tenths(v, 0.5), p95: tenths(v, 0.95) },
+        ]),
+      ),
+      round_trip_p50_ms: tenths(annotated.pings, 0.5),
+      round_trip_p95_ms: tenths(annotated.pings, 0.95),
       votes_written: votes!.n,
       votes_answered: answered,
       labels_written: labels,

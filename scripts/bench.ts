@@ -461,6 +461,13 @@ try {
       `${mixed.label_saves} saved, ${mixed.label_errors} errors`,
     );
     row(
+      "mixed: a save's statements",
+      Object.entries(mixed.label_statements)
+        .map(([what, s]) => `${what}… ${s.n}: p50/p95 ${s.p50}/${s.p95} ms`)
+        .join("; "),
+      `a bare round trip beside them: p50/p95 ${mixed.round_trip_p50_ms}/${mixed.round_trip_p95_ms} ms`,
+    );
+    row(
       "mixed: writes counted after",
       `${mixed.votes_written} votes, ${mixed.labels_written} labels`,
       `${mixed.votes_answered} requests answered, ${mixed.label_saves} labels saved`,
