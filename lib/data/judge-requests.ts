@@ -18,16 +18,22 @@ export async function judgeTurns(trajectoryId: number, capChars: number): Promis
   const head = Math.ceil(capChars / 2);
   const tail = capChars - head;
   const [open, close] = CUT_MARKER_PARTS;
+  // A text's bytes bound its characters and are read from its stored header, where its characters
+  // are counted only once it is decompressed (and each length(), left() or right() decompresses it
+  // again): only a text of more bytes than the cap has its characters counted.
+  const within = (col: Prisma.Sql) => Prisma.sql`octet_length(${col}) <= ${capChars}`;
   // A text cut with its marker (reasoning, messages, call inputs); outputs are cut bare and counted.
-  const cut = (col: Prisma.Sql) => Prisma.sql`CASE WHEN length(${col}) > ${capChars}
+  const cut = (col: Prisma.Sql) => Prisma.sql`CASE WHEN ${within(col)} THEN ${col} WHEN length(${col}) > ${capChars}
       THEN left(${col}, ${head}) || ${open} || to_char(length(${col}) - ${capChars}, 'FM999,999,999,999') || ${close}
            || right(${col}, ${tail}) ELSE ${col} END`;
+  const content = Prisma.sql`m.content`;
   return db().$queryRaw<JudgeTurn[]>`
     SELECT m.step, lower(m.role::text) AS role,
-           CASE WHEN m.role = 'tool' AND length(m.content) > ${capChars}
-                THEN left(m.content, ${head}) || right(m.content, ${tail})
-                WHEN m.role = 'tool' THEN m.content ELSE ${cut(Prisma.sql`m.content`)} END AS content,
-           CASE WHEN m.role = 'tool' THEN greatest(length(m.content) - ${capChars}, 0)::int ELSE 0 END AS "contentCut",
+           CASE WHEN m.role <> 'tool' THEN ${cut(content)} WHEN ${within(content)} THEN m.content
+                WHEN length(m.content) > ${capChars} THEN left(m.content, ${head}) || right(m.content, ${tail})
+                ELSE m.content END AS content,
+           CASE WHEN m.role <> 'tool' OR ${within(content)} THEN 0
+                ELSE greatest(length(m.content) - ${capChars}, 0)::int END AS "contentCut",
            ${cut(Prisma.sql`m.reasoning`)} AS reasoning,
            coalesce((SELECT json_agg(json_build_object('name', c.name, 'input', ${cut(Prisma.sql`c.input`)})
                                      ORDER BY c.seq)
