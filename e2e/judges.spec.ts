@@ -136,8 +136,15 @@ test("try a judge, compare the panel with it added, adopt it, and put the earlie
     await runJudge(page, name, provider.url, benchmark, 2);
     expect(await attemptRate(request, benchmark)).toBe(0);
 
-    // The Judges page offers the comparison; with four judges t1 ties 2–2: attempted.
-    await page.getByRole("button", { name: new RegExp(`^Compare initial with ${name}@v\\d+ added$`) }).click();
+    // The Judges page offers the comparison; with four judges t1 ties 2–2: attempted. The page's
+    // parts are read side by side: the render that showed the run done may have read the offers
+    // just before its last answers were stored, and a reload shows them.
+    const offer = page.getByRole("button", { name: new RegExp(`^Compare initial with ${name}@v\\d+ added$`) });
+    await expect(async () => {
+      if (!(await offer.isVisible())) await page.reload();
+      await expect(offer).toBeVisible({ timeout: 1000 });
+    }).toPass({ timeout: 30_000 });
+    await offer.click();
     await expect(page).toHaveURL(/\/judges\/compare\?panel=/);
     await expect(page.getByRole("heading", { name: "Compare panels" })).toBeVisible();
     const changed = page.getByRole("table", { name: "Verdicts that change" });
