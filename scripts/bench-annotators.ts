@@ -23,7 +23,7 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   const text = typeof args[0] === "string" ? args[0] : ((args[0] as { text?: string })?.text ?? "");
   const t0 = performance.now();
   const r = query.apply(this, args) as Promise<unknown> | undefined;
-  if (typeof text === "string" && typeof r?.then === "function") {
+  if (typeof r?.then === "function") {
     const name = text.replace(/\s+/g, " ").trim().slice(0, 32);
     void r.then(() => (statements[name] ??= []).push(performance.now() - t0)).catch(() => {});
   }
