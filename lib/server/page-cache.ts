@@ -137,8 +137,10 @@ export class PageCache {
     if (!page) return null;
     // A shared report's page shows its link's report, and the header of whoever opens it: kept per
     // link and viewer (a signed-out visitor is one viewer).
+    const token = sessionToken(req, this.secret);
+    if (!page.shared && !token) return null; // nobody signed in: nothing to ask the database
     const hash = page.shared ? createHash("sha256").update(url.pathname.slice(3)).digest("hex") : null;
-    const [row] = await this.db().$queryRawUnsafe<KeyRow[]>(KEY_SQL, sessionToken(req, this.secret), hash, page.kinds);
+    const [row] = await this.db().$queryRawUnsafe<KeyRow[]>(KEY_SQL, token, hash, page.kinds);
     const { viewer: who = null, link = null, versions = null } = row ?? {};
     if (page.shared ? !link : !who) return null;
     const keyOfViewer = page.shared ? `${link} ${who ?? "signed-out"}` : who;
