@@ -2,7 +2,10 @@
 // against the fake provider, measured alone, then again while readers load the results page and
 // the 5,000-step timeline (each a page a second) and ten annotators save a label a second each. The
 // judges are made the panel in force first, so every vote moves the figures. Then every write is
-// counted in the database. PostgreSQL only: the embedded database belongs to the app's process.
+// counted in the database. The same pair again with the provider answering at a served judge's pace
+// (PACED_MS): at 200 ms the run takes most of this machine's two cores alone, so what the readers
+// take of the CPU it loses; at a judge's pace it is bound by its answers, and what it loses is what
+// the writes wait for. PostgreSQL only: the embedded database belongs to the app's process.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import type { Actor } from "@/lib/auth/permissions";
@@ -40,7 +43,32 @@ export type MixedFigures = {
   /** Cores each part used in the measured window, alone and mixed (2 = both of this machine's). */
   cores_alone: Record<string, number>;
   cores_mixed: Record<string, number>;
+  /** The same pair with the provider answering after PACED_MS. */
+  paced: Paced;
 };
+
+/** A judge run at a served judge's pace, alone and beside the same readers and annotators. */
+export type Paced = {
+  latency_ms: number;
+  judge_alone_votes_per_s: number;
+  judge_mixed_votes_per_s: number;
+  judge_mixed_share_of_alone: number;
+  readers_p95_ms: number;
+  label_save_p95_ms: number;
+  votes_written: number;
+  votes_answered: number;
+  labels_written: number;
+  label_saves: number;
+  cores_alone: Record<string, number>;
+  cores_mixed: Record<string, number>;
+};
+
+/**
+ * How long the paced provider takes to answer: a served open-weight judge (the study's panel)
+ * reading a trajectory of tens of thousands of tokens and writing its verdict takes seconds; two is
+ * quick for one.
+ */
+export const PACED_MS = 2000;
 
 const ANSWER = JSON.stringify({
   UPSTREAM: "ATTEMPTED",
@@ -100,8 +128,11 @@ async function provider(latency: number) {
   return { url, close: () => child.kill("SIGTERM") };
 }
 
-/** Ten annotators with items of their own in a study; each returns its assigned trajectories. */
-async function annotators(researcher: Actor): Promise<Annotator[]> {
+/**
+ * Ten annotators with items of their own in a study, at least `each` apiece; each returns its assigned
+ * trajectories. The study draws from 24 strata (model × benchmark × network × prompt).
+ */
+async function annotators(researcher: Actor, each: number): Promise<Annotator[]> {
   const handles = Array.from({ length: 10 }, (_, i) => `mix-ann-${i + 1}`);
   const actors: Actor[] = [];
   for (const handle of handles) {
@@ -113,7 +144,8 @@ async function annotators(researcher: Actor): Promise<Annotator[]> {
     });
     actors.push({ id: p.id, handle: p.handle, role: "ANNOTATOR" });
   }
-  const design = { name: "mixed load", seed: "mix", size: 12, overlap: 1, blind: false, annotators: handles };
+  const size = Math.ceil((handles.length * each) / 24) + 1;
+  const design = { name: "mixed load", seed: "mix", size, overlap: 1, blind: false, annotators: handles };
   const studyId = await createStudy(researcher, design, (await draftStudy(researcher, design)).digest);
   const rows = await db().$queryRaw<Array<{ annotatorId: string; trajectoryId: number }>>`
     SELECT a."annotatorId", i."trajectoryId" FROM study_assignment a JOIN study_item i ON i.id = a."studyItemId"
@@ -165,6 +197,17 @@ async function judgeWindow(names: string[], seconds: number, beside: Beside[] = 
   return { runId: plan.runId, perSecond: (after - before) / seconds, cores };
 }
 
+type Saves = { saves: number[]; errors: number; statements: Record<string, number[]>; pings: number[] };
+
+/** Votes stored by the judges named with this prefix, and labels stored by the bench's annotators. */
+async function written(judgePrefix: string) {
+  const [votes] = await db().$queryRaw<Array<{ n: number }>>`
+    SELECT count(*)::int AS n FROM judge_vote v JOIN judge j ON j.id = v."judgeId"
+     WHERE j.name LIKE ${`${judgePrefix}%`}`;
+  const labels = await db().label.count({ where: { annotator: { handle: { startsWith: "mix-ann-" } } } });
+  return { votes: votes!.n, labels };
+}
+
 export async function mixedLoad(o: {
   target: DbTarget;
   base: string;
@@ -179,35 +222,55 @@ export async function mixedLoad(o: {
   const url = o.target.url;
   setCurrentDb(connect(o.target));
   const fake = await provider(200);
+  const paced = await provider(PACED_MS);
   try {
-    const sets = ["alone", "mixed"].map((k) => ["a", "b", "c"].map((j) => `mix-${k}-${j}`));
-    for (const name of sets.flat())
-      await defineJudge(JudgeDefinitionSchema.parse({ name, baseUrl: fake.url, model: name, concurrency: 32 }));
-    const people = await annotators(o.researcher);
+    const sets = ["alone", "mixed", "paced-alone", "paced-mixed"].map((k) =>
+      ["a", "b", "c"].map((j) => `mix-${k}-${j}`),
+    );
+    for (const [i, set] of sets.entries())
+      for (const name of set)
+        await defineJudge(
+          JudgeDefinitionSchema.parse({ name, baseUrl: (i < 2 ? fake : paced).url, model: name, concurrency: 32 }),
+        );
+    // A label a second each through both windows (and the two seconds before each), every save a
+    // new label: the first window takes every other item, the second the rest.
+    const people = await annotators(o.researcher, 2 * (o.seconds + 3));
+    const load = (window: 0 | 1) => {
+      const readers = loadProcess("scripts/bench-readers.ts", [
+        o.base,
+        o.cookie,
+        String(o.seconds + 2),
+        String(o.connections),
+        String(READS_PER_SECOND),
+        "/results",
+        o.timeline,
+      ]);
+      const annotating = loadProcess("scripts/bench-annotators.ts", [
+        url,
+        String(o.seconds + 2),
+        JSON.stringify(people.map((p) => ({ ...p, items: p.items.filter((_, i) => i % 2 === window) }))),
+      ]);
+      return { readers, annotating, both: [readers, annotating] };
+    };
+
     o.log(`mixed load: a judge run alone for ${o.seconds} s`);
     const alone = await judgeWindow(sets[0]!, o.seconds);
-
     o.log(`mixed load: the run again, with ${o.connections} readers and ten annotators`);
-    // Both run the window and the two seconds before it.
-    const readers = loadProcess("scripts/bench-readers.ts", [
-      o.base,
-      o.cookie,
-      String(o.seconds + 2),
-      String(o.connections),
-      String(READS_PER_SECOND),
-      "/results",
-      o.timeline,
-    ]);
-    const annotating = loadProcess("scripts/bench-annotators.ts", [url, String(o.seconds + 2), JSON.stringify(people)]);
-    const mixed = await judgeWindow(sets[1]!, o.seconds, [readers, annotating]);
-    const read: MixedFigures["readers"] = JSON.parse(await readers.result);
-    const annotated: { saves: number[]; errors: number; statements: Record<string, number[]>; pings: number[] } =
-      JSON.parse(await annotating.result);
+    const first = load(0);
+    const mixed = await judgeWindow(sets[1]!, o.seconds, first.both);
+    const read: MixedFigures["readers"] = JSON.parse(await first.readers.result);
+    const annotated: Saves = JSON.parse(await first.annotating.result);
     // No write lost: every answered request left a vote; every save, a label.
-    const [votes] = await db().$queryRaw<Array<{ n: number }>>`
-      SELECT count(*)::int AS n FROM judge_vote v JOIN judge j ON j.id = v."judgeId" WHERE j.name LIKE 'mix-mixed-%'`;
+    const counted = await written("mix-mixed-");
     const answered = (await runProgress(mixed.runId)).done;
-    const labels = await db().label.count({ where: { annotator: { handle: { startsWith: "mix-ann-" } } } });
+
+    o.log(`mixed load: a run at a judge's pace (${PACED_MS} ms an answer), alone, then with the readers`);
+    const pacedAlone = await judgeWindow(sets[2]!, o.seconds);
+    const second = load(1);
+    const pacedMixed = await judgeWindow(sets[3]!, o.seconds, second.both);
+    const pacedRead: Load = JSON.parse(await second.readers.result);
+    const pacedSaves: Saves = JSON.parse(await second.annotating.result);
+    const pacedCounted = await written("mix-paced-mixed-");
     return {
       judge_alone_votes_per_s: Math.round(alone.perSecond),
       judge_mixed_votes_per_s: Math.round(mixed.perSecond),
@@ -225,14 +288,30 @@ export async function mixedLoad(o: {
       ),
       round_trip_p50_ms: tenths(annotated.pings, 0.5),
       round_trip_p95_ms: tenths(annotated.pings, 0.95),
-      votes_written: votes!.n,
+      votes_written: counted.votes,
       votes_answered: answered,
-      labels_written: labels,
+      labels_written: counted.labels,
       cores_alone: alone.cores,
       cores_mixed: mixed.cores,
+      paced: {
+        latency_ms: PACED_MS,
+        judge_alone_votes_per_s: Math.round(pacedAlone.perSecond),
+        judge_mixed_votes_per_s: Math.round(pacedMixed.perSecond),
+        judge_mixed_share_of_alone: +(pacedMixed.perSecond / pacedAlone.perSecond).toFixed(3),
+        readers_p95_ms: pacedRead.p95,
+        label_save_p95_ms: percentile(pacedSaves.saves, 0.95),
+        votes_written: pacedCounted.votes,
+        votes_answered: (await runProgress(pacedMixed.runId)).done,
+        // Stored in this window: the count after it less the count after the first.
+        labels_written: pacedCounted.labels - counted.labels,
+        label_saves: pacedSaves.saves.length,
+        cores_alone: pacedAlone.cores,
+        cores_mixed: pacedMixed.cores,
+      },
     };
   } finally {
     fake.close();
+    paced.close();
     await closeCurrentDb();
   }
 }

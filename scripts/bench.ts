@@ -477,6 +477,19 @@ try {
         .map(([k, v]) => `${k} ${v}`)
         .join(", ");
     row("mixed: cores used, mixed", cores(mixed.cores_mixed), `alone: ${cores(mixed.cores_alone)}`);
+    const p = mixed.paced;
+    row(
+      `paced: judge run (${p.latency_ms} ms an answer)`,
+      `${p.judge_mixed_votes_per_s} votes/s (${p.judge_mixed_share_of_alone} of alone)`,
+      `alone ${p.judge_alone_votes_per_s} votes/s`,
+    );
+    row(
+      "paced: readers, label saves",
+      `readers p95 ${p.readers_p95_ms} ms, saves p95 ${p.label_save_p95_ms} ms`,
+      `${p.votes_written} votes for ${p.votes_answered} answered, ` +
+        `${p.labels_written} labels for ${p.label_saves} saved`,
+    );
+    row("paced: cores used, mixed", cores(p.cores_mixed), `alone: ${cores(p.cores_alone)}`);
   } else row("mixed load", "PostgreSQL only (the embedded database is the app's alone)");
   console.log(JSON.stringify(figures));
 } finally {
