@@ -2,9 +2,9 @@
 // second), for SECONDS seconds, through the labelling queue's own save (submitLabel), in a process of
 // their own as the app's would be (so the judge run's event loop beside them does not delay their
 // saves), from the start signal (bench-go.ts).
-// Prints one JSON line: each save's milliseconds, the saves that failed, each statement's milliseconds
-// by its opening words (what a save waits for), and a bare round trip's, asked ten times a second
-// beside them (what any statement waits for under the same load).
+// Prints one JSON line: each save's milliseconds and when it ended, the saves that failed, each
+// statement's milliseconds by its opening words (what a save waits for), and a bare round trip's,
+// asked ten times a second beside them (what any statement waits for under the same load).
 // node --conditions=react-server --import tsx scripts/bench-annotators.ts DATABASE_URL SECONDS PEOPLE_JSON
 import pg from "pg";
 import type { Actor } from "@/lib/auth/permissions";
@@ -32,6 +32,8 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
 await readyThenGo();
 const stopAt = Date.now() + Number(seconds) * 1000;
 const saves: number[] = [];
+/** When each save ended (ms since the epoch), beside `saves`: a stall's second is found by it. */
+const at: number[] = [];
 let errors = 0;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const verdicts: LabelForm["verdicts"] = {
@@ -64,6 +66,7 @@ await Promise.all(
       try {
         await submitLabel(actor, { studyId, trajectoryId, verdicts, evidence: [], note: null, base: "" });
         saves.push(performance.now() - t0);
+        at.push(Date.now());
       } catch {
         errors += 1;
       }
@@ -74,4 +77,4 @@ await Promise.all(
 await pinging;
 await ping.end();
 await closeCurrentDb();
-console.log(JSON.stringify({ saves, errors, statements, pings }));
+console.log(JSON.stringify({ saves, at, errors, statements, pings }));

@@ -22,8 +22,11 @@ import type { Annotator } from "./bench-annotators";
 import { cpuWindow } from "./bench-cpu";
 import { type Load, percentile } from "./bench-load";
 import type { Probe } from "./bench-readers";
+import { SLOW_MS, type Watch, watchDatabase } from "./bench-watch";
 
-export type MixedFigures = {
+/** A judge run alone, then again beside the readers and annotators, at one pace of the provider. */
+export type PairFigures = {
+  latency_ms: number;
   judge_alone_votes_per_s: number;
   judge_mixed_votes_per_s: number;
   judge_mixed_share_of_alone: number;
@@ -39,29 +42,17 @@ export type MixedFigures = {
   round_trip_p95_ms: number;
   votes_written: number;
   votes_answered: number;
+  /** Labels stored in the mixed window. */
   labels_written: number;
   /** Cores each part used in the measured window, alone and mixed (2 = both of this machine's). */
   cores_alone: Record<string, number>;
   cores_mixed: Record<string, number>;
-  /** The same pair with the provider answering after PACED_MS. */
-  paced: Paced;
+  /** What the database did in the mixed window (bench-watch.ts). */
+  watch: Watch;
 };
 
-/** A judge run at a served judge's pace, alone and beside the same readers and annotators. */
-export type Paced = {
-  latency_ms: number;
-  judge_alone_votes_per_s: number;
-  judge_mixed_votes_per_s: number;
-  judge_mixed_share_of_alone: number;
-  readers_p95_ms: number;
-  label_save_p95_ms: number;
-  votes_written: number;
-  votes_answered: number;
-  labels_written: number;
-  label_saves: number;
-  cores_alone: Record<string, number>;
-  cores_mixed: Record<string, number>;
-};
+/** At 200 ms an answer, and the same pair with the provider answering after PACED_MS. */
+export type MixedFigures = PairFigures & { paced: PairFigures };
 
 /**
  * How long the paced provider takes to answer: a served open-weight judge (the study's panel)
@@ -160,9 +151,10 @@ async function annotators(researcher: Actor, each: number): Promise<Annotator[]>
 /**
  * A run of these judges over every trajectory, put in force as the panel once each has answered (so
  * every vote after moves the figures), then worked for `seconds` (with the load `beside` started
- * together with it two seconds before): its votes a second and the cores each process used.
+ * together with it two seconds before, the database watched from then): its votes a second, the
+ * cores each process used, and the watch (stopped with the window).
  */
-async function judgeWindow(names: string[], seconds: number, beside: Beside[] = []) {
+async function judgeWindow(url: string, names: string[], seconds: number, beside: Beside[] = []) {
   const plan = await planRun(names, {}, "bench");
   const boss = await openQueue();
   await enqueue(boss, plan.requests);
@@ -184,26 +176,27 @@ async function judgeWindow(names: string[], seconds: number, beside: Beside[] = 
   );
   await Promise.all(beside.map((b) => b.ready));
   for (const b of beside) b.go();
+  const watch = await watchDatabase(url);
   await sleep(2000);
   const before = (await runProgress(plan.runId)).done;
   const cpu = cpuWindow();
   await sleep(seconds * 1000);
   const after = (await runProgress(plan.runId)).done;
   const cores = cpu.stop();
+  await watch.stop();
   await Promise.all(beside.map((b) => b.result));
   await stop();
   await boss.stop({ graceful: false, wait: true });
   await cancelRun(plan.runId);
-  return { runId: plan.runId, perSecond: (after - before) / seconds, cores };
+  return { runId: plan.runId, perSecond: (after - before) / seconds, cores, watch };
 }
 
-type Saves = { saves: number[]; errors: number; statements: Record<string, number[]>; pings: number[] };
+type Saves = { saves: number[]; at: number[]; errors: number; statements: Record<string, number[]>; pings: number[] };
 
-/** Votes stored by the judges named with this prefix, and labels stored by the bench's annotators. */
-async function written(judgePrefix: string) {
+/** Votes stored by these judges, and labels stored by the bench's annotators. */
+async function written(judges: string[]) {
   const [votes] = await db().$queryRaw<Array<{ n: number }>>`
-    SELECT count(*)::int AS n FROM judge_vote v JOIN judge j ON j.id = v."judgeId"
-     WHERE j.name LIKE ${`${judgePrefix}%`}`;
+    SELECT count(*)::int AS n FROM judge_vote v JOIN judge j ON j.id = v."judgeId" WHERE j.name = ANY(${judges})`;
   const labels = await db().label.count({ where: { annotator: { handle: { startsWith: "mix-ann-" } } } });
   return { votes: votes!.n, labels };
 }
@@ -253,65 +246,104 @@ export async function mixedLoad(o: {
       return { readers, annotating, both: [readers, annotating] };
     };
 
-    o.log(`mixed load: a judge run alone for ${o.seconds} s`);
-    const alone = await judgeWindow(sets[0]!, o.seconds);
-    o.log(`mixed load: the run again, with ${o.connections} readers and ten annotators`);
-    const first = load(0);
-    const mixed = await judgeWindow(sets[1]!, o.seconds, first.both);
-    const read: MixedFigures["readers"] = JSON.parse(await first.readers.result);
-    const annotated: Saves = JSON.parse(await first.annotating.result);
-    // No write lost: every answered request left a vote; every save, a label.
-    const counted = await written("mix-mixed-");
-    const answered = (await runProgress(mixed.runId)).done;
-
-    o.log(`mixed load: a run at a judge's pace (${PACED_MS} ms an answer), alone, then with the readers`);
-    const pacedAlone = await judgeWindow(sets[2]!, o.seconds);
-    const second = load(1);
-    const pacedMixed = await judgeWindow(sets[3]!, o.seconds, second.both);
-    const pacedRead: Load = JSON.parse(await second.readers.result);
-    const pacedSaves: Saves = JSON.parse(await second.annotating.result);
-    const pacedCounted = await written("mix-paced-mixed-");
-    return {
-      judge_alone_votes_per_s: Math.round(alone.perSecond),
-      judge_mixed_votes_per_s: Math.round(mixed.perSecond),
-      judge_mixed_share_of_alone: +(mixed.perSecond / alone.perSecond).toFixed(3),
-      readers: read,
-      label_saves: annotated.saves.length,
-      label_save_p50_ms: percentile(annotated.saves, 0.5),
-      label_save_p95_ms: percentile(annotated.saves, 0.95),
-      label_errors: annotated.errors,
-      label_statements: Object.fromEntries(
-        Object.entries(annotated.statements).map(([k, v]) => [
-          k,
-          { n: v.length, p50: tenths(v, 0.5), p95: tenths(v, 0.95) },
-        ]),
-      ),
-      round_trip_p50_ms: tenths(annotated.pings, 0.5),
-      round_trip_p95_ms: tenths(annotated.pings, 0.95),
-      votes_written: counted.votes,
-      votes_answered: answered,
-      labels_written: counted.labels,
-      cores_alone: alone.cores,
-      cores_mixed: mixed.cores,
-      paced: {
-        latency_ms: PACED_MS,
-        judge_alone_votes_per_s: Math.round(pacedAlone.perSecond),
-        judge_mixed_votes_per_s: Math.round(pacedMixed.perSecond),
-        judge_mixed_share_of_alone: +(pacedMixed.perSecond / pacedAlone.perSecond).toFixed(3),
-        readers_p95_ms: pacedRead.p95,
-        label_save_p95_ms: percentile(pacedSaves.saves, 0.95),
-        votes_written: pacedCounted.votes,
-        votes_answered: (await runProgress(pacedMixed.runId)).done,
-        // Stored in this window: the count after it less the count after the first.
-        labels_written: pacedCounted.labels - counted.labels,
-        label_saves: pacedSaves.saves.length,
-        cores_alone: pacedAlone.cores,
-        cores_mixed: pacedMixed.cores,
-      },
+    /** A run alone, then with the readers and annotators (their items of `window`), at this pace. */
+    const pair = async (latency: number, [aloneSet, mixedSet]: string[][], window: 0 | 1): Promise<PairFigures> => {
+      const labelsBefore = (await written(mixedSet!)).labels;
+      const alone = await judgeWindow(url, aloneSet!, o.seconds);
+      const beside = load(window);
+      const mixed = await judgeWindow(url, mixedSet!, o.seconds, beside.both);
+      const read: PairFigures["readers"] = JSON.parse(await beside.readers.result);
+      const annotated: Saves = JSON.parse(await beside.annotating.result);
+      // No write lost: every answered request left a vote; every save, a label.
+      const counted = await written(mixedSet!);
+      return {
+        latency_ms: latency,
+        judge_alone_votes_per_s: Math.round(alone.perSecond),
+        judge_mixed_votes_per_s: Math.round(mixed.perSecond),
+        judge_mixed_share_of_alone: +(mixed.perSecond / alone.perSecond).toFixed(3),
+        readers: read,
+        label_saves: annotated.saves.length,
+        label_save_p50_ms: percentile(annotated.saves, 0.5),
+        label_save_p95_ms: percentile(annotated.saves, 0.95),
+        label_errors: annotated.errors,
+        label_statements: Object.fromEntries(
+          Object.entries(annotated.statements).map(([k, v]) => [
+            k,
+            { n: v.length, p50: tenths(v, 0.5), p95: tenths(v, 0.95) },
+          ]),
+        ),
+        round_trip_p50_ms: tenths(annotated.pings, 0.5),
+        round_trip_p95_ms: tenths(annotated.pings, 0.95),
+        votes_written: counted.votes,
+        votes_answered: (await runProgress(mixed.runId)).done,
+        labels_written: counted.labels - labelsBefore,
+        cores_alone: alone.cores,
+        cores_mixed: mixed.cores,
+        watch: mixed.watch.figures(annotated.at.map((end, i) => [end, annotated.saves[i]!])),
+      };
     };
+    o.log(`mixed load: a judge run alone for ${o.seconds} s, then with ${o.connections} readers and ten annotators`);
+    const first = await pair(200, sets.slice(0, 2), 0);
+    o.log(`mixed load: the same at a judge's pace (${PACED_MS} ms an answer)`);
+    return { ...first, paced: await pair(PACED_MS, sets.slice(2), 1) };
   } finally {
     fake.close();
     paced.close();
     await closeCurrentDb();
   }
+}
+
+/** The table rows of a pair of windows (`name`: mixed or paced), as bench.ts prints them. */
+export function pairRows(name: string, f: PairFigures, clients: number): Array<[string, string, string]> {
+  const r1 = (x: number) => Math.round(x * 10) / 10;
+  const list = (o: Record<string, unknown>, show: (v: never) => string = String) =>
+    Object.entries(o)
+      .map(([k, v]) => `${k} ${show(v as never)}`)
+      .join(", ");
+  const w = f.watch;
+  return [
+    [
+      `${name}: judge run (${f.latency_ms} ms an answer)`,
+      `${f.judge_mixed_votes_per_s} votes/s (${f.judge_mixed_share_of_alone} of alone)`,
+      `alone ${f.judge_alone_votes_per_s} votes/s`,
+    ],
+    [
+      `${name}: readers (results, timeline)`,
+      `${r1(f.readers.rps)} req/s, p50/p95/p99 ${f.readers.p50}/${f.readers.p95}/${f.readers.p99} ms`,
+      `${f.readers.errors} errors (${clients} clients)`,
+    ],
+    [
+      `${name}: a probe's answers, by how kept`,
+      list(f.readers.probe, (p: Probe[string]) => `${p.n}: p50/p95/max ${p.p50}/${p.p95}/${p.max} ms`),
+      "x-page-cache: hit, stale (the copy before), miss (rendered for it)",
+    ],
+    [
+      `${name}: label saves`,
+      `p50/p95 ${f.label_save_p50_ms}/${f.label_save_p95_ms} ms`,
+      `${f.label_saves} saved, ${f.label_errors} errors`,
+    ],
+    [
+      `${name}: a save's statements`,
+      list(f.label_statements, (s: PairFigures["label_statements"][string]) => `${s.n}: p50/p95 ${s.p50}/${s.p95} ms`),
+      `a bare round trip beside them: p50/p95 ${f.round_trip_p50_ms}/${f.round_trip_p95_ms} ms`,
+    ],
+    [
+      `${name}: writes counted after`,
+      `${f.votes_written} votes, ${f.labels_written} labels`,
+      `${f.votes_answered} requests answered, ${f.label_saves} labels saved`,
+    ],
+    [`${name}: cores used, mixed`, list(f.cores_mixed), `alone: ${list(f.cores_alone)}`],
+    [
+      `${name}: the database, mixed`,
+      `waits (samples every 100 ms) ${list(w.waits)}; longest ${list(w.longest, (ms: number) => `${ms} ms`)}`,
+      `${w.checkpoints} checkpoints (write/sync ${w.checkpoint_write_ms}/${w.checkpoint_sync_ms} ms), ` +
+        `folds ${list(w.folds)}`,
+    ],
+    [
+      `${name}: seconds with a save over ${SLOW_MS} ms`,
+      w.stalls.map((s) => `${s.second} s: ${s.slow_saves} saves, ${s.running} running, ${list(s.waits)}`).join("; ") ||
+        "none",
+      "what ran in each (samples)",
+    ],
+  ];
 }

@@ -28,7 +28,7 @@ import {
   writeJsonl,
 } from "./bench-corpus";
 import { type Load, loadPaths } from "./bench-load";
-import { mixedLoad } from "./bench-mixed";
+import { mixedLoad, pairRows } from "./bench-mixed";
 import { ruleTimings } from "./bench-rules";
 
 const { values } = parseArgs({
@@ -438,58 +438,8 @@ try {
     );
   }
   if (mixed) {
-    row(
-      "mixed: judge run",
-      `${mixed.judge_mixed_votes_per_s} votes/s (${mixed.judge_mixed_share_of_alone} of alone)`,
-      `alone ${mixed.judge_alone_votes_per_s} votes/s`,
-    );
-    row(
-      "mixed: readers (results, timeline)",
-      `${r1(mixed.readers.rps)} req/s, p50/p95/p99 ${mixed.readers.p50}/${mixed.readers.p95}/${mixed.readers.p99} ms`,
-      `${mixed.readers.errors} errors (${CONNECTIONS} clients)`,
-    );
-    row(
-      "mixed: a probe's answers, by how kept",
-      Object.entries(mixed.readers.probe)
-        .map(([how, p]) => `${how} ${p.n}: p50/p95/max ${p.p50}/${p.p95}/${p.max} ms`)
-        .join("; "),
-      "x-page-cache: hit, stale (the copy before), miss (rendered for it)",
-    );
-    row(
-      "mixed: label saves",
-      `p50/p95 ${mixed.label_save_p50_ms}/${mixed.label_save_p95_ms} ms`,
-      `${mixed.label_saves} saved, ${mixed.label_errors} errors`,
-    );
-    row(
-      "mixed: a save's statements",
-      Object.entries(mixed.label_statements)
-        .map(([what, s]) => `${what}… ${s.n}: p50/p95 ${s.p50}/${s.p95} ms`)
-        .join("; "),
-      `a bare round trip beside them: p50/p95 ${mixed.round_trip_p50_ms}/${mixed.round_trip_p95_ms} ms`,
-    );
-    row(
-      "mixed: writes counted after",
-      `${mixed.votes_written} votes, ${mixed.labels_written} labels`,
-      `${mixed.votes_answered} requests answered, ${mixed.label_saves} labels saved`,
-    );
-    const cores = (c: Record<string, number>) =>
-      Object.entries(c)
-        .map(([k, v]) => `${k} ${v}`)
-        .join(", ");
-    row("mixed: cores used, mixed", cores(mixed.cores_mixed), `alone: ${cores(mixed.cores_alone)}`);
-    const p = mixed.paced;
-    row(
-      `paced: judge run (${p.latency_ms} ms an answer)`,
-      `${p.judge_mixed_votes_per_s} votes/s (${p.judge_mixed_share_of_alone} of alone)`,
-      `alone ${p.judge_alone_votes_per_s} votes/s`,
-    );
-    row(
-      "paced: readers, label saves",
-      `readers p95 ${p.readers_p95_ms} ms, saves p95 ${p.label_save_p95_ms} ms`,
-      `${p.votes_written} votes for ${p.votes_answered} answered, ` +
-        `${p.labels_written} labels for ${p.label_saves} saved`,
-    );
-    row("paced: cores used, mixed", cores(p.cores_mixed), `alone: ${cores(p.cores_alone)}`);
+    for (const r of [...pairRows("mixed", mixed, CONNECTIONS), ...pairRows("paced", mixed.paced, CONNECTIONS)])
+      row(...r);
   } else row("mixed load", "PostgreSQL only (the embedded database is the app's alone)");
   console.log(JSON.stringify(figures));
 } finally {
