@@ -1,11 +1,13 @@
-// The working study of issue 31, for `npm run bench`: a judge run writing votes at its full rate
-// against the fake provider, measured alone, then again while readers load the results page and
-// the 5,000-step timeline (each a page a second) and ten annotators save a label a second each. The
+// The working study of issue 31, for `npm run bench` and `npm run bench:mixed`: a judge run writing
+// votes at its full rate against the fake provider, measured alone, then again while readers load
+// the results page and the 5,000-step timeline (each a page a second) and ten annotators save a
+// label a second each, then alone again (the mixed rate is read against the mean of the two). The
 // judges are made the panel in force first, so every vote moves the figures. Then every write is
-// counted in the database. The same pair again with the provider answering at a served judge's pace
-// (PACED_MS): at 200 ms the run takes most of this machine's two cores alone, so what the readers
-// take of the CPU it loses; at a judge's pace it is bound by its answers, and what it loses is what
-// the writes wait for. PostgreSQL only: the embedded database belongs to the app's process.
+// counted in the database, and what the database did in the mixed window is told (bench-watch.ts).
+// The same again with the provider answering at a served judge's pace (PACED_MS): at 200 ms the run
+// takes most of this machine's two cores alone, so what the readers take of the CPU it loses; at a
+// judge's pace it is bound by its answers, and what it loses is what the writes wait for.
+// PostgreSQL only: the embedded database belongs to the app's process.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import type { Actor } from "@/lib/auth/permissions";
@@ -27,7 +29,9 @@ import { SLOW_MS, type Watch, watchDatabase } from "./bench-watch";
 /** A judge run alone, then again beside the readers and annotators, at one pace of the provider. */
 export type PairFigures = {
   latency_ms: number;
+  /** The mean of the runs alone before and after the mixed window. */
   judge_alone_votes_per_s: number;
+  judge_alone_before_after: [number, number];
   judge_mixed_votes_per_s: number;
   judge_mixed_share_of_alone: number;
   readers: Load & { probe: Probe };
@@ -123,8 +127,8 @@ async function provider(latency: number) {
  * Ten annotators with items of their own in a study, at least `each` apiece; each returns its assigned
  * trajectories. The study draws from 24 strata (model × benchmark × network × prompt).
  */
-async function annotators(researcher: Actor, each: number): Promise<Annotator[]> {
-  const handles = Array.from({ length: 10 }, (_, i) => `mix-ann-${i + 1}`);
+async function annotators(researcher: Actor, each: number, prefix: string): Promise<Annotator[]> {
+  const handles = Array.from({ length: 10 }, (_, i) => `${prefix}ann-${i + 1}`);
   const actors: Actor[] = [];
   for (const handle of handles) {
     const p = await createPerson("system", {
@@ -136,7 +140,7 @@ async function annotators(researcher: Actor, each: number): Promise<Annotator[]>
     actors.push({ id: p.id, handle: p.handle, role: "ANNOTATOR" });
   }
   const size = Math.ceil((handles.length * each) / 24) + 1;
-  const design = { name: "mixed load", seed: "mix", size, overlap: 1, blind: false, annotators: handles };
+  const design = { name: `mixed load ${prefix}`, seed: "mix", size, overlap: 1, blind: false, annotators: handles };
   const studyId = await createStudy(researcher, design, (await draftStudy(researcher, design)).digest);
   const rows = await db().$queryRaw<Array<{ annotatorId: string; trajectoryId: number }>>`
     SELECT a."annotatorId", i."trajectoryId" FROM study_assignment a JOIN study_item i ON i.id = a."studyItemId"
@@ -193,11 +197,11 @@ async function judgeWindow(url: string, names: string[], seconds: number, beside
 
 type Saves = { saves: number[]; at: number[]; errors: number; statements: Record<string, number[]>; pings: number[] };
 
-/** Votes stored by these judges, and labels stored by the bench's annotators. */
-async function written(judges: string[]) {
+/** Votes stored by these judges, and labels stored by the annotators named with this prefix. */
+async function written(judges: string[], prefix: string) {
   const [votes] = await db().$queryRaw<Array<{ n: number }>>`
     SELECT count(*)::int AS n FROM judge_vote v JOIN judge j ON j.id = v."judgeId" WHERE j.name = ANY(${judges})`;
-  const labels = await db().label.count({ where: { annotator: { handle: { startsWith: "mix-ann-" } } } });
+  const labels = await db().label.count({ where: { annotator: { handle: { startsWith: `${prefix}ann-` } } } });
   return { votes: votes!.n, labels };
 }
 
@@ -210,24 +214,27 @@ export async function mixedLoad(o: {
   seconds: number;
   connections: number;
   log: (s: string) => void;
+  /** Names the run's judges and annotators (mix-TAG-…), so that runs on one study do not meet. */
+  tag?: string;
 }): Promise<MixedFigures | null> {
   if (o.target.kind !== "postgres") return null;
   const url = o.target.url;
+  const prefix = o.tag ? `mix-${o.tag}-` : "mix-";
   setCurrentDb(connect(o.target));
   const fake = await provider(200);
   const paced = await provider(PACED_MS);
   try {
-    const sets = ["alone", "mixed", "paced-alone", "paced-mixed"].map((k) =>
-      ["a", "b", "c"].map((j) => `mix-${k}-${j}`),
+    const sets = ["alone", "mixed", "after", "paced-alone", "paced-mixed", "paced-after"].map((k) =>
+      ["a", "b", "c"].map((j) => `${prefix}${k}-${j}`),
     );
     for (const [i, set] of sets.entries())
       for (const name of set)
         await defineJudge(
-          JudgeDefinitionSchema.parse({ name, baseUrl: (i < 2 ? fake : paced).url, model: name, concurrency: 32 }),
+          JudgeDefinitionSchema.parse({ name, baseUrl: (i < 3 ? fake : paced).url, model: name, concurrency: 32 }),
         );
     // A label a second each through both windows (and the two seconds before each), every save a
     // new label: the first window takes every other item, the second the rest.
-    const people = await annotators(o.researcher, 2 * (o.seconds + 3));
+    const people = await annotators(o.researcher, 2 * (o.seconds + 3), prefix);
     const load = (window: 0 | 1) => {
       const readers = loadProcess("scripts/bench-readers.ts", [
         o.base,
@@ -246,21 +253,32 @@ export async function mixedLoad(o: {
       return { readers, annotating, both: [readers, annotating] };
     };
 
-    /** A run alone, then with the readers and annotators (their items of `window`), at this pace. */
-    const pair = async (latency: number, [aloneSet, mixedSet]: string[][], window: 0 | 1): Promise<PairFigures> => {
-      const labelsBefore = (await written(mixedSet!)).labels;
+    /**
+     * A run alone, then with the readers and annotators (their items of `window`), then alone again,
+     * at this pace: the mixed window is read against both runs alone around it, so that what the
+     * study's growth or the machine's drift moves between windows falls on neither side.
+     */
+    const pair = async (
+      latency: number,
+      [aloneSet, mixedSet, afterSet]: string[][],
+      window: 0 | 1,
+    ): Promise<PairFigures> => {
+      const labelsBefore = (await written(mixedSet!, prefix)).labels;
       const alone = await judgeWindow(url, aloneSet!, o.seconds);
       const beside = load(window);
       const mixed = await judgeWindow(url, mixedSet!, o.seconds, beside.both);
       const read: PairFigures["readers"] = JSON.parse(await beside.readers.result);
       const annotated: Saves = JSON.parse(await beside.annotating.result);
       // No write lost: every answered request left a vote; every save, a label.
-      const counted = await written(mixedSet!);
+      const counted = await written(mixedSet!, prefix);
+      const after = await judgeWindow(url, afterSet!, o.seconds);
+      const aloneRate = (alone.perSecond + after.perSecond) / 2;
       return {
         latency_ms: latency,
-        judge_alone_votes_per_s: Math.round(alone.perSecond),
+        judge_alone_votes_per_s: Math.round(aloneRate),
+        judge_alone_before_after: [Math.round(alone.perSecond), Math.round(after.perSecond)],
         judge_mixed_votes_per_s: Math.round(mixed.perSecond),
-        judge_mixed_share_of_alone: +(mixed.perSecond / alone.perSecond).toFixed(3),
+        judge_mixed_share_of_alone: +(mixed.perSecond / aloneRate).toFixed(3),
         readers: read,
         label_saves: annotated.saves.length,
         label_save_p50_ms: percentile(annotated.saves, 0.5),
@@ -282,10 +300,13 @@ export async function mixedLoad(o: {
         watch: mixed.watch.figures(annotated.at.map((end, i) => [end, annotated.saves[i]!])),
       };
     };
-    o.log(`mixed load: a judge run alone for ${o.seconds} s, then with ${o.connections} readers and ten annotators`);
-    const first = await pair(200, sets.slice(0, 2), 0);
+    o.log(
+      `mixed load: a judge run alone for ${o.seconds} s, then with ${o.connections} readers and ten annotators, ` +
+        "then alone again",
+    );
+    const first = await pair(200, sets.slice(0, 3), 0);
     o.log(`mixed load: the same at a judge's pace (${PACED_MS} ms an answer)`);
-    return { ...first, paced: await pair(PACED_MS, sets.slice(2), 1) };
+    return { ...first, paced: await pair(PACED_MS, sets.slice(3), 1) };
   } finally {
     fake.close();
     paced.close();
@@ -305,7 +326,7 @@ export function pairRows(name: string, f: PairFigures, clients: number): Array<[
     [
       `${name}: judge run (${f.latency_ms} ms an answer)`,
       `${f.judge_mixed_votes_per_s} votes/s (${f.judge_mixed_share_of_alone} of alone)`,
-      `alone ${f.judge_alone_votes_per_s} votes/s`,
+      `alone ${f.judge_alone_votes_per_s} votes/s (before ${f.judge_alone_before_after.join(", after ")})`,
     ],
     [
       `${name}: readers (results, timeline)`,
@@ -337,7 +358,8 @@ export function pairRows(name: string, f: PairFigures, clients: number): Array<[
       `${name}: the database, mixed`,
       `waits (samples every 100 ms) ${list(w.waits)}; longest ${list(w.longest, (ms: number) => `${ms} ms`)}`,
       `${w.checkpoints} checkpoints (write/sync ${w.checkpoint_write_ms}/${w.checkpoint_sync_ms} ms), ` +
-        `folds ${list(w.folds)}`,
+        `folds ${list(w.folds)}, ${w.tally_dead_rows} dead tally rows after; oldest transaction ` +
+        `${w.oldest_transaction.ms} ms (${w.oldest_transaction.state}: ${w.oldest_transaction.query})`,
     ],
     [
       `${name}: seconds with a save over ${SLOW_MS} ms`,

@@ -6,6 +6,7 @@
 import pg from "pg";
 
 type Sample = { at: number; waits: string[] };
+type Row = { ms: number; xact_ms: number | null; state: string; wait: string | null; query: string };
 
 export type Watch = {
   checkpoints: number;
@@ -17,6 +18,10 @@ export type Watch = {
   waits: Record<string, number>;
   /** The longest running statements seen, by their first words: ms. */
   longest: Record<string, number>;
+  /** The oldest transaction seen open: ms, its state and its last statement's first words. */
+  oldest_transaction: { ms: number; state: string; query: string };
+  /** Dead rows in the kept tallies' tables at the window's end (what their VACUUMs left). */
+  tally_dead_rows: number;
   /** The seconds (from the window's start) in which a save took over SLOW_MS: saves, and what ran. */
   stalls: Array<{ second: number; slow_saves: number; running: number; waits: Record<string, number> }>;
 };
@@ -29,9 +34,19 @@ const STATS = `SELECT
   (SELECT checkpoint_write_time FROM pg_stat_bgwriter)::float8 AS write_ms,
   (SELECT checkpoint_sync_time FROM pg_stat_bgwriter)::float8 AS sync_ms,
   (SELECT coalesce(sum(vacuum_count), 0) FROM pg_stat_user_tables WHERE relname = 'result_tally')::int AS results,
-  (SELECT coalesce(sum(vacuum_count), 0) FROM pg_stat_user_tables WHERE relname = 'agreement_tally')::int AS agreement`;
+  (SELECT coalesce(sum(vacuum_count), 0) FROM pg_stat_user_tables WHERE relname = 'agreement_tally')::int AS agreement,
+  (SELECT coalesce(sum(n_dead_tup), 0) FROM pg_stat_user_tables
+    WHERE relname IN ('result_tally', 'result_task_tally', 'result_task_shape', 'result_judge_tally', 'agreement_tally')
+  )::int AS dead`;
 
-type Stats = { checkpoints: number; write_ms: number; sync_ms: number; results: number; agreement: number };
+type Stats = {
+  checkpoints: number;
+  write_ms: number;
+  sync_ms: number;
+  results: number;
+  agreement: number;
+  dead: number;
+};
 
 const top = (counts: Map<string, number>, n: number) =>
   Object.fromEntries([...counts].sort((a, b) => b[1] - a[1]).slice(0, n));
@@ -48,18 +63,25 @@ export async function watchDatabase(url: string) {
   const started = Date.now();
   const samples: Sample[] = [];
   const longest = new Map<string, number>();
+  /** The oldest transaction seen open (it holds back what a VACUUM may remove). */
+  let oldest = { ms: 0, state: "", query: "" };
   let running = true;
   const sampling = (async () => {
     while (running) {
-      const { rows } = await client.query<{ ms: number; wait: string | null; query: string }>(
+      const { rows } = await client.query<Row>(
         `SELECT extract(epoch FROM clock_timestamp() - query_start) * 1000 AS ms,
+                extract(epoch FROM clock_timestamp() - xact_start) * 1000 AS xact_ms, state,
                 wait_event_type || ': ' || wait_event AS wait,
                 left(regexp_replace(query, '\\s+', ' ', 'g'), 48) AS query
            FROM pg_stat_activity
-          WHERE state = 'active' AND backend_type = 'client backend' AND pid <> pg_backend_pid()`,
+          WHERE state <> 'idle' AND backend_type = 'client backend' AND pid <> pg_backend_pid()`,
       );
-      samples.push({ at: Date.now(), waits: rows.map((r) => r.wait ?? "CPU") });
-      for (const r of rows) longest.set(r.query, Math.max(longest.get(r.query) ?? 0, Math.round(r.ms)));
+      const active = rows.filter((r) => r.state === "active");
+      samples.push({ at: Date.now(), waits: active.map((r) => r.wait ?? "CPU") });
+      for (const r of active) longest.set(r.query, Math.max(longest.get(r.query) ?? 0, Math.round(r.ms)));
+      for (const r of rows)
+        if (r.xact_ms !== null && r.xact_ms > oldest.ms)
+          oldest = { ms: Math.round(r.xact_ms), state: r.state, query: r.query };
       await new Promise((r) => setTimeout(r, 100));
     }
   })();
@@ -90,6 +112,8 @@ export async function watchDatabase(url: string) {
       folds: { results: after.results - before.results, agreement: after.agreement - before.agreement },
       waits: top(waits, 8),
       longest: top(longest, 5),
+      oldest_transaction: oldest,
+      tally_dead_rows: after.dead,
       stalls: stalls.sort((a, b) => a.second - b.second),
     };
   };

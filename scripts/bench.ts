@@ -3,7 +3,10 @@
 // settings × 2 prompts × 3 runs over 209 tasks, 60–150 steps each, outputs from a few bytes to a few
 // MB, 3 judges, labels on a sample). It builds the corpus, imports it, starts the real app on it
 // and prints one table, every figure beside its baseline measured in the same run, then the same
-// figures as one JSON line. PostgreSQL with DATABASE_URL (a database of its own), else PGlite.
+// figures as one JSON line. PostgreSQL with DATABASE_URL (a database of its own), else PGlite. On
+// PostgreSQL it ends with issue 31's working study (bench-mixed.ts): a judge run alone and beside
+// readers and annotators, at 200 ms an answer and at a served judge's pace, the database watched in
+// each mixed window; `npm run bench:mixed` repeats that part on a study `--keep` left.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
