@@ -1,3 +1,4 @@
+import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { currentDb } from "@/lib/db-connect";
@@ -16,7 +17,7 @@ import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { runCli } from "@/test/cli";
 import { randomPanel } from "@/test/random-panel";
 import { type ConditionResult, getResults } from "./results";
-import { compactTallies, rebuildTallies } from "./tally-folds";
+import { compactTallies, foldTallies, rebuildTallies } from "./tally-folds";
 
 // The result table read from the tallies the database keeps must equal the table computed from the
 // raw rows (the trajectories' stored columns and the counted votes), after any sequence of writes.
@@ -273,6 +274,53 @@ describe("the result tallies", () => {
       else if (typeof done === "number") expect(done, what).toBeGreaterThan(0);
       expect(await getResults(), what).toEqual(await fromRows());
     }
+  });
+
+  it.runIf(process.env.DATABASE_URL)(
+    "a fold that waits for a lock gives up within its limit, and the next one folds",
+    async () => {
+      const target = currentDb().target;
+      if (target.kind !== "postgres") throw new Error("PostgreSQL only");
+      await runImport(
+        { fileName: "t.jsonl", format: "interchange" },
+        asLines([trajectoryFixture({ id: "held-1", benchmark: "b9", model: "m9", resolved: true })]),
+      );
+      const deltas = async () =>
+        (
+          await db().$queryRawUnsafe<Array<{ n: number }>>(`SELECT count(*)::int AS n FROM result_tally WHERE NOT base`)
+        )[0]!.n;
+      expect(await deltas()).toBeGreaterThan(0);
+      // Another process's fold holds the fold's lock (the migration result_tallies: 7431) and does not end.
+      const other = new pg.Client({ connectionString: target.url });
+      await other.connect();
+      try {
+        await other.query("BEGIN");
+        await other.query("SELECT pg_advisory_xact_lock(7431)");
+        await expect(foldTallies("results", { lockMs: 100, statementMs: 10_000 })).rejects.toThrow(/lock timeout/);
+        expect(await deltas()).toBeGreaterThan(0);
+        // The connection it used went back to the pool without its limits (the pool lends the one
+        // returned last first).
+        const [settings] = await db().$queryRawUnsafe<Array<{ lock: string; statement: string }>>(
+          `SELECT current_setting('lock_timeout') AS lock, current_setting('statement_timeout') AS statement`,
+        );
+        expect(settings).toEqual({ lock: "0", statement: "0" });
+      } finally {
+        await other.query("ROLLBACK");
+        await other.end();
+      }
+      await foldTallies("results");
+      expect(await deltas()).toBe(0);
+    },
+  );
+
+  it("VACUUM leaves the tally tables whole (truncating would lock out every writer and reader)", async () => {
+    const rows = await db().$queryRawUnsafe<Array<{ relname: string; options: string[] | null }>>(
+      `SELECT relname, reloptions AS options FROM pg_class WHERE relname IN
+         ('result_tally', 'result_task_tally', 'result_task_shape', 'result_judge_tally', 'agreement_tally')
+       ORDER BY relname`,
+    );
+    expect(rows.map((r) => r.relname)).toHaveLength(5);
+    for (const r of rows) expect(r.options, r.relname).toContain("vacuum_truncate=false");
   });
 
   it("a rebuild restores tallies lost or wrong (a database restored without them)", async () => {
