@@ -70,7 +70,7 @@ try {
     // Each run plans a judge run over the whole study three times a pace and rewrites every
     // trajectory's panel columns as each is put in force: on a server with autovacuum off (this
     // machine's) the dead rows would slow each run more than the last (a judge run alone fell from
-    // 160 to 54 votes/s over seven runs). Vacuumed first, as autovacuum would keep it.
+    // 160 to 54 votes/s over six runs). Vacuumed first, as autovacuum would keep it.
     log(`run ${i} of ${values.runs}: vacuuming the study first`);
     await vacuum();
     const figures = await mixedLoad({
