@@ -4,6 +4,7 @@
 // checkpoints written and the tallies folded (a fold ends in a VACUUM of its tables). The seconds in
 // which a save was slow are then read against what was running in them.
 import pg from "pg";
+import { TALLY_TABLES } from "@/lib/data/tally-folds";
 
 type Sample = { at: number; waits: string[] };
 type Row = { ms: number; xact_ms: number | null; state: string; wait: string | null; query: string };
@@ -35,9 +36,7 @@ const STATS = `SELECT
   (SELECT checkpoint_sync_time FROM pg_stat_bgwriter)::float8 AS sync_ms,
   (SELECT coalesce(sum(vacuum_count), 0) FROM pg_stat_user_tables WHERE relname = 'result_tally')::int AS results,
   (SELECT coalesce(sum(vacuum_count), 0) FROM pg_stat_user_tables WHERE relname = 'agreement_tally')::int AS agreement,
-  (SELECT coalesce(sum(n_dead_tup), 0) FROM pg_stat_user_tables
-    WHERE relname IN ('result_tally', 'result_task_tally', 'result_task_shape', 'result_judge_tally', 'agreement_tally')
-  )::int AS dead`;
+  (SELECT coalesce(sum(n_dead_tup), 0) FROM pg_stat_user_tables WHERE relname = ANY($1::text[]))::int AS dead`;
 
 type Stats = {
   checkpoints: number;
@@ -47,6 +46,13 @@ type Stats = {
   agreement: number;
   dead: number;
 };
+
+/** The `n` waits most often sampled in `samples`, with how often. */
+function topWaits(samples: readonly Sample[], n: number): Record<string, number> {
+  const counts = new Map<string, number>();
+  for (const s of samples) for (const w of s.waits) counts.set(w, (counts.get(w) ?? 0) + 1);
+  return top(counts, n);
+}
 
 const top = (counts: Map<string, number>, n: number) =>
   Object.fromEntries([...counts].sort((a, b) => b[1] - a[1]).slice(0, n));
@@ -58,7 +64,7 @@ const top = (counts: Map<string, number>, n: number) =>
 export async function watchDatabase(url: string) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  const stats = async () => (await client.query<Stats>(STATS)).rows[0]!;
+  const stats = async () => (await client.query<Stats>(STATS, [TALLY_TABLES])).rows[0]!;
   const before = await stats();
   const started = Date.now();
   const samples: Sample[] = [];
@@ -93,24 +99,20 @@ export async function watchDatabase(url: string) {
     await client.end();
   };
   const figures = (saves: Array<[number, number]>): Watch => {
-    const waits = new Map<string, number>();
-    for (const s of samples) for (const w of s.waits) waits.set(w, (waits.get(w) ?? 0) + 1);
     const second = (at: number) => Math.floor((at - started) / 1000);
     const slow = new Map<number, number>();
     for (const [end, ms] of saves) if (ms > SLOW_MS) slow.set(second(end), (slow.get(second(end)) ?? 0) + 1);
     const stalls = [...slow].map(([s, n]) => {
       const inIt = samples.filter((x) => second(x.at) === s);
-      const w = new Map<string, number>();
-      for (const x of inIt) for (const e of x.waits) w.set(e, (w.get(e) ?? 0) + 1);
-      const running = inIt.reduce((sum, x) => sum + x.waits.length, 0) / Math.max(1, inIt.length);
-      return { second: s, slow_saves: n, running: +running.toFixed(1), waits: top(w, 3) };
+      const mean = inIt.reduce((sum, x) => sum + x.waits.length, 0) / Math.max(1, inIt.length);
+      return { second: s, slow_saves: n, running: +mean.toFixed(1), waits: topWaits(inIt, 3) };
     });
     return {
       checkpoints: after.checkpoints - before.checkpoints,
       checkpoint_write_ms: Math.round(after.write_ms - before.write_ms),
       checkpoint_sync_ms: Math.round(after.sync_ms - before.sync_ms),
       folds: { results: after.results - before.results, agreement: after.agreement - before.agreement },
-      waits: top(waits, 8),
+      waits: topWaits(samples, 8),
       longest: top(longest, 5),
       oldest_transaction: oldest,
       tally_dead_rows: after.dead,

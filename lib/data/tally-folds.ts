@@ -22,6 +22,9 @@ const TALLIES = {
 
 export type Tally = keyof typeof TALLIES;
 
+/** Every table of the kept tallies. */
+export const TALLY_TABLES: readonly string[] = Object.values(TALLIES).flatMap((t) => t.tables);
+
 /** Deltas read past which a reader folds them into the base rows (in the background). */
 const FOLD_AFTER = 500;
 
