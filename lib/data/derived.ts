@@ -21,9 +21,14 @@ import type { Sql } from "./sql";
  */
 export const PANEL_LOCK = 7414;
 
-/** Takes the panel lock shared for the rest of the transaction (again: no harm). */
+/** Transactions (their Sql) that hold the panel lock: each takes it once. */
+const panelLocked = new WeakSet<Sql>();
+
+/** Takes the panel lock shared for the rest of the transaction (once: again is a round trip for nothing). */
 export async function sharePanelLock(sql: Sql): Promise<void> {
+  if (panelLocked.has(sql)) return;
   await sql.query(`SELECT pg_advisory_xact_lock_shared(${PANEL_LOCK})::text`);
+  panelLocked.add(sql);
 }
 
 /** Per trajectory, in parallel arrays, the panel's figures refreshDerived writes. */

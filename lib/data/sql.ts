@@ -83,6 +83,7 @@ export type HeldTransaction = {
 async function pooledTransaction(
   pool: import("pg").Pool,
   prelude?: (sql: Sql) => Promise<void>,
+  begin = "BEGIN",
 ): Promise<HeldTransaction> {
   const client = await pool.connect();
   let cause: Error | null = null;
@@ -126,7 +127,7 @@ async function pooledTransaction(
       preluded = true;
       await prelude(sql);
     }
-    await explained(() => client.query("BEGIN"));
+    await explained(() => client.query(begin));
     open = true;
   } catch (e) {
     await release();
@@ -160,14 +161,25 @@ export async function sideTransaction(): Promise<HeldTransaction | null> {
  */
 export async function transaction<T>(
   fn: (sql: Sql) => Promise<T>,
-  opts: { prelude?: (sql: Sql) => Promise<void> } = {},
+  opts: {
+    prelude?: (sql: Sql) => Promise<void>;
+    /**
+     * Commit without waiting for the write-ahead log to reach the disk (PostgreSQL's
+     * synchronous_commit = off, for this transaction): a crash of the server within a fraction of a
+     * second may lose the transaction whole, never part of it. Only for what is written again when
+     * lost (a judge's answers: their requests are asked again).
+     */
+    asyncCommit?: boolean;
+  } = {},
 ): Promise<T> {
   // Inside a scope, its transaction holds everything (lib/db-scope.ts).
   const scoped = currentScope();
   if (scoped) return fn(scoped.sql as Sql);
   const handle = currentDb();
   if (handle.pool) {
-    const tx = await pooledTransaction(handle.pool, opts.prelude);
+    // One round trip: the setting is sent with the BEGIN (the simple protocol takes both).
+    const begin = opts.asyncCommit ? "BEGIN; SET LOCAL synchronous_commit = off" : "BEGIN";
+    const tx = await pooledTransaction(handle.pool, opts.prelude, begin);
     try {
       const out = await fn(tx.sql);
       await tx.commit();
