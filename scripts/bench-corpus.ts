@@ -1,5 +1,5 @@
-// What the benchmarks share (bench.ts, bench-import.ts, bench-results.ts): a fresh database of their
-// own, synthetic corpora in the app's own JSONL with the paper's design (3 models × 2 benchmarks × 2
+// What the benchmarks share (bench.ts, bench-import.ts, bench-results.ts, …): a fresh database of
+// each one's own (BENCH_DATABASES), synthetic corpora in the app's own JSONL with the paper's design (3 models × 2 benchmarks × 2
 // network settings × 2 prompts × 3 runs per task, outputs of varied words: search indexes care),
 // written as a stream, and the raw COPY baseline.
 import fs from "node:fs";
@@ -12,19 +12,31 @@ import { numberSteps, type Turn } from "@/lib/domain/steps";
 import { prng } from "@/prisma/factories";
 import { adminQuery, withDatabase } from "@/test/test-db";
 
-const BENCH_DATABASE = "shortcut_audit_bench";
+/**
+ * The database a benchmark makes for itself on the DATABASE_URL server, by what it is for:
+ * `npm run bench`'s study is the one `--keep` leaves for bench:mixed and bench:rules, so no other
+ * benchmark may drop it.
+ */
+export const BENCH_DATABASES = {
+  study: "shortcut_audit_bench",
+  import: "shortcut_audit_bench_import",
+  judges: "shortcut_audit_bench_judges",
+  results: "shortcut_audit_bench_results",
+  uploads: "shortcut_audit_bench_uploads",
+} as const;
+type BenchDatabase = keyof typeof BENCH_DATABASES;
 
 /** An empty database for a benchmark: on the DATABASE_URL server, else PGlite in `dir`. */
-export async function freshTarget(dir: string): Promise<DbTarget> {
+export async function freshTarget(dir: string, which: BenchDatabase): Promise<DbTarget> {
   if (!process.env.DATABASE_URL) return { kind: "pglite", dir: path.join(dir, "pglite") };
-  await dropBenchDatabase();
-  await adminQuery(process.env.DATABASE_URL, `CREATE DATABASE "${BENCH_DATABASE}"`);
-  return { kind: "postgres", url: withDatabase(process.env.DATABASE_URL, BENCH_DATABASE) };
+  await dropBenchDatabase(which);
+  await adminQuery(process.env.DATABASE_URL, `CREATE DATABASE "${BENCH_DATABASES[which]}"`);
+  return { kind: "postgres", url: withDatabase(process.env.DATABASE_URL, BENCH_DATABASES[which]) };
 }
 
-export async function dropBenchDatabase(): Promise<void> {
+export async function dropBenchDatabase(which: BenchDatabase): Promise<void> {
   if (process.env.DATABASE_URL)
-    await adminQuery(process.env.DATABASE_URL, `DROP DATABASE IF EXISTS "${BENCH_DATABASE}" WITH (FORCE)`);
+    await adminQuery(process.env.DATABASE_URL, `DROP DATABASE IF EXISTS "${BENCH_DATABASES[which]}" WITH (FORCE)`);
 }
 
 /** A vocabulary of pseudo-words, so outputs have the variety of real text. */

@@ -56,7 +56,7 @@ await writeJsonl(
 const bytes = fs.statSync(corpus).size;
 const mb = bytes / 1024 ** 2;
 
-const target = await freshTarget(dir);
+const target = await freshTarget(dir, "import");
 const handle = connect(target);
 setCurrentDb(handle);
 await applyMigrations(target, handle.pglite ?? undefined);
@@ -160,7 +160,7 @@ console.log(JSON.stringify(figures));
 
 await closeCurrentDb();
 fs.rmSync(dir, { recursive: true, force: true });
-await dropBenchDatabase();
+await dropBenchDatabase("import");
 process.exit(0);
 
 /**

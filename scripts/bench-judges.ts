@@ -42,7 +42,7 @@ await writeJsonl(
     for (let i = 0; i < N; i++) yield trajectoryRecord(i, rand, { steps: () => 8, outputBytes: () => 200 });
   })(),
 );
-const target = await freshTarget(dir);
+const target = await freshTarget(dir, "judges");
 const handle = connect(target);
 setCurrentDb(handle);
 await applyMigrations(target, handle.pglite ?? undefined);
@@ -157,5 +157,5 @@ console.log(JSON.stringify(figures));
 provider.close();
 await closeCurrentDb();
 fs.rmSync(dir, { recursive: true, force: true });
-await dropBenchDatabase();
+await dropBenchDatabase("judges");
 process.exit(0);

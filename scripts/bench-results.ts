@@ -46,7 +46,7 @@ async function time(fn: () => Promise<unknown>): Promise<number> {
   return samples.sort((a, b) => a - b)[Math.floor(samples.length / 2)]!;
 }
 
-const target = await freshTarget(dir);
+const target = await freshTarget(dir, "results");
 const handle = connect(target);
 setCurrentDb(handle);
 await applyMigrations(target, handle.pglite ?? undefined);
@@ -278,5 +278,5 @@ console.log(
 console.log(JSON.stringify(figures));
 await closeCurrentDb();
 fs.rmSync(dir, { recursive: true, force: true });
-if (!process.env.BENCH_KEEP) await dropBenchDatabase();
+if (!process.env.BENCH_KEEP) await dropBenchDatabase("results");
 process.exit(0);

@@ -346,7 +346,7 @@ async function judgeRun(app: RunningApp, url: string): Promise<Figure> {
 
 log("writing the files");
 const files = await makeFiles();
-const target = await freshTarget(dir);
+const target = await freshTarget(dir, "uploads");
 const handle = connect(target);
 setCurrentDb(handle);
 await applyMigrations(target, handle.pglite ?? undefined);
@@ -398,6 +398,6 @@ try {
 } finally {
   await app.stop();
   fs.rmSync(dir, { recursive: true, force: true });
-  await dropBenchDatabase().catch(() => {});
+  await dropBenchDatabase("uploads").catch(() => {});
 }
 process.exit(0);

@@ -118,7 +118,7 @@ await writeJsonl(
 const mb = fs.statSync(files.trajectories).size / 1024 ** 2;
 
 // ---- import, beside a raw COPY -------------------------------------------------------------------
-const target = await freshTarget(dir);
+const target = await freshTarget(dir, "study");
 const handle = connect(target);
 setCurrentDb(handle);
 await applyMigrations(target, handle.pglite ?? undefined);
@@ -448,6 +448,6 @@ try {
 } finally {
   await app.stop();
   fs.rmSync(dir, { recursive: true, force: true });
-  if (!values.keep) await dropBenchDatabase().catch(() => {});
+  if (!values.keep) await dropBenchDatabase("study").catch(() => {});
 }
 process.exit(0);
