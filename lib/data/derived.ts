@@ -21,14 +21,9 @@ import type { Sql } from "./sql";
  */
 export const PANEL_LOCK = 7414;
 
-/** Transactions (their Sql) that hold the panel lock: each takes it once. */
-const panelLocked = new WeakSet<Sql>();
-
-/** Takes the panel lock shared for the rest of the transaction (once: again is a round trip for nothing). */
+/** Takes the panel lock shared for the rest of the transaction (again: no harm). */
 export async function sharePanelLock(sql: Sql): Promise<void> {
-  if (panelLocked.has(sql)) return;
   await sql.query(`SELECT pg_advisory_xact_lock_shared(${PANEL_LOCK})::text`);
-  panelLocked.add(sql);
 }
 
 /** Per trajectory, in parallel arrays, the panel's figures refreshDerived writes. */
@@ -41,7 +36,7 @@ type DerivedColumns = {
   categories: Record<Category, (Verdict | null)[]>;
 };
 
-/** A trajectory's count of labels, for the trajectory u.id (refreshDerived; a label saved moves it: labels.ts). */
+/** A trajectory's count of labels, for the trajectory u.id (refreshDerived and refreshLabelCounts). */
 const LABEL_COUNT = `(SELECT count(*)::int FROM label l WHERE l."trajectoryId" = u.id)`;
 
 /** Writes the panel's figures, with each trajectory's count of labels, on the trajectories they changed. */
@@ -87,6 +82,16 @@ type VoteRow = {
 
 export function voteVerdicts(row: Pick<VoteRow, "upstream" | "localGit" | "memory" | "other">): CategoryVerdicts {
   return verdictsOf(row, CATEGORY_FIELDS);
+}
+
+/** Writes each trajectory's count of labels (all a label's write changes of the derived columns). */
+export async function refreshLabelCounts(sql: Sql, trajectoryIds: readonly number[]): Promise<void> {
+  await sql.query(
+    `UPDATE trajectory t SET "labelCount" = u.labels
+       FROM (SELECT u.id, ${LABEL_COUNT} AS labels FROM unnest($1::int[]) AS u(id)) u
+      WHERE t.id = u.id AND t."labelCount" IS DISTINCT FROM u.labels`,
+    [[...new Set(trajectoryIds)]],
+  );
 }
 
 export async function refreshDerived(sql: Sql, trajectoryIds: readonly number[]): Promise<void> {

@@ -6,11 +6,6 @@ import "server-only";
 // kept, and counts once the panel names the judge at that version (lib/data/panels.ts). A batch
 // that cannot be stored is stored answer by answer, so one bad answer (its trajectory deleted
 // meanwhile) is recorded as a failure and the others are kept.
-// A store commits without waiting for the disk (asyncCommit): a server crash a moment later may lose
-// it whole, leaving its requests being asked (requeued at the next start) and their jobs open (the
-// job is completed after the store, and that commit waits for the disk, this one's included). So a
-// lost answer is asked again, and the commits that a run makes ten a second do not queue at the disk
-// with everyone else's (decision 41).
 
 import { answerNotes } from "@/lib/domain/judge-answer";
 import { storableText } from "@/lib/domain/text";
@@ -116,8 +111,6 @@ async function store(sql: Sql, outcomes: readonly Outcome[]): Promise<void> {
   await sql.query(FINISH_SQL, [[...new Set(outcomes.map((o) => o.runId))]]);
 }
 
-const ASYNC = { asyncCommit: true } as const;
-
 /** Stores outcomes as they come, batching those that arrive during a write. */
 export class AnswerWriter {
   private waiting: Array<{ outcome: Outcome; stored: () => void }> = [];
@@ -136,13 +129,11 @@ export class AnswerWriter {
     while (this.waiting.length) {
       const batch = this.waiting.splice(0);
       try {
-        await transaction(
-          (sql) =>
-            store(
-              sql,
-              batch.map((b) => b.outcome),
-            ),
-          ASYNC,
+        await transaction((sql) =>
+          store(
+            sql,
+            batch.map((b) => b.outcome),
+          ),
         );
       } catch {
         for (const b of batch) await storeAlone(b.outcome);
@@ -155,10 +146,10 @@ export class AnswerWriter {
 
 async function storeAlone(outcome: Outcome): Promise<void> {
   try {
-    await transaction((sql) => store(sql, [outcome]), ASYNC);
+    await transaction((sql) => store(sql, [outcome]));
   } catch (e) {
     const error = `the answer could not be stored: ${e instanceof Error ? e.message : String(e)}`;
-    await transaction((sql) => store(sql, [{ ...outcome, error }]), ASYNC).catch((e2) =>
+    await transaction((sql) => store(sql, [{ ...outcome, error }])).catch((e2) =>
       console.error(`judge request ${outcome.requestId}: ${e2 instanceof Error ? e2.message : String(e2)}`),
     );
   }

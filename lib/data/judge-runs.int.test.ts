@@ -12,13 +12,12 @@ import { importFile } from "@/lib/import/run/files";
 import { enqueue, openQueue } from "@/lib/judges/queue";
 import { followRun } from "@/lib/judges/runs";
 import { workJudges } from "@/lib/judges/worker";
-import { labelFixture, trajectoryFixture } from "@/prisma/factories";
+import { trajectoryFixture } from "@/prisma/factories";
 import { runCli, startCli } from "@/test/cli";
 import { type FakeProvider, fakeProvider } from "@/test/fake-provider";
 import { jsonl, tempFiles } from "@/test/temp-files";
 import { finishRun, planRun, previewRun, runProgress } from "./judge-runs";
 import { setPanel } from "./panel-set";
-import { transaction } from "./sql";
 
 const { write } = tempFiles("sa-judge-runs-");
 const ANSWER = JSON.stringify({
@@ -498,56 +497,6 @@ describe("judge runs", () => {
         expect(await db().judgeVote.count({ where: { judge: { name: "jr-slow" } } })).toBe(24);
       } finally {
         await slow.close();
-      }
-    },
-  );
-
-  it.runIf(process.env.DATABASE_URL)(
-    "answers are stored without waiting for the disk (synchronous_commit off); other writes wait for it",
-    async () => {
-      // What each write to judge_vote and label saw of the setting, kept by a trigger on each.
-      await db().$executeRawUnsafe(`CREATE TABLE commit_seen (tbl text, setting text)`);
-      await db().$executeRawUnsafe(`CREATE FUNCTION commit_seen() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN INSERT INTO commit_seen VALUES (TG_TABLE_NAME, current_setting('synchronous_commit'));
-        RETURN NULL; END $$`);
-      for (const table of ["judge_vote", "label"])
-        await db().$executeRawUnsafe(
-          `CREATE TRIGGER commit_seen AFTER INSERT ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION commit_seen()`,
-        );
-      try {
-        await trajectories("jr-async", 3);
-        await judge("jr-async", ok.url);
-        const { progress } = await runToEnd(["jr-async"], "jr-async");
-        expect(progress.done).toBe(3);
-        const labels = jsonl([labelFixture("jr-async-0", "ann-async")]);
-        const imported = await importFile(write("labels.jsonl", labels), {
-          condition: {},
-          resolved: null,
-          source: "cli",
-        });
-        expect(imported.ok).toBe(true);
-        const seen = await db().$queryRawUnsafe<Array<{ tbl: string; setting: string }>>(
-          `SELECT DISTINCT tbl, setting FROM commit_seen ORDER BY tbl`,
-        );
-        expect(seen).toEqual([
-          { tbl: "judge_vote", setting: "off" },
-          { tbl: "label", setting: "on" },
-        ]);
-        // SET LOCAL ends with its transaction: the pooled connections it ran on are back to the default.
-        const after = await Promise.all(
-          Array.from({ length: 8 }, () =>
-            transaction(
-              async (sql) =>
-                (await sql.query<{ s: string }>(`SELECT current_setting('synchronous_commit') AS s`))[0]!.s,
-            ),
-          ),
-        );
-        expect(new Set(after)).toEqual(new Set(["on"]));
-      } finally {
-        for (const table of ["judge_vote", "label"])
-          await db().$executeRawUnsafe(`DROP TRIGGER commit_seen ON ${table}`);
-        await db().$executeRawUnsafe(`DROP FUNCTION commit_seen() CASCADE`);
-        await db().$executeRawUnsafe(`DROP TABLE commit_seen`);
       }
     },
   );

@@ -37,11 +37,8 @@ export type StoredLabelForm = {
 };
 export type StoredLabel = StoredLabelForm & { id: number; updatedAt: Date };
 
-// The label, its revision and its trajectory's count of labels in one statement (a save is one round
-// trip): the revision is written only if the label was (a form older than the stored one writes
-// neither), and the count moves when the label is new ($17: none was stored). Under the trajectory's
-// row lock "+ 1" counts a label saved beside it by someone else, where a count read before the lock
-// would miss it; an import's refreshDerived counts its trajectories' labels again afterwards.
+// The label and its revision in one statement: the revision is written only if the label was (a form
+// older than the stored one writes neither).
 const LABEL_SQL = `
   WITH written AS (
     INSERT INTO label ("trajectoryId", "annotatorId", "studyId", upstream, "localGit", memory, other, overall,
@@ -55,10 +52,7 @@ const LABEL_SQL = `
       "blindOverall" = CASE WHEN $13::"Verdict" IS NULL THEN label."blindOverall"
         ELSE coalesce(label."blindOverall", $13::"Verdict") END
     WHERE label."updatedAt" <= EXCLUDED."updatedAt"
-    RETURNING id),
-  counted AS (
-    UPDATE trajectory SET "labelCount" = "labelCount" + 1
-     WHERE id = $1 AND $17::bool AND EXISTS (SELECT 1 FROM written))
+    RETURNING id)
   INSERT INTO label_revision ("labelId", "editorId", "createdAt", before, after)
     SELECT id, $14, $12, $15::jsonb, $16::jsonb FROM written
   RETURNING "labelId"`;
@@ -75,8 +69,7 @@ export async function lockedLabel(sql: Sql, trajectoryId: number, annotatorId: s
 
 /**
  * Creates or edits an annotator's label on a trajectory, keeping its history: a revision row holds
- * the form before and after, and its trajectory's count of labels follows. A form older than the
- * stored one is ignored (returns false). `before`:
+ * the form before and after. A form older than the stored one is ignored (returns false). `before`:
  * the stored label as lockedLabel read it in this transaction, if the caller has it already.
  */
 export async function writeLabel(sql: Sql, w: LabelWrite, before?: StoredLabel | null): Promise<boolean> {
@@ -100,7 +93,6 @@ export async function writeLabel(sql: Sql, w: LabelWrite, before?: StoredLabel |
     w.editorId,
     previous === null ? null : JSON.stringify(previous),
     JSON.stringify(form),
-    stored === null,
   ]);
   return rows.length > 0;
 }

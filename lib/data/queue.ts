@@ -9,7 +9,7 @@ import { PG_INT_MAX } from "@/lib/domain/params";
 import { storableText } from "@/lib/domain/text";
 import { CATEGORIES, type CategoryVerdicts, overallVerdict, VERDICTS } from "@/lib/domain/verdicts";
 import { AppError } from "@/lib/errors";
-import { voteVerdicts } from "./derived";
+import { refreshLabelCounts, voteVerdicts } from "./derived";
 import { lockedLabel, type StoredLabelForm, writeLabel } from "./labels";
 import { ITEM_TRAJECTORY_SELECT, VERDICT_SELECT } from "./selects";
 import { transaction } from "./sql";
@@ -176,6 +176,7 @@ export async function submitLabel(
     const blindOverall = stored && assigned.blind ? overallVerdict(voteVerdicts(stored)) : undefined;
     const label = { trajectoryId: f.trajectoryId, annotatorId: actor.id, editorId: actor.id, importId: null };
     await writeLabel(sql, { ...label, studyId: f.studyId, ...form, at, blindOverall }, stored);
+    await refreshLabelCounts(sql, [f.trajectoryId]);
     return { status: "saved" as const, updatedAt: at.toISOString() };
   });
 }

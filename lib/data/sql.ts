@@ -83,7 +83,6 @@ export type HeldTransaction = {
 async function pooledTransaction(
   pool: import("pg").Pool,
   prelude?: (sql: Sql) => Promise<void>,
-  begin = "BEGIN",
 ): Promise<HeldTransaction> {
   const client = await pool.connect();
   let cause: Error | null = null;
@@ -127,7 +126,7 @@ async function pooledTransaction(
       preluded = true;
       await prelude(sql);
     }
-    await explained(() => client.query(begin));
+    await explained(() => client.query("BEGIN"));
     open = true;
   } catch (e) {
     await release();
@@ -161,25 +160,14 @@ export async function sideTransaction(): Promise<HeldTransaction | null> {
  */
 export async function transaction<T>(
   fn: (sql: Sql) => Promise<T>,
-  opts: {
-    prelude?: (sql: Sql) => Promise<void>;
-    /**
-     * Commit without waiting for the write-ahead log to reach the disk (PostgreSQL's
-     * synchronous_commit = off, for this transaction): a crash of the server within a fraction of a
-     * second may lose the transaction whole, never part of it. Only for what is written again when
-     * lost (a judge's answers: their requests are asked again).
-     */
-    asyncCommit?: boolean;
-  } = {},
+  opts: { prelude?: (sql: Sql) => Promise<void> } = {},
 ): Promise<T> {
   // Inside a scope, its transaction holds everything (lib/db-scope.ts).
   const scoped = currentScope();
   if (scoped) return fn(scoped.sql as Sql);
   const handle = currentDb();
   if (handle.pool) {
-    // One round trip: the setting is sent with the BEGIN (the simple protocol takes both).
-    const begin = opts.asyncCommit ? "BEGIN; SET LOCAL synchronous_commit = off" : "BEGIN";
-    const tx = await pooledTransaction(handle.pool, opts.prelude, begin);
+    const tx = await pooledTransaction(handle.pool, opts.prelude);
     try {
       const out = await fn(tx.sql);
       await tx.commit();
