@@ -1,7 +1,7 @@
 // What the benchmarks share (bench.ts, bench-import.ts, bench-results.ts, …): a fresh database of
-// each one's own (BENCH_DATABASES), synthetic corpora in the app's own JSONL with the paper's design (3 models × 2 benchmarks × 2
-// network settings × 2 prompts × 3 runs per task, outputs of varied words: search indexes care),
-// written as a stream, and the raw COPY baseline.
+// each one's own (BENCH_DATABASES), synthetic corpora in the app's own JSONL with the paper's design
+// (3 models × 2 benchmarks × 2 network settings × 2 prompts × 3 runs per task, outputs of varied
+// words: search indexes care), written as a stream, and the raw COPY baseline.
 import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
