@@ -8,7 +8,7 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { closeCurrentDb, connect, describeTarget, setCurrentDb } from "@/lib/db-connect";
 import { addBenchAccount, BENCH_ACCOUNT, startApp } from "./bench-app";
-import { type MixedFigures, mixedLoad, type PairFigures, pairRows } from "./bench-mixed";
+import { type MixedFigures, mixedLoad, mixedRows, type PairFigures, tableRow } from "./bench-mixed";
 
 const { values } = parseArgs({
   options: {
@@ -87,11 +87,7 @@ try {
     if (!figures) throw new Error("the mixed load runs on PostgreSQL only");
     runs.push(figures);
     console.log(`\nrun ${i}`);
-    for (const [what, figure, baseline] of [
-      ...pairRows("mixed", figures, Number(values.connections)),
-      ...pairRows("paced", figures.paced, Number(values.connections)),
-    ])
-      console.log(`${what.padEnd(34)} ${figure.padEnd(40)} ${baseline}`);
+    for (const r of mixedRows(figures, Number(values.connections))) console.log(tableRow(...r));
   }
 } finally {
   // What the app said on its standard error (a failed fold, a lost connection), for the reader.

@@ -314,8 +314,18 @@ export async function mixedLoad(o: {
   }
 }
 
-/** The table rows of a pair of windows (`name`: mixed or paced), as bench.ts prints them. */
-export function pairRows(name: string, f: PairFigures, clients: number): Array<[string, string, string]> {
+/** One row of the benches' tables: what, the figure, its baseline. */
+export const tableRow = (what: string, figure: string, baseline = "") =>
+  `${what.padEnd(34)} ${figure.padEnd(40)} ${baseline}`;
+
+/** The table rows of both pairs of windows of a working study: at 200 ms, then paced. */
+export const mixedRows = (f: MixedFigures, clients: number) => [
+  ...pairRows("mixed", f, clients),
+  ...pairRows("paced", f.paced, clients),
+];
+
+/** The table rows of a pair of windows (`name`: mixed or paced). */
+function pairRows(name: string, f: PairFigures, clients: number): Array<[string, string, string]> {
   const r1 = (x: number) => Math.round(x * 10) / 10;
   const list = (o: Record<string, unknown>, show: (v: never) => string = String) =>
     Object.entries(o)

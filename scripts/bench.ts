@@ -31,7 +31,7 @@ import {
   writeJsonl,
 } from "./bench-corpus";
 import { type Load, loadPaths } from "./bench-load";
-import { mixedLoad, pairRows } from "./bench-mixed";
+import { mixedLoad, mixedRows, tableRow } from "./bench-mixed";
 import { ruleTimings } from "./bench-rules";
 
 const { values } = parseArgs({
@@ -364,8 +364,7 @@ try {
     load_seconds: DURATION,
     mixed,
   };
-  const row = (what: string, figure: string, baseline = "") =>
-    console.log(`${what.padEnd(34)} ${figure.padEnd(40)} ${baseline}`);
+  const row = (what: string, figure: string, baseline = "") => console.log(tableRow(what, figure, baseline));
   console.log(
     `\n${describeTarget(target)}: ${N} trajectories, ${mb.toFixed(0)} MB of JSONL, ${os.cpus().length} cores\n`,
   );
@@ -441,8 +440,7 @@ try {
     );
   }
   if (mixed) {
-    for (const r of [...pairRows("mixed", mixed, CONNECTIONS), ...pairRows("paced", mixed.paced, CONNECTIONS)])
-      row(...r);
+    for (const r of mixedRows(mixed, CONNECTIONS)) row(...r);
   } else row("mixed load", "PostgreSQL only (the embedded database is the app's alone)");
   console.log(JSON.stringify(figures));
 } finally {
