@@ -237,6 +237,21 @@ describe("judge runs", () => {
     expect(sent.length).toBeLessThan(4000 + 200);
   });
 
+  it("a judge asks a run's requests in the order they were planned", async () => {
+    // 40 requests: five jobs of eight, inserted together (one creation time), asked one at a time.
+    await trajectories("jr-order", 40);
+    await judge("jr-order-judge", ok.url, 1);
+    const seen = ok.requests.length;
+    const { plan } = await runToEnd(["jr-order-judge"], "jr-order");
+    const ids = plan.requests.map((r) => r.trajectoryId);
+    const external = await db().trajectory.findMany({
+      where: { id: { in: ids } },
+      select: { id: true, externalId: true },
+    });
+    const byId = new Map(external.map((t) => [t.id, t.externalId]));
+    expect(ok.requests.slice(seen).map(markerOf)).toEqual(ids.map((id) => byId.get(id)));
+  });
+
   it("a run of six new judges starts at once: their queues are made without deadlock", async () => {
     await trajectories("jr-six", 2);
     const names = Array.from({ length: 6 }, (_, i) => `jr-six-${i}`);

@@ -3,6 +3,7 @@ import "server-only";
 // any number of worker processes share one run through PostgreSQL, and the embedded database runs
 // it in the one process that holds it. A job names a judge_request row; the row is the truth.
 import PgBoss from "pg-boss";
+import { v7 as uuidv7 } from "uuid";
 import { currentDb } from "@/lib/db-connect";
 
 export const queueName = (judgeId: number) => `judge-${judgeId}`;
@@ -77,10 +78,16 @@ export function ensureQueue(boss: PgBoss, queue: string): Promise<void> {
   return made;
 }
 
+/**
+ * Inserts jobs to be fetched in the order given. pg-boss fetches by creation time, then by id, and
+ * the jobs of one insert share their creation time: each gets a time-ordered id (UUIDv7, increasing
+ * within the process), where random ones would have a judge take them in a random order and the
+ * judges of a panel apart from each other on the list they share (shared-reads.ts).
+ */
 async function insertJobs(boss: PgBoss, queue: string, jobs: readonly JobData[]): Promise<void> {
   await ensureQueue(boss, queue);
   for (let i = 0; i < jobs.length; i += 1000)
-    await boss.insert(jobs.slice(i, i + 1000).map((data) => ({ name: queue, data })));
+    await boss.insert(jobs.slice(i, i + 1000).map((data) => ({ id: uuidv7(), name: queue, data })));
 }
 
 /** Queues requests, each once. */
