@@ -1,8 +1,9 @@
 // npm run bench:judges -- [--trajectories N] [--latency MS] [--concurrency C]
 // A judge run at scale against the local fake provider (never a real one): N trajectories × 3
 // judges, each answering after MS milliseconds, C requests at a time per judge. Prints requests per
-// second beside the ideal (3 × C ÷ latency), peak memory, and the database time the queue and the
-// answers' writes cost per request; then the figures as one JSON line. PostgreSQL with DATABASE_URL
+// second beside the ideal (3 × C ÷ latency), peak memory, the database time the queue and the
+// answers' writes cost per request, and how many times each trajectory was read; then the figures
+// as one JSON line. PostgreSQL with DATABASE_URL
 // (a database of its own), else PGlite.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -14,6 +15,7 @@ import { defineJudge, JudgeDefinitionSchema } from "@/lib/data/judges";
 import { closeCurrentDb, connect, describeTarget, setCurrentDb } from "@/lib/db-connect";
 import { importFile } from "@/lib/import/run/files";
 import { enqueue, openQueue } from "@/lib/judges/queue";
+import { sharedReads } from "@/lib/judges/shared-reads";
 import { workJudges } from "@/lib/judges/worker";
 import { prng } from "@/prisma/factories";
 import { applyMigrations } from "@/prisma/migrate-engine";
@@ -129,6 +131,8 @@ const figures = {
   share_of_ideal: +(rps / ideal).toFixed(3),
   overhead_ms_per_request: +((seconds * 1000 * JUDGES.length * C) / plan.requests.length - LATENCY).toFixed(1),
   peak_rss_mb: Math.round(peakRss / 1024 ** 2),
+  // Each built request is one read of its trajectory; the panel's other judges take it as built.
+  reads_per_trajectory: +(sharedReads().counts.built / N).toFixed(2),
   database_ms_per_request:
     activeBefore === null || activeAfter === null
       ? null
@@ -152,6 +156,9 @@ console.log(
   }`,
 );
 console.log(`answered / failed    ${figures.answered} / ${figures.failed}`);
+console.log(
+  `trajectory reads     ${figures.reads_per_trajectory} per trajectory (one for all ${JUDGES.length} judges at best)`,
+);
 console.log(`peak memory          ${figures.peak_rss_mb} MB RSS`);
 console.log(JSON.stringify(figures));
 provider.close();

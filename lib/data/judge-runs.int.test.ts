@@ -11,6 +11,7 @@ import { currentDb } from "@/lib/db-connect";
 import { importFile } from "@/lib/import/run/files";
 import { enqueue, openQueue } from "@/lib/judges/queue";
 import { followRun } from "@/lib/judges/runs";
+import { sharedReads } from "@/lib/judges/shared-reads";
 import { workJudges } from "@/lib/judges/worker";
 import { trajectoryFixture } from "@/prisma/factories";
 import { runCli, startCli } from "@/test/cli";
@@ -235,6 +236,41 @@ describe("judge runs", () => {
     expect(sent).toContain(`[… ${asked.cutChars!.toLocaleString("en-US")} characters cut …]`);
     expect(sent).toMatch(/A\n\[… [\d,]+ characters cut …\]\nB/);
     expect(sent.length).toBeLessThan(4000 + 200);
+  });
+
+  it("a panel's judges read each trajectory once per run, and judges of other budgets read their own", async () => {
+    await trajectories("jr-share", 4);
+    for (const name of ["jr-share-a", "jr-share-b", "jr-share-c"]) await judge(name, ok.url);
+    // A fourth judge with a budget of 8 tokens (32 characters, the task prompt's 22 read whole): its
+    // request is built for that budget, with nothing of the output left.
+    await defineJudge(
+      JudgeDefinitionSchema.parse({
+        name: "jr-share-small",
+        baseUrl: ok.url,
+        model: "jr-share-small",
+        contextTokens: 8,
+      }),
+    );
+    const before = { ...sharedReads().counts };
+    const seen = ok.requests.length;
+    const { progress } = await runToEnd(["jr-share-a", "jr-share-b", "jr-share-c", "jr-share-small"], "jr-share");
+    expect(progress).toMatchObject({ done: 16, failed: 0 });
+    // 4 trajectories × 2 budgets built; the other two judges of the first budget took theirs: 4 × 2 shared.
+    expect(sharedReads().counts.built - before.built).toBe(8);
+    expect(sharedReads().counts.shared - before.shared).toBe(8);
+    const asked = ok.requests.slice(seen);
+    for (let i = 0; i < 4; i++) {
+      const about = asked.filter((r) => markerOf(r) === `jr-share-${i}`);
+      expect(about.map((r) => r.model).sort()).toEqual(["jr-share-a", "jr-share-b", "jr-share-c", "jr-share-small"]);
+      const full = about.filter((r) => r.model !== "jr-share-small").map((r) => r.messages[1]!.content);
+      expect(new Set(full).size).toBe(1);
+      expect(full[0]).not.toContain("characters cut");
+      expect(about.find((r) => r.model === "jr-share-small")!.messages[1]!.content).toContain(
+        "[… 11 characters cut …]",
+      );
+    }
+    // Nothing is held once the workers stopped.
+    expect(sharedReads().bytes).toBe(0);
   });
 
   it("a judge asks a run's requests in the order they were planned", async () => {

@@ -1,10 +1,11 @@
 import "server-only";
 // Working a judge's queue: jobs are fetched as slots free up, claimed together (pending → asking,
 // so no two workers ask the same pair; one round trip, serialized per judge so its limits hold
-// across workers), read with their trajectories at the versions they were planned for, asked, and
-// stored by the AnswerWriter, which batches the answers that arrive together. A job is completed
-// once its request is stored: a worker that dies leaves its jobs to pg-boss's expiry and its claims
-// to the lease, and another takes them over.
+// across workers), read with their trajectories at the versions they were planned for (once for the
+// judges of a run that ask one together: shared-reads.ts), asked, and stored by the AnswerWriter,
+// which batches the answers that arrive together. A job is completed once its request is stored: a
+// worker that dies leaves its jobs to pg-boss's expiry and its claims to the lease, and another
+// takes them over.
 import type PgBoss from "pg-boss";
 import { AnswerWriter, type Outcome } from "@/lib/data/judge-answers";
 import {
@@ -19,19 +20,24 @@ import { workBudget } from "@/lib/server/memory-budget";
 import { askJudge, JudgeRequestFailed } from "./client";
 import { type JudgeRequest, judgeRequest } from "./prompt";
 import { enqueueHeld, ensureQueue, type JobData, jobRequests, queueName, REQUESTS_PER_JOB } from "./queue";
+import { type SharedReads, sharedReads } from "./shared-reads";
 
 /** Characters per token when fitting a trajectory to a judge's budget. */
 const CHARS_PER_TOKEN = 4;
 
 /** A claimed request's trajectory as the judge will read it, within the process's memory budget. */
-async function requestFor(judge: JudgeSettings, r: Claimed): Promise<JudgeRequest> {
+function requestFor(judge: JudgeSettings, r: Claimed, shared: SharedReads): Promise<JudgeRequest> {
   const budgetChars = judge.contextTokens * CHARS_PER_TOKEN;
-  const reservation = await workBudget().await(await judgeReadCost(r.trajectoryId, budgetChars));
-  try {
-    return judgeRequest(await promptText(r.promptVersion), await judgeTurns(r.trajectoryId, budgetChars), budgetChars);
-  } finally {
-    reservation.release();
-  }
+  const key = { runId: r.runId, promptVersion: r.promptVersion, trajectoryId: r.trajectoryId, budgetChars };
+  return shared.request(key, async () => {
+    const reservation = await workBudget().await(await judgeReadCost(r.trajectoryId, budgetChars));
+    try {
+      const turns = await judgeTurns(r.trajectoryId, budgetChars);
+      return judgeRequest(await promptText(r.promptVersion), turns, budgetChars);
+    } finally {
+      reservation.release();
+    }
+  });
 }
 
 type Claimed = Awaited<ReturnType<typeof claimJudgeRequests>>["requests"][number];
@@ -95,14 +101,16 @@ export async function workJudges(
 ): Promise<StopWorkers> {
   let stopping = false;
   const writer = new AnswerWriter();
+  const shared = sharedReads();
   const loops: Array<{ done: Promise<void> }> = [];
   for (const j of judges) {
     await ensureQueue(boss, queueName(j.id));
-    loops.push({ done: new JudgeLoop(boss, j, writer).run(() => stopping) });
+    loops.push({ done: new JudgeLoop(boss, j, writer, shared).run(() => stopping) });
   }
   return async () => {
     stopping = true;
     await Promise.all(loops.map((l) => l.done));
+    shared.clear();
   };
 }
 
@@ -133,6 +141,7 @@ class JudgeLoop {
     private readonly boss: PgBoss,
     private readonly judge: { id: number; concurrency: number },
     private readonly writer: AnswerWriter,
+    private readonly shared: SharedReads,
   ) {
     this.queue = queueName(judge.id);
   }
@@ -206,7 +215,7 @@ class JudgeLoop {
   private async start(settings: JudgeSettings, r: Claimed, job: HeldJob): Promise<void> {
     this.inFlight += 1;
     // Read one trajectory at a time (each within the memory budget), asked as soon as it is read.
-    const request = await requestFor(settings, r).catch((e: unknown) => new TrajectoryUnread(message(e)));
+    const request = await requestFor(settings, r, this.shared).catch((e: unknown) => new TrajectoryUnread(message(e)));
     void (
       request instanceof TrajectoryUnread
         ? Promise.resolve({ ...outcomeBase(settings, r, null), error: request.message })

@@ -1,0 +1,118 @@
+// A trajectory's request, read and built once for the judges of a run that ask it about the same
+// time. planRun queues one list of trajectories for each judge of a run, so a panel's judges work
+// through it in the same order and claim their requests for one trajectory within moments of each
+// other: the first reads the trajectory and builds the request, the others take it (or wait for the
+// read under way). A request depends on the run's prompt version, the trajectory as planned for
+// the run (every request of a run for one trajectory was planned for the same version of it) and
+// the judge's budget: those are the key. What is held is reserved from the process's memory budget
+// and given back when dropped; entries are dropped least recently used first past `maxBytes`, after
+// `idleMs` unused, when the budget has no room for them, and when workers stop. One per process.
+import { type MemoryBudget, type Reservation, workBudget } from "@/lib/server/memory-budget";
+import type { JudgeRequest } from "./prompt";
+
+type Entry = { request: Promise<JudgeRequest>; reservation: Reservation | null; usedAt: number };
+
+/** The most a request holds: two bytes a character of its messages. */
+const requestBytes = (r: JudgeRequest) => r.messages.reduce((n, m) => n + 2 * m.content.length, 0);
+
+export class SharedReads {
+  /** In order of last use, the least recent first. */
+  private readonly entries = new Map<string, Entry>();
+  private held = 0;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  /** Requests built (each a read of its trajectory), and requests taken as built by another judge. */
+  readonly counts = { built: 0, shared: 0 };
+
+  constructor(
+    private readonly budget: MemoryBudget,
+    private readonly maxBytes: number,
+    private readonly idleMs = 30_000,
+  ) {}
+
+  /** The request for this run, trajectory and budget: built by `build` unless held or being built. */
+  request(
+    key: { runId: number; promptVersion: number; trajectoryId: number; budgetChars: number },
+    build: () => Promise<JudgeRequest>,
+  ): Promise<JudgeRequest> {
+    const k = `${key.runId}:${key.promptVersion}:${key.trajectoryId}:${key.budgetChars}`;
+    const now = Date.now();
+    const found = this.entries.get(k);
+    if (found) {
+      found.usedAt = now;
+      this.entries.delete(k);
+      this.entries.set(k, found);
+      this.counts.shared += 1;
+      return found.request;
+    }
+    this.counts.built += 1;
+    const entry: Entry = { request: build(), reservation: null, usedAt: now };
+    this.entries.set(k, entry);
+    entry.request.then(
+      (r) => this.keep(k, entry, requestBytes(r)),
+      () => this.entries.get(k) === entry && this.entries.delete(k),
+    );
+    this.arm();
+    return entry.request;
+  }
+
+  /** Drops every entry and gives its memory back. */
+  clear(): void {
+    for (const k of [...this.entries.keys()]) this.drop(k);
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  /** Bytes held now. */
+  get bytes(): number {
+    return this.held;
+  }
+
+  /** A built request is kept if the budget has room for it now; the least recent go past `maxBytes`. */
+  private keep(k: string, entry: Entry, bytes: number): void {
+    if (this.entries.get(k) !== entry) return;
+    const reservation = bytes <= this.maxBytes ? this.budget.tryReserve(bytes) : null;
+    if (!reservation) return void this.entries.delete(k);
+    entry.reservation = reservation;
+    this.held += reservation.bytes;
+    for (const first of this.entries.keys()) {
+      if (this.held <= this.maxBytes) break;
+      this.drop(first);
+    }
+  }
+
+  private drop(k: string): void {
+    const e = this.entries.get(k);
+    if (!e) return;
+    this.entries.delete(k);
+    if (e.reservation) {
+      this.held -= e.reservation.bytes;
+      e.reservation.release();
+    }
+  }
+
+  /** Drops what went unused for `idleMs`, and looks again while anything is held. */
+  private arm(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      const before = Date.now() - this.idleMs;
+      for (const [k, e] of this.entries) {
+        if (e.usedAt > before) break;
+        this.drop(k);
+      }
+      if (this.entries.size) this.arm();
+    }, this.idleMs);
+    this.timer.unref?.();
+  }
+}
+
+/** The share of the process's memory budget that requests kept for other judges may hold. */
+const SHARE_OF_BUDGET = 1 / 8;
+
+const g = globalThis as unknown as { sharedReads?: SharedReads };
+
+/** This process's shared reads (Next's bundles and the server share them through globalThis). */
+export function sharedReads(): SharedReads {
+  const budget = workBudget();
+  return (g.sharedReads ??= new SharedReads(budget, budget.total * SHARE_OF_BUDGET));
+}
