@@ -75,6 +75,19 @@ describe("shared reads", () => {
     other.release();
   });
 
+  it("gives its memory back as soon as other work waits for the budget", async () => {
+    const budget = new MemoryBudget(1000, 1);
+    const shared = new SharedReads(budget, 500);
+    await shared.request(key(1), async () => requestOf(100));
+    await shared.request(key(2), async () => requestOf(100));
+    const other = budget.tryReserve(500)!;
+    // 400 held and 500 reserved: 300 more would wait for them; the kept requests make room at once.
+    const waiting = await budget.await(300);
+    expect([shared.bytes, budget.inUse, budget.waiting]).toEqual([0, 800, 0]);
+    waiting.release();
+    other.release();
+  });
+
   it("a read that fails is not kept: the next judge reads again", async () => {
     const shared = new SharedReads(new MemoryBudget(10_000, 1), 1000);
     await expect(shared.request(key(1), () => Promise.reject(new Error("gone")))).rejects.toThrow("gone");

@@ -6,7 +6,8 @@
 // the run (every request of a run for one trajectory was planned for the same version of it) and
 // the judge's budget: those are the key. What is held is reserved from the process's memory budget
 // and given back when dropped; entries are dropped least recently used first past `maxBytes`, after
-// `idleMs` unused, when the budget has no room for them, and when workers stop. One per process.
+// `idleMs` unused, when the budget has no room for them or other work waits for it, and when
+// workers stop. One per process.
 import { type MemoryBudget, type Reservation, workBudget } from "@/lib/server/memory-budget";
 import type { JudgeRequest } from "./prompt";
 
@@ -27,7 +28,9 @@ export class SharedReads {
     private readonly budget: MemoryBudget,
     private readonly maxBytes: number,
     private readonly idleMs = 30_000,
-  ) {}
+  ) {
+    budget.onWait(() => this.clear());
+  }
 
   /** The request for this run, trajectory and budget: built by `build` unless held or being built. */
   request(

@@ -2,6 +2,7 @@
 // reserves what it may hold at most before it starts and gives it back when it ends; work that does
 // not fit waits, first come first served, and beyond a few waiting the caller answers 503 instead of
 // queueing without end. A reservation larger than the whole budget is cut to it: such work runs alone.
+// Memory held only to save work (the judges' kept requests) is given back as soon as anything waits.
 import { config, workBudgetBytes } from "@/lib/config";
 
 export type Reservation = { bytes: number; release(): void };
@@ -11,6 +12,7 @@ type Waiter = { bytes: number; grant(r: Reservation): void };
 export class MemoryBudget {
   private used = 0;
   private readonly queue: Waiter[] = [];
+  private readonly givers: Array<() => void> = [];
 
   constructor(
     readonly total: number,
@@ -52,7 +54,16 @@ export class MemoryBudget {
   await(bytes: number): Promise<Reservation> {
     const now = this.tryReserve(bytes);
     if (now) return Promise.resolve(now);
-    return new Promise((resolve) => this.queue.push({ bytes: this.clamp(bytes), grant: resolve }));
+    const granted = new Promise<Reservation>((resolve) =>
+      this.queue.push({ bytes: this.clamp(bytes), grant: resolve }),
+    );
+    for (const give of this.givers) give();
+    return granted;
+  }
+
+  /** `give` releases what its holder keeps only to save work; it is called whenever a reservation waits. */
+  onWait(give: () => void): void {
+    this.givers.push(give);
   }
 
   private fits(bytes: number): boolean {
