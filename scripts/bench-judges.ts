@@ -3,8 +3,7 @@
 // judges, each answering after MS milliseconds, C requests at a time per judge. Prints requests per
 // second beside the ideal (3 × C ÷ latency), peak memory, the database time the queue and the
 // answers' writes cost per request, and how many times each trajectory was read; then the figures
-// as one JSON line. PostgreSQL with DATABASE_URL
-// (a database of its own), else PGlite.
+// as one JSON line. PostgreSQL with DATABASE_URL (a database of its own), else PGlite.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
