@@ -13,7 +13,13 @@ export type FakeStep =
 export type FakeProvider = {
   url: string;
   /** The bodies of the requests received, in order. */
-  requests: Array<{ model: string; messages: Array<{ role: string; content: string }>; auth: string | null }>;
+  requests: Array<{
+    model: string;
+    messages: Array<{ role: string; content: string }>;
+    temperature: number | null;
+    maxTokens: number | null;
+    auth: string | null;
+  }>;
   /** The most requests it was answering at once. */
   maxInFlight: () => number;
   close: () => Promise<void>;
@@ -33,16 +39,17 @@ export async function fakeProvider(
   const next = (n: number, messages: Array<{ role: string; content: string }>) =>
     typeof script === "function" ? script(n, messages) : script[Math.min(n, script.length - 1)]!;
   const server = http.createServer((req, res) => {
-    let body = "";
-    req.on("data", (c: Buffer) => {
-      body += c;
-    });
+    // Decoded whole: a character's bytes may fall in two chunks.
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const n = requests.length;
-      const parsed = JSON.parse(body || "{}");
+      const parsed = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}");
       requests.push({
         model: parsed.model,
         messages: options.keepMessages === false ? [] : parsed.messages,
+        temperature: parsed.temperature ?? null,
+        maxTokens: parsed.max_tokens ?? null,
         auth: req.headers.authorization ?? null,
       });
       const step = next(n, Array.isArray(parsed.messages) ? parsed.messages : []);

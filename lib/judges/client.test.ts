@@ -3,7 +3,7 @@
 // connections, a failure after the last retry, and the key read from the environment only.
 import { afterEach, describe, expect, it } from "vitest";
 import { type FakeProvider, fakeProvider } from "@/test/fake-provider";
-import { askJudge, JudgeRequestFailed } from "./client";
+import { askJudge, EncodedMessages, JudgeRequestFailed } from "./client";
 
 const messages = [
   { role: "system" as const, content: "judge" },
@@ -25,6 +25,26 @@ describe("askJudge", () => {
     expect(provider.requests[0]).toMatchObject({ model: "judge-1", messages, auth: "Bearer sk-test-123" });
   });
 
+  it("sends messages encoded once to each judge, with the judge's own model and settings", async () => {
+    provider = await fakeProvider([{ answer: "ok" }]);
+    // Agent output as it comes: quotes, markup, a NUL, an escape code, and characters of several bytes.
+    const text = `say "hi" <script>alert(1)</script>\u0000\u001b[31m naïve ✓ 𝔘 ${"é".repeat(70_000)}`;
+    const shared = new EncodedMessages([
+      { role: "system", content: "judge" },
+      { role: "user", content: text },
+    ]);
+    await askJudge({ baseUrl: provider.url, model: "judge-a", temperature: 0, maxTokens: 300 }, shared);
+    await askJudge({ baseUrl: provider.url, model: "judge-b" }, shared);
+    const sent = [
+      { role: "system", content: "judge" },
+      { role: "user", content: text },
+    ];
+    expect(provider.requests).toEqual([
+      { model: "judge-a", messages: sent, temperature: 0, maxTokens: 300, auth: "Bearer none" },
+      { model: "judge-b", messages: sent, temperature: null, maxTokens: null, auth: "Bearer none" },
+    ]);
+  });
+
   it("waits as Retry-After says on 429, retries 500s and dropped connections", async () => {
     provider = await fakeProvider([
       { status: 429, retryAfter: "1" },
@@ -35,7 +55,8 @@ describe("askJudge", () => {
     const started = Date.now();
     const a = await askJudge({ baseUrl: provider.url, model: "m", maxRetries: 4 }, messages);
     expect(a.raw).toBe("ok");
-    expect(provider.requests).toHaveLength(4);
+    // Each try sends the whole body again.
+    expect(provider.requests.map((r) => [r.model, r.messages])).toEqual(Array(4).fill(["m", messages]));
     // At least the second the 429 asked for.
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
   });

@@ -1,8 +1,11 @@
 // Asking a judge: one chat-completions request to any OpenAI-compatible endpoint (OpenAI,
 // OpenRouter, vLLM, Ollama, LiteLLM), with the official OpenAI client (decision 25): it retries 429,
 // 5xx and dropped connections with exponential backoff and obeys Retry-After. The API key is read
-// from the environment variable the judge names, when asked, and is never stored or logged.
+// from the environment variable the judge names, when asked, and is never stored or logged. The
+// body is sent as bytes encoded here: a trajectory's messages are encoded once for all the judges
+// that ask them (EncodedMessages), not by the client on each request.
 import OpenAI from "openai";
+import type { ChatCompletion } from "openai/resources/chat/completions";
 import { keyVariableRefusal } from "@/lib/config";
 
 export type JudgeEndpoint = {
@@ -32,6 +35,28 @@ function boundedRetryAfter(max: number): typeof fetch {
     headers.delete("retry-after-ms");
     return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
   };
+}
+
+export type ChatMessage = { role: "system" | "user"; content: string };
+
+/** Messages encoded as JSON once, for every judge that asks them (a panel's judges: shared-reads.ts). */
+export class EncodedMessages {
+  readonly bytes: Buffer;
+  constructor(messages: readonly ChatMessage[]) {
+    this.bytes = Buffer.from(JSON.stringify(messages));
+  }
+}
+
+const CLOSE = Buffer.from("}");
+
+/** The chat-completions body: the judge's model and settings, then the messages as encoded. */
+function requestBody(endpoint: JudgeEndpoint, messages: EncodedMessages): Buffer {
+  const settings = JSON.stringify({
+    model: endpoint.model,
+    ...(endpoint.temperature != null ? { temperature: endpoint.temperature } : {}),
+    ...(endpoint.maxTokens != null ? { max_tokens: endpoint.maxTokens } : {}),
+  });
+  return Buffer.concat([Buffer.from(`${settings.slice(0, -1)},"messages":`), messages.bytes, CLOSE]);
 }
 
 export type JudgeAnswer = { raw: string; model: string; tokensIn: number; tokensOut: number; ms: number };
@@ -67,7 +92,7 @@ function clientFor(endpoint: JudgeEndpoint, apiKey: string | undefined): OpenAI 
 
 export async function askJudge(
   endpoint: JudgeEndpoint,
-  messages: Array<{ role: "system" | "user"; content: string }>,
+  messages: readonly ChatMessage[] | EncodedMessages,
 ): Promise<JudgeAnswer> {
   // Checked again when asking: the judge may have been defined before the server's allowance changed.
   const refused = endpoint.apiKeyEnv ? keyVariableRefusal(endpoint.apiKeyEnv) : null;
@@ -78,11 +103,11 @@ export async function askJudge(
   const client = clientFor(endpoint, apiKey);
   const started = performance.now();
   try {
-    const completion = await client.chat.completions.create({
-      model: endpoint.model,
-      messages,
-      ...(endpoint.temperature != null ? { temperature: endpoint.temperature } : {}),
-      ...(endpoint.maxTokens != null ? { max_tokens: endpoint.maxTokens } : {}),
+    // The client's documented way to send a body of its own (its README, "Undocumented request params").
+    const body = requestBody(endpoint, messages instanceof EncodedMessages ? messages : new EncodedMessages(messages));
+    const completion = await client.post<ChatCompletion>("/chat/completions", {
+      body,
+      headers: { "content-type": "application/json" },
     });
     return {
       raw: completion.choices[0]?.message?.content ?? "",

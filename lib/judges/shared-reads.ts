@@ -9,12 +9,13 @@
 // `idleMs` unused, when the budget has no room for them or other work waits for it, and when
 // workers stop. One per process.
 import { type MemoryBudget, type Reservation, workBudget } from "@/lib/server/memory-budget";
+import type { EncodedMessages } from "./client";
 import type { JudgeRequest } from "./prompt";
 
-type Entry = { request: Promise<JudgeRequest>; reservation: Reservation | null; usedAt: number };
+/** A request as kept for the judges that ask it: its messages encoded, and what was cut to fit. */
+export type SharedRequest = Omit<JudgeRequest, "messages"> & { messages: EncodedMessages };
 
-/** The most a request holds: two bytes a character of its messages. */
-const requestBytes = (r: JudgeRequest) => r.messages.reduce((n, m) => n + 2 * m.content.length, 0);
+type Entry = { request: Promise<SharedRequest>; reservation: Reservation | null; usedAt: number };
 
 export class SharedReads {
   /** In order of last use, the least recent first. */
@@ -35,8 +36,8 @@ export class SharedReads {
   /** The request for this run, trajectory and budget: built by `build` unless held or being built. */
   request(
     key: { runId: number; promptVersion: number; trajectoryId: number; budgetChars: number },
-    build: () => Promise<JudgeRequest>,
-  ): Promise<JudgeRequest> {
+    build: () => Promise<SharedRequest>,
+  ): Promise<SharedRequest> {
     const k = `${key.runId}:${key.promptVersion}:${key.trajectoryId}:${key.budgetChars}`;
     const now = Date.now();
     const found = this.entries.get(k);
@@ -51,7 +52,7 @@ export class SharedReads {
     const entry: Entry = { request: build(), reservation: null, usedAt: now };
     this.entries.set(k, entry);
     entry.request.then(
-      (r) => this.keep(k, entry, requestBytes(r)),
+      (r) => this.keep(k, entry, r.messages.bytes.length),
       () => this.entries.get(k) === entry && this.entries.delete(k),
     );
     this.arm();

@@ -17,23 +17,24 @@ import {
   releaseClaims,
 } from "@/lib/data/judge-requests";
 import { workBudget } from "@/lib/server/memory-budget";
-import { askJudge, JudgeRequestFailed } from "./client";
-import { type JudgeRequest, judgeRequest } from "./prompt";
+import { askJudge, EncodedMessages, JudgeRequestFailed } from "./client";
+import { judgeRequest } from "./prompt";
 import { enqueueHeld, ensureQueue, type JobData, jobRequests, queueName, REQUESTS_PER_JOB } from "./queue";
-import { type SharedReads, sharedReads } from "./shared-reads";
+import { type SharedReads, type SharedRequest, sharedReads } from "./shared-reads";
 
 /** Characters per token when fitting a trajectory to a judge's budget. */
 const CHARS_PER_TOKEN = 4;
 
 /** A claimed request's trajectory as the judge will read it, within the process's memory budget. */
-function requestFor(judge: JudgeSettings, r: Claimed, shared: SharedReads): Promise<JudgeRequest> {
+function requestFor(judge: JudgeSettings, r: Claimed, shared: SharedReads): Promise<SharedRequest> {
   const budgetChars = judge.contextTokens * CHARS_PER_TOKEN;
   const key = { runId: r.runId, promptVersion: r.promptVersion, trajectoryId: r.trajectoryId, budgetChars };
   return shared.request(key, async () => {
     const reservation = await workBudget().await(await judgeReadCost(r.trajectoryId, budgetChars));
     try {
       const turns = await judgeTurns(r.trajectoryId, budgetChars);
-      return judgeRequest(await promptText(r.promptVersion), turns, budgetChars);
+      const built = judgeRequest(await promptText(r.promptVersion), turns, budgetChars);
+      return { ...built, messages: new EncodedMessages(built.messages) };
     } finally {
       reservation.release();
     }
@@ -44,7 +45,7 @@ type Claimed = Awaited<ReturnType<typeof claimJudgeRequests>>["requests"][number
 type JudgeSettings = NonNullable<Awaited<ReturnType<typeof judgeSettings>>>;
 
 /** What every outcome of a request says: which request, judge and trajectory, and what was cut. */
-function outcomeBase(judge: JudgeSettings, r: Claimed, request: JudgeRequest | null) {
+function outcomeBase(judge: JudgeSettings, r: Claimed, request: SharedRequest | null) {
   return {
     requestId: r.id,
     runId: r.runId,
@@ -64,7 +65,7 @@ class TrajectoryUnread extends Error {
 }
 
 /** Asks one claimed request: its answer, or the error after the client's last retry. */
-async function ask(judge: JudgeSettings, r: Claimed, request: JudgeRequest): Promise<Outcome> {
+async function ask(judge: JudgeSettings, r: Claimed, request: SharedRequest): Promise<Outcome> {
   const base = outcomeBase(judge, r, request);
   try {
     const answer = await askJudge(
