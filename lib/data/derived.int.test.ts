@@ -4,6 +4,8 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { runImport } from "@/lib/import/run/records";
 import { asLines, labelFixture, trajectoryFixture, voteFixture } from "@/prisma/factories";
+import { PANEL_LOCK, sharePanelLock } from "./derived";
+import { type Sql, transaction } from "./sql";
 
 const source = (fileName: string) => ({ fileName, format: "interchange" });
 const S = "SUCCESSFUL",
@@ -154,5 +156,26 @@ describe("panel columns", () => {
     expect(label.revisions[1]!.before).toMatchObject({ verdicts: { UPSTREAM: A } });
     expect(label.revisions[1]!.after).toMatchObject({ verdicts: { UPSTREAM: S }, note: "found it" });
     expect(await panelOf("lab")).toMatchObject({ labelCount: 1 });
+  });
+});
+
+describe("the panel lock", () => {
+  it("is taken shared once a transaction, however often a write asks for it, and held to its end", async () => {
+    const asked: string[] = [];
+    const held = await transaction(async (sql) => {
+      const counted: Sql = { ...sql, query: (text, params) => (asked.push(text), sql.query(text, params)) };
+      for (let i = 0; i < 3; i++) await sharePanelLock(counted);
+      return sql.query<{ mode: string }>(
+        `SELECT mode FROM pg_locks WHERE locktype = 'advisory' AND objid = ${PANEL_LOCK} AND pid = pg_backend_pid()`,
+      );
+    });
+    expect(asked).toEqual([`SELECT pg_advisory_xact_lock_shared(${PANEL_LOCK})::text`]);
+    expect(held.map((l) => l.mode)).toEqual(["ShareLock"]);
+    // Another transaction takes it again.
+    await transaction(async (sql) => {
+      const counted: Sql = { ...sql, query: (text, params) => (asked.push(text), sql.query(text, params)) };
+      await sharePanelLock(counted);
+    });
+    expect(asked).toHaveLength(2);
   });
 });

@@ -21,9 +21,14 @@ import type { Sql } from "./sql";
  */
 export const PANEL_LOCK = 7414;
 
-/** Takes the panel lock shared for the rest of the transaction (again: no harm). */
+/** The transactions (each its own Sql) that took the panel lock shared: they hold it to their end. */
+const sharingPanelLock = new WeakSet<Sql>();
+
+/** Takes the panel lock shared for the rest of the transaction, once (a judge's store asks three times). */
 export async function sharePanelLock(sql: Sql): Promise<void> {
+  if (sharingPanelLock.has(sql)) return;
   await sql.query(`SELECT pg_advisory_xact_lock_shared(${PANEL_LOCK})::text`);
+  sharingPanelLock.add(sql);
 }
 
 /** Per trajectory, in parallel arrays, the panel's figures refreshDerived writes. */
