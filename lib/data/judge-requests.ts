@@ -45,8 +45,8 @@ export async function judgeTurns(trajectoryId: number, capChars: number): Promis
 
 /**
  * The most a trajectory's read may hold: each of its texts up to the cap, counted in bytes as
- * stored, twice (the rows, then the request built from them). Reserved from the process's memory
- * budget while it is read and its request built.
+ * stored, three times (the rows, the request built from them, and its messages encoded for the
+ * judges). Reserved from the process's memory budget while it is read and its request built.
  */
 export async function judgeReadCost(trajectoryId: number, capChars: number): Promise<number> {
   const [row] = await db().$queryRaw<Array<{ bytes: bigint | null }>>`
@@ -55,7 +55,7 @@ export async function judgeReadCost(trajectoryId: number, capChars: number): Pro
               FROM message m WHERE m."trajectoryId" = ${trajectoryId})
          + (SELECT coalesce(sum(least(octet_length(c.input), ${capChars} * 4)), 0)
               FROM tool_call c WHERE c."trajectoryId" = ${trajectoryId}) AS bytes`;
-  return 2 * Number(row?.bytes ?? 0);
+  return 3 * Number(row?.bytes ?? 0);
 }
 
 /** A claim older than this is a worker that died: another takes the request over. */
