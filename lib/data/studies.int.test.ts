@@ -3,11 +3,8 @@ import { type Actor, PermissionDenied } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
 import { runImport } from "@/lib/import/run/records";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
-import { refreshLabelCounts } from "./derived";
-import { writeLabel } from "./labels";
 import { createPerson } from "./people";
 import { LabelConflict, type LabelForm, queueItem, submitLabel } from "./queue";
-import { transaction } from "./sql";
 import { createStudy, draftStudy, listStudies, myQueue, nextPosition, StudyError } from "./studies";
 
 // Six trajectories in two strata (network on / off), each judged by three judges whose rationale
@@ -193,42 +190,6 @@ describe("the labelling queue", () => {
     // The trajectory's label count follows.
     expect((await db().trajectory.findUnique({ where: { id: trajectoryId } }))!.labelCount).toBe(rows.length);
   });
-
-  it.runIf(process.env.DATABASE_URL)(
-    "counts both labels of two annotators who save one trajectory together",
-    async () => {
-      const d = await draftStudy(researcher, design({ name: "together" }));
-      const id = await createStudy(researcher, design({ name: "together" }), d.digest);
-      const trajectoryId = await unlabelled(d.items);
-      let commit!: () => void;
-      const held = new Promise<void>((r) => (commit = r));
-      // ann's save, as submitLabel writes it: the label (whose trigger locks the trajectory's row for the
-      // agreement's tallies), then the trajectory's count; not committed yet.
-      const annSaving = transaction(async (sql) => {
-        const { verdicts } = form(id, trajectoryId);
-        const label = { trajectoryId, annotatorId: ann.id, editorId: ann.id, importId: null, studyId: id, verdicts };
-        await writeLabel(sql, { ...label, evidence: [], note: null, at: new Date() });
-        await refreshLabelCounts(sql, [trajectoryId]);
-        await held;
-      });
-      const benSaving = submitLabel(ben, form(id, trajectoryId, { note: "ben's" }));
-      // ben's save waits for ann's (for the trajectory's row), then ann's commits.
-      for (let waited = 0; ; waited += 20) {
-        const [w] = await db().$queryRawUnsafe<Array<{ n: number }>>(
-          `SELECT count(*)::int AS n FROM pg_stat_activity
-            WHERE wait_event_type = 'Lock' AND datname = current_database()`,
-        );
-        if (w!.n > 0) break;
-        if (waited > 10_000) throw new Error("ben's save never waited for ann's");
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      commit();
-      await Promise.all([annSaving, benSaving]);
-      const labels = await db().label.count({ where: { trajectoryId } });
-      expect(labels).toBe(2);
-      expect((await db().trajectory.findUniqueOrThrow({ where: { id: trajectoryId } })).labelCount).toBe(labels);
-    },
-  );
 
   it("refuses the second of two different first forms given at once (two tabs), keeping the first", async () => {
     const d = await draftStudy(researcher, design({ name: "two first forms" }));
