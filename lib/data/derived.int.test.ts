@@ -162,8 +162,16 @@ describe("panel columns", () => {
 describe("the panel lock", () => {
   it("is taken shared once a transaction, however often a write asks for it, and held to its end", async () => {
     const asked: string[] = [];
+    /** The transaction's Sql, noting each statement it is asked to run. */
+    const noting = (sql: Sql): Sql => ({
+      ...sql,
+      query: (text, params) => {
+        asked.push(text);
+        return sql.query(text, params);
+      },
+    });
     const held = await transaction(async (sql) => {
-      const counted: Sql = { ...sql, query: (text, params) => (asked.push(text), sql.query(text, params)) };
+      const counted = noting(sql);
       for (let i = 0; i < 3; i++) await sharePanelLock(counted);
       return sql.query<{ mode: string }>(
         `SELECT mode FROM pg_locks WHERE locktype = 'advisory' AND objid = ${PANEL_LOCK} AND pid = pg_backend_pid()`,
@@ -172,10 +180,7 @@ describe("the panel lock", () => {
     expect(asked).toEqual([`SELECT pg_advisory_xact_lock_shared(${PANEL_LOCK})::text`]);
     expect(held.map((l) => l.mode)).toEqual(["ShareLock"]);
     // Another transaction takes it again.
-    await transaction(async (sql) => {
-      const counted: Sql = { ...sql, query: (text, params) => (asked.push(text), sql.query(text, params)) };
-      await sharePanelLock(counted);
-    });
+    await transaction((sql) => sharePanelLock(noting(sql)));
     expect(asked).toHaveLength(2);
   });
 });
