@@ -41,7 +41,7 @@ type DerivedColumns = {
   categories: Record<Category, (Verdict | null)[]>;
 };
 
-/** A trajectory's count of labels, for the trajectory u.id (refreshDerived and refreshLabelCounts). */
+/** A trajectory's count of labels, for the trajectory u.id (the labelling queue counts its own: labels.ts). */
 const LABEL_COUNT = `(SELECT count(*)::int FROM label l WHERE l."trajectoryId" = u.id)`;
 
 /** Writes the panel's figures, with each trajectory's count of labels, on the trajectories they changed. */
@@ -87,16 +87,6 @@ type VoteRow = {
 
 export function voteVerdicts(row: Pick<VoteRow, "upstream" | "localGit" | "memory" | "other">): CategoryVerdicts {
   return verdictsOf(row, CATEGORY_FIELDS);
-}
-
-/** Writes each trajectory's count of labels (all a label's write changes of the derived columns). */
-export async function refreshLabelCounts(sql: Sql, trajectoryIds: readonly number[]): Promise<void> {
-  await sql.query(
-    `UPDATE trajectory t SET "labelCount" = u.labels
-       FROM (SELECT u.id, ${LABEL_COUNT} AS labels FROM unnest($1::int[]) AS u(id)) u
-      WHERE t.id = u.id AND t."labelCount" IS DISTINCT FROM u.labels`,
-    [[...new Set(trajectoryIds)]],
-  );
 }
 
 export async function refreshDerived(sql: Sql, trajectoryIds: readonly number[]): Promise<void> {

@@ -24,6 +24,13 @@ export type LabelWrite = {
    * was): the label is marked revised and keeps this overall verdict, the first one given blind.
    */
   blindOverall?: Verdict;
+  /**
+   * A write that replaces one version only (the labelling queue's, without a transaction): the stored
+   * label's version as read (StoredLabel.version), or null for none. It lands only if that is still
+   * the stored one, and a new label counts on its trajectory at once. Without it (imports, which
+   * count at the end), a form newer than the stored one replaces it.
+   */
+  replaces?: string | null;
 };
 
 /** A label's form as its row stores it: the four verdicts (CATEGORY_FIELDS), cited steps, note. */
@@ -35,10 +42,12 @@ export type StoredLabelForm = {
   evidence: unknown;
   note: string | null;
 };
-export type StoredLabel = StoredLabelForm & { id: number; updatedAt: Date };
+/** version: its updatedAt as PostgreSQL writes it, to compare exactly (LabelWrite.replaces). */
+export type StoredLabel = StoredLabelForm & { id: number; updatedAt: Date; version: string };
 
-// The label and its revision in one statement: the revision is written only if the label was (a form
-// older than the stored one writes neither).
+// The label, its revision and its trajectory's count in one statement: the revision is written only
+// if the label was (a form older than the stored one, or another version than $18 when $17, writes
+// neither); a write of $17 that inserted counts its label ($17 with no $18 inserts or writes nothing).
 const LABEL_SQL = `
   WITH written AS (
     INSERT INTO label ("trajectoryId", "annotatorId", "studyId", upstream, "localGit", memory, other, overall,
@@ -51,17 +60,31 @@ const LABEL_SQL = `
       "revisedAfterUnblinding" = label."revisedAfterUnblinding" OR $13::"Verdict" IS NOT NULL,
       "blindOverall" = CASE WHEN $13::"Verdict" IS NULL THEN label."blindOverall"
         ELSE coalesce(label."blindOverall", $13::"Verdict") END
-    WHERE label."updatedAt" <= EXCLUDED."updatedAt"
-    RETURNING id)
+    WHERE label."updatedAt" <= EXCLUDED."updatedAt" AND (NOT $17::boolean OR label."updatedAt" = $18::timestamp(3))
+    RETURNING id),
+  counted AS (
+    UPDATE trajectory SET "labelCount" = "labelCount" + 1
+     WHERE id = $1 AND $17::boolean AND $18::timestamp(3) IS NULL AND EXISTS (SELECT FROM written))
   INSERT INTO label_revision ("labelId", "editorId", "createdAt", before, after)
     SELECT id, $14, $12, $15::jsonb, $16::jsonb FROM written
   RETURNING "labelId"`;
 
+/** A StoredLabel's columns, of label (or of the alias given). */
+export const storedLabelColumns = (alias = "label") =>
+  ["id", "upstream", '"localGit"', "memory", "other", "evidence", "note", '"updatedAt"']
+    .map((c) => `${alias}.${c}`)
+    .concat(`${alias}."updatedAt"::text AS version`)
+    .join(", ");
+const STORED_LABEL = storedLabelColumns();
+
 /** An annotator's stored label on a trajectory, locked for the rest of the transaction; null if none. */
-export async function lockedLabel(sql: Sql, trajectoryId: number, annotatorId: string): Promise<StoredLabel | null> {
+async function lockedLabel(
+  sql: Pick<Sql, "query">,
+  trajectoryId: number,
+  annotatorId: string,
+): Promise<StoredLabel | null> {
   const [row] = await sql.query<StoredLabel>(
-    `SELECT id, upstream, "localGit", memory, other, evidence, note, "updatedAt" FROM label WHERE "trajectoryId" = $1
-      AND "annotatorId" = $2 FOR UPDATE`,
+    `SELECT ${STORED_LABEL} FROM label WHERE "trajectoryId" = $1 AND "annotatorId" = $2 FOR UPDATE`,
     [trajectoryId, annotatorId],
   );
   return row ?? null;
@@ -69,10 +92,15 @@ export async function lockedLabel(sql: Sql, trajectoryId: number, annotatorId: s
 
 /**
  * Creates or edits an annotator's label on a trajectory, keeping its history: a revision row holds
- * the form before and after. A form older than the stored one is ignored (returns false). `before`:
- * the stored label as lockedLabel read it in this transaction, if the caller has it already.
+ * the form before and after. A form older than the stored one, or a write of another version than
+ * the one it replaces (LabelWrite.replaces), is ignored (returns false). `before`: the stored label
+ * as read (locked in this transaction, or the version `replaces` names), if the caller has it already.
  */
-export async function writeLabel(sql: Sql, w: LabelWrite, before?: StoredLabel | null): Promise<boolean> {
+export async function writeLabel(
+  sql: Pick<Sql, "query">,
+  w: LabelWrite,
+  before?: StoredLabel | null,
+): Promise<boolean> {
   const stored = before === undefined ? await lockedLabel(sql, w.trajectoryId, w.annotatorId) : before;
   const form = { verdicts: w.verdicts, evidence: w.evidence, note: w.note };
   const previous = stored ? { verdicts: voteVerdicts(stored), evidence: stored.evidence, note: stored.note } : null;
@@ -93,6 +121,8 @@ export async function writeLabel(sql: Sql, w: LabelWrite, before?: StoredLabel |
     w.editorId,
     previous === null ? null : JSON.stringify(previous),
     JSON.stringify(form),
+    w.replaces !== undefined,
+    w.replaces ?? null,
   ]);
   return rows.length > 0;
 }

@@ -9,10 +9,10 @@ import { PG_INT_MAX } from "@/lib/domain/params";
 import { storableText } from "@/lib/domain/text";
 import { CATEGORIES, type CategoryVerdicts, overallVerdict, VERDICTS } from "@/lib/domain/verdicts";
 import { AppError } from "@/lib/errors";
-import { refreshLabelCounts, voteVerdicts } from "./derived";
-import { lockedLabel, type StoredLabelForm, writeLabel } from "./labels";
+import { voteVerdicts } from "./derived";
+import { type StoredLabel, type StoredLabelForm, storedLabelColumns, writeLabel } from "./labels";
 import { ITEM_TRAJECTORY_SELECT, VERDICT_SELECT } from "./selects";
-import { transaction } from "./sql";
+import { statement } from "./sql";
 import { getTrajectory } from "./trajectory";
 
 export type OwnLabel = {
@@ -132,11 +132,24 @@ const sameForm = (a: { verdicts: CategoryVerdicts; evidence: unknown; note: stri
   JSON.stringify(a.evidence) === JSON.stringify(b.evidence) &&
   (a.note ?? "") === (b.note ?? "");
 
+// The item as assigned to the annotator ($3), with their label on it if any.
+const ASSIGNED_LABEL_SQL = `SELECT s.blind, ${storedLabelColumns("l")} FROM study_assignment a
+    JOIN study_item i ON i.id = a."studyItemId" JOIN study s ON s.id = i."studyId"
+    LEFT JOIN label l ON l."trajectoryId" = i."trajectoryId" AND l."annotatorId" = a."annotatorId"
+   WHERE i."studyId" = $1 AND i."trajectoryId" = $2 AND a."annotatorId" = $3`;
+
+type AssignedLabel = { blind: boolean } & ({ id: null } | StoredLabel);
+
+/** Statements each on its own (lib/data/sql.ts statement), as writeLabel takes them. */
+const onItsOwn = { query: statement };
+
 /**
  * Saves the actor's label on an assigned item. One label per annotator and trajectory, whatever
- * arrives at once: submissions of one label are serialised by a lock, a repeat of the stored form
- * (double click, second tab) changes nothing, and a different form based on an older version is
- * refused rather than silently overwriting. Another annotator's label is a different row.
+ * arrives at once: a save writes only over the version it read (else it reads again), a repeat of
+ * the stored form (double click, second tab) changes nothing, and a different form based on an older
+ * version is refused rather than silently overwriting. Another annotator's label is a different row.
+ * Two statements and no transaction: the read, then the label with its revision and count in one
+ * (decision 43).
  */
 export async function submitLabel(
   actor: Actor,
@@ -151,16 +164,13 @@ export async function submitLabel(
       .map((e) => ({ step: e.step, category: e.category, note: e.note === null ? null : storableText(e.note) })),
     note: f.note?.trim() ? storableText(f.note.trim()) : null,
   };
-  return transaction(async (sql) => {
-    // Assigned, and then submissions of this label one at a time (the lock), in one statement.
-    const [assigned] = await sql.query<{ blind: boolean }>(
-      `SELECT s.blind, pg_advisory_xact_lock(hashtext($4))::text FROM study_assignment a
-         JOIN study_item i ON i.id = a."studyItemId" JOIN study s ON s.id = i."studyId"
-        WHERE i."studyId" = $1 AND i."trajectoryId" = $2 AND a."annotatorId" = $3`,
-      [f.studyId, f.trajectoryId, actor.id, `label:${f.trajectoryId}:${actor.id}`],
-    );
+  const label = { trajectoryId: f.trajectoryId, annotatorId: actor.id, editorId: actor.id, importId: null };
+  // A write finds another version only when a save of this label landed between its read and its
+  // write; read again, that one is the stored form or a conflict. Three tries bound a storm.
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    const [assigned] = await statement<AssignedLabel>(ASSIGNED_LABEL_SQL, [f.studyId, f.trajectoryId, actor.id]);
     if (!assigned) throw new PermissionDenied("labels:write", actor.role);
-    const stored = await lockedLabel(sql, f.trajectoryId, actor.id);
+    const stored = assigned.id === null ? null : assigned;
     if (stored) {
       const current = ownLabelOf(stored);
       if (sameForm(current, form)) return { status: "unchanged" as const, updatedAt: current.updatedAt };
@@ -174,9 +184,8 @@ export async function submitLabel(
     // In a blind study the judges were shown once the first form was given: a later edit is marked,
     // and the overall verdict given blind is kept (the first time only).
     const blindOverall = stored && assigned.blind ? overallVerdict(voteVerdicts(stored)) : undefined;
-    const label = { trajectoryId: f.trajectoryId, annotatorId: actor.id, editorId: actor.id, importId: null };
-    await writeLabel(sql, { ...label, studyId: f.studyId, ...form, at, blindOverall }, stored);
-    await refreshLabelCounts(sql, [f.trajectoryId]);
-    return { status: "saved" as const, updatedAt: at.toISOString() };
-  });
+    const write = { ...label, studyId: f.studyId, ...form, at, blindOverall, replaces: stored?.version ?? null };
+    if (await writeLabel(onItsOwn, write, stored)) return { status: "saved" as const, updatedAt: at.toISOString() };
+  }
+  throw new LabelConflict("this label is being changed elsewhere at this moment; reload to see it before editing");
 }
