@@ -22,11 +22,19 @@ const query = pg.Client.prototype.query as (...a: unknown[]) => unknown;
 pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   const text = typeof args[0] === "string" ? args[0] : ((args[0] as { text?: string })?.text ?? "");
   const t0 = performance.now();
-  const r = query.apply(this, args) as Promise<unknown> | undefined;
-  if (typeof r?.then === "function") {
-    const name = text.replace(/\s+/g, " ").trim().slice(0, 32);
-    void r.then(() => (statements[name] ??= []).push(performance.now() - t0)).catch(() => {});
+  const name = text.replace(/\s+/g, " ").trim().slice(0, 32);
+  const done = () => (statements[name] ??= []).push(performance.now() - t0);
+  // A pool's query (a statement on its own) calls its client's with a callback.
+  const last = args.length - 1;
+  if (typeof args[last] === "function") {
+    const callback = args[last] as (err: unknown, ...rest: unknown[]) => void;
+    args[last] = (err: unknown, ...rest: unknown[]) => {
+      if (!err) done();
+      callback(err, ...rest);
+    };
   }
+  const r = query.apply(this, args) as Promise<unknown> | undefined;
+  if (typeof r?.then === "function") void r.then(done).catch(() => {});
   return r;
 } as never;
 await readyThenGo();
