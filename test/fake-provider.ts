@@ -25,13 +25,22 @@ export type FakeProvider = {
   close: () => Promise<void>;
 };
 
+/** The model named at the head of a chat-completions body, without parsing the rest. */
+function modelOf(head: Buffer | undefined): string | undefined {
+  const literal = head?.toString("utf8", 0, 512).match(/^\s*\{\s*"model"\s*:\s*("(?:[^"\\]|\\.)*")/)?.[1];
+  return literal ? JSON.parse(literal) : undefined;
+}
+
 export async function fakeProvider(
   script: FakeStep[] | ((n: number, messages: Array<{ role: string; content: string }>) => FakeStep),
   /**
    * keepMessages: false keeps each request's model but not its messages (a benchmark's memory is the
-   * worker's); port: where to listen (any free one by default).
+   * worker's); modelOnly: each body is not parsed at all, only its model read from its opening bytes
+   * (the judges' client writes it first), and the script gets no messages: a benchmark's provider
+   * stands for a remote one and must not take the cores it measures (parsing a judge's ~130 KB body
+   * took a third of its CPU); port: where to listen (any free one by default).
    */
-  options: { keepMessages?: boolean; port?: number } = {},
+  options: { keepMessages?: boolean; modelOnly?: boolean; port?: number } = {},
 ): Promise<FakeProvider> {
   const requests: FakeProvider["requests"] = [];
   let inFlight = 0;
@@ -41,10 +50,14 @@ export async function fakeProvider(
   const server = http.createServer((req, res) => {
     // Decoded whole: a character's bytes may fall in two chunks.
     const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("data", (c: Buffer) => {
+      if (!options.modelOnly || chunks.length === 0) chunks.push(c);
+    });
     req.on("end", () => {
       const n = requests.length;
-      const parsed = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}");
+      const parsed = options.modelOnly
+        ? { model: modelOf(chunks[0]) }
+        : JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}");
       requests.push({
         model: parsed.model,
         messages: options.keepMessages === false ? [] : parsed.messages,

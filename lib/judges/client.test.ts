@@ -45,6 +45,16 @@ describe("askJudge", () => {
     ]);
   });
 
+  it("answers a benchmark's provider, which reads only the model at the head of each body", async () => {
+    provider = await fakeProvider([{ answer: "ok" }], { keepMessages: false, modelOnly: true });
+    const big = new EncodedMessages([{ role: "user", content: `"model":"not this" ${"x".repeat(200_000)}` }]);
+    const a = await askJudge({ baseUrl: provider.url, model: 'judge "q" ✓', temperature: 0.5 }, big);
+    expect(a).toMatchObject({ raw: "ok", model: 'judge "q" ✓' });
+    expect(provider.requests).toEqual([
+      { model: 'judge "q" ✓', messages: [], temperature: null, maxTokens: null, auth: "Bearer none" },
+    ]);
+  });
+
   it("waits as Retry-After says on 429, retries 500s and dropped connections", async () => {
     provider = await fakeProvider([
       { status: 429, retryAfter: "1" },
