@@ -46,7 +46,7 @@ const provider = demo
       keepMessages: false,
       port: Number(process.env.FAKE_JUDGE_PORT ?? 4010),
     })
-  : await fakeProvider([{ answer, latencyMs: Number(latency) }], { keepMessages: false, modelOnly: true });
+  : await fakeProvider([{ answer, latencyMs: Number(latency) }], { modelOnly: true });
 console.log(provider.url);
 if (demo)
   console.error(

@@ -25,9 +25,12 @@ export type FakeProvider = {
   close: () => Promise<void>;
 };
 
+/** The bytes of a body's head that modelOnly reads the model from. */
+const HEAD_BYTES = 512;
+
 /** The model named at the head of a chat-completions body, without parsing the rest. */
-function modelOf(head: Buffer | undefined): string | undefined {
-  const literal = head?.toString("utf8", 0, 512).match(/^\s*\{\s*"model"\s*:\s*("(?:[^"\\]|\\.)*")/)?.[1];
+function modelOf(head: Buffer): string | undefined {
+  const literal = head.toString("utf8", 0, HEAD_BYTES).match(/^\s*\{\s*"model"\s*:\s*("(?:[^"\\]|\\.)*")/)?.[1];
   return literal ? JSON.parse(literal) : undefined;
 }
 
@@ -36,7 +39,7 @@ export async function fakeProvider(
   /**
    * keepMessages: false keeps each request's model but not its messages (a benchmark's memory is the
    * worker's); modelOnly: each body is not parsed at all, only its model read from its opening bytes
-   * (the judges' client writes it first), and the script gets no messages: a benchmark's provider
+   * (the judges' client writes it first), and neither the script nor `requests` gets messages: a benchmark's provider
    * stands for a remote one and must not take the cores it measures (parsing a judge's ~130 KB body
    * took a third of its CPU); port: where to listen (any free one by default).
    */
@@ -50,17 +53,20 @@ export async function fakeProvider(
   const server = http.createServer((req, res) => {
     // Decoded whole: a character's bytes may fall in two chunks.
     const chunks: Buffer[] = [];
+    let kept = 0;
     req.on("data", (c: Buffer) => {
-      if (!options.modelOnly || chunks.length === 0) chunks.push(c);
+      if (options.modelOnly && kept >= HEAD_BYTES) return;
+      chunks.push(c);
+      kept += c.length;
     });
     req.on("end", () => {
       const n = requests.length;
       const parsed = options.modelOnly
-        ? { model: modelOf(chunks[0]) }
+        ? { model: modelOf(Buffer.concat(chunks)) }
         : JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}");
       requests.push({
         model: parsed.model,
-        messages: options.keepMessages === false ? [] : parsed.messages,
+        messages: options.keepMessages === false || options.modelOnly ? [] : parsed.messages,
         temperature: parsed.temperature ?? null,
         maxTokens: parsed.max_tokens ?? null,
         auth: req.headers.authorization ?? null,

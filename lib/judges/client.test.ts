@@ -46,7 +46,7 @@ describe("askJudge", () => {
   });
 
   it("answers a benchmark's provider, which reads only the model at the head of each body", async () => {
-    provider = await fakeProvider([{ answer: "ok" }], { keepMessages: false, modelOnly: true });
+    provider = await fakeProvider([{ answer: "ok" }], { modelOnly: true });
     const big = new EncodedMessages([{ role: "user", content: `"model":"not this" ${"x".repeat(200_000)}` }]);
     const a = await askJudge({ baseUrl: provider.url, model: 'judge "q" ✓', temperature: 0.5 }, big);
     expect(a).toMatchObject({ raw: "ok", model: 'judge "q" ✓' });
