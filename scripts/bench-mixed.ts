@@ -32,6 +32,8 @@ export type PairFigures = {
   /** The mean of the runs alone before and after the mixed window. */
   judge_alone_votes_per_s: number;
   judge_alone_before_after: [number, number];
+  /** Windows (alone, mixed, after) whose run had asked every request before the window ended: when. */
+  judge_ran_dry: Record<string, number>;
   judge_mixed_votes_per_s: number;
   judge_mixed_share_of_alone: number;
   readers: Load & { probe: Probe };
@@ -184,15 +186,25 @@ async function judgeWindow(url: string, names: string[], seconds: number, beside
   await sleep(2000);
   const before = (await runProgress(plan.runId)).done;
   const cpu = cpuWindow();
-  await sleep(seconds * 1000);
-  const after = (await runProgress(plan.runId)).done;
+  const t0 = performance.now();
+  // Votes counted while the run had requests left to claim: a run that asks every trajectory before
+  // the window ends has its rate measured up to then (its last requests in flight would lower it).
+  let counted = { ms: 0, done: before };
+  let dryAfterS: number | null = null;
+  for (let ms = 0; ms < seconds * 1000; ms = performance.now() - t0) {
+    await sleep(Math.min(1000, seconds * 1000 - ms));
+    if (dryAfterS !== null) continue;
+    const p = await runProgress(plan.runId);
+    counted = { ms: performance.now() - t0, done: p.done };
+    if (p.pending === 0) dryAfterS = Math.round(counted.ms / 100) / 10;
+  }
   const cores = cpu.stop();
   await watch.stop();
   await Promise.all(beside.map((b) => b.result));
   await stop();
   await boss.stop({ graceful: false, wait: true });
   await cancelRun(plan.runId);
-  return { runId: plan.runId, perSecond: (after - before) / seconds, cores, watch };
+  return { runId: plan.runId, perSecond: ((counted.done - before) * 1000) / counted.ms, dryAfterS, cores, watch };
 }
 
 type Saves = { saves: number[]; at: number[]; errors: number; statements: Record<string, number[]>; pings: number[] };
@@ -277,6 +289,9 @@ export async function mixedLoad(o: {
         latency_ms: latency,
         judge_alone_votes_per_s: Math.round(aloneRate),
         judge_alone_before_after: [Math.round(alone.perSecond), Math.round(after.perSecond)],
+        judge_ran_dry: Object.fromEntries(
+          Object.entries({ alone, mixed, after }).flatMap(([k, w]) => (w.dryAfterS === null ? [] : [[k, w.dryAfterS]])),
+        ),
         judge_mixed_votes_per_s: Math.round(mixed.perSecond),
         judge_mixed_share_of_alone: +(mixed.perSecond / aloneRate).toFixed(3),
         readers: read,
@@ -336,7 +351,11 @@ function pairRows(name: string, f: PairFigures, clients: number): Array<[string,
     [
       `${name}: judge run (${f.latency_ms} ms an answer)`,
       `${f.judge_mixed_votes_per_s} votes/s (${f.judge_mixed_share_of_alone} of alone)`,
-      `alone ${f.judge_alone_votes_per_s} votes/s (before ${f.judge_alone_before_after.join(", after ")})`,
+      `alone ${f.judge_alone_votes_per_s} votes/s (before ${f.judge_alone_before_after.join(", after ")})` +
+        (Object.keys(f.judge_ran_dry).length
+          ? `; every request asked before the window's end (${list(f.judge_ran_dry, (s: number) => `at ${s} s`)}),` +
+            " counted until then: --seconds fewer, or a larger study"
+          : ""),
     ],
     [
       `${name}: readers (results, timeline)`,
