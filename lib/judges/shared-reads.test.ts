@@ -29,6 +29,7 @@ describe("shared reads", () => {
     const build = vi.fn(() => new Promise<SharedRequest>((r) => (release = r)));
     const first = shared.request(key(7), build);
     const second = shared.request(key(7), build); // while the first is being read
+    await vi.waitFor(() => expect(build).toHaveBeenCalled());
     release(requestOf(200));
     expect(await first).toBe(await second);
     expect(await shared.request(key(7), build)).toBe(await first); // once it is held
@@ -42,6 +43,31 @@ describe("shared reads", () => {
     expect(shared.counts).toEqual({ built: 3, shared: 2 });
     shared.clear();
     expect([shared.bytes, budget.inUse]).toEqual([0, 0]);
+  });
+
+  it("reads a few trajectories at once, first asked first read", async () => {
+    const shared = new SharedReads(new MemoryBudget(10_000, 1), 1000, 30_000, 2);
+    const started: number[] = [];
+    const finish = new Map<number, () => void>();
+    const build = (id: number) => () =>
+      new Promise<SharedRequest>((resolve) => {
+        started.push(id);
+        finish.set(id, () => resolve(requestOf(100)));
+      });
+    const reads = [1, 2, 3, 4].map((id) => shared.request(key(id), build(id)));
+    await vi.waitFor(() => expect(started).toEqual([1, 2]));
+    // A judge asking for a trajectory being read waits for that read: it takes no turn of its own.
+    const again = shared.request(key(2), build(2));
+    finish.get(2)!();
+    await vi.waitFor(() => expect(started).toEqual([1, 2, 3]));
+    expect(await again).toBe(await reads[1]);
+    finish.get(1)!();
+    await vi.waitFor(() => expect(started).toEqual([1, 2, 3, 4]));
+    finish.get(3)!();
+    finish.get(4)!();
+    await Promise.all(reads);
+    expect(shared.counts).toEqual({ built: 4, shared: 1 });
+    shared.clear();
   });
 
   it("drops the least recently used past its bytes, and keeps nothing the budget has no room for", async () => {

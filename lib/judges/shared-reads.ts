@@ -4,11 +4,14 @@
 // other: the first reads the trajectory and builds the request, the others take it (or wait for the
 // read under way). A request depends on the run's prompt version, the trajectory as planned for
 // the run (every request of a run for one trajectory was planned for the same version of it) and
-// the judge's budget: those are the key. What is held is reserved from the process's memory budget
+// the judge's budget: those are the key. A process reads a few trajectories at once (`readsAtOnce`,
+// each within the memory budget, first asked first read): one after another, a run was asked no
+// faster than its reads allowed, and with no bound a process working many judges would take its
+// database pool for reads. What is held is reserved from the process's memory budget
 // and given back when dropped; entries are dropped least recently used first past `maxBytes`, after
 // `idleMs` unused, when the budget has no room for them or other work waits for it, and when
 // workers stop. One per process.
-import { type MemoryBudget, type Reservation, workBudget } from "@/lib/server/memory-budget";
+import { MemoryBudget, type Reservation, workBudget } from "@/lib/server/memory-budget";
 import type { EncodedMessages } from "./client";
 import type { JudgeRequest } from "./prompt";
 
@@ -22,6 +25,8 @@ export class SharedReads {
   private readonly entries = new Map<string, Entry>();
   private held = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
+  /** Reads under way: one unit each, `readsAtOnce` in all. */
+  private readonly reading: MemoryBudget;
   /** Requests built (each a read of its trajectory), and requests taken as built by another judge. */
   readonly counts = { built: 0, shared: 0 };
 
@@ -29,8 +34,10 @@ export class SharedReads {
     private readonly budget: MemoryBudget,
     private readonly maxBytes: number,
     private readonly idleMs = 30_000,
+    readsAtOnce = READS_AT_ONCE,
   ) {
     budget.onWait(() => this.clear());
+    this.reading = new MemoryBudget(readsAtOnce, Number.POSITIVE_INFINITY);
   }
 
   /** The request for this run, trajectory and budget: built by `build` unless held or being built. */
@@ -49,7 +56,7 @@ export class SharedReads {
       return found.request;
     }
     this.counts.built += 1;
-    const entry: Entry = { request: build(), reservation: null, usedAt: now };
+    const entry: Entry = { request: this.read(build), reservation: null, usedAt: now };
     this.entries.set(k, entry);
     entry.request.then(
       (r) => this.keep(k, entry, r.messages.bytes.length),
@@ -57,6 +64,16 @@ export class SharedReads {
     );
     this.arm();
     return entry.request;
+  }
+
+  /** Builds once one of the reads at once is free. */
+  private async read(build: () => Promise<SharedRequest>): Promise<SharedRequest> {
+    const turn = await this.reading.await(1);
+    try {
+      return await build();
+    } finally {
+      turn.release();
+    }
   }
 
   /** Drops every entry and gives its memory back. */
@@ -110,6 +127,11 @@ export class SharedReads {
   }
 }
 
+/**
+ * Trajectories a process reads at once for its judges: 4 took a judge run alone from 226–244 to
+ * 248–261 votes a second (`bench:mixed`, docs/performance.md); each read takes a connection.
+ */
+const READS_AT_ONCE = 4;
 /** The share of the process's memory budget that requests kept for other judges may hold. */
 const SHARE_OF_BUDGET = 1 / 8;
 

@@ -208,14 +208,15 @@ class JudgeLoop {
       return false;
     }
     this.held = [...busy, ...this.held];
-    for (const r of requests) await this.start(settings!, r, byId.get(r.id)!.job);
+    // Read in the order planned, as many at once as the process's shared reads allow.
+    await Promise.all(requests.map((r) => this.start(settings!, r, byId.get(r.id)!.job)));
     return busy.length > 0;
   }
 
   /** Reads a claimed request's trajectory and asks it in the background; its slot frees when stored. */
   private async start(settings: JudgeSettings, r: Claimed, job: HeldJob): Promise<void> {
     this.inFlight += 1;
-    // Read one trajectory at a time (each within the memory budget), asked as soon as it is read.
+    // Asked as soon as it is read.
     const request = await requestFor(settings, r, this.shared).catch((e: unknown) => new TrajectoryUnread(message(e)));
     void (
       request instanceof TrajectoryUnread
