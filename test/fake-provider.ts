@@ -39,9 +39,9 @@ export async function fakeProvider(
   /**
    * keepMessages: false keeps each request's model but not its messages (a benchmark's memory is the
    * worker's); modelOnly: each body is not parsed at all, only its model read from its opening bytes
-   * (the judges' client writes it first), and neither the script nor `requests` gets messages: a benchmark's provider
-   * stands for a remote one and must not take the cores it measures (parsing a judge's ~130 KB body
-   * took a third of its CPU); port: where to listen (any free one by default).
+   * (the judges' client writes it first), and neither the script nor `requests` gets messages: a
+   * benchmark's provider stands for a remote one and must not take the cores it measures (parsing a
+   * judge's ~130 KB body took a third of its CPU); port: where to listen (any free one by default).
    */
   options: { keepMessages?: boolean; modelOnly?: boolean; port?: number } = {},
 ): Promise<FakeProvider> {
