@@ -31,6 +31,8 @@ export type LabelWrite = {
    * count at the end), a form newer than the stored one replaces it.
    */
   replaces?: string | null;
+  /** The labelling queue's: lands only if the annotator is assigned the trajectory in this study. */
+  assignedIn?: number;
 };
 
 /** A label's form as its row stores it: the four verdicts (CATEGORY_FIELDS), cited steps, note. */
@@ -48,11 +50,16 @@ export type StoredLabel = StoredLabelForm & { id: number; updatedAt: Date; versi
 // The label, its revision and its trajectory's count in one statement: the revision is written only
 // if the label was (a form older than the stored one, or another version than $18 when $17, writes
 // neither); a write of $17 that inserted counts its label ($17 with no $18 inserts or writes nothing).
+// With $19, nothing is written unless the annotator is assigned the trajectory in study $19.
 const LABEL_SQL = `
   WITH written AS (
     INSERT INTO label ("trajectoryId", "annotatorId", "studyId", upstream, "localGit", memory, other, overall,
       evidence, note, "importId", "createdAt", "updatedAt")
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $12, $12)
+    SELECT $1::int, $2::text, $3::int, $4::"Verdict", $5::"Verdict", $6::"Verdict", $7::"Verdict", $8::"Verdict",
+           $9::jsonb, $10::text, $11::int, $12::timestamp(3), $12::timestamp(3)
+     WHERE $19::int IS NULL OR EXISTS (
+       SELECT FROM study_assignment a JOIN study_item i ON i.id = a."studyItemId"
+        WHERE i."studyId" = $19 AND i."trajectoryId" = $1 AND a."annotatorId" = $2)
     ON CONFLICT ("trajectoryId", "annotatorId") DO UPDATE SET "studyId" = COALESCE(EXCLUDED."studyId", label."studyId"),
       upstream = EXCLUDED.upstream, "localGit" = EXCLUDED."localGit", memory = EXCLUDED.memory, other = EXCLUDED.other,
       overall = EXCLUDED.overall, evidence = EXCLUDED.evidence, note = EXCLUDED.note, "importId" = EXCLUDED."importId",
@@ -123,6 +130,7 @@ export async function writeLabel(
     JSON.stringify(form),
     w.replaces !== undefined,
     w.replaces ?? null,
+    w.assignedIn ?? null,
   ]);
   return rows.length > 0;
 }

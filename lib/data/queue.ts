@@ -148,7 +148,8 @@ const onItsOwn = { query: statement };
  * arrives at once: a save writes only over the version it read (else it reads again), a repeat of
  * the stored form (double click, second tab) changes nothing, and a different form based on an older
  * version is refused rather than silently overwriting. Another annotator's label is a different row.
- * Two statements and no transaction: the read, then the label with its revision and count in one
+ * No transaction: a first form is one statement, the label with its revision and count written if
+ * the item is assigned and unlabelled; else the read, then that write over the version read
  * (decision 43).
  */
 export async function submitLabel(
@@ -164,7 +165,22 @@ export async function submitLabel(
       .map((e) => ({ step: e.step, category: e.category, note: e.note === null ? null : storableText(e.note) })),
     note: f.note?.trim() ? storableText(f.note.trim()) : null,
   };
-  const label = { trajectoryId: f.trajectoryId, annotatorId: actor.id, editorId: actor.id, importId: null };
+  const label = {
+    trajectoryId: f.trajectoryId,
+    annotatorId: actor.id,
+    editorId: actor.id,
+    importId: null,
+    studyId: f.studyId,
+    assignedIn: f.studyId,
+    ...form,
+  };
+  // A first form (opened on no label) is written at once, if the item is assigned and still has no
+  // label of the annotator's: one statement. Otherwise the save reads what is stored and decides.
+  if (f.base === "") {
+    const at = new Date();
+    if (await writeLabel(onItsOwn, { ...label, at, replaces: null }, null))
+      return { status: "saved" as const, updatedAt: at.toISOString() };
+  }
   // A write finds another version only when a save of this label landed between its read and its
   // write; read again, that one is the stored form or a conflict. Three tries bound a storm.
   for (let attempt = 1; attempt <= 3; attempt++) {
@@ -184,7 +200,7 @@ export async function submitLabel(
     // In a blind study the judges were shown once the first form was given: a later edit is marked,
     // and the overall verdict given blind is kept (the first time only).
     const blindOverall = stored && assigned.blind ? overallVerdict(voteVerdicts(stored)) : undefined;
-    const write = { ...label, studyId: f.studyId, ...form, at, blindOverall, replaces: stored?.version ?? null };
+    const write = { ...label, at, blindOverall, replaces: stored?.version ?? null };
     if (await writeLabel(onItsOwn, write, stored)) return { status: "saved" as const, updatedAt: at.toISOString() };
   }
   throw new LabelConflict("this label is being changed elsewhere at this moment; reload to see it before editing");

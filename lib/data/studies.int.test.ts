@@ -263,6 +263,8 @@ describe("permissions at the server", () => {
     const trajectoryId = await unlabelled(d.items);
     await expect(submitLabel(ben, form(id, trajectoryId))).rejects.toThrow(PermissionDenied);
     await expect(submitLabel(reviewer, form(id, trajectoryId))).rejects.toThrow(PermissionDenied);
+    // Refused with nothing written: ben's first form is not written on an item not assigned to him.
+    expect(await db().label.count({ where: { trajectoryId, annotatorId: { in: [ben.id, reviewer.id] } } })).toBe(0);
     expect(await queueItem(ben, id, 0)).toBeNull();
     await expect(submitLabel(ann, form(id, trajectoryId))).resolves.toMatchObject({ status: "saved" });
   });
