@@ -1,18 +1,25 @@
 // Asking a judge against a local server that speaks the chat-completions protocol (never a real
 // provider): the answer and its token counts, retries on 429 with Retry-After, 500 and dropped
 // connections, a failure after the last retry, and the key read from the environment only.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { type FakeProvider, fakeProvider } from "@/test/fake-provider";
-import { askJudge, EncodedMessages, JudgeRequestFailed } from "./client";
+import { askJudge, EncodedMessages, JudgeRequestFailed, MAX_ANSWER_BYTES } from "./client";
 
 const messages = [
   { role: "system" as const, content: "judge" },
   { role: "user" as const, content: "trajectory" },
 ];
 let provider: FakeProvider | null = null;
+let server: http.Server | null = null;
 afterEach(async () => {
   await provider?.close();
   provider = null;
+  server?.closeAllConnections();
+  await new Promise((r) => (server ? server.close(r) : r(null)));
+  server = null;
   delete process.env.FAKE_JUDGE_API_KEY;
 });
 
@@ -106,5 +113,56 @@ describe("askJudge", () => {
       );
     }
     expect(provider.requests).toHaveLength(0);
+  });
+
+  it("gives up on an endpoint that does not answer within its timeout, after each retry", async () => {
+    provider = await fakeProvider([{ answer: "late", latencyMs: 3000 }]);
+    const started = Date.now();
+    const failure = askJudge({ baseUrl: provider.url, model: "m", maxRetries: 1, timeoutMs: 200 }, messages);
+    await expect(failure).rejects.toThrow(/timed out/i);
+    expect(provider.requests).toHaveLength(2);
+    expect(Date.now() - started).toBeLessThan(2900);
+  });
+
+  // Endpoints that answer otherwise than the fake provider: each path of a server of the test's own.
+  const endpoint = async (handle: (req: http.IncomingMessage, res: http.ServerResponse) => void) => {
+    server = http.createServer((req, res) => {
+      req.resume();
+      req.on("end", () => handle(req, res));
+    });
+    await new Promise<void>((r) => server!.listen(0, "127.0.0.1", r));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
+  const completion = (content: string) =>
+    JSON.stringify({ model: "m", choices: [{ message: { role: "assistant", content } }], usage: {} });
+
+  it("reads an answer compressed unasked, and follows a redirect", async () => {
+    const base = await endpoint((req, res) => {
+      if (req.url!.startsWith("/old/")) {
+        res.writeHead(307, { location: req.url!.replace("/old/", "/new/") }).end();
+        return;
+      }
+      res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
+      res.end(gzipSync(completion(`answered at ${req.url}`)));
+    });
+    expect((await askJudge({ baseUrl: `${base}/v1`, model: "m" }, messages)).raw).toBe(
+      "answered at /v1/chat/completions",
+    );
+    expect((await askJudge({ baseUrl: `${base}/old/v1`, model: "m" }, messages)).raw).toBe(
+      "answered at /new/v1/chat/completions",
+    );
+  });
+
+  it("refuses an answer larger than the bound, plain or compressed, without holding it", async () => {
+    const huge = completion("x".repeat(MAX_ANSWER_BYTES));
+    const base = await endpoint((req, res) => {
+      const gz = req.url!.startsWith("/gz/");
+      res.writeHead(200, { "content-type": "application/json", ...(gz ? { "content-encoding": "gzip" } : {}) });
+      res.end(gz ? gzipSync(huge) : huge);
+    });
+    for (const path of ["/v1", "/gz/v1"])
+      await expect(askJudge({ baseUrl: `${base}${path}`, model: "m", maxRetries: 0 }, messages)).rejects.toThrow(
+        `${base}${path} answered nothing: Connection error. (the answer was larger than 2 MB)`,
+      );
   });
 });
