@@ -1,6 +1,7 @@
 // Asking a judge against a local server that speaks the chat-completions protocol (never a real
 // provider): the answer and its token counts, retries on 429 with Retry-After, 500 and dropped
-// connections, a failure after the last retry, and the key read from the environment only.
+// connections, a failure after the last retry or a timeout, the key read from the environment only,
+// and the transport's own cases (an answer compressed unasked, a redirect, an answer too large).
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";

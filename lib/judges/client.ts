@@ -52,7 +52,7 @@ function tooLarge(e: unknown): never {
 }
 
 /** Statuses whose answers have no body (a Response refuses one). */
-const NO_BODY = new Set([101, 204, 205, 304]);
+const NO_BODY = new Set([204, 205, 304]);
 
 /**
  * The fetch the OpenAI client is given: the same exchange through undici's request, without the
