@@ -58,13 +58,13 @@ const NO_BODY = new Set([204, 205, 304]);
  * The fetch the OpenAI client is given: the same exchange through undici's request, without the
  * global fetch's web streams, which cost about 0.8 ms of CPU a request on top of the client's own
  * 0.9 (docs/performance.md, 2026-12-04). The body goes as the bytes given; the answer is read
- * whole up to MAX_ANSWER_BYTES, and decompressed if an endpoint compressed it unasked. A body this
- * does not send as bytes (a stream) goes through the global fetch.
+ * whole up to MAX_ANSWER_BYTES, and decompressed if an endpoint compressed it unasked. The client
+ * asks with an address and a body of bytes (requestBody), never a Request or a stream.
  */
 export async function judgeFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
   const body = init.body ?? null;
   if (input instanceof Request || !(body === null || typeof body === "string" || body instanceof Uint8Array))
-    return fetch(input, init);
+    throw new TypeError("a judge is asked with an address and a body of bytes");
   const headers: Record<string, string> = {};
   new Headers(init.headers).forEach((value, name) => {
     headers[name] = value;
