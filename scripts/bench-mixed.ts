@@ -53,6 +53,9 @@ export type PairFigures = {
   /** Cores each part used in the measured window, alone and mixed (2 = both of this machine's). */
   cores_alone: Record<string, number>;
   cores_mixed: Record<string, number>;
+  /** Seconds each part's main threads waited for a core, a second, alone and mixed (bench-cpu.ts). */
+  core_waits_alone: Record<string, number>;
+  core_waits_mixed: Record<string, number>;
   /** What the database did in the mixed window (bench-watch.ts). */
   watch: Watch;
 };
@@ -198,13 +201,20 @@ async function judgeWindow(url: string, names: string[], seconds: number, beside
     counted = { ms: performance.now() - t0, done: p.done };
     if (p.pending === 0) dryAfterS = Math.round(counted.ms / 100) / 10;
   }
-  const cores = cpu.stop();
+  const { cores, waits } = cpu.stop();
   await watch.stop();
   await Promise.all(beside.map((b) => b.result));
   await stop();
   await boss.stop({ graceful: false, wait: true });
   await cancelRun(plan.runId);
-  return { runId: plan.runId, perSecond: ((counted.done - before) * 1000) / counted.ms, dryAfterS, cores, watch };
+  return {
+    runId: plan.runId,
+    perSecond: ((counted.done - before) * 1000) / counted.ms,
+    dryAfterS,
+    cores,
+    waits,
+    watch,
+  };
 }
 
 type Saves = { saves: number[]; at: number[]; errors: number; statements: Record<string, number[]>; pings: number[] };
@@ -312,6 +322,8 @@ export async function mixedLoad(o: {
         labels_written: counted.labels - labelsBefore,
         cores_alone: alone.cores,
         cores_mixed: mixed.cores,
+        core_waits_alone: alone.waits,
+        core_waits_mixed: mixed.waits,
         watch: mixed.watch.figures(annotated.at.map((end, i) => [end, annotated.saves[i]!])),
       };
     };
@@ -383,6 +395,7 @@ function pairRows(name: string, f: PairFigures, clients: number): Array<[string,
       `${f.votes_answered} requests answered, ${f.label_saves} labels saved`,
     ],
     [`${name}: cores used, mixed`, list(f.cores_mixed), `alone: ${list(f.cores_alone)}`],
+    [`${name}: waits for a core, mixed`, list(f.core_waits_mixed), `alone: ${list(f.core_waits_alone)} (s a second)`],
     [
       `${name}: the database, mixed`,
       `waits (samples every 100 ms) ${list(w.waits)}; longest ${list(w.longest, (ms: number) => `${ms} ms`)}`,
