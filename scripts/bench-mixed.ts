@@ -8,7 +8,7 @@
 // takes most of this machine's two cores alone, so what the readers take of the CPU it loses; at a
 // judge's pace it is bound by its answers, and what it loses is what the writes wait for.
 // PostgreSQL only: the embedded database belongs to the app's process.
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import type { Actor } from "@/lib/auth/permissions";
 import { cancelRun, planRun, runProgress } from "@/lib/data/judge-runs";
@@ -90,11 +90,36 @@ const tenths = (values: number[], q: number) =>
   ) / 10;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A tsx script in a process of its own, its standard output piped (`server`: with the app's modules). */
-const tsx = (script: string, args: string[], server = true) =>
-  spawn(process.execPath, [...(server ? ["--conditions=react-server"] : []), "--import", "tsx", script, ...args], {
-    stdio: ["pipe", "pipe", "inherit"],
+/** The load's processes still running, stopped when this process ends however it ends. */
+const children = new Set<ChildProcess>();
+const stopChildren = () => {
+  for (const c of children) c.kill("SIGTERM");
+};
+process.once("exit", stopChildren);
+for (const signal of ["SIGINT", "SIGTERM"] as const)
+  process.once(signal, () => {
+    stopChildren();
+    process.exit(130);
   });
+
+/**
+ * A tsx script in a process of its own, its standard output piped (`server`: with the app's modules),
+ * in a session of its own, as the app is (bench-app.ts). The readers, annotators and providers stand
+ * for people and a service on other machines, and Linux shares a busy machine's cores between
+ * sessions first (autogroups, on by default) and then between each one's processes: in this
+ * process's session they took their time from the judge run measured, and the provider's answers
+ * came later for the load beside it (docs/performance.md).
+ */
+function tsx(script: string, args: string[], server = true) {
+  const child = spawn(
+    process.execPath,
+    [...(server ? ["--conditions=react-server"] : []), "--import", "tsx", script, ...args],
+    { stdio: ["pipe", "pipe", "inherit"], detached: true },
+  );
+  children.add(child);
+  child.once("exit", () => children.delete(child));
+  return child;
+}
 
 /** Load from a process of its own (bench-go.ts): `ready` once loaded, `go` starts it, `result` its last line. */
 type Beside = { ready: Promise<void>; go: () => void; result: Promise<string> };
