@@ -90,7 +90,7 @@ const tenths = (values: number[], q: number) =>
   ) / 10;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The load's processes still running, stopped when this process ends however it ends. */
+/** The load's processes still running, stopped when this process exits or is interrupted. */
 const children = new Set<ChildProcess>();
 const stopChildren = () => {
   for (const c of children) c.kill("SIGTERM");
