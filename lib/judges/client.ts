@@ -65,13 +65,9 @@ export async function judgeFetch(input: string | URL | Request, init: RequestIni
   const body = init.body ?? null;
   if (input instanceof Request || !(body === null || typeof body === "string" || body instanceof Uint8Array))
     throw new TypeError("a judge is asked with an address and a body of bytes");
-  const headers: Record<string, string> = {};
-  new Headers(init.headers).forEach((value, name) => {
-    headers[name] = value;
-  });
   const res = await request(input, {
     method: (init.method ?? "GET").toUpperCase() as Dispatcher.HttpMethod,
-    headers,
+    headers: Object.fromEntries(new Headers(init.headers)),
     body,
     signal: init.signal ?? undefined,
     dispatcher,
@@ -80,8 +76,7 @@ export async function judgeFetch(input: string | URL | Request, init: RequestIni
   if (res.statusCode < 200 || res.statusCode > 599) throw new Error(`${input} answered with status ${res.statusCode}`);
   const answerHeaders = new Headers();
   for (const [name, value] of Object.entries(res.headers))
-    for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value])
-      answerHeaders.append(name, one);
+    for (const one of [value ?? []].flat()) answerHeaders.append(name, one);
   const encoding = answerHeaders.get("content-encoding")?.trim().toLowerCase();
   if (encoding && encoding !== "identity") {
     const inflate = decompress[encoding];
