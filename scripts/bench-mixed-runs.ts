@@ -8,6 +8,7 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { closeCurrentDb, connect, describeTarget, setCurrentDb } from "@/lib/db-connect";
 import { addBenchAccount, BENCH_ACCOUNT, startApp } from "./bench-app";
+import { forgetMixed } from "./bench-forget";
 import { type MixedFigures, mixedLoad, mixedRows, type PairFigures, tableRow } from "./bench-mixed";
 
 const { values } = parseArgs({
@@ -36,18 +37,11 @@ if (!long) throw new Error("no trajectory bench-0: DATABASE_URL should name the 
 const existing = await handle.prisma.user.findUnique({ where: { email: BENCH_ACCOUNT.email } });
 if (!existing) await addBenchAccount();
 const bench = await handle.prisma.user.findUniqueOrThrow({ where: { email: BENCH_ACCOUNT.email } });
-// Runs an interrupted bench left running: the app would resume them at its start against a fake
-// provider that is gone, failing their requests on its own cores through the windows measured.
-const left = await handle.prisma.$executeRawUnsafe(
-  `UPDATE judge_run u SET status = 'CANCELLED' WHERE u.status IN ('RUNNING', 'PAUSED')
-      AND EXISTS (SELECT 1 FROM judge_request r JOIN judge j ON j.id = r."judgeId"
-                   WHERE r."runId" = u.id AND j.name LIKE 'mix-%')`,
-);
-if (left) log(`${left} judge runs an interrupted bench left running, cancelled`);
-await handle.prisma.$executeRawUnsafe(
-  `UPDATE judge_request r SET status = 'CANCELLED' FROM judge_run u
-    WHERE u.id = r."runId" AND u.status = 'CANCELLED' AND r.status = 'PENDING'`,
-);
+// What earlier runs left (an interrupted one left its judge runs running: the app would resume them
+// at its start against a fake provider that is gone, on its own cores through the windows measured).
+const left = await forgetMixed("mix-");
+if (left.judges + left.annotators)
+  log(`removed what earlier runs left: ${left.judges} judges, ${left.annotators} annotators`);
 await closeCurrentDb();
 
 /** VACUUM (ANALYZE) of the whole study, on a connection of its own. */

@@ -22,6 +22,7 @@ import { enqueue, openQueue } from "@/lib/judges/queue";
 import { workJudges } from "@/lib/judges/worker";
 import type { Annotator } from "./bench-annotators";
 import { cpuWindow } from "./bench-cpu";
+import { benchPanelName, forgetMixed } from "./bench-forget";
 import { type Load, percentile } from "./bench-load";
 import type { Probe } from "./bench-readers";
 import { SLOW_MS, type Watch, watchDatabase } from "./bench-watch";
@@ -206,7 +207,7 @@ async function judgeWindow(url: string, names: string[], seconds: number, beside
   await setPanel(
     null,
     names.map((judge) => ({ judge, promptVersion: version })),
-    `mixed ${names[0]}`,
+    benchPanelName(names[0]!),
   );
   await Promise.all(beside.map((b) => b.ready));
   for (const b of beside) b.go();
@@ -362,6 +363,8 @@ export async function mixedLoad(o: {
   } finally {
     fake.close();
     paced.close();
+    // The run's judges, annotators and what they wrote, removed: left, they slow every run after.
+    await forgetMixed(prefix).catch((e) => o.log(`what the run made could not be removed: ${e}`));
     await closeCurrentDb();
   }
 }
