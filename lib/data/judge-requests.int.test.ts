@@ -30,14 +30,29 @@ describe("a trajectory's turns read for a judge", () => {
         },
         { role: "tool", tool_call_id: "c", content: wide(3000, "ö") + wide(3000, "ß"), exit_code: 0 },
         { role: "assistant", content: wide(3999), tool_calls: [] },
+        {
+          role: "assistant",
+          content: "two at once",
+          tool_calls: [
+            { id: "d", name: "cat", input: "a" },
+            { id: "e", name: "ls", input: "b" },
+          ],
+        },
       ],
     });
     const r = await importFile(write("jq.jsonl", jsonl([record])), { condition: {}, resolved: null, source: "cli" });
     expect(r.ok).toBe(true);
     const { id } = await db().trajectory.findFirstOrThrow({ where: { externalId: "jq-1" }, select: { id: true } });
     const turns = await judgeTurns(id, CAP);
-    expect(turns.map((t) => t.role)).toEqual(["user", "assistant", "tool", "assistant"]);
-    const [user, asked, output, last] = turns;
+    expect(turns.map((t) => t.role)).toEqual(["user", "assistant", "tool", "assistant", "assistant"]);
+    const [user, asked, output, last, both] = turns;
+    // Each message with its own calls, in their order; none for a message without.
+    expect(last!.calls).toEqual([]);
+    expect(output!.calls).toEqual([]);
+    expect(both!.calls).toEqual([
+      { name: "cat", input: "a" },
+      { name: "ls", input: "b" },
+    ]);
 
     // Under the cap in characters, read whole, whatever its bytes.
     expect(user!.content).toBe(wide(3000));

@@ -10,7 +10,7 @@ import { CUT_MARKER_PARTS, type JudgeTurn } from "@/lib/judges/prompt";
 import { statement } from "./sql";
 
 /**
- * One trajectory's turns (each message with its calls, in one query), every text longer than
+ * One trajectory's turns (its messages, then their calls), every text longer than
  * `capChars` read already cut in the middle to it: a judge never reads more than its budget of one
  * text, so a trajectory of one 100 MB output costs the worker what its budget does. The output's cut
  * is counted (prompt.ts marks it); a longer reasoning, message or call input gets the marker here.
@@ -30,21 +30,31 @@ export async function judgeTurns(trajectoryId: number, capChars: number): Promis
   const content = Prisma.sql`m.content`;
   // Through the driver rather than Prisma's rows: a trajectory's read cost the worker's thread 2.1–2.6 ms
   // of CPU through Prisma and 1.0 ms so (300 trajectories of the bench's study, docs/performance.md).
-  const query = Prisma.sql`
-    SELECT m.step, lower(m.role::text) AS role,
+  const messages = Prisma.sql`
+    SELECT m.seq, m.step, lower(m.role::text) AS role,
            CASE WHEN m.role <> 'tool' THEN ${cut(content)} WHEN ${within(content)} THEN m.content
                 WHEN length(m.content) > ${capChars} THEN left(m.content, ${head}) || right(m.content, ${tail})
                 ELSE m.content END AS content,
            CASE WHEN m.role <> 'tool' OR ${within(content)} THEN 0
                 ELSE greatest(length(m.content) - ${capChars}, 0)::int END AS "contentCut",
-           ${cut(Prisma.sql`m.reasoning`)} AS reasoning,
-           coalesce((SELECT json_agg(json_build_object('name', c.name, 'input', ${cut(Prisma.sql`c.input`)})
-                                     ORDER BY c.seq)
-                       FROM tool_call c WHERE c."trajectoryId" = m."trajectoryId" AND c."messageSeq" = m.seq),
-                    '[]'::json) AS calls
+           ${cut(Prisma.sql`m.reasoning`)} AS reasoning
       FROM message m WHERE m."trajectoryId" = ${trajectoryId}
      ORDER BY m.step, m.seq`;
-  return statement<JudgeTurn>(query.text, query.values);
+  // The calls in a statement of their own: gathered into each message's row as JSON (a subquery a
+  // message) they cost PostgreSQL more than the messages did, and the worker a parse of each.
+  const calls = Prisma.sql`
+    SELECT c."messageSeq" AS seq, c.name, ${cut(Prisma.sql`c.input`)} AS input
+      FROM tool_call c WHERE c."trajectoryId" = ${trajectoryId}
+     ORDER BY c."messageSeq", c.seq`;
+  const rows = await statement<Omit<JudgeTurn, "calls"> & { seq: number }>(messages.text, messages.values);
+  const callRows = await statement<JudgeTurn["calls"][number] & { seq: number }>(calls.text, calls.values);
+  const bySeq = new Map<number, JudgeTurn["calls"]>();
+  for (const { seq, ...call } of callRows) {
+    const list = bySeq.get(seq);
+    if (list) list.push(call);
+    else bySeq.set(seq, [call]);
+  }
+  return rows.map(({ seq, ...turn }) => ({ ...turn, calls: bySeq.get(seq) ?? [] }));
 }
 
 /**
