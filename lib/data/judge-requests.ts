@@ -2,8 +2,10 @@ import "server-only";
 // What the judge worker reads and writes of its requests (the worker's loop is lib/judges/worker.ts):
 // a trajectory's turns as a judge reads them, what reading them costs, claiming requests and giving
 // claims back, a judge's settings and a prompt version's text; and what the app's judge service
-// asks of the queue when it starts.
-import { Prisma } from "@/generated/prisma/client";
+// asks of the queue when it starts. What a request costs goes through the driver rather than Prisma,
+// whose query engine cost the worker's thread more CPU than the statements (a trajectory's read:
+// 2.1–2.6 ms through Prisma, 1.0 ms so; docs/performance.md).
+import { type Judge, Prisma } from "@/generated/prisma/client";
 import { db } from "@/lib/db";
 import type { NaturalKey } from "@/lib/domain/natural-key";
 import { CUT_MARKER_PARTS, type JudgeTurn } from "@/lib/judges/prompt";
@@ -28,8 +30,6 @@ export async function judgeTurns(trajectoryId: number, capChars: number): Promis
       THEN left(${col}, ${head}) || ${open} || to_char(length(${col}) - ${capChars}, 'FM999,999,999,999') || ${close}
            || right(${col}, ${tail}) ELSE ${col} END`;
   const content = Prisma.sql`m.content`;
-  // Through the driver rather than Prisma's rows: a trajectory's read cost the worker's thread 2.1–2.6 ms
-  // of CPU through Prisma and 1.0 ms so (300 trajectories of the bench's study, docs/performance.md).
   const messages = Prisma.sql`
     SELECT m.seq, m.step, lower(m.role::text) AS role,
            CASE WHEN m.role <> 'tool' THEN ${cut(content)} WHEN ${within(content)} THEN m.content
@@ -63,12 +63,13 @@ export async function judgeTurns(trajectoryId: number, capChars: number): Promis
  * judges). Reserved from the process's memory budget while it is read and its request built.
  */
 export async function judgeReadCost(trajectoryId: number, capChars: number): Promise<number> {
-  const [row] = await db().$queryRaw<Array<{ bytes: bigint | null }>>`
+  const query = Prisma.sql`
     SELECT (SELECT coalesce(sum(least(octet_length(m.content), ${capChars} * 4)
                               + least(coalesce(octet_length(m.reasoning), 0), ${capChars} * 4)), 0)
               FROM message m WHERE m."trajectoryId" = ${trajectoryId})
          + (SELECT coalesce(sum(least(octet_length(c.input), ${capChars} * 4)), 0)
               FROM tool_call c WHERE c."trajectoryId" = ${trajectoryId}) AS bytes`;
+  const [row] = await statement<{ bytes: string | null }>(query.text, query.values);
   return 3 * Number(row?.bytes ?? 0);
 }
 
@@ -85,8 +86,9 @@ type ClaimRow = { id: number; outcome: "claimed" | "busy"; runId: number; trajec
  * what asking them needs; those whose trajectory was re-imported since they were planned are stale.
  */
 export async function claimJudgeRequests(judgeId: number, ids: readonly number[]) {
-  const rows = await db().$queryRaw<ClaimRow[]>`
+  const query = Prisma.sql`
     SELECT * FROM claim_judge_requests(${judgeId}::int, ${ids}::int[], ${LEASE_MINUTES}::int)`;
+  const rows = await statement<ClaimRow>(query.text, query.values);
   const claimed = rows.filter((r) => r.outcome === "claimed");
   const stale = claimed.filter((r) => !r.fresh).map((r) => r.id);
   if (stale.length) await db().$executeRaw`UPDATE judge_request SET status = 'STALE' WHERE id = ANY(${stale}::int[])`;
@@ -105,7 +107,10 @@ export async function claimJudgeRequests(judgeId: number, ids: readonly number[]
 }
 
 /** A judge's settings, as the worker asks with them; null once it was removed. */
-export const judgeSettings = (id: number) => db().judge.findUnique({ where: { id } });
+export async function judgeSettings(id: number): Promise<Judge | null> {
+  const [judge] = await statement<Judge>(`SELECT * FROM judge WHERE id = $1`, [id]);
+  return judge ?? null;
+}
 
 /** Claims a worker could not go on with go back to pending, to be claimed again. */
 export async function releaseClaims(ids: readonly number[]): Promise<void> {
