@@ -25,11 +25,12 @@ function part(pid: number, cmd: string): string {
 /** A process's CPU (ticks) and its main thread's wait for a core (ns), first and last seen. */
 type Seen = { part: string; first: number; last: number; waitFirst: number; waitLast: number };
 
-function ticksOf(pid: string): { cmd: string; ticks: number; waitNs: number } | null {
+/** A process's CPU and wait so far, and (`named`: a process not seen before) its command line. */
+function ticksOf(pid: string, named: boolean): { cmd: string; ticks: number; waitNs: number } | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
+    const cmd = named ? readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ") : "";
     // On CPU, waiting on a run queue (both ns), time slices; absent without schedstats.
     const waitNs = Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[1]) || 0;
     return { cmd, ticks: Number(fields[11]) + Number(fields[12]), waitNs };
@@ -53,11 +54,12 @@ export function cpuWindow(intervalMs = 500) {
     } catch {
       return;
     }
+    // Read on the judge run's own event loop: a process's command line only once, when first seen.
     for (const name of names) {
-      const t = ticksOf(name);
-      if (!t) continue;
       const pid = Number(name);
       const s = seen.get(pid);
+      const t = ticksOf(name, !s);
+      if (!t) continue;
       // A process that starts inside the window counts from zero; one seen at the start, from then.
       if (s) {
         s.last = t.ticks;
