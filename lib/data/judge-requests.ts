@@ -11,6 +11,9 @@ import type { NaturalKey } from "@/lib/domain/natural-key";
 import { CUT_MARKER_PARTS, type JudgeTurn } from "@/lib/judges/prompt";
 import { statement } from "./sql";
 
+/** The rows of a statement built with Prisma's template, run through the driver. */
+const rowsOf = <T>(query: Prisma.Sql) => statement<T>(query.text, query.values);
+
 /**
  * One trajectory's turns (its messages, then their calls), every text longer than
  * `capChars` read already cut in the middle to it: a judge never reads more than its budget of one
@@ -46,8 +49,8 @@ export async function judgeTurns(trajectoryId: number, capChars: number): Promis
     SELECT c."messageSeq" AS seq, c.name, ${cut(Prisma.sql`c.input`)} AS input
       FROM tool_call c WHERE c."trajectoryId" = ${trajectoryId}
      ORDER BY c."messageSeq", c.seq`;
-  const rows = await statement<Omit<JudgeTurn, "calls"> & { seq: number }>(messages.text, messages.values);
-  const callRows = await statement<JudgeTurn["calls"][number] & { seq: number }>(calls.text, calls.values);
+  const rows = await rowsOf<Omit<JudgeTurn, "calls"> & { seq: number }>(messages);
+  const callRows = await rowsOf<JudgeTurn["calls"][number] & { seq: number }>(calls);
   const bySeq = new Map<number, JudgeTurn["calls"]>();
   for (const { seq, ...call } of callRows) {
     const list = bySeq.get(seq);
@@ -63,13 +66,12 @@ export async function judgeTurns(trajectoryId: number, capChars: number): Promis
  * judges). Reserved from the process's memory budget while it is read and its request built.
  */
 export async function judgeReadCost(trajectoryId: number, capChars: number): Promise<number> {
-  const query = Prisma.sql`
+  const [row] = await rowsOf<{ bytes: string | null }>(Prisma.sql`
     SELECT (SELECT coalesce(sum(least(octet_length(m.content), ${capChars} * 4)
                               + least(coalesce(octet_length(m.reasoning), 0), ${capChars} * 4)), 0)
               FROM message m WHERE m."trajectoryId" = ${trajectoryId})
          + (SELECT coalesce(sum(least(octet_length(c.input), ${capChars} * 4)), 0)
-              FROM tool_call c WHERE c."trajectoryId" = ${trajectoryId}) AS bytes`;
-  const [row] = await statement<{ bytes: string | null }>(query.text, query.values);
+              FROM tool_call c WHERE c."trajectoryId" = ${trajectoryId}) AS bytes`);
   return 3 * Number(row?.bytes ?? 0);
 }
 
@@ -86,9 +88,8 @@ type ClaimRow = { id: number; outcome: "claimed" | "busy"; runId: number; trajec
  * what asking them needs; those whose trajectory was re-imported since they were planned are stale.
  */
 export async function claimJudgeRequests(judgeId: number, ids: readonly number[]) {
-  const query = Prisma.sql`
-    SELECT * FROM claim_judge_requests(${judgeId}::int, ${ids}::int[], ${LEASE_MINUTES}::int)`;
-  const rows = await statement<ClaimRow>(query.text, query.values);
+  const rows = await rowsOf<ClaimRow>(Prisma.sql`
+    SELECT * FROM claim_judge_requests(${judgeId}::int, ${ids}::int[], ${LEASE_MINUTES}::int)`);
   const claimed = rows.filter((r) => r.outcome === "claimed");
   const stale = claimed.filter((r) => !r.fresh).map((r) => r.id);
   if (stale.length) await db().$executeRaw`UPDATE judge_request SET status = 'STALE' WHERE id = ANY(${stale}::int[])`;
