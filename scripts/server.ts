@@ -86,7 +86,11 @@ if (!dev && cluster.isPrimary) {
   const settings = config();
   const pages =
     !dev && settings.DATABASE_URL && settings.PAGE_CACHE_MB > 0
-      ? new PageCache(() => currentDb().prisma, settings.PAGE_CACHE_MB * 1024 * 1024, authSecret())
+      ? new PageCache(
+          async (text, params) => (await currentDb().pool!.query(text, params)).rows,
+          settings.PAGE_CACHE_MB * 1024 * 1024,
+          authSecret(),
+        )
       : null;
   const serve = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     pages?.noteWrites(req, res);

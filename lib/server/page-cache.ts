@@ -5,7 +5,6 @@ import { createHash, randomBytes } from "node:crypto";
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { gzipSync } from "node:zlib";
 import { LRUCache } from "lru-cache";
-import type { PrismaClient } from "@/generated/prisma/client";
 import { verifiedToken } from "@/lib/auth/secret";
 import { versionsOf } from "@/lib/data/data-version";
 import { deflatePieces, splicedGzip } from "./spliced-gzip";
@@ -104,6 +103,13 @@ const KEY_SQL = `SELECT
 
 type KeyRow = { viewer: string | null; link: string | null; versions: string | null };
 
+/**
+ * Runs one statement and gives its rows. The server passes its pool's driver, not Prisma: a reader
+ * of a kept page asks this once, and Prisma's layers around a statement were a sixth of the server's
+ * CPU serving kept pages (docs/performance.md).
+ */
+export type Query = <T>(text: string, params: unknown[]) => Promise<T[]>;
+
 /** A key's page, what it names but the versions: the viewer, the path and the query. */
 const pageOf = (key: string) => key.slice(0, key.lastIndexOf(" "));
 
@@ -118,7 +124,7 @@ export class PageCache {
   private readonly lastWrite = new LRUCache<string, number>({ max: 10_000 });
 
   constructor(
-    private readonly db: () => PrismaClient,
+    private readonly query: Query,
     maxBytes: number,
     /** The secret session cookies are signed with (lib/auth/secret.ts). */
     private readonly secret: string,
@@ -140,7 +146,7 @@ export class PageCache {
     const token = sessionToken(req, this.secret);
     if (!page.shared && !token) return null; // nobody signed in: nothing to ask the database
     const hash = page.shared ? createHash("sha256").update(url.pathname.slice(3)).digest("hex") : null;
-    const [row] = await this.db().$queryRawUnsafe<KeyRow[]>(KEY_SQL, token, hash, page.kinds);
+    const [row] = await this.query<KeyRow>(KEY_SQL, [token, hash, page.kinds]);
     const { viewer: who = null, link = null, versions = null } = row ?? {};
     if (page.shared ? !link : !who) return null;
     const keyOfViewer = page.shared ? `${link} ${who ?? "signed-out"}` : who;
