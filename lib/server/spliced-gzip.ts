@@ -43,18 +43,29 @@ function stored(bytes: Buffer): Buffer[] {
 }
 
 /**
- * The gzip of `body` (the kept body with its gaps filled anew: only the bytes at `at` differ from
- * what `pieces` were deflated from), from the pieces and the gaps' bytes.
+ * The gzip of `body` with `fill` written in each of its places `at` (the bytes `pieces` were deflated
+ * around), from the pieces and the fill, without a copy of the body: its CRC-32 is taken piece by
+ * piece (a copy of a 400 KB page a reader, and its garbage, were a fifth of the server's CPU sending
+ * kept pages).
  */
-export function splicedGzip(pieces: readonly Buffer[], body: Buffer, at: readonly number[], gap: number): Buffer {
+export function splicedGzip(pieces: readonly Buffer[], body: Buffer, at: readonly number[], fill: Buffer): Buffer {
   if (pieces.length !== at.length + 1) throw new Error("a piece between every two places, and one at each end");
+  const gap = fill.length;
   const parts: Buffer[] = [HEADER];
+  const fillBlocks = stored(fill);
+  let crc = 0;
+  let from = 0;
   pieces.forEach((piece, k) => {
     parts.push(piece);
-    if (k < at.length) parts.push(...stored(body.subarray(at[k]!, at[k]! + gap)));
+    if (k < at.length) {
+      parts.push(...fillBlocks);
+      crc = crc32(fill, crc32(body.subarray(from, at[k]), crc));
+      from = at[k]! + gap;
+    }
   });
+  crc = crc32(body.subarray(from), crc);
   const trailer = Buffer.alloc(8);
-  trailer.writeUInt32LE(crc32(body) >>> 0, 0);
+  trailer.writeUInt32LE(crc >>> 0, 0);
   trailer.writeUInt32LE(body.length % 2 ** 32, 4);
   parts.push(LAST, trailer);
   return Buffer.concat(parts);
