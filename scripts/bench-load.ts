@@ -1,7 +1,8 @@
 // Clients on pages of the running app, for the benchmarks: latencies of the 200 answers, their
-// percentiles and what failed. Shared by bench.ts (a page at a time) and bench-readers.ts (the
-// mixed load's readers, in a process of their own).
+// percentiles and what failed. bench.ts asks a page at a time as fast as the app answers (autocannon);
+// bench-readers.ts paces the mixed load's readers, in a process of their own.
 import autocannon from "autocannon";
+import { Pool } from "undici";
 
 export type Load = { requests: number; rps: number; p50: number; p95: number; p99: number; errors: number };
 
@@ -11,18 +12,25 @@ export function percentile(values: readonly number[], q: number): number {
   return sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!) : NaN;
 }
 
-/**
- * `connections` clients, split evenly over `paths`, for `seconds`: each asking again as soon as it
- * has its answer, or (`perSecond`) at most that many times a second, as a person reading would, and
- * then taking pages gzipped, as a browser does.
- */
+/** Latencies and failures over `seconds` as the load's figures. */
+function loadOf(latencies: readonly number[], errors: number, seconds: number): Load {
+  return {
+    requests: latencies.length,
+    rps: latencies.length / seconds,
+    p50: percentile(latencies, 0.5),
+    p95: percentile(latencies, 0.95),
+    p99: percentile(latencies, 0.99),
+    errors,
+  };
+}
+
+/** `connections` clients, split evenly over `paths`, for `seconds`, each asking again as soon as it has its answer. */
 export async function loadPaths(
   base: string,
   cookie: string,
   seconds: number,
   connections: number,
   paths: readonly string[],
-  perSecond?: number,
 ): Promise<Load> {
   const latencies: number[] = [];
   let errors = 0;
@@ -32,13 +40,7 @@ export async function loadPaths(
       (p) =>
         new Promise<void>((resolve, reject) => {
           const instance = autocannon(
-            {
-              url: `${base}${p}`,
-              connections: each,
-              duration: seconds,
-              headers: { cookie, ...(perSecond ? { "accept-encoding": "gzip" } : {}) },
-              ...(perSecond ? { connectionRate: perSecond } : {}),
-            },
+            { url: `${base}${p}`, connections: each, duration: seconds, headers: { cookie } },
             (err, r) => {
               if (err) return reject(err);
               errors += r.errors + r.timeouts + r.non2xx;
@@ -51,12 +53,57 @@ export async function loadPaths(
         }),
     ),
   );
-  return {
-    requests: latencies.length,
-    rps: latencies.length / seconds,
-    p50: percentile(latencies, 0.5),
-    p95: percentile(latencies, 0.95),
-    p99: percentile(latencies, 0.99),
-    errors,
+  return loadOf(latencies, errors, seconds);
+}
+
+/** How long a reader waits for an answer before it counts as failed, as autocannon's default. */
+const READ_TIMEOUT_MS = 10_000;
+
+/**
+ * `connections` readers, split evenly over `paths`, for `seconds`, each loading its page `perSecond`
+ * times a second, gzipped as a browser takes it, at a moment of its own in the second, as people
+ * reading are: autocannon's paced clients all asked at the same moment each second, so every answer
+ * waited behind the others of its second (p50 34-70 ms on an idle app that answers one in 3-4 ms).
+ * Each page is asked when it is due whether or not the reader's page before has come (an open load:
+ * readers stand for many people, and one waiting does not hold the next back), on as many
+ * connections as are waiting, and timed from then.
+ */
+export async function paceReaders(
+  base: string,
+  cookie: string,
+  seconds: number,
+  connections: number,
+  paths: readonly string[],
+  perSecond: number,
+): Promise<Load> {
+  const latencies: number[] = [];
+  let errors = 0;
+  const start = performance.now();
+  const interval = 1000 / perSecond;
+  const sleepUntil = (t: number) => new Promise((r) => setTimeout(r, Math.max(0, t - performance.now())));
+  const readers = Math.max(1, Math.floor(connections / paths.length)) * paths.length;
+  const pool = new Pool(base, { headersTimeout: READ_TIMEOUT_MS, bodyTimeout: READ_TIMEOUT_MS });
+  const load = async (path: string) => {
+    const t0 = performance.now();
+    try {
+      const res = await pool.request({ path, method: "GET", headers: { cookie, "accept-encoding": "gzip" } });
+      for await (const _chunk of res.body);
+      if (res.statusCode === 200) latencies.push(performance.now() - t0);
+      else errors += 1;
+    } catch {
+      errors += 1;
+    }
   };
+  const asked: Promise<void>[] = [];
+  await Promise.all(
+    Array.from({ length: readers }, async (_, i) => {
+      for (let due = start + (i * interval) / readers; due < start + seconds * 1000; due += interval) {
+        await sleepUntil(due);
+        asked.push(load(paths[i % paths.length]!));
+      }
+    }),
+  );
+  await Promise.all(asked);
+  await pool.close();
+  return loadOf(latencies, errors, seconds);
 }

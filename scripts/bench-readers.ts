@@ -1,13 +1,13 @@
 // A child of bench-mixed.ts: CONNECTIONS readers, split over the given paths, each loading its page
-// PER_SECOND times a second, for SECONDS seconds, in a process of their own (so their event loop does
-// not slow the judge run measured beside them), from the start signal (bench-go.ts). Beside them a
-// probe asks for each path in turn every 100 ms and notes how the page cache answered
-// (`x-page-cache`: a kept copy, the copy from before while it renders, or rendered for this request),
-// so the readers' slowest answers can be told apart. Prints one JSON line: bench-load.ts's Load and
-// the probe's answers by how they were served.
+// PER_SECOND times a second at a moment of its own (bench-load.ts's paceReaders), for SECONDS seconds,
+// in a process of their own (so their event loop does not slow the judge run measured beside them),
+// from the start signal (bench-go.ts). Beside them a probe asks for each path in turn every 100 ms
+// and notes how the page cache answered (`x-page-cache`: a kept copy, the copy from before while it
+// renders, or rendered for this request), so the readers' slowest answers can be told apart. Prints
+// one JSON line: bench-load.ts's Load and the probe's answers by how they were served.
 // node --import tsx scripts/bench-readers.ts BASE COOKIE SECONDS CONNECTIONS PER_SECOND PATH...
 import { readyThenGo } from "./bench-go";
-import { type Load, loadPaths, percentile } from "./bench-load";
+import { type Load, paceReaders, percentile } from "./bench-load";
 
 export type Probe = Record<string, { n: number; p50: number; p95: number; max: number }>;
 
@@ -37,7 +37,7 @@ async function probe(until: number): Promise<Probe> {
 
 await readyThenGo();
 const [load, probed] = await Promise.all([
-  loadPaths(base!, cookie!, Number(seconds), Number(connections), paths, Number(perSecond)),
+  paceReaders(base!, cookie!, Number(seconds), Number(connections), paths, Number(perSecond)),
   probe(Date.now() + Number(seconds) * 1000),
 ]);
 console.log(JSON.stringify({ ...load, probe: probed } satisfies Load & { probe: Probe }));
