@@ -45,8 +45,8 @@ function stored(bytes: Buffer): Buffer[] {
 /**
  * The gzip of `body` with `fill` written in each of its places `at` (the bytes `pieces` were deflated
  * around), from the pieces and the fill, without a copy of the body: its CRC-32 is taken piece by
- * piece (a copy of a 400 KB page a reader, and its garbage, were a fifth of the server's CPU sending
- * kept pages).
+ * piece (copying a 240 KB page for each reader, with its garbage, took a send from 0.09 ms of CPU to
+ * 0.12-0.25 ms).
  */
 export function splicedGzip(pieces: readonly Buffer[], body: Buffer, at: readonly number[], fill: Buffer): Buffer {
   if (pieces.length !== at.length + 1) throw new Error("a piece between every two places, and one at each end");
