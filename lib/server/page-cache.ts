@@ -105,8 +105,8 @@ type KeyRow = { viewer: string | null; link: string | null; versions: string | n
 
 /**
  * Runs one statement and gives its rows. The server passes its pool's driver, not Prisma: a reader
- * of a kept page asks this once, and through Prisma the server's request thread was busy about a
- * fifth longer serving kept copies (docs/performance.md).
+ * of a kept page asks this once, and Prisma's layers around it were about a fifth of the request
+ * thread's busy time serving kept copies (docs/performance.md).
  */
 export type Query = <T>(text: string, params: unknown[]) => Promise<T[]>;
 
