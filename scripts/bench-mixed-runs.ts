@@ -90,12 +90,18 @@ try {
   await app.stop();
 }
 
-/** A goal's figure over the runs: median, least and most. */
+/** A goal's figure over the runs: median, least and most (a run without it, say no reader answered, left out). */
 function spread(of: (f: PairFigures) => number, pair: (m: MixedFigures) => PairFigures) {
-  const xs = runs.map((m) => of(pair(m))).sort((a, b) => a - b);
+  const xs = runs
+    .map((m) => of(pair(m)))
+    .filter((x) => Number.isFinite(x)) // a percentile of no values is NaN, null once through JSON
+    .sort((a, b) => a - b);
+  const missing = runs.length - xs.length;
+  const without = missing ? `; ${missing} of ${runs.length} runs without it` : "";
+  if (!xs.length) return `none${without}`;
   const mid = xs.length / 2;
   const median = xs.length % 2 ? xs[Math.floor(mid)]! : (xs[mid - 1]! + xs[mid]!) / 2;
-  return `${+median.toFixed(3)} (${xs[0]}–${xs.at(-1)})`;
+  return `${+median.toFixed(3)} (${xs[0]}–${xs.at(-1)})${without}`;
 }
 console.log(`\n${describeTarget(target)}: ${runs.length} runs of ${values.seconds} s windows, median (least–most)`);
 for (const [name, pair] of [

@@ -7,7 +7,7 @@
 // one JSON line: bench-load.ts's Load and the probe's answers by how they were served.
 // node --import tsx scripts/bench-readers.ts BASE COOKIE SECONDS CONNECTIONS PER_SECOND PATH...
 import { readyThenGo } from "./bench-go";
-import { type Load, paceReaders, percentile } from "./bench-load";
+import { type Load, paceReaders, percentile, readerPool, readPage } from "./bench-load";
 
 export type Probe = Record<string, { n: number; p50: number; p95: number; max: number }>;
 
@@ -19,11 +19,8 @@ async function probe(until: number): Promise<Probe> {
   const served = new Map<string, number[]>();
   for (let i = 0; Date.now() < until; i++) {
     const t0 = performance.now();
-    const res = await fetch(`${base}${paths[i % paths.length]}`, {
-      headers: { cookie: cookie!, "accept-encoding": "gzip" },
-    });
-    await res.arrayBuffer();
-    const how = res.status === 200 ? (res.headers.get("x-page-cache") ?? "not kept") : `status ${res.status}`;
+    const res = await readPage(pool, paths[i % paths.length]!, cookie!).catch(() => null);
+    const how = !res ? "failed" : res.status === 200 ? (res.how ?? "not kept") : `status ${res.status}`;
     served.set(how, [...(served.get(how) ?? []), performance.now() - t0]);
     await sleep(100);
   }
@@ -35,9 +32,11 @@ async function probe(until: number): Promise<Probe> {
   );
 }
 
+const pool = readerPool(base!);
 await readyThenGo();
 const [load, probed] = await Promise.all([
-  paceReaders(base!, cookie!, Number(seconds), Number(connections), paths, Number(perSecond)),
+  paceReaders(pool, cookie!, Number(seconds), Number(connections), paths, Number(perSecond)),
   probe(Date.now() + Number(seconds) * 1000),
 ]);
+await pool.close();
 console.log(JSON.stringify({ ...load, probe: probed } satisfies Load & { probe: Probe }));
