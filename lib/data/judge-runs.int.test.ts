@@ -117,8 +117,8 @@ describe("judge runs", () => {
     await trajectories("jr-a", 5);
     await judge("jr-good", ok.url);
     await judge("jr-bad", failing.url);
-    // The estimate, by hand: a trajectory's texts are "task marker jr-a-N" (18 characters) and
-    // "9f3e2d1 fix" (11): 29 characters, 7.25 tokens. Two judges × five trajectories: 72.5 tokens,
+    // The estimate, by hand: a trajectory's texts are "task marker jr-a-N" (18 bytes of ASCII) and
+    // "9f3e2d1 fix" (11): 29 bytes, 7.25 tokens. Two judges × five trajectories: 72.5 tokens,
     // rounded 73. Cost at $1 and $2 a million: 72.5 × 1 + 10 answers × 400 tokens × 2, per million.
     const preview = await previewRun(["jr-good", "jr-bad"], { benchmark: "jr-a" });
     expect(preview).toMatchObject({ requests: 10, answeredBefore: 0, tokensIn: 73 });
