@@ -77,7 +77,7 @@ export function readPage(pool: Pool, path: string, cookie: string): Promise<{ st
     pool.dispatch(
       { path, method: "GET", headers: { cookie, "accept-encoding": "gzip" } },
       {
-        // undici takes a handler as of its controller's kind by this method (without it: onConnect's).
+        // undici tells its two kinds of handler apart by this method: without it, it asks for onConnect.
         onRequestStart() {},
         onResponseStart(_controller, statusCode, headers) {
           status = statusCode;
