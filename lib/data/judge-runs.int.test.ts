@@ -191,6 +191,35 @@ describe("judge runs", () => {
     expect(again.answeredBefore).toBe(5);
   });
 
+  it("the estimate counts the texts' bytes as stored, a long text compressed and outside ASCII too", async () => {
+    // 3,000 × "é" (two bytes each in UTF-8: 6,000 bytes, over the size PostgreSQL compresses) and
+    // "ok" (2 bytes): 6,002 bytes at four a token, 1,500.5 tokens, rounded 1,501. Counted as
+    // characters (3,002) it would be 751.
+    const record = trajectoryFixture({
+      id: "jr-bytes-0",
+      benchmark: "jr-bytes",
+      task: { id: "jr-bytes__t" },
+      turns: [
+        { role: "user", content: "é".repeat(3000) },
+        { role: "assistant", content: "", tool_calls: [{ id: "c", name: "bash", input: "ls" }] },
+        { role: "tool", tool_call_id: "c", content: "ok", exit_code: 0 },
+      ],
+    });
+    const r = await importFile(write("jr-bytes.jsonl", jsonl([record])), {
+      condition: {},
+      resolved: null,
+      source: "cli",
+    });
+    expect(r.ok).toBe(true);
+    await judge("jr-bytes-judge", ok.url);
+    const [{ stored }] = await db().$queryRaw<[{ stored: number }]>`
+      SELECT max(pg_column_size(m.content))::int AS stored FROM message m JOIN trajectory t ON t.id = m."trajectoryId"
+        WHERE t."externalId" = 'jr-bytes-0'`;
+    expect(stored).toBeLessThan(6000); // compressed where it is kept
+    const preview = await previewRun(["jr-bytes-judge"], { benchmark: "jr-bytes" });
+    expect(preview).toMatchObject({ requests: 1, tokensIn: 1501 });
+  });
+
   it("a trajectory over the judge's budget is cut to fit, and the answer records it", async () => {
     await trajectories("jr-cut", 1);
     await defineJudge(
