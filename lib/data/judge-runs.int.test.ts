@@ -42,7 +42,12 @@ async function trajectories(benchmark: string, n: number) {
       ],
     }),
   );
-  const r = await importFile(write(`${benchmark}.jsonl`, jsonl(records)), {
+  await importRecords(benchmark, records);
+}
+
+/** Imports these records as one file named after `name`; throws the import's errors, if any. */
+async function importRecords(name: string, records: Parameters<typeof jsonl>[0]) {
+  const r = await importFile(write(`${name}.jsonl`, jsonl(records)), {
     condition: {},
     resolved: null,
     source: "cli",
@@ -205,12 +210,7 @@ describe("judge runs", () => {
         { role: "tool", tool_call_id: "c", content: "ok", exit_code: 0 },
       ],
     });
-    const r = await importFile(write("jr-bytes.jsonl", jsonl([record])), {
-      condition: {},
-      resolved: null,
-      source: "cli",
-    });
-    expect(r.ok).toBe(true);
+    await importRecords("jr-bytes", [record]);
     await judge("jr-bytes-judge", ok.url);
     const [{ stored }] = await db().$queryRaw<[{ stored: number }]>`
       SELECT max(pg_column_size(m.content))::int AS stored FROM message m JOIN trajectory t ON t.id = m."trajectoryId"
@@ -246,12 +246,7 @@ describe("judge runs", () => {
         { role: "tool", tool_call_id: "c", content: output, exit_code: 0 },
       ],
     });
-    const r = await importFile(write("jr-huge.jsonl", jsonl([record])), {
-      condition: {},
-      resolved: null,
-      source: "cli",
-    });
-    expect(r.ok).toBe(true);
+    await importRecords("jr-huge", [record]);
     await defineJudge(
       JudgeDefinitionSchema.parse({ name: "jr-huge-judge", baseUrl: ok.url, model: "m", contextTokens: 1000 }),
     );
