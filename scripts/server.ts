@@ -7,7 +7,7 @@ import http from "node:http";
 import next from "next";
 import { authSecret } from "@/lib/auth/secret";
 import { ConfigError, config } from "@/lib/config";
-import { currentDb } from "@/lib/db-connect";
+import { currentDb, preparedQuery } from "@/lib/db-connect";
 import { stampClientAddress, type Trust, trustFor } from "@/lib/server/client-address";
 import { PageCache, sendKept } from "@/lib/server/page-cache";
 import { actionBodyRefusal, unreadablePath } from "@/lib/server/request-checks";
@@ -87,7 +87,7 @@ if (!dev && cluster.isPrimary) {
   const pages =
     !dev && settings.DATABASE_URL && settings.PAGE_CACHE_MB > 0
       ? new PageCache(
-          async (text, params) => (await currentDb().pool!.query(text, params)).rows,
+          (text, params) => preparedQuery(currentDb().pool!, text, params),
           settings.PAGE_CACHE_MB * 1024 * 1024,
           authSecret(),
         )

@@ -12,7 +12,7 @@ import { AppError } from "@/lib/errors";
 import { voteVerdicts } from "./derived";
 import { type StoredLabel, type StoredLabelForm, storedLabelColumns, writeLabel } from "./labels";
 import { ITEM_TRAJECTORY_SELECT, VERDICT_SELECT } from "./selects";
-import { statement } from "./sql";
+import { prepared } from "./sql";
 import { getTrajectory } from "./trajectory";
 
 export type OwnLabel = {
@@ -140,8 +140,8 @@ const ASSIGNED_LABEL_SQL = `SELECT s.blind, ${storedLabelColumns("l")} FROM stud
 
 type AssignedLabel = { blind: boolean } & ({ id: null } | StoredLabel);
 
-/** Statements each on its own (lib/data/sql.ts statement), as writeLabel takes them. */
-const onItsOwn = { query: statement };
+/** Statements each on its own, prepared (lib/data/sql.ts), as writeLabel takes them: saves come many a second. */
+const onItsOwn = { query: prepared };
 
 /**
  * Saves the actor's label on an assigned item. One label per annotator and trajectory, whatever
@@ -184,7 +184,7 @@ export async function submitLabel(
   // A write finds another version only when a save of this label landed between its read and its
   // write; read again, that one is the stored form or a conflict. Three tries bound a storm.
   for (let attempt = 1; attempt <= 3; attempt++) {
-    const [assigned] = await statement<AssignedLabel>(ASSIGNED_LABEL_SQL, [f.studyId, f.trajectoryId, actor.id]);
+    const [assigned] = await prepared<AssignedLabel>(ASSIGNED_LABEL_SQL, [f.studyId, f.trajectoryId, actor.id]);
     if (!assigned) throw new PermissionDenied("labels:write", actor.role);
     const stored = assigned.id === null ? null : assigned;
     if (stored) {

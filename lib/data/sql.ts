@@ -6,7 +6,7 @@ import "server-only";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { from as copyFromStream } from "pg-copy-streams";
-import { currentDb } from "@/lib/db-connect";
+import { currentDb, preparedQuery } from "@/lib/db-connect";
 import { currentScope } from "@/lib/db-scope";
 
 export interface Sql {
@@ -208,9 +208,22 @@ export async function transaction<T>(
  * one statement makes whole needs no BEGIN and COMMIT, two round trips fewer.
  */
 export async function statement<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]> {
+  return alone<T>(text, params, false);
+}
+
+/**
+ * statement() for a fixed text asked many times a second (a label's save): on PostgreSQL parsed and
+ * planned once per connection (lib/db-connect.ts preparedQuery), never for a text built from values.
+ */
+export async function prepared<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]> {
+  return alone<T>(text, params, true);
+}
+
+async function alone<T>(text: string, params: unknown[] | undefined, prepare: boolean): Promise<T[]> {
   const scoped = currentScope();
   if (scoped) return (scoped.sql as Sql).query<T>(text, params);
   const handle = currentDb();
+  if (handle.pool && prepare) return preparedQuery<T>(handle.pool, text, params ?? []);
   if (handle.pool) return (await handle.pool.query(text, params)).rows as T[];
   return (await handle.pglite!.query<T>(text, params)).rows;
 }

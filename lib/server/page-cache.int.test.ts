@@ -8,7 +8,7 @@ import { auth } from "@/lib/auth/auth";
 import { authSecret } from "@/lib/auth/secret";
 import { freezeReport, revokeLink, shareReport } from "@/lib/data/frozen-reports";
 import { createPerson } from "@/lib/data/people";
-import { statement } from "@/lib/data/sql";
+import { prepared } from "@/lib/data/sql";
 import { db } from "@/lib/db";
 import { type KeptPage, PageCache, STREAM_LAG_MS, sendKept } from "./page-cache";
 
@@ -28,7 +28,7 @@ const sign = (token: string, secret: string) =>
   encodeURIComponent(`${token}.${crypto.createHmac("sha256", secret).update(token).digest("base64")}`);
 
 describe("the page cache's viewer", () => {
-  const cache = new PageCache(statement, 1024 * 1024, authSecret());
+  const cache = new PageCache(prepared, 1024 * 1024, authSecret());
 
   it("is the session better-auth signed, and nobody for an unsigned or forged cookie", async () => {
     const p = await createPerson("system", {
@@ -118,7 +118,7 @@ describe("a kept page whose data moved", () => {
     `${viewer} ${path} labels:${labels},trajectories:${trajectories},votes:${votes}`;
 
   it("is sent while the page renders afresh, and not once nothing renders it", async () => {
-    const cache = new PageCache(statement, 1024 * 1024, authSecret());
+    const cache = new PageCache(prepared, 1024 * 1024, authSecret());
     const me = reader("token-of-u1");
     const [v1, v2, v3] = [1, 2, 3].map((n) => key("u1/RESEARCHER", "/results", n, 1)) as [string, string, string];
     render(cache, v1, "<p>one</p>").finish();
@@ -155,7 +155,7 @@ describe("a kept page whose data moved", () => {
   it("stands for newer votes and labels alone for STREAM_LAG_MS, unless its viewer wrote since", async () => {
     vi.useFakeTimers({ now: new Date("2026-12-02T10:00:00Z"), toFake: ["Date"] });
     try {
-      const cache = new PageCache(statement, 1024 * 1024, authSecret());
+      const cache = new PageCache(prepared, 1024 * 1024, authSecret());
       const [me, other] = [reader("token-of-u1"), reader("token-of-u1-other-tab")];
       render(cache, key("u1/RESEARCHER", "/results", 1, 1), "<p>one</p>").finish();
       vi.setSystemTime(Date.now() + STREAM_LAG_MS - 1);
@@ -222,7 +222,7 @@ describe("a kept page sent again", () => {
   };
 
   it("carries a nonce of its own in policy and scripts, gzipped before and after it is compressed once", async () => {
-    const cache = new PageCache(statement, 1024 * 1024, authSecret());
+    const cache = new PageCache(prepared, 1024 * 1024, authSecret());
     const res = {
       statusCode: 200,
       write: () => true,

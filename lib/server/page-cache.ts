@@ -104,9 +104,10 @@ const KEY_SQL = `SELECT
 type KeyRow = { viewer: string | null; link: string | null; versions: string | null };
 
 /**
- * Runs one statement and gives its rows. The server passes its pool's driver, not Prisma: a reader
- * of a kept page asks this once, and Prisma's layers around it were about a fifth of the request
- * thread's busy time serving kept copies (docs/performance.md).
+ * Runs one fixed statement and gives its rows. The server passes its pool's driver, not Prisma, the
+ * statement prepared once per connection (lib/db-connect.ts preparedQuery): a reader of a kept page
+ * asks it once, and Prisma's layers around it were about a fifth of the request thread's busy time
+ * serving kept copies, its parse and plan at every call most of the database's (docs/performance.md).
  */
 export type Query = <T>(text: string, params: unknown[]) => Promise<T[]>;
 
