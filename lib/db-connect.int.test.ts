@@ -9,7 +9,7 @@ describe.runIf(process.env.DATABASE_URL)("a prepared statement", () => {
   const target = currentDb().target;
   const pool = new pg.Pool({ connectionString: target.kind === "postgres" ? target.url : "", max: 1 });
   afterAll(() => pool.end());
-  const prepared = async () =>
+  const onTheConnection = async () =>
     (await pool.query<{ statement: string }>("SELECT statement FROM pg_prepared_statements")).rows.map(
       (r) => r.statement,
     );
@@ -19,12 +19,12 @@ describe.runIf(process.env.DATABASE_URL)("a prepared statement", () => {
     expect(await preparedQuery(pool, text, [41, "a"])).toEqual([{ n: 42, s: "a" }]);
     expect(await preparedQuery(pool, text, [1, "b"])).toEqual([{ n: 2, s: "b" }]);
     expect((await pool.query(text, [1, "b"])).rows).toEqual([{ n: 2, s: "b" }]);
-    expect(await prepared()).toEqual([text]);
+    expect(await onTheConnection()).toEqual([text]);
   });
 
   it(`refuses a text past the ${MAX_PREPARED_TEXTS}th, and still runs those it has`, async () => {
     // Whatever this file prepared before, on this one connection: new texts are taken until the bound.
-    const before = (await prepared()).length;
+    const before = (await onTheConnection()).length;
     let taken = 0;
     for (; taken <= MAX_PREPARED_TEXTS; taken++) {
       const rows = await preparedQuery(pool, `SELECT ${taken} AS n`, []).catch((e: Error) => e);
@@ -35,7 +35,7 @@ describe.runIf(process.env.DATABASE_URL)("a prepared statement", () => {
       expect(rows).toEqual([{ n: taken }]);
     }
     expect(before + taken).toBe(MAX_PREPARED_TEXTS);
-    expect((await prepared()).length).toBe(MAX_PREPARED_TEXTS);
+    expect((await onTheConnection()).length).toBe(MAX_PREPARED_TEXTS);
     // A text it has still runs.
     expect(await preparedQuery(pool, "SELECT 0 AS n", [])).toEqual([{ n: 0 }]);
   });

@@ -166,7 +166,7 @@ export const MAX_PREPARED_TEXTS = 64;
  * prepared on every connection for the connection's life, so a text built from values (a list of
  * placeholders, say) would fill both ends; past MAX_PREPARED_TEXTS distinct texts it refuses.
  */
-export async function preparedQuery<T>(pool: pg.Pool, text: string, params: readonly unknown[]): Promise<T[]> {
+export async function preparedQuery<T>(pool: pg.Pool, text: string, params: unknown[]): Promise<T[]> {
   let name = preparedNames.get(text);
   if (name === undefined) {
     if (preparedNames.size >= MAX_PREPARED_TEXTS)
@@ -174,7 +174,7 @@ export async function preparedQuery<T>(pool: pg.Pool, text: string, params: read
     name = `p_${createHash("sha256").update(text).digest("hex").slice(0, 32)}`;
     preparedNames.set(text, name);
   }
-  return (await pool.query({ name, text, values: [...params] })).rows as T[];
+  return (await pool.query({ name, text, values: params })).rows as T[];
 }
 
 // The process-wide handle. Created on first use, never at import: `next build` imports server modules.
