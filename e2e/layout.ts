@@ -1,7 +1,8 @@
 // What a journey checks of a page's layout at a width: nothing runs off the right edge (wide tables
 // scroll in a box of their own, long texts and the contents bar on phones in theirs), and no text runs
-// out of its own box into its neighbour's (a line that does not wrap, wider than its table cell), with
-// a screenshot kept in the test's output.
+// out of its own box into its neighbour's (a line that does not wrap, wider than its table cell), and
+// no checkbox or radio stands on a line of its own away from the words that name it, with a screenshot
+// kept in the test's output.
 import type { Page, TestInfo } from "@playwright/test";
 
 export const WIDTHS = [
@@ -44,6 +45,31 @@ export function textOutOfBox(page: Page): Promise<string[]> {
   });
 }
 
+/**
+ * Checkboxes and radios inside a label that stand apart from the label's first line of words (a
+ * label laid out as a column puts the box above its words, where it reads as a field of its own).
+ */
+export function boxesApartFromWords(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    for (const input of document.querySelectorAll<HTMLInputElement>(
+      "label input[type=checkbox], label input[type=radio]",
+    )) {
+      const box = input.getBoundingClientRect();
+      const label = input.closest("label")!;
+      const words = [...label.childNodes].find((n) => n.nodeType === Node.TEXT_NODE && n.textContent?.trim());
+      if (box.width === 0 || !words) continue;
+      const range = document.createRange();
+      range.selectNodeContents(words);
+      const line = [...range.getClientRects()].find((r) => r.width > 1);
+      const middle = (box.top + box.bottom) / 2;
+      if (line && (middle < line.top || middle > line.bottom))
+        out.push(`${input.type} "${words.textContent?.trim().slice(0, 40)}" apart from its words`);
+    }
+    return out.slice(0, 10);
+  });
+}
+
 /** Resizes, screenshots the page into the test's output, and answers what runs off the edge or out of its box. */
 export async function atEachWidth(page: Page, info: TestInfo, name: string): Promise<Record<string, string[]>> {
   const found: Record<string, string[]> = {};
@@ -51,7 +77,11 @@ export async function atEachWidth(page: Page, info: TestInfo, name: string): Pro
     await page.setViewportSize(size);
     await page.waitForTimeout(200);
     await page.screenshot({ path: info.outputPath(`${name}-${size.width}x${size.height}.png`) });
-    found[`${size.width}`] = [...(await offRightEdge(page)), ...(await textOutOfBox(page))];
+    found[`${size.width}`] = [
+      ...(await offRightEdge(page)),
+      ...(await textOutOfBox(page)),
+      ...(await boxesApartFromWords(page)),
+    ];
   }
   return found;
 }

@@ -1,6 +1,7 @@
 import type { Browser } from "@playwright/test";
 import { trajectoryFixture, voteFixture } from "../prisma/factories";
 import { expect, importRecords, test, unique } from "./fixtures";
+import { atEachWidth } from "./layout";
 import { e2eAccount, stateFile } from "./roles";
 
 // The whole study, as its people do it: a researcher imports three judged trajectories, draws and
@@ -17,7 +18,11 @@ async function asAnnotator(browser: Browser) {
   return { context, page: await context.newPage() };
 }
 
-test("create a blind study, label two items by keyboard, see agreement change", async ({ page, browser, request }) => {
+test("create a blind study, label two items by keyboard, see agreement change", async ({
+  page,
+  browser,
+  request,
+}, info) => {
   const benchmark = unique("study");
   const studyName = unique("journey-study");
   const labeller = e2eAccount("ANNOTATOR").handle;
@@ -47,6 +52,7 @@ test("create a blind study, label two items by keyboard, see agreement change", 
   const preview = page.getByRole("region", { name: "Preview" });
   await expect(preview.getByRole("heading", { name: `Preview: ${n} items, seed “journey”` })).toBeVisible();
   await expect(preview.getByRole("listitem").filter({ hasText: `${labeller}: ${n} items` })).toBeVisible();
+  expect(await atEachWidth(page, info, "study-preview")).toEqual({ "1440": [], "390": [] });
   await page.getByRole("button", { name: `Save this study (${n} items)` }).click();
   await expect(page).toHaveURL(/\/studies\?created=\d+/);
   const row = page.getByRole("row").filter({ hasText: studyName });
@@ -96,6 +102,8 @@ test("create a blind study, label two items by keyboard, see agreement change", 
   await expect(annotator.getByLabel(/Cited steps/)).toHaveValue("1");
   await expect(annotator.getByRole("heading", { name: "Judges" })).toBeVisible();
   await expect(annotator.getByRole("heading", { name: "History of your label" })).toBeVisible();
+  // The labelling page, with its judges shown, fits a phone as well as a wide screen.
+  expect(await atEachWidth(annotator, info, "labelling")).toEqual({ "1440": [], "390": [] });
 
   await annotator.goto("/queue");
   await expect(annotator.getByRole("row").filter({ hasText: studyName })).toContainText(`2 / ${n}`);

@@ -45,7 +45,7 @@ async function AgreementBody({ scope, study }: { scope: AgreementScope; study: s
       <h1>Agreement{study ? `: ${study}` : ""}</h1>
       {studies.length ? (
         <StudyChooser label="Labels of" studies={studies} chosen={study} all="every study and import">
-          <label>
+          <label className="check">
             <input type="checkbox" name="first" value="1" defaultChecked={scope.firstForms} /> labels revised after
             unblinding count as first given
           </label>
