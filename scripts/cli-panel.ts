@@ -8,6 +8,7 @@ import { type PanelMember, panelsJson, parseMember } from "@/lib/data/panels";
 import { tableCsv } from "@/lib/domain/figure-table";
 import { memberText } from "@/lib/domain/panel-compare";
 import { panelComparisonJson, panelComparisonTable } from "@/lib/domain/panel-compare-table";
+import { writeOut } from "./output";
 
 export const PANEL_HELP = `  panel show [--format json]           the panel in force, the earlier ones, the candidates
   panel set JUDGE[@vN]... [--name NAME]
@@ -58,7 +59,7 @@ export async function panelCommand(args: string[], fail: Fail): Promise<number> 
 
 async function show(format: string | undefined, fail: Fail): Promise<number> {
   const panels = (await panelsJson()) as { in_force: PanelJson | null; earlier: PanelJson[]; candidates: PanelJson[] };
-  if (format === "json") process.stdout.write(`${JSON.stringify(panels, null, 2)}\n`);
+  if (format === "json") await writeOut(`${JSON.stringify(panels, null, 2)}\n`);
   else if (format !== undefined) fail(`panel show: --format takes json, not "${format}"`);
   else
     for (const [p, state] of [
@@ -75,7 +76,7 @@ async function compare(positionals: string[], values: { format?: string; with?: 
   const format = values.format ?? "json";
   if (format !== "json" && format !== "csv") fail(`panel compare: --format takes json or csv, not "${format}"`);
   const view = await comparePanelsNamed(positionals[0]!, values.with).catch(failWith(fail, "compare"));
-  process.stdout.write(
+  await writeOut(
     format === "csv"
       ? tableCsv(panelComparisonTable(view.comparison, { panel: view.candidate.name, with: view.against.name }))
       : `${JSON.stringify(panelComparisonJson(view), null, 2)}\n`,

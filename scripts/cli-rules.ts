@@ -9,6 +9,7 @@ import { setRuleEnabled, writeRule } from "@/lib/data/rules";
 import { ruleTestText } from "@/lib/domain/rule-test";
 import { ruleRecord } from "@/lib/domain/rules";
 import { parseTrajectoryFilter } from "@/lib/domain/trajectory-filter";
+import { writeOut } from "./output";
 
 export const RULES_HELP = `  rules list [--format json]           the rules in force and the trajectories each fires on
   rules add NAME --category C --on command|output|reasoning --pattern REGEX [--ignore-case] [--why TEXT]
@@ -83,7 +84,7 @@ async function list(format: string | undefined, fail: Fail): Promise<number> {
       versus_gold: report.versus_gold,
     };
   });
-  if (format === "json") process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+  if (format === "json") await writeOut(`${JSON.stringify(rows, null, 2)}\n`);
   else
     for (const r of rows)
       console.log(
@@ -118,6 +119,6 @@ async function test(positionals: string[], values: Record<string, string | boole
   const panel = typeof values.panel === "string" ? values.panel : undefined;
   const result = await (panel ? underPanel(panel, run) : run()).catch(failWith(fail, "test"));
   console.error(`scanned in ${(result.ms / 1000).toFixed(1)} s`);
-  process.stdout.write(ruleTestText(testedHead(result.rule), result.report, format));
+  await writeOut(ruleTestText(testedHead(result.rule), result.report, format));
   return 0;
 }

@@ -7,6 +7,7 @@ import { createToken, listTokens, revokeToken } from "@/lib/data/tokens";
 import { IdParam } from "@/lib/domain/params";
 import { TOKEN_SCOPES } from "@/lib/domain/tokens";
 import { AppError, errorText } from "@/lib/errors";
+import { writeOut } from "./output";
 
 export const TOKEN_HELP = `  token create --handle H [--scope read,import] [--expires-days N] [--name TEXT]
                                        a personal access token for the HTTP API, printed once, alone on standard
@@ -44,7 +45,7 @@ export async function tokenCommand(args: string[], fail: Fail): Promise<number> 
     const made = await createToken("system", values.handle, { name: values.name ?? "", scopes, expiresDays }).catch(
       failWith(fail, "create"),
     );
-    process.stdout.write(`${made.token}\n`);
+    await writeOut(`${made.token}\n`);
     console.error(`token ${made.id} for ${values.handle} (${scopes.join(", ")}): shown this once, keep it secret`);
     return 0;
   }
@@ -52,7 +53,7 @@ export async function tokenCommand(args: string[], fail: Fail): Promise<number> 
     if (values.format !== undefined && values.format !== "json")
       fail(`token list: --format takes json, not "${values.format}"`);
     const tokens = await listTokens("system", values.handle).catch(failWith(fail, "list"));
-    if (values.format === "json") process.stdout.write(`${JSON.stringify(tokens, null, 2)}\n`);
+    if (values.format === "json") await writeOut(`${JSON.stringify(tokens, null, 2)}\n`);
     else
       for (const t of tokens)
         console.log(

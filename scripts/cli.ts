@@ -43,6 +43,7 @@ import { PANEL_HELP, panelCommand } from "./cli-panel";
 import { failedImport, pushFile } from "./cli-push";
 import { RULES_HELP, rulesCommand } from "./cli-rules";
 import { TOKEN_HELP, tokenCommand } from "./cli-token";
+import { endQuietlyWhenTheReaderLeaves, exitWhenFlushed, writeOut } from "./output";
 import { ProgressBar } from "./progress";
 
 const HELP = `Shortcut Audit command line
@@ -96,9 +97,11 @@ ${TOKEN_HELP}
 
 Exit status: 0 on success, 1 when any file was rejected or the command failed.`;
 
+/** A command that cannot go on: its message is printed and the status is 1, once the output is written out. */
+class CommandFailed extends Error {}
+
 function fail(message: string): never {
-  console.error(message);
-  process.exit(1);
+  throw new CommandFailed(message);
 }
 
 /** The condition options, read by the same schema as the Import page's form. */
@@ -242,8 +245,7 @@ async function exportCommand(args: string[]): Promise<number> {
   for (const source of EXPORTS[what]) {
     for await (const record of source()) {
       n += 1;
-      if (!process.stdout.write(`${JSON.stringify(record)}\n`))
-        await new Promise((r) => process.stdout.once("drain", r));
+      await writeOut(`${JSON.stringify(record)}\n`);
     }
   }
   console.error(`exported ${n} record(s)`);
@@ -272,7 +274,7 @@ const reportCommand =
     const scope = await scopeOf(studyName, firstForms ?? false);
     if (!scope) fail(`${name}: no study named "${studyName}" (the Studies page lists them)`);
     const format = values.format;
-    process.stdout.write(await onPanel(values.panel, () => REPORTS[name](format, { ...scope, ...table })));
+    await writeOut(await onPanel(values.panel, () => REPORTS[name](format, { ...scope, ...table })));
     return 0;
   };
 
@@ -292,7 +294,7 @@ async function evidenceCommand(args: string[]): Promise<number> {
   });
   const format = values.format;
   if (format !== "json" && format !== "csv") fail(`evidence: --format takes json or csv, not "${format}"`);
-  process.stdout.write(await onPanel(values.panel, () => evidenceText(format)));
+  await writeOut(await onPanel(values.panel, () => evidenceText(format)));
   return 0;
 }
 
@@ -544,12 +546,17 @@ async function main(): Promise<number> {
   return run(rest);
 }
 
+endQuietlyWhenTheReaderLeaves();
 let code = 1;
 try {
   code = await main();
 } catch (e) {
-  console.error(e instanceof DatabaseBusyError ? e.message : `error: ${e instanceof Error ? e.message : String(e)}`);
+  console.error(
+    e instanceof DatabaseBusyError || e instanceof CommandFailed
+      ? e.message
+      : `error: ${e instanceof Error ? e.message : String(e)}`,
+  );
 } finally {
   await closeCurrentDb().catch(() => {});
 }
-process.exit(code);
+await exitWhenFlushed(code);
