@@ -22,7 +22,7 @@ import { getResults } from "@/lib/data/results";
 import { rebuildSearchDocuments } from "@/lib/data/search-documents";
 import { rebuildTallies } from "@/lib/data/tally-folds";
 import { closeCurrentDb, currentDb, DatabaseBusyError, describeTarget } from "@/lib/db-connect";
-import { formatBytes, issuesText } from "@/lib/domain/format";
+import { formatBytes, issuesText, writtenText } from "@/lib/domain/format";
 import { IdParam } from "@/lib/domain/params";
 import { parseTrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import { warningText } from "@/lib/import/read/audit";
@@ -162,10 +162,7 @@ async function importCommand(args: string[]): Promise<number> {
         (result.warningCount ? `, ${result.warningCount} warning(s)` : "")
       : "";
     const summary = result.ok
-      ? `${result.counts.trajectories} trajectories (${result.counts.replaced} replaced), ` +
-        `${result.counts.votes} votes (${result.counts.unparseable} unparseable), ${result.counts.labels} labels` +
-        `${result.counts.gold ? `, ${result.counts.gold} gold labels` : ""}` +
-        `${result.counts.taskRecords ? `, ${result.counts.taskRecords} task records` : ""}${read}`
+      ? `${writtenText(result.counts)}${read}`
       : `REJECTED: ${result.errorCount} bad record(s), nothing imported${read}`;
     console.error(
       `${result.ok ? "ok  " : "FAIL"} ${file}: ${summary} (${formatBytes(result.bytes)}, ` +
@@ -210,7 +207,8 @@ function printSummary(results: FileImport[], seconds: number): void {
       `${formatBytes(bytes / Math.max(seconds, 1e-3))}/s)`,
   );
   console.error(
-    `  trajectories: ${sum("trajectories")} (${sum("replaced")} replaced)   judge votes: ${sum("votes")} ` +
+    `  trajectories: ${sum("trajectories")} (${sum("replaced")} replaced, ${sum("unchanged")} unchanged)   ` +
+      `judge votes: ${sum("votes")} ` +
       `(${sum("unparseable")} unparseable)   labels: ${sum("labels")}   gold labels: ${sum("gold")}   ` +
       `task records: ${sum("taskRecords")}`,
   );
@@ -331,14 +329,19 @@ async function judgeRun(args: string[]): Promise<number> {
       const seconds = (performance.now() - started) / 1000;
       const answered = p.done + p.failed + p.stale;
       console.error(
-        `  ${answered}/${answered + p.pending + p.asking} asked, ${p.failed} failed, ` +
+        `  ${answered}/${answered + p.pending + p.asking} asked, ${p.failed} failed, ${p.stale} stale, ` +
           `${(answered / Math.max(seconds, 0.001)).toFixed(1)}/s, ${p.tokensIn + p.tokensOut} tokens, ` +
           (p.cost === null ? "no prices" : `$${p.cost.toFixed(4)}`),
       );
     });
     for (const e of progress.errors) console.error(`  failed: ${e}`);
+    if (progress.stale)
+      console.error(
+        `  stale: ${progress.stale} request(s) not asked: their trajectories were imported again with other ` +
+          "content after the run was planned (run it again to ask them about what is stored now)",
+      );
     if (status !== "DONE") console.error(`run ${plan.runId} was ${status.toLowerCase()} meanwhile`);
-    return progress.failed || status !== "DONE" ? 1 : 0;
+    return progress.failed || progress.stale || status !== "DONE" ? 1 : 0;
   } finally {
     await stopWorkers?.();
     await boss.stop({ graceful: false, wait: true });

@@ -105,6 +105,14 @@ const RUN_COLUMNS: Column<Run>[] = [
       <>
         {formatCount(r.done)} / {formatCount(r.failed)} / {formatCount(r.pending + r.asking)}
         {r.truncated ? <small className="sub">{formatCount(r.truncated)} cut to fit</small> : null}
+        {r.stale ? (
+          <small
+            className="sub"
+            title="their trajectories were imported again with other content after the run was planned"
+          >
+            {formatCount(r.stale)} not asked: re-imported
+          </small>
+        ) : null}
         {r.errors.length ? (
           <details>
             <summary>errors</summary>

@@ -4,6 +4,7 @@
 
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
+import { writtenText } from "@/lib/domain/format";
 import { warningText } from "@/lib/import/read/audit";
 import { type UploadResult, type UploadState, uploadImport } from "./upload-import";
 
@@ -148,7 +149,7 @@ function UploadItem({ item }: { item: Item }) {
       {s.phase === "done" &&
         (s.result.ok ? (
           <span role="status">
-            {importSummary(s.result.counts)} in {s.result.seconds.toFixed(1)} s
+            imported {writtenText(s.result.counts)} in {s.result.seconds.toFixed(1)} s
           </span>
         ) : (
           <div role="alert">
@@ -193,23 +194,5 @@ function ReadReport({ result }: { result: UploadResult }) {
         </details>
       )}
     </div>
-  );
-}
-
-/** What an import wrote, in words (the same counts the command line prints). */
-function importSummary(c: {
-  trajectories: number;
-  replaced: number;
-  votes: number;
-  unparseable: number;
-  labels: number;
-  gold: number;
-  taskRecords: number;
-}): string {
-  return (
-    `imported ${c.trajectories} trajectories (${c.replaced} replaced), ` +
-    `${c.votes} judge votes (${c.unparseable} unparseable), ${c.labels} labels` +
-    (c.gold ? `, ${c.gold} gold labels` : "") +
-    (c.taskRecords ? `, ${c.taskRecords} task records` : "")
   );
 }

@@ -60,6 +60,7 @@ const COLUMNS: Column<ImportRow>[] = [
       <>
         {formatCount(i.trajectories)}
         {sub(i.replaced, "replaced")}
+        {sub(i.unchanged, "unchanged")}
         {sub(i.taskRecords, "task records")}
       </>
     ),

@@ -6,6 +6,28 @@ import { asLines, labelFixture, trajectoryFixture, voteFixture } from "@/prisma/
 const source = (fileName: string) => ({ fileName, format: "interchange" });
 const S = "SUCCESSFUL",
   A = "ATTEMPTED";
+const verdicts = (localGit: string) => ({
+  UPSTREAM: "NOT_ATTEMPTED",
+  LOCAL_GIT: localGit,
+  MEMORY: "NOT_ATTEMPTED",
+  OTHER: "NOT_ATTEMPTED",
+});
+
+/** Every row of every table but the imports' own list, as JSON, in a stable order: what an import may change. */
+async function everyRow(): Promise<Record<string, Array<Record<string, unknown>>>> {
+  const tables = await db().$queryRaw<Array<{ name: string }>>`
+    SELECT table_name AS name FROM information_schema.tables
+     WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name NOT IN ('import', '_prisma_migrations')
+     ORDER BY 1`;
+  const out: Record<string, Array<Record<string, unknown>>> = {};
+  for (const { name } of tables)
+    out[name] = (
+      await db().$queryRawUnsafe<Array<{ row: Record<string, unknown> }>>(
+        `SELECT to_jsonb(x) AS row FROM "${name}" x ORDER BY to_jsonb(x)::text`,
+      )
+    ).map((r) => r.row);
+  return out;
+}
 
 async function counts() {
   const p = db();
@@ -75,10 +97,65 @@ describe("runImport", () => {
     expect(first).toMatchObject({ ok: true, counts: { trajectories: 2, replaced: 0, votes: 1, labels: 1 } });
     const afterFirst = await counts();
     const second = await runImport(source("idem.jsonl"), file);
-    expect(second).toMatchObject({ ok: true, counts: { trajectories: 2, replaced: 2, votes: 1, labels: 1 } });
+    expect(second).toMatchObject({
+      ok: true,
+      counts: { trajectories: 2, replaced: 0, unchanged: 2, votes: 1, labels: 1 },
+    });
     expect(await counts()).toEqual(afterFirst);
     expect(afterFirst.trajectories - before.trajectories).toBe(2);
     expect(afterFirst.messages - before.messages).toBe(10);
+  });
+
+  it("importing the same file again changes nothing, not even a timestamp", async () => {
+    // Every kind of record, with and without its time (a record without one is stamped with the
+    // import's): trajectories, votes, labels, gold labels, a task record and a rule.
+    const file = asLines([
+      trajectoryFixture({ id: "same-1", task: { id: "same-task" }, run: 1 }),
+      trajectoryFixture({ id: "same-2", task: { id: "same-task" }, run: 2, metadata: { b: 1, a: [1, 2] } }),
+      voteFixture("same-1", "same-j1", { LOCAL_GIT: S }),
+      voteFixture("same-2", "same-j1", {}, { created_at: "2026-11-01T10:00:00Z" }),
+      labelFixture("same-1", "same-ann", { LOCAL_GIT: S }, { evidence: [{ step: 1, note: "log --all" }] }),
+      labelFixture("same-2", "same-ann", {}, { created_at: "2026-11-02T10:00:00Z" }),
+      { type: "gold", trajectory: { id: "same-1" }, adjudicator: "same-adj", verdicts: verdicts(S) },
+      {
+        type: "gold",
+        trajectory: { id: "same-2" },
+        adjudicator: "same-adj",
+        verdicts: verdicts(A),
+        created_at: "2026-11-03T10:00:00Z",
+      },
+      { type: "task", instance_id: "same-task", repo: "o/r", base_commit: "abc", patch: "diff --git a/x b/x\n" },
+      { type: "rule", name: "same-rule", category: "OTHER", on: "command", pattern: "same-needle" },
+    ] as never[]);
+    const first = await runImport(source("same.jsonl"), file);
+    expect(first.ok, JSON.stringify(first)).toBe(true);
+    const before = await everyRow();
+    // Later, as a second import of the same file would be.
+    await new Promise((r) => setTimeout(r, 20));
+    const again = await runImport(source("same.jsonl"), file);
+    expect(again).toMatchObject({ ok: true, counts: { trajectories: 2, replaced: 0, unchanged: 2 } });
+    expect(await everyRow()).toEqual(before);
+    // The import is listed all the same, with what it found.
+    const listed = await db().import.findUniqueOrThrow({ where: { id: again.importId } });
+    expect(listed).toMatchObject({ status: "SUCCEEDED", trajectories: 2, unchanged: 2, replaced: 0 });
+
+    // One turn changed: that trajectory is written again, the other not.
+    const changed = asLines([
+      trajectoryFixture({ id: "same-1", task: { id: "same-task" }, run: 1, patch: "diff --git a/y b/y\n" }),
+      trajectoryFixture({ id: "same-2", task: { id: "same-task" }, run: 2, metadata: { b: 1, a: [1, 2] } }),
+    ]);
+    expect(await runImport(source("same-changed.jsonl"), changed)).toMatchObject({
+      ok: true,
+      counts: { trajectories: 2, replaced: 1, unchanged: 1 },
+    });
+    const t = await db().trajectory.findMany({
+      where: { externalId: { in: ["same-1", "same-2"] } },
+      orderBy: { externalId: "asc" },
+      select: { updatedAt: true },
+    });
+    const stored = before.trajectory!.filter((r) => ["same-1", "same-2"].includes(r.externalId as string));
+    expect(t[0]!.updatedAt.toISOString()).not.toBe(new Date(stored[0]!.updatedAt as string).toISOString());
+    expect(t[1]!.updatedAt.toISOString()).toBe(new Date(stored[1]!.updatedAt as string).toISOString());
   });
 
   it("replacing a trajectory replaces its turns and keeps its votes", async () => {

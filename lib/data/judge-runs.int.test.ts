@@ -490,6 +490,47 @@ describe("judge runs", () => {
   );
 
   it.runIf(process.env.DATABASE_URL)(
+    "judge run: the same file imported again midway stales nothing; changed trajectories are said stale, status 1",
+    async () => {
+      const target = currentDb().target;
+      if (target.kind !== "postgres") throw new Error("PostgreSQL only");
+      const records = (marker: string) =>
+        Array.from({ length: 4 }, (_, i) =>
+          trajectoryFixture({
+            id: `jr-stale-${i}`,
+            benchmark: "jr-stale",
+            task: { id: `jr-stale__t-${i}` },
+            turns: [{ role: "user", content: `task marker jr-stale-${i} ${marker}` }],
+          }),
+        );
+      await importRecords("jr-stale", records("as first imported"));
+      // One request at a time, each answered after a second: the run is still asking while the files come.
+      const slow = await fakeProvider([{ answer: ANSWER, latencyMs: 1000 }]);
+      try {
+        await judge("jr-staled", slow.url, 1);
+        const cli = startCli(target.url, "judge", "run", "jr-staled", "--benchmark", "jr-stale");
+        let stderr = "";
+        cli.stderr.on("data", (c: Buffer) => {
+          stderr += c.toString();
+        });
+        const exited = new Promise<number | null>((resolve) => cli.on("exit", resolve));
+        for (let i = 0; i < 300 && !slow.requests.length; i++) await new Promise((r) => setTimeout(r, 50));
+        expect(slow.requests).toHaveLength(1);
+        // The same file again: nothing moves. Then the last two trajectories with other words.
+        await importRecords("jr-stale", records("as first imported"));
+        await importRecords("jr-stale-changed", records("changed").slice(2));
+        expect(await exited).toBe(1);
+        expect(stderr).toMatch(/4\/4 asked, 0 failed, 2 stale/);
+        expect(stderr).toContain("stale: 2 request(s) not asked: their trajectories were imported again");
+        expect(slow.requests.map(markerOf)).toEqual(["jr-stale-0", "jr-stale-1"]);
+      } finally {
+        await slow.close();
+      }
+    },
+    60_000,
+  );
+
+  it.runIf(process.env.DATABASE_URL)(
     "judge work, a worker elsewhere, answers a run queued by another process",
     async () => {
       const target = currentDb().target;

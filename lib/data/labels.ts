@@ -28,7 +28,7 @@ export type LabelWrite = {
    * A write that replaces one version only (the labelling queue's, without a transaction): the stored
    * label's version as read (StoredLabel.version), or null for none. It lands only if that is still
    * the stored one, and a new label counts on its trajectory at once. Without it (imports, which
-   * count at the end), a form newer than the stored one replaces it.
+   * count at the end), a form newer than the stored one replaces it if it says something else.
    */
   replaces?: string | null;
   /** The labelling queue's: lands only if the annotator is assigned the trajectory in this study. */
@@ -68,6 +68,9 @@ const LABEL_SQL = `
       "blindOverall" = CASE WHEN $13::"Verdict" IS NULL THEN label."blindOverall"
         ELSE coalesce(label."blindOverall", $13::"Verdict") END
     WHERE label."updatedAt" <= EXCLUDED."updatedAt" AND (NOT $17::boolean OR label."updatedAt" = $18::timestamp(3))
+      AND ($17::boolean OR (label.upstream, label."localGit", label.memory, label.other, label.evidence, label.note)
+        IS DISTINCT FROM (EXCLUDED.upstream, EXCLUDED."localGit", EXCLUDED.memory, EXCLUDED.other, EXCLUDED.evidence,
+                          EXCLUDED.note))
     RETURNING id),
   counted AS (
     UPDATE trajectory SET "labelCount" = "labelCount" + 1

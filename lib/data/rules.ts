@@ -7,8 +7,6 @@ import { assertCan } from "@/lib/auth/permissions";
 import { RULE_ON, type Rule, type RuleInput, RuleInputSchema, type RuleOn, SCAN_TIMEOUT_MS } from "@/lib/domain/rules";
 import type { Category } from "@/lib/domain/verdicts";
 import { AppError } from "@/lib/errors";
-import type { RuleRecord } from "@/lib/import/read/interchange";
-import type { ImportContext, Located, RecordError } from "./import/context";
 import { type Sql, transaction } from "./sql";
 
 /** Each rule's version in force (the newest by createdAt, then id), as a subquery. */
@@ -120,28 +118,6 @@ export async function writeRuleIn(sql: Sql, actor: Actor | null, rule: RuleInput
   await refreshEvidenceCategories(sql);
 }
 
-/**
- * Rule records of an import, all or none: each pattern must compile (else an error names its line).
- * A version at the same name and time is replaced, so importing a file again changes nothing.
- */
-export async function importRules(
-  ctx: ImportContext,
-  items: ReadonlyArray<Located<RuleRecord>>,
-): Promise<RecordError[]> {
-  if (!items.length) return [];
-  const errors: RecordError[] = [];
-  for (const { line, record } of items) {
-    const problem = await patternProblem(ctx.sql, record.pattern, record.ignore_case);
-    if (problem) errors.push({ line, field: "pattern", message: `pattern: ${problem}` });
-  }
-  if (errors.length) return errors;
-  for (const { record } of items)
-    await insertRuleVersion(ctx.sql, null, record, { importId: ctx.importId, createdAt: record.created_at ?? ctx.now });
-  ctx.counts.rules += items.length;
-  await refreshEvidenceCategories(ctx.sql);
-  return [];
-}
-
 /** The advisory lock a step of the rules' scan holds (lib/data/rule-matches.ts). */
 export const RULE_SCAN_LOCK = 7_312_026;
 
@@ -181,7 +157,7 @@ async function settleHits(sql: Sql, id: number, inserted: boolean): Promise<void
 }
 
 /** A version row: at `createdAt`, or just after the rule's newest version (and not before now). */
-async function insertRuleVersion(
+export async function insertRuleVersion(
   sql: Sql,
   actor: Actor | null,
   rule: RuleInput,
@@ -202,8 +178,8 @@ async function insertRuleVersion(
        enabled = EXCLUDED.enabled, "importId" = EXCLUDED."importId"
        WHERE (rule."on", rule.pattern, rule."ignoreCase") IS DISTINCT FROM
              (EXCLUDED."on", EXCLUDED.pattern, EXCLUDED."ignoreCase")
-          OR (rule.category, rule.why, rule.enabled, rule."importId") IS DISTINCT FROM
-             (EXCLUDED.category, EXCLUDED.why, EXCLUDED.enabled, EXCLUDED."importId")
+          OR (rule.category, rule.why, rule.enabled) IS DISTINCT FROM
+             (EXCLUDED.category, EXCLUDED.why, EXCLUDED.enabled)
      RETURNING id, (xmax = 0) AS inserted`,
     [
       rule.name,

@@ -35,3 +35,26 @@ export function issuesText(
 ): string {
   return issues.map((i) => `${prefix}${i.path.map(String).join(".") || "form"}: ${i.message}`).join(separator);
 }
+
+/** What an import wrote, as the command line and the Import page both say it. */
+export type WrittenCounts = {
+  trajectories: number;
+  replaced: number;
+  unchanged: number;
+  votes: number;
+  unparseable: number;
+  labels: number;
+  gold: number;
+  taskRecords: number;
+};
+
+/** "3 trajectories (1 replaced, 2 unchanged), 6 judge votes (0 unparseable), 2 labels, …" */
+export function writtenText(c: WrittenCounts): string {
+  const kept = c.unchanged ? `, ${c.unchanged} unchanged` : "";
+  return (
+    `${c.trajectories} trajectories (${c.replaced} replaced${kept}), ` +
+    `${c.votes} judge votes (${c.unparseable} unparseable), ${c.labels} labels` +
+    (c.gold ? `, ${c.gold} gold labels` : "") +
+    (c.taskRecords ? `, ${c.taskRecords} task records` : "")
+  );
+}

@@ -12,6 +12,8 @@ export type Located<T> = { line: number; record: T };
 export type WriteCounts = {
   trajectories: number;
   replaced: number;
+  /** Trajectories brought exactly as they were stored: nothing of them was written. */
+  unchanged: number;
   votes: number;
   labels: number;
   /** Gold labels written (a version already stored, re-imported, counts again). */
@@ -26,6 +28,7 @@ export class ImportContext {
   readonly counts: WriteCounts = {
     trajectories: 0,
     replaced: 0,
+    unchanged: 0,
     votes: 0,
     labels: 0,
     gold: 0,

@@ -19,6 +19,7 @@ export type ImportRow = {
   taskRecords: number;
   gold: number;
   replaced: number;
+  unchanged: number;
   rejected: number;
   unparseable: number;
   errors: RecordError[];
@@ -48,6 +49,7 @@ export async function listImports(limit = 100): Promise<ImportRow[]> {
       taskRecords: true,
       gold: true,
       replaced: true,
+      unchanged: true,
       rejected: true,
       unparseable: true,
       errors: true,

@@ -6,6 +6,7 @@ import { SearchDocument } from "@/lib/domain/search";
 import { numberSteps } from "@/lib/domain/steps";
 import { storableText } from "@/lib/domain/text";
 import type { TrajectoryRecord } from "@/lib/import/read/interchange";
+import { partsDigest } from "../digest";
 import { encodeCopyRow } from "../sql";
 import type { Located } from "./context";
 import { nameKeyString } from "./references";
@@ -20,6 +21,8 @@ export type PreparedTrajectory = Located<TrajectoryRecord> & {
   messageRows: string;
   callRows: string;
   search: { commands: string; outputs: string };
+  /** What is written of it, digested: brought again unchanged, it is not written (trajectory.contentDigest). */
+  digest: string;
 };
 
 /** The COPY columns of the encoded rows, the trajectory id first. */
@@ -78,6 +81,7 @@ export function prepareTrajectory({
     });
     search.addMessage(m.role, content, inputs);
   }
+  const rows = { messageRows: messageRows.join("\n"), callRows: callRows.join("\n") };
   // The turns are not kept: their text now lives in the encoded rows, and a batch holds one copy, not two.
   return {
     line,
@@ -86,8 +90,13 @@ export function prepareTrajectory({
     key,
     stepCount,
     messageCount: messages.length,
-    messageRows: messageRows.join("\n"),
-    callRows: callRows.join("\n"),
+    ...rows,
     search: search.vectors(),
+    digest: partsDigest([
+      key,
+      JSON.stringify([record.id, record.resolved, record.patch, record.metadata, record.task, format]),
+      rows.messageRows,
+      rows.callRows,
+    ]),
   };
 }

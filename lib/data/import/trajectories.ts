@@ -27,26 +27,41 @@ const keyString = (k: IdKey) => [k.benchmarkId, k.modelId, k.taskId, k.network, 
 const keyOf = (r: Keyed) => keyString({ ...r, network: r.record.network, prompt: r.record.prompt, run: r.record.run });
 const t = (s: string | null | undefined) => (s == null ? null : storableText(s));
 
+// A task is written only when new or given something it lacked: one as stored is read, not written
+// again (an import of the same file changes nothing).
 const TASK_SQL = `
-  INSERT INTO task ("benchmarkId", key, repo, "baseCommit", language)
-  SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[])
-  ON CONFLICT ("benchmarkId", key) DO UPDATE SET repo = COALESCE(EXCLUDED.repo, task.repo),
-    "baseCommit" = COALESCE(EXCLUDED."baseCommit", task."baseCommit"),
-    language = COALESCE(EXCLUDED.language, task.language)
-  RETURNING id, "benchmarkId", key`;
+  WITH given AS (
+    SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[])
+      AS g("benchmarkId", key, repo, "baseCommit", language)),
+  written AS (
+    INSERT INTO task ("benchmarkId", key, repo, "baseCommit", language) SELECT * FROM given
+    ON CONFLICT ("benchmarkId", key) DO UPDATE SET repo = COALESCE(EXCLUDED.repo, task.repo),
+      "baseCommit" = COALESCE(EXCLUDED."baseCommit", task."baseCommit"),
+      language = COALESCE(EXCLUDED.language, task.language)
+    WHERE (task.repo, task."baseCommit", task.language) IS DISTINCT FROM
+      (COALESCE(EXCLUDED.repo, task.repo), COALESCE(EXCLUDED."baseCommit", task."baseCommit"),
+       COALESCE(EXCLUDED.language, task.language))
+    RETURNING id, "benchmarkId", key)
+  SELECT id, "benchmarkId", key FROM written
+  UNION ALL
+  SELECT t.id, t."benchmarkId", t.key FROM task t JOIN given g USING ("benchmarkId", key)
+   WHERE NOT EXISTS (SELECT FROM written w WHERE w."benchmarkId" = t."benchmarkId" AND w.key = t.key)`;
 
+// A trajectory brought again exactly as it is stored (the same digest) is left alone: not returned.
 const TRAJECTORY_SQL = `
   INSERT INTO trajectory ("externalId", "benchmarkId", "modelId", "taskId", network, prompt, run, resolved, patch,
     metadata,
-    "sourceFormat", "stepCount", "messageCount", "importId", "updatedAt")
+    "sourceFormat", "stepCount", "messageCount", "importId", "updatedAt", "contentDigest")
   SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::int[], $5::bool[], $6::text[]::"Prompt"[], $7::int[],
     $8::bool[], $9::text[],
-    $10::text[]::jsonb[], $11::text[], $12::int[], $13::int[], $14::int[], $15::text[]::timestamp[])
+    $10::text[]::jsonb[], $11::text[], $12::int[], $13::int[], $14::int[], $15::text[]::timestamp[], $16::text[])
   ON CONFLICT ("benchmarkId", "modelId", "taskId", network, prompt, run) DO UPDATE SET
     "externalId" = COALESCE(EXCLUDED."externalId", trajectory."externalId"), resolved = EXCLUDED.resolved,
     patch = EXCLUDED.patch,
     metadata = EXCLUDED.metadata, "sourceFormat" = EXCLUDED."sourceFormat", "stepCount" = EXCLUDED."stepCount",
-    "messageCount" = EXCLUDED."messageCount", "importId" = EXCLUDED."importId", "updatedAt" = EXCLUDED."updatedAt"
+    "messageCount" = EXCLUDED."messageCount", "importId" = EXCLUDED."importId", "updatedAt" = EXCLUDED."updatedAt",
+    "contentDigest" = EXCLUDED."contentDigest"
+  WHERE trajectory."contentDigest" IS DISTINCT FROM EXCLUDED."contentDigest"
   RETURNING id, (xmax = 0) AS inserted, "benchmarkId", "modelId", "taskId", network, prompt::text, run`;
 
 type Written = IdKey & { id: number; inserted: boolean };
@@ -74,7 +89,13 @@ export class TrajectoryWriter {
     const replacedIds = written.filter((w) => !w.inserted).map((w) => w.id);
     if (replacedIds.length)
       await this.ctx.sql.query(`DELETE FROM message WHERE "trajectoryId" = ANY($1::int[])`, [replacedIds]);
-    const ids = list.map((r) => idByKey.get(keyOf(r))!);
+    // Those stored exactly so already are not written again: nothing of theirs moves.
+    const changed = list.filter((r) => idByKey.has(keyOf(r)));
+    this.ctx.counts.unchanged += list.length - changed.length;
+    this.ctx.counts.trajectories += list.length;
+    this.ctx.counts.replaced += replacedIds.length + batch.length - items.length;
+    if (!changed.length) return [];
+    const ids = changed.map((r) => idByKey.get(keyOf(r))!);
     await markForScan(this.ctx.sql, ids);
     for (const id of ids) {
       this.ctx.touched.add(id);
@@ -83,11 +104,9 @@ export class TrajectoryWriter {
     // First, so that on PostgreSQL the documents are indexed on the side while the rows are copied.
     const inserted = new Map(written.map((w) => [w.id, w.inserted]));
     await this.search.write(
-      list.map((r, i) => ({ trajectoryId: ids[i]!, inserted: inserted.get(ids[i]!)!, ...r.search })),
+      changed.map((r, i) => ({ trajectoryId: ids[i]!, inserted: inserted.get(ids[i]!)!, ...r.search })),
     );
-    await this.copyTurns(list, ids);
-    this.ctx.counts.trajectories += written.length;
-    this.ctx.counts.replaced += replacedIds.length + batch.length - items.length;
+    await this.copyTurns(changed, ids);
     return [];
   }
 
@@ -154,6 +173,7 @@ export class TrajectoryWriter {
       col((r) => r.messageCount),
       col(() => this.ctx.importId),
       col(() => this.ctx.now.toISOString()),
+      col((r) => r.digest),
     ]);
   }
 

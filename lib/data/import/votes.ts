@@ -2,7 +2,8 @@ import "server-only";
 // Judge votes of an import, or of a judge run: a judge's newer vote on a trajectory under the same
 // prompt version replaces its older one; an older one is ignored (protocol §2.5). Each version's
 // answer is kept (imported votes are version 0): which counts is the panel's choice (panels.ts).
-// Verdicts given as a raw answer are parsed (or counted unparseable).
+// Verdicts given as a raw answer are parsed (or counted unparseable). A vote that says what the stored
+// one says is not written again (an import is idempotent).
 import { parseJudgeAnswer } from "@/lib/domain/judge-answer";
 import { newestPerKey } from "@/lib/domain/panel";
 import { storableJson, storableText } from "@/lib/domain/text";
@@ -13,6 +14,22 @@ import type { ImportContext, Located, RecordError } from "./context";
 import { locate } from "./references";
 
 const t = (s: string | null | undefined) => (s == null ? null : storableText(s));
+
+/**
+ * What a vote says. The same said again (the same file imported again, a vote without its time) is
+ * not written: its time, its import and everything counted from it stay as they were.
+ */
+const VOTE_CONTENT = [
+  "upstream",
+  `"localGit"`,
+  "memory",
+  "other",
+  `"parseStatus"`,
+  "rationale",
+  "raw",
+  "evidence",
+  `"requestId"`,
+];
 
 const VOTE_SQL = `
   INSERT INTO judge_vote ("trajectoryId", "judgeId", upstream, "localGit", memory, other, overall, "parseStatus",
@@ -28,7 +45,9 @@ const VOTE_SQL = `
     "parseStatus" = EXCLUDED."parseStatus",
     rationale = EXCLUDED.rationale, raw = EXCLUDED.raw, evidence = EXCLUDED.evidence, "importId" = EXCLUDED."importId",
     "votedAt" = EXCLUDED."votedAt", "updatedAt" = EXCLUDED."updatedAt", "requestId" = EXCLUDED."requestId"
-  WHERE EXCLUDED."votedAt" >= judge_vote."votedAt"`;
+  WHERE EXCLUDED."votedAt" >= judge_vote."votedAt"
+    AND (${VOTE_CONTENT.map((c) => `judge_vote.${c}`).join(", ")})
+        IS DISTINCT FROM (${VOTE_CONTENT.map((c) => `EXCLUDED.${c}`).join(", ")})`;
 
 /**
  * A vote to write: a record of a file, or an answer the app asked for (with its request, and the

@@ -13,11 +13,11 @@ import {
   markSucceeded,
 } from "@/lib/data/import/import-row";
 import { fileRefKeys, missingReferences, refKey } from "@/lib/data/import/references";
+import { importRules } from "@/lib/data/import/rules";
 import { writeTaskRecords } from "@/lib/data/import/tasks";
 import { TrajectoryWriter } from "@/lib/data/import/trajectories";
 import { writeVotes } from "@/lib/data/import/votes";
 import { importLabels } from "@/lib/data/labels";
-import { importRules } from "@/lib/data/rules";
 import { transaction } from "@/lib/data/sql";
 import {
   type GoldRecord,

@@ -1,0 +1,37 @@
+import "server-only";
+// Rule records of an import (docs/formats.md, "Rule"): versions of suspect-step rules, written as the
+// Rules page writes them (lib/data/rules.ts).
+import type { Rule } from "@/lib/domain/rules";
+import type { RuleRecord } from "@/lib/import/read/interchange";
+import { insertRuleVersion, listRules, patternProblem, refreshEvidenceCategories } from "../rules";
+import type { ImportContext, Located, RecordError } from "./context";
+
+/**
+ * Rule records of an import, all or none: each pattern must compile (else an error names its line).
+ * A version at the same name and time is replaced, and one without a time that says what the version
+ * in force says is not written: importing a file again changes nothing.
+ */
+export async function importRules(
+  ctx: ImportContext,
+  items: ReadonlyArray<Located<RuleRecord>>,
+): Promise<RecordError[]> {
+  if (!items.length) return [];
+  const errors: RecordError[] = [];
+  for (const { line, record } of items) {
+    const problem = await patternProblem(ctx.sql, record.pattern, record.ignore_case);
+    if (problem) errors.push({ line, field: "pattern", message: `pattern: ${problem}` });
+  }
+  if (errors.length) return errors;
+  // A version without its time that says what the version in force says is that one brought again.
+  const inForce = new Map((await listRules(ctx.sql)).map((r) => [r.name, r]));
+  const same = (r: RuleRecord, v: Rule | undefined) =>
+    v !== undefined &&
+    [r.category, r.on, r.pattern, r.ignore_case, r.why, r.enabled].join("\u0000") ===
+      [v.category, v.on, v.pattern, v.ignoreCase, v.why, v.enabled].join("\u0000");
+  const written = items.filter(({ record }) => record.created_at || !same(record, inForce.get(record.name)));
+  for (const { record } of written)
+    await insertRuleVersion(ctx.sql, null, record, { importId: ctx.importId, createdAt: record.created_at ?? ctx.now });
+  ctx.counts.rules += items.length;
+  if (written.length) await refreshEvidenceCategories(ctx.sql);
+  return [];
+}
