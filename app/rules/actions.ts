@@ -6,6 +6,7 @@ import { notFound } from "next/navigation";
 import { z } from "zod";
 import { checkedForm } from "@/lib/action-input";
 import { requireAction } from "@/lib/auth/session";
+import { withheldIds } from "@/lib/data/blind-elsewhere";
 import { type RuleSample, testRule } from "@/lib/data/rule-test";
 import { parseRule, setRuleEnabled, writeRule } from "@/lib/data/rules";
 import type { RuleTestReport } from "@/lib/domain/rule-test";
@@ -43,13 +44,11 @@ export async function ruleAction(_: RuleState, form: FormData): Promise<RuleStat
       revalidatePath("/rules");
       return { ...NO_ERRORS, saved: `${saved.name}: a new version in force`, preview: null, values };
     }
-    const test = await testRule({
-      name: null,
-      category: rule.category,
-      on: rule.on,
-      pattern: rule.pattern,
-      ignoreCase: rule.ignore_case,
-    });
+    const test = await testRule(
+      { name: null, category: rule.category, on: rule.on, pattern: rule.pattern, ignoreCase: rule.ignore_case },
+      {},
+      { withheld: await withheldIds(actor) },
+    );
     return { ...NO_ERRORS, saved: null, preview: { ...test.report, ms: test.ms, samples: test.samples }, values };
   } catch (e) {
     return { ...formErrors(e), saved: null, preview: null, values };

@@ -145,16 +145,25 @@ export function reportOf(study: RuleStudy, rule: number, category: Category): Ru
   ]);
 }
 
-/** Tries a rule over the trajectories of `filter` (all without one). */
+/**
+ * Tries a rule over the trajectories of `filter` (all without one), but those `withheld` from the
+ * viewer (lib/data/blind-elsewhere.ts): narrowed to one, its cells would tell its panel's verdicts.
+ */
 export async function testRule(
   rule: RuleUnderTest,
   filter: TrajectoryFilter = {},
-  { timeoutMs = SCAN_TIMEOUT_MS, samples: samples_ = 20 }: { timeoutMs?: number; samples?: number } = {},
+  {
+    timeoutMs = SCAN_TIMEOUT_MS,
+    samples: samples_ = 20,
+    withheld = [],
+  }: { timeoutMs?: number; samples?: number; withheld?: readonly number[] } = {},
 ): Promise<RuleTest> {
   // The list's filter, as ids (none: every trajectory); read before the transaction (PGlite: one connection).
-  const ids = Object.keys(filter).length
-    ? (await db().trajectory.findMany({ where: trajectoryWhere(filter), select: { id: true } })).map((t) => t.id)
-    : null;
+  const where = { AND: [trajectoryWhere(filter), { id: { notIn: [...withheld] } }] };
+  const ids =
+    Object.keys(filter).length || withheld.length
+      ? (await db().trajectory.findMany({ where, select: { id: true } })).map((t) => t.id)
+      : null;
   const started = performance.now();
   const result = await withTriedRule(rule, ids, timeoutMs, async (sql, pattern) => ({
     study: await ruleStudy(

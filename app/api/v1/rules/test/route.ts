@@ -1,6 +1,7 @@
 import { v1Route } from "@/lib/api/v1";
 import { queryOf, V1_QUERIES } from "@/lib/api/v1-spec";
 import { can } from "@/lib/auth/permissions";
+import { withheldIds } from "@/lib/data/blind-elsewhere";
 import { underPanel } from "@/lib/data/panel-set";
 import { ruleToTest, testedHead, testRule } from "@/lib/data/rule-test";
 import { ruleTestText } from "@/lib/domain/rule-test";
@@ -18,7 +19,9 @@ export const GET = v1Route("rules:read", async (request, actor) => {
   if (!name && !can(actor.role, "rules:write"))
     throw new AppError("FORBIDDEN", "trying a pattern not saved is for those who write rules");
   const rule = await ruleToTest({ name, category, on, pattern, ignoreCase: ignore_case ?? false });
-  const run = () => testRule(rule, filter);
+  // What the list withholds from the viewer (a pending blind label's trajectory), the test leaves out.
+  const withheld = await withheldIds(actor);
+  const run = () => testRule(rule, filter, { withheld });
   const result = await (panel ? underPanel(panel, run) : run());
   return new Response(ruleTestText(testedHead(result.rule), result.report, format), {
     headers: {
