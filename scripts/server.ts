@@ -11,6 +11,7 @@ import { currentDb, preparedQuery } from "@/lib/db-connect";
 import { stampClientAddress, type Trust, trustFor } from "@/lib/server/client-address";
 import { PageCache, sendKept } from "@/lib/server/page-cache";
 import { actionBodyRefusal, unreadablePath } from "@/lib/server/request-checks";
+import { supervise } from "@/lib/server/supervisor";
 
 const dev = process.argv.includes("--dev");
 let port: number;
@@ -39,45 +40,7 @@ try {
 }
 
 if (!dev && cluster.isPrimary) {
-  // The primary only forks the servers, replaces one that dies, and passes signals on. It holds no
-  // database and runs no request, so what kills a server (memory running out) cannot kill it. A
-  // server that keeps dying is started again later each time (1 s, 2 s, … at most 30 s), so a crash
-  // at start cannot spin.
-  let stopping = false;
-  const deaths: number[] = [];
-  for (let i = 0; i < processes; i++) cluster.fork();
-  cluster.on("exit", (worker, code, signal) => {
-    if (stopping) return;
-    const now = Date.now();
-    deaths.push(now);
-    while (deaths[0]! < now - 60_000) deaths.shift();
-    const delay = Math.min(30_000, 500 * 2 ** Math.min(deaths.length, 6));
-    console.error(
-      `server process ${worker.process.pid} ended (${signal ?? `exit code ${code}`}); starting another in ` +
-        `${(delay / 1000).toFixed(0)} s`,
-    );
-    setTimeout(() => {
-      if (!stopping) cluster.fork();
-    }, delay);
-  });
-  let listening = 0;
-  cluster.on("listening", () => {
-    listening += 1;
-    if (listening === processes)
-      console.error(`serving on http://localhost:${port}${processes > 1 ? ` with ${processes} processes` : ""}`);
-    else if (listening > processes) console.error(`serving again on http://localhost:${port}`);
-  });
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.on(signal, () => {
-      stopping = true;
-      for (const w of Object.values(cluster.workers ?? {})) w?.kill(signal);
-      setTimeout(() => process.exit(0), 5000).unref();
-      cluster.on("exit", () => {
-        if (!Object.keys(cluster.workers ?? {}).length) process.exit(0);
-      });
-      if (!Object.keys(cluster.workers ?? {}).length) process.exit(0);
-    });
-  }
+  supervise({ processes, port, say: (line) => console.error(line) });
 } else {
   const app = next({ dev, dir: process.cwd(), port });
   const handle = app.getRequestHandler();
