@@ -4,7 +4,7 @@ import { PermissionDenied } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
 import { runImport } from "@/lib/import/run/records";
 import { asLines, labelFixture, trajectoryFixture } from "@/prisma/factories";
-import { createPerson, listPeople, setPassword, setRole } from "./people";
+import { createPerson, listPeople, PersonError, setPassword, setRole } from "./people";
 
 const signIn = (email: string, password: string) => auth().api.signInEmail({ body: { email, password } });
 
@@ -154,5 +154,25 @@ describe("people", () => {
       await db().user.updateMany({ where: { id: { in: [a.id, b.id] } }, data: { role: "ANNOTATOR" } });
     }
     await db().user.updateMany({ where: { id: { in: others.map((o) => o.id) } }, data: { role: "RESEARCHER" } });
+  });
+
+  it("two people added at the same moment as Racer0 and racer0: one is made, the other told why", async () => {
+    for (let round = 0; round < 3; round++) {
+      const outcomes = await Promise.allSettled(
+        [`Racer${round}`, `racer${round}`].map((handle, i) =>
+          createPerson("system", {
+            handle,
+            email: `racer${round}-${i}@example.org`,
+            role: "ANNOTATOR",
+            password: "password-1",
+          }),
+        ),
+      );
+      expect(outcomes.map((o) => o.status).sort(), `round ${round}`).toEqual(["fulfilled", "rejected"]);
+      const refused = outcomes.find((o) => o.status === "rejected")!.reason;
+      // The form's message, not the database's: a 400 naming the field, never a 500.
+      expect(refused).toBeInstanceOf(PersonError);
+      expect(refused.message).toMatch(new RegExp(`^racer${round} has an account already`, "i"));
+    }
   });
 });

@@ -58,6 +58,9 @@ function personOf(u: Prisma.UserGetPayload<{ select: typeof PERSON }>): Person {
   };
 }
 
+/** The advisory lock class that serializes role changes (key 0) and new accounts (key 1). */
+const PEOPLE_LOCK = 7413;
+
 export async function listPeople(): Promise<Person[]> {
   return (await db().user.findMany({ orderBy: { handle: "asc" }, select: PERSON })).map(personOf);
 }
@@ -73,6 +76,9 @@ export async function createPerson(actor: Actor | "system", input: PersonInput):
   const p = PersonSchema.parse(input);
   const hash = await hashPassword(p.password);
   const id = await db().$transaction(async (tx) => {
+    // One account made at a time: two at once (Racer0 and racer0) would each find the other's handle
+    // free, and the second would meet the unique index instead of this check's message.
+    await tx.$queryRaw`SELECT pg_advisory_xact_lock(${PEOPLE_LOCK}, 1)::text`;
     const byEmail = await tx.user.findUnique({ where: { email: p.email }, select: { handle: true } });
     if (byEmail) throw new PersonError(`the email ${p.email} belongs to ${byEmail.handle} already`, "email");
     // Handles are unique regardless of case (Rosa is rosa): the one named so already, in any case.
@@ -121,9 +127,6 @@ export async function setPassword(actor: Actor | "system", userId: string, passw
   });
 }
 
-/** The advisory lock class that serializes role changes. */
-const ROLE_LOCK = 7413;
-
 /** Changes a role. The last researcher cannot stop being one: someone must be able to manage. */
 export async function setRole(actor: Actor, userId: string, input: UserRole): Promise<void> {
   assertCan(actor, "people:write");
@@ -131,7 +134,7 @@ export async function setRole(actor: Actor, userId: string, input: UserRole): Pr
   await db().$transaction(async (tx) => {
     // Role changes one at a time: two researchers demoting each other at once would each count the
     // other and leave none.
-    await tx.$queryRaw`SELECT pg_advisory_xact_lock(${ROLE_LOCK}, 0)::text`;
+    await tx.$queryRaw`SELECT pg_advisory_xact_lock(${PEOPLE_LOCK}, 0)::text`;
     const target = await tx.user.findUnique({ where: { id: userId }, select: { role: true } });
     if (!target) throw new PersonError("no such person", null, "NOT_FOUND");
     if (target.role === "RESEARCHER" && role !== "RESEARCHER") {
