@@ -2,6 +2,7 @@
 // The Judges page's forms: a judge's endpoint, the judge prompt, and a run (previewed, then started).
 import { useActionState } from "react";
 import { FieldError, FormMessage, fieldProps, Saved } from "@/components/forms/field-error";
+import { shownText } from "@/lib/domain/text";
 import { NO_ERRORS } from "@/lib/errors";
 import { type JudgesState, type RunPreview, runAction, saveJudge, savePromptVersion } from "./actions";
 
@@ -82,7 +83,8 @@ export function RunForm({ judges, benchmarks, models }: { judges: string[]; benc
         <legend>Judges</legend>
         {judges.map((j) => (
           <label key={j} className="check">
-            <input type="checkbox" name="judges" value={j} defaultChecked={!chosen || chosen.judges.includes(j)} /> {j}
+            <input type="checkbox" name="judges" value={j} defaultChecked={!chosen || chosen.judges.includes(j)} />{" "}
+            {shownText(j)}
           </label>
         ))}
       </fieldset>

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { type RaterRow, RaterTable } from "@/components/tables/rater-table";
 import type { getTrajectory } from "@/lib/data/trajectory";
+import { shownText } from "@/lib/domain/text";
 import { stepHref } from "@/lib/domain/timeline";
 import { CATEGORIES, PANEL_FIELDS } from "@/lib/domain/verdicts";
 
@@ -36,7 +37,7 @@ export function JudgePanel({ t, base = t.id }: { t: Loaded; base?: number | stri
     key: `${v.judge}@${v.promptVersion ?? "imported"}`,
     rater: (
       <>
-        {v.judge}
+        {shownText(v.judge)}
         <div className="asked">{askedText(v.asked)}</div>
         {v.counted ? null : <div className="asked">not in the panel: not counted</div>}
       </>
@@ -45,7 +46,7 @@ export function JudgePanel({ t, base = t.id }: { t: Loaded; base?: number | stri
     overall: v.overall,
     overallNote:
       v.parseStatus === "UNPARSEABLE" ? <div className="warn">unparseable answer: counted as not attempted</div> : null,
-    said: { content: <Rationale vote={v} base={base} />, label: `rationale of ${v.judge}` },
+    said: { content: <Rationale vote={v} base={base} />, label: `rationale of ${shownText(v.judge)}` },
   }));
   rows.push({
     key: "panel",
@@ -67,7 +68,7 @@ export function JudgePanel({ t, base = t.id }: { t: Loaded; base?: number | stri
 function Rationale({ vote: v, base }: { vote: Loaded["votes"][number]; base: number | string }) {
   return (
     <>
-      {v.rationale ?? ""}
+      {shownText(v.rationale ?? "")}
       {v.evidence.length ? (
         <div className="cited">
           cites{" "}
@@ -75,7 +76,7 @@ function Rationale({ vote: v, base }: { vote: Loaded["votes"][number]; base: num
             <span key={i}>
               {i ? "; " : ""}
               <Link href={stepHref(base, e.step)}>step {e.step}</Link>
-              {e.note ? `: ${e.note}` : ""}
+              {e.note ? `: ${shownText(e.note)}` : ""}
             </span>
           ))}
         </div>
@@ -83,7 +84,7 @@ function Rationale({ vote: v, base }: { vote: Loaded["votes"][number]; base: num
       {v.parseStatus === "UNPARSEABLE" && v.raw ? (
         <details>
           <summary>raw answer</summary>
-          <pre className="text">{v.raw}</pre>
+          <pre className="text">{shownText(v.raw)}</pre>
         </details>
       ) : null}
     </>

@@ -4,19 +4,18 @@ import { shownText } from "@/lib/domain/text";
 
 /**
  * Agent output as text: terminal colours shown, other escape codes removed, bidirectional controls
- * made visible (lib/domain/text.ts), never markup.
+ * and what control characters are left made visible (lib/domain/text.ts), never markup.
  */
-export function TerminalText({ text: raw, className }: { text: string; className?: string }) {
-  const text = shownText(raw);
-  if (!hasEscapes(text)) return <pre className={`text ${className ?? ""}`}>{text}</pre>;
+export function TerminalText({ text, className }: { text: string; className?: string }) {
+  if (!hasEscapes(text)) return <pre className={`text ${className ?? ""}`}>{shownText(text)}</pre>;
   return (
     <pre className={`text ${className ?? ""}`}>
       {ansiSegments(text).map((s, i) =>
         s.fg === null && !s.bold ? (
-          s.text
+          shownText(s.text)
         ) : (
           <span key={i} className={`${s.fg !== null ? `ansi-${s.fg}` : ""}${s.bold ? " ansi-bold" : ""}`}>
-            {s.text}
+            {shownText(s.text)}
           </span>
         ),
       )}

@@ -27,8 +27,14 @@ describe("shownText", () => {
     expect(shownText("a\u2066b\u2069c\u200Fd\u200Ee\u061Cf\u202Ag\u202Bh\u202Ci\u202Dj\u2067k\u2068l")).toBe(
       "a⟨U+2066⟩b⟨U+2069⟩c⟨U+200F⟩d⟨U+200E⟩e⟨U+061C⟩f⟨U+202A⟩g⟨U+202B⟩h⟨U+202C⟩i⟨U+202D⟩j⟨U+2067⟩k⟨U+2068⟩l",
     );
-    // Right-to-left letters themselves are text, shown as they are; so is everything else.
-    expect(shownText("שלום <b>x</b> \u001b[31m")).toBe("שלום <b>x</b> \u001b[31m");
+    // Right-to-left letters themselves are text, shown as they are; so is markup.
+    expect(shownText("שלום <b>x</b>")).toBe("שלום <b>x</b>");
     expect(shownText("x".repeat(5)).length).toBe(5);
+  });
+
+  it("makes every control character visible but tab, newline and carriage return", () => {
+    // A judge's rationale or a judge's name with a terminal's codes, a bell, DEL and a C1 control.
+    expect(shownText("ok \u001b[31mred\u0007\u007f\u009b2J")).toBe("ok ⟨U+001B⟩[31mred⟨U+0007⟩⟨U+007F⟩⟨U+009B⟩2J");
+    expect(shownText("a\tb\r\nc\u0000")).toBe("a\tb\r\nc⟨U+0000⟩");
   });
 });

@@ -27,10 +27,19 @@ export function storableJson(value: unknown): unknown {
 const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /**
- * Text to show as it is: each bidirectional control made visible as its code point (⟨U+202E⟩), so
- * it reorders nothing, neither the text it stands in nor what is around it. Agent text and names are
- * shown through this; stored, exported and compared text keeps the characters.
+ * Control characters: C0 but tab, newline and carriage return; DEL; C1. A terminal's output has its
+ * own made readable first (lib/domain/ansi.ts); anywhere else one is shown as its code point.
+ */
+const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
+
+const codePoint = (c: string) => `⟨U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}⟩`;
+
+/**
+ * Text to show as it is: each bidirectional control and each control character made visible as its
+ * code point (⟨U+202E⟩, ⟨U+001B⟩), so it reorders nothing, neither the text it stands in nor what is
+ * around it, and nothing unseen stands in it. Agent text (after its terminal codes: TerminalText),
+ * judges' words and names are shown through this; stored, exported and compared text keeps the characters.
  */
 export function shownText(s: string): string {
-  return s.replace(BIDI_CONTROLS, (c) => `⟨U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}⟩`);
+  return s.replace(BIDI_CONTROLS, codePoint).replace(CONTROLS, codePoint);
 }

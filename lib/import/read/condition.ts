@@ -2,7 +2,7 @@
 // command line or a manifest (these files do not say it), the task id from the file or --task, and
 // the resolved status from --resolved files. The result is validated like any imported record.
 import { z } from "zod";
-import { PG_INT_MAX } from "@/lib/domain/params";
+import { hasControl, PG_INT_MAX } from "@/lib/domain/params";
 import { type TrajectoryDraft, taskIdFromPath } from "./formats/common";
 import type { FieldError } from "./interchange";
 import type { ResolvedLookup } from "./resolved";
@@ -17,14 +17,22 @@ export type Condition = {
 };
 
 const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+/** A name the list filters by: no control character (lib/domain/params.ts). */
+const nameField = (what: string) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .refine((v) => !hasControl(v), { error: `${what} must not hold control characters` })
+    .optional();
 
 /**
  * The condition as text fields, from the command line's options or the Import page's form; all
  * optional (the app's own records carry theirs), blank meaning not given.
  */
 export const ConditionFieldsSchema = z.object({
-  benchmark: z.preprocess(blankToUndefined, z.string().trim().min(1).optional()),
-  model: z.preprocess(blankToUndefined, z.string().trim().min(1).optional()),
+  benchmark: z.preprocess(blankToUndefined, nameField("benchmark")),
+  model: z.preprocess(blankToUndefined, nameField("model")),
   network: z
     .preprocess(blankToUndefined, z.enum(["on", "off", "true", "false"], { error: "network is on or off" }).optional())
     .transform((v) => (v === undefined ? undefined : v === "on" || v === "true")),
@@ -41,7 +49,7 @@ export const ConditionFieldsSchema = z.object({
       .max(PG_INT_MAX, { error: `run is at most ${PG_INT_MAX}` })
       .optional(),
   ),
-  task: z.preprocess(blankToUndefined, z.string().trim().min(1).optional()),
+  task: z.preprocess(blankToUndefined, nameField("task")),
 }) satisfies z.ZodType<Condition, unknown>;
 
 const REQUIRED = [

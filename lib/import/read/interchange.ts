@@ -5,7 +5,7 @@
 
 import { z } from "zod";
 import type { NaturalKey } from "@/lib/domain/natural-key";
-import { PG_INT_MAX } from "@/lib/domain/params";
+import { hasControl, PG_INT_MAX } from "@/lib/domain/params";
 import { RuleInputSchema } from "@/lib/domain/rules";
 import type { Turn } from "@/lib/domain/steps";
 import { type Category, normalizeCategory } from "@/lib/domain/verdicts";
@@ -18,6 +18,12 @@ const nonEmpty = (what: string) =>
   text(what)
     .trim()
     .min(1, { error: `${what} must not be empty` });
+/**
+ * A name the app's lists filter by (a condition's benchmark, model and task, a judge, a person): no
+ * control character, which no filter could be given (lib/domain/params.ts) and no page could show.
+ */
+const name = (what: string) =>
+  nonEmpty(what).refine((v) => !hasControl(v), { error: `${what} must not hold control characters` });
 const optionalText = z
   .string()
   .nullish()
@@ -56,7 +62,7 @@ const turnSchema = z.object({
 
 const taskSchema = z.object(
   {
-    id: nonEmpty("task.id"),
+    id: name("task.id"),
     repo: optionalText,
     base_commit: optionalText,
     language: optionalText,
@@ -72,8 +78,8 @@ export const TrajectoryRecordSchema = z.object({
     .min(1)
     .nullish()
     .transform((v) => v ?? null),
-  benchmark: nonEmpty("benchmark"),
-  model: nonEmpty("model"),
+  benchmark: name("benchmark"),
+  model: name("model"),
   task: taskSchema,
   network: networkSchema,
   prompt: promptSchema,
@@ -95,9 +101,9 @@ export type { NaturalKey };
 export { VerdictsSchema };
 
 const naturalKeySchema = z.object({
-  benchmark: nonEmpty("trajectory.benchmark"),
-  model: nonEmpty("trajectory.model"),
-  task: z.union([nonEmpty("trajectory.task"), z.object({ id: nonEmpty("trajectory.task.id") }).transform((t) => t.id)]),
+  benchmark: name("trajectory.benchmark"),
+  model: name("trajectory.model"),
+  task: z.union([name("trajectory.task"), z.object({ id: name("trajectory.task.id") }).transform((t) => t.id)]),
   network: networkSchema,
   prompt: promptSchema,
   run: runSchema,
@@ -148,7 +154,7 @@ export const JudgeVoteRecordSchema = z
   .object({
     type: z.literal("judge_vote").optional(),
     trajectory: trajectoryRefSchema,
-    judge: nonEmpty("judge"),
+    judge: name("judge"),
     verdicts: VerdictsSchema.nullish().transform((v) => v ?? null),
     rationale: optionalText,
     evidence: evidenceSchema,
@@ -172,14 +178,14 @@ const personVerdictFields = {
 
 export const LabelRecordSchema = z.object({
   type: z.literal("label").optional(),
-  annotator: nonEmpty("annotator"),
+  annotator: name("annotator"),
   ...personVerdictFields,
 });
 export type LabelRecord = z.output<typeof LabelRecordSchema>;
 
 export const GoldRecordSchema = z.object({
   type: z.literal("gold").optional(),
-  adjudicator: nonEmpty("adjudicator"),
+  adjudicator: name("adjudicator"),
   ...personVerdictFields,
 });
 export type GoldRecord = z.output<typeof GoldRecordSchema>;
