@@ -61,18 +61,30 @@ export async function judgeTurns(trajectoryId: number, capChars: number): Promis
 }
 
 /**
+ * What one row of a trajectory's read holds besides its texts: its row from the driver, its turn, its
+ * place in the request and in the messages encoded for the judges (about 16 values, at
+ * lib/import/read/weight.ts's 32 bytes each). A trajectory of many small turns costs its rows.
+ */
+const ROW_BYTES = 512;
+
+/**
  * The most a trajectory's read may hold: each of its texts up to the cap, counted in bytes as
  * stored, three times (the rows, the request built from them, and its messages encoded for the
- * judges). Reserved from the process's memory budget while it is read and its request built.
+ * judges), and each of its rows (messages and calls) as ROW_BYTES. Reserved from the process's memory
+ * budget while it is read and its request built; with its rows, so that 438,000 small turns are
+ * known to be too many before a row is read.
  */
-export async function judgeReadCost(trajectoryId: number, capChars: number): Promise<number> {
-  const [row] = await rowsOf<{ bytes: string | null }>(Prisma.sql`
+export async function judgeReadCost(trajectoryId: number, capChars: number): Promise<{ bytes: number; rows: number }> {
+  const [row] = await rowsOf<{ bytes: string | null; rows: number }>(Prisma.sql`
     SELECT (SELECT coalesce(sum(least(octet_length(m.content), ${capChars} * 4)
                               + least(coalesce(octet_length(m.reasoning), 0), ${capChars} * 4)), 0)
               FROM message m WHERE m."trajectoryId" = ${trajectoryId})
          + (SELECT coalesce(sum(least(octet_length(c.input), ${capChars} * 4)), 0)
-              FROM tool_call c WHERE c."trajectoryId" = ${trajectoryId}) AS bytes`);
-  return 3 * Number(row?.bytes ?? 0);
+              FROM tool_call c WHERE c."trajectoryId" = ${trajectoryId}) AS bytes,
+           (SELECT count(*) FROM message m WHERE m."trajectoryId" = ${trajectoryId})::int
+         + (SELECT count(*) FROM tool_call c WHERE c."trajectoryId" = ${trajectoryId})::int AS rows`);
+  const rows = row?.rows ?? 0;
+  return { bytes: 3 * Number(row?.bytes ?? 0) + ROW_BYTES * rows, rows };
 }
 
 /** A claim older than this is a worker that died: another takes the request over. */

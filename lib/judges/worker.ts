@@ -16,6 +16,7 @@ import {
   promptText,
   releaseClaims,
 } from "@/lib/data/judge-requests";
+import { formatBytes } from "@/lib/domain/format";
 import { workBudget } from "@/lib/server/memory-budget";
 import { askJudge, EncodedMessages, JudgeRequestFailed } from "./client";
 import { judgeRequest } from "./prompt";
@@ -30,7 +31,15 @@ function requestFor(judge: JudgeSettings, r: Claimed, shared: SharedReads): Prom
   const budgetChars = judge.contextTokens * CHARS_PER_TOKEN;
   const key = { runId: r.runId, promptVersion: r.promptVersion, trajectoryId: r.trajectoryId, budgetChars };
   return shared.request(key, async () => {
-    const reservation = await workBudget().await(await judgeReadCost(r.trajectoryId, budgetChars));
+    const cost = await judgeReadCost(r.trajectoryId, budgetChars);
+    const budget = workBudget();
+    // More than the whole budget would run alone and still not fit: refused before a row is read.
+    if (cost.bytes > budget.total)
+      throw new Error(
+        `its ${cost.rows.toLocaleString("en-US")} messages and calls would take ${formatBytes(cost.bytes)} to read, ` +
+          `more than the ${formatBytes(budget.total)} this process's judges and imports share (half HEAP_LIMIT_MB)`,
+      );
+    const reservation = await budget.await(cost.bytes);
     try {
       const turns = await judgeTurns(r.trajectoryId, budgetChars);
       const built = judgeRequest(await promptText(r.promptVersion), turns, budgetChars);

@@ -14,7 +14,8 @@ import { config } from "@/lib/config";
 import { recordFailedImport } from "@/lib/data/import/import-row";
 import { formatBytes } from "@/lib/domain/format";
 import { type Condition, ConditionFieldsSchema } from "@/lib/import/read/condition";
-import { importMemory, readLimits } from "@/lib/import/read/limits";
+import { fileWeight, importMemory, readLimits } from "@/lib/import/read/limits";
+import { TextWeigher } from "@/lib/import/read/weight";
 import { importFile, loadResolved } from "@/lib/import/run/files";
 import { type Reservation, workBudget } from "@/lib/server/memory-budget";
 import { UPLOAD_DIR_PREFIX } from "@/lib/server/recovery";
@@ -29,6 +30,8 @@ type Received = {
   tooLarge: boolean;
   /** Bytes of the request body read so far. */
   bytes: number;
+  /** Each received file weighed as it arrived (lib/import/read/weight.ts), by its path. */
+  weighed: Map<string, TextWeigher>;
 };
 
 async function receive(request: Request, out: Received, maxBytes: number): Promise<void> {
@@ -49,6 +52,9 @@ async function receive(request: Request, out: Received, maxBytes: number): Promi
     stream.on("limit", () => {
       out.tooLarge = true;
     });
+    const weigher = new TextWeigher();
+    out.weighed.set(target, weigher);
+    stream.on("data", (chunk: Buffer) => weigher.push(chunk));
     const write = pipeline(stream, fs.createWriteStream(target));
     // Awaited below when the body arrives whole; a body cut off fails the parser first, and this one too.
     write.catch(() => {});
@@ -101,6 +107,7 @@ export async function POST(request: Request) {
     fields: {},
     tooLarge: false,
     bytes: 0,
+    weighed: new Map(),
   };
   const cleanup = () => fs.rmSync(received.dir, { recursive: true, force: true });
   const upload = await receiveUpload(request, received, maxBytes, user.id);
@@ -110,7 +117,12 @@ export async function POST(request: Request) {
   }
   // Reserved before anything is read whole (the resolved reports, then the file's records).
   const need = importMemory(
-    [upload.file.path, ...received.resolved].map((p) => ({ name: p, bytes: fs.statSync(p).size })),
+    [upload.file.path, ...received.resolved].map((p, i) => ({
+      name: p,
+      bytes: fs.statSync(p).size,
+      // A resolved report is read whole: all it holds counts.
+      weight: i === 0 ? fileWeight(p, received.weighed.get(p)!) : received.weighed.get(p)!.weight,
+    })),
     readLimits(),
   );
   const reserving = budget.reserve(need);

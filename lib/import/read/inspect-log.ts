@@ -17,6 +17,7 @@ import { type FileRead, harnessRecord } from "./harness-record";
 import { streamedValues } from "./json-stream";
 import { MAX_ARCHIVE_ENTRIES } from "./limits";
 import { LimitExceeded } from "./open-text";
+import { weightProblem } from "./weight";
 
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 
@@ -109,7 +110,11 @@ async function entryText(zip: Zip, entry: yauzl.Entry, read: FileRead): Promise<
     );
   const parts: Buffer[] = [];
   for await (const chunk of await zip.openReadStreamAsync(entry)) parts.push(chunk as Buffer);
-  return Buffer.concat(parts).toString("utf8");
+  const text = Buffer.concat(parts).toString("utf8");
+  // Read, not yet parsed: what it holds is counted first (lib/import/read/weight.ts).
+  const heavy = weightProblem(text, maxRecordBytes);
+  if (heavy) throw new LimitExceeded(`${entry.fileName} is too heavy: ${heavy}`);
+  return text;
 }
 
 const SAMPLE = /^samples\/(.+)_epoch_(\d+)\.json$/;

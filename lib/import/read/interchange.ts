@@ -9,6 +9,7 @@ import { hasControl, PG_INT_MAX } from "@/lib/domain/params";
 import { RuleInputSchema } from "@/lib/domain/rules";
 import type { Turn } from "@/lib/domain/steps";
 import { type Category, normalizeCategory } from "@/lib/domain/verdicts";
+import { boundedList } from "./bounded-list";
 import { MAX_NESTING, nestedTooDeep } from "./nesting";
 import { looksLikeTaskRecord, type TaskRecord, TaskRecordSchema } from "./task-record";
 import { VerdictsSchema } from "./verdicts-schema";
@@ -47,8 +48,7 @@ const turnSchema = z.object({
   role: z.enum(["system", "user", "assistant", "tool"], { error: "role must be system, user, assistant or tool" }),
   content: z.string({ error: "content must be a string or null" }).nullish(),
   reasoning: z.string({ error: "reasoning must be a string or null" }).nullish(),
-  tool_calls: z
-    .array(toolCallSchema, { error: "tool_calls must be a list" })
+  tool_calls: boundedList(toolCallSchema, "tool_calls must be a list")
     .nullish()
     .transform((v) => v ?? undefined),
   tool_call_id: z.string().nullish(),
@@ -89,7 +89,7 @@ export const TrajectoryRecordSchema = z.object({
     .nullish()
     .transform((v) => v ?? null),
   patch: optionalText,
-  turns: z.array(turnSchema, { error: "turns must be a list of messages" }),
+  turns: boundedList(turnSchema, "turns must be a list of messages"),
   metadata: z
     .record(z.string(), z.unknown(), { error: "metadata must be an object" })
     .nullish()
@@ -120,27 +120,26 @@ const trajectoryRefSchema = z.union(
   { error: "trajectory must name an id, or benchmark, model, task, network, prompt and run" },
 );
 
-const evidenceSchema = z
-  .array(
-    z.object({
-      step: z
-        .number({ error: "step must be a whole number ≥ 0" })
-        .int()
-        .min(0, { error: "step must be a whole number ≥ 0" })
-        .max(PG_INT_MAX, { error: `step must be at most ${PG_INT_MAX}` }),
-      category: z
-        .string()
-        .nullish()
-        .transform((c, ctx) => {
-          if (c == null) return null;
-          const category = normalizeCategory(c);
-          if (!category) ctx.addIssue({ code: "custom", message: `unknown category "${c}"` });
-          return category as Category | null;
-        }),
-      note: optionalText,
-    }),
-    { error: "evidence must be a list of {step, category, note}" },
-  )
+const evidenceSchema = boundedList(
+  z.object({
+    step: z
+      .number({ error: "step must be a whole number ≥ 0" })
+      .int()
+      .min(0, { error: "step must be a whole number ≥ 0" })
+      .max(PG_INT_MAX, { error: `step must be at most ${PG_INT_MAX}` }),
+    category: z
+      .string()
+      .nullish()
+      .transform((c, ctx) => {
+        if (c == null) return null;
+        const category = normalizeCategory(c);
+        if (!category) ctx.addIssue({ code: "custom", message: `unknown category "${c}"` });
+        return category as Category | null;
+      }),
+    note: optionalText,
+  }),
+  "evidence must be a list of {step, category, note}",
+)
   .nullish()
   .transform((v) => v ?? []);
 export type Evidence = z.output<typeof evidenceSchema>;

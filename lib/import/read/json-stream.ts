@@ -3,6 +3,7 @@
 import type { Duplex } from "node:stream";
 import { formatBytes } from "@/lib/domain/format";
 import { LimitExceeded } from "./open-text";
+import { overWeight, ValueCounter } from "./weight";
 
 /** The bytes could not be read (a limit, a corrupt gzip stream), as opposed to a JSON syntax error. */
 export class ReadFailed extends Error {
@@ -24,15 +25,25 @@ export async function* streamedValues(
 ): AsyncGenerator<{ value: unknown; bytes: number; total: number }> {
   let since = 0;
   let total = 0;
+  // What the bytes since the last value hold counts too (lib/import/read/weight.ts).
+  const counter = new ValueCounter();
   const feed = (async () => {
     for await (const chunk of chunks) {
+      // The feed runs a chunk ahead of the values the pipeline gives: what was fed before this chunk
+      // is weighed, so a value is never charged with the start of the next.
+      const heavy = overWeight(since, counter.values, max);
+      if (heavy) throw new LimitExceeded(`${what} is too heavy: ${heavy}`);
       since += chunk.length;
       total += chunk.length;
+      counter.push(chunk);
       if (since > max)
         throw new LimitExceeded(`${what} is over the record limit of ${formatBytes(max)} (IMPORT_MAX_RECORD_BYTES)`);
       if (!pipeline.write(chunk))
         await new Promise((resolve) => pipeline.once("drain", resolve).once("close", resolve));
     }
+    // The last chunk, weighed before the values it ends are given.
+    const heavy = overWeight(since, counter.values, max);
+    if (heavy) throw new LimitExceeded(`${what} is too heavy: ${heavy}`);
     pipeline.end();
   })();
   // A failure of the feed ends the pipeline with that error.
@@ -45,6 +56,7 @@ export async function* streamedValues(
     for await (const { value } of pipeline as AsyncIterable<{ key: number; value: unknown }>) {
       const bytes = since;
       since = 0;
+      counter.values = 0;
       yield { value, bytes, total };
     }
     await feed;

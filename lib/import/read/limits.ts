@@ -1,6 +1,8 @@
 // The bounds an import reads within (README, Configuration): no file may make it hold more than
 // one record's worth of text at a time, nor expand without end.
 import { config, RECORD_MEMORY_FACTOR } from "@/lib/config";
+import { recordUnit } from "./audit";
+import { mostWeight, type TextWeigher } from "./weight";
 
 export type ReadLimits = {
   /** The longest JSON Lines line, or JSON record (an element of an array, or a whole document). */
@@ -31,16 +33,26 @@ export function readLimits(): ReadLimits {
 
 /**
  * The most memory an import may hold, to reserve before it starts (lib/server/memory-budget.ts):
- * RECORD_MEMORY_FACTOR times the longest record each file read whole or record by record may give,
- * which is the file's size when it is plain text smaller than a record, else the record limit (a
- * compressed file's records are not known until read).
+ * RECORD_MEMORY_FACTOR times the heaviest record each file may give (lib/import/read/weight.ts): its
+ * heaviest line, or its whole weight, as weighed while it arrived (`weight`); unweighed, the most a
+ * text of its size can weigh. Never past the record limit; a compressed file's records are not known
+ * until read, so it is held to that limit.
  */
-export function importMemory(files: ReadonlyArray<{ name: string; bytes: number }>, limits: ReadLimits): number {
+export function importMemory(
+  files: ReadonlyArray<{ name: string; bytes: number; weight?: number }>,
+  limits: ReadLimits,
+): number {
   return files.reduce(
     (sum, f) =>
       sum +
       RECORD_MEMORY_FACTOR *
-        (/\.(gz|eval|zip)$/i.test(f.name) ? limits.maxRecordBytes : Math.min(f.bytes, limits.maxRecordBytes)),
+        (/\.(gz|eval|zip)$/i.test(f.name)
+          ? limits.maxRecordBytes
+          : Math.min(f.weight ?? mostWeight(f.bytes), limits.maxRecordBytes)),
     0,
   );
 }
+
+/** What a file as it arrived weighs at most as one record: its heaviest line (JSON Lines) or its whole. */
+export const fileWeight = (name: string, weighed: TextWeigher) =>
+  recordUnit(name) === "line" ? weighed.lineWeight : weighed.weight;

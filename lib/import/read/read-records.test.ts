@@ -126,6 +126,36 @@ describe("readRecords within limits", () => {
     ]);
   });
 
+  it("a record is measured by what it holds: many small values are refused where one long text is not", async () => {
+    // Within the 64 KB limit by bytes, each: 40 KB of one output, and 48 KB of 1,500 small turns.
+    const turn = { role: "tool", content: "ok" };
+    const many = { ...t1, id: "r-many", turns: Array.from({ length: 1500 }, () => turn) };
+    const long = { ...t1, id: "r-long", turns: [{ role: "tool", content: "x".repeat(40 * 1024) }] };
+    expect(JSON.stringify(many).length).toBeLessThan(64 * 1024);
+    // Each turn holds { : , : and the list's , : 5 values, 1,500 of them 7,500 and a few more: 240 KB at 32 bytes each.
+    const heavy = /^this line is too heavy: it holds 7,5\d\d values in [\d.]+ KB, which weigh [\d.]+ KB as an import/;
+    const lines = await read(write("heavy.jsonl", `${JSON.stringify(long)}\n${JSON.stringify(many)}\n`));
+    expect(idsOf(lines)).toEqual(["r-long"]);
+    expect(errorsOf(lines)).toEqual([{ line: 2, message: expect.stringMatching(heavy) }]);
+    // A document over several lines, and an element of a list, the same.
+    const doc = await read(write("heavy.json", JSON.stringify(many).replace(',"turns":', ',\n"turns":')));
+    expect(errorsOf(doc)).toEqual([
+      { line: 1, message: expect.stringMatching(/^this JSON document is too heavy: it holds 7,5\d\d values/) },
+    ]);
+    // A list streams in chunks of 64 KB, weighed a chunk behind the values it gives: at a 1 MB limit,
+    // 600 KB of 80,000 small turns (2.5 MB as values) is refused, 900 KB of one output not.
+    const longer = { ...long, turns: [{ role: "tool", content: "x".repeat(900 * 1024) }] };
+    const more = { ...many, turns: Array.from({ length: 80_000 }, () => ({ role: "tool" })) };
+    const list = await read(write("heavy-list.json", JSON.stringify([longer, more, t2])), {
+      ...LIMITS,
+      maxRecordBytes: MiB,
+    });
+    expect(idsOf(list)).toEqual(["r-long"]);
+    expect(errorsOf(list)).toEqual([
+      { line: 2, message: expect.stringMatching(/^a record of this JSON array is too heavy: it holds [\d,]+ values/) },
+    ]);
+  });
+
   it("a JSON array that is broken says where", async () => {
     const records = await read(write("broken.json", `[${JSON.stringify(t1)}, {"type": "trajectory",`));
     expect(idsOf(records)).toEqual(["r-1"]);

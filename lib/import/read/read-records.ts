@@ -20,6 +20,7 @@ import { ReadFailed, streamedValues } from "./json-stream";
 import type { ReadLimits } from "./limits";
 import { type Line, splitLines } from "./lines";
 import { LimitExceeded, openText } from "./open-text";
+import { weightProblem } from "./weight";
 
 export type { ReadOptions };
 
@@ -112,8 +113,11 @@ export async function* readRecords(file: string, opts: ReadOptions): AsyncGenera
     const lines = splitLines(chunks, opts.limits.maxRecordBytes);
     const head = await lines.next();
     if (head.done) return;
-    if (head.value.tooLong || parses(head.value.text)) yield* readLines(withFirst(head.value, lines), read);
-    else yield* readDocument(head.value.text, lines, read);
+    // A first line too heavy to parse is read as a line (and refused as one), never parsed to find out.
+    const line = head.value;
+    if (line.tooLong || weightProblem(line.text, opts.limits.maxRecordBytes) || parses(line.text))
+      yield* readLines(withFirst(line, lines), read);
+    else yield* readDocument(line.text, lines, read);
   } catch (e) {
     yield readFailure(e, 1);
   } finally {
@@ -193,6 +197,11 @@ async function* readLines(lines: AsyncIterable<Line>, read: FileRead): AsyncGene
         continue;
       }
       if (!l.text.trim()) continue;
+      const heavy = weightProblem(l.text, opts.limits.maxRecordBytes);
+      if (heavy) {
+        yield { line: n, bytes: l.text.length, errors: [{ field: null, message: `this line is too heavy: ${heavy}` }] };
+        continue;
+      }
       let value: unknown;
       try {
         value = JSON.parse(l.text);
@@ -229,6 +238,15 @@ async function* readDocument(first: string, rest: AsyncIterable<Line>, read: Fil
     parts.push(l.text);
   }
   const text = parts.join("\n");
+  const heavy = weightProblem(text, opts.limits.maxRecordBytes);
+  if (heavy) {
+    yield {
+      line: 1,
+      bytes: text.length,
+      errors: [{ field: null, message: `this JSON document is too heavy: ${heavy}` }],
+    };
+    return;
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -12,6 +12,7 @@ import { combineLookups, type ResolvedLookup, resolvedLookup } from "@/lib/impor
 import { type ImportOutcome, type ImportSource, runImport, safely } from "@/lib/import/run/records";
 import { readLimits } from "../read/limits";
 import { fileShape, readRecords } from "../read/read-records";
+import { weightProblem } from "../read/weight";
 
 /** Files an import reads when given a folder (recursively). */
 const IMPORTABLE = /\.(jsonl|json|traj)(\.gz)?$|\.eval$/i;
@@ -55,8 +56,11 @@ export function readJsonFile(file: string): unknown {
       `${file}: ${formatBytes(size)} is over the record limit of ${formatBytes(max)} (IMPORT_MAX_RECORD_BYTES), ` +
         "which a resolved report or manifest is read within",
     );
+  const text = fs.readFileSync(file, "utf8");
+  const heavy = weightProblem(text, max);
+  if (heavy) throw new Error(`${file}: too heavy to read (a resolved report or manifest is read whole): ${heavy}`);
   try {
-    return JSON.parse(fs.readFileSync(file, "utf8"));
+    return JSON.parse(text);
   } catch (e) {
     throw new Error(`${file}: ${e instanceof Error ? e.message : String(e)}`);
   }

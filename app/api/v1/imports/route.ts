@@ -11,7 +11,8 @@ import { apiError, v1Route } from "@/lib/api/v1";
 import { queryOf, V1_QUERIES } from "@/lib/api/v1-spec";
 import { config } from "@/lib/config";
 import { AppError } from "@/lib/errors";
-import { importMemory, readLimits } from "@/lib/import/read/limits";
+import { fileWeight, importMemory, readLimits } from "@/lib/import/read/limits";
+import { TextWeigher } from "@/lib/import/read/weight";
 import { importFile } from "@/lib/import/run/files";
 import { workBudget } from "@/lib/server/memory-budget";
 import { UPLOAD_DIR_PREFIX } from "@/lib/server/recovery";
@@ -25,12 +26,15 @@ const busy = () =>
   });
 
 /** Streams the body to `target`, refusing it (413) past `maxBytes`. */
-async function receive(request: Request, target: string, maxBytes: number): Promise<void> {
+async function receive(request: Request, target: string, maxBytes: number): Promise<TextWeigher> {
   if (!request.body) throw new AppError("BAD_INPUT", "send the file as the request's body", "body");
   let bytes = 0;
+  // Weighed as it arrives, so the memory its import may hold is reserved before it is read.
+  const weigher = new TextWeigher();
   const counted = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       bytes += chunk.length;
+      weigher.push(chunk);
       if (bytes > maxBytes) done(new AppError("TOO_LARGE", `the file is larger than the limit (${maxBytes} bytes)`));
       else done(null, chunk);
     },
@@ -41,6 +45,7 @@ async function receive(request: Request, target: string, maxBytes: number): Prom
     throw new AppError("BAD_INPUT", "the body was cut off before its end; nothing was imported", "body");
   });
   if (bytes === 0) throw new AppError("BAD_INPUT", "the body is empty: send the file as the request's body", "body");
+  return weigher;
 }
 
 export const POST = v1Route("imports:write", async (request, actor) => {
@@ -54,9 +59,11 @@ export const POST = v1Route("imports:write", async (request, actor) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${UPLOAD_DIR_PREFIX}${process.pid}-`));
   try {
     const file = path.join(dir, name);
-    await receive(request, file, maxBytes);
+    const weighed = await receive(request, file, maxBytes);
     // Memory reserved before anything is read whole, as for the Import page (waits its turn).
-    const reserving = budget.reserve(importMemory([{ name: file, bytes: fs.statSync(file).size }], readLimits()));
+    const reserving = budget.reserve(
+      importMemory([{ name: file, bytes: weighed.bytes, weight: fileWeight(file, weighed) }], readLimits()),
+    );
     if (!reserving) return busy();
     const reservation = await reserving;
     try {

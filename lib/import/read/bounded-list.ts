@@ -1,0 +1,29 @@
+// A list checked element by element that keeps the first few problems, not all of them. zod keeps an
+// issue (its message, its path) for every bad element: a record of 978,000 empty turns, within the
+// record limit by what it holds, once took more memory in issues than the whole import may hold.
+import { z } from "zod";
+
+/** Problems a list keeps with their place; past them, only how many more elements were bad. */
+export const MAX_LIST_ISSUES = 20;
+
+/** A list of `element`s, its problems kept to the first MAX_LIST_ISSUES bad elements' (`what`: the list's error). */
+export function boundedList<T extends z.ZodType>(element: T, what: string) {
+  return z.array(z.unknown(), { error: what }).transform((items, ctx) => {
+    const out: Array<z.output<T>> = [];
+    let bad = 0;
+    for (let i = 0; i < items.length; i++) {
+      const r = element.safeParse(items[i]);
+      if (r.success) {
+        out.push(r.data);
+        continue;
+      }
+      bad += 1;
+      if (bad <= MAX_LIST_ISSUES)
+        for (const issue of r.error.issues)
+          ctx.addIssue({ code: "custom", message: issue.message, path: [i, ...issue.path] });
+    }
+    if (bad > MAX_LIST_ISSUES)
+      ctx.addIssue({ code: "custom", message: `… and ${bad - MAX_LIST_ISSUES} more bad elements like these` });
+    return out;
+  });
+}
