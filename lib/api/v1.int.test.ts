@@ -64,7 +64,18 @@ describe("the HTTP API's routes", () => {
     expect(reviewer.status).toBe(403);
     expect((await errorOf(reviewer)).message).toBe("reviewer may not imports write");
     // An empty body, and a condition the importer cannot take: 400, never a 500.
-    expect((await call(importPost, "/api/v1/imports", { method: "POST", token: importer, body: "" })).status).toBe(400);
+    const empty = await call(importPost, "/api/v1/imports?name=empty.jsonl", {
+      method: "POST",
+      token: importer,
+      body: "",
+    });
+    expect(empty.status).toBe(400);
+    // Listed on the Import page all the same, with the reason.
+    expect(await db().import.findFirst({ where: { fileName: "empty.jsonl" }, orderBy: { id: "desc" } })).toMatchObject({
+      status: "FAILED",
+      source: "api",
+      errors: [{ message: "the body is empty: send the file as the request's body; nothing was imported" }],
+    });
     const run = await call(importPost, "/api/v1/imports?run=zero", { method: "POST", token: importer, body: FILE });
     expect(run.status).toBe(400);
     expect((await errorOf(run)).message).toMatch(/run/);

@@ -17,6 +17,7 @@ import { type Condition, ConditionFieldsSchema } from "@/lib/import/read/conditi
 import { fileWeight, importMemory, readLimits } from "@/lib/import/read/limits";
 import { TextWeigher } from "@/lib/import/read/weight";
 import { importFile, loadResolved } from "@/lib/import/run/files";
+import { ImportInterrupted } from "@/lib/import/run/records";
 import { type Reservation, workBudget } from "@/lib/server/memory-budget";
 import { UPLOAD_DIR_PREFIX } from "@/lib/server/recovery";
 
@@ -142,6 +143,8 @@ export async function POST(request: Request) {
     } catch (e) {
       // Unexpected failures (database down) are logged here; the browser gets a message without internals.
       console.error("web import failed", e);
+      if (!(e instanceof ImportInterrupted))
+        await listRefused(upload.file.name, user.id, "the import stopped before it began (see the server log)");
       send({ error: "the import stopped: the database did not accept it; nothing was imported (see the server log)" });
     } finally {
       reservation?.release();
@@ -173,12 +176,32 @@ async function receiveUpload(
     );
     return json({ error: reason }, 400);
   }
-  if (received.tooLarge) return tooLarge(maxBytes);
+  // However it ends, an upload with a file is listed on the Import page with why nothing was imported.
+  const refuse = async (response: Response, reason: string) => {
+    if (received.file) await listRefused(received.file.name, userId, reason, received.bytes);
+    return response;
+  };
+  if (received.tooLarge)
+    return refuse(
+      tooLarge(maxBytes),
+      `larger than the upload limit (${formatBytes(maxBytes)}, IMPORT_MAX_UPLOAD_BYTES)`,
+    );
   if (!received.file) return json({ error: "no file was sent (field `file`)" }, 400);
   const fields = ConditionFieldsSchema.safeParse(received.fields);
   if (!fields.success)
-    return json({ error: "bad condition fields", fields: z.flattenError(fields.error).fieldErrors }, 400);
+    return refuse(
+      json({ error: "bad condition fields", fields: z.flattenError(fields.error).fieldErrors }, 400),
+      `bad condition fields: ${fields.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
+    );
   return { file: received.file, condition: fields.data };
+}
+
+/** An upload that ended before its import: listed as failed with the reason (best effort: the database may be down). */
+async function listRefused(fileName: string, userId: string, reason: string, bytes = 0): Promise<void> {
+  await recordFailedImport(
+    { fileName, format: "auto", source: "web", userId, fileBytes: bytes },
+    `${reason}; nothing was imported`,
+  ).catch((e) => console.error("could not record a refused upload", e));
 }
 
 /** Imports a received upload, sending its progress every 200 ms and then its result. */
@@ -193,8 +216,11 @@ async function importUpload(
     resolved = loadResolved(received.resolved);
   } catch (e) {
     // A report's error names the file as uploaded, not the folder it was received in.
-    const message = e instanceof Error ? e.message : "unreadable resolved report";
-    send({ error: message.replace(received.dir + path.sep, "").replace(/^\d+[\\/]/, "") });
+    const message = (e instanceof Error ? e.message : "unreadable resolved report")
+      .replace(received.dir + path.sep, "")
+      .replace(/^\d+[\\/]/, "");
+    await listRefused(upload.file.name, userId, `the resolved report was refused: ${message}`);
+    send({ error: message });
     return;
   }
   let last = 0;

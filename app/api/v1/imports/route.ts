@@ -10,6 +10,7 @@ import { pipeline } from "node:stream/promises";
 import { apiError, v1Route } from "@/lib/api/v1";
 import { queryOf, V1_QUERIES } from "@/lib/api/v1-spec";
 import { config } from "@/lib/config";
+import { recordFailedImport } from "@/lib/data/import/import-row";
 import { AppError } from "@/lib/errors";
 import { fileWeight, importMemory, readLimits } from "@/lib/import/read/limits";
 import { TextWeigher } from "@/lib/import/read/weight";
@@ -48,18 +49,31 @@ async function receive(request: Request, target: string, maxBytes: number): Prom
   return weigher;
 }
 
+/** A file refused before its import: listed as failed with the reason (best effort: the database may be down). */
+const listRefused = (fileName: string, userId: string, e: AppError) =>
+  recordFailedImport({ fileName, format: "auto", source: "api", userId }, `${e.message}; nothing was imported`).catch(
+    (f) => console.error("could not record a refused upload", f),
+  );
+
 export const POST = v1Route("imports:write", async (request, actor) => {
   const { name: given, strict, ...condition } = queryOf(V1_QUERIES.imports, request);
   const name = path.basename(given || "upload").replace(/[^\w.-]/g, "_") || "upload";
   const budget = workBudget();
   if (budget.full) return busy();
   const maxBytes = config().IMPORT_MAX_UPLOAD_BYTES;
-  if (Number(request.headers.get("content-length") ?? 0) > maxBytes)
-    throw new AppError("TOO_LARGE", `the file is larger than the limit (${maxBytes} bytes)`);
+  if (Number(request.headers.get("content-length") ?? 0) > maxBytes) {
+    const tooLarge = new AppError("TOO_LARGE", `the file is larger than the limit (${maxBytes} bytes)`);
+    await listRefused(name, actor.id, tooLarge);
+    throw tooLarge;
+  }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${UPLOAD_DIR_PREFIX}${process.pid}-`));
   try {
     const file = path.join(dir, name);
-    const weighed = await receive(request, file, maxBytes);
+    // However it ends, a file sent is listed on the Import page with why nothing was imported.
+    const weighed = await receive(request, file, maxBytes).catch(async (e: unknown) => {
+      if (e instanceof AppError) await listRefused(name, actor.id, e);
+      throw e;
+    });
     // Memory reserved before anything is read whole, as for the Import page (waits its turn).
     const reserving = budget.reserve(
       importMemory([{ name: file, bytes: weighed.bytes, weight: fileWeight(file, weighed) }], readLimits()),
