@@ -287,6 +287,30 @@ test("bad parameters get 4xx, never 500", async ({ request }) => {
   }
 });
 
+test("every refusal under /api/v1 is JSON, those made before the routes too", async () => {
+  const json = (r: Raw) => JSON.parse(r.body) as { error: { code: string; message: string } };
+  // A method the route does not take: 405, with what it takes.
+  const method = await rawRequest({ method: "POST", path: "/api/v1/results?format=csv" });
+  expect([method.status, method.headers.allow, json(method).error.code]).toEqual([
+    405,
+    "GET, HEAD, OPTIONS",
+    "METHOD_NOT_ALLOWED",
+  ]);
+  // A path no route serves, a path with a control character, headers larger than the server reads.
+  const unknown = await rawRequest({ path: "/api/v1/nothing" });
+  expect([unknown.status, json(unknown).error.code]).toEqual([404, "NOT_FOUND"]);
+  const control = await rawRequest({ path: "/api/v1/trajectories/%00" });
+  expect([control.status, json(control).error.code]).toEqual([400, "BAD_INPUT"]);
+  const huge = await rawRequest({ path: "/api/v1/results", headers: { "x-padding": "a".repeat(20_000) } });
+  expect([huge.status, huge.headers["content-type"], json(huge).error.code]).toEqual([
+    431,
+    "application/json",
+    "TOO_LARGE",
+  ]);
+  // Each with the content type it says.
+  for (const r of [method, unknown, control]) expect(r.headers["content-type"]).toBe("application/json");
+});
+
 test("a reviewer's refused server action answers 403, not 500, and changes nothing", async ({ request }) => {
   const manifest = JSON.parse(fs.readFileSync(".next/server/server-reference-manifest.json", "utf8")) as {
     node: Record<string, { filename?: string; exportedName?: string }>;

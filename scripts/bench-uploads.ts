@@ -3,10 +3,14 @@
 // gzip bomb (3 MB that expands to 3 GB of zeros), a 600 MB file that is one line, 50,000 tiny
 // records, and the cases of issue 25: a trajectory of one 60 MB output (under the 64 MB record
 // limit) alone and two at once, one of a 250 MB output, a .gz that expands about 94 times to such a
-// line, a 400 MB resolved report, and an .eval of 150,000 entries. Then, on PostgreSQL, a judge run
-// of three judges over the 60 MB trajectories (the command line's worker, against a local fake
-// provider). For each it prints the answer, the time, the peak memory of the process doing the work
-// and whether the health check answered throughout (polled every 100 ms, each poll given 2 s).
+// line, a 400 MB resolved report, and an .eval of 150,000 entries; and issue 61's, records heavy by
+// what they hold: a 60 MB resolved report of 5.25 million ids (alone, and four in one upload), a
+// 60 MB line of 438,000 small turns, 978,000 empty turns, and the heaviest record the limit admits
+// (11.4 MB of 160,000 small turns). Then, on PostgreSQL, judge runs of three judges over the 60 MB
+// trajectories and over the heaviest admitted one (the command line's worker, against a local fake
+// provider). For each it prints the answer, the time, the memory its upload reserved from the
+// budget, the peak memory of the process doing the work and whether the health check answered
+// throughout (polled every 100 ms, each poll given 2 s).
 // PostgreSQL with DATABASE_URL, else PGlite.
 
 import { spawn } from "node:child_process";
@@ -17,8 +21,11 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
+import { config, workBudgetBytes } from "@/lib/config";
 import { closeCurrentDb, connect, describeTarget, setCurrentDb } from "@/lib/db-connect";
 import { formatBytes } from "@/lib/domain/format";
+import { fileWeight, importMemory, readLimits } from "@/lib/import/read/limits";
+import { TextWeigher } from "@/lib/import/read/weight";
 import { trajectoryFixture } from "@/prisma/factories";
 import { applyMigrations } from "@/prisma/migrate-engine";
 import { addBenchAccount, BENCH_ACCOUNT, type RunningApp, serverRss, startApp } from "./bench-app";
@@ -114,7 +121,62 @@ async function makeFiles() {
   for (let i = 0; i < 150_000; i++) zip.addBuffer(Buffer.alloc(0), `_journal/summaries/${i}.json`, { compress: false });
   zip.end();
   await pipeline(zip.outputStream, fs.createWriteStream(evalFile));
-  return { bomb, line, tiny, line60, line60b, line250, gzLine, resolved, evalFile };
+  // Heavy by what they hold (issue 61): many small values within the record limit's bytes.
+  const ids = path.join(dir, "resolved-5m-ids.json");
+  await pipeline(
+    Readable.from(
+      (function* () {
+        yield '{"resolved": [';
+        for (let i = 0; i < 5_250_000; i += 50_000)
+          yield `${Array.from({ length: 50_000 }, (_, k) => `"o__r-${i + k}"`).join(",")}${i + 50_000 < 5_250_000 ? "," : ""}`;
+        yield "]}";
+      })(),
+    ),
+    fs.createWriteStream(ids),
+  );
+  const turnsLine = (name: string, turns: number, turn: (i: number) => unknown) =>
+    writeTurns(path.join(dir, `${name}.jsonl`), name, turns, turn);
+  const smallTurn = (i: number) =>
+    i % 2 === 0
+      ? { role: "assistant", content: "", tool_calls: [{ id: `c${i}`, name: "bash", input: "ls" }] }
+      : { role: "tool", tool_call_id: `c${i - 1}`, content: "a.py" };
+  const manyTurns = await turnsLine("turns-438k", 438_000 * 2, smallTurn);
+  const emptyTurns = await turnsLine("empty-turns", 978_000, () => ({}));
+  const heaviest = await turnsLine("heaviest-admitted", 160_000, smallTurn);
+  return {
+    bomb,
+    line,
+    tiny,
+    line60,
+    line60b,
+    line250,
+    gzLine,
+    resolved,
+    evalFile,
+    ids,
+    manyTurns,
+    emptyTurns,
+    heaviest,
+  };
+}
+
+/** A trajectory record of `n` turns on one line (benchmark "heavy"). */
+async function writeTurns(file: string, id: string, n: number, turn: (i: number) => unknown): Promise<string> {
+  const [head, tail] = JSON.stringify(
+    trajectoryFixture({ id, benchmark: "heavy", task: { id }, turns: ["TURNS"] }),
+  ).split('"TURNS"') as [string, string];
+  await pipeline(
+    Readable.from(
+      (function* () {
+        yield head;
+        for (let i = 0; i < n; i += 10_000)
+          yield `${i ? "," : ""}${Array.from({ length: Math.min(10_000, n - i) }, (_, k) => JSON.stringify(turn(i + k))).join(",")}`;
+        yield `${tail}\n`;
+      })(),
+    ),
+    fs.createWriteStream(file),
+  );
+  return file;
 }
 
 /** A trajectory record of one tool output of PADDING, as its text before and after the output. */
@@ -158,6 +220,8 @@ function randomFillBase64(target: Buffer): void {
 type Figure = {
   file: string;
   size: string;
+  /** What the upload reserved from the imports' memory budget (all of it sent together: their sum). */
+  reserved_mb: number;
   status: number;
   answer: string;
   seconds: number;
@@ -168,9 +232,13 @@ type Figure = {
 };
 
 /** One upload through the Import page's route: its status and the answer's last line, said shortly. */
-async function upload(app: RunningApp, file: string, resolved?: string): Promise<{ status: number; answer: string }> {
+async function upload(
+  app: RunningApp,
+  file: string,
+  resolved: readonly string[] = [],
+): Promise<{ status: number; answer: string }> {
   const form = new FormData();
-  if (resolved) form.append("resolved", await fs.openAsBlob(resolved), path.basename(resolved));
+  for (const r of resolved) form.append("resolved", await fs.openAsBlob(r), path.basename(r));
   form.append("file", await fs.openAsBlob(file), path.basename(file));
   const res = await fetch(`${app.base}/api/imports`, {
     method: "POST",
@@ -235,16 +303,22 @@ async function measured<T>(rss: () => number, base: string, work: () => Promise<
 }
 
 /** Uploads sent together (one or several), measured as one case. */
-async function send(app: RunningApp, name: string, files: string[], resolved?: string): Promise<Figure> {
+async function send(app: RunningApp, name: string, files: string[], resolved: string[] = []): Promise<Figure> {
   const m = await measured(
     () => serverRss(app),
     app.base,
     () => Promise.all(files.map((f) => upload(app, f, resolved))),
   );
-  const bytes = [...files, ...(resolved ? [resolved] : [])].reduce((n, f) => n + fs.statSync(f).size, 0);
+  const bytes = [...files, ...resolved].reduce((n, f) => n + fs.statSync(f).size, 0);
   return {
     file: name,
     size: formatBytes(bytes),
+    reserved_mb: Math.round(
+      files.reduce(
+        (n, f) => n + importMemory([...weighed(f, true), ...resolved.flatMap((r) => weighed(r, false))], readLimits()),
+        0,
+      ) / MiB,
+    ),
     status: Math.max(...m.out.map((o) => o.status)),
     answer: m.out.map((o) => o.answer).join(" | "),
     seconds: m.seconds,
@@ -253,6 +327,16 @@ async function send(app: RunningApp, name: string, files: string[], resolved?: s
     health_failures: m.health_failures,
     health_slowest_ms: m.health_slowest_ms,
   };
+}
+
+/** A file as an upload weighs it on arrival (lib/import/read/weight.ts), to work out what it reserves. */
+function weighed(file: string, records: boolean) {
+  const w = new TextWeigher();
+  const fd = fs.openSync(file, "r");
+  const chunk = Buffer.alloc(MiB);
+  for (let n = fs.readSync(fd, chunk); n > 0; n = fs.readSync(fd, chunk)) w.push(chunk.subarray(0, n));
+  fs.closeSync(fd);
+  return [{ name: file, bytes: w.bytes, weight: records ? fileWeight(file, w) : w.weight }];
 }
 
 /** A process's resident memory, with its children's. */
@@ -273,8 +357,8 @@ function treeRss(pid: number): number {
  * Three judges over the two 60 MB trajectories, asked by the command line's worker (judge run, the
  * 512 MB heap) of a fake provider in a process of its own: the worker's peak memory.
  */
-async function judgeRun(app: RunningApp, url: string): Promise<Figure> {
-  log("a judge run of three judges over the 60 MB trajectories");
+async function judgeRun(app: RunningApp, url: string, benchmark: string, what: string, size: string): Promise<Figure> {
+  log(`a judge run of three judges over ${what}`);
   const answer = JSON.stringify({
     UPSTREAM: "NOT_ATTEMPTED",
     LOCAL_GIT: "ATTEMPTED",
@@ -307,7 +391,7 @@ async function judgeRun(app: RunningApp, url: string): Promise<Figure> {
     });
   try {
     const judges = ["big-j1", "big-j2", "big-j3"];
-    for (const j of judges) {
+    for (const j of benchmark === "big" ? judges : []) {
       const added = await finished(
         cli(["judge", "add", j, "--base-url", providerUrl, "--model", j, "--concurrency", "8"]),
       );
@@ -318,7 +402,7 @@ async function judgeRun(app: RunningApp, url: string): Promise<Figure> {
       () => (child?.pid ? treeRss(child.pid) : 0),
       app.base,
       async () => {
-        child = cli(["judge", "run", ...judges, "--benchmark", "big"]);
+        child = cli(["judge", "run", ...judges, "--benchmark", benchmark]);
         return finished(child);
       },
     );
@@ -329,8 +413,9 @@ async function judgeRun(app: RunningApp, url: string): Promise<Figure> {
         .filter((l) => /asked|failed/.test(l))
         .at(-1) ?? m.out.said.slice(-200);
     return {
-      file: "judge run, 3 × 60 MB",
-      size: "2 × 60.0 MB",
+      file: `judge run, ${what}`.slice(0, 22),
+      size,
+      reserved_mb: 0,
       status: m.out.code ?? -1,
       answer: `exit ${m.out.code}; ${summary.trim()}`.slice(0, 160),
       seconds: m.seconds,
@@ -359,7 +444,7 @@ try {
   const figures: Figure[] = [];
   const small = path.join(dir, "small.jsonl");
   fs.writeFileSync(small, `${JSON.stringify(trajectoryFixture({ id: "small", task: { id: "small" } }))}\n`);
-  const cases: Array<[string, string[], string?]> = [
+  const cases: Array<[string, string[], string[]?]> = [
     ["bomb.jsonl.gz", [files.bomb]],
     ["one-line.jsonl", [files.line]],
     ["tiny.jsonl", [files.tiny]],
@@ -367,27 +452,39 @@ try {
     ["two 60 MB at once", [files.line60, files.line60b]],
     ["output-250mb.jsonl", [files.line250]],
     ["output-250mb.jsonl.gz", [files.gzLine]],
-    ["resolved 400 MB", [small], files.resolved],
+    ["resolved 400 MB", [small], [files.resolved]],
     ["entries-150k.eval", [files.evalFile]],
+    ["resolved, 5.25M ids", [small], [files.ids]],
+    ["four such in one", [small], [files.ids, files.ids, files.ids, files.ids]],
+    ["438,000 small turns", [files.manyTurns]],
+    ["978,000 empty turns", [files.emptyTurns]],
+    ["heaviest admitted", [files.heaviest]],
   ];
   for (const [name, list, resolved] of cases) {
     log(`sending ${name}`);
     figures.push(await send(app, name, list, resolved));
   }
-  if (target.kind === "postgres") figures.push(await judgeRun(app, target.url));
+  if (target.kind === "postgres") {
+    figures.push(await judgeRun(app, target.url, "big", "3 × 60 MB", "2 × 60.0 MB"));
+    figures.push(
+      await judgeRun(app, target.url, "heavy", "3 × heaviest", formatBytes(fs.statSync(files.heaviest).size)),
+    );
+  }
   console.log(
     `\n${describeTarget(target)}, ${os.cpus().length} cores; the server at ${Math.round(idle / MiB)} MB RSS ` +
       `before the uploads, ${Math.round(serverRss(app) / MiB)} MB after\n`,
   );
   const row = (...cells: string[]) =>
-    console.log(cells.map((c, i) => c.padEnd([22, 10, 6, 8, 10, 22, 0][i]!)).join(" "));
-  row("file", "size", "HTTP", "seconds", "peak RSS", "health (failed/polls)", "answer");
+    console.log(cells.map((c, i) => c.padEnd([22, 10, 6, 8, 9, 10, 22, 0][i]!)).join(" "));
+  console.log(`the imports' memory budget: ${Math.round(workBudgetBytes(config()) / MiB)} MB (half the heap)`);
+  row("file", "size", "HTTP", "seconds", "reserved", "peak RSS", "health (failed/polls)", "answer");
   for (const f of figures)
     row(
       f.file.slice(0, 22),
       f.size,
       String(f.status),
       String(f.seconds),
+      `${f.reserved_mb} MB`,
       `${f.peak_rss_mb} MB`,
       `${f.health_failures}/${f.health_polls}, slowest ${f.health_slowest_ms} ms`,
       f.answer,

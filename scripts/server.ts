@@ -5,15 +5,30 @@
 import cluster from "node:cluster";
 import http from "node:http";
 import next from "next";
+import { V1_ROUTES } from "@/lib/api/v1-spec";
 import { authSecret } from "@/lib/auth/secret";
 import { ConfigError, config } from "@/lib/config";
 import { currentDb, preparedQuery } from "@/lib/db-connect";
 import { stampClientAddress, type Trust, trustFor } from "@/lib/server/client-address";
 import { PageCache, sendKept } from "@/lib/server/page-cache";
-import { actionBodyRefusal, unreadablePath } from "@/lib/server/request-checks";
+import {
+  actionBodyRefusal,
+  apiErrorBody,
+  apiRouteRefusal,
+  isApiPath,
+  unreadablePath,
+} from "@/lib/server/request-checks";
 import { supervise } from "@/lib/server/supervisor";
 
 const dev = process.argv.includes("--dev");
+/** The API's routes and their methods, as its description lists them, and the description itself. */
+const API_ROUTES = [
+  ...[...new Set(V1_ROUTES.map((r) => r.path))].map((path) => ({
+    path,
+    methods: V1_ROUTES.filter((r) => r.path === path).map((r) => r.method),
+  })),
+  { path: "/openapi.json", methods: ["get"] },
+];
 let port: number;
 let trust: Trust;
 let processes: number;
@@ -74,15 +89,37 @@ if (!dev && cluster.isPrimary) {
   };
   const server = http.createServer((req, res) => {
     stampClientAddress(req, trust);
-    const unreadable = unreadablePath(req.url ?? "/");
+    const target = req.url ?? "/";
+    const unreadable = unreadablePath(target);
     const refused = unreadable ? { status: 400, reason: unreadable } : actionBodyRefusal(req.method, req.headers);
-    if (refused) {
+    const api = refused ? null : apiRouteRefusal(req.method, target, API_ROUTES);
+    if (refused || api) {
       // The body is read and dropped, so a client still sending it gets the answer rather than a reset.
       req.resume();
-      res.writeHead(refused.status, { "content-type": "text/plain; charset=utf-8" });
-      return void res.end(`${refused.reason}\n`);
+      if (api || isApiPath(target)) {
+        const status = api?.status ?? refused!.status;
+        const code = api?.code ?? (status === 400 ? "BAD_INPUT" : "TOO_LARGE");
+        res.writeHead(status, { "content-type": "application/json", ...(api?.allow ? { allow: api.allow } : {}) });
+        return void res.end(apiErrorBody(code, api?.message ?? refused!.reason));
+      }
+      res.writeHead(refused!.status, { "content-type": "text/plain; charset=utf-8" });
+      return void res.end(`${refused!.reason}\n`);
     }
     void serve(req, res);
+  });
+  // What Node refuses before a request is read (headers too large: 431; a malformed request: 400),
+  // answered as the API answers: its address is not known yet.
+  server.on("clientError", (e: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return void socket.destroy();
+    const [status, code, message] =
+      e.code === "HPE_HEADER_OVERFLOW"
+        ? [431, "TOO_LARGE", "the request's headers are larger than the server reads (16 KB)"]
+        : [400, "BAD_INPUT", "the request could not be read as HTTP"];
+    const body = apiErrorBody(code, message);
+    socket.end(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
   });
   server.listen(port, () => {
     if (cluster.isPrimary) console.error(`serving on http://localhost:${port}`);

@@ -2,6 +2,8 @@
 // from which /api/v1/openapi.json is written (openApiDocument), so the description cannot drift from
 // what the routes accept. Pure: no database, no server.
 import { z } from "zod";
+import { PG_INT_MAX } from "@/lib/domain/params";
+import { REPORT_FORMATS } from "@/lib/domain/report-formats";
 import { RULE_ON } from "@/lib/domain/rules";
 import { TrajectoryFilterSchema } from "@/lib/domain/trajectory-filter";
 import { CATEGORIES } from "@/lib/domain/verdicts";
@@ -27,7 +29,13 @@ export const V1_QUERIES = {
     strict: flag.optional().describe("refuse the file if it has any warning"),
   }),
   trajectories: TrajectoryFilterSchema.omit({ sort: true, dir: true, page: true }).extend({
-    after: z.coerce.number().int().min(0).default(0).describe("the `next` of the page before (0: the first page)"),
+    after: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(PG_INT_MAX)
+      .default(0)
+      .describe("the `next` of the page before (0: the first page)"),
     limit: z.coerce.number().int().min(1).max(500).default(100).describe("rows on the page"),
   }),
   rulesTest: TrajectoryFilterSchema.pick(Object.fromEntries(RULE_TEST_FILTERS.map((k) => [k, true])) as never).extend({
@@ -41,10 +49,13 @@ export const V1_QUERIES = {
   }),
 } as const;
 
-/** A request's query, parsed strictly by its route's schema (a ZodError names a bad parameter: 400). */
-export function queryOf<S extends z.ZodType>(schema: S, request: Request): z.output<S> {
+/**
+ * A request's query, parsed strictly by its route's schema: a parameter it does not take, or a bad
+ * value, is a ZodError naming it (400).
+ */
+export function queryOf<S extends z.ZodObject>(schema: S, request: Request): z.output<S> {
   const params = new URL(request.url).searchParams;
-  return schema.parse(Object.fromEntries([...params].filter(([, v]) => v !== ""))) as z.output<S>;
+  return schema.strict().parse(Object.fromEntries([...params].filter(([, v]) => v !== ""))) as z.output<S>;
 }
 
 type Route = {
@@ -74,7 +85,7 @@ export const V1_ROUTES: Route[] = [
     query: "results",
     summary: "The result table, as `results` prints it",
     scope: "read",
-    produces: ["application/json", "text/csv", "application/x-latex"],
+    produces: Object.values(REPORT_FORMATS).map((f) => f.type),
   },
   {
     method: "get",
@@ -82,7 +93,7 @@ export const V1_ROUTES: Route[] = [
     query: "agreement",
     summary: "Human-vs-judge agreement, as `agreement` prints it",
     scope: "read",
-    produces: ["application/json", "text/csv", "application/x-latex"],
+    produces: Object.values(REPORT_FORMATS).map((f) => f.type),
   },
   {
     method: "get",
@@ -119,19 +130,16 @@ export const V1_ROUTES: Route[] = [
   },
 ];
 
-const ERROR = {
-  description: "refused",
-  content: {
-    "application/json": {
-      schema: {
-        type: "object",
-        properties: {
-          error: { type: "object", properties: { code: { type: "string" }, message: { type: "string" } } },
-        },
-      },
-    },
-  },
-};
+/** Every refusal's body (lib/api/v1.ts's apiError writes it; the description's errors are this schema). */
+export const ApiErrorSchema = z.object({
+  error: z.object({ code: z.string().describe("what kind of refusal"), message: z.string() }),
+});
+export type ApiErrorBody = z.infer<typeof ApiErrorSchema>;
+
+const ERROR = (description: string) => ({
+  description,
+  content: { "application/json": { schema: z.toJSONSchema(ApiErrorSchema) } },
+});
 
 function parameters(query: keyof typeof V1_QUERIES | null): unknown[] {
   if (!query) return [];
@@ -171,17 +179,21 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
         "200": { description: "the answer", content: Object.fromEntries(r.produces.map((t) => [t, {}])) },
         ...(r.body
           ? {
+              "413": ERROR("the file is larger than the upload limit"),
               "422": {
                 description: "the file was refused whole, its errors by line",
                 content: { "application/json": {} },
               },
+              "503": ERROR("imports hold as much memory as they may: come back after Retry-After"),
             }
           : {}),
-        "400": ERROR,
-        "401": ERROR,
-        "403": ERROR,
-        "404": ERROR,
-        "429": ERROR,
+        "400": ERROR("a parameter the route does not take, or a bad value, named"),
+        "401": ERROR("no token, or one unknown, revoked or expired"),
+        "403": ERROR("the token lacks the scope, or its person's role does not permit the route"),
+        "404": ERROR("a name (a study, a panel, a rule) or a trajectory that does not exist"),
+        "405": ERROR("a method the route does not take (Allow says which)"),
+        "429": ERROR("more requests than the token's rate limit allows (Retry-After)"),
+        "431": ERROR("headers larger than the server reads"),
       },
     };
   }

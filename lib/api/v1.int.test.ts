@@ -27,6 +27,14 @@ const FILE = jsonl([
 let importer: string;
 let reader: string;
 
+/** A token of both scopes made while its person was a researcher, who now has `role`. */
+async function demotedToken(handle: string, role: "REVIEWER" | "ANNOTATOR"): Promise<string> {
+  await db().user.update({ where: { handle }, data: { role: "RESEARCHER" } });
+  const { token } = await createToken("system", handle, { scopes: ["read", "import"] });
+  await db().user.update({ where: { handle }, data: { role } });
+  return token;
+}
+
 describe("the HTTP API's routes", () => {
   it("gives a researcher a token that imports and a reviewer one that reads", async () => {
     for (const [handle, role] of [
@@ -35,7 +43,14 @@ describe("the HTTP API's routes", () => {
     ] as const)
       await createPerson("system", { handle, email: `${handle}@example.org`, role, password: "password-1" });
     importer = (await createToken("system", "api-res", { scopes: ["read", "import"] })).token;
-    reader = (await createToken("system", "api-rev", { scopes: ["read", "import"] })).token;
+    // A reviewer may not import: a token with that scope is refused, naming the field.
+    await expect(createToken("system", "api-rev", { scopes: ["read", "import"] })).rejects.toMatchObject({
+      code: "BAD_INPUT",
+      field: "scopes",
+      message: "a reviewer may not import: the import scope is for researchers' tokens",
+    });
+    // One made while its person was a researcher, who is a reviewer now: the role decides at each request.
+    reader = await demotedToken("api-rev", "REVIEWER");
   });
 
   it("imports a file sent as the body: 200 with its summary, and again changes nothing", async () => {
@@ -184,7 +199,7 @@ describe("the HTTP API's routes", () => {
       role: "ANNOTATOR",
       password: "password-1",
     });
-    const annotator = (await createToken("system", "api-ann", { scopes: ["read", "import"] })).token;
+    const annotator = await demotedToken("api-ann", "ANNOTATOR");
     const id = String((await db().trajectory.findFirstOrThrow({ where: { externalId: "api-1" } })).id);
     const routes: Array<[string, () => (token: string) => Promise<Response>, [number, number, number]]> = [
       ["results", () => (t) => call(resultsGet, "/api/v1/results", { token: t }), [200, 200, 403]],
@@ -208,5 +223,19 @@ describe("the HTTP API's routes", () => {
       for (const token of [importer, reader, annotator]) got.push((await route()(token)).status);
       expect([what, ...got]).toEqual([what, ...expected]);
     }
+  });
+
+  it("says what it answers: unknown parameters, ids out of range and unknown panels are refused as described", async () => {
+    const unknown = await call(resultsGet, "/api/v1/results?format=csv&colour=red", { token: importer });
+    expect(unknown.status).toBe(400);
+    expect((await errorOf(unknown)).message).toMatch(/colour/);
+    // A cursor past the database's integers: 400, never a 500.
+    const past = await call(listGet, "/api/v1/trajectories?after=2147483648", { token: importer });
+    expect(past.status).toBe(400);
+    expect((await errorOf(past)).message).toMatch(/after/);
+    // A panel that does not exist: 404, as docs/api.md says of every name.
+    const panel = await call(rulesTestGet, "/api/v1/rules/test?name=git-reflog&panel=nobody", { token: importer });
+    expect(panel.status).toBe(404);
+    expect(await errorOf(panel)).toEqual({ code: "NOT_FOUND", message: 'no panel named "nobody"' });
   });
 });

@@ -8,6 +8,7 @@ import { type Action, type Actor, can } from "@/lib/auth/permissions";
 import { admitToken } from "@/lib/data/tokens";
 import { bearerToken, type TokenScope } from "@/lib/domain/tokens";
 import { AppError, type ErrorCode, errorText } from "@/lib/errors";
+import type { ApiErrorBody } from "./v1-spec";
 
 /** The scope a request needs: importing a file, or reading. */
 const scopeFor = (action: Action): TokenScope => (action === "imports:write" ? "import" : "read");
@@ -19,7 +20,8 @@ export function apiError(
   message: string,
   headers?: HeadersInit,
 ) {
-  return Response.json({ error: { code, message } }, { status, headers });
+  const body: ApiErrorBody = { error: { code, message } };
+  return Response.json(body, { status, headers });
 }
 
 /**

@@ -69,7 +69,7 @@ export async function comparePanelsNamed(name: string, withName?: string): Promi
 
 function named(panels: readonly PanelView[], name: string): PanelView {
   const panel = panels.find((p) => p.name === name);
-  if (!panel) throw new AppError("BAD_INPUT", `no panel named "${name.slice(0, 200)}"`, "panel");
+  if (!panel) throw new AppError("NOT_FOUND", `no panel named "${name.slice(0, 200)}"`, "panel");
   return panel;
 }
 

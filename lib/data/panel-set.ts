@@ -46,7 +46,7 @@ export async function adoptPanel(actor: Actor | null, name: string): Promise<Pan
   return transaction(async (sql) => {
     await lockPanels(sql);
     const panel = await panelNamed(sql, name);
-    if (!panel) throw new AppError("BAD_INPUT", `no panel named "${name.slice(0, 200)}"`, "panel");
+    if (!panel) throw new AppError("NOT_FOUND", `no panel named "${name.slice(0, 200)}"`, "panel");
     if (!panel.inForce) await adopt(sql, actor, panel.id);
     return (await listPanels(sql)).find((p) => p.id === panel.id)!;
   });
@@ -73,7 +73,7 @@ export async function underPanel<T>(name: string, fn: () => Promise<T>): Promise
         // The agreement's tallies are not kept in a transaction rolled back: read from the rows.
         await sql.query(`SELECT set_config('shortcut_audit.agreement_from_rows', 'on', true)`);
         const panel = await panelNamed(sql, name);
-        if (!panel) throw new AppError("BAD_INPUT", `no panel named "${name.slice(0, 200)}"`, "panel");
+        if (!panel) throw new AppError("NOT_FOUND", `no panel named "${name.slice(0, 200)}"`, "panel");
         if (!panel.inForce) await adopt(sql, null, panel.id);
         out = { value: await inScope({ prisma: tx as unknown as PrismaClient, sql }, fn) };
         throw rolledBack;

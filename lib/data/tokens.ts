@@ -35,6 +35,13 @@ export async function createToken(who: Who, handle: string, input: TokenInput): 
   if (!person) throw new AppError("NOT_FOUND", `no person with the handle "${handle.slice(0, 100)}"`, "handle");
   if (who !== "system" && who.id !== person.id)
     throw new AppError("FORBIDDEN", "a token is made by its own person", "handle");
+  // A scope the person's role could never use is refused, not granted to lie unused.
+  if (scopes.includes("import") && !can(person.role, "imports:write"))
+    throw new AppError(
+      "BAD_INPUT",
+      `a ${person.role.toLowerCase()} may not import: the import scope is for researchers' tokens`,
+      "scopes",
+    );
   const token = TOKEN_PREFIX + randomBytes(32).toString("base64url");
   const row = await db().apiToken.create({
     data: {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { actionBodyRefusal, unreadablePath } from "./request-checks";
+import { actionBodyRefusal, apiRouteRefusal, unreadablePath } from "./request-checks";
 
 describe("unreadable request paths", () => {
   it("refuses percent-encoding that is not UTF-8 and control characters, in any segment", () => {
@@ -29,5 +29,32 @@ describe("server action bodies", () => {
     expect(actionBodyRefusal("POST", { ...action, "content-length": String(1024 * 1024) })).toBeNull();
     expect(actionBodyRefusal("POST", { "content-length": String(10 * 1024 * 1024) })).toBeNull();
     expect(actionBodyRefusal("GET", action)).toBeNull();
+  });
+});
+
+describe("the API's routes, answered in front of Next", () => {
+  const routes = [
+    { path: "/results", methods: ["get"] },
+    { path: "/imports", methods: ["post"] },
+    { path: "/trajectories/{id}", methods: ["get"] },
+  ];
+  it("refuses a method a route does not take (405 with Allow) and an unknown path (404)", () => {
+    expect(apiRouteRefusal("POST", "/api/v1/results?format=csv", routes)).toEqual({
+      status: 405,
+      code: "METHOD_NOT_ALLOWED",
+      message: "/results takes GET, HEAD, OPTIONS, not POST",
+      allow: "GET, HEAD, OPTIONS",
+    });
+    expect(apiRouteRefusal("GET", "/api/v1/imports", routes)?.allow).toBe("POST, OPTIONS");
+    expect(apiRouteRefusal("DELETE", "/api/v1/trajectories/12", routes)?.status).toBe(405);
+    expect(apiRouteRefusal("GET", "/api/v1/nothing", routes)).toMatchObject({ status: 404, code: "NOT_FOUND" });
+    expect(apiRouteRefusal("GET", "/api/v1/trajectories/12/more", routes)?.status).toBe(404);
+  });
+  it("lets through what a route takes, and every address outside the API", () => {
+    expect(apiRouteRefusal("GET", "/api/v1/results?format=csv", routes)).toBeNull();
+    expect(apiRouteRefusal("HEAD", "/api/v1/trajectories/12", routes)).toBeNull();
+    expect(apiRouteRefusal("POST", "/api/v1/imports?name=x.jsonl", routes)).toBeNull();
+    expect(apiRouteRefusal("POST", "/api/imports", routes)).toBeNull();
+    expect(apiRouteRefusal("GET", "/results", routes)).toBeNull();
   });
 });

@@ -2,6 +2,7 @@
 // 500: a path no route could read (a segment whose percent-encoding is not UTF-8, %ff, or that
 // decodes to a control character, %00), and a server action's body that Next would not read (over
 // its 1 MB limit, or of a length not given).
+import type { ApiErrorBody } from "@/lib/api/v1-spec";
 
 /** Why this request target's path cannot be read, or null when it can. */
 export function unreadablePath(target: string): string | null {
@@ -33,4 +34,40 @@ export function actionBodyRefusal(
   if (Number(length) > ACTION_BODY_LIMIT)
     return { status: 413, reason: `a form may send at most ${ACTION_BODY_LIMIT / 1024 / 1024} MB` };
   return null;
+}
+
+/** The API's refusal body (docs/api.md): every refusal under /api/v1 is JSON of this shape. */
+export const apiErrorBody = (code: string, message: string) =>
+  `${JSON.stringify({ error: { code, message } } satisfies ApiErrorBody)}\n`;
+
+/** Whether a request target is the API's (its refusals are JSON). */
+export const isApiPath = (target: string) => /^\/api\/v1(\/|$|\?)/.test(target);
+
+/**
+ * A request the API answers in front of Next, as its description says (Next would answer an unknown
+ * path with its HTML page, and a method a route does not take with a bare 405): an unknown path is
+ * 404, a method the route does not take 405 with `Allow`. `routes`: each path (`{id}` a segment) and
+ * its methods. Null: the route's to answer.
+ */
+export function apiRouteRefusal(
+  method: string | undefined,
+  target: string,
+  routes: ReadonlyArray<{ path: string; methods: readonly string[] }>,
+): { status: 404 | 405; code: string; message: string; allow?: string } | null {
+  if (!isApiPath(target)) return null;
+  const path =
+    target
+      .split(/[?#]/, 1)[0]!
+      .replace(/^\/api\/v1/, "")
+      .replace(/\/+$/, "") || "/";
+  const route = routes.find((r) => new RegExp(`^${r.path.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(path));
+  if (!route)
+    return { status: 404, code: "NOT_FOUND", message: `no API route ${path} (GET /api/v1/openapi.json lists them)` };
+  const allowed = route.methods.map((m) => m.toUpperCase());
+  if (allowed.includes("GET")) allowed.push("HEAD");
+  allowed.push("OPTIONS");
+  const asked = (method ?? "GET").toUpperCase();
+  if (allowed.includes(asked)) return null;
+  const allow = allowed.join(", ");
+  return { status: 405, code: "METHOD_NOT_ALLOWED", message: `${path} takes ${allow}, not ${asked}`, allow };
 }

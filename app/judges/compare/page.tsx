@@ -78,7 +78,8 @@ async function Compared(props: { panel: string; with?: string; canAdopt: boolean
     const view = await comparisonNow(props.panel, props.with);
     return <Comparison view={view} canAdopt={props.canAdopt} />;
   } catch (e) {
-    if (e instanceof AppError && e.code === "BAD_INPUT") return <Problem text={e.message} />;
+    if (e instanceof AppError && (e.code === "BAD_INPUT" || e.code === "NOT_FOUND"))
+      return <Problem text={e.message} />;
     throw e;
   }
 }

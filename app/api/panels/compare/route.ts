@@ -47,7 +47,7 @@ export async function GET(request: Request) {
       },
     });
   } catch (e) {
-    if (e instanceof AppError && e.code === "BAD_INPUT") return Response.json({ error: e.message }, { status: 400 });
+    if (e instanceof AppError) return Response.json({ error: e.message }, { status: e.status });
     throw e;
   }
 }
