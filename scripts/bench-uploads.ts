@@ -127,8 +127,10 @@ async function makeFiles() {
     Readable.from(
       (function* () {
         yield '{"resolved": [';
-        for (let i = 0; i < 5_250_000; i += 50_000)
-          yield `${Array.from({ length: 50_000 }, (_, k) => `"o__r-${i + k}"`).join(",")}${i + 50_000 < 5_250_000 ? "," : ""}`;
+        for (let i = 0; i < 5_250_000; i += 50_000) {
+          const ids = Array.from({ length: 50_000 }, (_, k) => `"o__r-${i + k}"`);
+          yield `${i ? "," : ""}${ids.join(",")}`;
+        }
         yield "]}";
       })(),
     ),
@@ -169,8 +171,10 @@ async function writeTurns(file: string, id: string, n: number, turn: (i: number)
     Readable.from(
       (function* () {
         yield head;
-        for (let i = 0; i < n; i += 10_000)
-          yield `${i ? "," : ""}${Array.from({ length: Math.min(10_000, n - i) }, (_, k) => JSON.stringify(turn(i + k))).join(",")}`;
+        for (let i = 0; i < n; i += 10_000) {
+          const turns = Array.from({ length: Math.min(10_000, n - i) }, (_, k) => JSON.stringify(turn(i + k)));
+          yield `${i ? "," : ""}${turns.join(",")}`;
+        }
         yield `${tail}\n`;
       })(),
     ),
