@@ -4,7 +4,7 @@
 // records, and the cases of issue 25: a trajectory of one 60 MB output (under the 64 MB record
 // limit) alone and two at once, one of a 250 MB output, a .gz that expands about 94 times to such a
 // line, a 400 MB resolved report, and an .eval of 150,000 entries; and issue 61's, records heavy by
-// what they hold: a 60 MB resolved report of 5.25 million ids (alone, and four in one upload), a
+// what they hold: a 60 MB resolved report of 4 million ids (alone, and four in one upload), a
 // 60 MB line of 438,000 small turns, 978,000 empty turns, and the heaviest record the limit admits
 // (11.4 MB of 160,000 small turns). Then, on PostgreSQL, judge runs of three judges over the 60 MB
 // trajectories and over the heaviest admitted one (the command line's worker, against a local fake
@@ -122,12 +122,12 @@ async function makeFiles() {
   zip.end();
   await pipeline(zip.outputStream, fs.createWriteStream(evalFile));
   // Heavy by what they hold (issue 61): many small values within the record limit's bytes.
-  const ids = path.join(dir, "resolved-5m-ids.json");
+  const ids = path.join(dir, "resolved-4m-ids.json");
   await pipeline(
     Readable.from(
       (function* () {
         yield '{"resolved": [';
-        for (let i = 0; i < 5_250_000; i += 50_000) {
+        for (let i = 0; i < 4_000_000; i += 50_000) {
           const ids = Array.from({ length: 50_000 }, (_, k) => `"o__r-${i + k}"`);
           yield `${i ? "," : ""}${ids.join(",")}`;
         }
@@ -394,8 +394,9 @@ async function judgeRun(app: RunningApp, url: string, benchmark: string, what: s
       child.on("exit", (code) => resolve({ code, said }));
     });
   try {
-    const judges = ["big-j1", "big-j2", "big-j3"];
-    for (const j of benchmark === "big" ? judges : []) {
+    // Judges of their own each run: the provider is started anew.
+    const judges = [1, 2, 3].map((n) => `${benchmark}-j${n}`);
+    for (const j of judges) {
       const added = await finished(
         cli(["judge", "add", j, "--base-url", providerUrl, "--model", j, "--concurrency", "8"]),
       );
@@ -458,7 +459,7 @@ try {
     ["output-250mb.jsonl.gz", [files.gzLine]],
     ["resolved 400 MB", [small], [files.resolved]],
     ["entries-150k.eval", [files.evalFile]],
-    ["resolved, 5.25M ids", [small], [files.ids]],
+    ["resolved, 4M ids", [small], [files.ids]],
     ["four such in one", [small], [files.ids, files.ids, files.ids, files.ids]],
     ["438,000 small turns", [files.manyTurns]],
     ["978,000 empty turns", [files.emptyTurns]],

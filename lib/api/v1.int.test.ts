@@ -225,7 +225,7 @@ describe("the HTTP API's routes", () => {
     }
   });
 
-  it("says what it answers: unknown parameters, ids out of range and unknown panels are refused as described", async () => {
+  it("says what it answers: unknown parameters, ids out of range, unknown panels refused as described", async () => {
     const unknown = await call(resultsGet, "/api/v1/results?format=csv&colour=red", { token: importer });
     expect(unknown.status).toBe(400);
     expect((await errorOf(unknown)).message).toMatch(/colour/);

@@ -3,7 +3,7 @@
 // record limit by what it holds, once took more memory in issues than the whole import may hold.
 import { z } from "zod";
 
-/** Problems a list keeps with their place; past them, only how many more elements were bad. */
+/** Bad elements a list names with their problems; past them, the list is not checked further. */
 export const MAX_LIST_ISSUES = 20;
 
 /** A list of `element`s, its problems kept to the first MAX_LIST_ISSUES bad elements' (`what`: the list's error). */
@@ -18,12 +18,17 @@ export function boundedList<T extends z.ZodType>(element: T, what: string) {
         continue;
       }
       bad += 1;
-      if (bad <= MAX_LIST_ISSUES)
-        for (const issue of r.error.issues)
-          ctx.addIssue({ code: "custom", message: issue.message, path: [i, ...issue.path] });
+      for (const issue of r.error.issues)
+        ctx.addIssue({ code: "custom", message: issue.message, path: [i, ...issue.path] });
+      // The record is refused already: the rest is not checked (978,000 bad turns took 6 s to check).
+      if (bad === MAX_LIST_ISSUES && i + 1 < items.length) {
+        ctx.addIssue({
+          code: "custom",
+          message: `… and the ${items.length - i - 1} elements after these were not checked`,
+        });
+        break;
+      }
     }
-    if (bad > MAX_LIST_ISSUES)
-      ctx.addIssue({ code: "custom", message: `… and ${bad - MAX_LIST_ISSUES} more bad elements like these` });
     return out;
   });
 }

@@ -63,7 +63,7 @@ describe("parseInterchangeRecord", () => {
     expect(r.errors.find((e) => e.field === "prompt")!.message).toBe('prompt must be "vanilla" or "principled"');
   });
 
-  it("keeps the first twenty bad turns' problems, and how many more were bad", () => {
+  it("keeps the first twenty bad turns' problems, and checks no further", () => {
     // 978,000 empty turns once made as many issues, more than an import may hold.
     const r = parseInterchangeRecord({
       ...trajectory,
@@ -74,7 +74,7 @@ describe("parseInterchangeRecord", () => {
     expect(r.errors).toHaveLength(21);
     expect(r.errors[0]).toEqual({ field: "turns.3.role", message: "role must be system, user, assistant or tool" });
     expect(r.errors[19]!.field).toBe("turns.22.role");
-    expect(r.errors[20]).toEqual({ field: "turns", message: "… and 80 more bad elements like these" });
+    expect(r.errors[20]).toEqual({ field: "turns", message: "… and the 80 elements after these were not checked" });
   });
 
   it("requires the natural key fields", () => {
