@@ -124,7 +124,12 @@ async function RulesTable({ writes }: { writes: boolean }) {
             cell: ({ rule: r }) => (
               <>
                 <Link href={ruleHref(r.name)}>{shownText(r.name)}</Link>
-                {r.enabled ? null : <small className="sub">disabled</small>}
+                {r.enabled ? null : <small className="sub">disabled: not scanned</small>}
+                {r.stopped ? (
+                  <small className="sub warn" role="note">
+                    stopped: {r.stopped}; it marks nothing until a new version replaces it
+                  </small>
+                ) : null}
               </>
             ),
           },

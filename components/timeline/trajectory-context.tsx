@@ -6,19 +6,28 @@ import { NetworkMark } from "@/components/ui/network-mark";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
 import type { getSiblings } from "@/lib/data/trajectory";
 import type { SuspectMark } from "@/lib/domain/rules";
+import { shownText } from "@/lib/domain/text";
 import { COMPARE_MAX, compareHref, stepHref } from "@/lib/domain/timeline";
 import { CATEGORY_LABELS } from "@/lib/domain/verdicts";
 
 export function SuspectIndex({
   trajectoryId,
   suspects,
+  leftOut = [],
 }: {
   trajectoryId: number | string;
   suspects: Array<{ step: number; marks: SuspectMark[] }>;
+  /** Why marks may be missing: a rule stopped for running past its limit, or these marks cut short. */
+  leftOut?: readonly string[];
 }) {
   return (
     <section aria-labelledby="suspects">
       <h2 id="suspects">Suspect steps</h2>
+      {leftOut.map((l) => (
+        <p key={l} className="note" role="note">
+          {shownText(l)}
+        </p>
+      ))}
       {suspects.length === 0 ? (
         <p className="empty">No tool call matches a suspect rule.</p>
       ) : (

@@ -18,8 +18,10 @@ import { ruleFigures } from "./rule-figures";
 import { getRuleHits } from "./rule-hits";
 import { ruleHitsCaughtUp, ruleHitsCoverage, scanRuleHits, scanStep } from "./rule-matches";
 import { firedIds } from "./rule-scans";
-import { hitsSql, RULE_SCAN_LOCK, RULES_IN_FORCE, setRuleEnabled, writeRule } from "./rules";
+import { testRule } from "./rule-test";
+import { hitsSql, RULE_SCAN_LOCK, RULES_IN_FORCE, rulesNow, setRuleEnabled, writeRule } from "./rules";
 import { transaction } from "./sql";
+import { getSuspectSteps, marksLeftOut } from "./trajectory";
 
 const COMMANDS = ["pip download foo", "git log --all", "ls", "cat FETCH_HEAD", "curl https://github.com/a/b"];
 const OUTPUTS = ["saved foo", "FETCH_HEAD updated", "nothing here", "Recall the fix", "", "fetch_head in lower case"];
@@ -112,10 +114,11 @@ async function apply(o: Op): Promise<void> {
 type Hit = { ruleId: number; id: number; step: number };
 const key = (h: Hit) => `${h.ruleId}:${h.id}:${h.step}`;
 
-/** What the rules in force find now, scanning every text; and what is kept of them. */
+/** What the enabled rules in force find now, scanning every text; and what is kept of every rule in force. */
 async function bothWays(): Promise<{ scanned: string[]; kept: string[] }> {
   return transaction(async (sql) => {
-    const scanned = await sql.query<Hit>(`SELECT DISTINCT "ruleId", id, step FROM (${hitsSql("true")}) h`);
+    // A disabled version is never scanned: nothing of it is kept.
+    const scanned = await sql.query<Hit>(`SELECT DISTINCT "ruleId", id, step FROM (${hitsSql("l.enabled")}) h`);
     const kept = await sql.query<Hit>(
       `SELECT m."ruleId", m."trajectoryId" AS id, m.step FROM rule_match m
         WHERE m."ruleId" IN (SELECT id FROM ${RULES_IN_FORCE} r)`,
@@ -175,11 +178,12 @@ describe("the rules' kept hits", () => {
         const { scanned, kept } = await bothWays();
         expect(kept).toEqual(scanned);
 
-        // The readers: each enabled rule's trajectories, the table by condition, the Rules page.
+        // The readers: each enabled rule's trajectories, the table by condition, the Rules page (a disabled
+        // rule is not scanned: it finds nothing).
         const truth = await transaction((sql) =>
           sql.query<{ name: string; enabled: boolean; category: string; ids: number[]; steps: number }>(
             `SELECT name, enabled, category, array_agg(DISTINCT id ORDER BY id) AS ids, count(*)::int AS steps
-              FROM (SELECT DISTINCT l.name, l.enabled, l.category, h.id, h.step FROM (${hitsSql("true")}) h
+              FROM (SELECT DISTINCT l.name, l.enabled, l.category, h.id, h.step FROM (${hitsSql("l.enabled")}) h
                     JOIN rule l ON l.id = h."ruleId") x GROUP BY 1, 2, 3`,
           ),
         );
@@ -240,6 +244,95 @@ describe("the rules' kept hits", () => {
       } finally {
         await other.end();
       }
+    },
+  );
+
+  it("a rule's own options (?x), a director ***= and (?i) stand with ignoring case, tried or saved", async () => {
+    const outcome = await runImport(
+      { fileName: "rm-options.jsonl", format: "interchange" },
+      asLines([run(30, [[0, 1, 0]])] as never[]),
+    );
+    expect(outcome.ok).toBe(true);
+    const id = (await transaction((sql) => sql.query<{ id: number }>(`SELECT max(id) AS id FROM trajectory`)))[0]!.id;
+    // Each finds "pip download" in t30's first command, ignoring case (before, (?i) was put before the
+    // pattern: with its own options first, PostgreSQL refused it, a 500 on every route that tried it).
+    for (const pattern of [String.raw`(?x) PIP \s DOWNLOAD`, "***=PIP DOWNLOAD", "(?i)pip download"]) {
+      const tried = await testRule(
+        { name: null, category: "UPSTREAM", on: "command", pattern, ignoreCase: true },
+        { benchmark: "rm" },
+      );
+      expect(
+        tried.samples.filter((x) => x.trajectoryId === id),
+        pattern,
+      ).toHaveLength(1);
+      expect(tried.samples.find((x) => x.trajectoryId === id)!.match.toLowerCase(), pattern).toBe("pip download");
+      await writeRule(null, {
+        name: "rm-own-options",
+        category: "UPSTREAM",
+        on: "command",
+        pattern,
+        ignore_case: true,
+      });
+      await scanRuleHits();
+      expect((await firedIds({ rule: "rm-own-options" })).includes(id), pattern).toBe(true);
+      expect(
+        (await getSuspectSteps(id)).some((st) => st.marks.some((m) => m.rule === "rm-own-options")),
+        pattern,
+      ).toBe(true);
+    }
+    await setRuleEnabled(null, "rm-own-options", false);
+  });
+
+  // A pattern that runs away (back-references over a 300-character output: seconds a text), under a
+  // limit of 200 ms a step: PostgreSQL only, the embedded database has no time limit a statement.
+  it.runIf(process.env.DATABASE_URL)(
+    "a saved rule that runs past its limit is stopped for good, said, and marks nothing; the rest go on",
+    async () => {
+      const slow = trajectoryFixture({
+        id: "rm-slow",
+        benchmark: "rm-slow",
+        task: { id: "rm-slow" },
+        turns: [
+          { role: "user", content: "fix it" },
+          { role: "assistant", content: "", tool_calls: [{ id: "c", name: "bash", input: "pip download x" }] },
+          { role: "tool", tool_call_id: "c", content: "ab".repeat(150) },
+        ],
+      });
+      expect((await runImport({ fileName: "rm-slow.jsonl", format: "interchange" }, asLines([slow]))).ok).toBe(true);
+      await scanRuleHits();
+      await writeRule(null, {
+        name: "rm-runaway",
+        category: "OTHER",
+        on: "output",
+        pattern: String.raw`^(.*)(.*)(.*)\3\2\1.$`,
+      });
+      let steps = 0;
+      for (let step = await scanStep(200); step !== "done" && steps < 50; step = await scanStep(200)) steps += 1;
+      expect(steps).toBeLessThan(50); // it ends: no step begins again without end
+      const stopped = (await rulesNow()).find((r) => r.name === "rm-runaway")!;
+      expect(stopped.stopped).toMatch(/^its pattern ran past the scan's limit of 0.2 s on trajectories \d+–\d+$/);
+      // Stopped, the scan has read everything it reads: readers are not kept waiting, a report may be frozen.
+      expect((await ruleHitsCoverage()).unscanned).toBe(0);
+      // The timeline shows the other rules' marks and says why this one is missing.
+      const id = (
+        await transaction((sql) =>
+          sql.query<{ id: number }>(`SELECT id FROM trajectory WHERE "externalId" = 'rm-slow'`),
+        )
+      )[0]!.id;
+      const marks = (await getSuspectSteps(id)).flatMap((st) => st.marks.map((m) => m.rule));
+      expect(marks).not.toContain("rm-runaway");
+      expect(marks.length).toBeGreaterThan(0); // pip download: a built-in upstream rule
+      expect(await marksLeftOut(id)).toEqual([
+        `the rule rm-runaway marks nothing: ${stopped.stopped} (a new version of it is scanned again)`,
+      ]);
+      // A new version replaces it and is scanned; disabled, it is not scanned at all.
+      await writeRule(null, { name: "rm-runaway", category: "OTHER", on: "output", pattern: "abab" });
+      await scanRuleHits();
+      expect((await rulesNow()).find((r) => r.name === "rm-runaway")!.stopped).toBeNull();
+      expect(await firedIds({ rule: "rm-runaway" })).toContain(id);
+      await setRuleEnabled(null, "rm-runaway", false);
+      await scanRuleHits();
+      expect(await firedIds({ rule: "rm-runaway" })).toEqual([]);
     },
   );
 });

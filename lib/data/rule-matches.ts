@@ -22,17 +22,9 @@ import "server-only";
 // when little is left (a small study is read at once).
 import { currentDb, type DbHandle } from "@/lib/db-connect";
 import { currentScope, outsideScope } from "@/lib/db-scope";
-import { RULE_ON, type RuleOn } from "@/lib/domain/rules";
 import { versionKey } from "./data-version";
-import {
-  boundScan,
-  patternProblem,
-  RULE_SCAN_LOCK,
-  RULE_TEXT,
-  RULES_IN_FORCE,
-  ruleMatches,
-  TEXT_SOURCE,
-} from "./rules";
+import { withinLimit } from "./rule-match-writes";
+import { boundScan, RULE_SCAN_LOCK, RULES_IN_FORCE, RULES_SCANNED, SCAN_TIMEOUT_MS } from "./rules";
 import { type Sql, transaction } from "./sql";
 
 /** Trajectories a step reads. */
@@ -55,7 +47,7 @@ const COVERAGE_SQL = `
   SELECT (SELECT count(*) FROM trajectory)::int AS trajectories,
     (SELECT count(*) FROM rule_scan_pending)::int AS pending,
     (SELECT coalesce(max((SELECT count(*) FROM trajectory t WHERE t.id > b.through)), 0)
-       FROM (SELECT DISTINCT coalesce(s.through, 0) AS through FROM ${RULES_IN_FORCE} l
+       FROM (SELECT DISTINCT coalesce(s.through, 0) AS through FROM ${RULES_SCANNED} l
                LEFT JOIN rule_scan s ON s."ruleId" = l.id) b)::int AS behind`;
 
 export async function coverageIn(sql: Sql): Promise<RuleHitsCoverage> {
@@ -96,123 +88,78 @@ export async function markForScan(sql: Sql, ids: readonly number[]): Promise<voi
     );
 }
 
-/**
- * Whether a pattern can stand as one branch of an alternation: no back-reference (its number would
- * name another group) and no embedded options or director (PostgreSQL takes them only at the head
- * of a whole pattern). Others are matched on their own.
- */
-const branchable = (pattern: string) => !/\\[1-9]/.test(pattern) && !/\(\?[a-z]|^\*\*\*/.test(pattern);
-
-/**
- * Writes the matches of rules `ruleIds` in trajectories `ids`. Each rule's own pattern decides; but
- * most texts match no rule, and a regular expression is dear to run (sixteen rules on 4,000 commands:
- * 64,000 runs, 0.3 s), so a text is first matched once against all of its kind's patterns as one
- * alternation, ignoring case (which finds all that any of them finds, and more), and only the texts
- * it keeps are matched rule by rule.
- */
-async function writeMatches(sql: Sql, ruleIds: readonly number[], ids: readonly number[]): Promise<void> {
-  const rules = await sql.query<{ id: number; on: RuleOn; pattern: string }>(
-    `SELECT id, "on", pattern FROM rule WHERE id = ANY($1::int[])`,
-    [ruleIds],
-  );
-  for (const on of RULE_ON) {
-    const own = rules.filter((r) => r.on === on);
-    if (!own.length) continue;
-    const { table, where } = TEXT_SOURCE[on];
-    const text = RULE_TEXT[on]("x");
-    const joined = own.filter((r) => branchable(r.pattern));
-    const alone = own.filter((r) => !branchable(r.pattern));
-    const union = joined.map((r) => `(?:${r.pattern})`).join("|");
-    if (joined.length && (await patternProblem(sql, union, true)) === null)
-      await sql.query(
-        `INSERT INTO rule_match ("ruleId", "trajectoryId", step)
-         SELECT DISTINCT l.id, c."trajectoryId", c.step
-           FROM (SELECT x."trajectoryId", x.step, ${text} AS text FROM ${table}
-                  WHERE ${where} AND x."trajectoryId" = ANY($1::int[]) AND ${text} ~* $2 OFFSET 0) c
-           JOIN rule l ON l.id = ANY($3::int[]) AND ${ruleMatches("l", "c.text")}
-         ON CONFLICT DO NOTHING`,
-        [ids, union, joined.map((r) => r.id)],
-      );
-    else alone.push(...joined);
-    if (alone.length)
-      await sql.query(
-        `INSERT INTO rule_match ("ruleId", "trajectoryId", step)
-         SELECT DISTINCT l.id, x."trajectoryId", x.step FROM rule l JOIN ${table}
-             ON ${where} AND x."trajectoryId" = ANY($1::int[]) AND ${ruleMatches("l", text)}
-          WHERE l.id = ANY($2::int[])
-         ON CONFLICT DO NOTHING`,
-        [ids, alone.map((r) => r.id)],
-      );
-  }
-}
-
 type Step = "more" | "done" | "busy";
 
 /**
- * One step of the scan: "more" when it wrote something, "done" when nothing was left, "busy" when
- * another process holds the scan.
+ * One step of the scan: "more" when it wrote something (or stopped a rule that ran past `limitMs`),
+ * "done" when nothing was left, "busy" when another process holds the scan.
  */
-export async function scanStep(): Promise<Step> {
+export async function scanStep(limitMs = SCAN_TIMEOUT_MS): Promise<Step> {
   return transaction(async (sql) => {
     const [{ free }] = (await sql.query<{ free: boolean }>(
       `SELECT pg_try_advisory_xact_lock(${RULE_SCAN_LOCK}) AS free`,
     )) as [{ free: boolean }];
     if (!free) return "busy";
-    await boundScan(sql);
+    await boundScan(sql, limitMs);
     // A step reads 200 trajectories' texts by their ids. Before the tables have statistics (a study
     // just imported, autovacuum not yet by), the planner may choose to read every text instead: at
     // 150,000 trajectories a step then took 28 s, not 0.1 s.
     await sql.query(`SET LOCAL enable_seqscan = off`);
-    // Versions no longer in force (a rule written since): their matches go, then their place in the scan.
-    const gone = `SELECT s."ruleId" FROM rule_scan s WHERE s."ruleId" NOT IN (SELECT id FROM ${RULES_IN_FORCE} r)`;
+    // Versions no longer in force (a rule written since) or disabled: their matches go, then their place
+    // in the scan. One stopped by its time limit keeps its place, marked, and is read no more.
+    const gone = `SELECT s."ruleId" FROM rule_scan s
+      WHERE s."ruleId" NOT IN (SELECT id FROM ${RULES_IN_FORCE} r WHERE r.enabled)`;
     await sql.query(`DELETE FROM rule_match WHERE "ruleId" IN (${gone})`);
     await sql.query(`DELETE FROM rule_scan WHERE "ruleId" IN (${gone})`);
-    await sql.query(`INSERT INTO rule_scan ("ruleId") SELECT id FROM ${RULES_IN_FORCE} r ON CONFLICT DO NOTHING`);
-
-    // Trajectories on the list, and free: an import writing one holds it (the entry or the row) and
-    // puts it on the list again. Nothing here waits for a lock an import holds, so a step and an
-    // import never wait for each other in a circle; the rows kept are locked for the FK checks ahead.
-    const listed = await sql.query<{ id: number }>(
-      `SELECT "trajectoryId" AS id FROM rule_scan_pending ORDER BY 1 LIMIT ${CHUNK} FOR UPDATE SKIP LOCKED`,
-    );
-    const pending = await freeOf(
-      sql,
-      listed.map((p) => p.id),
-    );
-    if (pending.length) {
-      await sql.query(`DELETE FROM rule_match WHERE "trajectoryId" = ANY($1::int[])`, [pending]);
-      const inForce = await sql.query<{ id: number }>(`SELECT id FROM ${RULES_IN_FORCE} r`);
-      await writeMatches(
-        sql,
-        inForce.map((r) => r.id),
-        pending,
-      );
-      await sql.query(`DELETE FROM rule_scan_pending WHERE "trajectoryId" = ANY($1::int[])`, [pending]);
-      return "more";
-    }
-
-    // The rules furthest behind, together: they read the same trajectories.
-    const [behind] = await sql.query<{ through: number; rules: number[] }>(
-      `SELECT s.through, array_agg(s."ruleId" ORDER BY s."ruleId") AS rules FROM rule_scan s
-        WHERE s.through < ${ALL} GROUP BY 1 ORDER BY 1 LIMIT 1`,
-    );
-    if (!behind) return "done";
-    const next = await sql.query<{ id: number }>(`SELECT id FROM trajectory WHERE id > $1 ORDER BY id LIMIT ${CHUNK}`, [
-      behind.through,
-    ]);
-    const ids = next.map((t) => t.id);
-    // Up to the first trajectory an import is writing (it waits for that import to end).
-    const writable = new Set(await freeOf(sql, ids));
-    const upTo = ids.findIndex((id) => !writable.has(id));
-    if (upTo === 0) return "busy";
-    const read = upTo === -1 ? ids : ids.slice(0, upTo);
-    if (read.length) await writeMatches(sql, behind.rules, read);
-    await sql.query(`UPDATE rule_scan SET through = $1 WHERE "ruleId" = ANY($2::int[])`, [
-      upTo === -1 && ids.length < CHUNK ? ALL : read.at(-1)!,
-      behind.rules,
-    ]);
-    return "more";
+    await sql.query(`INSERT INTO rule_scan ("ruleId") SELECT id FROM ${RULES_SCANNED} r ON CONFLICT DO NOTHING`);
+    return (await listedStep(sql, limitMs)) ?? (await behindStep(sql, limitMs));
   });
+}
+
+/**
+ * Trajectories on the list, and free: an import writing one holds it (the entry or the row) and puts
+ * it on the list again. Nothing here waits for a lock an import holds, so a step and an import never
+ * wait for each other in a circle; the rows kept are locked for the FK checks ahead. Null: none.
+ */
+async function listedStep(sql: Sql, limitMs: number): Promise<Step | null> {
+  const listed = await sql.query<{ id: number }>(
+    `SELECT "trajectoryId" AS id FROM rule_scan_pending ORDER BY 1 LIMIT ${CHUNK} FOR UPDATE SKIP LOCKED`,
+  );
+  const pending = await freeOf(
+    sql,
+    listed.map((p) => p.id),
+  );
+  if (!pending.length) return null;
+  await sql.query(`DELETE FROM rule_match WHERE "trajectoryId" = ANY($1::int[])`, [pending]);
+  const scanned = await sql.query<{ id: number }>(`SELECT id FROM ${RULES_SCANNED} r`);
+  const ruleIds = scanned.map((r) => r.id);
+  if (await withinLimit(sql, ruleIds, pending, limitMs))
+    await sql.query(`DELETE FROM rule_scan_pending WHERE "trajectoryId" = ANY($1::int[])`, [pending]);
+  return "more";
+}
+
+/** The rules furthest behind, together (they read the same trajectories): their next chunk. */
+async function behindStep(sql: Sql, limitMs: number): Promise<Step> {
+  const [behind] = await sql.query<{ through: number; rules: number[] }>(
+    `SELECT s.through, array_agg(s."ruleId" ORDER BY s."ruleId") AS rules FROM rule_scan s
+      WHERE s.through < ${ALL} AND s.failure IS NULL GROUP BY 1 ORDER BY 1 LIMIT 1`,
+  );
+  if (!behind) return "done";
+  const next = await sql.query<{ id: number }>(`SELECT id FROM trajectory WHERE id > $1 ORDER BY id LIMIT ${CHUNK}`, [
+    behind.through,
+  ]);
+  const ids = next.map((t) => t.id);
+  // Up to the first trajectory an import is writing (it waits for that import to end).
+  const writable = new Set(await freeOf(sql, ids));
+  const upTo = ids.findIndex((id) => !writable.has(id));
+  if (upTo === 0) return "busy";
+  const read = upTo === -1 ? ids : ids.slice(0, upTo);
+  if (read.length && !(await withinLimit(sql, behind.rules, read, limitMs))) return "more";
+  await sql.query(`UPDATE rule_scan SET through = $1 WHERE "ruleId" = ANY($2::int[])`, [
+    upTo === -1 && ids.length < CHUNK ? ALL : read.at(-1)!,
+    behind.rules,
+  ]);
+  return "more";
 }
 
 /** Of these trajectories, those no other transaction is writing or deleting, locked against it until the step ends. */

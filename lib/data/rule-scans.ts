@@ -48,18 +48,18 @@ async function inForceIds(rule?: string, category?: Category | "any"): Promise<n
  * The rows a rule matches, by `on`: their keys only (a matched output may be megabytes), kept for
  * the transaction so the texts are read once, however many figures and samples are drawn from them.
  */
-const matches = (on: RuleOn) => {
+const matches = (on: RuleOn, ignoreCase: boolean) => {
   const { table, where, key } = TEXT_SOURCE[on];
   return `SELECT x."trajectoryId", x.step, ${key} FROM ${table}
-    WHERE ${where} AND (${RULE_TEXT[on]("x")} ~ $1) = true
+    WHERE ${where} AND (${RULE_TEXT[on]("x")} ${ignoreCase ? "~*" : "~"} $1) = true
       AND ($2::int[] IS NULL OR x."trajectoryId" = ANY($2::int[]))`;
 };
 
 /** One scan of the texts: the matched rows' keys, in a table dropped when the transaction ends. */
-async function scan(sql: Sql, on: RuleOn, pattern: string, ids: number[] | null): Promise<void> {
+async function scan(sql: Sql, rule: TriedRule, ids: number[] | null): Promise<void> {
   await sql.query(`DROP TABLE IF EXISTS pg_temp.rule_hit`);
   await sql.query(`CREATE TEMP TABLE rule_hit ("trajectoryId" int, step int, a int, b int) ON COMMIT DROP`);
-  await sql.query(`INSERT INTO rule_hit ${matches(on)}`, [pattern, ids]);
+  await sql.query(`INSERT INTO rule_hit ${matches(rule.on, rule.ignoreCase)}`, [rule.pattern, ids]);
 }
 
 /** Why PostgreSQL refuses a rule being tried's pattern, or null when it compiles. */
@@ -70,7 +70,8 @@ export const triedRuleProblem = (rule: TriedRule): Promise<string | null> =>
 export type TriedRule = { on: RuleOn; pattern: string; ignoreCase: boolean };
 
 /**
- * Runs `work` in a transaction on the rows a rule being tried matches (table `rule_hit`): a pattern
+ * Runs `work` in a transaction on the rows a rule being tried matches (table `rule_hit`), with the
+ * pattern and the flags (`i`: ignoring case) its regexp functions take: a pattern
  * PostgreSQL cannot compile is refused with its reason; a scan longer than `timeoutMs` is stopped
  * with a message. `ids`: the trajectories scanned (null: all).
  */
@@ -78,17 +79,17 @@ export async function withTriedRule<T>(
   rule: TriedRule,
   ids: number[] | null,
   timeoutMs: number,
-  work: (sql: Sql, pattern: string) => Promise<T>,
+  work: (sql: Sql, pattern: string, flags: string) => Promise<T>,
 ): Promise<T> {
   return transaction(async (sql) => {
     const problem = await patternProblem(sql, rule.pattern, rule.ignoreCase);
     if (problem) throw new AppError("BAD_INPUT", `pattern: ${problem}`, "pattern");
     await boundScan(sql, timeoutMs);
-    // Case folded by the pattern itself: (?i) is PostgreSQL's embedded option for it.
-    const pattern = rule.ignoreCase ? `(?i)${rule.pattern}` : rule.pattern;
+    // Case folded by the operator (~*) and the functions' flags, never by a prefix: a pattern of its
+    // own options ((?x)) or a director (***=) stands first, and (?i) before it was an error (a 500).
     try {
-      await scan(sql, rule.on, pattern, ids);
-      return await work(sql, pattern);
+      await scan(sql, rule, ids);
+      return await work(sql, rule.pattern, rule.ignoreCase ? "i" : "");
     } catch (e) {
       if ((e as { code?: string }).code === "57014")
         throw new AppError(

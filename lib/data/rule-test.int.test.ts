@@ -178,14 +178,15 @@ describe("a researcher's own rule", () => {
     expect(await listed({ ...tried, tryCase: "ignore", ruleFires: "no" })).toEqual(["task-r2", "task-r4"]);
     expect(await listed({ ...tried, tryOn: "output", tryCase: "ignore" })).toEqual(["task-r4"]);
     await setRuleEnabled(null, "pip-download", false);
-    // Disabled, it marks nothing; named, the list still answers where it would fire.
-    expect(await listed({ rule: "pip-download" })).toEqual(["task-r1", "task-r3"]);
+    // Disabled, it marks nothing and is not scanned: named, the list finds nothing, and says so on the page.
+    expect(await listed({ rule: "pip-download" })).toEqual([]);
     const after = await getSuspectSteps(r1);
     expect(after.flatMap((s) => s.marks.map((m) => m.rule))).not.toContain("pip-download");
     // Three versions kept in all: written, then disabled (enabling again adds another).
     expect((await rulesNow()).find((r) => r.name === "pip-download")).toMatchObject({ enabled: false });
-    // A gold label written later moves its figures at once (its hits are remembered; the verdicts are
-    // read afresh): r3, which it fires on, now successful by gold: both 2 of 3.
+    // Enabled again, it is scanned again. A gold label written later moves its figures at once (its hits
+    // are remembered; the verdicts are read afresh): r3, which it fires on, now successful by gold: both 2 of 3.
+    await setRuleEnabled(null, "pip-download", true);
     const gold = await runImport(
       { fileName: "gold-r3.jsonl", format: "interchange" },
       asLines([
@@ -200,7 +201,7 @@ describe("a researcher's own rule", () => {
   it("exports every version as records, and importing them again changes nothing", async () => {
     const records: Array<Record<string, unknown>> = [];
     for await (const r of exportRules()) records.push(r);
-    expect(records.filter((r) => r.name === "pip-download").map((r) => r.enabled)).toEqual([true, false]);
+    expect(records.filter((r) => r.name === "pip-download").map((r) => r.enabled)).toEqual([true, false, true]);
     expect(records.filter((r) => r.created_at === "1970-01-01T00:00:00.000Z")).toHaveLength(16);
     const rows = await db().rule.count();
     const again = await runImport(

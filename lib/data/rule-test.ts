@@ -57,7 +57,8 @@ const samplesSql = (on: RuleOn, limit: number) => `
     substr(x.text, p.at + length(p.match), ${CONTEXT}) AS after
   FROM (SELECT h."trajectoryId", h.step, ${RULE_TEXT[on]("x")} AS text
           FROM (SELECT * FROM rule_hit ORDER BY "trajectoryId", step, a, b LIMIT ${limit}) h ${MATCHED_TEXT[on]}) x
-    CROSS JOIN LATERAL (SELECT regexp_instr(x.text, $1) AS at, regexp_substr(x.text, $1) AS match) p
+    CROSS JOIN LATERAL (SELECT regexp_instr(x.text, $1, 1, 1, 0, $2) AS at,
+                               regexp_substr(x.text, $1, 1, 1, $2) AS match) p
     JOIN trajectory t ON t.id = x."trajectoryId" JOIN task k ON k.id = t."taskId"
   ORDER BY x."trajectoryId", x.step`;
 
@@ -165,13 +166,13 @@ export async function testRule(
       ? (await db().trajectory.findMany({ where, select: { id: true } })).map((t) => t.id)
       : null;
   const started = performance.now();
-  const result = await withTriedRule(rule, ids, timeoutMs, async (sql, pattern) => ({
+  const result = await withTriedRule(rule, ids, timeoutMs, async (sql, pattern, flags) => ({
     study: await ruleStudy(
       sql,
       ids,
       `SELECT 0 AS rule, "trajectoryId", count(DISTINCT step)::int AS steps FROM rule_hit GROUP BY 2`,
     ),
-    samples: await sql.query<RuleSample>(samplesSql(rule.on, samples_), [pattern]),
+    samples: await sql.query<RuleSample>(samplesSql(rule.on, samples_), [pattern, flags]),
   }));
   const report = reportOf(result.study, 0, rule.category);
   return { rule, report, ms: performance.now() - started, samples: result.samples };

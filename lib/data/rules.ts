@@ -12,6 +12,13 @@ import { type Sql, transaction } from "./sql";
 /** Each rule's version in force (the newest by createdAt, then id), as a subquery. */
 export const RULES_IN_FORCE = `(SELECT DISTINCT ON (name) * FROM rule ORDER BY name, "createdAt" DESC, id DESC)`;
 
+/**
+ * The rule versions the scan reads (lib/data/rule-matches.ts), as a subquery of ids: those in force,
+ * enabled, and not stopped for good by their time limit. A disabled version is never read.
+ */
+export const RULES_SCANNED = `(SELECT r.id FROM ${RULES_IN_FORCE} r WHERE r.enabled AND NOT EXISTS (
+  SELECT FROM rule_scan f WHERE f."ruleId" = r.id AND f.failure IS NOT NULL))`;
+
 /** Whether rule `r` (an alias of a rule row) matches the SQL text `text`: its pattern, its case. */
 export const ruleMatches = (r: string, text: string) =>
   `(CASE WHEN ${r}."ignoreCase" THEN ${text} ~* ${r}.pattern ELSE ${text} ~ ${r}.pattern END)`;
@@ -54,7 +61,7 @@ export async function boundScan(sql: Sql, ms = SCAN_TIMEOUT_MS): Promise<void> {
 }
 
 const RULE_COLUMNS = `r.id, r.name, r.category, r."on", r.pattern, r."ignoreCase", r.why, r.enabled, r."createdAt",
-  u.handle AS "createdBy"`;
+  u.handle AS "createdBy", (SELECT f.failure FROM rule_scan f WHERE f."ruleId" = r.id) AS stopped`;
 const toRule = (r: Rule): Rule => ({ ...r, createdAt: new Date(r.createdAt) });
 
 /** The rules in force (enabled or not), in the order marks are listed: the built-in order, then by name. */
@@ -122,9 +129,9 @@ export async function writeRuleIn(sql: Sql, actor: Actor | null, rule: RuleInput
 export const RULE_SCAN_LOCK = 7_312_026;
 
 /**
- * A version row's kept hits (lib/data/rule-matches.ts), once it is written: a new version in force
- * that reads the same texts with the same pattern and case as the one it follows (a rule turned on or
- * off, its category or its words changed) fires where that one did, so its hits and its place in the
+ * A version row's kept hits (lib/data/rule-matches.ts), once it is written: a new version in force,
+ * enabled, that reads the same texts with the same pattern and case as the one it follows (its
+ * category or its words changed) fires where that one did, so its hits and its place in the
  * scan are carried over instead of scanned again; a version changed in place (an import of a version
  * at the same time) loses its hits and is scanned again. Under the scan's lock (insertRuleVersion).
  */
@@ -139,16 +146,18 @@ async function settleHits(sql: Sql, id: number, inserted: boolean): Promise<void
     `SELECT p.id FROM rule v
        JOIN LATERAL (SELECT * FROM rule p WHERE p.name = v.name AND (p."createdAt", p.id) < (v."createdAt", v.id)
                      ORDER BY p."createdAt" DESC, p.id DESC LIMIT 1) p ON true
-     WHERE v.id = $1 AND v.id IN (SELECT id FROM ${RULES_IN_FORCE} r)
+     WHERE v.id = $1 AND v.enabled AND v.id IN (SELECT id FROM ${RULES_IN_FORCE} r)
        AND (p."on", p.pattern, p."ignoreCase") = (v."on", v.pattern, v."ignoreCase")
        AND EXISTS (SELECT 1 FROM rule_scan s WHERE s."ruleId" = p.id)`,
     [id],
   );
   if (!before) return;
-  await sql.query(`INSERT INTO rule_scan ("ruleId", through) SELECT $1, through FROM rule_scan WHERE "ruleId" = $2`, [
-    id,
-    before.id,
-  ]);
+  // A stop for good goes with it too: the same pattern on the same texts would run past its limit again.
+  await sql.query(
+    `INSERT INTO rule_scan ("ruleId", through, failure, "failedAt")
+     SELECT $1, through, failure, "failedAt" FROM rule_scan WHERE "ruleId" = $2`,
+    [id, before.id],
+  );
   await sql.query(
     `INSERT INTO rule_match ("ruleId", "trajectoryId", step) SELECT $1, "trajectoryId", step FROM rule_match
       WHERE "ruleId" = $2`,

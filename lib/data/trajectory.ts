@@ -8,7 +8,7 @@ import type { SuspectMark } from "@/lib/domain/rules";
 import { pageSteps, STEPS_PER_PAGE } from "@/lib/domain/timeline";
 import type { Category } from "@/lib/domain/verdicts";
 import { voteVerdicts } from "./derived";
-import { boundScan, hitsSql } from "./rules";
+import { boundScan, hitsSql, RULES_IN_FORCE } from "./rules";
 import { ASKED_SELECT, CONDITION_SELECT, PANEL_SELECT, VERDICT_SELECT } from "./selects";
 import { transaction } from "./sql";
 
@@ -118,23 +118,49 @@ export async function getSuspectSteps(trajectoryId: number): Promise<SuspectStep
   const key = `${trajectoryId}@${new Date(version.at).getTime()}@${version.rules}`;
   const cached = suspectCache.get(key);
   if (cached) return cached;
-  const steps = await computeSuspectSteps(trajectoryId);
+  const steps = await computeSuspectSteps(trajectoryId, key);
   suspectCache.set(key, steps);
   return steps;
 }
 
+/**
+ * Why marks may be missing from a trajectory's timeline: each enabled rule the scan stopped for good,
+ * and whether this trajectory's own marks ran past their limit (read after getSuspectSteps).
+ */
+export async function marksLeftOut(trajectoryId: number): Promise<string[]> {
+  const stopped = await transaction((sql) =>
+    sql.query<{ name: string; failure: string }>(
+      `SELECT l.name, f.failure FROM ${RULES_IN_FORCE} l JOIN rule_scan f ON f."ruleId" = l.id
+        WHERE f.failure IS NOT NULL AND l.enabled ORDER BY l.name`,
+    ),
+  );
+  const said = stopped.map(
+    (r) => `the rule ${r.name} marks nothing: ${r.failure} (a new version of it is scanned again)`,
+  );
+  const cut = [...marksCut.keys()].some((k) => k.startsWith(`${trajectoryId}@`));
+  return cut ? [...said, `no marks: the rules ran past ${MARKS_TIMEOUT_MS / 1000} s on this trajectory's texts`] : said;
+}
+
 // Every hit of every enabled rule in force on one trajectory: its commands, its tool outputs, its
-// assistants' words (docs/formats.md, "Rules").
+// assistants' words (docs/formats.md, "Rules"); but a rule the scan stopped for running past its limit.
 const MARKS_SQL = `SELECT DISTINCT step, name, category, why, rank
-  FROM (${hitsSql(`l.enabled AND x."trajectoryId" = $1`)}) h ORDER BY step, rank, name`;
+  FROM (${hitsSql(`l.enabled AND x."trajectoryId" = $1 AND NOT EXISTS (
+    SELECT FROM rule_scan f WHERE f."ruleId" = l.id AND f.failure IS NOT NULL)`)}) h ORDER BY step, rank, name`;
 
 /** Long enough for any rule on a trajectory of megabytes; a pattern that runs away is stopped. */
 const MARKS_TIMEOUT_MS = 10_000;
 
-async function computeSuspectSteps(trajectoryId: number): Promise<SuspectStep[]> {
+/** Trajectories (by cache key) whose marks ran past MARKS_TIMEOUT_MS: shown without marks, and said. */
+const marksCut = new LRUCache<string, true>({ max: 2000 });
+
+async function computeSuspectSteps(trajectoryId: number, key: string): Promise<SuspectStep[]> {
   const rows = await transaction(async (sql) => {
     await boundScan(sql, MARKS_TIMEOUT_MS);
     return sql.query<{ step: number; name: string; category: Category; why: string }>(MARKS_SQL, [trajectoryId]);
+  }).catch((e: unknown) => {
+    if ((e as { code?: string }).code !== "57014") throw e;
+    marksCut.set(key, true);
+    return [];
   });
   const byStep = new Map<number, SuspectMark[]>();
   for (const r of rows)

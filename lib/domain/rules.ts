@@ -54,6 +54,8 @@ export type Rule = {
   enabled: boolean;
   createdAt: Date;
   createdBy: string | null;
+  /** Why the scan stopped reading this version for good (it ran past its limit), or null. */
+  stopped: string | null;
 };
 
 /** A rule as its record (`export rules`, docs/formats.md "Rule"). */

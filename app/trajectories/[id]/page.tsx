@@ -16,6 +16,7 @@ import {
   getSuspectSteps,
   getTaskTrajectoryIds,
   getTrajectory,
+  marksLeftOut,
   TEXT_PREVIEW,
 } from "@/lib/data/trajectory";
 import { getTaskEvidence } from "@/lib/data/trajectory-evidence";
@@ -51,9 +52,9 @@ export default async function TrajectoryPage({
   );
   const { from, to } = pageSteps(page);
   const withheld = await withheldIds(user);
-  const [messages, suspects, siblings, taskTrajectories, evidence] = await Promise.all([
+  const [messages, { suspects, leftOut }, siblings, taskTrajectories, evidence] = await Promise.all([
     getSteps(t.id, from, to),
-    getSuspectSteps(t.id),
+    getSuspectSteps(t.id).then(async (suspects) => ({ suspects, leftOut: await marksLeftOut(t.id) })),
     getSiblings(t.id, withheld),
     getTaskTrajectoryIds(t.id, withheld),
     getTaskEvidence(t.id, t.task.key),
@@ -110,7 +111,7 @@ export default async function TrajectoryPage({
         <aside className="timeline-aside" aria-label="Judges and context">
           <JudgePanel t={t} />
           <EvidenceIndex trajectoryId={t.id} evidence={evidence} />
-          <SuspectIndex trajectoryId={t.id} suspects={suspects} />
+          <SuspectIndex trajectoryId={t.id} suspects={suspects} leftOut={leftOut} />
           <Siblings trajectoryId={t.id} siblings={siblings} taskTrajectories={taskTrajectories} />
         </aside>
       </div>
