@@ -103,6 +103,11 @@ export function FrozenReport({
               <>
                 <h3>Rule hits by condition</h3>
                 {show(tables.rules)}
+                {report.figures.rulesLeftOut?.map((r) => (
+                  <p key={r.name} className="note" role="note">
+                    Left out: the rule {shownText(r.name)}, stopped when the report was frozen ({shownText(r.failure)}).
+                  </p>
+                ))}
               </>
             ) : null}
             <h3>By exploit category</h3>

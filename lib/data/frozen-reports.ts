@@ -19,6 +19,7 @@ import { type PanelMember, panelsNow } from "./panels";
 import { agreementNow, changesNow, evidenceNow, resultsNow, ruleHitsNow } from "./report-cache";
 import { REPORT_NAMES, type ReportName, reportResponse } from "./reports";
 import { ruleHitsCaughtUp } from "./rule-matches";
+import { stoppedRules } from "./rules";
 
 export type FrozenFigures = {
   results: ConditionResult[];
@@ -27,6 +28,8 @@ export type FrozenFigures = {
   evidence?: EvidenceSummaryRow[];
   /** Absent from reports frozen before rules were data. */
   rules?: RuleHitsRow[];
+  /** Enabled rules the scan had stopped for running past its limit: their hits are not in `rules`. */
+  rulesLeftOut?: Array<{ name: string; failure: string }>;
   /** The panel the figures followed (absent from reports frozen before panels were chosen). */
   panel?: { name: string; judges: PanelMember[] };
   agreement: AgreementReport;
@@ -98,18 +101,19 @@ export async function freezeReport(actor: Actor, name: unknown): Promise<number>
     );
   // The fingerprint first: figures computed after it are at least as new as it says.
   const fingerprint = await dataFingerprint();
-  const [results, changes, evidence, rules, agreement, judges, panels] = await Promise.all([
+  const [results, changes, evidence, rules, rulesLeftOut, agreement, judges, panels] = await Promise.all([
     resultsNow(),
     changesNow(),
     evidenceNow(),
     ruleHitsNow(),
+    stoppedRules(),
     agreementNow(),
     judgesNow(),
     panelsNow(),
   ]);
   const inForce = panels.find((p) => p.inForce);
   const panel = inForce ? { name: inForce.name, judges: inForce.judges } : undefined;
-  const figures: FrozenFigures = { results, changes, evidence, rules, panel, agreement };
+  const figures: FrozenFigures = { results, changes, evidence, rules, rulesLeftOut, panel, agreement };
   const report = await db().frozenReport.create({
     data: {
       name: parsed.data,

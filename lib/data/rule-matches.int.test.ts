@@ -7,6 +7,7 @@
 import fc from "fast-check";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
 import { currentDb } from "@/lib/db-connect";
 import { CATEGORIES } from "@/lib/domain/verdicts";
 import { runImport } from "@/lib/import/run/records";
@@ -324,6 +325,18 @@ describe("the rules' kept hits", () => {
       expect(marks.length).toBeGreaterThan(0); // pip download: a built-in upstream rule
       expect(await marksLeftOut(id)).toEqual([
         `the rule rm-runaway marks nothing: ${stopped.stopped} (a new version of it is scanned again)`,
+      ]);
+      // A report frozen now says it was left out.
+      const p = await createPerson("system", {
+        handle: "rm-freezer",
+        email: "rm-freezer@example.org",
+        role: "RESEARCHER",
+        password: "password-1",
+      });
+      const reportId = await freezeReport({ id: p.id, handle: "rm-freezer", role: "RESEARCHER" }, "stopped");
+      const frozen = await db().frozenReport.findUniqueOrThrow({ where: { id: reportId } });
+      expect((frozen.figures as { rulesLeftOut: unknown }).rulesLeftOut).toEqual([
+        { name: "rm-runaway", failure: stopped.stopped },
       ]);
       // A new version replaces it and is scanned; disabled, it is not scanned at all.
       await writeRule(null, { name: "rm-runaway", category: "OTHER", on: "output", pattern: "abab" });

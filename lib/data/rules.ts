@@ -75,6 +75,16 @@ export async function listRules(sql: Sql): Promise<Rule[]> {
 
 export const rulesNow = (): Promise<Rule[]> => transaction(listRules);
 
+/** The enabled rules in force the scan stopped for good, with why: what timelines and frozen reports leave out. */
+export async function stoppedRules(): Promise<Array<{ name: string; failure: string }>> {
+  return transaction((sql) =>
+    sql.query<{ name: string; failure: string }>(
+      `SELECT l.name, f.failure FROM ${RULES_IN_FORCE} l JOIN rule_scan f ON f."ruleId" = l.id
+        WHERE f.failure IS NOT NULL AND l.enabled ORDER BY l.name`,
+    ),
+  );
+}
+
 /** Every version of one rule, oldest first: its history. */
 export const ruleHistory = (name: string): Promise<Rule[]> => transaction((sql) => ruleVersions(sql, name));
 

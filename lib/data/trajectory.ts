@@ -8,7 +8,7 @@ import type { SuspectMark } from "@/lib/domain/rules";
 import { pageSteps, STEPS_PER_PAGE } from "@/lib/domain/timeline";
 import type { Category } from "@/lib/domain/verdicts";
 import { voteVerdicts } from "./derived";
-import { boundScan, hitsSql, RULES_IN_FORCE } from "./rules";
+import { boundScan, hitsSql, stoppedRules } from "./rules";
 import { ASKED_SELECT, CONDITION_SELECT, PANEL_SELECT, VERDICT_SELECT } from "./selects";
 import { transaction } from "./sql";
 
@@ -128,12 +128,7 @@ export async function getSuspectSteps(trajectoryId: number): Promise<SuspectStep
  * and whether this trajectory's own marks ran past their limit (read after getSuspectSteps).
  */
 export async function marksLeftOut(trajectoryId: number): Promise<string[]> {
-  const stopped = await transaction((sql) =>
-    sql.query<{ name: string; failure: string }>(
-      `SELECT l.name, f.failure FROM ${RULES_IN_FORCE} l JOIN rule_scan f ON f."ruleId" = l.id
-        WHERE f.failure IS NOT NULL AND l.enabled ORDER BY l.name`,
-    ),
-  );
+  const stopped = await stoppedRules();
   const said = stopped.map(
     (r) => `the rule ${r.name} marks nothing: ${r.failure} (a new version of it is scanned again)`,
   );
