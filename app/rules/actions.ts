@@ -47,7 +47,7 @@ export async function ruleAction(_: RuleState, form: FormData): Promise<RuleStat
     const test = await testRule(
       { name: null, category: rule.category, on: rule.on, pattern: rule.pattern, ignoreCase: rule.ignore_case },
       {},
-      { withheld: await withheldIds(actor) },
+      { withheld: await withheldIds(actor), by: actor.id },
     );
     return { ...NO_ERRORS, saved: null, preview: { ...test.report, ms: test.ms, samples: test.samples }, values };
   } catch (e) {

@@ -9,6 +9,7 @@ import { AppError } from "@/lib/errors";
 import { ruleHitsCaughtUp, ruleHitsCoverage } from "./rule-matches";
 import { boundScan, patternProblem, RULE_TEXT, RULES_IN_FORCE, SCAN_TIMEOUT_MS, TEXT_SOURCE } from "./rules";
 import { type Sql, transaction } from "./sql";
+import { inTurn } from "./tried-queue";
 
 /** Fired ids, remembered by what chose them and the data versions (rules, trajectories, the kept hits). */
 const firedCache = new LRUCache<string, number[]>({ max: 32 });
@@ -76,6 +77,17 @@ export type TriedRule = { on: RuleOn; pattern: string; ignoreCase: boolean };
  * with a message. `ids`: the trajectories scanned (null: all).
  */
 export async function withTriedRule<T>(
+  rule: TriedRule,
+  ids: number[] | null,
+  timeoutMs: number,
+  work: (sql: Sql, pattern: string, flags: string) => Promise<T>,
+  /** Whose try it is: each person's wait their turn (lib/data/tried-queue.ts). */
+  who = "anyone",
+): Promise<T> {
+  return inTurn(who, () => tried(rule, ids, timeoutMs, work));
+}
+
+async function tried<T>(
   rule: TriedRule,
   ids: number[] | null,
   timeoutMs: number,

@@ -157,7 +157,14 @@ export async function testRule(
     timeoutMs = SCAN_TIMEOUT_MS,
     samples: samples_ = 20,
     withheld = [],
-  }: { timeoutMs?: number; samples?: number; withheld?: readonly number[] } = {},
+    by,
+  }: {
+    timeoutMs?: number;
+    samples?: number;
+    withheld?: readonly number[];
+    /** Who tries it: a person's tries run one at a time (lib/data/tried-queue.ts). */
+    by?: string;
+  } = {},
 ): Promise<RuleTest> {
   // The list's filter, as ids (none: every trajectory); read before the transaction (PGlite: one connection).
   const where = { AND: [trajectoryWhere(filter), { id: { notIn: [...withheld] } }] };
@@ -166,14 +173,20 @@ export async function testRule(
       ? (await db().trajectory.findMany({ where, select: { id: true } })).map((t) => t.id)
       : null;
   const started = performance.now();
-  const result = await withTriedRule(rule, ids, timeoutMs, async (sql, pattern, flags) => ({
-    study: await ruleStudy(
-      sql,
-      ids,
-      `SELECT 0 AS rule, "trajectoryId", count(DISTINCT step)::int AS steps FROM rule_hit GROUP BY 2`,
-    ),
-    samples: await sql.query<RuleSample>(samplesSql(rule.on, samples_), [pattern, flags]),
-  }));
+  const result = await withTriedRule(
+    rule,
+    ids,
+    timeoutMs,
+    async (sql, pattern, flags) => ({
+      study: await ruleStudy(
+        sql,
+        ids,
+        `SELECT 0 AS rule, "trajectoryId", count(DISTINCT step)::int AS steps FROM rule_hit GROUP BY 2`,
+      ),
+      samples: await sql.query<RuleSample>(samplesSql(rule.on, samples_), [pattern, flags]),
+    }),
+    by,
+  );
   const report = reportOf(result.study, 0, rule.category);
   return { rule, report, ms: performance.now() - started, samples: result.samples };
 }

@@ -21,7 +21,7 @@ export const GET = v1Route("rules:read", async (request, actor) => {
   const rule = await ruleToTest({ name, category, on, pattern, ignoreCase: ignore_case ?? false });
   // What the list withholds from the viewer (a pending blind label's trajectory), the test leaves out.
   const withheld = await withheldIds(actor);
-  const run = () => testRule(rule, filter, { withheld });
+  const run = () => testRule(rule, filter, { withheld, by: actor.id });
   const result = await (panel ? underPanel(panel, run) : run());
   return new Response(ruleTestText(testedHead(result.rule), result.report, format), {
     headers: {

@@ -1,0 +1,45 @@
+import "server-only";
+// Rules being tried wait their turn: one at a time for each person (thirty tests sent at once by one
+// script run one after another), and at most a third of the connection pool at once in the process,
+// so that scans never hold every connection while the pages wait for one (issue 61: 30 parallel
+// tests held the pool, other pages waited 60 s).
+import { config } from "@/lib/config";
+
+type Turn = () => void;
+
+const tails = new Map<string, Promise<void>>();
+let running = 0;
+const waiting: Turn[] = [];
+
+/** How many scans of rules being tried may run at once in this process. */
+export const triedAtOnce = () => Math.max(1, Math.floor(config().DATABASE_POOL_SIZE / 3));
+
+async function slot(): Promise<() => void> {
+  if (running >= triedAtOnce()) await new Promise<void>((resolve) => waiting.push(resolve));
+  running += 1;
+  return () => {
+    running -= 1;
+    waiting.shift()?.();
+  };
+}
+
+/** Runs `work` after `who`'s earlier tries and once a slot is free. */
+export async function inTurn<T>(who: string, work: () => Promise<T>): Promise<T> {
+  const before = tails.get(who) ?? Promise.resolve();
+  let done!: () => void;
+  const mine = new Promise<void>((resolve) => (done = resolve));
+  const tail = before.then(() => mine);
+  tails.set(who, tail);
+  try {
+    await before;
+    const release = await slot();
+    try {
+      return await work();
+    } finally {
+      release();
+    }
+  } finally {
+    done();
+    if (tails.get(who) === tail) tails.delete(who);
+  }
+}
