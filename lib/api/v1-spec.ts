@@ -61,6 +61,8 @@ export function queryOf<S extends z.ZodObject>(schema: S, request: Request): z.o
 type Route = {
   method: "get" | "post";
   path: string;
+  /** The operation's name in the description. */
+  operationId: string;
   query: keyof typeof V1_QUERIES | null;
   summary: string;
   scope: "read" | "import";
@@ -73,6 +75,7 @@ export const V1_ROUTES: Route[] = [
   {
     method: "post",
     path: "/imports",
+    operationId: "importFile",
     query: "imports",
     summary: "Import one file, sent as the body",
     scope: "import",
@@ -82,6 +85,7 @@ export const V1_ROUTES: Route[] = [
   {
     method: "get",
     path: "/results",
+    operationId: "getResults",
     query: "results",
     summary: "The result table, as `results` prints it",
     scope: "read",
@@ -90,6 +94,7 @@ export const V1_ROUTES: Route[] = [
   {
     method: "get",
     path: "/agreement",
+    operationId: "getAgreement",
     query: "agreement",
     summary: "Human-vs-judge agreement, as `agreement` prints it",
     scope: "read",
@@ -98,6 +103,7 @@ export const V1_ROUTES: Route[] = [
   {
     method: "get",
     path: "/evidence",
+    operationId: "getEvidence",
     query: "evidence",
     summary: "Evidence from the task records, as `evidence` prints it",
     scope: "read",
@@ -106,6 +112,7 @@ export const V1_ROUTES: Route[] = [
   {
     method: "get",
     path: "/rules/test",
+    operationId: "testRule",
     query: "rulesTest",
     summary: "A rule tried over the study, as `rules test` prints it",
     scope: "read",
@@ -114,6 +121,7 @@ export const V1_ROUTES: Route[] = [
   {
     method: "get",
     path: "/trajectories",
+    operationId: "listTrajectories",
     query: "trajectories",
     summary: "A page of the trajectory list: {items, next}",
     scope: "read",
@@ -122,6 +130,7 @@ export const V1_ROUTES: Route[] = [
   {
     method: "get",
     path: "/trajectories/{id}",
+    operationId: "getTrajectory",
     query: null,
     summary: "One trajectory with its votes, labels, gold and evidence",
     scope: "read",
@@ -136,9 +145,15 @@ export const ApiErrorSchema = z.object({
 });
 export type ApiErrorBody = z.infer<typeof ApiErrorSchema>;
 
+/** A zod schema as a schema object of the description (without `$schema`: the document says its dialect). */
+function schemaObject(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema) as Record<string, unknown>;
+  return rest;
+}
+
 const ERROR = (description: string) => ({
   description,
-  content: { "application/json": { schema: z.toJSONSchema(ApiErrorSchema) } },
+  content: { "application/json": { schema: schemaObject(ApiErrorSchema) } },
 });
 
 function parameters(query: keyof typeof V1_QUERIES | null): unknown[] {
@@ -161,6 +176,7 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of V1_ROUTES) {
     (paths[r.path] ??= {})[r.method] = {
+      operationId: r.operationId,
       summary: r.summary,
       description: `Needs a token with the "${r.scope}" scope whose person's role permits it.`,
       parameters: [
