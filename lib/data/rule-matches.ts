@@ -24,11 +24,17 @@ import { currentDb, type DbHandle } from "@/lib/db-connect";
 import { currentScope, outsideScope } from "@/lib/db-scope";
 import { versionKey } from "./data-version";
 import { withinLimit } from "./rule-match-writes";
-import { boundScan, RULE_SCAN_LOCK, RULES_IN_FORCE, RULES_SCANNED, SCAN_TIMEOUT_MS } from "./rules";
+import { boundScan, RULE_SCAN_LOCK, RULES_IN_FORCE, RULES_SCANNED } from "./rules";
 import { type Sql, transaction } from "./sql";
 
 /** Trajectories a step reads. */
 const CHUNK = 200;
+/**
+ * How long a step's patterns may run: at the paper's scale a step takes 0.1–0.5 s (every rule over
+ * 200 trajectories' outputs), so a rule past this runs away. Short, because writing a rule waits for
+ * the step under way (the scan's lock): at most this, and as much again for each rule tried alone.
+ */
+const STEP_LIMIT_MS = 15_000;
 /** `through` once a rule's first scan has passed every trajectory: what comes later is on the list. */
 const ALL = 2_147_483_647;
 /** How long a reader waits for the scan, by default... */
@@ -94,7 +100,7 @@ type Step = "more" | "done" | "busy";
  * One step of the scan: "more" when it wrote something (or stopped a rule that ran past `limitMs`),
  * "done" when nothing was left, "busy" when another process holds the scan.
  */
-export async function scanStep(limitMs = SCAN_TIMEOUT_MS): Promise<Step> {
+export async function scanStep(limitMs = STEP_LIMIT_MS): Promise<Step> {
   return transaction(async (sql) => {
     const [{ free }] = (await sql.query<{ free: boolean }>(
       `SELECT pg_try_advisory_xact_lock(${RULE_SCAN_LOCK}) AS free`,
