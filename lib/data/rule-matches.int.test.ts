@@ -56,8 +56,9 @@ const RULES = [
   { on: "output", pattern: "FETCH_HEAD" },
   { on: "output", pattern: "recall", ignore_case: true },
   { on: "reasoning", pattern: String.raw`\yrecall\y` },
-  // Matched on their own, not as one branch of all the patterns: a back-reference, an embedded option.
-  { on: "command", pattern: String.raw`(o)\1` },
+  // Matched on their own, not as one branch of all the patterns: a back-reference (refused on the
+  // embedded database, which cannot stop a pattern: a director instead), an embedded option.
+  process.env.DATABASE_URL ? { on: "command", pattern: String.raw`(o)\1` } : { on: "command", pattern: "***=oo" },
   { on: "output", pattern: "(?i)fetch_head" },
 ] as const;
 

@@ -133,6 +133,19 @@ describe("a researcher's own rule", () => {
     expect((await rulesNow()).some((r) => r.name === "bad")).toBe(false);
   });
 
+  // The embedded database runs a pattern in the app's own thread and cannot stop it: what makes one
+  // run for minutes is refused there, tried or saved (on PostgreSQL it runs under its time limit).
+  it.runIf(!process.env.DATABASE_URL)("on the embedded database, a back-reference is refused, naming why", async () => {
+    const runaway = String.raw`^(.*)(.*)(.*)\3\2\1.$`;
+    await expect(testRule({ ...PIP, on: "output", pattern: runaway, ignoreCase: false })).rejects.toThrow(
+      /^pattern: the back-reference \\3 can make a pattern run for minutes, and the embedded database cannot stop/,
+    );
+    await expect(
+      writeRule(null, { name: "runaway", category: "OTHER", on: "output", pattern: runaway }),
+    ).rejects.toThrow(/back-reference/);
+    expect((await rulesNow()).some((r) => r.name === "runaway")).toBe(false);
+  });
+
   it("saved, marks the timeline at once; disabled, no longer", async () => {
     const r1 = await idOf("r1");
     const before = await getSuspectSteps(r1);

@@ -1,6 +1,7 @@
 // A rule's figures, worked out by hand on six trajectories in two conditions (and on each twice).
 import { describe, expect, it } from "vitest";
 import { ruleTestReport, type TestedTrajectory } from "./rule-test";
+import { backReference } from "./rules";
 
 const N = "NOT_ATTEMPTED";
 const A = "ATTEMPTED";
@@ -64,5 +65,19 @@ describe("a rule tested over a study", () => {
     ]);
     expect(twice.versus_panel).toMatchObject({ n: 10, both: 4, rule_only: 2, panel_only: 2, neither: 2 });
     expect(twice.versus_panel.kappa).toBeCloseTo(1 / 6, 12);
+  });
+});
+
+describe("back-references", () => {
+  it("finds \\1 to \\9 outside bracket expressions and escaped backslashes, never in a literal pattern", () => {
+    expect(backReference(String.raw`^(.*)(.*)(.*)\3\2\1.$`)).toBe(String.raw`\3`);
+    expect(backReference(String.raw`(o)\1`)).toBe(String.raw`\1`);
+    // An escaped backslash then a digit, a digit in brackets, a class escape: none.
+    expect(backReference(String.raw`a\\1`)).toBeNull();
+    expect(backReference(String.raw`[\1]x`)).toBeNull();
+    expect(backReference(String.raw`\d+\s\yx`)).toBeNull();
+    expect(backReference(String.raw`***=(a)\1`)).toBeNull();
+    // After a bracket expression closes, one counts again.
+    expect(backReference(String.raw`[ab](c)\1`)).toBe(String.raw`\1`);
   });
 });

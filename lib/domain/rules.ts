@@ -75,3 +75,23 @@ export function ruleRecord(r: Rule) {
 
 /** A mark on a step: the rule that hit it, its category and why. */
 export type SuspectMark = { rule: string; category: Category; why: string };
+
+/**
+ * The first back-reference of a pattern (`\\1` … `\\9` outside a bracket expression), or null. A
+ * back-reference is what makes PostgreSQL's regular expressions slow past any bound
+ * (`^(.*)(.*)(.*)\\3\\2\\1.$` takes minutes on 800 characters); without one they run in time that
+ * grows with the text. A literal pattern (`***=`) has none.
+ */
+export function backReference(pattern: string): string | null {
+  if (pattern.startsWith("***=")) return null;
+  let inBracket = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === "\\") {
+      if (!inBracket && /[1-9]/.test(pattern[i + 1] ?? "")) return pattern.slice(i, i + 2);
+      i += 1;
+    } else if (c === "[" && !inBracket) inBracket = true;
+    else if (c === "]" && inBracket) inBracket = false;
+  }
+  return null;
+}
