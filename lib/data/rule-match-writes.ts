@@ -3,7 +3,8 @@ import "server-only";
 // rules' patterns find in some trajectories' texts, written within the scan's time limit. A rule that
 // runs past it is found and stopped for good.
 import { RULE_ON, type RuleOn } from "@/lib/domain/rules";
-import { patternProblem, RULE_TEXT, ruleMatches, SCAN_TIMEOUT_MS, TEXT_SOURCE } from "./rules";
+import { patternProblem } from "./rule-patterns";
+import { RULE_TEXT, ruleMatches, SCAN_TIMEOUT_MS, TEXT_SOURCE } from "./rules";
 import type { Sql } from "./sql";
 
 /**

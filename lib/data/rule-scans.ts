@@ -7,7 +7,8 @@ import type { RuleOn } from "@/lib/domain/rules";
 import type { Category } from "@/lib/domain/verdicts";
 import { AppError } from "@/lib/errors";
 import { ruleHitsCaughtUp, ruleHitsCoverage } from "./rule-matches";
-import { boundScan, patternProblem, RULE_TEXT, RULES_IN_FORCE, SCAN_TIMEOUT_MS, TEXT_SOURCE } from "./rules";
+import { patternProblem } from "./rule-patterns";
+import { boundScan, RULE_TEXT, RULES_IN_FORCE, SCAN_TIMEOUT_MS, TEXT_SOURCE } from "./rules";
 import { type Sql, transaction } from "./sql";
 import { inTurn } from "./tried-queue";
 

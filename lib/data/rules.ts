@@ -4,18 +4,10 @@ import "server-only";
 // with its reason) and runs them, for the marks on one trajectory and the scan over a study alike.
 import type { Actor } from "@/lib/auth/permissions";
 import { assertCan } from "@/lib/auth/permissions";
-import { currentDb } from "@/lib/db-connect";
-import {
-  backReference,
-  RULE_ON,
-  type Rule,
-  type RuleInput,
-  RuleInputSchema,
-  type RuleOn,
-  SCAN_TIMEOUT_MS,
-} from "@/lib/domain/rules";
+import { RULE_ON, type Rule, type RuleInput, RuleInputSchema, type RuleOn, SCAN_TIMEOUT_MS } from "@/lib/domain/rules";
 import type { Category } from "@/lib/domain/verdicts";
 import { AppError } from "@/lib/errors";
+import { patternProblem } from "./rule-patterns";
 import { type Sql, transaction } from "./sql";
 
 /** Each rule's version in force (the newest by createdAt, then id), as a subquery. */
@@ -105,31 +97,6 @@ export async function ruleVersions(sql: Sql, name?: string): Promise<Rule[]> {
     name === undefined ? [] : [name],
   );
   return rows.map(toRule);
-}
-
-/**
- * Why PostgreSQL refuses this pattern, or null when it compiles. Tried in a savepoint, so a refusal
- * leaves the caller's transaction usable. On the embedded database, which cannot stop a statement
- * once it runs (it runs in the app's own thread), a back-reference is refused too: with one, a
- * pattern may run for minutes and hold every page meanwhile.
- */
-export async function patternProblem(sql: Sql, pattern: string, ignoreCase: boolean): Promise<string | null> {
-  const backRef = currentDb().target.kind === "pglite" ? backReference(pattern) : null;
-  if (backRef)
-    return (
-      `the back-reference ${backRef} can make a pattern run for minutes, and the embedded database cannot ` +
-      "stop one once it runs: write it without, or use PostgreSQL (DATABASE_URL)"
-    );
-  await sql.query(`SAVEPOINT pattern_check`);
-  try {
-    await sql.query(`SELECT '' ${ignoreCase ? "~*" : "~"} $1`, [pattern]);
-    await sql.query(`RELEASE SAVEPOINT pattern_check`);
-    return null;
-  } catch (e) {
-    await sql.query(`ROLLBACK TO SAVEPOINT pattern_check`);
-    const message = e instanceof Error ? e.message : String(e);
-    return message.replace(/^invalid regular expression: /, "");
-  }
 }
 
 /** A checked rule input, or the error naming its field. */

@@ -3,7 +3,8 @@ import "server-only";
 // Rules page writes them (lib/data/rules.ts).
 import type { Rule } from "@/lib/domain/rules";
 import type { RuleRecord } from "@/lib/import/read/interchange";
-import { insertRuleVersion, listRules, patternProblem, refreshEvidenceCategories } from "../rules";
+import { patternProblem } from "../rule-patterns";
+import { insertRuleVersion, listRules, refreshEvidenceCategories } from "../rules";
 import type { ImportContext, Located, RecordError } from "./context";
 
 /**
