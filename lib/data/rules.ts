@@ -252,6 +252,26 @@ export async function stepCategories(
  * rules in force (stepCategories), set when it is computed.
  */
 export async function refreshEvidenceCategories(sql: Sql): Promise<void> {
+  // Under the scan's time limit, then the caller's own again: a command rule that runs away is
+  // refused with why, not left to hold the save (or the import) without end.
+  const [{ before }] = (await sql.query<{ before: string }>(
+    `SELECT current_setting('statement_timeout') AS before`,
+  )) as [{ before: string }];
+  await boundScan(sql);
+  try {
+    await recategorize(sql);
+  } catch (e) {
+    if ((e as { code?: string }).code !== "57014") throw e;
+    throw new AppError(
+      "BAD_INPUT",
+      `pattern: sorting the evidence by the rules ran past ${SCAN_TIMEOUT_MS / 1000} s: make the pattern more specific`,
+      "pattern",
+    );
+  }
+  await sql.query(`SELECT set_config('statement_timeout', $1, true)`, [before]);
+}
+
+async function recategorize(sql: Sql): Promise<void> {
   const withEvidence = await sql.query<{ id: number }>(`SELECT DISTINCT "trajectoryId" AS id FROM evidence`);
   const CHUNK = 500;
   for (let i = 0; i < withEvidence.length; i += CHUNK) {
