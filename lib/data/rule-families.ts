@@ -3,7 +3,7 @@ import "server-only";
 // (lib/domain/command-families.ts): how the agents looked for the future. Command rules only.
 import { type CommandFamily, commandFamilies, type MatchedCommand } from "@/lib/domain/command-families";
 import type { Category } from "@/lib/domain/verdicts";
-import { boundScan, RULE_TEXT, RULES_IN_FORCE, ruleMatches } from "./rules";
+import { boundScan, RULE_TEXT, RULES_IN_FORCE, ruleMatches } from "./rule-sql";
 import { transaction } from "./sql";
 
 /** The most matched commands read (each cut to 300 characters): a family's count is exact below it. */

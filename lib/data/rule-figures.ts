@@ -6,8 +6,9 @@ import "server-only";
 import type { RuleTestReport } from "@/lib/domain/rule-test";
 import type { Rule } from "@/lib/domain/rules";
 import { ruleHitsCaughtUp } from "./rule-matches";
+import { RULES_IN_FORCE } from "./rule-sql";
 import { reportOf, ruleStudy } from "./rule-test";
-import { listRules, RULES_IN_FORCE } from "./rules";
+import { listRules } from "./rules";
 import { transaction } from "./sql";
 
 export type RuleFigures = { rule: Rule; report: RuleTestReport };

@@ -5,7 +5,7 @@ import "server-only";
 import type { RuleHitsRow } from "@/lib/domain/rule-hits-table";
 import { CATEGORIES, type Category } from "@/lib/domain/verdicts";
 import { ruleHitsCaughtUp } from "./rule-matches";
-import { RULES_IN_FORCE } from "./rules";
+import { RULES_IN_FORCE } from "./rule-sql";
 import { transaction } from "./sql";
 
 // Each trajectory some enabled rule fires on, once, with the categories of those rules; joined to

@@ -4,7 +4,7 @@ import "server-only";
 // runs past it is found and stopped for good.
 import { RULE_ON, type RuleOn } from "@/lib/domain/rules";
 import { patternProblem } from "./rule-patterns";
-import { RULE_TEXT, ruleMatches, SCAN_TIMEOUT_MS, TEXT_SOURCE } from "./rules";
+import { RULE_TEXT, ruleMatches, SCAN_TIMEOUT_MS, TEXT_SOURCE } from "./rule-sql";
 import type { Sql } from "./sql";
 
 /**

@@ -19,8 +19,9 @@ import { ruleFigures } from "./rule-figures";
 import { getRuleHits } from "./rule-hits";
 import { ruleHitsCaughtUp, ruleHitsCoverage, scanRuleHits, scanStep } from "./rule-matches";
 import { firedIds } from "./rule-scans";
+import { hitsSql, RULES_IN_FORCE } from "./rule-sql";
 import { testRule } from "./rule-test";
-import { hitsSql, RULE_SCAN_LOCK, RULES_IN_FORCE, rulesNow, setRuleEnabled, writeRule } from "./rules";
+import { RULE_SCAN_LOCK, rulesNow, setRuleEnabled, writeRule } from "./rules";
 import { transaction } from "./sql";
 import { getSuspectSteps, marksLeftOut } from "./trajectory";
 

@@ -24,7 +24,8 @@ import { currentDb, type DbHandle } from "@/lib/db-connect";
 import { currentScope, outsideScope } from "@/lib/db-scope";
 import { versionKey } from "./data-version";
 import { withinLimit } from "./rule-match-writes";
-import { boundScan, RULE_SCAN_LOCK, RULES_IN_FORCE, RULES_SCANNED } from "./rules";
+import { boundScan, RULES_IN_FORCE, RULES_SCANNED } from "./rule-sql";
+import { RULE_SCAN_LOCK } from "./rules";
 import { type Sql, transaction } from "./sql";
 
 /** Trajectories a step reads. */

@@ -8,7 +8,7 @@ import type { Category } from "@/lib/domain/verdicts";
 import { AppError } from "@/lib/errors";
 import { ruleHitsCaughtUp, ruleHitsCoverage } from "./rule-matches";
 import { patternProblem } from "./rule-patterns";
-import { boundScan, RULE_TEXT, RULES_IN_FORCE, SCAN_TIMEOUT_MS, TEXT_SOURCE } from "./rules";
+import { boundScan, RULE_TEXT, RULES_IN_FORCE, SCAN_TIMEOUT_MS, TEXT_SOURCE } from "./rule-sql";
 import { type Sql, transaction } from "./sql";
 import { inTurn } from "./tried-queue";
 

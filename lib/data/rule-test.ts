@@ -16,7 +16,8 @@ import { CATEGORIES, CATEGORY_FIELDS, type Category, PANEL_FIELDS, type Verdict 
 import { AppError } from "@/lib/errors";
 import { GOLD_IN_FORCE } from "./gold";
 import { withTriedRule } from "./rule-scans";
-import { parseRule, RULE_TEXT, rulesNow, SCAN_TIMEOUT_MS } from "./rules";
+import { RULE_TEXT, SCAN_TIMEOUT_MS } from "./rule-sql";
+import { parseRule, rulesNow } from "./rules";
 import type { Sql } from "./sql";
 import { trajectoryWhere } from "./trajectories";
 

@@ -3,7 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { readHarness } from "@/lib/import/read/detect";
 import { readRealJson } from "@/test/fixtures";
-import { RULES_IN_FORCE, ruleMatches, rulesNow } from "./rules";
+import { RULES_IN_FORCE, ruleMatches } from "./rule-sql";
+import { rulesNow } from "./rules";
 import { transaction } from "./sql";
 
 /** The enabled rules in force that hit a command (and, for reasoning rules, the agent's words). */

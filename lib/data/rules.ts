@@ -1,65 +1,16 @@
 import "server-only";
 // Suspect-step rules (lib/domain/rules.ts): every version kept, the newest of each name in force.
 // Patterns are PostgreSQL regular expressions: the database compiles them (an invalid one is refused
-// with its reason) and runs them, for the marks on one trajectory and the scan over a study alike.
+// with its reason: rule-patterns.ts) and runs them (their meaning as SQL: rule-sql.ts), for the marks
+// on one trajectory and the scan over a study alike.
 import type { Actor } from "@/lib/auth/permissions";
 import { assertCan } from "@/lib/auth/permissions";
-import { RULE_ON, type Rule, type RuleInput, RuleInputSchema, type RuleOn, SCAN_TIMEOUT_MS } from "@/lib/domain/rules";
-import type { Category } from "@/lib/domain/verdicts";
+import { type Rule, type RuleInput, RuleInputSchema } from "@/lib/domain/rules";
 import { AppError } from "@/lib/errors";
+import { refreshEvidenceCategories } from "./evidence-categories";
 import { patternProblem } from "./rule-patterns";
+import { RULES_IN_FORCE } from "./rule-sql";
 import { type Sql, transaction } from "./sql";
-
-/** Each rule's version in force (the newest by createdAt, then id), as a subquery. */
-export const RULES_IN_FORCE = `(SELECT DISTINCT ON (name) * FROM rule ORDER BY name, "createdAt" DESC, id DESC)`;
-
-/**
- * The rule versions the scan reads (lib/data/rule-matches.ts), as a subquery of ids: those in force,
- * enabled, and not stopped for good by their time limit. A disabled version is never read.
- */
-export const RULES_SCANNED = `(SELECT r.id FROM ${RULES_IN_FORCE} r WHERE r.enabled AND NOT EXISTS (
-  SELECT FROM rule_scan f WHERE f."ruleId" = r.id AND f.failure IS NOT NULL))`;
-
-/** Whether rule `r` (an alias of a rule row) matches the SQL text `text`: its pattern, its case. */
-export const ruleMatches = (r: string, text: string) =>
-  `(CASE WHEN ${r}."ignoreCase" THEN ${text} ~* ${r}.pattern ELSE ${text} ~ ${r}.pattern END)`;
-
-/** The texts a rule reads, by `on`: a tool call's input, a tool message's content, an assistant's words. */
-export const RULE_TEXT = {
-  command: (c: string) => `${c}.input`,
-  output: (m: string) => `${m}.content`,
-  reasoning: (m: string) => `(coalesce(${m}.reasoning, '') || E'\\n' || ${m}.content)`,
-} as const;
-
-/**
- * Where each kind of text is, as a table `x` with a trajectory and a step: the rows it reads and the
- * rest of each row's key (as two integers) after its trajectory and step.
- */
-export const TEXT_SOURCE: Record<RuleOn, { table: string; where: string; key: string }> = {
-  command: { table: "tool_call x", where: "true", key: `x."messageSeq", x.seq` },
-  output: { table: "message x", where: "x.role = 'tool'", key: "x.seq, 0" },
-  reasoning: { table: "message x", where: "x.role = 'assistant'", key: "x.seq, 0" },
-};
-
-/**
- * Every hit of the rules in force that `chosen` (a condition on rule `l` and text `x`) keeps, as SQL
- * rows (ruleId, name, category, why, rank, id: the trajectory, step): the marks on one trajectory read
- * it; the hits kept of every rule (lib/data/rule-matches.ts) are what it finds over the study.
- */
-export const hitsSql = (chosen: string) =>
-  RULE_ON.map(
-    (on) =>
-      `SELECT l.id AS "ruleId", l.name, l.category, l.why, l.rank, x."trajectoryId" AS id, x.step
-         FROM ${RULES_IN_FORCE} l JOIN ${TEXT_SOURCE[on].table} ON l."on" = '${on}' AND ${TEXT_SOURCE[on].where}
-          AND ${chosen} AND ${ruleMatches("l", RULE_TEXT[on]("x"))}`,
-  ).join(" UNION ALL ");
-
-export { SCAN_TIMEOUT_MS };
-
-/** Bounds the rest of the transaction's statements: a pattern that runs away never holds a connection. */
-export async function boundScan(sql: Sql, ms = SCAN_TIMEOUT_MS): Promise<void> {
-  await sql.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.round(ms))}`);
-}
 
 const RULE_COLUMNS = `r.id, r.name, r.category, r."on", r.pattern, r."ignoreCase", r.why, r.enabled, r."createdAt",
   u.handle AS "createdBy", (SELECT f.failure FROM rule_scan f WHERE f."ruleId" = r.id) AS stopped`;
@@ -228,71 +179,4 @@ export async function setRuleEnabled(actor: Actor | null, name: string, enabled:
       });
     return (await listRules(sql)).find((r) => r.name === name)!;
   });
-}
-
-/** Each of these steps' category by the first enabled command rule in force that hits it ("trajectory:step"). */
-export async function stepCategories(
-  sql: Sql,
-  steps: ReadonlyArray<{ trajectoryId: number; step: number }>,
-): Promise<Map<string, Category>> {
-  if (!steps.length) return new Map();
-  const rows = await sql.query<{ trajectoryId: number; step: number; category: Category }>(
-    `SELECT DISTINCT ON (c."trajectoryId", c.step) c."trajectoryId", c.step, l.category
-       FROM (SELECT DISTINCT * FROM unnest($1::int[], $2::int[]) AS s(t, step)) s
-       JOIN tool_call c ON c."trajectoryId" = s.t AND c.step = s.step
-       JOIN ${RULES_IN_FORCE} l ON l.enabled AND l."on" = 'command' AND ${ruleMatches("l", RULE_TEXT.command("c"))}
-      ORDER BY c."trajectoryId", c.step, l.rank, l.name`,
-    [steps.map((s) => s.trajectoryId), steps.map((s) => s.step)],
-  );
-  return new Map(rows.map((r) => [`${r.trajectoryId}:${r.step}`, r.category]));
-}
-
-/**
- * Each evidence item's category, after a rule changed: the evidence keeps its step's category by the
- * rules in force (stepCategories), set when it is computed.
- */
-export async function refreshEvidenceCategories(sql: Sql): Promise<void> {
-  // Under the scan's time limit, then the caller's own again: a command rule that runs away is
-  // refused with why, not left to hold the save (or the import) without end.
-  const [{ before }] = (await sql.query<{ before: string }>(
-    `SELECT current_setting('statement_timeout') AS before`,
-  )) as [{ before: string }];
-  await boundScan(sql);
-  try {
-    await recategorize(sql);
-  } catch (e) {
-    if ((e as { code?: string }).code !== "57014") throw e;
-    throw new AppError(
-      "BAD_INPUT",
-      `pattern: sorting the evidence by the rules ran past ${SCAN_TIMEOUT_MS / 1000} s: make the pattern more specific`,
-      "pattern",
-    );
-  }
-  await sql.query(`SELECT set_config('statement_timeout', $1, true)`, [before]);
-}
-
-async function recategorize(sql: Sql): Promise<void> {
-  const withEvidence = await sql.query<{ id: number }>(`SELECT DISTINCT "trajectoryId" AS id FROM evidence`);
-  const CHUNK = 500;
-  for (let i = 0; i < withEvidence.length; i += CHUNK) {
-    const ids = withEvidence.slice(i, i + CHUNK).map((r) => r.id);
-    const steps = await sql.query<{ trajectoryId: number; step: number }>(
-      `SELECT DISTINCT "trajectoryId", step FROM evidence WHERE "trajectoryId" = ANY($1::int[])`,
-      [ids],
-    );
-    const categories = await stepCategories(sql, steps);
-    await sql.query(
-      `UPDATE evidence e SET category = c.category
-         FROM (SELECT split_part(k, ':', 1)::int AS t, split_part(k, ':', 2)::int AS step, v AS category
-                 FROM jsonb_each_text($2::jsonb) AS x(k, v)) c
-        WHERE e."trajectoryId" = ANY($1::int[]) AND e."trajectoryId" = c.t AND e.step = c.step
-          AND e.category IS DISTINCT FROM c.category`,
-      [ids, JSON.stringify(Object.fromEntries(categories))],
-    );
-    await sql.query(
-      `UPDATE evidence SET category = NULL WHERE "trajectoryId" = ANY($1::int[]) AND category IS NOT NULL
-          AND NOT (("trajectoryId" || ':' || step) = ANY($2::text[]))`,
-      [ids, [...categories.keys()]],
-    );
-  }
 }

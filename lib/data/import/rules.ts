@@ -3,8 +3,9 @@ import "server-only";
 // Rules page writes them (lib/data/rules.ts).
 import type { Rule } from "@/lib/domain/rules";
 import type { RuleRecord } from "@/lib/import/read/interchange";
+import { refreshEvidenceCategories } from "../evidence-categories";
 import { patternProblem } from "../rule-patterns";
-import { insertRuleVersion, listRules, refreshEvidenceCategories } from "../rules";
+import { insertRuleVersion, listRules } from "../rules";
 import type { ImportContext, Located, RecordError } from "./context";
 
 /**

@@ -1,0 +1,57 @@
+import "server-only";
+// What the rules mean as SQL: the versions in force and those the scan reads, which texts each kind
+// of rule reads, whether a rule matches a text, and the time limit their patterns run under. The
+// rules' versions are lib/data/rules.ts's; the scan's rows lib/data/rule-matches.ts's.
+import { RULE_ON, type RuleOn, SCAN_TIMEOUT_MS } from "@/lib/domain/rules";
+import type { Sql } from "./sql";
+
+/** Each rule's version in force (the newest by createdAt, then id), as a subquery. */
+export const RULES_IN_FORCE = `(SELECT DISTINCT ON (name) * FROM rule ORDER BY name, "createdAt" DESC, id DESC)`;
+
+/**
+ * The rule versions the scan reads (lib/data/rule-matches.ts), as a subquery of ids: those in force,
+ * enabled, and not stopped for good by their time limit. A disabled version is never read.
+ */
+export const RULES_SCANNED = `(SELECT r.id FROM ${RULES_IN_FORCE} r WHERE r.enabled AND NOT EXISTS (
+  SELECT FROM rule_scan f WHERE f."ruleId" = r.id AND f.failure IS NOT NULL))`;
+
+/** Whether rule `r` (an alias of a rule row) matches the SQL text `text`: its pattern, its case. */
+export const ruleMatches = (r: string, text: string) =>
+  `(CASE WHEN ${r}."ignoreCase" THEN ${text} ~* ${r}.pattern ELSE ${text} ~ ${r}.pattern END)`;
+
+/** The texts a rule reads, by `on`: a tool call's input, a tool message's content, an assistant's words. */
+export const RULE_TEXT = {
+  command: (c: string) => `${c}.input`,
+  output: (m: string) => `${m}.content`,
+  reasoning: (m: string) => `(coalesce(${m}.reasoning, '') || E'\\n' || ${m}.content)`,
+} as const;
+
+/**
+ * Where each kind of text is, as a table `x` with a trajectory and a step: the rows it reads and the
+ * rest of each row's key (as two integers) after its trajectory and step.
+ */
+export const TEXT_SOURCE: Record<RuleOn, { table: string; where: string; key: string }> = {
+  command: { table: "tool_call x", where: "true", key: `x."messageSeq", x.seq` },
+  output: { table: "message x", where: "x.role = 'tool'", key: "x.seq, 0" },
+  reasoning: { table: "message x", where: "x.role = 'assistant'", key: "x.seq, 0" },
+};
+
+/**
+ * Every hit of the rules in force that `chosen` (a condition on rule `l` and text `x`) keeps, as SQL
+ * rows (ruleId, name, category, why, rank, id: the trajectory, step): the marks on one trajectory read
+ * it; the hits kept of every rule (lib/data/rule-matches.ts) are what it finds over the study.
+ */
+export const hitsSql = (chosen: string) =>
+  RULE_ON.map(
+    (on) =>
+      `SELECT l.id AS "ruleId", l.name, l.category, l.why, l.rank, x."trajectoryId" AS id, x.step
+         FROM ${RULES_IN_FORCE} l JOIN ${TEXT_SOURCE[on].table} ON l."on" = '${on}' AND ${TEXT_SOURCE[on].where}
+          AND ${chosen} AND ${ruleMatches("l", RULE_TEXT[on]("x"))}`,
+  ).join(" UNION ALL ");
+
+export { SCAN_TIMEOUT_MS };
+
+/** Bounds the rest of the transaction's statements: a pattern that runs away never holds a connection. */
+export async function boundScan(sql: Sql, ms = SCAN_TIMEOUT_MS): Promise<void> {
+  await sql.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.round(ms))}`);
+}
