@@ -11,11 +11,16 @@ import { CATEGORY_LABELS, type Category } from "@/lib/domain/verdicts";
 const SHOWN = 50;
 
 export async function Families({ rule, category }: { rule?: string; category?: Category }) {
-  const { families, commands, cut } = await ruleFamilies({ rule, category });
+  const { families, commands, cut, stopped } = await ruleFamilies({ rule, category });
   const what = rule ?? `the ${CATEGORY_LABELS[category!]} rules`;
   return (
     <section aria-labelledby="families">
       <h2 id="families">Families of commands: {what}</h2>
+      {stopped ? (
+        <p className="note" role="note">
+          No families: {stopped}. A rule the scan stopped is left out of them.
+        </p>
+      ) : null}
       <p className="note">
         {formatCount(commands)} commands matched{cut ? " (the first ones: there are more)" : ""}, in{" "}
         {formatCount(families.length)} families; numbers, hashes, paths, quoted strings and URLs&apos; paths written as
