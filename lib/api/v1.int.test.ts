@@ -237,5 +237,11 @@ describe("the HTTP API's routes", () => {
     const panel = await call(rulesTestGet, "/api/v1/rules/test?name=git-reflog&panel=nobody", { token: importer });
     expect(panel.status).toBe(404);
     expect(await errorOf(panel)).toEqual({ code: "NOT_FOUND", message: 'no panel named "nobody"' });
+    // A reviewer's figures under another panel would hold imports back while computed: refused.
+    const held = await call(rulesTestGet, "/api/v1/rules/test?name=git-reflog&panel=initial", { token: reader });
+    expect([held.status, (await errorOf(held)).message]).toEqual([
+      403,
+      expect.stringMatching(/^figures under another/),
+    ]);
   });
 });

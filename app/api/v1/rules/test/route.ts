@@ -18,6 +18,14 @@ export const GET = v1Route("rules:read", async (request, actor) => {
   const { format, name, category, on, pattern, ignore_case, panel, ...filter } = queryOf(V1_QUERIES.rulesTest, request);
   if (!name && !can(actor.role, "rules:write"))
     throw new AppError("FORBIDDEN", "trying a pattern not saved is for those who write rules");
+  // Figures under another panel are computed with that panel put in force for a moment (decision 34),
+  // which holds every writer of votes back meanwhile: for those who may put panels in force.
+  if (panel && !can(actor.role, "judges:write"))
+    throw new AppError(
+      "FORBIDDEN",
+      "figures under another panel hold imports and judge runs back while computed: for those who set panels " +
+        "(the compare-panels page shows a panel beside the one in force to anyone who reads results)",
+    );
   const rule = await ruleToTest({ name, category, on, pattern, ignoreCase: ignore_case ?? false });
   // What the list withholds from the viewer (a pending blind label's trajectory), the test leaves out.
   const withheld = await withheldIds(actor);
