@@ -139,6 +139,28 @@ export const V1_ROUTES: Route[] = [
   },
 ];
 
+/** A page of the list (GET /trajectories): the route answers through this schema, the description shows it. */
+export const TrajectoryPageSchema = z.object({
+  items: z.array(z.looseObject({ id: z.number().int().min(1) })).describe("the list's rows, by id"),
+  next: z.number().int().min(1).nullable().describe("the `after` of the next page; null on the last"),
+});
+
+/** An import's summary (POST /imports): 200 when the file landed, 422 when it was refused whole. */
+export const ImportSummarySchema = z.looseObject({
+  ok: z.boolean(),
+  importId: z.number().int(),
+  file: z.string(),
+  records: z.number().int(),
+  counts: z.looseObject({ trajectories: z.number().int(), unchanged: z.number().int() }).optional(),
+  errors: z.array(z.looseObject({ line: z.number().int(), message: z.string() })).optional(),
+});
+
+/** The JSON answers with a schema of their own, by operation. */
+const ANSWERS: Partial<Record<string, z.ZodType>> = {
+  listTrajectories: TrajectoryPageSchema,
+  importFile: ImportSummarySchema,
+};
+
 /** Every refusal's body (lib/api/v1.ts's apiError writes it; the description's errors are this schema). */
 export const ApiErrorSchema = z.object({
   error: z.object({ code: z.string().describe("what kind of refusal"), message: z.string() }),
@@ -192,13 +214,21 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
           }
         : {}),
       responses: {
-        "200": { description: "the answer", content: Object.fromEntries(r.produces.map((t) => [t, {}])) },
+        "200": {
+          description: "the answer",
+          content: Object.fromEntries(
+            r.produces.map((t) => {
+              const answer = t === "application/json" ? ANSWERS[r.operationId] : undefined;
+              return [t, answer ? { schema: schemaObject(answer) } : {}];
+            }),
+          ),
+        },
         ...(r.body
           ? {
               "413": ERROR("the file is larger than the upload limit"),
               "422": {
                 description: "the file was refused whole, its errors by line",
-                content: { "application/json": {} },
+                content: { "application/json": { schema: schemaObject(ImportSummarySchema) } },
               },
               "503": ERROR("imports hold as much memory as they may: come back after Retry-After"),
             }

@@ -8,7 +8,7 @@ import path from "node:path";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { apiError, v1Route } from "@/lib/api/v1";
-import { queryOf, V1_QUERIES } from "@/lib/api/v1-spec";
+import { ImportSummarySchema, queryOf, V1_QUERIES } from "@/lib/api/v1-spec";
 import { config } from "@/lib/config";
 import { recordFailedImport } from "@/lib/data/import/import-row";
 import { AppError } from "@/lib/errors";
@@ -89,7 +89,7 @@ export const POST = v1Route("imports:write", async (request, actor) => {
         userId: actor.id,
         strict: strict ?? false,
       });
-      return Response.json({ ...result, file: name }, { status: result.ok ? 200 : 422 });
+      return Response.json(ImportSummarySchema.parse({ ...result, file: name }), { status: result.ok ? 200 : 422 });
     } finally {
       reservation.release();
     }

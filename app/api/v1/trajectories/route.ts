@@ -1,5 +1,5 @@
 import { v1Route } from "@/lib/api/v1";
-import { queryOf, V1_QUERIES } from "@/lib/api/v1-spec";
+import { queryOf, TrajectoryPageSchema, V1_QUERIES } from "@/lib/api/v1-spec";
 import { can } from "@/lib/auth/permissions";
 import { withheldIds } from "@/lib/data/blind-elsewhere";
 import { trajectoryPage } from "@/lib/data/trajectories";
@@ -17,5 +17,7 @@ export const GET = v1Route("trajectories:read", async (request, actor) => {
   const { after, limit, ...filter } = queryOf(V1_QUERIES.trajectories, request);
   if (triedRule(filter) && !can(actor.role, "rules:write"))
     throw new AppError("FORBIDDEN", "a rule being tried (tryOn, tryPattern) is for those who write rules");
-  return Response.json(await trajectoryPage(filter, after, limit, await withheldIds(actor)));
+  return Response.json(
+    TrajectoryPageSchema.parse(await trajectoryPage(filter, after, limit, await withheldIds(actor))),
+  );
 });
