@@ -41,7 +41,7 @@ const MATRIX: Array<[string, string, number, number, number, number]> = [
   // Panels compared: read as results are; adopting one is the Judges page's.
   ["GET", "/judges/compare?panel=initial", 200, 403, 200, 307],
   ["GET", "/api/panels/compare?panel=initial&format=json", 200, 403, 200, 401],
-  ["GET", "/api/panels/compare?panel=nobody", 400, 403, 400, 401],
+  ["GET", "/api/panels/compare?panel=nobody", 404, 403, 404, 401],
   ["GET", "/api/panels/compare?panel=%00", 400, 403, 400, 401],
   ["GET", "/queue", 200, 200, 403, 307],
   // Not an item of theirs: labellers are sent back to their queue.
