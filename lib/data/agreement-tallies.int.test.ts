@@ -42,9 +42,12 @@ function writer(seed: number) {
     return { created_at: new Date(clock).toISOString() };
   };
   const externalIds = async () =>
-    (await db().trajectory.findMany({ select: { externalId: true } })).map((t) => t.externalId!);
+    (await db().trajectory.findMany({ select: { externalId: true }, orderBy: { id: "asc" } })).map(
+      (t) => t.externalId!,
+    );
+  // In id order: rows' order as stored moves with how they were written, and the walk would with it.
   const anyId = async (q: string) => {
-    const ids = await db().$queryRawUnsafe<Array<{ id: number }>>(q);
+    const ids = await db().$queryRawUnsafe<Array<{ id: number }>>(`SELECT id FROM (${q}) x ORDER BY id`);
     return ids.length ? ids[Math.floor(random() * ids.length)]!.id : null;
   };
   const sql = (q: string) => db().$executeRawUnsafe(q);
@@ -182,7 +185,7 @@ describe("the agreement tallies", () => {
   it("equal the report computed from the labels in every scope after random writes, folded or not", async () => {
     // How often the figures compared held labels paired with verdicts, in a study, revised, twice labelled.
     const seen = { paired: 0, study: 0, revised: 0, units: 0 };
-    for (const seed of [1, 2, 3]) {
+    for (const seed of [4, 5, 6]) {
       const step = writer(seed);
       for (let i = 0; i < 40; i++) {
         const what = await step();
