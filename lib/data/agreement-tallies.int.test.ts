@@ -185,7 +185,7 @@ describe("the agreement tallies", () => {
   it("equal the report computed from the labels in every scope after random writes, folded or not", async () => {
     // How often the figures compared held labels paired with verdicts, in a study, revised, twice labelled.
     const seen = { paired: 0, study: 0, revised: 0, units: 0 };
-    for (const seed of [4, 5, 6]) {
+    for (const seed of [7, 8, 9]) {
       const step = writer(seed);
       for (let i = 0; i < 40; i++) {
         const what = await step();
