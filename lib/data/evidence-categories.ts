@@ -3,7 +3,7 @@ import "server-only";
 // set when the evidence is computed and again when a rule is written, under the rules' time limit.
 import type { Category } from "@/lib/domain/verdicts";
 import { AppError } from "@/lib/errors";
-import { boundScan, RULE_TEXT, RULES_IN_FORCE, ruleMatches, SCAN_TIMEOUT_MS } from "./rule-sql";
+import { boundScan, RULE_TEXT, RULES_IN_FORCE, ranPastLimit, ruleMatches, SCAN_TIMEOUT_MS } from "./rule-sql";
 import type { Sql } from "./sql";
 
 /** Each of these steps' category by the first enabled command rule in force that hits it ("trajectory:step"). */
@@ -45,7 +45,7 @@ export async function underScanLimit<T>(sql: Sql, work: () => Promise<T>): Promi
   try {
     out = await work();
   } catch (e) {
-    if ((e as { code?: string }).code !== "57014") throw e;
+    if (!ranPastLimit(e)) throw e;
     throw new AppError(
       "BAD_INPUT",
       `pattern: sorting the evidence by the rules ran past ${SCAN_TIMEOUT_MS / 1000} s: make the pattern more specific`,

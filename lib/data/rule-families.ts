@@ -3,7 +3,7 @@ import "server-only";
 // (lib/domain/command-families.ts): how the agents looked for the future. Command rules only.
 import { type CommandFamily, commandFamilies, type MatchedCommand } from "@/lib/domain/command-families";
 import type { Category } from "@/lib/domain/verdicts";
-import { boundScan, RULE_TEXT, RULES_IN_FORCE, ruleMatches, SCAN_TIMEOUT_MS } from "./rule-sql";
+import { boundScan, RULE_TEXT, RULES_IN_FORCE, ranPastLimit, ruleMatches, SCAN_TIMEOUT_MS } from "./rule-sql";
 import { transaction } from "./sql";
 
 /** The most matched commands read (each cut to 300 characters): a family's count is exact below it. */
@@ -32,7 +32,7 @@ export async function ruleFamilies(by: { rule?: string; category?: Category }): 
     await boundScan(sql);
     return sql.query<MatchedCommand & { trajectoryId: number }>(MATCHED_SQL, [by.rule ?? null, by.category ?? null]);
   }).catch((e: unknown) => {
-    if ((e as { code?: string }).code !== "57014") throw e;
+    if (!ranPastLimit(e)) throw e;
     return null;
   });
   if (!rows)

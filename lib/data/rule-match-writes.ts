@@ -4,7 +4,7 @@ import "server-only";
 // runs past it is found and stopped for good.
 import { RULE_ON, type RuleOn } from "@/lib/domain/rules";
 import { patternProblem } from "./rule-patterns";
-import { RULE_TEXT, ruleMatches, SCAN_TIMEOUT_MS, TEXT_SOURCE } from "./rule-sql";
+import { RULE_TEXT, ranPastLimit, ruleMatches, SCAN_TIMEOUT_MS, TEXT_SOURCE } from "./rule-sql";
 import type { Sql } from "./sql";
 
 /**
@@ -57,10 +57,6 @@ async function writeMatches(sql: Sql, ruleIds: readonly number[], ids: readonly 
   }
 }
 
-/** PostgreSQL's code for a statement its time limit cancelled. */
-const CANCELLED = "57014";
-const cancelled = (e: unknown) => (e as { code?: string }).code === CANCELLED;
-
 /**
  * Writes the matches of rules `ruleIds` in trajectories `ids`, or, when that runs past the scan's time
  * limit, finds which rules do (each tried alone on the same trajectories) and stops them for good:
@@ -81,13 +77,15 @@ export async function withinLimit(
       return true;
     } catch (e) {
       await sql.query(`ROLLBACK TO SAVEPOINT rule_scan_step`);
-      if (!cancelled(e)) throw e;
+      if (!ranPastLimit(e)) throw e;
       return false;
     }
   };
   if (await tried(ruleIds)) return true;
   const slow: number[] = [];
   for (const id of ruleIds) if (!(await tried([id]))) slow.push(id);
+  // What it found before it ran away goes too: a stopped rule finds nothing, anywhere.
+  await sql.query(`DELETE FROM rule_match WHERE "ruleId" = ANY($1::int[])`, [slow.length ? slow : ruleIds]);
   await sql.query(`UPDATE rule_scan SET failure = $2, "failedAt" = now() WHERE "ruleId" = ANY($1::int[])`, [
     slow.length ? slow : ruleIds,
     `its pattern ran past the scan's limit of ${limitMs / 1000} s on trajectories ${ids[0]}–${ids.at(-1)}`,

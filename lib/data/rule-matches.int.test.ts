@@ -314,6 +314,8 @@ describe("the rules' kept hits", () => {
       expect(steps).toBeLessThan(50); // it ends: no step begins again without end
       const stopped = (await rulesNow()).find((r) => r.name === "rm-runaway")!;
       expect(stopped.stopped).toMatch(/^its pattern ran past the scan's limit of 0.2 s on trajectories \d+–\d+$/);
+      // Stopped, it finds nothing anywhere (what it kept before it ran away went with it).
+      expect(await firedIds({ rule: "rm-runaway" })).toEqual([]);
       // Stopped, the scan has read everything it reads: readers are not kept waiting, a report may be frozen.
       expect((await ruleHitsCoverage()).unscanned).toBe(0);
       // The timeline shows the other rules' marks and says why this one is missing.

@@ -8,7 +8,7 @@ import type { Category } from "@/lib/domain/verdicts";
 import { AppError } from "@/lib/errors";
 import { ruleHitsCaughtUp, ruleHitsCoverage } from "./rule-matches";
 import { patternProblem } from "./rule-patterns";
-import { boundScan, RULE_TEXT, RULES_IN_FORCE, SCAN_TIMEOUT_MS, TEXT_SOURCE } from "./rule-sql";
+import { boundScan, RULE_TEXT, RULES_IN_FORCE, ranPastLimit, SCAN_TIMEOUT_MS, TEXT_SOURCE } from "./rule-sql";
 import { type Sql, transaction } from "./sql";
 import { inTurn } from "./tried-queue";
 
@@ -104,7 +104,7 @@ async function tried<T>(
       await scan(sql, rule, ids);
       return await work(sql, rule.pattern, rule.ignoreCase ? "i" : "");
     } catch (e) {
-      if ((e as { code?: string }).code === "57014")
+      if (ranPastLimit(e))
         throw new AppError(
           "BAD_INPUT",
           `the scan ran longer than ${Math.round(timeoutMs / 1000)} s and was stopped: make the pattern more specific`,

@@ -55,3 +55,6 @@ export { SCAN_TIMEOUT_MS };
 export async function boundScan(sql: Sql, ms = SCAN_TIMEOUT_MS): Promise<void> {
   await sql.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.round(ms))}`);
 }
+
+/** Whether a statement failed because its time limit (boundScan's) cancelled it. */
+export const ranPastLimit = (e: unknown) => (e as { code?: string }).code === "57014";

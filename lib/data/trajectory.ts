@@ -8,7 +8,7 @@ import type { SuspectMark } from "@/lib/domain/rules";
 import { pageSteps, STEPS_PER_PAGE } from "@/lib/domain/timeline";
 import type { Category } from "@/lib/domain/verdicts";
 import { voteVerdicts } from "./derived";
-import { boundScan, hitsSql } from "./rule-sql";
+import { boundScan, hitsSql, ranPastLimit } from "./rule-sql";
 import { stoppedRules } from "./rules";
 import { ASKED_SELECT, CONDITION_SELECT, PANEL_SELECT, VERDICT_SELECT } from "./selects";
 import { transaction } from "./sql";
@@ -154,7 +154,7 @@ async function computeSuspectSteps(trajectoryId: number, key: string): Promise<S
     await boundScan(sql, MARKS_TIMEOUT_MS);
     return sql.query<{ step: number; name: string; category: Category; why: string }>(MARKS_SQL, [trajectoryId]);
   }).catch((e: unknown) => {
-    if ((e as { code?: string }).code !== "57014") throw e;
+    if (!ranPastLimit(e)) throw e;
     marksCut.set(key, true);
     return [];
   });

@@ -11,7 +11,7 @@ import busboy from "busboy";
 import { z } from "zod";
 import { requireRequest } from "@/lib/auth/session";
 import { config } from "@/lib/config";
-import { recordFailedImport } from "@/lib/data/import/import-row";
+import { listRefusedUpload, recordFailedImport } from "@/lib/data/import/import-row";
 import { formatBytes } from "@/lib/domain/format";
 import { type Condition, ConditionFieldsSchema } from "@/lib/import/read/condition";
 import { fileWeight, importMemory, readLimits } from "@/lib/import/read/limits";
@@ -196,13 +196,9 @@ async function receiveUpload(
   return { file: received.file, condition: fields.data };
 }
 
-/** An upload that ended before its import: listed as failed with the reason (best effort: the database may be down). */
-async function listRefused(fileName: string, userId: string, reason: string, bytes = 0): Promise<void> {
-  await recordFailedImport(
-    { fileName, format: "auto", source: "web", userId, fileBytes: bytes },
-    `${reason}; nothing was imported`,
-  ).catch((e) => console.error("could not record a refused upload", e));
-}
+/** An upload that ended before its import, listed on the Import page with why. */
+const listRefused = (fileName: string, userId: string, reason: string, fileBytes = 0) =>
+  listRefusedUpload({ fileName, source: "web", userId, fileBytes }, reason);
 
 /** Imports a received upload, sending its progress every 200 ms and then its result. */
 async function importUpload(

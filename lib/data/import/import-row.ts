@@ -66,6 +66,19 @@ export async function recordFailedImport(source: ImportSource, reason: string): 
   return id;
 }
 
+/**
+ * An upload that ended before its import, listed as failed with why (best effort: the database may be
+ * what failed, and then the server log says so).
+ */
+export async function listRefusedUpload(
+  source: Pick<ImportSource, "fileName" | "source" | "userId" | "fileBytes">,
+  reason: string,
+): Promise<void> {
+  await recordFailedImport({ ...source, format: "auto" }, `${reason}; nothing was imported`).catch((e) =>
+    console.error("could not record a refused upload", e),
+  );
+}
+
 export async function markFailed(
   importId: number,
   data: { rejected: number; errors: RecordError[]; format?: string; sha256?: string | null; report?: ImportReport },

@@ -10,7 +10,7 @@ import { pipeline } from "node:stream/promises";
 import { apiError, v1Route } from "@/lib/api/v1";
 import { ImportSummarySchema, queryOf, V1_QUERIES } from "@/lib/api/v1-spec";
 import { config } from "@/lib/config";
-import { recordFailedImport } from "@/lib/data/import/import-row";
+import { listRefusedUpload } from "@/lib/data/import/import-row";
 import { AppError } from "@/lib/errors";
 import { fileWeight, importMemory, readLimits } from "@/lib/import/read/limits";
 import { TextWeigher } from "@/lib/import/read/weight";
@@ -51,9 +51,7 @@ async function receive(request: Request, target: string, maxBytes: number): Prom
 
 /** A file refused before its import: listed as failed with the reason (best effort: the database may be down). */
 const listRefused = (fileName: string, userId: string, e: AppError) =>
-  recordFailedImport({ fileName, format: "auto", source: "api", userId }, `${e.message}; nothing was imported`).catch(
-    (f) => console.error("could not record a refused upload", f),
-  );
+  listRefusedUpload({ fileName, source: "api", userId }, e.message);
 
 export const POST = v1Route("imports:write", async (request, actor) => {
   const { name: given, strict, ...condition } = queryOf(V1_QUERIES.imports, request);
