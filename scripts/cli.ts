@@ -19,6 +19,7 @@ import { createPerson, listPeople, PersonSchema, setPassword } from "@/lib/data/
 import { sweepInterruptedImports } from "@/lib/data/recovery";
 import { isReportFormat, REPORT_FORMATS, REPORTS, type ReportName, tableChoice } from "@/lib/data/reports";
 import { getResults } from "@/lib/data/results";
+import { scanRuleHits } from "@/lib/data/rule-matches";
 import { rebuildSearchDocuments } from "@/lib/data/search-documents";
 import { rebuildTallies } from "@/lib/data/tally-folds";
 import { closeCurrentDb, currentDb, DatabaseBusyError, describeTarget } from "@/lib/db-connect";
@@ -292,7 +293,9 @@ async function evidenceCommand(args: string[]): Promise<number> {
   });
   const format = values.format;
   if (format !== "json" && format !== "csv") fail(`evidence: --format takes json or csv, not "${format}"`);
-  await writeOut(await onPanel(values.panel, () => evidenceText(format)));
+  // The items' categories come from the rules' kept hits: the scan reads what it has not first.
+  await scanRuleHits();
+  await writeOut(await onPanel(values.panel, () => evidenceText(format, 0)));
   return 0;
 }
 

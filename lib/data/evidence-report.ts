@@ -4,9 +4,14 @@ import "server-only";
 import { db } from "@/lib/db";
 import { type EvidenceReportRow, evidenceCsv, evidenceJson, sortEvidence } from "@/lib/domain/evidence-format";
 import type { NaturalKey } from "@/lib/import/read/interchange";
+import { readByTheRules, ruleHitsCaughtUp } from "./rule-matches";
 
-/** `only`: one trajectory's (by its id in the database). */
+/**
+ * `only`: one trajectory's (by its id in the database), read first by every rule that has not (its
+ * items' categories come from the rules' kept hits).
+ */
 export async function evidenceReport(only?: number): Promise<EvidenceReportRow[]> {
+  if (only !== undefined) await readByTheRules(only);
   const rows = await db().$queryRaw<
     Array<
       NaturalKey & {
@@ -34,7 +39,13 @@ export async function evidenceReport(only?: number): Promise<EvidenceReportRow[]
   );
 }
 
-export async function evidenceText(format: "json" | "csv"): Promise<string> {
+/**
+ * Every trajectory's evidence, once the rules' scan has read them (its items' categories come from
+ * the kept hits), waiting for it up to `waitMs` (the API; the command line runs the scan first): a
+ * study just imported at scale may then show some items not yet categorized.
+ */
+export async function evidenceText(format: "json" | "csv", waitMs: number): Promise<string> {
+  await ruleHitsCaughtUp(waitMs);
   const rows = await evidenceReport();
   return format === "json" ? evidenceJson(rows) : evidenceCsv(rows);
 }

@@ -18,6 +18,7 @@ import { jsonl, tempFiles } from "@/test/temp-files";
 import { evidenceReport } from "./evidence-report";
 import { evidenceSummary } from "./evidence-summary";
 import { reportText } from "./reports";
+import { scanRuleHits } from "./rule-matches";
 import { listTrajectories } from "./trajectories";
 
 const SWEBENCH = realFixture("swebench");
@@ -32,6 +33,7 @@ async function ok(file: string, cond: Parameters<typeof importFile>[1]["conditio
 }
 
 async function evidenceOf(benchmark: string, task: string) {
+  await scanRuleHits(); // the items' categories come from the rules' kept hits
   const t = await db().trajectory.findFirstOrThrow({
     where: { benchmark: { name: benchmark }, task: { key: task } },
     select: { patchSimilarity: true, evidenceKinds: true, evidence: { orderBy: { seq: "asc" } } },
@@ -131,6 +133,7 @@ describe("evidence, whichever side lands first", () => {
 
 describe("the evidence report", () => {
   it("one object per trajectory with a task record, in docs/formats.md's shape", async () => {
+    await scanRuleHits(); // the items' categories come from the rules' kept hits
     const rows = await evidenceReport();
     const astroid = rows.find((r) => r.trajectory.benchmark === "ev-first")!;
     expect(astroid).toEqual({

@@ -5,7 +5,7 @@ import "server-only";
 import { categorized, uncategorizedEvidence } from "@/lib/domain/evidence";
 import { patchSimilarity } from "@/lib/domain/patch-similarity";
 import type { StepMessage } from "@/lib/domain/steps";
-import { stepCategories, underScanLimit } from "./evidence-categories";
+import { stepCategories } from "./evidence-categories";
 import type { Sql } from "./sql";
 
 /** Trajectories read back at a time: their messages are held while their evidence is computed. */
@@ -95,12 +95,11 @@ export async function refreshEvidence(
         }),
       ]),
     );
-    // The rules are asked only about the steps that hold evidence.
-    const categories = await underScanLimit(sql, () =>
-      stepCategories(
-        sql,
-        [...raw].flatMap(([id, items]) => items.map((i) => ({ trajectoryId: id, step: i.step }))),
-      ),
+    // The rules' kept hits are asked only about the steps that hold evidence (the scan sorts them
+    // again when it reads a trajectory written since).
+    const categories = await stepCategories(
+      sql,
+      [...raw].flatMap(([id, items]) => items.map((i) => ({ trajectoryId: id, step: i.step }))),
     );
     const rows: Array<[number, number, string, number, string | null, string, string | null]> = [];
     const columns = chunk.map((t) => {

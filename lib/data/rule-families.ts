@@ -3,45 +3,67 @@ import "server-only";
 // (lib/domain/command-families.ts): how the agents looked for the future. Command rules only.
 import { type CommandFamily, commandFamilies, type MatchedCommand } from "@/lib/domain/command-families";
 import type { Category } from "@/lib/domain/verdicts";
-import { boundScan, RULE_TEXT, RULES_IN_FORCE, ranPastLimit, ruleMatches, SCAN_TIMEOUT_MS } from "./rule-sql";
-import { transaction } from "./sql";
+import { findHits, type PatternRule } from "./pattern-hits";
+import { RULES_IN_FORCE, ranPastLimit, SCAN_TIMEOUT_MS } from "./rule-sql";
+import { statement } from "./sql";
 
 /** The most matched commands read (each cut to 300 characters): a family's count is exact below it. */
 export const MAX_MATCHED = 20_000;
 
+/** The rule named (or the category's enabled ones), in force, command rules, not stopped by their limit. */
+const RULES_SQL = `SELECT l.id, l."on", l.pattern, l."ignoreCase" FROM ${RULES_IN_FORCE} l
+  WHERE l."on" = 'command' AND (l.name = $1 OR ($1::text IS NULL AND l.enabled AND l.category = $2))
+    AND NOT EXISTS (SELECT FROM rule_scan f WHERE f."ruleId" = l.id AND f.failure IS NOT NULL)`;
+
+/** The commands matched, by their keys (trajectory, message, call), with their conditions. */
 const MATCHED_SQL = `
-  SELECT DISTINCT ON (c."trajectoryId", c."messageSeq", c.seq) c."trajectoryId", c.step, left(c.input, 300) AS command,
+  SELECT c."trajectoryId", c.step, left(c.input, 300) AS command,
     b.name AS benchmark, m.name AS model, t.network, t.prompt::text AS prompt
-  FROM tool_call c JOIN ${RULES_IN_FORCE} l ON l."on" = 'command'
-      AND (l.name = $1 OR ($1::text IS NULL AND l.enabled AND l.category = $2))
-      AND NOT EXISTS (SELECT FROM rule_scan f WHERE f."ruleId" = l.id AND f.failure IS NOT NULL)
-      AND ${ruleMatches("l", RULE_TEXT.command("c"))}
+  FROM unnest($1::int[], $2::int[], $3::int[]) AS h(t, a, b)
+    JOIN tool_call c ON c."trajectoryId" = h.t AND c."messageSeq" = h.a AND c.seq = h.b
     JOIN trajectory t ON t.id = c."trajectoryId" JOIN benchmark b ON b.id = t."benchmarkId"
     JOIN agent_model m ON m.id = t."modelId"
-  ORDER BY c."trajectoryId", c."messageSeq", c.seq LIMIT ${MAX_MATCHED + 1}`;
+  ORDER BY c."trajectoryId", c."messageSeq", c.seq`;
 
 /** `stopped`: why no family is shown (the patterns ran past the scan's limit). */
 export type Families = { families: CommandFamily[]; commands: number; cut: boolean; stopped?: string };
 
 /**
  * The families of the commands the rule named matched (or, without one, the category's enabled rules),
- * but those of a rule the scan stopped; past the scan's time limit, none, and why.
+ * but those of a rule the scan stopped: the steps their kept hits hold, each command there matched
+ * again to find which of a step's commands it was; past the scan's time limit, none, and why.
  */
 export async function ruleFamilies(by: { rule?: string; category?: Category }): Promise<Families> {
-  const rows = await transaction(async (sql) => {
-    await boundScan(sql);
-    return sql.query<MatchedCommand & { trajectoryId: number }>(MATCHED_SQL, [by.rule ?? null, by.category ?? null]);
-  }).catch((e: unknown) => {
+  const rules = await statement<PatternRule>(RULES_SQL, [by.rule ?? null, by.category ?? null]);
+  const hit = await statement<{ id: number }>(
+    `SELECT DISTINCT "trajectoryId" AS id FROM rule_match WHERE "ruleId" = ANY($1::int[]) ORDER BY 1`,
+    [rules.map((r) => r.id)],
+  );
+  const hits = await findHits(
+    rules,
+    hit.map((h) => h.id),
+    SCAN_TIMEOUT_MS,
+  ).catch((e: unknown) => {
     if (!ranPastLimit(e)) throw e;
     return null;
   });
-  if (!rows)
+  if (!hits)
     return {
       families: [],
       commands: 0,
       cut: false,
       stopped: `the patterns ran past ${SCAN_TIMEOUT_MS / 1000} s over the study's commands`,
     };
+  const seen = new Set<string>();
+  const keys = hits
+    .filter((h) => !seen.has(`${h.trajectoryId}:${h.a}:${h.b}`) && seen.add(`${h.trajectoryId}:${h.a}:${h.b}`))
+    .sort((x, y) => x.trajectoryId - y.trajectoryId || x.a - y.a || x.b - y.b)
+    .slice(0, MAX_MATCHED + 1);
+  const rows = await statement<MatchedCommand & { trajectoryId: number }>(MATCHED_SQL, [
+    keys.map((k) => k.trajectoryId),
+    keys.map((k) => k.a),
+    keys.map((k) => k.b),
+  ]);
   const matched = rows.slice(0, MAX_MATCHED);
   return { families: commandFamilies(matched), commands: matched.length, cut: rows.length > MAX_MATCHED };
 }

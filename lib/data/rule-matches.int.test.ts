@@ -9,6 +9,7 @@ import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { currentDb } from "@/lib/db-connect";
+import { RULE_ON } from "@/lib/domain/rules";
 import { CATEGORIES } from "@/lib/domain/verdicts";
 import { runImport } from "@/lib/import/run/records";
 import { watchRuleHits } from "@/lib/server/rule-watch";
@@ -19,7 +20,7 @@ import { ruleFigures } from "./rule-figures";
 import { getRuleHits } from "./rule-hits";
 import { ruleHitsCaughtUp, ruleHitsCoverage, scanRuleHits, scanStep } from "./rule-matches";
 import { firedIds } from "./rule-scans";
-import { hitsSql, RULES_IN_FORCE } from "./rule-sql";
+import { RULE_TEXT, RULES_IN_FORCE, ruleMatches, TEXT_SOURCE } from "./rule-sql";
 import { testRule } from "./rule-test";
 import { RULE_SCAN_LOCK, rulesNow, setRuleEnabled, writeRule } from "./rules";
 import { transaction } from "./sql";
@@ -57,9 +58,10 @@ const RULES = [
   { on: "output", pattern: "FETCH_HEAD" },
   { on: "output", pattern: "recall", ignore_case: true },
   { on: "reasoning", pattern: String.raw`\yrecall\y` },
-  // Matched on their own, not as one branch of all the patterns: a back-reference (refused on the
-  // embedded database, which cannot stop a pattern: a director instead), an embedded option.
-  process.env.DATABASE_URL ? { on: "command", pattern: String.raw`(o)\1` } : { on: "command", pattern: "***=oo" },
+  // Matched on their own, not as one branch of all the patterns: a back-reference, a director, an
+  // embedded option.
+  { on: "command", pattern: String.raw`(o)\1` },
+  { on: "command", pattern: "***=oo" },
   { on: "output", pattern: "(?i)fetch_head" },
 ] as const;
 
@@ -115,6 +117,18 @@ async function apply(o: Op): Promise<void> {
 }
 
 type Hit = { ruleId: number; id: number; step: number };
+
+/**
+ * The oracle: every hit of the rules in force that `chosen` (a condition on rule `l`) keeps, by one
+ * statement over every text of the study (rows ruleId, id: the trajectory, step).
+ */
+const hitsSql = (chosen: string) =>
+  RULE_ON.map(
+    (on) =>
+      `SELECT l.id AS "ruleId", x."trajectoryId" AS id, x.step
+         FROM ${RULES_IN_FORCE} l JOIN ${TEXT_SOURCE[on].table} ON l."on" = '${on}' AND ${TEXT_SOURCE[on].where}
+          AND ${chosen} AND ${ruleMatches("l", RULE_TEXT[on]("x"))}`,
+  ).join(" UNION ALL ");
 const key = (h: Hit) => `${h.ruleId}:${h.id}:${h.step}`;
 
 /** What the enabled rules in force find now, scanning every text; and what is kept of every rule in force. */
@@ -287,69 +301,73 @@ describe("the rules' kept hits", () => {
   });
 
   // A pattern that runs away (back-references over a 300-character output: seconds a text), under a
-  // limit of 200 ms a step: PostgreSQL only, the embedded database has no time limit a statement.
-  it.runIf(process.env.DATABASE_URL)(
-    "a saved rule that runs past its limit is stopped for good, said, and marks nothing; the rest go on",
-    async () => {
-      const slow = trajectoryFixture({
-        id: "rm-slow",
-        benchmark: "rm-slow",
-        task: { id: "rm-slow" },
-        turns: [
-          { role: "user", content: "fix it" },
-          { role: "assistant", content: "", tool_calls: [{ id: "c", name: "bash", input: "pip download x" }] },
-          { role: "tool", tool_call_id: "c", content: "ab".repeat(150) },
-        ],
-      });
-      expect((await runImport({ fileName: "rm-slow.jsonl", format: "interchange" }, asLines([slow]))).ok).toBe(true);
-      await scanRuleHits();
-      await writeRule(null, {
-        name: "rm-runaway",
-        category: "OTHER",
-        on: "output",
-        pattern: String.raw`^(.*)(.*)(.*)\3\2\1.$`,
-      });
-      let steps = 0;
-      for (let step = await scanStep(200); step !== "done" && steps < 50; step = await scanStep(200)) steps += 1;
-      expect(steps).toBeLessThan(50); // it ends: no step begins again without end
-      const stopped = (await rulesNow()).find((r) => r.name === "rm-runaway")!;
-      expect(stopped.stopped).toMatch(/^its pattern ran past the scan's limit of 0.2 s on trajectories \d+–\d+$/);
-      // Stopped, it finds nothing anywhere (what it kept before it ran away went with it).
-      expect(await firedIds({ rule: "rm-runaway" })).toEqual([]);
-      // Stopped, the scan has read everything it reads: readers are not kept waiting, a report may be frozen.
-      expect((await ruleHitsCoverage()).unscanned).toBe(0);
-      // The timeline shows the other rules' marks and says why this one is missing.
-      const id = (
-        await transaction((sql) =>
-          sql.query<{ id: number }>(`SELECT id FROM trajectory WHERE "externalId" = 'rm-slow'`),
-        )
-      )[0]!.id;
-      const marks = (await getSuspectSteps(id)).flatMap((st) => st.marks.map((m) => m.rule));
-      expect(marks).not.toContain("rm-runaway");
-      expect(marks.length).toBeGreaterThan(0); // pip download: a built-in upstream rule
-      expect(await marksLeftOut(id)).toEqual([
-        `the rule rm-runaway marks nothing: ${stopped.stopped} (a new version of it is scanned again)`,
-      ]);
-      // A report frozen now says it was left out.
-      const p = await createPerson("system", {
-        handle: "rm-freezer",
-        email: "rm-freezer@example.org",
-        role: "RESEARCHER",
-        password: "password-1",
-      });
-      const reportId = await freezeReport({ id: p.id, handle: "rm-freezer", role: "RESEARCHER" }, "stopped");
-      const frozen = await db().frozenReport.findUniqueOrThrow({ where: { id: reportId } });
-      expect((frozen.figures as { rulesLeftOut: unknown }).rulesLeftOut).toEqual([
-        { name: "rm-runaway", failure: stopped.stopped },
-      ]);
-      // A new version replaces it and is scanned; disabled, it is not scanned at all.
-      await writeRule(null, { name: "rm-runaway", category: "OTHER", on: "output", pattern: "abab" });
-      await scanRuleHits();
-      expect((await rulesNow()).find((r) => r.name === "rm-runaway")!.stopped).toBeNull();
-      expect(await firedIds({ rule: "rm-runaway" })).toContain(id);
-      await setRuleEnabled(null, "rm-runaway", false);
-      await scanRuleHits();
-      expect(await firedIds({ rule: "rm-runaway" })).toEqual([]);
-    },
-  );
+  // limit of 200 ms a step: on the embedded database, on the pattern thread.
+  it("a saved rule that runs past its limit is stopped for good, said, and marks nothing; the rest go on", async () => {
+    const slow = trajectoryFixture({
+      id: "rm-slow",
+      benchmark: "rm-slow",
+      task: { id: "rm-slow" },
+      turns: [
+        { role: "user", content: "fix it" },
+        { role: "assistant", content: "", tool_calls: [{ id: "c", name: "bash", input: "pip download x" }] },
+        { role: "tool", tool_call_id: "c", content: "ab".repeat(150) },
+      ],
+    });
+    expect((await runImport({ fileName: "rm-slow.jsonl", format: "interchange" }, asLines([slow]))).ok).toBe(true);
+    await scanRuleHits();
+    await writeRule(null, {
+      name: "rm-runaway",
+      category: "OTHER",
+      on: "output",
+      pattern: String.raw`^(.*)(.*)(.*)\3\2\1.$`,
+    });
+    // A rule saved while a step's patterns run does not wait for them: the step holds the scan's lock
+    // only to plan and to write, and finds the rules changed (it writes nothing, the next plans again).
+    const order: string[] = [];
+    const stepping = scanStep(3_000).then((step) => order.push(`step: ${step}`));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await writeRule(null, { name: "rm-bystander", category: "OTHER", on: "output", pattern: "bystander" });
+    order.push("saved");
+    await stepping;
+    expect(order).toEqual(["saved", "step: more"]);
+    let steps = 0;
+    for (let step = await scanStep(200); step !== "done" && steps < 50; step = await scanStep(200)) steps += 1;
+    expect(steps).toBeLessThan(50); // it ends: no step begins again without end
+    const stopped = (await rulesNow()).find((r) => r.name === "rm-runaway")!;
+    expect(stopped.stopped).toMatch(/^its pattern ran past the scan's limit of 0.2 s on trajectories \d+–\d+$/);
+    // Stopped, it finds nothing anywhere (what it kept before it ran away went with it).
+    expect(await firedIds({ rule: "rm-runaway" })).toEqual([]);
+    // Stopped, the scan has read everything it reads: readers are not kept waiting, a report may be frozen.
+    expect((await ruleHitsCoverage()).unscanned).toBe(0);
+    // The timeline shows the other rules' marks and says why this one is missing.
+    const id = (
+      await transaction((sql) => sql.query<{ id: number }>(`SELECT id FROM trajectory WHERE "externalId" = 'rm-slow'`))
+    )[0]!.id;
+    const marks = (await getSuspectSteps(id)).flatMap((st) => st.marks.map((m) => m.rule));
+    expect(marks).not.toContain("rm-runaway");
+    expect(marks.length).toBeGreaterThan(0); // pip download: a built-in upstream rule
+    expect(await marksLeftOut(id)).toEqual([
+      `the rule rm-runaway marks nothing: ${stopped.stopped} (a new version of it is scanned again)`,
+    ]);
+    // A report frozen now says it was left out.
+    const p = await createPerson("system", {
+      handle: "rm-freezer",
+      email: "rm-freezer@example.org",
+      role: "RESEARCHER",
+      password: "password-1",
+    });
+    const reportId = await freezeReport({ id: p.id, handle: "rm-freezer", role: "RESEARCHER" }, "stopped");
+    const frozen = await db().frozenReport.findUniqueOrThrow({ where: { id: reportId } });
+    expect((frozen.figures as { rulesLeftOut: unknown }).rulesLeftOut).toEqual([
+      { name: "rm-runaway", failure: stopped.stopped },
+    ]);
+    // A new version replaces it and is scanned; disabled, it is not scanned at all.
+    await writeRule(null, { name: "rm-runaway", category: "OTHER", on: "output", pattern: "abab" });
+    await scanRuleHits();
+    expect((await rulesNow()).find((r) => r.name === "rm-runaway")!.stopped).toBeNull();
+    expect(await firedIds({ rule: "rm-runaway" })).toContain(id);
+    await setRuleEnabled(null, "rm-runaway", false);
+    await scanRuleHits();
+    expect(await firedIds({ rule: "rm-runaway" })).toEqual([]);
+  });
 });

@@ -6,6 +6,7 @@ import { LRUCache } from "lru-cache";
 import type { RuleOn } from "@/lib/domain/rules";
 import type { Category } from "@/lib/domain/verdicts";
 import { AppError } from "@/lib/errors";
+import { type Hit, onPatternThread, threadHits } from "./pattern-hits";
 import { ruleHitsCaughtUp, ruleHitsCoverage } from "./rule-matches";
 import { patternProblem } from "./rule-patterns";
 import { boundScan, RULE_TEXT, RULES_IN_FORCE, ranPastLimit, SCAN_TIMEOUT_MS, TEXT_SOURCE } from "./rule-sql";
@@ -51,17 +52,26 @@ async function inForceIds(rule?: string, category?: Category | "any"): Promise<n
  * the transaction so the texts are read once, however many figures and samples are drawn from them.
  */
 const matches = (on: RuleOn, ignoreCase: boolean) => {
-  const { table, where, key } = TEXT_SOURCE[on];
-  return `SELECT x."trajectoryId", x.step, ${key} FROM ${table}
+  const { table, where, a, b } = TEXT_SOURCE[on];
+  return `SELECT x."trajectoryId", x.step, ${a}, ${b} FROM ${table}
     WHERE ${where} AND (${RULE_TEXT[on]("x")} ${ignoreCase ? "~*" : "~"} $1) = true
       AND ($2::int[] IS NULL OR x."trajectoryId" = ANY($2::int[]))`;
 };
 
-/** One scan of the texts: the matched rows' keys, in a table dropped when the transaction ends. */
-async function scan(sql: Sql, rule: TriedRule, ids: number[] | null): Promise<void> {
+/**
+ * One scan of the texts: the matched rows' keys, in a table dropped when the transaction ends. On the
+ * embedded database they were found before the transaction, on the pattern thread (`found`).
+ */
+async function scan(sql: Sql, rule: TriedRule, ids: number[] | null, found: Hit[] | null): Promise<void> {
   await sql.query(`DROP TABLE IF EXISTS pg_temp.rule_hit`);
   await sql.query(`CREATE TEMP TABLE rule_hit ("trajectoryId" int, step int, a int, b int) ON COMMIT DROP`);
-  await sql.query(`INSERT INTO rule_hit ${matches(rule.on, rule.ignoreCase)}`, [rule.pattern, ids]);
+  if (!found) await sql.query(`INSERT INTO rule_hit ${matches(rule.on, rule.ignoreCase)}`, [rule.pattern, ids]);
+  else if (found.length)
+    await sql.copy(
+      "rule_hit",
+      ["trajectoryId", "step", "a", "b"],
+      found.map((h) => [h.trajectoryId, h.step, h.a, h.b]),
+    );
 }
 
 /** Why PostgreSQL refuses a rule being tried's pattern, or null when it compiles. */
@@ -94,25 +104,26 @@ async function tried<T>(
   timeoutMs: number,
   work: (sql: Sql, pattern: string, flags: string) => Promise<T>,
 ): Promise<T> {
-  return transaction(async (sql) => {
-    const problem = await patternProblem(sql, rule.pattern, rule.ignoreCase);
-    if (problem) throw new AppError("BAD_INPUT", `pattern: ${problem}`, "pattern");
-    await boundScan(sql, timeoutMs);
-    // Case folded by the operator (~*) and the functions' flags, never by a prefix: a pattern of its
-    // own options ((?x)) or a director (***=) stands first, and (?i) before it was an error (a 500).
-    try {
-      await scan(sql, rule, ids);
-      return await work(sql, rule.pattern, rule.ignoreCase ? "i" : "");
-    } catch (e) {
-      if (ranPastLimit(e))
-        throw new AppError(
-          "BAD_INPUT",
-          `the scan ran longer than ${Math.round(timeoutMs / 1000)} s and was stopped: make the pattern more specific`,
-          "pattern",
-        );
-      throw e;
-    }
-  });
+  const problem = await triedRuleProblem(rule);
+  if (problem) throw new AppError("BAD_INPUT", `pattern: ${problem}`, "pattern");
+  // Case folded by the operator (~*) and the functions' flags, never by a prefix: a pattern of its
+  // own options ((?x)) or a director (***=) stands first, and (?i) before it was an error (a 500).
+  try {
+    const found = onPatternThread() ? await threadHits([{ id: 0, ...rule }], ids, timeoutMs) : null;
+    return await transaction(async (sql) => {
+      await boundScan(sql, timeoutMs);
+      await scan(sql, rule, ids, found);
+      return work(sql, rule.pattern, rule.ignoreCase ? "i" : "");
+    });
+  } catch (e) {
+    if (ranPastLimit(e))
+      throw new AppError(
+        "BAD_INPUT",
+        `the scan ran longer than ${Math.round(timeoutMs / 1000)} s and was stopped: make the pattern more specific`,
+        "pattern",
+      );
+    throw e;
+  }
 }
 
 /** The trajectories a rule being tried fires on (the list's filter for the preview's cells). */

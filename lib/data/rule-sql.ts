@@ -2,7 +2,7 @@ import "server-only";
 // What the rules mean as SQL: the versions in force and those the scan reads, which texts each kind
 // of rule reads, whether a rule matches a text, and the time limit their patterns run under. The
 // rules' versions are lib/data/rules.ts's; the scan's rows lib/data/rule-matches.ts's.
-import { RULE_ON, type RuleOn, SCAN_TIMEOUT_MS } from "@/lib/domain/rules";
+import { type RuleOn, SCAN_TIMEOUT_MS } from "@/lib/domain/rules";
 import type { Sql } from "./sql";
 
 /** Each rule's version in force (the newest by createdAt, then id), as a subquery. */
@@ -28,26 +28,13 @@ export const RULE_TEXT = {
 
 /**
  * Where each kind of text is, as a table `x` with a trajectory and a step: the rows it reads and the
- * rest of each row's key (as two integers) after its trajectory and step.
+ * rest of each row's key (`a`, `b`: two integers) after its trajectory.
  */
-export const TEXT_SOURCE: Record<RuleOn, { table: string; where: string; key: string }> = {
-  command: { table: "tool_call x", where: "true", key: `x."messageSeq", x.seq` },
-  output: { table: "message x", where: "x.role = 'tool'", key: "x.seq, 0" },
-  reasoning: { table: "message x", where: "x.role = 'assistant'", key: "x.seq, 0" },
+export const TEXT_SOURCE: Record<RuleOn, { table: string; where: string; a: string; b: string }> = {
+  command: { table: "tool_call x", where: "true", a: `x."messageSeq"`, b: "x.seq" },
+  output: { table: "message x", where: "x.role = 'tool'", a: "x.seq", b: "0::int" },
+  reasoning: { table: "message x", where: "x.role = 'assistant'", a: "x.seq", b: "0::int" },
 };
-
-/**
- * Every hit of the rules in force that `chosen` (a condition on rule `l` and text `x`) keeps, as SQL
- * rows (ruleId, name, category, why, rank, id: the trajectory, step): the marks on one trajectory read
- * it; the hits kept of every rule (lib/data/rule-matches.ts) are what it finds over the study.
- */
-export const hitsSql = (chosen: string) =>
-  RULE_ON.map(
-    (on) =>
-      `SELECT l.id AS "ruleId", l.name, l.category, l.why, l.rank, x."trajectoryId" AS id, x.step
-         FROM ${RULES_IN_FORCE} l JOIN ${TEXT_SOURCE[on].table} ON l."on" = '${on}' AND ${TEXT_SOURCE[on].where}
-          AND ${chosen} AND ${ruleMatches("l", RULE_TEXT[on]("x"))}`,
-  ).join(" UNION ALL ");
 
 export { SCAN_TIMEOUT_MS };
 

@@ -133,18 +133,36 @@ describe("a researcher's own rule", () => {
     expect((await rulesNow()).some((r) => r.name === "bad")).toBe(false);
   });
 
-  // The embedded database runs a pattern in the app's own thread and cannot stop it: what makes one
-  // run for minutes is refused there, tried or saved (on PostgreSQL it runs under its time limit).
-  it.runIf(!process.env.DATABASE_URL)("on the embedded database, a back-reference is refused, naming why", async () => {
-    const runaway = String.raw`^(.*)(.*)(.*)\3\2\1.$`;
-    await expect(testRule({ ...PIP, on: "output", pattern: runaway, ignoreCase: false })).rejects.toThrow(
-      /^pattern: the back-reference \\3 can make a pattern run for minutes, and the embedded database cannot stop/,
+  // A pattern that runs away is stopped at its limit on both databases, with a message; on the
+  // embedded database it runs on the pattern thread, so this thread answers meanwhile.
+  it("stops a runaway pattern at its limit with why, and the app answers meanwhile", async () => {
+    const slow = await runImport(
+      { fileName: "rules-slow.jsonl", format: "interchange" },
+      asLines([
+        { ...run("slow", true, [["ls", "abcdefghijklmnopqrstuvwxyz".repeat(30)]]), benchmark: "rt-slow" },
+      ] as never[]),
     );
-    await expect(
-      writeRule(null, { name: "runaway", category: "OTHER", on: "output", pattern: runaway }),
-    ).rejects.toThrow(/back-reference/);
-    expect((await rulesNow()).some((r) => r.name === "runaway")).toBe(false);
-  });
+    expect(slow.ok).toBe(true);
+    const runaway = String.raw`^(.*)(.*)(.*)\3\2\1.$`;
+    let ticks = 0;
+    const ticking = setInterval(() => ticks++, 100);
+    const started = performance.now();
+    const tried = testRule(
+      { ...PIP, on: "output", pattern: runaway, ignoreCase: false },
+      { benchmark: "rt-slow" },
+      {
+        timeoutMs: 2_000,
+      },
+    );
+    await expect(tried).rejects.toThrow(
+      /^the scan ran longer than 2 s and was stopped: make the pattern more specific/,
+    );
+    clearInterval(ticking);
+    expect(performance.now() - started).toBeLessThan(15_000);
+    expect(ticks).toBeGreaterThanOrEqual(15);
+    // Saved, it compiles; the scan stops it for good when it runs past the step's limit (rule-matches).
+    await db().trajectory.deleteMany({ where: { benchmark: { name: "rt-slow" } } });
+  }, 60_000);
 
   it("saved, marks the timeline at once; disabled, no longer", async () => {
     const r1 = await idOf("r1");

@@ -14,7 +14,9 @@ import type { RuleOn } from "@/lib/domain/rules";
 import type { TrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import { CATEGORIES, CATEGORY_FIELDS, type Category, PANEL_FIELDS, type Verdict } from "@/lib/domain/verdicts";
 import { AppError } from "@/lib/errors";
+import { patternQuery } from "@/lib/server/pattern-thread";
 import { GOLD_IN_FORCE } from "./gold";
+import { onPatternThread } from "./pattern-hits";
 import { withTriedRule } from "./rule-scans";
 import { RULE_TEXT, SCAN_TIMEOUT_MS } from "./rule-sql";
 import { parseRule, rulesNow } from "./rules";
@@ -50,18 +52,43 @@ const MATCHED_TEXT: Record<RuleOn, string> = {
 /** Characters shown on each side of a sample's match. */
 const CONTEXT = 80;
 
-/** The first rows hit (by trajectory and step), each with its first match and the text around it. */
-const samplesSql = (on: RuleOn, limit: number) => `
-  SELECT x."trajectoryId", k.key AS task, t.run, x.step,
+/** The first rows hit (by trajectory and step), each with its text (`x.text`). */
+const sampleRows = (on: RuleOn, limit: number) => `
+  SELECT x."trajectoryId", k.key AS task, t.run, x.step, x.text
+  FROM (SELECT h."trajectoryId", h.step, h.a, h.b, ${RULE_TEXT[on]("x")} AS text
+          FROM (SELECT * FROM rule_hit ORDER BY "trajectoryId", step, a, b LIMIT ${limit}) h ${MATCHED_TEXT[on]}) x
+    JOIN trajectory t ON t.id = x."trajectoryId" JOIN task k ON k.id = t."taskId"
+  ORDER BY x."trajectoryId", x.step, x.a, x.b`;
+
+/** A text's first match (pattern $1, flags $2) and the text around it, from `x.text`. */
+const SNIPPET = `
     substr(x.text, greatest(1, p.at - ${CONTEXT}), least(p.at - 1, ${CONTEXT})) AS before,
     left(p.match, 500) AS match,
     substr(x.text, p.at + length(p.match), ${CONTEXT}) AS after
-  FROM (SELECT h."trajectoryId", h.step, ${RULE_TEXT[on]("x")} AS text
-          FROM (SELECT * FROM rule_hit ORDER BY "trajectoryId", step, a, b LIMIT ${limit}) h ${MATCHED_TEXT[on]}) x
-    CROSS JOIN LATERAL (SELECT regexp_instr(x.text, $1, 1, 1, 0, $2) AS at,
-                               regexp_substr(x.text, $1, 1, 1, $2) AS match) p
-    JOIN trajectory t ON t.id = x."trajectoryId" JOIN task k ON k.id = t."taskId"
-  ORDER BY x."trajectoryId", x.step`;
+  FROM LATERAL_SOURCE CROSS JOIN LATERAL (SELECT regexp_instr(x.text, $1, 1, 1, 0, $2) AS at,
+                                                 regexp_substr(x.text, $1, 1, 1, $2) AS match) p`;
+
+/**
+ * The samples of a rule tried: its first rows hit, each with its first match and the text around
+ * it, found where its patterns run (on the embedded database, the pattern thread's).
+ */
+async function samplesOf(sql: Sql, on: RuleOn, limit: number, pattern: string, flags: string, limitMs: number) {
+  if (!onPatternThread())
+    return sql.query<RuleSample>(
+      `SELECT x."trajectoryId", x.task, x.run, x.step, ${SNIPPET.replace("LATERAL_SOURCE", `(${sampleRows(on, limit)}) x`)}
+        ORDER BY x."trajectoryId", x.step`,
+      [pattern, flags],
+    );
+  const rows = await sql.query<Omit<RuleSample, "before" | "match" | "after"> & { text: string }>(
+    sampleRows(on, limit),
+  );
+  const snippets = await patternQuery<Pick<RuleSample, "before" | "match" | "after">>(
+    `SELECT ${SNIPPET.replace("LATERAL_SOURCE", "unnest($3::text[]) WITH ORDINALITY AS x(text, i)")} ORDER BY x.i`,
+    [pattern, flags, rows.map((r) => r.text)],
+    limitMs,
+  );
+  return rows.map(({ text: _, ...r }, i) => ({ ...r, ...snippets[i]! }));
+}
 
 /** Trajectories alike: a condition, the panel's and the gold label's verdicts in every category, how many. */
 export type StudyGroup = Omit<TestedTrajectory, "stepsHit" | "panel" | "gold" | "times"> & {
@@ -184,7 +211,7 @@ export async function testRule(
         ids,
         `SELECT 0 AS rule, "trajectoryId", count(DISTINCT step)::int AS steps FROM rule_hit GROUP BY 2`,
       ),
-      samples: await sql.query<RuleSample>(samplesSql(rule.on, samples_), [pattern, flags]),
+      samples: await samplesOf(sql, rule.on, samples_, pattern, flags, timeoutMs),
     }),
     by,
   );

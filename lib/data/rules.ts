@@ -7,7 +7,7 @@ import type { Actor } from "@/lib/auth/permissions";
 import { assertCan } from "@/lib/auth/permissions";
 import { type Rule, type RuleInput, RuleInputSchema } from "@/lib/domain/rules";
 import { AppError } from "@/lib/errors";
-import { refreshEvidenceCategories } from "./evidence-categories";
+import { recategorizeEvidence } from "./evidence-categories";
 import { patternProblem } from "./rule-patterns";
 import { RULES_IN_FORCE } from "./rule-sql";
 import { type Sql, transaction } from "./sql";
@@ -67,7 +67,6 @@ export async function writeRuleIn(sql: Sql, actor: Actor | null, rule: RuleInput
   const problem = await patternProblem(sql, rule.pattern, rule.ignore_case);
   if (problem) throw new AppError("BAD_INPUT", `pattern: ${problem}`, "pattern");
   await insertRuleVersion(sql, actor, rule);
-  await refreshEvidenceCategories(sql);
 }
 
 /** The advisory lock a step of the rules' scan holds (lib/data/rule-matches.ts). */
@@ -103,10 +102,15 @@ async function settleHits(sql: Sql, id: number, inserted: boolean): Promise<void
      SELECT $1, through, failure, "failedAt" FROM rule_scan WHERE "ruleId" = $2`,
     [id, before.id],
   );
-  await sql.query(
-    `INSERT INTO rule_match ("ruleId", "trajectoryId", step) SELECT $1, "trajectoryId", step FROM rule_match
-      WHERE "ruleId" = $2`,
+  const carried = await sql.query<{ id: number }>(
+    `WITH c AS (INSERT INTO rule_match ("ruleId", "trajectoryId", step) SELECT $1, "trajectoryId", step FROM rule_match
+      WHERE "ruleId" = $2 RETURNING "trajectoryId") SELECT DISTINCT "trajectoryId" AS id FROM c`,
     [id, before.id],
+  );
+  // Its category or its rank may differ: the evidence of its hits is sorted again (no pattern runs).
+  await recategorizeEvidence(
+    sql,
+    carried.map((c) => c.id),
   );
 }
 

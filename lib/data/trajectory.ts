@@ -8,10 +8,11 @@ import type { SuspectMark } from "@/lib/domain/rules";
 import { pageSteps, STEPS_PER_PAGE } from "@/lib/domain/timeline";
 import type { Category } from "@/lib/domain/verdicts";
 import { voteVerdicts } from "./derived";
-import { boundScan, hitsSql, ranPastLimit } from "./rule-sql";
+import { readByTheRules, readFailed } from "./rule-matches";
+import { RULES_SCANNED } from "./rule-sql";
 import { stoppedRules } from "./rules";
 import { ASKED_SELECT, CONDITION_SELECT, PANEL_SELECT, VERDICT_SELECT } from "./selects";
-import { transaction } from "./sql";
+import { statement } from "./sql";
 
 /** Characters of a message's text shown before it is cut. */
 export const TEXT_PREVIEW = 4000;
@@ -104,64 +105,54 @@ function readEvidence(value: unknown): Citation[] {
 export type SuspectStep = { step: number; marks: SuspectMark[] };
 
 /**
- * Suspect steps by trajectory version and rules version: a long trajectory's marks take tens of
- * milliseconds to compute and every page of its timeline shows them. A re-imported trajectory has a
- * new updatedAt, a rule written a new rules version (data_version), so a new key.
+ * Suspect steps by trajectory version and the kept hits' version: every page of a long timeline shows
+ * them. A re-imported trajectory has a new updatedAt; a rule written or a step of the scan, a new
+ * version of the hits (data_version), so a new key.
  */
 const suspectCache = new LRUCache<string, SuspectStep[]>({ max: 2000 });
 
-/** Steps that a rule in force hits, over the whole trajectory. */
+/**
+ * Steps that a rule in force hits, over the whole trajectory: its kept hits (lib/data/rule-matches.ts),
+ * read first by every rule that has not yet read it (readByTheRules: a rule past its limit is
+ * stopped as in the scan, and said).
+ */
 export async function getSuspectSteps(trajectoryId: number): Promise<SuspectStep[]> {
-  const [version] = await db().$queryRaw<Array<{ at: Date; rules: bigint }>>`
-    SELECT t."updatedAt" AS at, (SELECT n FROM data_version WHERE kind = 'rules') AS rules
+  await readByTheRules(trajectoryId);
+  const [version] = await db().$queryRaw<Array<{ at: Date; hits: bigint }>>`
+    SELECT t."updatedAt" AS at, (SELECT n FROM data_version WHERE kind = 'rule_hits') AS hits
       FROM trajectory t WHERE t.id = ${trajectoryId}`;
   if (!version) return [];
-  const key = `${trajectoryId}@${new Date(version.at).getTime()}@${version.rules}`;
+  const key = `${trajectoryId}@${new Date(version.at).getTime()}@${version.hits}`;
   const cached = suspectCache.get(key);
   if (cached) return cached;
-  const steps = await computeSuspectSteps(trajectoryId, key);
+  const rows = await statement<{ step: number; name: string; category: Category; why: string }>(MARKS_SQL, [
+    trajectoryId,
+  ]);
+  const byStep = new Map<number, SuspectMark[]>();
+  for (const r of rows)
+    byStep.set(r.step, [...(byStep.get(r.step) ?? []), { rule: r.name, category: r.category, why: r.why }]);
+  const steps = [...byStep.entries()].map(([step, marks]) => ({ step, marks }));
   suspectCache.set(key, steps);
   return steps;
 }
 
+// Every kept hit on one trajectory of the rules scanned: enabled, in force, not stopped by their limit.
+const MARKS_SQL = `SELECT DISTINCT m.step, l.name, l.category, l.why, l.rank
+  FROM rule_match m JOIN rule l ON l.id = m."ruleId"
+ WHERE m."trajectoryId" = $1 AND l.id IN ${RULES_SCANNED} ORDER BY m.step, l.rank, l.name`;
+
 /**
  * Why marks may be missing from a trajectory's timeline: each enabled rule the scan stopped for good,
- * and whether this trajectory's own marks ran past their limit (read after getSuspectSteps).
+ * and whether its reading by the rules failed (read after getSuspectSteps).
  */
 export async function marksLeftOut(trajectoryId: number): Promise<string[]> {
   const stopped = await stoppedRules();
   const said = stopped.map(
     (r) => `the rule ${r.name} marks nothing: ${r.failure} (a new version of it is scanned again)`,
   );
-  const cut = [...marksCut.keys()].some((k) => k.startsWith(`${trajectoryId}@`));
-  return cut ? [...said, `no marks: the rules ran past ${MARKS_TIMEOUT_MS / 1000} s on this trajectory's texts`] : said;
-}
-
-// Every hit of every enabled rule in force on one trajectory: its commands, its tool outputs, its
-// assistants' words (docs/formats.md, "Rules"); but a rule the scan stopped for running past its limit.
-const MARKS_SQL = `SELECT DISTINCT step, name, category, why, rank
-  FROM (${hitsSql(`l.enabled AND x."trajectoryId" = $1 AND NOT EXISTS (
-    SELECT FROM rule_scan f WHERE f."ruleId" = l.id AND f.failure IS NOT NULL)`)}) h ORDER BY step, rank, name`;
-
-/** Long enough for any rule on a trajectory of megabytes; a pattern that runs away is stopped. */
-const MARKS_TIMEOUT_MS = 10_000;
-
-/** Trajectories (by cache key) whose marks ran past MARKS_TIMEOUT_MS: shown without marks, and said. */
-const marksCut = new LRUCache<string, true>({ max: 2000 });
-
-async function computeSuspectSteps(trajectoryId: number, key: string): Promise<SuspectStep[]> {
-  const rows = await transaction(async (sql) => {
-    await boundScan(sql, MARKS_TIMEOUT_MS);
-    return sql.query<{ step: number; name: string; category: Category; why: string }>(MARKS_SQL, [trajectoryId]);
-  }).catch((e: unknown) => {
-    if (!ranPastLimit(e)) throw e;
-    marksCut.set(key, true);
-    return [];
-  });
-  const byStep = new Map<number, SuspectMark[]>();
-  for (const r of rows)
-    byStep.set(r.step, [...(byStep.get(r.step) ?? []), { rule: r.name, category: r.category, why: r.why }]);
-  return [...byStep.entries()].map(([step, marks]) => ({ step, marks }));
+  return readFailed(trajectoryId)
+    ? [...said, "some rules have not yet read this trajectory: their marks come when the scan reaches it"]
+    : said;
 }
 
 /** The same task and model's other trajectories (runs, networks, prompts), but those `withheld` from the viewer. */

@@ -77,10 +77,9 @@ export function ruleRecord(r: Rule) {
 export type SuspectMark = { rule: string; category: Category; why: string };
 
 /**
- * The first back-reference of a pattern (`\\1` … `\\9` outside a bracket expression), or null. A
- * back-reference is what makes PostgreSQL's regular expressions slow past any bound
- * (`^(.*)(.*)(.*)\\3\\2\\1.$` takes minutes on 800 characters); without one they run in time that
- * grows with the text. A literal pattern (`***=`) has none.
+ * The first back-reference of a pattern (`\\1` … `\\9` outside a bracket expression), or null: a
+ * pattern with one cannot stand as a branch of an alternation (its number would name another group).
+ * A literal pattern (`***=`) has none.
  */
 export function backReference(pattern: string): string | null {
   if (pattern.startsWith("***=")) return null;

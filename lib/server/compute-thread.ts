@@ -50,9 +50,10 @@ import(pathToFileURL(api).href).then(async ({ tsImport }) => {
 
 /**
  * The source tree: two folders above this file when it runs from source (tests, the command line
- * from any folder), else the folder the server runs in (the bundled app runs from the tree).
+ * from any folder), else the folder the server runs in (the bundled app runs from the tree). A
+ * worker thread loads its modules from there (this one, lib/server/pattern-thread.ts's).
  */
-function sourceRoot(): string {
+export function sourceRoot(): string {
   const here = import.meta.url.startsWith("file:") ? fileURLToPath(import.meta.url) : "";
   const tail = path.join("lib", "server", "compute-thread.ts");
   return here.endsWith(tail) ? here.slice(0, -tail.length) : `${process.cwd()}${path.sep}`;

@@ -3,7 +3,6 @@ import "server-only";
 // Rules page writes them (lib/data/rules.ts).
 import type { Rule } from "@/lib/domain/rules";
 import type { RuleRecord } from "@/lib/import/read/interchange";
-import { refreshEvidenceCategories } from "../evidence-categories";
 import { patternProblem } from "../rule-patterns";
 import { insertRuleVersion, listRules } from "../rules";
 import type { ImportContext, Located, RecordError } from "./context";
@@ -34,6 +33,5 @@ export async function importRules(
   for (const { record } of written)
     await insertRuleVersion(ctx.sql, null, record, { importId: ctx.importId, createdAt: record.created_at ?? ctx.now });
   ctx.counts.rules += items.length;
-  if (written.length) await refreshEvidenceCategories(ctx.sql);
   return [];
 }

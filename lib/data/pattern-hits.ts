@@ -1,0 +1,158 @@
+import "server-only";
+// Where rules' patterns hit: each text a rule matches, as its trajectory, step and key, found under a
+// time limit past which the search stops with PostgreSQL's statement timeout (rule-sql.ts
+// ranPastLimit). On PostgreSQL the database matches, under statement_timeout. On the embedded
+// database, which cannot stop a statement, the texts are read a chunk at a time and matched on the
+// pattern thread (lib/server/pattern-thread.ts), where a pattern that runs away is stopped, and no
+// transaction is held meanwhile: the app answers other requests (decision 48).
+import { currentDb } from "@/lib/db-connect";
+import { backReference, RULE_ON, type RuleOn } from "@/lib/domain/rules";
+import { patternQuery } from "@/lib/server/pattern-thread";
+import { patternProblem } from "./rule-patterns";
+import { boundScan, RULE_TEXT, ruleMatches, TEXT_SOURCE } from "./rule-sql";
+import { type Sql, statement, transaction } from "./sql";
+
+/** A pattern to look for: a rule's version (id), or one being tried (id 0). */
+export type PatternRule = { id: number; on: RuleOn; pattern: string; ignoreCase: boolean };
+/** A text a rule matched: its trajectory, its step, the rest of its key (TEXT_SOURCE's a and b). */
+export type Hit = { ruleId: number; trajectoryId: number; step: number; a: number; b: number };
+
+/** Whether the patterns run on the pattern thread (the embedded database) rather than in the database. */
+export const onPatternThread = () => currentDb().target.kind === "pglite";
+
+/** Texts read at a time for the pattern thread: at most this many, and this many bytes but one text. */
+const CHUNK_ROWS = 500;
+const CHUNK_BYTES = 4 << 20;
+
+/**
+ * Whether a pattern can stand as one branch of an alternation: no back-reference (its number would
+ * name another group) and no embedded options or director (PostgreSQL takes them only at the head
+ * of a whole pattern). Others are matched on their own.
+ */
+const branchable = (pattern: string) => backReference(pattern) === null && !/\(\?[a-z]|^\*\*\*/.test(pattern);
+
+/**
+ * The hits of `rules` in the texts of trajectories `ids` (a few hundred), stopped past `limitMs`.
+ * Most texts match no rule, and a regular expression is dear to run (sixteen rules on 4,000 commands:
+ * 64,000 runs, 0.3 s), so on PostgreSQL a text is first matched once against all of its kind's
+ * patterns as one alternation, ignoring case (which finds all that any of them finds, and more), and
+ * only the texts it keeps are matched rule by rule.
+ */
+export async function findHits(rules: readonly PatternRule[], ids: readonly number[], limitMs: number): Promise<Hit[]> {
+  if (!rules.length || !ids.length) return [];
+  if (onPatternThread()) return threadHits(rules, ids, limitMs);
+  return transaction(async (sql) => {
+    await boundScan(sql, limitMs);
+    // A step reads 200 trajectories' texts by their ids. Before the tables have statistics (a study
+    // just imported, autovacuum not yet by), the planner may choose to read every text instead: at
+    // 150,000 trajectories a step then took 28 s, not 0.1 s.
+    await sql.query(`SET LOCAL enable_seqscan = off`);
+    const hits: Hit[] = [];
+    for (const on of RULE_ON) {
+      const own = rules.filter((r) => r.on === on);
+      if (!own.length) continue;
+      const { table, where, a, b } = TEXT_SOURCE[on];
+      const text = RULE_TEXT[on]("x");
+      const joined = own.filter((r) => branchable(r.pattern));
+      const union = joined.map((r) => `(?:${r.pattern})`).join("|");
+      const prefilter = joined.length > 1 && (await patternProblem(sql, union, true)) === null;
+      const pass = prefilter ? `AND ${text} ~* $2` : "AND $2::text IS NULL";
+      const rows = await sql.query<Hit>(
+        `SELECT DISTINCT l.id AS "ruleId", c."trajectoryId", c.step, c.a, c.b
+           FROM (SELECT x."trajectoryId", x.step, ${a} AS a, ${b} AS b, ${text} AS text FROM ${table}
+                  WHERE ${where} AND x."trajectoryId" = ANY($1::int[]) ${pass} OFFSET 0) c
+           JOIN unnest($3::int[], $4::text[], $5::boolean[]) AS l(id, pattern, "ignoreCase")
+             ON ${ruleMatches("l", "c.text")} AND (NOT $6::boolean OR l.id = ANY($7::int[]))`,
+        [
+          ids,
+          prefilter ? union : null,
+          own.map((r) => r.id),
+          own.map((r) => r.pattern),
+          own.map((r) => r.ignoreCase),
+          prefilter,
+          joined.map((r) => r.id),
+        ],
+      );
+      hits.push(...rows);
+      // What the alternation passed over is read again only for the patterns that could not join it.
+      const alone = own.filter((r) => !prefilter || !branchable(r.pattern));
+      if (prefilter && alone.length) hits.push(...(await findAlone(sql, alone, ids)));
+    }
+    return hits;
+  });
+}
+
+async function findAlone(sql: Sql, rules: readonly PatternRule[], ids: readonly number[]) {
+  const { table, where, a, b } = TEXT_SOURCE[rules[0]!.on];
+  return sql.query<Hit>(
+    `SELECT DISTINCT l.id AS "ruleId", x."trajectoryId", x.step, ${a} AS a, ${b} AS b
+       FROM unnest($2::int[], $3::text[], $4::boolean[]) AS l(id, pattern, "ignoreCase")
+       JOIN ${table} ON ${where} AND x."trajectoryId" = ANY($1::int[]) AND ${ruleMatches("l", RULE_TEXT[rules[0]!.on]("x"))}`,
+    [ids, rules.map((r) => r.id), rules.map((r) => r.pattern), rules.map((r) => r.ignoreCase)],
+  );
+}
+
+/** Each text against each pattern, on the pattern thread: the pairs that match (0-based). */
+const THREAD_MATCH = `SELECT r.i::int - 1 AS r, t.i::int - 1 AS t
+  FROM unnest($1::text[]) WITH ORDINALITY AS t(x, i)
+  JOIN unnest($2::text[], $3::boolean[]) WITH ORDINALITY AS r(pattern, "ignoreCase", i)
+    ON ${ruleMatches("r", "t.x")}`;
+
+type Keyed = { trajectoryId: number; step: number; a: number; b: number };
+
+/**
+ * The texts of kind `on` of trajectories `ids` (null: every one), a chunk at a time in the order of
+ * their keys, each chunk one statement of its own: no transaction is held between them.
+ */
+export async function* textChunks(
+  on: RuleOn,
+  ids: readonly number[] | null,
+): AsyncGenerator<{ keys: Keyed[]; texts: string[] }> {
+  const { table, where, a, b } = TEXT_SOURCE[on];
+  const text = RULE_TEXT[on]("x");
+  let after: [number, number, number] = [-1, -1, -1];
+  for (;;) {
+    const rows = await statement<Keyed & { text: string }>(
+      `SELECT "trajectoryId", step, a, b, text FROM (
+         SELECT x."trajectoryId", x.step, ${a} AS a, ${b} AS b, ${text} AS text,
+                sum(octet_length(${text})) OVER (ORDER BY x."trajectoryId", ${a}, ${b}) AS upto
+           FROM ${table}
+          WHERE ${where} AND ($1::int[] IS NULL OR x."trajectoryId" = ANY($1::int[]))
+            AND (x."trajectoryId", ${a}, ${b}) > ($2::int, $3::int, $4::int)
+          ORDER BY x."trajectoryId", ${a}, ${b} LIMIT ${CHUNK_ROWS}) s
+        WHERE upto - octet_length(text) < ${CHUNK_BYTES}
+        ORDER BY 1, 3, 4`,
+      [ids, ...after],
+    );
+    if (!rows.length) return;
+    yield { keys: rows.map(({ text: _, ...key }) => key), texts: rows.map((r) => r.text) };
+    const last = rows.at(-1)!;
+    after = [last.trajectoryId, last.a, last.b];
+  }
+}
+
+/**
+ * The hits of `rules` in trajectories `ids` (null: every one), matched on the pattern thread, a
+ * chunk of texts at a time, within `limitMs` in all.
+ */
+export async function threadHits(
+  rules: readonly PatternRule[],
+  ids: readonly number[] | null,
+  limitMs: number,
+): Promise<Hit[]> {
+  const deadline = performance.now() + limitMs;
+  const hits: Hit[] = [];
+  for (const on of RULE_ON) {
+    const own = rules.filter((r) => r.on === on);
+    if (!own.length) continue;
+    for await (const { keys, texts } of textChunks(on, ids)) {
+      const pairs = await patternQuery<{ r: number; t: number }>(
+        THREAD_MATCH,
+        [texts, own.map((r) => r.pattern), own.map((r) => r.ignoreCase)],
+        Math.round(deadline - performance.now()),
+      );
+      for (const { r, t } of pairs) hits.push({ ruleId: own[r]!.id, ...keys[t]! });
+    }
+  }
+  return hits;
+}
