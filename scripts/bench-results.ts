@@ -18,7 +18,7 @@ import { savePanel, underPanel } from "@/lib/data/panel-set";
 import { getResults } from "@/lib/data/results";
 import { ruleFigures } from "@/lib/data/rule-figures";
 import { getRuleHits } from "@/lib/data/rule-hits";
-import { scanStep } from "@/lib/data/rule-matches";
+import { scanStep } from "@/lib/data/rule-scan-step";
 import { rebuildSearchDocuments } from "@/lib/data/search-documents";
 import { compactTallies } from "@/lib/data/tally-folds";
 import { listTrajectories } from "@/lib/data/trajectories";

@@ -83,11 +83,12 @@ export async function findHits(rules: readonly PatternRule[], ids: readonly numb
 }
 
 async function findAlone(sql: Sql, rules: readonly PatternRule[], ids: readonly number[]) {
-  const { table, where, a, b } = TEXT_SOURCE[rules[0]!.on];
+  const on = rules[0]!.on;
+  const { table, where, a, b } = TEXT_SOURCE[on];
   return sql.query<Hit>(
     `SELECT DISTINCT l.id AS "ruleId", x."trajectoryId", x.step, ${a} AS a, ${b} AS b
        FROM unnest($2::int[], $3::text[], $4::boolean[]) AS l(id, pattern, "ignoreCase")
-       JOIN ${table} ON ${where} AND x."trajectoryId" = ANY($1::int[]) AND ${ruleMatches("l", RULE_TEXT[rules[0]!.on]("x"))}`,
+       JOIN ${table} ON ${where} AND x."trajectoryId" = ANY($1::int[]) AND ${ruleMatches("l", RULE_TEXT[on]("x"))}`,
     [ids, rules.map((r) => r.id), rules.map((r) => r.pattern), rules.map((r) => r.ignoreCase)],
   );
 }

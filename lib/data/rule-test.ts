@@ -73,9 +73,10 @@ const SNIPPET = `
  * it, found where its patterns run (on the embedded database, the pattern thread's).
  */
 async function samplesOf(sql: Sql, on: RuleOn, limit: number, pattern: string, flags: string, limitMs: number) {
+  const source = `(${sampleRows(on, limit)}) x`;
   if (!onPatternThread())
     return sql.query<RuleSample>(
-      `SELECT x."trajectoryId", x.task, x.run, x.step, ${SNIPPET.replace("LATERAL_SOURCE", `(${sampleRows(on, limit)}) x`)}
+      `SELECT x."trajectoryId", x.task, x.run, x.step, ${SNIPPET.replace("LATERAL_SOURCE", source)}
         ORDER BY x."trajectoryId", x.step`,
       [pattern, flags],
     );

@@ -1,0 +1,243 @@
+import "server-only";
+import { recategorizeEvidence } from "./evidence-categories";
+// A step of the rules' scan (lib/data/rule-matches.ts says what it keeps and when it runs): planned
+// under the scan's lock, matched with no lock or transaction held (on the embedded database on the
+// pattern thread, where a pattern can be stopped), then written under the lock if what it read is
+// still what is there (decision 48). Also one trajectory read ahead of the scan, for its timeline.
+import type { PatternRule } from "./pattern-hits";
+import { type Found, hitsWithinLimit, stopRules, writeHits } from "./rule-match-writes";
+import { RULES_IN_FORCE, RULES_SCANNED } from "./rule-sql";
+import { RULE_SCAN_LOCK } from "./rules";
+import { type Sql, statement, transaction } from "./sql";
+
+/** Trajectories a step reads. */
+const CHUNK = 200;
+/**
+ * How long a step's patterns may run: at the paper's scale a step takes 0.1–0.5 s (every rule over
+ * 200 trajectories' outputs), so a rule past this runs away. Nothing waits for them: a step holds the
+ * scan's lock only to plan and to write.
+ */
+const STEP_LIMIT_MS = 15_000;
+/** `through` once a rule's first scan has passed every trajectory: what comes later is on the list. */
+const ALL = 2_147_483_647;
+
+export type Step = "more" | "done" | "busy";
+
+/**
+ * What a step reads: the rules scanned when it was planned (every one, and those it runs), the
+ * trajectories with the versions it read (updatedAt), and how it ends: a listed step takes its
+ * trajectories off the list, a behind step moves its rules' place on, a step of one trajectory (a
+ * timeline's) takes it off the list if it is there.
+ */
+type Plan = {
+  kind: "listed" | "behind" | "one";
+  scanned: number[];
+  rules: PatternRule[];
+  ids: number[];
+  versions: string[];
+  /** A behind step: where its rules stand, and where they stand after it when it reads every one. */
+  through?: number;
+  next?: number;
+};
+
+/**
+ * One step of the scan: "more" when it wrote something (or stopped a rule that ran past `limitMs`, or
+ * found the rules changed meanwhile), "done" when nothing was left, "busy" when another process holds
+ * the scan. Planned, then matched with no transaction held (on the embedded database the patterns
+ * run on another thread), then written if what it read is still what is there (decision 48).
+ */
+export async function scanStep(limitMs = STEP_LIMIT_MS): Promise<Step> {
+  const plan = await transaction(async (sql) => {
+    if (!(await scanLock(sql))) return "busy" as const;
+    // Versions no longer in force (a rule written since) or disabled: their matches go, then their place
+    // in the scan. One stopped by its time limit keeps its place, marked, and is read no more.
+    const gone = `SELECT s."ruleId" FROM rule_scan s
+      WHERE s."ruleId" NOT IN (SELECT id FROM ${RULES_IN_FORCE} r WHERE r.enabled)`;
+    const touched = await sql.query<{ id: number }>(
+      `WITH d AS (DELETE FROM rule_match WHERE "ruleId" IN (${gone}) RETURNING "trajectoryId")
+       SELECT DISTINCT "trajectoryId" AS id FROM d`,
+    );
+    await sql.query(`DELETE FROM rule_scan WHERE "ruleId" IN (${gone})`);
+    await recategorizeEvidence(
+      sql,
+      touched.map((t) => t.id),
+    );
+    await sql.query(`INSERT INTO rule_scan ("ruleId") SELECT id FROM ${RULES_SCANNED} r ON CONFLICT DO NOTHING`);
+    const rules = await scannedRules(sql);
+    return (await listedPlan(sql, rules)) ?? (await behindPlan(sql, rules));
+  });
+  if (typeof plan === "string") return plan;
+  const found = await hitsWithinLimit(plan.rules, plan.ids, limitMs);
+  return transaction((sql) => applyStep(sql, plan, found, limitMs));
+}
+
+const scanLock = async (sql: Sql) =>
+  (
+    (await sql.query<{ free: boolean }>(`SELECT pg_try_advisory_xact_lock(${RULE_SCAN_LOCK}) AS free`)) as [
+      { free: boolean },
+    ]
+  )[0].free;
+
+const scannedRules = (sql: Sql) =>
+  sql.query<PatternRule>(
+    `SELECT r.id, r."on", r.pattern, r."ignoreCase" FROM rule r WHERE r.id IN ${RULES_SCANNED} ORDER BY r.id`,
+  );
+
+/**
+ * Trajectories on the list, and free: an import writing one holds it (the entry or the row) and puts
+ * it on the list again. Nothing here waits for a lock an import holds, so a step and an import never
+ * wait for each other in a circle. Null: none.
+ */
+async function listedPlan(sql: Sql, rules: PatternRule[]): Promise<Plan | null> {
+  const listed = await sql.query<{ id: number }>(
+    `SELECT "trajectoryId" AS id FROM rule_scan_pending ORDER BY 1 LIMIT ${CHUNK} FOR UPDATE SKIP LOCKED`,
+  );
+  const free = await freeOf(
+    sql,
+    listed.map((p) => p.id),
+  );
+  if (!free.length) return null;
+  const scanned = rules.map((r) => r.id);
+  return { kind: "listed", scanned, rules, ids: free.map((t) => t.id), versions: free.map((t) => t.at) };
+}
+
+/** The rules furthest behind, together (they read the same trajectories): their next chunk. */
+async function behindPlan(sql: Sql, rules: PatternRule[]): Promise<Plan | "done" | "busy"> {
+  const [behind] = await sql.query<{ through: number; rules: number[] }>(
+    `SELECT s.through, array_agg(s."ruleId" ORDER BY s."ruleId") AS rules FROM rule_scan s
+      WHERE s.through < ${ALL} AND s.failure IS NULL GROUP BY 1 ORDER BY 1 LIMIT 1`,
+  );
+  if (!behind) return "done";
+  const next = await sql.query<{ id: number }>(`SELECT id FROM trajectory WHERE id > $1 ORDER BY id LIMIT ${CHUNK}`, [
+    behind.through,
+  ]);
+  const ids = next.map((t) => t.id);
+  // Up to the first trajectory an import is writing (it waits for that import to end).
+  const free = await freeOf(sql, ids);
+  const upTo = ids.findIndex((id, i) => free[i]?.id !== id);
+  if (upTo === 0) return "busy";
+  const read = upTo === -1 ? free : free.slice(0, upTo);
+  const mine = new Set(behind.rules);
+  return {
+    kind: "behind",
+    scanned: rules.map((r) => r.id),
+    rules: rules.filter((r) => mine.has(r.id)),
+    ids: read.map((t) => t.id),
+    versions: read.map((t) => t.at),
+    through: behind.through,
+    next: upTo === -1 && ids.length < CHUNK ? ALL : read.at(-1)!.id,
+  };
+}
+
+/**
+ * Writes what a step found, if what it read is still there: the same rules scanned (else nothing is
+ * written and the next step plans again), its trajectories at the versions it read (one changed
+ * since is on the list again, and read from there; one an import is writing now ends a behind step
+ * before it), a listed one still on the list, a behind one's rules where they stood.
+ */
+async function applyStep(sql: Sql, plan: Plan, found: Found, limitMs: number): Promise<Step> {
+  if (!(await scanLock(sql))) return "busy";
+  const scanned = (await scannedRules(sql)).map((r) => r.id);
+  if (scanned.join() !== plan.scanned.join()) return "more";
+  if (found.slow.length) {
+    await stopRules(sql, found.slow, plan.ids, limitMs);
+    return "more";
+  }
+  const locked = await sql.query<{ id: number; at: string }>(
+    `SELECT t.id, t."updatedAt"::text AS at FROM trajectory t WHERE t.id = ANY($1::int[])
+      ORDER BY t.id FOR KEY SHARE SKIP LOCKED`,
+    [plan.ids],
+  );
+  const now = new Map(locked.map((t) => [t.id, t.at]));
+  const same = plan.ids.filter((id, i) => now.get(id) === plan.versions[i]);
+  if (plan.kind === "behind") {
+    const [{ standing }] = (await sql.query<{ standing: number }>(
+      `SELECT count(*)::int AS standing FROM rule_scan
+        WHERE "ruleId" = ANY($1::int[]) AND through = $2 AND failure IS NULL`,
+      [plan.rules.map((r) => r.id), plan.through],
+    )) as [{ standing: number }];
+    if (standing !== plan.rules.length) return "more";
+    // Still there but held by an import: the rules stop before it (gone since: passed over).
+    const present = new Set(
+      (await sql.query<{ id: number }>(`SELECT id FROM trajectory WHERE id = ANY($1::int[])`, [plan.ids])).map(
+        (t) => t.id,
+      ),
+    );
+    const held = plan.ids.findIndex((id) => present.has(id) && !now.has(id));
+    if (held === 0) return "busy";
+    const upTo = held === -1 ? plan.ids.length : held;
+    const read = same.filter((id) => plan.ids.indexOf(id) < upTo);
+    await writeHits(sql, found.hits, read);
+    await sql.query(`UPDATE rule_scan SET through = $1 WHERE "ruleId" = ANY($2::int[])`, [
+      held === -1 ? plan.next : plan.ids[held - 1],
+      plan.rules.map((r) => r.id),
+    ]);
+    return "more";
+  }
+  const listed = await sql.query<{ id: number }>(
+    `SELECT "trajectoryId" AS id FROM rule_scan_pending WHERE "trajectoryId" = ANY($1::int[])
+      FOR UPDATE SKIP LOCKED`,
+    [same],
+  );
+  const read = plan.kind === "listed" ? listed.map((t) => t.id) : same;
+  await sql.query(`DELETE FROM rule_scan_pending WHERE "trajectoryId" = ANY($1::int[])`, [
+    listed.map((t) => t.id).filter((id) => read.includes(id)),
+  ]);
+  // One read for its timeline ahead of the scan, read again on every view until the scan passes it:
+  // written only when its hits differ from those kept, and then the hits' version moves (its
+  // readers' caches go by it; a trajectory read off the list moves it by the list's trigger).
+  if (plan.kind === "one" && (!read.length || (await keptAlready(sql, read[0]!, found)))) return "more";
+  await sql.query(`DELETE FROM rule_match WHERE "trajectoryId" = ANY($1::int[])`, [read]);
+  await writeHits(sql, found.hits, read);
+  if (plan.kind === "one") await sql.query(`UPDATE data_version SET n = n + 1 WHERE kind = 'rule_hits'`);
+  return "more";
+}
+
+/** Whether the hits kept of trajectory `id` are exactly those found. */
+async function keptAlready(sql: Sql, id: number, found: Found): Promise<boolean> {
+  const kept = await sql.query<{ ruleId: number; step: number }>(
+    `SELECT "ruleId", step FROM rule_match WHERE "trajectoryId" = $1`,
+    [id],
+  );
+  const key = (h: { ruleId: number; step: number }) => `${h.ruleId}:${h.step}`;
+  const now = new Set(found.hits.filter((h) => h.trajectoryId === id).map(key));
+  return kept.length === now.size && kept.every((h) => now.has(key(h)));
+}
+
+/**
+ * Reads one trajectory with every rule scanned now, within `limitMs` (a timeline's marks): its kept
+ * hits are then whole, though the scan has not come to it yet. A rule past the limit is stopped as in
+ * a step. Answers whether it was read (not when the scan's lock was held, or the rules changed).
+ */
+export async function scanTrajectory(id: number, limitMs: number): Promise<boolean> {
+  const plan = await transaction(async (sql) => {
+    const rules = await scannedRules(sql);
+    const free = await freeOf(sql, [id]);
+    if (!free.length) return null;
+    return { kind: "one", scanned: rules.map((r) => r.id), rules, ids: [id], versions: [free[0]!.at] } as Plan;
+  });
+  if (!plan) return false;
+  const found = await hitsWithinLimit(plan.rules, plan.ids, limitMs);
+  return (await transaction((sql) => applyStep(sql, plan, found, limitMs))) === "more";
+}
+
+/** Whether some rule scanned has not yet read this trajectory (it is on the list, or a rule is behind it). */
+export async function unread(id: number): Promise<boolean> {
+  const [row] = await statement<{ unread: boolean }>(
+    `SELECT EXISTS (SELECT FROM rule_scan_pending WHERE "trajectoryId" = $1)
+         OR EXISTS (SELECT FROM ${RULES_SCANNED} l LEFT JOIN rule_scan s ON s."ruleId" = l.id
+                     WHERE coalesce(s.through, 0) < $1) AS unread`,
+    [id],
+  );
+  return row?.unread ?? false;
+}
+
+/** Of these trajectories, those no other transaction is writing or deleting, with their versions (by id). */
+async function freeOf(sql: Sql, ids: readonly number[]): Promise<Array<{ id: number; at: string }>> {
+  if (!ids.length) return [];
+  return sql.query<{ id: number; at: string }>(
+    `SELECT id, "updatedAt"::text AS at FROM trajectory WHERE id = ANY($1::int[])
+      ORDER BY id FOR KEY SHARE SKIP LOCKED`,
+    [ids],
+  );
+}
