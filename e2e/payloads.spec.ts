@@ -96,6 +96,7 @@ test("markup in names, notes, raw answers, file and study names stays text on ev
   await expect(page.getByRole("cell", { name: `study ${XSS(11)}`, exact: true })).toBeVisible();
   await page.getByRole("row").filter({ hasText: "study <img" }).getByRole("link").click();
   await page.getByLabel(/^Note/).fill(`my note ${XSS(12)}`);
+  await page.getByRole("button", { name: "None attempted (every category)" }).click();
   await page.getByRole("button", { name: "Save and next" }).click();
   await expect(page).toHaveURL(/\/queue$/);
   await page.goto("/queue");

@@ -58,7 +58,17 @@ test("two labellers disagree, a reviewer adjudicates, the agreement shows the go
   await row.getByRole("link").click();
   await expect(rev.page.getByRole("heading", { name: "The annotators' labels" })).toBeVisible();
   await rev.page.locator("body").click();
-  // Local git (2) successful (s); the rest stay not attempted.
+  // The gold form starts with nothing chosen: Enter saves nothing, and says what is left.
+  await rev.page.keyboard.press("Enter");
+  await expect(rev.page.getByRole("alert")).toHaveText(
+    "Choose a verdict for Upstream, Local git, Memory, Other (or press 0 if nothing was attempted in any category).",
+  );
+  await expect(rev.page.getByRole("radio", { checked: true })).toHaveCount(0);
+  await rev.page.reload();
+  await expect(rev.page.getByRole("heading", { name: /Gold label/ })).not.toContainText("(given)");
+  await rev.page.locator("body").click();
+  // None attempted (0), then local git (2) successful (s).
+  await rev.page.keyboard.press("0");
   await rev.page.keyboard.press("2");
   await rev.page.keyboard.press("s");
   await rev.page.keyboard.press("Enter");

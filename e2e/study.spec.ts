@@ -75,6 +75,18 @@ test("create a blind study, label two items by keyboard, see agreement change", 
   expect(html).not.toContain("panelVerdict");
   await expect(annotator.getByRole("heading", { name: "Judges" })).toHaveCount(0);
 
+  // The form starts with nothing chosen: Enter on an untouched item saves nothing and names what is left.
+  await annotator.locator("body").click();
+  await expect(annotator.getByRole("radio", { checked: true })).toHaveCount(0);
+  await annotator.keyboard.press("a");
+  await annotator.keyboard.press("Enter");
+  await expect(annotator.getByRole("alert")).toHaveText(
+    "Choose a verdict for Local git, Memory, Other (or press 0 if nothing was attempted in any category).",
+  );
+  await annotator.reload();
+  await expect(annotator.getByText(new RegExp(`item 1 of ${n}`))).toBeVisible();
+  await expect(annotator.getByRole("radio", { checked: true })).toHaveCount(0);
+
   // Item 1: upstream attempted, the rest not attempted, step 1 cited, all from the keyboard.
   await annotator.locator("body").click();
   for (const key of ["a", "n", "n", "n"]) await annotator.keyboard.press(key);
@@ -84,8 +96,8 @@ test("create a blind study, label two items by keyboard, see agreement change", 
   await annotator.keyboard.press("Enter");
   await expect(annotator.getByText(new RegExp(`item 2 of ${n}`))).toBeVisible();
 
-  // Item 2: nothing attempted.
-  for (const key of ["n", "n", "n", "n"]) await annotator.keyboard.press(key);
+  // Item 2: nothing attempted, in one key.
+  await annotator.keyboard.press("0");
   await annotator.keyboard.press("Enter");
   await expect(annotator.getByText(new RegExp(`item 3 of ${n}`))).toBeVisible();
 

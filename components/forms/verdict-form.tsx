@@ -1,19 +1,15 @@
 "use client";
 // A verdict form made for the keyboard, for an annotator's label and for a gold label: 1–4 pick a
-// category, n / a / s give it a verdict (and move to the next), c goes to cited steps, t to the
-// note, Enter saves (and opens the next item), [ and ] walk the queue.
+// category, n / a / s give it a verdict (and move to the next), 0 gives every category "not
+// attempted", c goes to cited steps, t to the note, Enter saves (and opens the next item), [ and ]
+// walk the queue. It starts with nothing chosen (a label's verdicts are the person's own), and a
+// save is refused, naming the categories left, until each has a verdict.
 
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState, useTransition } from "react";
 import { parseSteps } from "@/lib/domain/timeline";
-import {
-  CATEGORIES,
-  CATEGORY_LABELS,
-  type CategoryVerdicts,
-  NO_EXPLOIT,
-  VERDICTS,
-  type Verdict,
-} from "@/lib/domain/verdicts";
+import { CATEGORIES, CATEGORY_LABELS, type CategoryVerdicts, NO_EXPLOIT, type Verdict } from "@/lib/domain/verdicts";
+import { ItemLinks, Shortcuts, VerdictTable } from "./verdict-parts";
 
 /** A verdict as stored: the form's starting point, and the version a save is based on. */
 export type StoredVerdict = {
@@ -36,11 +32,6 @@ export type VerdictSaveResult =
   | { ok: false; error: string };
 
 const KEYS: Record<string, Verdict> = { n: "NOT_ATTEMPTED", a: "ATTEMPTED", s: "SUCCESSFUL" };
-const VERDICT_TEXT: Record<Verdict, string> = {
-  NOT_ATTEMPTED: "not attempted",
-  ATTEMPTED: "attempted",
-  SUCCESSFUL: "successful",
-};
 
 export function VerdictForm({
   title,
@@ -65,7 +56,7 @@ export function VerdictForm({
   done: boolean;
 }) {
   const router = useRouter();
-  const [verdicts, setVerdicts] = useState<CategoryVerdicts>(label?.verdicts ?? { ...NO_EXPLOIT });
+  const [verdicts, setVerdicts] = useState<Chosen>(label?.verdicts ?? {});
   const [row, setRowState] = useState(0);
   const rowRef = useRef(0);
   const setRow = useCallback((r: number) => {
@@ -87,9 +78,16 @@ export function VerdictForm({
       setMessage({ kind: "error", text: parsed.error });
       return;
     }
+    const left = CATEGORIES.filter((c) => !verdicts[c]);
+    if (left.length) {
+      setMessage({ kind: "error", text: leftText(left) });
+      setRow(CATEGORIES.indexOf(left[0]!));
+      return;
+    }
+    const chosen = verdicts as CategoryVerdicts;
     const evidence = citedEvidence(parsed.steps, label);
     start(async () => {
-      const r = await save({ verdicts, evidence, note: note || null, base: label?.updatedAt ?? "" });
+      const r = await save({ verdicts: chosen, evidence, note: note || null, base: label?.updatedAt ?? "" });
       if (!r.ok) {
         setMessage({ kind: "error", text: r.error });
         return;
@@ -122,6 +120,12 @@ export function VerdictForm({
             setRow(i);
           }}
         />
+        <p className="filter-actions">
+          <button type="button" onClick={() => setVerdicts({ ...NO_EXPLOIT })}>
+            None attempted (every category)
+          </button>{" "}
+          <kbd>0</kbd>
+        </p>
         <label>
           <span>
             Cited steps <kbd>c</kbd>
@@ -156,12 +160,19 @@ export function VerdictForm({
 }
 
 type Category = (typeof CATEGORIES)[number];
+/** The verdicts chosen so far: none at first. */
+type Chosen = Partial<CategoryVerdicts>;
+
+/** Why a save is refused while categories have no verdict. */
+const leftText = (left: readonly Category[]) =>
+  `Choose a verdict for ${left.map((c) => CATEGORY_LABELS[c]).join(", ")} ` +
+  `(or press 0 if nothing was attempted in any category).`;
 
 /** The keys of the form (see the header), bound to the window while the form is shown. */
 function useVerdictKeys(k: {
   rowRef: React.RefObject<number>;
   setRow: (r: number) => void;
-  setVerdicts: React.Dispatch<React.SetStateAction<CategoryVerdicts>>;
+  setVerdicts: React.Dispatch<React.SetStateAction<Chosen>>;
   citedRef: React.RefObject<HTMLInputElement | null>;
   noteRef: React.RefObject<HTMLTextAreaElement | null>;
   submitRef: React.RefObject<() => void>;
@@ -186,6 +197,9 @@ function useVerdictKeys(k: {
       if (key >= "1" && key <= "4") {
         e.preventDefault();
         setRow(Number(key) - 1);
+      } else if (key === "0") {
+        e.preventDefault();
+        setVerdicts({ ...NO_EXPLOIT });
       } else if (key in KEYS) {
         e.preventDefault();
         const r = rowRef.current;
@@ -202,85 +216,6 @@ function useVerdictKeys(k: {
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   }, [following, previous, router, setRow, rowRef, setVerdicts, citedRef, noteRef, submitRef]);
-}
-
-/** One row per category, one radio per verdict; the current row is where the verdict keys write. */
-function VerdictTable({
-  verdicts,
-  row,
-  choose,
-}: {
-  verdicts: CategoryVerdicts;
-  row: number;
-  choose: (c: Category, v: Verdict, i: number) => void;
-}) {
-  return (
-    <table>
-      <tbody>
-        {CATEGORIES.map((c, i) => (
-          <tr key={c} className={i === row ? "current-row" : undefined} aria-current={i === row ? "true" : undefined}>
-            <th scope="row">
-              <kbd>{i + 1}</kbd> {CATEGORY_LABELS[c]}
-            </th>
-            <td>
-              <fieldset className="verdict-choice" aria-label={CATEGORY_LABELS[c]}>
-                {VERDICTS.map((v) => (
-                  <label key={v}>
-                    <input
-                      type="radio"
-                      name={c}
-                      value={v}
-                      checked={verdicts[c] === v}
-                      onChange={() => choose(c, v, i)}
-                    />
-                    {VERDICT_TEXT[v]}
-                  </label>
-                ))}
-              </fieldset>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
-
-/** The form's keys, as the shortcuts line lists them: keys joined by "–", "+" or " / ". */
-const SHORTCUTS: Array<[keys: string, what: string]> = [
-  ["1–4", "category"],
-  ["n", "not attempted"],
-  ["a", "attempted"],
-  ["s", "successful (then the next category)"],
-  ["c", "cited steps"],
-  ["t", "note"],
-  ["Enter", "save"],
-  ["Ctrl+Enter", "save from a field"],
-  ["Esc", "leave a field"],
-  ["[ / ]", "previous / next item"],
-  ["j / k", "suspect steps"],
-];
-
-function Shortcuts() {
-  return (
-    <p className="note shortcuts" role="note" aria-label="Keyboard shortcuts">
-      {SHORTCUTS.map(([keys, what], i) => (
-        <span key={what}>
-          {i ? " · " : ""}
-          {keys.split(/(–|\+| \/ )/).map((part, j) => (j % 2 ? part : <kbd key={j}>{part}</kbd>))} {what}
-        </span>
-      ))}
-    </p>
-  );
-}
-
-function ItemLinks({ previous, following }: { previous: string | null; following: string | null }) {
-  return (
-    <p className="note">
-      {previous !== null ? <a href={previous}>← previous item</a> : null}
-      {previous !== null && following !== null ? " · " : null}
-      {following !== null ? <a href={following}>next item →</a> : null}
-    </p>
-  );
 }
 
 /** The steps cited, each keeping the category and note it had in the stored verdict. */

@@ -165,13 +165,17 @@ const PERSON_VERDICT_SELECT = {
   ...VERDICT_SELECT,
   evidence: true,
   note: true,
+  madeWith: true,
   trajectory: { select: KEY_SELECT },
 } as const;
 
 function personVerdict(
-  row: { evidence: unknown; note: string | null; trajectory: Parameters<typeof naturalKeyOf>[0] } & Parameters<
-    typeof voteVerdicts
-  >[0],
+  row: {
+    evidence: unknown;
+    note: string | null;
+    madeWith: string | null;
+    trajectory: Parameters<typeof naturalKeyOf>[0];
+  } & Parameters<typeof voteVerdicts>[0],
   at: Date,
 ) {
   return {
@@ -180,6 +184,8 @@ function personVerdict(
     evidence: row.evidence,
     note: row.note,
     created_at: at.toISOString(),
+    // Absent for what was made before the app recorded it (its forms then opened on "not attempted").
+    ...(row.madeWith ? { made_with: row.madeWith } : {}),
   };
 }
 

@@ -18,20 +18,20 @@ const content = (alias: string) => GOLD_CONTENT.map((c) => `${alias}.${c}`).join
 // on the trajectory says is that version brought again: not written (an import is idempotent).
 const GOLD_SQL = `
   INSERT INTO gold_label ("trajectoryId", "adjudicatorId", upstream, "localGit", memory, other, overall, evidence, note,
-    "importId", "createdAt")
+    "importId", "createdAt", "madeWith")
   SELECT u."trajectoryId", u."adjudicatorId", u.upstream, u."localGit", u.memory, u.other, u.overall, u.evidence,
-    u.note, u."importId", u."createdAt"
+    u.note, u."importId", u."createdAt", u."madeWith"
     FROM unnest($1::int[], $2::text[], $3::text[]::"Verdict"[], $4::text[]::"Verdict"[],
       $5::text[]::"Verdict"[], $6::text[]::"Verdict"[], $7::text[]::"Verdict"[], $8::text[]::jsonb[], $9::text[],
-      $10::int[], $11::text[]::timestamp[], $12::bool[])
+      $10::int[], $11::text[]::timestamp[], $12::bool[], $13::text[])
       AS u("trajectoryId", "adjudicatorId", upstream, "localGit", memory, other, overall, evidence, note, "importId",
-           "createdAt", timed)
+           "createdAt", timed, "madeWith")
    WHERE u.timed OR ROW(${content("u")}) IS DISTINCT FROM (
      SELECT ROW(${content("g")}) FROM gold_label g WHERE g."trajectoryId" = u."trajectoryId"
         AND g."adjudicatorId" = u."adjudicatorId" ORDER BY g."createdAt" DESC, g.id DESC LIMIT 1)
   ON CONFLICT ("trajectoryId", "adjudicatorId", "createdAt") DO UPDATE SET upstream = EXCLUDED.upstream,
     "localGit" = EXCLUDED."localGit", memory = EXCLUDED.memory, other = EXCLUDED.other, overall = EXCLUDED.overall,
-    evidence = EXCLUDED.evidence, note = EXCLUDED.note, "importId" = EXCLUDED."importId"
+    evidence = EXCLUDED.evidence, note = EXCLUDED.note, "importId" = EXCLUDED."importId", "madeWith" = EXCLUDED."madeWith"
   WHERE (${content("gold_label")}) IS DISTINCT FROM (${content("EXCLUDED")})`;
 
 /** Writes the gold labels of a file; one whose trajectory exists nowhere is an error, and then nothing is written. */
@@ -71,6 +71,7 @@ export async function importGold(
     col(() => ctx.importId),
     col((r) => r.at.toISOString()),
     col((r) => r.record.created_at != null),
+    col((r) => r.record.made_with ?? ctx.madeWith),
   ]);
   await refreshGold(ctx.sql, [...new Set(rows.map((r) => r.trajectoryId))]);
   ctx.counts.gold += found.length;

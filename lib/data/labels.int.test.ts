@@ -48,6 +48,7 @@ describe("a label written over the version read", () => {
           annotatorId: ann.id,
           editorId: ann.id,
           importId: null,
+          madeWith: "form",
           verdicts: verdicts(upstream),
           evidence: [],
           note: null,
@@ -143,4 +144,67 @@ describe("a label written over the version read", () => {
       expect((await db().trajectory.findUniqueOrThrow({ where: { id: trajectoryId } })).labelCount).toBe(1);
     },
   );
+});
+
+describe("how a label was made", () => {
+  it("a form's, a file's, or what the file says; exported as made_with and imported again as it was", async () => {
+    // A form: the queue's save (l1 was labelled by ann through it above).
+    const { id: l1 } = await trajectory("l1");
+    expect((await db().label.findFirstOrThrow({ where: { trajectoryId: l1, annotatorId: ann.id } })).madeWith).toBe(
+      "form",
+    );
+    // A file: a label and a gold label with nothing said, a gold label that says it was a form's.
+    const key = { benchmark: "lb", model: "lm", task: "l2", network: false, prompt: "vanilla", run: 1 };
+    const verdictsOf = {
+      UPSTREAM: "NOT_ATTEMPTED",
+      LOCAL_GIT: "NOT_ATTEMPTED",
+      MEMORY: "NOT_ATTEMPTED",
+      OTHER: "NOT_ATTEMPTED",
+    };
+    const records = [
+      { type: "label", annotator: "filed", trajectory: key, verdicts: verdictsOf },
+      {
+        type: "gold",
+        adjudicator: "gold-filed",
+        trajectory: key,
+        verdicts: verdictsOf,
+        created_at: "2026-01-01T00:00:00Z",
+      },
+      {
+        type: "gold",
+        adjudicator: "gold-formed",
+        trajectory: key,
+        verdicts: verdictsOf,
+        created_at: "2026-01-02T00:00:00Z",
+        made_with: "form",
+      },
+    ];
+    expect((await runImport({ fileName: "made.jsonl", format: "interchange" }, asLines(records as never[]))).ok).toBe(
+      true,
+    );
+    const { id: l2 } = await trajectory("l2");
+    const made = async () => ({
+      label: (await db().label.findFirstOrThrow({ where: { trajectoryId: l2, annotator: { handle: "filed" } } }))
+        .madeWith,
+      gold: (await db().goldLabel.findMany({ where: { trajectoryId: l2 }, orderBy: { createdAt: "asc" } })).map(
+        (g) => g.madeWith,
+      ),
+    });
+    expect(await made()).toEqual({ label: "import", gold: ["import", "form"] });
+    // Exported, each says how it was made.
+    const { exportGold, exportLabels } = await import("./export");
+    const exported: Array<Record<string, unknown>> = [];
+    for await (const r of exportLabels(l2)) exported.push(r);
+    for await (const r of exportGold(l2)) exported.push(r);
+    // (ann's label on l2, a form's, was given above on PostgreSQL.)
+    const filed = exported.filter((r) => r.annotator !== "ann");
+    expect(filed.map((r) => r.made_with)).toEqual(["import", "import", "form"]);
+    // A bad value names its field and line.
+    const bad = await runImport(
+      { fileName: "made-bad.jsonl", format: "interchange" },
+      asLines([{ ...records[0], made_with: "hand" }] as never[]),
+    );
+    expect(bad.ok).toBe(false);
+    expect(JSON.stringify(bad)).toMatch(/made_with must be \\"form\\", \\"import\\" or \\"api\\"/);
+  });
 });

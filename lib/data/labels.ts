@@ -2,7 +2,7 @@ import "server-only";
 // Human labels: one per annotator and trajectory, each change kept as a revision (who, when, the
 // form before and after). Written by the labelling queue (lib/data/queue.ts) and by imports.
 import { storableJson, storableText } from "@/lib/domain/text";
-import { type CategoryVerdicts, overallVerdict, type Verdict } from "@/lib/domain/verdicts";
+import { type CategoryVerdicts, type MadeWith, overallVerdict, type Verdict } from "@/lib/domain/verdicts";
 import type { LabelRecord } from "@/lib/import/read/interchange";
 import { voteVerdicts } from "./derived";
 import type { ImportContext, Located, RecordError } from "./import/context";
@@ -33,6 +33,8 @@ export type LabelWrite = {
   replaces?: string | null;
   /** The labelling queue's: lands only if the annotator is assigned the trajectory in this study. */
   assignedIn?: number;
+  /** How it was made: a person's form, a file, a file through the API (docs/formats.md, "Label"). */
+  madeWith: MadeWith;
 };
 
 /** A label's form as its row stores it: the four verdicts (CATEGORY_FIELDS), cited steps, note. */
@@ -54,16 +56,16 @@ export type StoredLabel = StoredLabelForm & { id: number; updatedAt: Date; versi
 const LABEL_SQL = `
   WITH written AS (
     INSERT INTO label ("trajectoryId", "annotatorId", "studyId", upstream, "localGit", memory, other, overall,
-      evidence, note, "importId", "createdAt", "updatedAt")
+      evidence, note, "importId", "createdAt", "updatedAt", "madeWith")
     SELECT $1::int, $2::text, $3::int, $4::"Verdict", $5::"Verdict", $6::"Verdict", $7::"Verdict", $8::"Verdict",
-           $9::jsonb, $10::text, $11::int, $12::timestamp(3), $12::timestamp(3)
+           $9::jsonb, $10::text, $11::int, $12::timestamp(3), $12::timestamp(3), $20::text
      WHERE $19::int IS NULL OR EXISTS (
        SELECT FROM study_assignment a JOIN study_item i ON i.id = a."studyItemId"
         WHERE i."studyId" = $19 AND i."trajectoryId" = $1 AND a."annotatorId" = $2)
     ON CONFLICT ("trajectoryId", "annotatorId") DO UPDATE SET "studyId" = COALESCE(EXCLUDED."studyId", label."studyId"),
       upstream = EXCLUDED.upstream, "localGit" = EXCLUDED."localGit", memory = EXCLUDED.memory, other = EXCLUDED.other,
       overall = EXCLUDED.overall, evidence = EXCLUDED.evidence, note = EXCLUDED.note, "importId" = EXCLUDED."importId",
-      "updatedAt" = EXCLUDED."updatedAt",
+      "updatedAt" = EXCLUDED."updatedAt", "madeWith" = EXCLUDED."madeWith",
       "revisedAfterUnblinding" = label."revisedAfterUnblinding" OR $13::"Verdict" IS NOT NULL,
       "blindOverall" = CASE WHEN $13::"Verdict" IS NULL THEN label."blindOverall"
         ELSE coalesce(label."blindOverall", $13::"Verdict") END
@@ -134,6 +136,7 @@ export async function writeLabel(
     w.replaces !== undefined,
     w.replaces ?? null,
     w.assignedIn ?? null,
+    w.madeWith,
   ]);
   return rows.length > 0;
 }
@@ -182,6 +185,7 @@ export async function importLabels(
       annotatorId: users.get(storableText(f.record.annotator))!,
       editorId: null,
       importId: ctx.importId,
+      madeWith: f.record.made_with ?? ctx.madeWith,
       verdicts: f.record.verdicts,
       evidence: storableJson(f.record.evidence),
       note: f.record.note == null ? null : storableText(f.record.note),

@@ -170,6 +170,7 @@ export async function submitLabel(
     annotatorId: actor.id,
     editorId: actor.id,
     importId: null,
+    madeWith: "form" as const,
     studyId: f.studyId,
     assignedIn: f.studyId,
     ...form,

@@ -167,8 +167,9 @@ export async function saveGold(actor: Actor, input: LabelForm): Promise<{ status
     const at = new Date(Math.max(Date.now(), newest ? newest.createdAt.getTime() + 1 : 0));
     await sql.query(
       `INSERT INTO gold_label ("trajectoryId", "adjudicatorId", upstream, "localGit", memory, other, overall, evidence,
-         note, "createdAt")
-       VALUES ($1, $2, $3::"Verdict", $4::"Verdict", $5::"Verdict", $6::"Verdict", $7::"Verdict", $8::jsonb, $9, $10)`,
+         note, "createdAt", "madeWith")
+       VALUES ($1, $2, $3::"Verdict", $4::"Verdict", $5::"Verdict", $6::"Verdict", $7::"Verdict", $8::jsonb, $9, $10,
+         'form')`,
       [
         f.trajectoryId,
         actor.id,

@@ -8,6 +8,13 @@ export type Category = (typeof CATEGORIES)[number];
 export const VERDICTS = ["NOT_ATTEMPTED", "ATTEMPTED", "SUCCESSFUL"] as const;
 export type Verdict = (typeof VERDICTS)[number];
 
+/**
+ * How a label or a gold label was made: a person's form in the app (which starts with nothing
+ * chosen), a file imported (the Import page, the command line), a file pushed through the API.
+ */
+export const MADE_WITH = ["form", "import", "api"] as const;
+export type MadeWith = (typeof MADE_WITH)[number];
+
 export type CategoryVerdicts = Record<Category, Verdict>;
 
 /** Where each category's verdict is stored on a vote or label row. */

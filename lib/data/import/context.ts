@@ -48,6 +48,8 @@ export class ImportContext {
     readonly sql: Sql,
     readonly importId: number | null,
     readonly now: Date,
+    /** How the labels and gold labels it writes were made, unless a record says: through the API, or a file. */
+    readonly madeWith: "import" | "api" = "import",
   ) {}
 
   /**
@@ -57,7 +59,10 @@ export class ImportContext {
    */
   static async begin(sql: Sql, importId: number | null, now: Date): Promise<ImportContext> {
     await sharePanelLock(sql);
-    return new ImportContext(sql, importId, now);
+    const [row] = importId
+      ? await sql.query<{ source: string }>(`SELECT source FROM import WHERE id = $1`, [importId])
+      : [];
+    return new ImportContext(sql, importId, now, row?.source === "api" ? "api" : "import");
   }
 
   /** Names whose ids the caller already knows (the judges the app asks). */

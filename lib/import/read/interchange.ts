@@ -8,7 +8,7 @@ import type { NaturalKey } from "@/lib/domain/natural-key";
 import { hasControl, PG_INT_MAX } from "@/lib/domain/params";
 import { RuleInputSchema } from "@/lib/domain/rules";
 import type { Turn } from "@/lib/domain/steps";
-import { type Category, normalizeCategory } from "@/lib/domain/verdicts";
+import { type Category, MADE_WITH, normalizeCategory } from "@/lib/domain/verdicts";
 import { boundedList } from "./bounded-list";
 import { MAX_NESTING, nestedTooDeep } from "./nesting";
 import { looksLikeTaskRecord, type TaskRecord, TaskRecordSchema } from "./task-record";
@@ -173,6 +173,8 @@ const personVerdictFields = {
   evidence: evidenceSchema,
   note: optionalText,
   created_at: timestampSchema,
+  /** How it was made where it was (an export says); absent: by this import. */
+  made_with: z.enum(MADE_WITH, { error: 'made_with must be "form", "import" or "api"' }).nullish(),
 };
 
 export const LabelRecordSchema = z.object({

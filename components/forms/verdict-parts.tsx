@@ -1,0 +1,91 @@
+// The parts of the verdict form (components/forms/verdict-form.tsx) that only show: its table of
+// categories and verdicts, its line of keys, its links to the items beside.
+import { CATEGORIES, CATEGORY_LABELS, type CategoryVerdicts, VERDICTS, type Verdict } from "@/lib/domain/verdicts";
+
+type Category = (typeof CATEGORIES)[number];
+
+const VERDICT_TEXT: Record<Verdict, string> = {
+  NOT_ATTEMPTED: "not attempted",
+  ATTEMPTED: "attempted",
+  SUCCESSFUL: "successful",
+};
+
+/** One row per category, one radio per verdict; the current row is where the verdict keys write. */
+export function VerdictTable({
+  verdicts,
+  row,
+  choose,
+}: {
+  verdicts: Partial<CategoryVerdicts>;
+  row: number;
+  choose: (c: Category, v: Verdict, i: number) => void;
+}) {
+  return (
+    <table>
+      <tbody>
+        {CATEGORIES.map((c, i) => (
+          <tr key={c} className={i === row ? "current-row" : undefined} aria-current={i === row ? "true" : undefined}>
+            <th scope="row">
+              <kbd>{i + 1}</kbd> {CATEGORY_LABELS[c]}
+            </th>
+            <td>
+              <fieldset className="verdict-choice" aria-label={CATEGORY_LABELS[c]}>
+                {VERDICTS.map((v) => (
+                  <label key={v}>
+                    <input
+                      type="radio"
+                      name={c}
+                      value={v}
+                      checked={verdicts[c] === v}
+                      onChange={() => choose(c, v, i)}
+                    />
+                    {VERDICT_TEXT[v]}
+                  </label>
+                ))}
+              </fieldset>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The form's keys, as the shortcuts line lists them: keys joined by "–", "+" or " / ". */
+const SHORTCUTS: Array<[keys: string, what: string]> = [
+  ["1–4", "category"],
+  ["n", "not attempted"],
+  ["a", "attempted"],
+  ["s", "successful (then the next category)"],
+  ["0", "none attempted, every category"],
+  ["c", "cited steps"],
+  ["t", "note"],
+  ["Enter", "save"],
+  ["Ctrl+Enter", "save from a field"],
+  ["Esc", "leave a field"],
+  ["[ / ]", "previous / next item"],
+  ["j / k", "suspect steps"],
+];
+
+export function Shortcuts() {
+  return (
+    <p className="note shortcuts" role="note" aria-label="Keyboard shortcuts">
+      {SHORTCUTS.map(([keys, what], i) => (
+        <span key={what}>
+          {i ? " · " : ""}
+          {keys.split(/(–|\+| \/ )/).map((part, j) => (j % 2 ? part : <kbd key={j}>{part}</kbd>))} {what}
+        </span>
+      ))}
+    </p>
+  );
+}
+
+export function ItemLinks({ previous, following }: { previous: string | null; following: string | null }) {
+  return (
+    <p className="note">
+      {previous !== null ? <a href={previous}>← previous item</a> : null}
+      {previous !== null && following !== null ? " · " : null}
+      {following !== null ? <a href={following}>next item →</a> : null}
+    </p>
+  );
+}
