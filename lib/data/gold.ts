@@ -31,7 +31,8 @@ const GOLD_SQL = `
         AND g."adjudicatorId" = u."adjudicatorId" ORDER BY g."createdAt" DESC, g.id DESC LIMIT 1)
   ON CONFLICT ("trajectoryId", "adjudicatorId", "createdAt") DO UPDATE SET upstream = EXCLUDED.upstream,
     "localGit" = EXCLUDED."localGit", memory = EXCLUDED.memory, other = EXCLUDED.other, overall = EXCLUDED.overall,
-    evidence = EXCLUDED.evidence, note = EXCLUDED.note, "importId" = EXCLUDED."importId", "madeWith" = EXCLUDED."madeWith"
+    evidence = EXCLUDED.evidence, note = EXCLUDED.note, "importId" = EXCLUDED."importId",
+    "madeWith" = EXCLUDED."madeWith"
   WHERE (${content("gold_label")}) IS DISTINCT FROM (${content("EXCLUDED")})`;
 
 /** Writes the gold labels of a file; one whose trajectory exists nowhere is an error, and then nothing is written. */
