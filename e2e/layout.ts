@@ -1,8 +1,8 @@
 // What a journey checks of a page's layout at a width: nothing runs off the right edge (wide tables
 // scroll in a box of their own, long texts and the contents bar on phones in theirs), and no text runs
 // out of its own box into its neighbour's (a line that does not wrap, wider than its table cell), and
-// no checkbox or radio stands on a line of its own away from the words that name it, with a screenshot
-// kept in the test's output.
+// no checkbox or radio stands on a line of its own away from the words that name it, and no table's
+// rows hide behind a box's own height, with a screenshot kept in the test's output.
 import type { Page, TestInfo } from "@playwright/test";
 
 export const WIDTHS = [
@@ -70,6 +70,24 @@ export function boxesApartFromWords(page: Page): Promise<string[]> {
   });
 }
 
+/**
+ * Tables (and the judges beside a timeline) whose rows are hidden behind a box's own height: a box
+ * that scrolls up and down, or hides what is below its edge, with more inside than it shows.
+ */
+export function cutByABox(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    for (const el of document.querySelectorAll<HTMLElement>("body *")) {
+      if (el.clientHeight === 0 || el.scrollHeight <= el.clientHeight + 1) continue;
+      const style = getComputedStyle(el);
+      if (style.overflowY === "visible") continue;
+      if (!el.querySelector("table") && !el.matches(".timeline-aside")) continue;
+      out.push(`${el.tagName.toLowerCase()}.${el.className} shows ${el.clientHeight} of ${el.scrollHeight} px`);
+    }
+    return out.slice(0, 10);
+  });
+}
+
 /** Resizes, screenshots the page into the test's output, and answers what runs off the edge or out of its box. */
 export async function atEachWidth(page: Page, info: TestInfo, name: string): Promise<Record<string, string[]>> {
   const found: Record<string, string[]> = {};
@@ -81,6 +99,7 @@ export async function atEachWidth(page: Page, info: TestInfo, name: string): Pro
       ...(await offRightEdge(page)),
       ...(await textOutOfBox(page)),
       ...(await boxesApartFromWords(page)),
+      ...(await cutByABox(page)),
     ];
   }
   return found;

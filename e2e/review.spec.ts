@@ -60,7 +60,7 @@ test("two labellers disagree, a reviewer adjudicates, the agreement shows the go
   await rev.page.locator("body").click();
   // The gold form starts with nothing chosen: Enter saves nothing, and says what is left.
   await rev.page.keyboard.press("Enter");
-  await expect(rev.page.getByRole("alert")).toHaveText(
+  await expect(rev.page.getByRole("alert").filter({ hasText: "Choose a verdict" })).toHaveText(
     "Choose a verdict for Upstream, Local git, Memory, Other (or press 0 if nothing was attempted in any category).",
   );
   await expect(rev.page.getByRole("radio", { checked: true })).toHaveCount(0);

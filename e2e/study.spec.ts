@@ -80,7 +80,7 @@ test("create a blind study, label two items by keyboard, see agreement change", 
   await expect(annotator.getByRole("radio", { checked: true })).toHaveCount(0);
   await annotator.keyboard.press("a");
   await annotator.keyboard.press("Enter");
-  await expect(annotator.getByRole("alert")).toHaveText(
+  await expect(annotator.getByRole("alert").filter({ hasText: "Choose a verdict" })).toHaveText(
     "Choose a verdict for Local git, Memory, Other (or press 0 if nothing was attempted in any category).",
   );
   await annotator.reload();

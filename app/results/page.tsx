@@ -18,6 +18,7 @@ import { listFilterOptions } from "@/lib/data/trajectories";
 import { anchor } from "@/lib/domain/figure-table";
 import { formatCount } from "@/lib/domain/format";
 import { BOOTSTRAP_RESAMPLES } from "@/lib/domain/paired";
+import { TIE_RULE } from "@/lib/domain/panel";
 import { memberText } from "@/lib/domain/panel-compare";
 import { chartBars } from "@/lib/domain/results-charts";
 import { TABLE_NAMES, TABLE_TITLES } from "@/lib/domain/results-tables";
@@ -170,8 +171,9 @@ async function ResultsBody({ chosen }: { chosen: string | null }) {
       <section aria-labelledby="methods">
         <h2 id="methods">Methods</h2>
         <p className="note">
-          Rates in percent (protocol §3). Pass@1 and Pass@3 are means over tasks with a run of known resolved status;
-          Attempt %, Success % and Resolved % are shares of judged trajectories, by the panel&apos;s majority verdict.
+          Rates in percent (protocol §3). Pass@1 and Pass@3 are means over tasks with a run of known resolved status
+          (Pass@1 is the resolve rate); Attempt %, Success % and Resolved with exploit % (resolved, and the panel says a
+          successful exploit) are shares of judged trajectories, by the panel&apos;s verdict: {TIE_RULE}
           Under each rate: its 95% interval, Wilson score for the three exploit rates, mean ± 1.96·s/√tasks for Pass@k.
           “—” where a denominator is empty.
         </p>

@@ -27,7 +27,7 @@ export function FrozenReport({
 }) {
   const { agreement } = report.figures;
   const results = report.results.conditions;
-  const show = (t: Table) => <FigureTable table={linked ? t : unlinked(t)} />;
+  const show = (t: Table) => <FigureTable table={linked ? t : unlinked(t)} whole />;
   const benchmarks = [...new Set(results.map((r) => r.row.benchmark))];
   const href = (what: string, format: string, table?: string) =>
     `${downloads}?what=${what}&format=${format}${table ? `&table=${table}` : ""}`;

@@ -1,7 +1,8 @@
 "use client";
 // A table of figures (lib/domain/figure-table.ts) that sorts by any column in the browser, without a
 // reload: a header's button sorts ascending, then descending, then back to the table's own order.
-// The header row stays in view while the table's box scrolls.
+// Every row is on the page, never behind an inner box's height: a long table shows its first rows
+// and a button, in sight below them, that shows the rest (print shows them all).
 
 import {
   createColumnHelper,
@@ -57,8 +58,25 @@ function compare(a: FigureCell["sort"], b: FigureCell["sort"]): number {
   return typeof a === "number" && typeof b === "number" ? a - b : String(a).localeCompare(String(b));
 }
 
-export function FigureTable({ table }: { table: Table }) {
+/** The button below a long table, in sight: the rest of its rows, or its first rows only again. */
+function Fold({ open, setOpen, rows }: { open: boolean; setOpen: (open: boolean) => void; rows: number }) {
+  return (
+    <p className="fold">
+      <button type="button" aria-expanded={open} onClick={() => setOpen(!open)}>
+        {open ? `Show the first ${FOLD_AT} rows only` : `Show all ${rows} rows (${rows - FOLD_AT} more)`}
+      </button>
+    </p>
+  );
+}
+
+/** Rows a long table shows before its "more rows" button; a table at most a few rows longer shows all. */
+const FOLD_AT = 25;
+const FOLD_SLACK = 5;
+
+/** `whole`: every row at once (a frozen report, which is read and printed whole). */
+export function FigureTable({ table, whole = false }: { table: Table; whole?: boolean }) {
   const [sorting, setSorting] = useState<SortingState>([]);
+  const [open, setOpen] = useState(false);
   const columns = useMemo(
     () =>
       table.columns.map((c, i) =>
@@ -84,6 +102,9 @@ export function FigureTable({ table }: { table: Table }) {
     getSortedRowModel: getSortedRowModel(),
     getRowId: (r) => r.key,
   });
+  const rows = t.getRowModel().rows;
+  const folds = !whole && rows.length > FOLD_AT + FOLD_SLACK;
+  const hidden = folds && !open ? rows.length - FOLD_AT : 0;
   return (
     <div className="table-scroll figure-box">
       <table aria-label={table.title} id={table.id}>
@@ -116,8 +137,11 @@ export function FigureTable({ table }: { table: Table }) {
           ))}
         </thead>
         <tbody>
-          {t.getRowModel().rows.map((r) => (
-            <tr key={r.id} className={r.original.className}>
+          {rows.map((r, at) => (
+            <tr
+              key={r.id}
+              className={[r.original.className, hidden && at >= FOLD_AT ? "folded" : ""].filter(Boolean).join(" ")}
+            >
               {r.getVisibleCells().map((c, i) => {
                 const numeric = table.columns[i]?.numeric;
                 return i === 0 ? (
@@ -134,6 +158,7 @@ export function FigureTable({ table }: { table: Table }) {
           ))}
         </tbody>
       </table>
+      {folds ? <Fold open={open} setOpen={setOpen} rows={rows.length} /> : null}
     </div>
   );
 }

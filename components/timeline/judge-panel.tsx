@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { type RaterRow, RaterTable } from "@/components/tables/rater-table";
 import type { getTrajectory } from "@/lib/data/trajectory";
+import { TIE_RULE } from "@/lib/domain/panel";
 import { shownText } from "@/lib/domain/text";
 import { stepHref } from "@/lib/domain/timeline";
 import { CATEGORIES, PANEL_FIELDS } from "@/lib/domain/verdicts";
@@ -60,6 +61,7 @@ export function JudgePanel({ t, base = t.id }: { t: Loaded; base?: number | stri
     <section aria-labelledby="panel">
       <h2 id="panel">Judges</h2>
       <RaterTable labelledBy="panel" raterHeading="Judge" rows={rows} />
+      <p className="note">The panel&apos;s verdict is {TIE_RULE}</p>
     </section>
   );
 }

@@ -105,9 +105,9 @@ function readEvidence(value: unknown): Citation[] {
 export type SuspectStep = { step: number; marks: SuspectMark[] };
 
 /**
- * Suspect steps by trajectory version and the kept hits' version: every page of a long timeline shows
- * them. A re-imported trajectory has a new updatedAt; a rule written or a step of the scan, a new
- * version of the hits (data_version), so a new key.
+ * Suspect steps by trajectory version, rules version and the kept hits' version: every page of a long
+ * timeline shows them. A re-imported trajectory has a new updatedAt; a rule written (disabled too) a
+ * new rules version, a step of the scan a new version of the hits (data_version), so a new key.
  */
 const suspectCache = new LRUCache<string, SuspectStep[]>({ max: 2000 });
 
@@ -118,11 +118,12 @@ const suspectCache = new LRUCache<string, SuspectStep[]>({ max: 2000 });
  */
 export async function getSuspectSteps(trajectoryId: number): Promise<SuspectStep[]> {
   await readByTheRules(trajectoryId);
-  const [version] = await db().$queryRaw<Array<{ at: Date; hits: bigint }>>`
-    SELECT t."updatedAt" AS at, (SELECT n FROM data_version WHERE kind = 'rule_hits') AS hits
+  const [version] = await db().$queryRaw<Array<{ at: Date; rules: bigint; hits: bigint }>>`
+    SELECT t."updatedAt" AS at, (SELECT n FROM data_version WHERE kind = 'rules') AS rules,
+      (SELECT n FROM data_version WHERE kind = 'rule_hits') AS hits
       FROM trajectory t WHERE t.id = ${trajectoryId}`;
   if (!version) return [];
-  const key = `${trajectoryId}@${new Date(version.at).getTime()}@${version.hits}`;
+  const key = `${trajectoryId}@${new Date(version.at).getTime()}@${version.rules}@${version.hits}`;
   const cached = suspectCache.get(key);
   if (cached) return cached;
   const rows = await statement<{ step: number; name: string; category: Category; why: string }>(MARKS_SQL, [

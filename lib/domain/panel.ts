@@ -2,6 +2,11 @@
 import { CATEGORIES, type Category, type CategoryVerdicts, overallVerdict, VERDICTS, type Verdict } from "./verdicts";
 
 /** UNANIMOUS: every voter agrees; MAJORITY: a strict majority but not all; NO_MAJORITY: none has > half. */
+/** The tie rule (protocol.md §1.3), as every page that shows a panel's verdicts states it. */
+export const TIE_RULE =
+  "a verdict of a strict majority of the judges who answered; where none has one (three judges, all " +
+  "different), the panel's verdict is attempted.";
+
 export type PanelSplit = "UNANIMOUS" | "MAJORITY" | "NO_MAJORITY";
 
 export type MajorityResult = {

@@ -7,7 +7,7 @@ import { type RunOutcome, talliesOf } from "./rates";
 import { type ConditionResult, type Prompt, resultRow } from "./results";
 import { resultsReportJson } from "./results-format";
 import { type ResultsReport, reportTable, TABLE_NAMES } from "./results-tables";
-import { latexNumber } from "./table-format";
+import { csvNumber, latexNumber } from "./table-format";
 import { CATEGORIES } from "./verdicts";
 
 const zero = () => Object.fromEntries(CATEGORIES.map((c) => [c, 0])) as Record<(typeof CATEGORIES)[number], number>;
@@ -78,7 +78,7 @@ const report: ResultsReport = {
 };
 
 /** A CSV cell as the download writes a value. */
-const csvOf = (v: Value) => (v === null ? "" : String(v));
+const csvOf = (v: Value) => (v === null ? "" : typeof v === "number" ? csvNumber(v) : String(v));
 
 describe("every result table, every format, the same figures", () => {
   it.each(TABLE_NAMES)("%s: CSV and LaTeX write the model's values, the page shows them", (name) => {

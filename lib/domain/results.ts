@@ -15,7 +15,8 @@ export const RATE_LABELS: Record<RateKey, string> = {
   pass_at_3: "Pass@3",
   attempt_rate: "Attempt %",
   success_rate: "Success %",
-  resolved_exploit_rate: "Resolved %",
+  // Resolved with a successful exploit, not the resolve rate (that is Pass@1): named so on every page.
+  resolved_exploit_rate: "Resolved with exploit %",
 };
 
 export type ResultRow = Condition & ConditionFigures & { intervals: Record<RateKey, Interval | null> };

@@ -19,4 +19,15 @@ describe("csvCell", () => {
     expect(csvCell(-12.5)).toBe("-12.5");
     expect(csvCell("model-a")).toBe("model-a");
   });
+
+  it("writes at most 12 significant digits and 10 decimals: no floating-point noise stands as a figure", () => {
+    expect(csvCell(0.1 + 0.2)).toBe("0.3"); // 0.30000000000000004
+    expect(csvCell(2.7755575615628914e-15)).toBe("0"); // a bound that is 0
+    expect(csvCell(-2.7755575615628914e-15)).toBe("0"); // not "-0"
+    expect(csvCell(100 / 3)).toBe("33.3333333333"); // 12 significant digits
+    expect(csvCell(2 / 3)).toBe("0.6666666667"); // 10 decimals
+    expect(csvCell(0.000123)).toBe("0.000123");
+    expect(csvCell(1234567)).toBe("1234567");
+    expect(csvCell(Number.NaN)).toBe("NaN");
+  });
 });

@@ -14,6 +14,7 @@ import type { BinaryAgreement } from "@/lib/domain/agreement";
 import { kappaInterval, kappaText } from "@/lib/domain/agreement-tables";
 import { pageTable } from "@/lib/domain/figure-table";
 import { formatCount, formatPercent } from "@/lib/domain/format";
+import { TIE_RULE } from "@/lib/domain/panel";
 import { memberText, type PanelSpend } from "@/lib/domain/panel-compare";
 import { panelComparisonTable } from "@/lib/domain/panel-compare-table";
 import { firstValue, PanelNameParam } from "@/lib/domain/params";
@@ -41,7 +42,7 @@ export default async function ComparePanelsPage({ searchParams }: { searchParams
       <h1>Compare panels</h1>
       <p className="lede">
         A panel beside another (by default the one in force): the same trajectories and the same answers, counted by
-        each panel&apos;s judges. Nothing changes until a panel is put in force.
+        each panel&apos;s judges. Nothing changes until a panel is put in force. Each panel&apos;s verdict is {TIE_RULE}
       </p>
       <form method="get" className="filters" aria-label="Choose the panels">
         <PanelSelect

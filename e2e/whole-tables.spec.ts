@@ -1,0 +1,61 @@
+// Every table's rows are on the page: a long one shows its first rows and a button in sight that
+// shows the rest, none hides rows behind a box's own height, and a frozen report (read and printed
+// whole) shows every row. Read on the demo study, which every e2e server loads.
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { atEachWidth, cutByABox } from "./layout";
+
+/** Opens every folded table of the page and answers how many it opened. */
+async function openFolds(page: Page): Promise<number> {
+  const buttons = page.getByRole("button", { name: /^Show all \d+ rows \(\d+ more\)$/ });
+  const n = await buttons.count();
+  for (let i = 0; i < n; i++) await buttons.first().click();
+  return n;
+}
+
+/** The last row of a table is on the page, in the viewport once the page (not a box) scrolls to it. */
+async function lastRowShown(page: Page, name: string | RegExp): Promise<void> {
+  const last = page.getByRole("table", { name }).first().getByRole("row").last();
+  await last.scrollIntoViewIfNeeded();
+  await expect(last).toBeInViewport();
+  expect(await cutByABox(page)).toEqual([]);
+}
+
+test("long tables fold with the rest a click away, and no table is cut by a box of its own", async ({ page }, info) => {
+  await page.goto("/results");
+  const judges = page.getByRole("table", { name: /^Per judge, / }).first();
+  const rows = await judges.getByRole("row").count();
+  const fold = page.getByRole("button", { name: /^Show all \d+ rows/ }).first();
+  await expect(fold).toBeVisible();
+  const [, all, more] = (await fold.textContent())!.match(/^Show all (\d+) rows \((\d+) more\)$/)!;
+  // The header row and 25 rows shown; the rest a click away.
+  expect(Number(all) - Number(more)).toBe(25);
+  expect(await judges.locator("tr.folded").count()).toBe(Number(more));
+  expect(rows).toBe(Number(all) + 1);
+  await fold.click();
+  await expect(page.getByRole("button", { name: "Show the first 25 rows only" }).first()).toBeVisible();
+  expect(await judges.locator("tr.folded").count()).toBe(0);
+  await lastRowShown(page, /^Per judge, /);
+  expect(await atEachWidth(page, info, "results-whole")).toEqual({ "1440": [], "390": [] });
+
+  await page.goto("/agreement");
+  await openFolds(page);
+  await lastRowShown(page, "Against the gold labels");
+  expect(await atEachWidth(page, info, "agreement-whole")).toEqual({ "1440": [], "390": [] });
+
+  // A timeline: the judges and the context beside it, whole.
+  await page.goto("/trajectories");
+  await page.locator('table a[href^="/trajectories/"]').first().click();
+  await expect(page.getByRole("complementary", { name: "Judges and context" })).toBeVisible();
+  expect(await cutByABox(page)).toEqual([]);
+});
+
+test("a frozen report shows every row of every table, on the page and in print", async ({ page }) => {
+  await page.goto("/reports");
+  await page.getByRole("table").getByRole("row").nth(1).getByRole("link").first().click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^Report: /);
+  await expect(page.getByRole("button", { name: /^Show all \d+ rows/ })).toHaveCount(0);
+  await expect(page.locator("tr.folded")).toHaveCount(0);
+  await page.emulateMedia({ media: "print" });
+  expect(await cutByABox(page)).toEqual([]);
+});
