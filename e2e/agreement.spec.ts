@@ -30,7 +30,7 @@ test("agreement by benchmark, with every count leading to the labels it counted"
   // "Both yes" opens the one label where the annotator and the panel both say attempted (t0).
   await attempt.getByRole("link", { name: `${benchmark}, attempt, both positive: 1` }).click();
   await expect(page).toHaveURL(/\/agreement\/labels\?group=benchmark%3A/);
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("attempt, both yes: 1 labels");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("attempt, both yes: 1 label");
   const rows = page.getByRole("table", { name: "Labels" }).getByRole("row");
   await expect(rows).toHaveCount(2);
   await expect(rows.nth(1)).toContainText(annotator);

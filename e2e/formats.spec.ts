@@ -30,7 +30,7 @@ test("an import says how many turns and tool calls it read, and where an action 
   await fillCondition(page, benchmark, "1");
   await upload(page, GRUCKION);
   const item = page.getByRole("list", { name: "This session's imports" }).getByRole("listitem").first();
-  await expect(item.getByRole("status")).toContainText("imported 1 trajectories (0 replaced)");
+  await expect(item.getByRole("status")).toContainText("imported 1 trajectory (0 replaced)");
   await expect(item).toContainText("read 32 assistant turns, 31 tool calls");
   await expect(item).toContainText("1 warning(s): an action may have been missed");
   await expect(item).toContainText(

@@ -16,7 +16,7 @@ test("import a file in the browser, then see it among past imports", async ({ pa
     ]),
   });
   await expect(page.getByRole("list", { name: "This session's imports" }).getByRole("status")).toContainText(
-    "imported 2 trajectories (0 replaced), 1 judge votes (0 unparseable), 0 labels",
+    "imported 2 trajectories (0 replaced), 1 judge vote (0 unparseable), 0 labels",
   );
 
   const history = page.getByRole("table", { name: "Past imports" });

@@ -12,7 +12,7 @@ import { agreementNow } from "@/lib/data/report-cache";
 import { agreementTables, versionTables } from "@/lib/domain/agreement-tables";
 import type { CalibrationRow } from "@/lib/domain/calibration";
 import { pageTable } from "@/lib/domain/figure-table";
-import { formatCount } from "@/lib/domain/format";
+import { countOf, formatCount } from "@/lib/domain/format";
 
 export const metadata: Metadata = { title: "Agreement" };
 export const dynamic = "force-dynamic";
@@ -94,8 +94,8 @@ async function AgreementBody({ scope, study }: { scope: AgreementScope; study: s
       <p>
         Krippendorff&apos;s α (nominal, on the overall verdict):{" "}
         <strong>{r.inter_annotator.alpha === null ? "—" : r.inter_annotator.alpha.toFixed(3)}</strong> over{" "}
-        {formatCount(r.inter_annotator.units)} trajectories with several labels (
-        {`${formatCount(r.inter_annotator.labels)} labels`}).
+        {countOf(r.inter_annotator.units, "trajectory", "trajectories")} with several labels (
+        {countOf(r.inter_annotator.labels, "label")}).
       </p>
     </>
   );

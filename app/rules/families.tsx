@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { DataTable } from "@/components/tables/data-table";
 import { ruleFamilies } from "@/lib/data/rule-families";
-import { formatCount } from "@/lib/domain/format";
+import { countOf, formatCount } from "@/lib/domain/format";
 import { stepHref } from "@/lib/domain/timeline";
 import { CATEGORY_LABELS, type Category } from "@/lib/domain/verdicts";
 
@@ -22,9 +22,9 @@ export async function Families({ rule, category }: { rule?: string; category?: C
         </p>
       ) : null}
       <p className="note">
-        {formatCount(commands)} commands matched{cut ? " (the first ones: there are more)" : ""}, in{" "}
-        {formatCount(families.length)} families; numbers, hashes, paths, quoted strings and URLs&apos; paths written as
-        ‹n›, ‹sha›, ‹path›, ‹…›.{families.length > SHOWN ? ` The ${SHOWN} largest:` : ""}
+        {countOf(commands, "command")} matched{cut ? " (the first ones: there are more)" : ""}, in{" "}
+        {countOf(families.length, "family", "families")}; numbers, hashes, paths, quoted strings and URLs&apos; paths
+        written as ‹n›, ‹sha›, ‹path›, ‹…›.{families.length > SHOWN ? ` The ${SHOWN} largest:` : ""}
       </p>
       {families.length ? (
         <DataTable

@@ -5,7 +5,7 @@ import { RuleReport } from "@/components/rules/rule-report";
 import { DataTable } from "@/components/tables/data-table";
 import type { RuleFigures } from "@/lib/data/rule-figures";
 import { ruleHistory } from "@/lib/data/rules";
-import { formatCount, formatTime } from "@/lib/domain/format";
+import { countOf, formatCount, formatTime } from "@/lib/domain/format";
 import { RULE_ON_LABELS, type Rule } from "@/lib/domain/rules";
 import { shownText } from "@/lib/domain/text";
 import { CATEGORY_LABELS } from "@/lib/domain/verdicts";
@@ -30,7 +30,7 @@ export async function RuleDetail({ figures, writes }: { figures: RuleFigures; wr
       </p>
       <p role="status">
         {rule.enabled ? "It fires" : "Disabled, so it marks nothing; it would fire"} on{" "}
-        {formatCount(sum("trajectories_hit"))} trajectories, hitting {formatCount(sum("steps_hit"))} steps.{" "}
+        {countOf(sum("trajectories_hit"), "trajectory", "trajectories")}, hitting {countOf(sum("steps_hit"), "step")}.{" "}
         {writes ? <Link href={`/rules?edit=${encodeURIComponent(rule.name)}#write`}>Edit</Link> : null}
         {rule.on === "command" ? (
           <>

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useActionState, useEffect, useState } from "react";
 import { FieldError, FormMessage, fieldProps, Saved } from "@/components/forms/field-error";
 import { RuleReport } from "@/components/rules/rule-report";
-import { formatCount } from "@/lib/domain/format";
+import { countOf, formatCount } from "@/lib/domain/format";
 import { RULE_ON, RULE_ON_LABELS, SCAN_TIMEOUT_MS } from "@/lib/domain/rules";
 import { stepHref } from "@/lib/domain/timeline";
 import type { TrajectoryFilter } from "@/lib/domain/trajectory-filter";
@@ -112,7 +112,7 @@ function Preview({ p, values }: { p: RulePreview; values: Record<string, string>
     <section aria-labelledby="preview" className="rule-preview">
       <h2 id="preview">What it would find</h2>
       <p role="status">
-        Scanned {formatCount(scanned)} trajectories in {(p.ms / 1000).toFixed(1)} s: it fires on{" "}
+        Scanned {countOf(scanned, "trajectory", "trajectories")} in {(p.ms / 1000).toFixed(1)} s: it fires on{" "}
         {formatCount(p.conditions.reduce((n, c) => n + c.trajectories_hit, 0))}, hitting{" "}
         {formatCount(p.conditions.reduce((n, c) => n + c.steps_hit, 0))} steps.
       </p>

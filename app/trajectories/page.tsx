@@ -12,7 +12,7 @@ import { pendingBlind } from "@/lib/data/blind-elsewhere";
 import { ruleHitsCoverage } from "@/lib/data/rule-matches";
 import { triedRuleProblem } from "@/lib/data/rule-scans";
 import { listFilterOptions, listTrajectories } from "@/lib/data/trajectories";
-import { formatCount } from "@/lib/domain/format";
+import { countOf, formatCount } from "@/lib/domain/format";
 import {
   filtersBeyondTheForm,
   readTrajectoryFilter,
@@ -65,7 +65,8 @@ export default async function TrajectoriesPage({
       <h1>Trajectories</h1>
       <TrajectoryFilters filter={filter} {...options} />
       <p role="status" aria-live="polite">
-        {formatCount(total)} trajectories{filter.task ? ` of task ${filter.task}` : ""}
+        {countOf(total, "trajectory", "trajectories")}
+        {filter.task ? ` of task ${filter.task}` : ""}
         {filter.study ? ` in the study ${filter.study}` : ""}
       </p>
       {filtersBeyondTheForm(filter).map((x) => (

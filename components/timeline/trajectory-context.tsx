@@ -33,7 +33,8 @@ export function SuspectIndex({
       ) : (
         <>
           <p className="note">
-            Keys <kbd>j</kbd> / <kbd>k</kbd>: next / previous suspect step. Rules: <code>lib/domain/suspects.ts</code>.
+            Keys <kbd>j</kbd> / <kbd>k</kbd>: next / previous suspect step. The rules that mark them:{" "}
+            <Link href="/rules">Rules</Link>.
           </p>
           <ul className="suspect-index">
             {suspects.map((s) => (

@@ -6,6 +6,11 @@ export function formatCount(n: number): string {
   return n.toLocaleString("en-US");
 }
 
+/** A count and its noun, singular for one: "1 trajectory", "2 trajectories" (`plural`: else noun + s). */
+export function countOf(n: number, noun: string, plural = `${noun}s`): string {
+  return `${formatCount(n)} ${n === 1 ? noun : plural}`;
+}
+
 /** A size in bytes for people: 512 B, 3.0 KB, 256.0 MB, 2.70 GB (binary units). */
 export function formatBytes(n: number): string {
   if (n < 1024) return `${Math.round(n)} B`;
@@ -52,9 +57,9 @@ export type WrittenCounts = {
 export function writtenText(c: WrittenCounts): string {
   const kept = c.unchanged ? `, ${c.unchanged} unchanged` : "";
   return (
-    `${c.trajectories} trajectories (${c.replaced} replaced${kept}), ` +
-    `${c.votes} judge votes (${c.unparseable} unparseable), ${c.labels} labels` +
-    (c.gold ? `, ${c.gold} gold labels` : "") +
-    (c.taskRecords ? `, ${c.taskRecords} task records` : "")
+    `${countOf(c.trajectories, "trajectory", "trajectories")} (${c.replaced} replaced${kept}), ` +
+    `${countOf(c.votes, "judge vote")} (${c.unparseable} unparseable), ${countOf(c.labels, "label")}` +
+    (c.gold ? `, ${countOf(c.gold, "gold label")}` : "") +
+    (c.taskRecords ? `, ${countOf(c.taskRecords, "task record")}` : "")
   );
 }

@@ -12,7 +12,7 @@ import { getLabelPoints, scopeOf } from "@/lib/data/agreement";
 import { pendingBlind } from "@/lib/data/blind-elsewhere";
 import { CELLS, type Cell, cellLabels, groupText, parseGroup } from "@/lib/domain/agreement-cells";
 import { networkWords } from "@/lib/domain/charts";
-import { formatCount } from "@/lib/domain/format";
+import { countOf, formatCount } from "@/lib/domain/format";
 import { firstValue } from "@/lib/domain/params";
 import { shownText } from "@/lib/domain/text";
 
@@ -58,7 +58,7 @@ export default async function CellLabelsPage({
         {study ? ` · ${study}` : ""}
       </p>
       <h1>
-        {q}, {CELL_WORDS[cell]}: {formatCount(counted.length)} labels
+        {q}, {CELL_WORDS[cell]}: {countOf(counted.length, "label")}
       </h1>
       {labels.length < counted.length ? (
         <>

@@ -13,7 +13,7 @@ import { comparisonNow } from "@/lib/data/report-cache";
 import type { BinaryAgreement } from "@/lib/domain/agreement";
 import { kappaInterval, kappaText } from "@/lib/domain/agreement-tables";
 import { pageTable } from "@/lib/domain/figure-table";
-import { formatCount, formatPercent } from "@/lib/domain/format";
+import { countOf, formatCount, formatPercent } from "@/lib/domain/format";
 import { TIE_RULE } from "@/lib/domain/panel";
 import { memberText, type PanelSpend } from "@/lib/domain/panel-compare";
 import { panelComparisonTable } from "@/lib/domain/panel-compare-table";
@@ -142,7 +142,7 @@ function Comparison({ view, canAdopt }: { view: PanelComparisonView; canAdopt: b
       <p>
         <strong>{shownText(candidate.name)}</strong> beside <strong>{shownText(against.name)}</strong>
         {against.inForce ? " (in force)" : ""}: the verdict changes on {formatCount(c.changed.length)} of{" "}
-        {formatCount(view.trajectories.size)} trajectories. κ between the two panels&apos; verdicts:{" "}
+        {countOf(view.trajectories.size, "trajectory", "trajectories")}. κ between the two panels&apos; verdicts:{" "}
         {agreementText("attempted", c.agreement.attempt)}; {agreementText("successful", c.agreement.success)}.
       </p>
       <PanelsTable view={view} />
