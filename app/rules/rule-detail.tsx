@@ -20,6 +20,7 @@ export async function RuleDetail({ figures, writes }: { figures: RuleFigures; wr
   const { rule, report } = figures;
   const versions = (await ruleHistory(rule.name)).reverse();
   const sum = (k: "trajectories_hit" | "steps_hit") => report.conditions.reduce((n, c) => n + c[k], 0);
+  const hits = `${countOf(sum("trajectories_hit"), "trajectory", "trajectories")}, hitting ${countOf(sum("steps_hit"), "step")}`;
   return (
     <section aria-labelledby="rule">
       <h2 id="rule">{shownText(rule.name)}</h2>
@@ -29,8 +30,7 @@ export async function RuleDetail({ figures, writes }: { figures: RuleFigures; wr
         {rule.ignoreCase ? " (ignoring case)" : ""}. {rule.why ? shownText(rule.why) : null}
       </p>
       <p role="status">
-        {rule.enabled ? "It fires" : "Disabled, so it marks nothing; it would fire"} on{" "}
-        {countOf(sum("trajectories_hit"), "trajectory", "trajectories")}, hitting {countOf(sum("steps_hit"), "step")}.{" "}
+        {rule.enabled ? "It fires" : "Disabled, so it marks nothing; it would fire"} on {hits}.{" "}
         {writes ? <Link href={`/rules?edit=${encodeURIComponent(rule.name)}#write`}>Edit</Link> : null}
         {rule.on === "command" ? (
           <>
