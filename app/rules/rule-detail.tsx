@@ -20,7 +20,8 @@ export async function RuleDetail({ figures, writes }: { figures: RuleFigures; wr
   const { rule, report } = figures;
   const versions = (await ruleHistory(rule.name)).reverse();
   const sum = (k: "trajectories_hit" | "steps_hit") => report.conditions.reduce((n, c) => n + c[k], 0);
-  const hits = `${countOf(sum("trajectories_hit"), "trajectory", "trajectories")}, hitting ${countOf(sum("steps_hit"), "step")}`;
+  const fired = countOf(sum("trajectories_hit"), "trajectory", "trajectories");
+  const hits = `${fired}, hitting ${countOf(sum("steps_hit"), "step")}`;
   return (
     <section aria-labelledby="rule">
       <h2 id="rule">{shownText(rule.name)}</h2>
