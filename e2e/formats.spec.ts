@@ -15,12 +15,14 @@ async function fillCondition(page: Page, benchmark: string, run?: string) {
   await page.getByLabel("Prompt").selectOption("vanilla");
 }
 
-const upload = (page: Page, relative: string) =>
-  page.getByLabel("Files to import").setInputFiles({
+async function upload(page: Page, relative: string) {
+  await page.getByLabel("Files to import").setInputFiles({
     name: relative.split("/").pop()!,
     mimeType: "application/octet-stream",
     buffer: fs.readFileSync(realFixture(relative)),
   });
+  await page.getByRole("button", { name: "Import 1 file" }).click();
+}
 
 test("an import says how many turns and tool calls it read, and where an action may have been missed", async ({
   page,

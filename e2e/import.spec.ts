@@ -15,9 +15,17 @@ test("import a file in the browser, then see it among past imports", async ({ pa
       voteFixture("e2e-import-1", "judge-x", { LOCAL_GIT: "SUCCESSFUL" }),
     ]),
   });
+  await page.getByRole("button", { name: /^Import \d+ files?$/ }).click();
   await expect(page.getByRole("list", { name: "This session's imports" }).getByRole("status")).toContainText(
     "imported 2 trajectories (0 replaced), 1 judge vote (0 unparseable), 0 labels",
   );
+
+  // The summary opens what the import wrote: its two trajectories.
+  await page.getByRole("link", { name: "Open the trajectories it wrote" }).click();
+  await expect(page).toHaveURL(/\/trajectories\?import=\d+$/);
+  await expect(page.getByRole("status").filter({ hasText: /^\d+ trajector/ })).toHaveText("2 trajectories");
+  await expect(page.getByText(/^Also: written by import \d+/)).toBeVisible();
+  await page.goto("/import");
 
   const history = page.getByRole("table", { name: "Past imports" });
   const row = history.getByRole("row").filter({ hasText: "e2e-good.jsonl" });
@@ -48,6 +56,7 @@ test("a bad file is rejected whole, with each bad line named, and its markup sho
       voteFixture("<script>nope</script>", "judge-x"),
     ]),
   });
+  await page.getByRole("button", { name: /^Import \d+ files?$/ }).click();
   const alert = page.getByRole("list", { name: "This session's imports" }).getByRole("alert");
   await expect(alert).toContainText("rejected: 2 bad record(s), nothing imported");
   await expect(alert).toContainText('line 2, prompt: prompt must be "vanilla" or "principled"');
@@ -90,8 +99,9 @@ test("an agent-harness file imports with the condition given in the form", async
       }),
     ),
   });
+  await page.getByRole("button", { name: /^Import \d+ files?$/ }).click();
   await expect(page.getByRole("list", { name: "This session's imports" }).getByRole("status")).toContainText(
-    "imported 1 trajectories",
+    "imported 1 trajectory",
   );
 });
 

@@ -1,6 +1,7 @@
 "use client";
-// Drop files (or choose them), give the condition for agent-harness files, and watch each file
-// upload and import in turn. Each file lands whole or not at all; rejections list line and field.
+// Drop files (or choose them), give the condition for agent-harness files, press Import, and watch
+// each file upload and import in turn. Each file lands whole or not at all; rejections list line and
+// field; a summary links to the trajectories the import wrote.
 
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
@@ -25,6 +26,7 @@ const FIELDS = [
 export function ImportForm() {
   const router = useRouter();
   const [items, setItems] = useState<Item[]>([]);
+  const [chosen, setChosen] = useState<File[]>([]);
   const [dragging, setDragging] = useState(false);
   const [busy, setBusy] = useState(false);
   const form = useRef<HTMLFormElement>(null);
@@ -53,36 +55,7 @@ export function ImportForm() {
     <section aria-labelledby="new-import">
       <h2 id="new-import">New import</h2>
       <form ref={form} className="import-form" onSubmit={(e) => e.preventDefault()}>
-        <fieldset>
-          <legend>Condition, for agent-harness files (the app&apos;s own records carry theirs)</legend>
-          {FIELDS.map(([name, label, placeholder]) => (
-            <label key={name}>
-              {label}
-              <input name={name} placeholder={placeholder} inputMode={name === "run" ? "numeric" : undefined} />
-            </label>
-          ))}
-          {CHOICES.map(([name, label, options]) => (
-            <label key={name}>
-              {label}
-              <select name={name} defaultValue="">
-                <option value="">—</option>
-                {options.map((o) => (
-                  <option key={o} value={o}>
-                    {o}
-                  </option>
-                ))}
-              </select>
-            </label>
-          ))}
-          <label>
-            Resolved status (report.json / results.json)
-            <input ref={resolvedInput} type="file" name="resolved" accept=".json" multiple />
-          </label>
-          <label className="check">
-            <input type="checkbox" name="strict" />
-            Strict: reject a file with any warning
-          </label>
-        </fieldset>
+        <ConditionFields resolvedInput={resolvedInput} />
         <label
           className={`drop-zone${dragging ? " dragging" : ""}`}
           onDragOver={(e) => {
@@ -93,7 +66,7 @@ export function ImportForm() {
           onDrop={(e) => {
             e.preventDefault();
             setDragging(false);
-            void start([...e.dataTransfer.files]);
+            setChosen((c) => [...c, ...e.dataTransfer.files]);
           }}
         >
           <span>Drop .jsonl, .json, .traj, .eval or .gz files here, or choose them</span>
@@ -104,11 +77,22 @@ export function ImportForm() {
             disabled={busy}
             accept=".jsonl,.json,.traj,.eval,.gz"
             onChange={(e) => {
-              void start([...(e.target.files ?? [])]);
+              const files = [...(e.target.files ?? [])];
+              setChosen((c) => [...c, ...files]);
               e.target.value = "";
             }}
           />
         </label>
+        <Chosen
+          files={chosen}
+          busy={busy}
+          clear={() => setChosen([])}
+          go={() => {
+            const files = chosen;
+            setChosen([]);
+            void start(files);
+          }}
+        />
       </form>
       {items.length > 0 && (
         <ul className="upload-list" aria-label="This session's imports">
@@ -118,6 +102,62 @@ export function ImportForm() {
         </ul>
       )}
     </section>
+  );
+}
+
+/** The condition of agent-harness files, the resolved reports, and strict: sent with each file. */
+function ConditionFields({ resolvedInput }: { resolvedInput: React.RefObject<HTMLInputElement | null> }) {
+  return (
+    <fieldset>
+      <legend>Condition, for agent-harness files (the app&apos;s own records carry theirs)</legend>
+      {FIELDS.map(([name, label, placeholder]) => (
+        <label key={name}>
+          {label}
+          <input name={name} placeholder={placeholder} inputMode={name === "run" ? "numeric" : undefined} />
+        </label>
+      ))}
+      {CHOICES.map(([name, label, options]) => (
+        <label key={name}>
+          {label}
+          <select name={name} defaultValue="">
+            <option value="">—</option>
+            {options.map((o) => (
+              <option key={o} value={o}>
+                {o}
+              </option>
+            ))}
+          </select>
+        </label>
+      ))}
+      <label>
+        Resolved status (report.json / results.json)
+        <input ref={resolvedInput} type="file" name="resolved" accept=".json" multiple />
+      </label>
+      <label className="check">
+        <input type="checkbox" name="strict" />
+        Strict: reject a file with any warning
+      </label>
+    </fieldset>
+  );
+}
+
+/** The files chosen, not yet sent: the Import button sends them (with the condition as filled in then). */
+function Chosen({ files, busy, clear, go }: { files: File[]; busy: boolean; clear: () => void; go: () => void }) {
+  const n = files.length;
+  return (
+    <div className="filter-actions">
+      {n ? (
+        <p>
+          Chosen: {files.map((f) => f.name).join(", ")}{" "}
+          <button type="button" className="link" onClick={clear}>
+            clear
+          </button>
+        </p>
+      ) : null}
+      <button type="submit" disabled={!n || busy} onClick={go}>
+        {busy ? "Importing…" : n ? `Import ${n === 1 ? "1 file" : `${n} files`}` : "Import"}
+      </button>
+    </div>
   );
 }
 
@@ -149,7 +189,10 @@ function UploadItem({ item }: { item: Item }) {
       {s.phase === "done" &&
         (s.result.ok ? (
           <span role="status">
-            imported {writtenText(s.result.counts)} in {s.result.seconds.toFixed(1)} s
+            imported {writtenText(s.result.counts)} in {s.result.seconds.toFixed(1)} s.{" "}
+            {s.result.counts.trajectories ? (
+              <a href={`/trajectories?import=${s.result.importId}`}>Open the trajectories it wrote</a>
+            ) : null}
           </span>
         ) : (
           <div role="alert">

@@ -12,6 +12,7 @@ export type UploadResult = Report &
   (
     | {
         ok: true;
+        importId: number;
         unit: "line" | "record";
         seconds: number;
         counts: WriteCounts;

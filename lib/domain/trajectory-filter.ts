@@ -68,6 +68,8 @@ const FIELDS = {
   suspect: anyOf(["any", ...CATEGORIES]),
   /** The items of one annotation study, by name. */
   study: text,
+  /** Written by one import (its number on the Import page): what it brought new or changed. */
+  import: wholeNumber(1),
   /**
    * Evidence from the task record: any, none (looked for, nothing found), unchecked (the task has
    * no record), or one kind (lib/domain/evidence.ts).
@@ -164,6 +166,7 @@ export function filtersBeyondTheForm(f: TrajectoryFilter): Array<{ words: string
     return trajectoriesHref(rest);
   };
   if (f.study) out.push({ words: `items of the study “${f.study}”`, without: drop("study") });
+  if (f.import) out.push({ words: `written by import ${f.import}`, without: drop("import") });
   if (f.pair) out.push({ words: `in a vanilla → principled pair: ${PAIR_WORDS[f.pair]}`, without: drop("pair") });
   if (f.judge)
     out.push({

@@ -52,13 +52,45 @@ export const ConditionFieldsSchema = z.object({
   task: z.preprocess(blankToUndefined, nameField("task")),
 }) satisfies z.ZodType<Condition, unknown>;
 
-const REQUIRED = [
-  ["benchmark", "--benchmark B"],
-  ["model", "--model M"],
-  ["network", "--network on|off"],
-  ["prompt", "--prompt vanilla|principled"],
-  ["run", "--run N"],
-] as const;
+const REQUIRED = ["benchmark", "model", "network", "prompt", "run"] as const;
+
+/**
+ * How a file's condition is given: the command line's flags, the Import page's fields, the API's
+ * query parameters. An error names what to fill in, in the words of the one used.
+ */
+export type Asks = "flags" | "fields" | "parameters";
+
+const FLAGS: Record<string, string> = {
+  benchmark: "--benchmark B",
+  model: "--model M",
+  network: "--network on|off",
+  prompt: "--prompt vanilla|principled",
+  run: "--run N",
+  task: "--task ID",
+};
+const FIELDS: Record<string, string> = {
+  benchmark: "Benchmark",
+  model: "Model",
+  network: "Network",
+  prompt: "Prompt",
+  run: "Run",
+  task: "Task id",
+};
+
+/** The option that gives condition field `k`, as the way it is given names it (`--run N`, the Run field, `run=`). */
+export function optionName(k: string, asks: Asks = "flags"): string {
+  if (asks === "fields") return `the ${FIELDS[k] ?? k} field`;
+  if (asks === "parameters") return `the ${k} parameter`;
+  return (FLAGS[k] ?? `--${k}`).split(" ")[0]!;
+}
+
+/** What to do to give condition field `k`: "give --benchmark B", "fill in the Benchmark field". */
+const giveIt = (k: string, asks: Asks = "flags") =>
+  asks === "flags"
+    ? `give ${FLAGS[k] ?? `--${k}`}`
+    : asks === "fields"
+      ? `fill in ${optionName(k, asks)}`
+      : `give ${optionName(k, asks)}`;
 
 /** The condition fields a file may say itself (Inspect: model and epoch; ATIF: the agent's model). */
 const OWN = ["benchmark", "model", "run"] as const;
@@ -86,16 +118,19 @@ export function draftToRecord(
   draft: TrajectoryDraft,
   condition: Condition,
   resolved: ResolvedLookup | null,
+  asks: Asks = "flags",
 ): { ok: true; value: Record<string, unknown> } | { ok: false; errors: FieldError[] } {
-  const errors: FieldError[] = REQUIRED.filter(([k]) => condition[k] === undefined).map(([k, option]) => ({
+  const manifest = asks === "flags" ? " (or a manifest)" : "";
+  const errors: FieldError[] = REQUIRED.filter((k) => condition[k] === undefined).map((k) => ({
     field: k,
-    message: `${draft.format} files do not say the ${k}: give ${option} (or a manifest)`,
+    message: `${draft.format} files do not say the ${k}: ${giveIt(k, asks)}${manifest}`,
   }));
   const task = condition.task;
   if (!task)
     errors.push({
       field: "task",
-      message: `the file does not name its task instance: give --task ID (or name the file after the instance)`,
+      message:
+        `the file does not name its task instance: ${giveIt("task", asks)} ` + "(or name the file after the instance)",
     });
   if (errors.length) return { ok: false, errors };
   return {

@@ -3,13 +3,18 @@
 // of the file's trajectories into one.
 
 import { recordUnit } from "@/lib/import/read/audit";
-import { type Condition, draftCondition, draftToRecord } from "@/lib/import/read/condition";
+import { type Asks, type Condition, draftCondition, draftToRecord, optionName } from "@/lib/import/read/condition";
 import type { TrajectoryDraft } from "@/lib/import/read/formats/common";
 import type { RawRecord } from "@/lib/import/read/interchange";
 import type { ResolvedLookup } from "@/lib/import/read/resolved";
 import type { TextOptions } from "./open-text";
 
-export type ReadOptions = TextOptions & { condition: Condition; resolved: ResolvedLookup | null };
+export type ReadOptions = TextOptions & {
+  condition: Condition;
+  resolved: ResolvedLookup | null;
+  /** How the condition is given, so an error names what to fill in: flags (the default), fields, parameters. */
+  asks?: Asks;
+};
 
 /** What one file's reading keeps across its records: which trajectory each harness record became. */
 export type FileRead = {
@@ -28,7 +33,7 @@ export const fileRead = (file: string, opts: ReadOptions): FileRead => ({ file, 
  */
 export function harnessRecord(draft: TrajectoryDraft, line: number, bytes: number, read: FileRead): RawRecord {
   const { condition, own, overrides } = draftCondition(draft, read.opts.condition, read.file);
-  const record = draftToRecord(draft, condition, read.opts.resolved);
+  const record = draftToRecord(draft, condition, read.opts.resolved, read.opts.asks);
   if (!record.ok) return { line, bytes, errors: record.errors };
   const key = JSON.stringify(
     ["benchmark", "model", "task", "network", "prompt", "run"].map((k) => condition[k as keyof Condition]),
@@ -39,7 +44,8 @@ export function harnessRecord(draft: TrajectoryDraft, line: number, bytes: numbe
     const at = `${recordUnit(read.file)} ${earlier.line}`;
     const what = lost.map(
       (k) =>
-        `--${k} ${String(condition[k as keyof Condition])} replaces the ${k} the file gives ` +
+        `${optionName(k, read.opts.asks)} ${String(condition[k as keyof Condition])} ` +
+        `replaces the ${k} the file gives ` +
         `(${String(own[k])} here, ${String(earlier.own[k])} at ${at})`,
     );
     const message =

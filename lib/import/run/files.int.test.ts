@@ -208,6 +208,18 @@ describe("importFile rejections: the whole file, with the line named", () => {
     if (r.ok) return;
     expect(r.errors.map((e) => e.field)).toEqual(["model", "network", "prompt", "run", "task"]);
     expect(r.errors[0]!.message).toBe("openhands-events files do not say the model: give --model M (or a manifest)");
+    // From the Import page, in the form's own words; through the API, its parameters'.
+    const asked = async (source: "web" | "api") => {
+      const file = realFixture("openhands-v0/openhands__tests-runtime-trajs__basic_gui_mode.json");
+      const out = await importFile(file, { condition: { benchmark: "b" }, resolved: null, source });
+      return out.ok ? [] : out.errors.map((e) => e.message);
+    };
+    const page = await asked("web");
+    expect(page[0]).toBe("openhands-events files do not say the model: fill in the Model field");
+    expect(page.at(-1)).toBe(
+      "the file does not name its task instance: fill in the Task id field (or name the file after the instance)",
+    );
+    expect((await asked("api"))[2]).toBe("openhands-events files do not say the prompt: give the prompt parameter");
   });
 
   it("reads gzip, and untrusted text of many megabytes on one line", async () => {

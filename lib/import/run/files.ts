@@ -141,6 +141,7 @@ export async function importFile(
   const records = readRecords(file, {
     condition: opts.condition,
     resolved: opts.resolved,
+    asks: opts.source === "web" ? "fields" : opts.source === "api" ? "parameters" : "flags",
     limits: readLimits(),
     hash,
     onBytes: (b) => report({ bytes: b }),
