@@ -1,6 +1,8 @@
+import { redirect } from "next/navigation";
 import { DataTable } from "@/components/tables/data-table";
 import { StatList } from "@/components/ui/stat-list";
-import { requirePage } from "@/lib/auth/session";
+import { can } from "@/lib/auth/permissions";
+import { currentUser, requirePage } from "@/lib/auth/session";
 import { getOverview } from "@/lib/data/overview";
 import { formatCount } from "@/lib/domain/format";
 import { shownText } from "@/lib/domain/text";
@@ -9,6 +11,9 @@ import { shownText } from "@/lib/domain/text";
 export const dynamic = "force-dynamic";
 
 export default async function HomePage() {
+  // An annotator's home is their queue: the overview is not theirs to read.
+  const user = await currentUser();
+  if (user && !can(user.role, "overview:read") && can(user.role, "labels:write")) redirect("/queue");
   await requirePage("overview:read", "/");
   const { totals, rows } = await getOverview();
   return (

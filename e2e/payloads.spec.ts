@@ -90,7 +90,7 @@ test("markup in names, notes, raw answers, file and study names stays text on ev
   await stratum.fill("1");
   await page.getByRole("button", { name: "Preview the draw" }).click();
   await page.getByRole("button", { name: "Save this study (1 items)" }).click();
-  await expect(page.getByRole("cell", { name: `study ${XSS(11)}`, exact: true })).toBeVisible();
+  await expect(page.getByRole("link", { name: `study ${XSS(11)}`, exact: true })).toBeVisible();
   await clean();
   await page.goto("/queue");
   await expect(page.getByRole("cell", { name: `study ${XSS(11)}`, exact: true })).toBeVisible();

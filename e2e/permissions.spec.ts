@@ -13,7 +13,7 @@ const WHO: Who[] = ["RESEARCHER", "ANNOTATOR", "REVIEWER", "SIGNED_OUT"];
 
 // [method, path, researcher, annotator, reviewer, signed out]; A and B: the ids of two trajectories.
 const MATRIX: Array<[string, string, number, number, number, number]> = [
-  ["GET", "/", 200, 403, 200, 307],
+  ["GET", "/", 200, 307, 200, 307], // an annotator is sent to their queue
   ["GET", "/trajectories", 200, 403, 200, 307],
   ["GET", "/trajectories/A", 200, 403, 200, 307],
   ["GET", "/compare?a=A&b=B", 200, 403, 200, 307],
@@ -107,6 +107,7 @@ for (const [column, who] of WHO.entries()) {
       answers.push([method, path, res.status(), expected[column]]);
       if (res.status() === 307 && who === "SIGNED_OUT" && path !== "/sign-in")
         expect(res.headers().location).toMatch(/^\/sign-in\?next=/);
+      if (who === "ANNOTATOR" && path === "/") expect(res.headers().location).toBe("/queue");
     }
     // One comparison for the whole column, so a failure lists every wrong answer.
     expect(answers.filter(([, , got, want]) => got !== want)).toEqual([]);

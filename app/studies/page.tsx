@@ -33,7 +33,22 @@ export default async function StudiesPage() {
           rows={studies}
           rowKey={(s) => s.id}
           columns={[
-            { key: "study", label: "Study", cell: (s) => shownText(s.name) },
+            {
+              key: "study",
+              label: "Study",
+              cell: (s) => {
+                const q = encodeURIComponent(s.name);
+                return (
+                  <>
+                    <Link href={`/trajectories?study=${q}`}>{shownText(s.name)}</Link>
+                    <small className="sub">
+                      <Link href={`/agreement?study=${q}`}>agreement</Link> ·{" "}
+                      <Link href={`/review?study=${q}`}>review</Link>
+                    </small>
+                  </>
+                );
+              },
+            },
             { key: "seed", label: "Seed", cell: (s) => <code>{s.seed}</code> },
             { key: "items", label: "Items", numeric: true, cell: (s) => s.items },
             { key: "overlap", label: "Per item", numeric: true, cell: (s) => s.overlap },

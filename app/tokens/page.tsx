@@ -22,8 +22,9 @@ export default async function TokensPage() {
       <p className="lede">
         A personal access token lets a script, a cluster job or a notebook use the HTTP API (<code>/api/v1</code>) as
         you: send it as <code>Authorization: Bearer TOKEN</code>. It never does more than your role allows at the time
-        (read: results, agreement, evidence and trajectories; import: files, for researchers). docs/api.md in the
-        repository describes every route.
+        (read: results, agreement, evidence and trajectories; import: files, for researchers). Every route, its
+        parameters and its answers: <a href="/api/v1/openapi.json">the API&apos;s OpenAPI description</a> (and
+        docs/api.md in the repository).
       </p>
       {can(actor.role, "results:read") ? null : (
         <p className="note">
