@@ -44,7 +44,13 @@ export default async function ComparePanelsPage({ searchParams }: { searchParams
         A panel beside another (by default the one in force): the same trajectories and the same answers, counted by
         each panel&apos;s judges. Nothing changes until a panel is put in force. Each panel&apos;s verdict is {TIE_RULE}
       </p>
-      <form method="get" className="filters" aria-label="Choose the panels">
+      {panels.length < 2 ? (
+        <p className="note" role="status">
+          Only one panel is saved, so there is nothing to set beside it yet: save another (other judges, or other prompt
+          versions) under <Link href="/judges#panel-in-force">The panel</Link> on the Judges page, then compare it here.
+        </p>
+      ) : null}
+      <form method="get" className="filters" aria-label="Choose the panels" hidden={panels.length < 2}>
         <PanelSelect
           name="panel"
           label="Panel"
