@@ -3,7 +3,7 @@
 // runs out of its box into its neighbour's; the screenshots are kept in the test's output.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
-import { atEachWidth } from "./layout";
+import { atEachWidth, WIDTHS } from "./layout";
 import { stateFile } from "./roles";
 
 for (const role of ["RESEARCHER", "ANNOTATOR", "REVIEWER"] as const) {
@@ -32,12 +32,21 @@ for (const role of ["RESEARCHER", "ANNOTATOR", "REVIEWER"] as const) {
         await page.setViewportSize({ width: 1440, height: 900 });
         const response = await page.goto(path, { waitUntil: "networkidle" });
         expect(response?.status(), path).toBeLessThan(400);
-        const { violations } = await new AxeBuilder({ page })
-          .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-          .analyze();
-        const serious = violations
-          .filter((v) => v.impact === "serious" || v.impact === "critical")
-          .map((v) => `${v.id}: ${v.help} (${v.nodes.length}: ${v.nodes[0]?.target.join(" ")})`);
+        // Every rule of WCAG 2.0 and 2.1, A and AA, label-in-name (axe-core counts it experimental) too,
+        // at a wide screen's width and a phone's.
+        const serious: string[] = [];
+        for (const size of WIDTHS) {
+          await page.setViewportSize(size);
+          const { violations } = await new AxeBuilder({ page })
+            .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "experimental"])
+            .analyze();
+          serious.push(
+            ...violations
+              .filter((v) => v.impact === "serious" || v.impact === "critical")
+              .filter((v) => v.tags.some((t) => /^wcag2/.test(t)))
+              .map((v) => `${size.width}: ${v.id}: ${v.help} (${v.nodes.length}: ${v.nodes[0]?.target.join(" ")})`),
+          );
+        }
         const layout = await atEachWidth(page, info, `${role.toLowerCase()}${path.replace(/[^\w]+/g, "-")}`);
         if (serious.length || Object.values(layout).some((l) => l.length)) problems[path] = { serious, layout };
       }

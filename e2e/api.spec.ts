@@ -63,7 +63,7 @@ test("a token made on the page pushes a file with curl, a Python script pulls re
   );
   expect(cli.status, cli.stderr).toBe(0);
   expect(cli.stderr).not.toMatch(/^database:/m);
-  expect(cli.stderr).toMatch(/^ok {2}.*third\.jsonl: 1 trajectories \(0 replaced\)/m);
+  expect(cli.stderr).toMatch(/^ok {2}.*third\.jsonl: 1 trajectory \(0 replaced\)/m);
   expect(cli.stderr).toMatch(/^imported 1 of 1 file\(s\)/m);
 
   // The notebook: the documented example pulls the result table.

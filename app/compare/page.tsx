@@ -4,6 +4,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { z } from "zod";
+import { TableScroll } from "@/components/tables/table-scroll";
 import { StepList } from "@/components/timeline/step-list";
 import { Pager } from "@/components/ui/pager";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
@@ -84,7 +85,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
         scrolls sideways when the columns are wider than the page.
       </p>
       {pager}
-      <div className="table-scroll">
+      <TableScroll label="Trajectories by step">
         <table
           className="compare-table"
           style={{ minWidth: `${5 + ts.length * 20}rem` }}
@@ -136,7 +137,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       {pager}
     </>
   );

@@ -152,7 +152,10 @@ async function RulesTable({ writes }: { writes: boolean }) {
             label: "Fires on",
             numeric: true,
             cell: (f) => (
-              <Link href={trajectoriesHref({ rule: f.rule.name })} aria-label={`trajectories ${f.rule.name} fires on`}>
+              <Link
+                href={trajectoriesHref({ rule: f.rule.name })}
+                aria-label={`${formatCount(total(f, "trajectories_hit"))} trajectories ${f.rule.name} fires on`}
+              >
                 {formatCount(total(f, "trajectories_hit"))}
               </Link>
             ),

@@ -2,6 +2,7 @@
 // lists of the app (people, judges and runs, studies, reports, imports, queues, labels) are all this
 // table; tables of figures are FigureTable (figure-table.tsx), raters × categories RaterTable.
 import type { ReactNode } from "react";
+import { TableScroll } from "./table-scroll";
 
 export type Column<T> = {
   key: string;
@@ -66,5 +67,11 @@ export function DataTable<T>({
       </tbody>
     </table>
   );
-  return scroll ? <div className="table-scroll">{table}</div> : table;
+  return scroll ? (
+    <TableScroll label={label} labelledBy={labelledBy}>
+      {table}
+    </TableScroll>
+  ) : (
+    table
+  );
 }

@@ -14,8 +14,16 @@ import {
 } from "@tanstack/react-table";
 import { useMemo, useState } from "react";
 import type { FigureCell, FigureRow, FigureTable as Table } from "@/lib/domain/figure-table";
+import { TableScroll } from "./table-scroll";
 
 const col = createColumnHelper<FigureRow>();
+
+/**
+ * A link's accessible name: its label, with what it shows when the label leaves that out, so a
+ * voice command that says the number on screen finds it (WCAG 2.5.3, label in name).
+ */
+const nameOf = (label: string | undefined, shown: string) =>
+  label === undefined || label.includes(shown) ? label : `${label}: ${shown}`;
 
 function Cell({ cell }: { cell: FigureCell }) {
   const shown = cell.strong ? <strong>{cell.text}</strong> : cell.text;
@@ -24,7 +32,7 @@ function Cell({ cell }: { cell: FigureCell }) {
       {cell.href ? (
         <a
           href={cell.href}
-          aria-label={cell.label}
+          aria-label={nameOf(cell.label, cell.text)}
           title={cell.count === undefined ? undefined : `opens ${cell.count} trajectories`}
         >
           {shown}
@@ -39,7 +47,7 @@ function Cell({ cell }: { cell: FigureCell }) {
             p.text === "\n" ? (
               <br key={i} />
             ) : p.href ? (
-              <a key={i} href={p.href} aria-label={p.label} title={`opens ${p.count} trajectories`}>
+              <a key={i} href={p.href} aria-label={nameOf(p.label, p.text)} title={`opens ${p.count} trajectories`}>
                 {p.text}
               </a>
             ) : (
@@ -106,7 +114,7 @@ export function FigureTable({ table, whole = false }: { table: Table; whole?: bo
   const folds = !whole && rows.length > FOLD_AT + FOLD_SLACK;
   const hidden = folds && !open ? rows.length - FOLD_AT : 0;
   return (
-    <div className="table-scroll figure-box">
+    <TableScroll label={table.title} className="figure-box">
       <table aria-label={table.title} id={table.id}>
         <thead>
           {t.getHeaderGroups().map((g) => (
@@ -159,6 +167,6 @@ export function FigureTable({ table, whole = false }: { table: Table; whole?: bo
         </tbody>
       </table>
       {folds ? <Fold open={open} setOpen={setOpen} rows={rows.length} /> : null}
-    </div>
+    </TableScroll>
   );
 }

@@ -5,6 +5,7 @@
 import type { ReactNode } from "react";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
 import { CATEGORIES, CATEGORY_LABELS, type CategoryVerdicts, type Verdict } from "@/lib/domain/verdicts";
+import { TableScroll } from "./table-scroll";
 
 export type RaterRow = {
   key: string;
@@ -30,7 +31,7 @@ export function RaterTable({
   rows: RaterRow[];
 }) {
   return (
-    <div className="table-scroll">
+    <TableScroll labelledBy={labelledBy}>
       <table aria-labelledby={labelledBy}>
         <thead>
           <tr>
@@ -67,7 +68,7 @@ export function RaterTable({
           ])}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }
 

@@ -10,6 +10,7 @@ import type { TrajectoryListRow } from "@/lib/data/trajectories";
 import { shownText } from "@/lib/domain/text";
 import { type TrajectoryFilter, trajectoriesHref } from "@/lib/domain/trajectory-filter";
 import { CATEGORIES, CATEGORY_LABELS } from "@/lib/domain/verdicts";
+import { TableScroll } from "./table-scroll";
 
 const col = createColumnHelper<TrajectoryListRow>();
 type SortKey = NonNullable<TrajectoryFilter["sort"]>;
@@ -78,7 +79,7 @@ export function TrajectoryTable({ rows, filter }: { rows: TrajectoryListRow[]; f
     manualPagination: true,
   });
   return (
-    <div className="table-scroll">
+    <TableScroll label="Trajectories">
       <table aria-label="Trajectories" className="list">
         <thead>
           {table.getHeaderGroups().map((g) => (
@@ -124,6 +125,6 @@ export function TrajectoryTable({ rows, filter }: { rows: TrajectoryListRow[]; f
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

@@ -1,0 +1,28 @@
+// The box a wide table scrolls in, sideways (on a phone): focusable, so a keyboard can scroll it too,
+// and named as its table is, so a screen reader says what it holds (axe-core's
+// scrollable-region-focusable).
+import type { ReactNode } from "react";
+
+export function TableScroll({
+  label,
+  labelledBy,
+  className,
+  children,
+}: {
+  label?: string;
+  labelledBy?: string;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <section
+      className={`table-scroll${className ? ` ${className}` : ""}`}
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a box that scrolls takes the keyboard's focus to scroll
+      tabIndex={0}
+      aria-label={label}
+      aria-labelledby={labelledBy}
+    >
+      {children}
+    </section>
+  );
+}
