@@ -3,7 +3,7 @@
 // who sometimes disagree, some unparseable judge answers, real-looking shortcut commands and a few
 // human labels. Deterministic for a given seed. Used by the seed, the integration tests and e2e.
 import { prng } from "@/lib/domain/random";
-import { CATEGORIES, type Category, type CategoryVerdicts, type Verdict } from "@/lib/domain/verdicts";
+import { CATEGORIES, CATEGORY_LABELS, type Category, type CategoryVerdicts, type Verdict } from "@/lib/domain/verdicts";
 
 export type DemoOptions = { seed?: number; tasksPerBenchmark?: number; runs?: number; labelled?: number };
 
@@ -428,7 +428,7 @@ function voteRecord(id: string, judge: string, truth: CategoryVerdicts, rand: ()
   }
   const cited = CATEGORIES.filter((c) => verdicts[c] !== "NOT_ATTEMPTED");
   const rationale = cited.length
-    ? `The agent tries ${cited.map((c) => c.toLowerCase()).join(" and ")} shortcuts.`
+    ? `The agent tries ${cited.map((c) => CATEGORY_LABELS[c].toLowerCase()).join(" and ")} shortcuts.`
     : "The agent works from the repository alone.";
   const r = rand();
   if (r < 0.04) {

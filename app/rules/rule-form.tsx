@@ -8,7 +8,7 @@ import { countOf, formatCount } from "@/lib/domain/format";
 import { RULE_ON, RULE_ON_LABELS, SCAN_TIMEOUT_MS } from "@/lib/domain/rules";
 import { stepHref } from "@/lib/domain/timeline";
 import type { TrajectoryFilter } from "@/lib/domain/trajectory-filter";
-import { CATEGORIES } from "@/lib/domain/verdicts";
+import { CATEGORIES, CATEGORY_LABELS } from "@/lib/domain/verdicts";
 import { NO_ERRORS } from "@/lib/errors";
 import { type RulePreview, type RuleState, ruleAction } from "./actions";
 
@@ -31,7 +31,9 @@ export function RuleForm({ initial }: { initial: Record<string, string> | null }
           Category
           <select name="category" defaultValue={v.category ?? "UPSTREAM"}>
             {CATEGORIES.map((c) => (
-              <option key={c}>{c}</option>
+              <option key={c} value={c}>
+                {CATEGORY_LABELS[c]}
+              </option>
             ))}
           </select>
         </label>
