@@ -14,7 +14,7 @@ import { type RuleInput, RuleInputSchema } from "@/lib/domain/rules";
 import { AppError, formErrors, NO_ERRORS } from "@/lib/errors";
 import type { SavedState } from "@/lib/form-action";
 
-export type RulePreview = RuleTestReport & { ms: number; samples: RuleSample[] };
+export type RulePreview = RuleTestReport & { ms: number; samples: RuleSample[]; twins: string[] };
 export type RuleState = SavedState & { preview: RulePreview | null; values: Record<string, string> | null };
 
 const FIELDS = ["name", "category", "on", "pattern", "why"] as const;
@@ -47,9 +47,10 @@ export async function ruleAction(_: RuleState, form: FormData): Promise<RuleStat
     const test = await testRule(
       { name: null, category: rule.category, on: rule.on, pattern: rule.pattern, ignoreCase: rule.ignore_case },
       {},
-      { withheld: await withheldIds(actor), by: actor.id },
+      { withheld: await withheldIds(actor), by: actor.id, except: rule.name },
     );
-    return { ...NO_ERRORS, saved: null, preview: { ...test.report, ms: test.ms, samples: test.samples }, values };
+    const preview = { ...test.report, ms: test.ms, samples: test.samples, twins: test.twins };
+    return { ...NO_ERRORS, saved: null, preview, values };
   } catch (e) {
     return { ...formErrors(e), saved: null, preview: null, values };
   }

@@ -118,6 +118,12 @@ function Preview({ p, values }: { p: RulePreview; values: Record<string, string>
         {formatCount(p.conditions.reduce((n, c) => n + c.trajectories_hit, 0))}, hitting{" "}
         {formatCount(p.conditions.reduce((n, c) => n + c.steps_hit, 0))} steps.
       </p>
+      {p.twins.length ? (
+        <p className="note" role="alert">
+          It finds exactly the steps that {p.twins.length === 1 ? "the rule" : "the rules"} {p.twins.join(", ")} already
+          {p.twins.length === 1 ? " finds" : " find"} here: saved, it would add nothing the rules in force do not mark.
+        </p>
+      ) : null}
       <RuleReport report={p} base={base} category={category} name="the rule tried" />
       <h3>Steps it hits{p.samples.length ? ` (the first ${p.samples.length})` : ""}</h3>
       {p.samples.length ? (

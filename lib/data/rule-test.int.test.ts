@@ -9,6 +9,7 @@ import { runImport } from "@/lib/import/run/records";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { runCli } from "@/test/cli";
 import { exportRules } from "./export";
+import { scanRuleHits } from "./rule-matches";
 import { ruleFamilies } from "./rule-families";
 import { ruleFigures } from "./rule-figures";
 import { testRule } from "./rule-test";
@@ -170,6 +171,11 @@ describe("a researcher's own rule", () => {
     expect(before.flatMap((s) => s.marks.map((m) => m.rule))).not.toContain("pip-download");
     await writeRule(null, { name: "pip-download", category: "UPSTREAM", on: "command", pattern: PIP.pattern });
     const marked = await getSuspectSteps(r1);
+    // Tried again once kept, it finds exactly what pip-download finds: said (not when it is that rule, edited).
+    await scanRuleHits();
+    expect((await testRule(PIP)).twins).toContain("pip-download");
+    expect((await testRule(PIP, {}, { except: "pip-download" })).twins).not.toContain("pip-download");
+    expect((await testRule({ ...PIP, pattern: "foo" })).twins).not.toContain("pip-download");
     expect(marked.filter((s) => s.marks.some((m) => m.rule === "pip-download")).map((s) => s.step)).toEqual([1, 2]);
     // The list's filters: the trajectories this rule fires on; those some rule of a category fires on.
     const listed = async (f: TrajectoryFilter) =>

@@ -18,7 +18,7 @@ import { patternQuery } from "@/lib/server/pattern-thread";
 import { GOLD_IN_FORCE } from "./gold";
 import { onPatternThread } from "./pattern-hits";
 import { withTriedRule } from "./rule-scans";
-import { RULE_TEXT, SCAN_TIMEOUT_MS } from "./rule-sql";
+import { RULE_TEXT, RULES_SCANNED, SCAN_TIMEOUT_MS } from "./rule-sql";
 import { parseRule, rulesNow } from "./rules";
 import type { Sql } from "./sql";
 import { trajectoryWhere } from "./trajectories";
@@ -40,7 +40,24 @@ export type RuleSample = {
   match: string;
   after: string;
 };
-export type RuleTest = { rule: RuleUnderTest; report: RuleTestReport; ms: number; samples: RuleSample[] };
+/** `twins`: the enabled rules in force (but `except`) whose kept hits are exactly its hits: it adds nothing. */
+export type RuleTest = {
+  rule: RuleUnderTest;
+  report: RuleTestReport;
+  ms: number;
+  samples: RuleSample[];
+  twins: string[];
+};
+
+/** The enabled rules in force of the same kind whose kept hits, on the trajectories tried, are exactly rule_hit's. */
+const TWINS_SQL = `SELECT l.name FROM rule l
+  WHERE l.id IN ${RULES_SCANNED} AND l."on" = $1 AND l.name IS DISTINCT FROM $3 AND EXISTS (SELECT FROM rule_hit)
+    AND NOT EXISTS (SELECT "trajectoryId", step FROM rule_hit EXCEPT
+                    SELECT "trajectoryId", step FROM rule_match WHERE "ruleId" = l.id)
+    AND NOT EXISTS (SELECT "trajectoryId", step FROM rule_match
+                     WHERE "ruleId" = l.id AND ($2::int[] IS NULL OR "trajectoryId" = ANY($2::int[]))
+                    EXCEPT SELECT "trajectoryId", step FROM rule_hit)
+  ORDER BY l.rank, l.name`;
 
 /** The text of a matched row (`h`), by `on`: the row read again by its key. */
 const MATCHED_TEXT: Record<RuleOn, string> = {
@@ -187,12 +204,15 @@ export async function testRule(
     samples: samples_ = 20,
     withheld = [],
     by,
+    except = null,
   }: {
     timeoutMs?: number;
     samples?: number;
     withheld?: readonly number[];
     /** Who tries it: a person's tries run one at a time (lib/data/tried-queue.ts). */
     by?: string;
+    /** The rule being edited: not its own twin. */
+    except?: string | null;
   } = {},
 ): Promise<RuleTest> {
   // The list's filter, as ids (none: every trajectory); read before the transaction (PGlite: one connection).
@@ -213,11 +233,12 @@ export async function testRule(
         `SELECT 0 AS rule, "trajectoryId", count(DISTINCT step)::int AS steps FROM rule_hit GROUP BY 2`,
       ),
       samples: await samplesOf(sql, rule.on, samples_, pattern, flags, timeoutMs),
+      twins: (await sql.query<{ name: string }>(TWINS_SQL, [rule.on, ids, except])).map((t) => t.name),
     }),
     by,
   );
   const report = reportOf(result.study, 0, rule.category);
-  return { rule, report, ms: performance.now() - started, samples: result.samples };
+  return { rule, report, ms: performance.now() - started, samples: result.samples, twins: result.twins };
 }
 
 /**
