@@ -103,6 +103,11 @@ test("an agent-harness file imports with the condition given in the form", async
   await expect(page.getByRole("list", { name: "This session's imports" }).getByRole("status")).toContainText(
     "imported 1 trajectory",
   );
+  // Unjudged: its timeline leads a researcher to the run form, filled in for it.
+  await page.getByRole("link", { name: "Open the trajectories it wrote" }).click();
+  await page.locator('table a[href^="/trajectories/"]').first().click();
+  await page.getByRole("link", { name: "Ask the judges about it" }).click();
+  await expect(page).toHaveURL(/\/judges\?.*task=owner__repo-42.*run=1#runs$/);
 });
 
 test("a file over the upload limit is refused with 413 and a pointer to the command line", async ({

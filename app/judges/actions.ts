@@ -14,6 +14,7 @@ import { AppError, formErrors, NO_ERRORS } from "@/lib/errors";
 import { attempt, type SavedState } from "@/lib/form-action";
 import { startRun } from "@/lib/judges/runs";
 import { submitRequests } from "@/lib/judges/service";
+import { FILTER_FIELDS } from "./run-fields";
 
 export type JudgesState = SavedState;
 const START: JudgesState = { ...NO_ERRORS, saved: null };
@@ -54,8 +55,6 @@ export async function savePromptVersion(_: JudgesState, form: FormData): Promise
     return created ? `saved as version ${version}` : `unchanged: still version ${version}`;
   });
 }
-
-const FILTER_FIELDS = ["benchmark", "model", "network", "prompt"] as const;
 
 /** The judges and filter of a run: the fields as chosen, or (to start) the ones the preview showed. */
 const ChosenSchema = z.object({

@@ -5,6 +5,7 @@ import { FieldError, FormMessage, fieldProps, Saved } from "@/components/forms/f
 import { shownText } from "@/lib/domain/text";
 import { NO_ERRORS } from "@/lib/errors";
 import { type JudgesState, type RunPreview, runAction, saveJudge, savePromptVersion } from "./actions";
+import type { RunField } from "./run-fields";
 
 const START: JudgesState = { ...NO_ERRORS, saved: null };
 
@@ -71,7 +72,18 @@ export function PromptForm({ text, version }: { text: string; version: number })
 
 const RUN_START: RunPreview = { ...START, preview: null, chosen: null };
 
-export function RunForm({ judges, benchmarks, models }: { judges: string[]; benchmarks: string[]; models: string[] }) {
+export function RunForm({
+  judges,
+  benchmarks,
+  models,
+  initial = {},
+}: {
+  judges: string[];
+  benchmarks: string[];
+  models: string[];
+  /** The filter the page was opened with (a timeline's "ask the judges": one trajectory's key). */
+  initial?: Partial<Record<RunField, string>>;
+}) {
   const [state, action, pending] = useActionState(runAction, RUN_START);
   const p = state.preview;
   const chosen = state.chosen;
@@ -98,7 +110,7 @@ export function RunForm({ judges, benchmarks, models }: { judges: string[]; benc
       ).map(([name, label, options]) => (
         <label key={name}>
           {label}
-          <select name={name} defaultValue={chosen?.filter[name] ?? ""}>
+          <select name={name} defaultValue={chosen?.filter[name] ?? initial[name] ?? ""}>
             <option value="">any</option>
             {options.map((o) => (
               <option key={o} value={o}>
@@ -106,6 +118,17 @@ export function RunForm({ judges, benchmarks, models }: { judges: string[]; benc
               </option>
             ))}
           </select>
+        </label>
+      ))}
+      {(
+        [
+          ["task", "Task id"],
+          ["run", "Run"],
+        ] as const
+      ).map(([name, label]) => (
+        <label key={name}>
+          {label}
+          <input name={name} defaultValue={chosen?.filter[name] ?? initial[name] ?? ""} placeholder="any" />
         </label>
       ))}
       <div className="filter-actions">

@@ -14,12 +14,23 @@ import { resumeWaitingRuns } from "@/lib/judges/service";
 import { controlRun } from "./actions";
 import { JudgeForm, PromptForm, RunForm } from "./judge-forms";
 import { AdoptButton, CompareOffer, PanelForm } from "./panel-forms";
+import { FILTER_FIELDS } from "./run-fields";
 
 export const metadata: Metadata = { title: "Judges" };
 export const dynamic = "force-dynamic";
 
-export default async function JudgesPage() {
+type Search = Promise<Record<string, string | string[] | undefined>>;
+
+export default async function JudgesPage({ searchParams }: { searchParams: Search }) {
   await requirePage("judges:write", "/judges");
+  const params = await searchParams;
+  // A run's fields as a link fills them in (a timeline's "ask the judges about it"), each a short text.
+  const initial = Object.fromEntries(
+    FILTER_FIELDS.flatMap((k) => {
+      const v = [params[k]].flat()[0];
+      return typeof v === "string" && v.length <= 500 ? [[k, v]] : [];
+    }),
+  );
   // After a restart, a running run's waiting requests are taken up again here.
   await resumeWaitingRuns();
   const [judges, prompt, runs, options, panels, choices] = await Promise.all([
@@ -66,7 +77,7 @@ export default async function JudgesPage() {
       <section aria-labelledby="runs">
         <h2 id="runs">Runs</h2>
         {runnable.length ? (
-          <RunForm judges={runnable} benchmarks={options.benchmarks} models={options.models} />
+          <RunForm judges={runnable} benchmarks={options.benchmarks} models={options.models} initial={initial} />
         ) : (
           <p className="empty">Add a judge with an endpoint to start a run.</p>
         )}

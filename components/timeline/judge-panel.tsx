@@ -33,7 +33,8 @@ export function askedText(asked: Loaded["votes"][number]["asked"]): string {
   return parts.filter(Boolean).join(" · ");
 }
 
-export function JudgePanel({ t, base = t.id }: { t: Loaded; base?: number | string }) {
+/** `ask`: where a researcher asks the judges about an unjudged trajectory (the Judges page's run form, filled in). */
+export function JudgePanel({ t, base = t.id, ask }: { t: Loaded; base?: number | string; ask?: string }) {
   const rows: RaterRow[] = t.votes.map((v) => ({
     key: `${v.judge}@${v.promptVersion ?? "imported"}`,
     rater: (
@@ -62,6 +63,11 @@ export function JudgePanel({ t, base = t.id }: { t: Loaded; base?: number | stri
       <h2 id="panel">Judges</h2>
       <RaterTable labelledBy="panel" raterHeading="Judge" rows={rows} />
       <p className="note">The panel&apos;s verdict is {TIE_RULE}</p>
+      {ask && !t.votes.length ? (
+        <p>
+          <Link href={ask}>Ask the judges about it</Link>: the run form, filled in for this trajectory.
+        </p>
+      ) : null}
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { askJudgesHref } from "@/app/judges/run-fields";
 import { JudgePanel } from "@/components/timeline/judge-panel";
 import { PatchView } from "@/components/timeline/patch-view";
 import { StepList } from "@/components/timeline/step-list";
@@ -8,6 +9,7 @@ import { EvidenceIndex, TaskPanel } from "@/components/timeline/task-panel";
 import { Siblings, SuspectIndex } from "@/components/timeline/trajectory-context";
 import { Pager } from "@/components/ui/pager";
 import { Withheld } from "@/components/ui/withheld";
+import { can } from "@/lib/auth/permissions";
 import { requirePage } from "@/lib/auth/session";
 import { withheldFrom, withheldIds } from "@/lib/data/blind-elsewhere";
 import {
@@ -109,7 +111,21 @@ export default async function TrajectoryPage({
           </section>
         </div>
         <aside className="timeline-aside" aria-label="Judges and context">
-          <JudgePanel t={t} />
+          <JudgePanel
+            t={t}
+            ask={
+              can(user.role, "judges:write")
+                ? askJudgesHref({
+                    benchmark: t.benchmark.name,
+                    model: t.model.name,
+                    network: t.network,
+                    prompt: t.prompt,
+                    task: t.task.key,
+                    run: t.run,
+                  })
+                : undefined
+            }
+          />
           <EvidenceIndex trajectoryId={t.id} evidence={evidence} />
           <SuspectIndex trajectoryId={t.id} suspects={suspects} leftOut={leftOut} />
           <Siblings trajectoryId={t.id} siblings={siblings} taskTrajectories={taskTrajectories} />
