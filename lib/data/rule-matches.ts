@@ -93,7 +93,20 @@ export const ONE_READ_LIMIT_MS = 10_000;
  * hits are whole (a timeline's marks, its evidence's categories). Never throws: what fails is logged,
  * and the reader says what is not yet read (unread).
  */
-export async function readByTheRules(id: number): Promise<void> {
+export function readByTheRules(id: number): Promise<void> {
+  // A timeline's marks and its evidence ask at once: one reading serves both.
+  const key = `${id}`;
+  const running = reading.get(key);
+  if (running) return running;
+  const read = readOnce(id).finally(() => reading.delete(key));
+  reading.set(key, read);
+  return read;
+}
+
+/** Readings under way, by trajectory (this process). */
+const reading = new Map<string, Promise<void>>();
+
+async function readOnce(id: number): Promise<void> {
   if (!(await unread(id))) {
     notRead.delete(id);
     return;

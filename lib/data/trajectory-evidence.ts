@@ -4,6 +4,7 @@ import "server-only";
 import { db } from "@/lib/db";
 import type { EvidenceKind } from "@/lib/domain/evidence";
 import type { Category } from "@/lib/domain/verdicts";
+import { readByTheRules } from "./rule-matches";
 
 export type EvidenceView = {
   kind: EvidenceKind;
@@ -14,6 +15,8 @@ export type EvidenceView = {
 };
 
 export async function getTaskEvidence(trajectoryId: number, taskKey: string) {
+  // Its items' categories come from the rules' kept hits: read first by every rule that has not.
+  await readByTheRules(trajectoryId);
   const [record, trajectory] = await Promise.all([
     db().taskRecord.findUnique({
       where: { instanceId: taskKey },
