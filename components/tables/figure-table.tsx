@@ -60,6 +60,10 @@ function Cell({ cell }: { cell: FigureCell }) {
   );
 }
 
+/** A cell's classes: figures aligned right; a column left out on a phone's width. */
+const cellClass = (numeric?: boolean, wideOnly?: boolean) =>
+  [numeric ? "num" : "", wideOnly ? "wide-only" : ""].filter(Boolean).join(" ") || undefined;
+
 /** Nulls last whichever the direction; numbers as numbers, text by locale. */
 function compare(a: FigureCell["sort"], b: FigureCell["sort"]): number {
   if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1;
@@ -126,7 +130,7 @@ export function FigureTable({ table, whole = false }: { table: Table; whole?: bo
                   <th
                     key={h.id}
                     scope="col"
-                    className={numeric ? "num" : undefined}
+                    className={cellClass(numeric, table.columns[h.index]?.wideOnly)}
                     aria-sort={dir === "asc" ? "ascending" : dir === "desc" ? "descending" : undefined}
                   >
                     <button
@@ -157,7 +161,7 @@ export function FigureTable({ table, whole = false }: { table: Table; whole?: bo
                     {flexRender(c.column.columnDef.cell, c.getContext())}
                   </th>
                 ) : (
-                  <td key={c.id} className={numeric ? "num" : undefined}>
+                  <td key={c.id} className={cellClass(numeric, table.columns[i]?.wideOnly)}>
                     {flexRender(c.column.columnDef.cell, c.getContext())}
                   </td>
                 );

@@ -1,7 +1,8 @@
-// Raters × categories: one row per rater (a judge, an annotator, the panel) with a verdict in each
-// category and overall, and under it, when given, a row the table's whole width for what the rater
-// said (a rationale, a note), where long text wraps. The judges of a trajectory and the annotators'
-// labels of a review item are both this table.
+// Raters × categories: one row per rater (a judge, an annotator, the panel) with its overall verdict
+// first (what a phone shows without scrolling) and a verdict in each category, and under it, when
+// given, a row the table's whole width for what the rater said (a rationale, a note), where long
+// text wraps. The judges of a trajectory and the annotators' labels of a review item are both this
+// table.
 import type { ReactNode } from "react";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
 import { CATEGORIES, CATEGORY_LABELS, type CategoryVerdicts, type Verdict } from "@/lib/domain/verdicts";
@@ -36,27 +37,27 @@ export function RaterTable({
         <thead>
           <tr>
             <th scope="col">{raterHeading}</th>
+            <th scope="col">Overall</th>
             {CATEGORIES.map((c) => (
               <th key={c} scope="col">
                 {CATEGORY_LABELS[c]}
               </th>
             ))}
-            <th scope="col">Overall</th>
           </tr>
         </thead>
         <tbody>
           {rows.flatMap((r) => [
             <tr key={r.key} className={rowClass(r.panel, r.said && "said-follows")}>
               <th scope="row">{r.rater}</th>
+              <td>
+                <VerdictBadge verdict={r.overall} />
+                {r.overallNote}
+              </td>
               {CATEGORIES.map((c) => (
                 <td key={c}>
                   <VerdictBadge verdict={r.verdicts[c] ?? null} />
                 </td>
               ))}
-              <td>
-                <VerdictBadge verdict={r.overall} />
-                {r.overallNote}
-              </td>
             </tr>,
             r.said ? (
               <tr key={`${r.key}-said`} className={rowClass(r.panel, "said-row")}>

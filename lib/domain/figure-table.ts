@@ -23,7 +23,8 @@ export type FigureCell = {
 };
 export type FigurePart = { text: string; href?: string; count?: number; label?: string };
 
-export type FigureColumn = { key: string; label: string; numeric?: boolean };
+/** `wideOnly`: left out on a phone's width, where the key figures come first (counts a reader can open later). */
+export type FigureColumn = { key: string; label: string; numeric?: boolean; wideOnly?: boolean };
 export type FigureRow = { key: string; cells: FigureCell[]; className?: string };
 export type FigureTable = { id: string; title: string; columns: FigureColumn[]; rows: FigureRow[] };
 

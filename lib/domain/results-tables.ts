@@ -38,9 +38,10 @@ export function resultModel(conditions: readonly ConditionResult[]): TableModel 
     title: TABLE_TITLES.results,
     columns: [
       ...conditionColumns(),
-      counted("trajectories", "Trajectories", "Traj."),
-      counted("tasks", "Tasks", "Tasks"),
-      counted("judged", "Judged", "Judged"),
+      // On a phone the rates come first: these counts are left out there (the downloads hold them).
+      { ...counted("trajectories", "Trajectories", "Traj."), wideOnly: true },
+      { ...counted("tasks", "Tasks", "Tasks"), wideOnly: true },
+      { ...counted("judged", "Judged", "Judged"), wideOnly: true },
       ...RATE_KEYS.map(
         (k): ModelColumn => ({
           key: k,
