@@ -1,7 +1,7 @@
 // Every table's rows are on the page: a long one shows its first rows and a button in sight that
 // shows the rest, none hides rows behind a box's own height, and a frozen report (read and printed
 // whole) shows every row. Read on the demo study, which every e2e server loads.
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { atEachWidth, cutByABox } from "./layout";
 
@@ -14,8 +14,8 @@ async function openFolds(page: Page): Promise<number> {
 }
 
 /** The last row of a table is on the page, in the viewport once the page (not a box) scrolls to it. */
-async function lastRowShown(page: Page, name: string | RegExp): Promise<void> {
-  const last = page.getByRole("table", { name }).first().getByRole("row").last();
+async function lastRowShown(page: Page, table: Locator): Promise<void> {
+  const last = table.getByRole("row").last();
   await last.scrollIntoViewIfNeeded();
   await expect(last).toBeInViewport();
   expect(await cutByABox(page)).toEqual([]);
@@ -39,12 +39,12 @@ test("long tables fold with the rest a click away, and no table is cut by a box 
   await fold.click();
   await expect(page.getByRole("button", { name: "Show the first 25 rows only" }).first()).toBeVisible();
   expect(await judges.locator("tr.folded").count()).toBe(0);
-  await lastRowShown(page, /^Per judge, /);
+  await lastRowShown(page, judges);
   expect(await atEachWidth(page, info, "results-whole")).toEqual({ "1440": [], "390": [] });
 
   await page.goto("/agreement");
   await openFolds(page);
-  await lastRowShown(page, "Against the gold labels");
+  await lastRowShown(page, page.locator("table#agreement-gold-table"));
   expect(await atEachWidth(page, info, "agreement-whole")).toEqual({ "1440": [], "390": [] });
 
   // A timeline: the judges and the context beside it, whole.
