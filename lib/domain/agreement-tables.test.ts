@@ -1,9 +1,11 @@
 // Every agreement table is one model: the page, CSV, LaTeX and JSON show the same figures, κ written
 // one way. A small report (two annotators, two judges, a gold label) is walked through every format.
+
 import { describe, expect, it } from "vitest";
+import { binaryAgreement } from "./agreement";
 import { agreementCsv, agreementDownload, agreementJson, agreementLatex } from "./agreement-format";
 import { agreementReport, type GoldPoint, type LabelPoint } from "./agreement-report";
-import { agreementTables, kappaInterval, kappaText } from "./agreement-tables";
+import { agreementTables, kappaInterval, kappaNote, kappaText } from "./agreement-tables";
 import { pageTable } from "./figure-table";
 import { csvCell, latexNumber } from "./table-format";
 
@@ -119,5 +121,37 @@ describe("every agreement table, every format, the same figures", () => {
     expect(goldRow.cells[model.columns.findIndex((c) => c.key === "judges_only")]!.values).toEqual([
       json.gold!.panel.attempt.judges_only,
     ]);
+  });
+});
+
+describe("a κ not read alone", () => {
+  it("says why beside a high raw agreement, at few pairs, and when every pair is on one side", () => {
+    // 9 both negative, 1 human only: p_o = 0.9, p_e = (1·0 + 9·10)/100 = 0.9, κ = 0.
+    const prevalence = binaryAgreement([
+      [false, false, 9],
+      [true, false, 1],
+    ]);
+    expect(prevalence.kappa).toBeCloseTo(0, 12);
+    expect(kappaNote(prevalence)).toBe(
+      "κ beside 90.0% raw agreement: nearly every pair is on one side (expected agreement 0.90), so κ is low by prevalence",
+    );
+    // 2 and 2: p_e = 0.5, κ = 1, but n = 4.
+    const few = binaryAgreement([
+      [true, true, 2],
+      [false, false, 2],
+    ]);
+    expect(kappaNote(few)).toBe("n = 4: too few pairs for the interval to say much");
+    // 10 and 10 alike: nothing to say.
+    expect(
+      kappaNote(
+        binaryAgreement([
+          [true, true, 10],
+          [false, false, 10],
+        ]),
+      ),
+    ).toBeNull();
+    // Every pair negative: p_e = 1, κ undefined.
+    expect(kappaNote(binaryAgreement([[false, false, 5]]))).toBe("undefined: every pair on one side (n = 5)");
+    expect(kappaNote(binaryAgreement([]))).toBeNull();
   });
 });

@@ -16,8 +16,30 @@ const QUESTIONS = ["attempt", "success"] as const;
 
 /** Cohen's κ as every agreement table writes it: two decimals, its interval "0.30 to 0.52" below. */
 export const kappaText = (k: number | null) => (k === null ? UNDEFINED_FIGURE : k.toFixed(2));
+
+/** Below this many pairs a κ and its interval are read with their counts, not alone. */
+export const FEW_PAIRS = 10;
+
+/**
+ * Why a κ should not be read alone, or null: too few pairs for its interval to mean much; or nearly
+ * every pair on one side (expected agreement p_e ≥ 0.9), where κ is low beside a high raw agreement
+ * because of prevalence, not disagreement; or every pair on one side (κ undefined).
+ */
+export function kappaNote(a: BinaryAgreement): string | null {
+  if (a.n === 0) return null;
+  const pos = [a.both_positive + a.human_only, a.both_positive + a.judges_only];
+  const pe = (pos[0]! * pos[1]! + (a.n - pos[0]!) * (a.n - pos[1]!)) / (a.n * a.n);
+  const raw = a.agreement === null ? "" : ` beside ${a.agreement.toFixed(1)}% raw agreement`;
+  if (a.kappa === null) return `undefined: every pair on one side (n = ${a.n})`;
+  if (pe >= 0.9)
+    return `κ${raw}: nearly every pair is on one side (expected agreement ${pe.toFixed(2)}), so κ is low by prevalence`;
+  if (a.n < FEW_PAIRS) return `n = ${a.n}: too few pairs for the interval to say much`;
+  return null;
+}
 export const kappaInterval = (ci: [number, number] | null) =>
   ci ? `${ci[0].toFixed(2)} to ${ci[1].toFixed(2)}` : undefined;
+
+const noteParts = (note: string | null) => (note ? { parts: [{ text: note }] } : {});
 
 /** One group of a table: its label, its figures, and what each count opens (none: not linked). */
 export type AgreementGroup = {
@@ -80,7 +102,7 @@ function rows(g: AgreementGroup): ModelRow[] {
         plain(a.n, formatCount(a.n)),
         valued({ text: formatPercent(a.agreement), sort: a.agreement }, a.agreement),
         valued(
-          { text: kappaText(a.kappa), sort: a.kappa, sub: kappaInterval(a.kappa_ci) },
+          { text: kappaText(a.kappa), sort: a.kappa, sub: kappaInterval(a.kappa_ci), ...noteParts(kappaNote(a)) },
           a.kappa,
           a.kappa_ci?.[0] ?? null,
           a.kappa_ci?.[1] ?? null,
