@@ -133,7 +133,8 @@ describe("a κ not read alone", () => {
     ]);
     expect(prevalence.kappa).toBeCloseTo(0, 12);
     expect(kappaNote(prevalence)).toBe(
-      "κ beside 90.0% raw agreement: nearly every pair is on one side (expected agreement 0.90), so κ is low by prevalence",
+      "κ beside 90.0% raw agreement: nearly every pair is on one side (expected agreement 0.90), " +
+        "so κ is low by prevalence",
     );
     // 2 and 2: p_e = 0.5, κ = 1, but n = 4.
     const few = binaryAgreement([
