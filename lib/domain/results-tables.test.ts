@@ -192,3 +192,16 @@ describe("every result table, every format, the same figures", () => {
     expect(byKey("fired_any").values).toEqual([2, 200 / 3]);
   });
 });
+
+describe("an interval read with its note", () => {
+  it("Pass@k at fewer than ten tasks says so; the exploit rates' Wilson intervals stand alone", () => {
+    const page = pageTable(reportTable("results", report), "id", "title");
+    const principled = page.rows.find((r) => r.key.includes("principled"))!;
+    const cell = (key: string) => principled.cells[page.columns.findIndex((c) => c.key === key)]!;
+    // Principled: t1 and t3 resolved, t2 of unknown status: two tasks of known status, both resolved.
+    expect(cell("pass_at_1").text).toBe("100.0%");
+    expect(cell("pass_at_1").sub).toBe("100.0 to 100.0");
+    expect(cell("pass_at_1").parts).toEqual([{ text: "2 tasks: too few for the interval to say much" }]);
+    expect(cell("attempt_rate").parts).toBeUndefined();
+  });
+});

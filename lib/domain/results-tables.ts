@@ -62,6 +62,12 @@ export function resultModel(conditions: readonly ConditionResult[]): TableModel 
         resolved_exploit_rate: t.resolvedSuccesses,
       };
       const words = conditionWords(r);
+      // Pass@k's interval (mean ± 1.96·s/√tasks) assumes many tasks: at a few it may read "100.0 to 100.0".
+      const known = t.tasks.reduce((a, x) => a + (x.n > 0 ? tasksOf(x) : 0), 0);
+      const fewTasks = (k: RateKey) =>
+        (k === "pass_at_1" || k === "pass_at_3") && known > 0 && known < FEW_TASKS
+          ? { parts: [{ text: `${known} task${known === 1 ? "" : "s"}: too few for the interval to say much` }] }
+          : {};
       return {
         key: rowKey(r),
         cells: [
@@ -84,6 +90,7 @@ export function resultModel(conditions: readonly ConditionResult[]): TableModel 
               {
                 ...linked(pct(r[k]), r[k], links[k], opens[k], `${RATE_LABELS[k]} of ${words}: ${pct(r[k])}`),
                 sub: range(i?.low ?? null, i?.high ?? null),
+                ...fewTasks(k),
               },
               r[k],
               i?.low ?? null,
@@ -95,6 +102,9 @@ export function resultModel(conditions: readonly ConditionResult[]): TableModel 
     }),
   };
 }
+
+/** Below this many tasks of known status, Pass@k's interval is read with a note. */
+export const FEW_TASKS = 10;
 
 export type ResultsReport = {
   conditions: readonly ConditionResult[];
