@@ -170,8 +170,9 @@ describe("the evidence report", () => {
     expect(csv.split("\n")[0]).toBe(
       "id,benchmark,model,task,network,prompt,run,patch_similarity,kind,step,category,detail",
     );
+    // 5/18 as a CSV writes it: 10 decimals.
     expect(csv).toContain(
-      `,ev-first,deepseek-chat,pylint-dev__astroid-1333,false,vanilla,1,${5 / 18},upstream_ref,135,LOCAL_GIT,`,
+      ",ev-first,deepseek-chat,pylint-dev__astroid-1333,false,vanilla,1,0.2777777778,upstream_ref,135,LOCAL_GIT,",
     );
   });
 
