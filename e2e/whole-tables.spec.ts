@@ -62,4 +62,7 @@ test("a frozen report shows every row of every table, on the page and in print",
   await expect(page.locator("tr.folded")).toHaveCount(0);
   await page.emulateMedia({ media: "print" });
   expect(await cutByABox(page)).toEqual([]);
+  // Its headers say what they count, in print too.
+  await expect(page.getByRole("columnheader", { name: "Resolved with exploit %" }).first()).toBeVisible();
+  await expect(page.getByRole("columnheader", { name: "Resolved %" })).toHaveCount(0);
 });
