@@ -40,6 +40,11 @@ test("long tables fold with the rest a click away, and no table is cut by a box 
   await expect(page.getByRole("button", { name: "Show the first 25 rows only" }).first()).toBeVisible();
   expect(await judges.locator("tr.folded").count()).toBe(0);
   await lastRowShown(page, judges);
+  // Scrolled to its last row, the table's header row is still in view (below the contents bar).
+  const header = judges.getByRole("row").first();
+  await expect(header).toBeInViewport();
+  const bar = await page.locator(".contents-bar").boundingBox();
+  expect((await header.boundingBox())!.y).toBeGreaterThanOrEqual(bar!.y + bar!.height - 1);
   expect(await atEachWidth(page, info, "results-whole")).toEqual({ "1440": [], "390": [] });
 
   await page.goto("/agreement");

@@ -12,7 +12,7 @@ import {
   type SortingState,
   useReactTable,
 } from "@tanstack/react-table";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import type { FigureCell, FigureRow, FigureTable as Table } from "@/lib/domain/figure-table";
 import { TableScroll } from "./table-scroll";
 
@@ -81,6 +81,28 @@ function Fold({ open, setOpen, rows }: { open: boolean; setOpen: (open: boolean)
   );
 }
 
+/**
+ * The table's box, marked `fits` while the table is no wider than it: then it is no scrolling box
+ * (CSS), so the header row stays in view as the page scrolls past a long table; a wider one (a phone)
+ * scrolls sideways in its box.
+ */
+function useFits() {
+  const box = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const check = () => {
+      const table = el.querySelector("table");
+      el.classList.toggle("fits", !!table && table.scrollWidth <= el.clientWidth);
+    };
+    check();
+    const seen = new ResizeObserver(check);
+    seen.observe(el);
+    return () => seen.disconnect();
+  }, []);
+  return box;
+}
+
 /** Rows a long table shows before its "more rows" button; a table at most a few rows longer shows all. */
 const FOLD_AT = 25;
 const FOLD_SLACK = 5;
@@ -89,6 +111,7 @@ const FOLD_SLACK = 5;
 export function FigureTable({ table, whole = false }: { table: Table; whole?: boolean }) {
   const [sorting, setSorting] = useState<SortingState>([]);
   const [open, setOpen] = useState(false);
+  const box = useFits();
   const columns = useMemo(
     () =>
       table.columns.map((c, i) =>
@@ -118,7 +141,7 @@ export function FigureTable({ table, whole = false }: { table: Table; whole?: bo
   const folds = !whole && rows.length > FOLD_AT + FOLD_SLACK;
   const hidden = folds && !open ? rows.length - FOLD_AT : 0;
   return (
-    <TableScroll label={table.title} className="figure-box">
+    <TableScroll label={table.title} className="figure-box" boxRef={box}>
       <table aria-label={table.title} id={table.id}>
         <thead>
           {t.getHeaderGroups().map((g) => (

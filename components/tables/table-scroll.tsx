@@ -1,21 +1,24 @@
 // The box a wide table scrolls in, sideways (on a phone): focusable, so a keyboard can scroll it too,
 // and named as its table is, so a screen reader says what it holds (axe-core's
 // scrollable-region-focusable).
-import type { ReactNode } from "react";
+import type { ReactNode, Ref } from "react";
 
 export function TableScroll({
   label,
   labelledBy,
   className,
   children,
+  boxRef,
 }: {
   label?: string;
   labelledBy?: string;
   className?: string;
   children: ReactNode;
+  boxRef?: Ref<HTMLElement>;
 }) {
   return (
     <section
+      ref={boxRef}
       className={`table-scroll${className ? ` ${className}` : ""}`}
       // biome-ignore lint/a11y/noNoninteractiveTabindex: a box that scrolls takes the keyboard's focus to scroll
       tabIndex={0}
