@@ -1,6 +1,7 @@
 "use client";
 // The Judges page's forms: a judge's endpoint, the judge prompt, and a run (previewed, then started).
 import { useActionState } from "react";
+import { ChoiceSelect } from "@/components/forms/choice-select";
 import { FieldError, FormMessage, fieldProps, Saved } from "@/components/forms/field-error";
 import { shownText } from "@/lib/domain/text";
 import { NO_ERRORS } from "@/lib/errors";
@@ -108,17 +109,14 @@ export function RunForm({
           ["prompt", "Prompt", ["vanilla", "principled"]],
         ] as const
       ).map(([name, label, options]) => (
-        <label key={name}>
-          {label}
-          <select name={name} defaultValue={chosen?.filter[name] ?? initial[name] ?? ""}>
-            <option value="">any</option>
-            {options.map((o) => (
-              <option key={o} value={o}>
-                {o}
-              </option>
-            ))}
-          </select>
-        </label>
+        <ChoiceSelect
+          key={name}
+          name={name}
+          label={label}
+          options={options}
+          none="any"
+          defaultValue={chosen?.filter[name] ?? initial[name] ?? ""}
+        />
       ))}
       {(
         [

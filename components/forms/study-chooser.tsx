@@ -1,5 +1,6 @@
 // Choosing a study by name in a page's URL (?study=NAME): a GET form, so the view can be linked.
 import type { ReactNode } from "react";
+import { ChoiceSelect } from "./choice-select";
 
 export function StudyChooser({
   label,
@@ -18,17 +19,7 @@ export function StudyChooser({
 }) {
   return (
     <form method="get" className="filters" aria-label="Choose a study">
-      <label>
-        {label}{" "}
-        <select name="study" defaultValue={chosen ?? ""}>
-          {all ? <option value="">{all}</option> : null}
-          {studies.map((n) => (
-            <option key={n} value={n}>
-              {n}
-            </option>
-          ))}
-        </select>
-      </label>
+      <ChoiceSelect name="study" label={label} options={studies} none={all || undefined} defaultValue={chosen ?? ""} />
       {children}
       <button type="submit">Show</button>
     </form>

@@ -5,6 +5,7 @@
 
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
+import { ChoiceSelect } from "@/components/forms/choice-select";
 import { writtenText } from "@/lib/domain/format";
 import { warningText } from "@/lib/import/read/audit";
 import { type UploadResult, type UploadState, uploadImport } from "./upload-import";
@@ -117,17 +118,7 @@ function ConditionFields({ resolvedInput }: { resolvedInput: React.RefObject<HTM
         </label>
       ))}
       {CHOICES.map(([name, label, options]) => (
-        <label key={name}>
-          {label}
-          <select name={name} defaultValue="">
-            <option value="">—</option>
-            {options.map((o) => (
-              <option key={o} value={o}>
-                {o}
-              </option>
-            ))}
-          </select>
-        </label>
+        <ChoiceSelect key={name} name={name} label={label} options={options} none="—" />
       ))}
       <label>
         Resolved status (report.json / results.json)
