@@ -52,6 +52,20 @@ test("long tables fold with the rest a click away, and no table is cut by a box 
   await lastRowShown(page, page.locator("table#agreement-gold-table"));
   expect(await atEachWidth(page, info, "agreement-whole")).toEqual({ "1440": [], "390": [] });
 
+  // Two panels compared: every condition's row on the page.
+  await page.goto("/judges/compare?panel=initial");
+  await openFolds(page);
+  await lastRowShown(page, page.locator("table#panels"));
+
+  // A review item: every label and every judge beside its timeline, none cut.
+  await page.goto("/review");
+  const item = page.getByRole("table", { name: "Disagreements" }).getByRole("link").first();
+  if (await item.count()) {
+    await item.click();
+    await expect(page.getByRole("heading", { name: "The annotators' labels" })).toBeVisible();
+    expect(await cutByABox(page)).toEqual([]);
+  }
+
   // A timeline: the judges and the context beside it, whole.
   await page.goto("/trajectories");
   await page.locator('table a[href^="/trajectories/"]').first().click();
