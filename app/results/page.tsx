@@ -172,8 +172,9 @@ async function ResultsBody({ chosen }: { chosen: string | null }) {
         <h2 id="methods">Methods</h2>
         <p className="note">
           Rates in percent (protocol §3). Pass@1 and Pass@3 are means over tasks with a run of known resolved status
-          (Pass@1 is the resolve rate); Attempt %, Success % and Resolved with exploit % (resolved, and the panel says a
-          successful exploit) are shares of judged trajectories, by the panel&apos;s verdict: {TIE_RULE}
+          (Pass@1 is the resolve rate); Attempt %, Success %, Resolved with exploit % (resolved, and the panel says a
+          successful exploit) and Resolved w/o exploit % (resolved, and the panel says none succeeded) are shares of
+          judged trajectories, by the panel&apos;s verdict: {TIE_RULE}
           Under each rate: its 95% interval, Wilson score for the three exploit rates, mean ± 1.96·s/√tasks for Pass@k.
           “—” where a denominator is empty.
         </p>

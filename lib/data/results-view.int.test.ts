@@ -1,6 +1,7 @@
 // The results page's figures and downloads on a hand-worked benchmark: every link of every table
 // and chart opens exactly as many trajectories as it says; the paired change and McNemar's counts
 // match the hand-worked pairs; the downloads carry them, and the LaTeX compiles.
+
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -17,6 +18,7 @@ import { getPairedChanges } from "./paired";
 import { REPORTS, reportResponse } from "./reports";
 import { getResults } from "./results";
 import { getRuleHits } from "./rule-hits";
+import { scanRuleHits } from "./rule-matches";
 import { listTrajectories } from "./trajectories";
 
 // Benchmark "walk", model m, network on. Three judges agree on each verdict (UPSTREAM for S and A);
@@ -102,6 +104,7 @@ describe("the results page of a benchmark", () => {
   });
 
   it("every link of every table opens exactly the trajectories it counts", async () => {
+    await scanRuleHits(); // the rule hits' table reads the kept hits: all of them, here
     const page = benchmarkTables("walk", {
       conditions: await getResults(),
       changes: await getPairedChanges(),
@@ -110,9 +113,10 @@ describe("the results page of a benchmark", () => {
     });
     const tables = [page.results, page.changes, page.rules, page.categories, page.judges];
     const all = tables.flatMap(links);
-    // Result table: 2 rows × 8 figures; changes: 1 row × (tasks + 5 changes + 3 × 3 pair counts);
-    // rule hits: 2 × (any rule + 4 categories); categories: 2 × 8; judges: 2 × (3 judges + panel) × 4.
-    expect(all).toHaveLength(16 + 15 + 10 + 16 + 32);
+    // Result table: 2 rows × 9 figures (3 counts, 5 rates, resolved without exploit); changes: 1 row ×
+    // (tasks + 5 changes + 3 × 3 pair counts); rule hits: 2 × (any rule + 4 categories); categories:
+    // 2 × 8; judges: 2 × (3 judges + panel) × 4.
+    expect(all).toHaveLength(18 + 15 + 10 + 16 + 32);
     for (const l of all) expect([l.where, await listed(l.href)]).toEqual([l.where, l.count]);
     // The discordant counts by hand, through their links.
     const parts = tables[1]!.rows[0]!.cells.flatMap((c) => c.parts ?? []).filter((p) => p.href);

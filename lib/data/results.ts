@@ -46,6 +46,7 @@ export async function getResults(): Promise<ConditionResult[]> {
   // The tallies the database keeps beside the rows, in one call (prisma/migrations/…_result_tallies).
   const [{ tables }] = await db().$queryRawUnsafe<[{ tables: ResultTables }]>(`SELECT result_tables() AS tables`);
   const { conditions, tasks, judges, deltas } = tables;
+  const without = await resolvedWithoutExploit();
   foldIfMany("results", deltas);
   const tasksBy = new Map<string, TaskTally[]>();
   for (const t of tasks) {
@@ -74,6 +75,7 @@ export async function getResults(): Promise<ConditionResult[]> {
         attempts: c.attempts,
         successes: c.successes,
         resolvedSuccesses: c.resolved_successes,
+        resolvedWithout: without.get(conditionKey(c)) ?? 0,
         tasks: tasksBy.get(conditionKey(c)) ?? [],
       };
       const categories: CategoryTallies = {
@@ -91,4 +93,19 @@ export async function getResults(): Promise<ConditionResult[]> {
       };
     })
     .sort((a, b) => compareConditions(a.row, b.row));
+}
+
+/**
+ * Per condition, the judged trajectories that resolved the task with no successful exploit (the
+ * panel says attempted or not attempted): read from the rows, not kept as a tally (a read of the
+ * trajectories that match; the figures are cached by data version, lib/data/report-cache.ts).
+ */
+async function resolvedWithoutExploit(): Promise<Map<string, number>> {
+  const rows = await db().$queryRawUnsafe<Array<Condition & { n: number }>>(
+    `SELECT b.name AS benchmark, m.name AS model, t.network, t.prompt::text AS prompt, count(*)::int AS n
+       FROM trajectory t JOIN benchmark b ON b.id = t."benchmarkId" JOIN agent_model m ON m.id = t."modelId"
+      WHERE t.resolved AND t."panelVerdict" IN ('ATTEMPTED', 'NOT_ATTEMPTED')
+      GROUP BY 1, 2, 3, 4`,
+  );
+  return new Map(rows.map((r) => [conditionKey(r), r.n]));
 }

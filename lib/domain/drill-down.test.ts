@@ -15,6 +15,7 @@ describe("drillDown", () => {
       attempt_rate: { ...base, panel: "attempt" },
       success_rate: { ...base, panel: "SUCCESSFUL" },
       resolved_exploit_rate: { ...base, panel: "SUCCESSFUL", resolved: "yes" },
+      resolved_without: { ...base, panel: "no-success", resolved: "yes" },
     });
   });
 });

@@ -5,9 +5,12 @@ import type { TrajectoryFilter } from "./trajectory-filter";
 /**
  * The trajectories behind each figure of a row: all of its condition for the counts; those with a
  * known resolved status for Pass@k (resolved: "yes" lists the passing runs); the panel's attempts,
- * successes and resolved successes for the three exploit rates.
+ * successes and resolved successes for the three exploit rates; the judged resolved ones the panel
+ * says did not exploit with success.
  */
-export function drillDown(row: ResultRow): Record<"trajectories" | "tasks" | "judged" | RateKey, TrajectoryFilter> {
+export function drillDown(
+  row: ResultRow,
+): Record<"trajectories" | "tasks" | "judged" | "resolved_without" | RateKey, TrajectoryFilter> {
   const base = conditionFilter(row);
   return {
     trajectories: base,
@@ -18,6 +21,8 @@ export function drillDown(row: ResultRow): Record<"trajectories" | "tasks" | "ju
     attempt_rate: { ...base, panel: "attempt" },
     success_rate: { ...base, panel: "SUCCESSFUL" },
     resolved_exploit_rate: { ...base, panel: "SUCCESSFUL", resolved: "yes" },
+    // Judged, the panel saying attempted or not attempted, and resolved.
+    resolved_without: { ...base, panel: "no-success", resolved: "yes" },
   };
 }
 

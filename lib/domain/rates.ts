@@ -63,6 +63,11 @@ export type ConditionTallies = {
   successes: number;
   /** Of those, the ones that resolved the task. */
   resolvedSuccesses: number;
+  /**
+   * Judged trajectories that resolved the task with no successful exploit (the panel says attempted or
+   * not attempted). Absent from reports frozen before it was counted.
+   */
+  resolvedWithout?: number;
   /** Every distinct task (by tasksOf), including tasks with no run of known status (n = 0). */
   tasks: TaskTally[];
 };
@@ -72,7 +77,8 @@ export function talliesOf(runs: readonly RunOutcome[]): ConditionTallies {
   let judged = 0,
     attempts = 0,
     successes = 0,
-    resolvedSuccesses = 0;
+    resolvedSuccesses = 0,
+    resolvedWithout = 0;
   for (const r of runs) {
     const t = byTask.get(r.task) ?? { n: 0, c: 0, e: 0 };
     if (r.resolved !== null) {
@@ -87,10 +93,10 @@ export function talliesOf(runs: readonly RunOutcome[]): ConditionTallies {
     if (isSuccess(r.panel)) {
       successes += 1;
       if (r.resolved === true) resolvedSuccesses += 1;
-    }
+    } else if (r.resolved === true) resolvedWithout += 1;
   }
   const tasks = byShape([...byTask.values()]);
-  return { trajectories: runs.length, judged, attempts, successes, resolvedSuccesses, tasks };
+  return { trajectories: runs.length, judged, attempts, successes, resolvedSuccesses, resolvedWithout, tasks };
 }
 
 /**

@@ -7,7 +7,7 @@ import { evidenceModel } from "./evidence-table";
 import { tableCsv, tableJson, tableLatex } from "./figure-table";
 import { isBinary, type PairedChange } from "./paired";
 import { type ConditionResult, categoryRates, judgeRates, RATE_KEYS, type RateKey, type ResultRow } from "./results";
-import { type ResultsReport, reportTable, TABLE_NAMES, type TableName } from "./results-tables";
+import { type ResultsReport, reportTable, resolvedWithout, TABLE_NAMES, type TableName } from "./results-tables";
 import { CATEGORIES } from "./verdicts";
 
 export function resultsJson(rows: readonly ResultRow[]): Array<Record<string, unknown>> {
@@ -87,8 +87,14 @@ export function resultsReportJson(report: ResultsReport): Array<Record<string, u
     const c = report.conditions[i]!;
     const { benchmark, model, network, prompt } = c.row;
     const change = prompt === "principled" ? changes.get(`${benchmark}\u0000${model}\u0000${network}`) : undefined;
+    const without = resolvedWithout(c.tallies);
     return {
       ...o,
+      resolved_without_exploit_rate: without.rate,
+      ci95: {
+        ...(o.ci95 as Record<string, unknown>),
+        resolved_without_exploit_rate: without.interval ? [without.interval.low, without.interval.high] : null,
+      },
       ...conditionExtras(c, change),
       evidence: evidence.get(`${benchmark}\u0000${model}\u0000${network}\u0000${prompt}`) ?? null,
     };

@@ -10,8 +10,9 @@ import { drillDown } from "./drill-down";
 import type { EvidenceSummaryRow } from "./evidence";
 import { evidenceModel } from "./evidence-table";
 import { anchor, type FigureTable, linked, type ModelColumn, pageTable, type TableModel, valued } from "./figure-table";
+import { type Interval, wilson } from "./intervals";
 import type { PairedChange } from "./paired";
-import { tasksOf } from "./rates";
+import { type ConditionTallies, percent, tasksOf } from "./rates";
 import { type ConditionResult, RATE_KEYS, RATE_LABELS, type RateKey } from "./results";
 import { type RuleHitsRow, ruleHitsModel } from "./rule-hits-table";
 import {
@@ -27,30 +28,48 @@ import {
   TABLE_TITLES,
   type TableName,
 } from "./table-columns";
+import type { TrajectoryFilter } from "./trajectory-filter";
 
 export type { TableName } from "./table-columns";
 export { TABLE_NAMES, TABLE_TITLES } from "./table-columns";
+
+/** The resolved trajectories the panel says did not exploit with success: beside those it says did. */
+const WITHOUT = "resolved_without_exploit_rate";
+const WITHOUT_LABEL = "Resolved w/o exploit %";
+
+/** The result table's columns: the condition, its counts, each rate with its interval. */
+const RESULT_COLUMNS: ModelColumn[] = [
+  ...conditionColumns(),
+  // On a phone the rates come first: these counts are left out there (the downloads hold them).
+  { ...counted("trajectories", "Trajectories", "Traj."), wideOnly: true },
+  { ...counted("tasks", "Tasks", "Tasks"), wideOnly: true },
+  { ...counted("judged", "Judged", "Judged"), wideOnly: true },
+  ...RATE_KEYS.map(
+    (k): ModelColumn => ({
+      key: k,
+      label: RATE_LABELS[k],
+      numeric: true,
+      fields: [{ key: k, tex: rateTex(k) }, { key: `${k}_ci_low` }, { key: `${k}_ci_high` }],
+    }),
+  ),
+  {
+    key: WITHOUT,
+    label: WITHOUT_LABEL,
+    numeric: true,
+    fields: [
+      { key: WITHOUT, tex: "Resolved w/o exploit" },
+      { key: `${WITHOUT}_ci_low` },
+      { key: `${WITHOUT}_ci_high` },
+    ],
+  },
+];
 
 /** The result table: counts, then each rate with its interval; every figure opens what it counts. */
 export function resultModel(conditions: readonly ConditionResult[]): TableModel {
   return {
     name: "results",
     title: TABLE_TITLES.results,
-    columns: [
-      ...conditionColumns(),
-      // On a phone the rates come first: these counts are left out there (the downloads hold them).
-      { ...counted("trajectories", "Trajectories", "Traj."), wideOnly: true },
-      { ...counted("tasks", "Tasks", "Tasks"), wideOnly: true },
-      { ...counted("judged", "Judged", "Judged"), wideOnly: true },
-      ...RATE_KEYS.map(
-        (k): ModelColumn => ({
-          key: k,
-          label: RATE_LABELS[k],
-          numeric: true,
-          fields: [{ key: k, tex: rateTex(k) }, { key: `${k}_ci_low` }, { key: `${k}_ci_high` }],
-        }),
-      ),
-    ],
+    columns: RESULT_COLUMNS,
     rows: conditions.map(({ row: r, tallies: t }) => {
       const links = drillDown(r);
       const resolvedRuns = t.tasks.reduce((a, x) => a + x.c * tasksOf(x), 0);
@@ -97,10 +116,39 @@ export function resultModel(conditions: readonly ConditionResult[]): TableModel 
               i?.high ?? null,
             );
           }),
+          withoutCell(t, links.resolved_without, words),
         ],
       };
     }),
   };
+}
+
+/**
+ * Judged trajectories that resolved the task with no successful exploit, of the judged, in percent,
+ * with its Wilson interval; null (the page: "—") in a report frozen before it was counted.
+ */
+export function resolvedWithout(t: ConditionTallies): { rate: number | null; interval: Interval | null } {
+  const n = t.resolvedWithout;
+  return n === undefined
+    ? { rate: null, interval: null }
+    : { rate: percent(n, t.judged), interval: wilson(n, t.judged) };
+}
+
+/** The result table's cell of resolvedWithout, opening what it counts. */
+function withoutCell(t: ConditionTallies, filter: TrajectoryFilter, words: string) {
+  const n = t.resolvedWithout;
+  const { rate, interval: i } = resolvedWithout(t);
+  return valued(
+    {
+      ...(n === undefined
+        ? { text: pct(null), sort: null }
+        : linked(pct(rate), rate, filter, n, `${WITHOUT_LABEL} of ${words}: ${pct(rate)}`)),
+      sub: range(i?.low ?? null, i?.high ?? null),
+    },
+    rate,
+    i?.low ?? null,
+    i?.high ?? null,
+  );
 }
 
 /** Below this many tasks of known status, Pass@k's interval is read with a note. */

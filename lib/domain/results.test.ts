@@ -20,20 +20,20 @@ const cond = (prompt: Condition["prompt"], network = true, model = "m_1"): Condi
 });
 
 // vanilla: 4 judged of 4; panels S, S, A, N -> attempt 75%, success 50%; resolved S runs: 1 -> 25%.
-const vanilla = resultRow(
-  cond("vanilla"),
-  talliesOf([
-    run("t1", true, "SUCCESSFUL"),
-    run("t1", false, "SUCCESSFUL"),
-    run("t2", true, "ATTEMPTED"),
-    run("t2", false, "NOT_ATTEMPTED"),
-  ]),
-);
+const vanillaTallies = talliesOf([
+  run("t1", true, "SUCCESSFUL"),
+  run("t1", false, "SUCCESSFUL"),
+  run("t2", true, "ATTEMPTED"),
+  run("t2", false, "NOT_ATTEMPTED"),
+]);
+const vanilla = resultRow(cond("vanilla"), vanillaTallies);
 // principled: 2 judged of 3; panels A, N -> attempt 50%, success 0%; resolved exploit 0%.
-const principled = resultRow(
-  cond("principled"),
-  talliesOf([run("t1", true, "ATTEMPTED"), run("t2", true, "NOT_ATTEMPTED"), run("t2", null, null)]),
-);
+const principledTallies = talliesOf([
+  run("t1", true, "ATTEMPTED"),
+  run("t2", true, "NOT_ATTEMPTED"),
+  run("t2", null, null),
+]);
+const principled = resultRow(cond("principled"), principledTallies);
 
 describe("resultRow", () => {
   it("computes the figures and their intervals", () => {
@@ -182,7 +182,7 @@ describe("exports", () => {
   // The result table's model needs only the rows and their tallies here (no breakdowns).
   const asResult = (row: typeof vanilla) => ({
     row,
-    tallies: talliesOf([]),
+    tallies: row === vanilla ? vanillaTallies : principledTallies,
     categories: { judged: 0, attempts: {} as never, successes: {} as never },
     unparseable: 0,
     unparseableTrajectories: 0,
@@ -199,7 +199,12 @@ describe("exports", () => {
   it("LaTeX is a booktabs table with escaped names and one decimal", () => {
     const tex = tableLatex(resultModel([asResult(vanilla), asResult(principled)]));
     expect(tex).toContain("\\toprule");
-    expect(tex).toContain("bench & m\\_1 & \\checkmark & vanilla & 4 & 2 & 4 & 50.0 & 100.0 & 75.0 & 50.0 & 25.0 \\\\");
+    // The last: resolved without a successful exploit, of the judged: vanilla t2's resolved run the panel
+    // called attempted, 1 of 4; principled both judged runs resolved, neither successful, 2 of 2.
+    expect(tex).toContain(
+      "bench & m\\_1 & \\checkmark & vanilla & 4 & 2 & 4 & 50.0 & 100.0 & 75.0 & 50.0 & 25.0 & 25.0 \\\\",
+    );
+    expect(tex).toContain("& 100.0 \\\\");
     expect(latexEscape("a_b&c%d$e#f{g}")).toBe("a\\_b\\&c\\%d\\$e\\#f\\{g\\}");
   });
 });
