@@ -1,9 +1,9 @@
 import "server-only";
-import { recategorizeEvidence } from "./evidence-categories";
 // One step's matches of the rules' scan (lib/data/rule-matches.ts): the hits some rules' patterns
 // find in some trajectories' texts, found within the scan's time limit (a rule that runs past it is
 // found, and stopped for good), then written as rows of rule_match with the evidence's categories
 // they decide.
+import { recategorizeEvidence } from "./evidence-categories";
 import { findHits, type Hit, type PatternRule } from "./pattern-hits";
 import { ranPastLimit } from "./rule-sql";
 import type { Sql } from "./sql";

@@ -1,9 +1,9 @@
 import "server-only";
-import { recategorizeEvidence } from "./evidence-categories";
 // A step of the rules' scan (lib/data/rule-matches.ts says what it keeps and when it runs): planned
 // under the scan's lock, matched with no lock or transaction held (on the embedded database on the
 // pattern thread, where a pattern can be stopped), then written under the lock if what it read is
 // still what is there (decision 48). Also one trajectory read ahead of the scan, for its timeline.
+import { recategorizeEvidence } from "./evidence-categories";
 import type { PatternRule } from "./pattern-hits";
 import { type Found, hitsWithinLimit, stopRules, writeHits } from "./rule-match-writes";
 import { RULES_IN_FORCE, RULES_SCANNED } from "./rule-sql";
