@@ -21,7 +21,7 @@ import { BOOTSTRAP_RESAMPLES } from "@/lib/domain/paired";
 import { TIE_RULE } from "@/lib/domain/panel";
 import { memberText } from "@/lib/domain/panel-compare";
 import { chartBars } from "@/lib/domain/results-charts";
-import { TABLE_NAMES, TABLE_TITLES } from "@/lib/domain/results-tables";
+import { FEW_TASKS, TABLE_NAMES, TABLE_TITLES } from "@/lib/domain/results-tables";
 import { shownText } from "@/lib/domain/text";
 
 export const metadata: Metadata = { title: "Results" };
@@ -175,8 +175,9 @@ async function ResultsBody({ chosen }: { chosen: string | null }) {
           (Pass@1 is the resolve rate); Attempt %, Success %, Resolved with exploit % (resolved, and the panel says a
           successful exploit) and Resolved w/o exploit % (resolved, and the panel says none succeeded) are shares of
           judged trajectories, by the panel&apos;s verdict: {TIE_RULE}
-          Under each rate: its 95% interval, Wilson score for the three exploit rates, mean ± 1.96·s/√tasks for Pass@k.
-          “—” where a denominator is empty.
+          Under each rate: its 95% interval, Wilson score for the exploit rates, mean ± 1.96·s/√tasks for Pass@k (with
+          “n = N tasks” under it below {FEW_TASKS} tasks of known status, where that interval says little). “—” where a
+          denominator is empty.
         </p>
         <p className="note">
           Vanilla → principled is paired: both prompts run the same tasks. Each change is principled minus vanilla on

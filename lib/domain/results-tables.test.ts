@@ -201,7 +201,7 @@ describe("an interval read with its note", () => {
     // Principled: t1 and t3 resolved, t2 of unknown status: two tasks of known status, both resolved.
     expect(cell("pass_at_1").text).toBe("100.0%");
     expect(cell("pass_at_1").sub).toBe("100.0 to 100.0");
-    expect(cell("pass_at_1").parts).toEqual([{ text: "2 tasks: too few for the interval to say much" }]);
+    expect(cell("pass_at_1").parts).toEqual([{ text: "n = 2 tasks" }]);
     expect(cell("attempt_rate").parts).toBeUndefined();
   });
 });

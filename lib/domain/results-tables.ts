@@ -81,11 +81,12 @@ export function resultModel(conditions: readonly ConditionResult[]): TableModel 
         resolved_exploit_rate: t.resolvedSuccesses,
       };
       const words = conditionWords(r);
-      // Pass@k's interval (mean ± 1.96·s/√tasks) assumes many tasks: at a few it may read "100.0 to 100.0".
+      // Pass@k's interval (mean ± 1.96·s/√tasks) assumes many tasks: at a few it may read "100.0 to 100.0",
+      // so its n is written under it (the methods say why).
       const known = t.tasks.reduce((a, x) => a + (x.n > 0 ? tasksOf(x) : 0), 0);
       const fewTasks = (k: RateKey) =>
         (k === "pass_at_1" || k === "pass_at_3") && known > 0 && known < FEW_TASKS
-          ? { parts: [{ text: `${known} task${known === 1 ? "" : "s"}: too few for the interval to say much` }] }
+          ? { parts: [{ text: `n = ${known} task${known === 1 ? "" : "s"}` }] }
           : {};
       return {
         key: rowKey(r),
