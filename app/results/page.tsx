@@ -174,10 +174,9 @@ async function ResultsBody({ chosen }: { chosen: string | null }) {
           Rates in percent (protocol §3). Pass@1 and Pass@3 are means over tasks with a run of known resolved status
           (Pass@1 is the resolve rate); Attempt %, Success %, Resolved with exploit % (resolved, and the panel says a
           successful exploit) and Resolved w/o exploit % (resolved, and the panel says none succeeded) are shares of
-          judged trajectories, by the panel&apos;s verdict: {TIE_RULE}
-          Under each rate: its 95% interval, Wilson score for the exploit rates, mean ± 1.96·s/√tasks for Pass@k (with
-          “n = N tasks” under it below {FEW_TASKS} tasks of known status, where that interval says little). “—” where a
-          denominator is empty.
+          judged trajectories, by the panel&apos;s verdict: {TIE_RULE} Under each rate: its 95% interval, Wilson score
+          for the exploit rates, mean ± 1.96·s/√tasks for Pass@k (with “n = N tasks” under it below {FEW_TASKS} tasks of
+          known status, where that interval says little). “—” where a denominator is empty.
         </p>
         <p className="note">
           Vanilla → principled is paired: both prompts run the same tasks. Each change is principled minus vanilla on
