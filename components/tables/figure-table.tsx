@@ -91,13 +91,17 @@ function useFits() {
   useEffect(() => {
     const el = box.current;
     if (!el) return;
+    // The page's sticky contents bar, if any: the header row stays below it, however many lines it wraps to.
+    const bar = document.querySelector<HTMLElement>(".contents-bar");
     const check = () => {
       const table = el.querySelector("table");
       el.classList.toggle("fits", !!table && table.scrollWidth <= el.clientWidth);
+      el.style.setProperty("--sticky-top", `${bar ? bar.offsetHeight : 0}px`);
     };
     check();
     const seen = new ResizeObserver(check);
     seen.observe(el);
+    if (bar) seen.observe(bar);
     return () => seen.disconnect();
   }, []);
   return box;
