@@ -95,16 +95,15 @@ export const ONE_READ_LIMIT_MS = 10_000;
  */
 export function readByTheRules(id: number): Promise<void> {
   // A timeline's marks and its evidence ask at once: one reading serves both.
-  const key = `${id}`;
-  const running = reading.get(key);
+  const running = reading.get(id);
   if (running) return running;
-  const read = readOnce(id).finally(() => reading.delete(key));
-  reading.set(key, read);
+  const read = readOnce(id).finally(() => reading.delete(id));
+  reading.set(id, read);
   return read;
 }
 
 /** Readings under way, by trajectory (this process). */
-const reading = new Map<string, Promise<void>>();
+const reading = new Map<number, Promise<void>>();
 
 async function readOnce(id: number): Promise<void> {
   if (!(await unread(id))) {

@@ -3,7 +3,7 @@
 // labels, and each judge's prompt versions. The agreement page and the frozen report show each one's
 // page table, every count linked to exactly what it counted; the CSV and LaTeX downloads write the
 // same models' values (agreement-tables.test.ts walks them). κ is written one way everywhere.
-import type { BinaryAgreement } from "./agreement";
+import { type BinaryAgreement, expectedPairs } from "./agreement";
 import { CELLS, type Cell, type Group, groupText, type Question } from "./agreement-cells";
 import type { Agreement, AgreementReport } from "./agreement-report";
 import type { CalibrationRow } from "./calibration";
@@ -27,8 +27,7 @@ export const FEW_PAIRS = 10;
  */
 export function kappaNote(a: BinaryAgreement): string | null {
   if (a.n === 0) return null;
-  const pos = [a.both_positive + a.human_only, a.both_positive + a.judges_only];
-  const pe = (pos[0]! * pos[1]! + (a.n - pos[0]!) * (a.n - pos[1]!)) / (a.n * a.n);
+  const pe = expectedPairs(a) / (a.n * a.n);
   const raw = a.agreement === null ? "" : ` beside ${a.agreement.toFixed(1)}% raw agreement`;
   if (a.kappa === null) return `undefined: every pair on one side (n = ${a.n})`;
   if (pe >= 0.9)

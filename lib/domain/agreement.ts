@@ -42,7 +42,7 @@ export function binaryAgreement(
   const n = a + b + c + d;
   const base = { n, both_positive: a, both_negative: d, human_only: b, judges_only: c };
   if (n === 0) return { ...base, agreement: null, kappa: null, kappa_ci: null };
-  const expectedNumerator = (a + b) * (a + c) + (c + d) * (b + d);
+  const expectedNumerator = expectedPairs(base);
   const po = (a + d) / n;
   const pe = expectedNumerator / (n * n);
   const kappa = expectedNumerator === n * n ? null : (po - pe) / (1 - pe);
@@ -54,6 +54,17 @@ export function binaryAgreement(
     kappa,
     kappa_ci: kappa === null ? null : [Math.max(-1, kappa - Z95 * se), Math.min(1, kappa + Z95 * se)],
   };
+}
+
+/**
+ * n² · p_e: the pairs agreeing by chance, times n, from the margins — (a+b)(a+c) + (c+d)(b+d) — an
+ * integer, so p_e = 1 is found without rounding.
+ */
+export function expectedPairs(
+  x: Pick<BinaryAgreement, "both_positive" | "both_negative" | "human_only" | "judges_only">,
+) {
+  const [a, b, c, d] = [x.both_positive, x.human_only, x.judges_only, x.both_negative];
+  return (a + b) * (a + c) + (c + d) * (b + d);
 }
 
 /** A human's verdict beside a rater's; `count`: how many such pairs (one when absent). */
