@@ -16,11 +16,12 @@ import {
 import pg from "pg";
 import { parse } from "pg-connection-string";
 import { PrismaPGlite } from "pglite-prisma-adapter";
-import { type DbTarget, openPGlite } from "@/lib/db-connect";
+import { type DbTarget, openPGlite } from "@/lib/db/connect";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SCHEMA_PATH = path.join(ROOT, "prisma", "schema.prisma");
 const MIGRATIONS_DIR = path.join(ROOT, "prisma", "migrations");
+const SQL_DIR = path.join(ROOT, "prisma", "sql");
 const FILTERS = { externalTables: [], externalEnums: [] };
 
 type Engine = {
@@ -198,14 +199,51 @@ async function withEngine<T>(
   }
 }
 
-/** Applies every pending migration; returns the names applied now. */
-export function applyMigrations(target: DbTarget, pglite?: PGlite): Promise<string[]> {
-  return withEngine(
+/** Applies every pending migration, then the database's code (prisma/sql/); returns the migrations applied now. */
+export async function applyMigrations(target: DbTarget, pglite?: PGlite): Promise<string[]> {
+  const applied = await withEngine(
     target,
     pglite,
     async (engine) =>
       (await engine.applyMigrations({ migrationsList: migrationsList(), filters: FILTERS })).appliedMigrationNames,
   );
+  await applyDatabaseCode(target, pglite);
+  return applied;
+}
+
+/** The files of prisma/sql/: functions first (triggers name them), each folder in name order. */
+export function databaseCodeFiles(): Array<{ path: string; text: string }> {
+  return ["functions", "triggers"].flatMap((dir) =>
+    fs
+      .readdirSync(path.join(SQL_DIR, dir))
+      .filter((f) => f.endsWith(".sql"))
+      .sort()
+      .map((f) => ({ path: `${dir}/${f}`, text: fs.readFileSync(path.join(SQL_DIR, dir, f), "utf8") })),
+  );
+}
+
+/**
+ * Every function and trigger as its file says, in one transaction (decision 51). On PostgreSQL under
+ * an advisory lock: processes starting together replace them one after another.
+ */
+async function applyDatabaseCode(target: DbTarget, pglite?: PGlite): Promise<void> {
+  const text = ["SELECT pg_advisory_xact_lock(7413);", ...databaseCodeFiles().map((f) => f.text)].join("\n");
+  if (target.kind === "postgres") {
+    const client = new pg.Client({ connectionString: target.url });
+    await client.connect();
+    try {
+      await client.query(`BEGIN;\n${text}\nCOMMIT;`);
+    } finally {
+      await client.end();
+    }
+    return;
+  }
+  const own = pglite ? undefined : openPGlite(target.dir);
+  try {
+    await (pglite ?? own)!.exec(`BEGIN;\n${text}\nCOMMIT;`);
+  } finally {
+    await own?.close();
+  }
 }
 
 /** Writes a new migration from the schema's difference to the migrations so far (development). */

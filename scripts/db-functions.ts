@@ -1,16 +1,20 @@
-// npm run db:functions: writes prisma/functions.sql, the database's functions as every migration
-// leaves them, from a database migrated afresh in memory (embedded PostgreSQL): run it after a
-// migration that changes one.
+// npm run db:functions: writes prisma/sql/ (one file per function and trigger) from a database
+// migrated afresh in memory (embedded PostgreSQL), the files as they stand applied after the
+// migrations. Run it after changing a file, to write it in the catalog's own form, or after a migration.
 import fs from "node:fs";
 import path from "node:path";
-import { functionsSql } from "@/lib/data/db-functions";
-import { openPGlite } from "@/lib/db-connect";
+import { databaseCode } from "@/lib/data/db-functions";
+import { openPGlite } from "@/lib/db/connect";
 import { applyMigrations } from "@/prisma/migrate-engine";
 
 const engine = openPGlite(null);
 await applyMigrations({ kind: "pglite", dir: null }, engine);
-const text = await functionsSql({ query: async (q: string) => (await engine.query(q)).rows as never });
-const out = path.join(import.meta.dirname, "..", "prisma", "functions.sql");
-fs.writeFileSync(out, text);
+const files = await databaseCode({ query: async (q: string) => (await engine.query(q)).rows as never });
+const root = path.join(import.meta.dirname, "..", "prisma", "sql");
+for (const dir of ["functions", "triggers"]) {
+  fs.rmSync(path.join(root, dir), { recursive: true, force: true });
+  fs.mkdirSync(path.join(root, dir), { recursive: true });
+}
+for (const f of files) fs.writeFileSync(path.join(root, f.path), f.text);
 await engine.close();
-console.log(`wrote ${path.relative(process.cwd(), out)} (${text.length} characters)`);
+console.log(`wrote ${files.length} files in ${path.relative(process.cwd(), root)}`);

@@ -1,0 +1,2 @@
+DROP TRIGGER IF EXISTS gold_label_data_version ON gold_label;
+CREATE CONSTRAINT TRIGGER gold_label_data_version AFTER INSERT OR DELETE OR UPDATE ON gold_label DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION bump_data_version('gold');

@@ -1,0 +1,2 @@
+DROP TRIGGER IF EXISTS judge_vote_data_version ON judge_vote;
+CREATE CONSTRAINT TRIGGER judge_vote_data_version AFTER INSERT OR DELETE OR UPDATE ON judge_vote DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION bump_data_version('votes');

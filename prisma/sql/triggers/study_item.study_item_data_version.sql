@@ -1,0 +1,2 @@
+DROP TRIGGER IF EXISTS study_item_data_version ON study_item;
+CREATE CONSTRAINT TRIGGER study_item_data_version AFTER INSERT OR DELETE OR UPDATE ON study_item DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION bump_data_version('studies');
