@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { AppError, errorResponse, errorText, formErrors } from "./errors";
+import { errorResponse } from "@/lib/web/responses";
+import { AppError, errorText, formErrors } from "./errors";
 
 describe("expected failures", () => {
   const zodError = () => {

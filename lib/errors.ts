@@ -59,9 +59,3 @@ export function errorText(e: unknown): string {
   const byField = Object.entries(fields).map(([field, messages]) => `${field}: ${messages.join("; ")}`);
   return [...(byField.length ? [] : [message]), ...byField].filter(Boolean).join("; ");
 }
-
-/** A route handler's answer to an expected failure (its status and message); anything else is rethrown. */
-export function errorResponse(e: unknown): Response {
-  if (e instanceof AppError) return Response.json({ error: e.message, code: e.code }, { status: e.status });
-  throw e;
-}

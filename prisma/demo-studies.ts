@@ -9,12 +9,12 @@
 // git on every third item.
 
 import type { Actor } from "@/lib/auth/permissions";
-import { freezeReport, shareReport } from "@/lib/data/frozen-reports";
 import { submitLabel } from "@/lib/data/queue";
 import { createStudy, draftStudy } from "@/lib/data/studies";
 import { db } from "@/lib/db";
 import type { CategoryVerdicts, Verdict } from "@/lib/domain/verdicts";
-import { runImport } from "@/lib/import/run/records";
+import { runImport } from "@/lib/work/import/records";
+import { freezeReport, shareReport } from "@/lib/work/reports/frozen";
 
 async function actor(email: string): Promise<Actor> {
   const u = await db().user.findUniqueOrThrow({ where: { email }, select: { id: true, handle: true, role: true } });

@@ -2,7 +2,7 @@
 
 import { createPerson, DEMO_ACCOUNTS } from "@/lib/data/people";
 import { db } from "@/lib/db";
-import { type RawRecord, runImport } from "@/lib/import/run/records";
+import { type RawRecord, runImport } from "@/lib/work/import/records";
 import { seedDemoStudies } from "./demo-studies";
 import { type DemoOptions, demoData } from "./factories";
 

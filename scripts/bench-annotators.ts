@@ -9,7 +9,7 @@
 import pg from "pg";
 import type { Actor } from "@/lib/auth/permissions";
 import { type LabelForm, submitLabel } from "@/lib/data/queue";
-import { closeCurrentDb, connect, setCurrentDb } from "@/lib/db-connect";
+import { closeCurrentDb, connect, setCurrentDb } from "@/lib/db/connect";
 import { readyThenGo } from "./bench-go";
 
 export type Annotator = { actor: Actor; items: number[]; studyId: number };

@@ -4,7 +4,7 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import { createPerson } from "@/lib/data/people";
-import type { DbTarget } from "@/lib/db-connect";
+import type { DbTarget } from "@/lib/db/connect";
 
 /** The researcher every benchmark signs in as, made on its fresh database before the app starts. */
 export const BENCH_ACCOUNT = {

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
 import { transaction } from "@/lib/data/sql";
-import type { DbTarget } from "@/lib/db-connect";
+import type { DbTarget } from "@/lib/db/connect";
 import { SearchDocument } from "@/lib/domain/search";
 import { numberSteps, type Turn } from "@/lib/domain/steps";
 import { prng } from "@/prisma/factories";

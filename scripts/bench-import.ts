@@ -10,8 +10,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { closeCurrentDb, connect, describeTarget, setCurrentDb } from "@/lib/db-connect";
-import { importFile } from "@/lib/import/run/files";
+import { closeCurrentDb, connect, describeTarget, setCurrentDb } from "@/lib/db/connect";
+import { importFile } from "@/lib/work/import/files";
 import { prng } from "@/prisma/factories";
 import { applyMigrations } from "@/prisma/migrate-engine";
 import {

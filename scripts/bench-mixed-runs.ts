@@ -6,7 +6,7 @@
 // every run's figures as one JSON line.
 import { parseArgs } from "node:util";
 import pg from "pg";
-import { closeCurrentDb, connect, describeTarget, setCurrentDb } from "@/lib/db-connect";
+import { closeCurrentDb, connect, describeTarget, setCurrentDb } from "@/lib/db/connect";
 import { addBenchAccount, BENCH_ACCOUNT, startApp } from "./bench-app";
 import { forgetMixed } from "./bench-forget";
 import { type MixedFigures, mixedLoad, mixedRows, type PairFigures, tableRow } from "./bench-mixed";

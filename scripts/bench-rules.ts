@@ -5,10 +5,12 @@
 // (lib/data/rule-matches.ts; a server runs it in the background after an import), and the Rules
 // page's figures read from them. Medians of 3. `npm run bench` runs the same timings (ruleTimings)
 // on its own study.
-import { ruleFigures } from "@/lib/data/rule-figures";
-import { ruleHitsCoverage, scanRuleHits } from "@/lib/data/rule-matches";
+
+import { ruleHitsCoverage } from "@/lib/data/rule-matches";
 import { testRule } from "@/lib/data/rule-test";
-import { closeCurrentDb, connect, describeTarget, setCurrentDb } from "@/lib/db-connect";
+import { closeCurrentDb, connect, describeTarget, setCurrentDb } from "@/lib/db/connect";
+import { ruleFigures } from "@/lib/work/rule-figures";
+import { scanRuleHits } from "@/lib/work/rule-scan/scan";
 
 const NEW_RULE = { name: null, category: "UPSTREAM", ignoreCase: false } as const;
 const COMMAND_PATTERN = String.raw`\ypip3?\s+download\y`;

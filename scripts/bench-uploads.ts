@@ -22,10 +22,10 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
 import { config, workBudgetBytes } from "@/lib/config";
-import { closeCurrentDb, connect, describeTarget, setCurrentDb } from "@/lib/db-connect";
+import { closeCurrentDb, connect, describeTarget, setCurrentDb } from "@/lib/db/connect";
 import { formatBytes } from "@/lib/domain/format";
-import { fileWeight, importMemory, readLimits } from "@/lib/import/read/limits";
-import { TextWeigher } from "@/lib/import/read/weight";
+import { fileWeight, importMemory, readLimits } from "@/lib/formats/limits";
+import { TextWeigher } from "@/lib/formats/weight";
 import { trajectoryFixture } from "@/prisma/factories";
 import { applyMigrations } from "@/prisma/migrate-engine";
 import { addBenchAccount, BENCH_ACCOUNT, type RunningApp, serverRss, startApp } from "./bench-app";
@@ -333,7 +333,7 @@ async function send(app: RunningApp, name: string, files: string[], resolved: st
   };
 }
 
-/** A file as an upload weighs it on arrival (lib/import/read/weight.ts), to work out what it reserves. */
+/** A file as an upload weighs it on arrival (lib/formats/weight.ts), to work out what it reserves. */
 function weighed(file: string, records: boolean) {
   const w = new TextWeigher();
   const fd = fs.openSync(file, "r");

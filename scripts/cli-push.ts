@@ -5,8 +5,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { Readable, Transform } from "node:stream";
-import type { Condition } from "@/lib/import/read/condition";
-import type { FileImport } from "@/lib/import/run/files";
+import type { Condition } from "@/lib/formats/condition";
+import type { FileImport } from "@/lib/work/import/files";
 import type { ProgressBar } from "./progress";
 
 /** The query parameters of a file's condition and options, as the API names them. */

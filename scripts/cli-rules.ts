@@ -2,13 +2,14 @@
 
 import { parseArgs } from "node:util";
 import { underPanel } from "@/lib/data/panel-set";
-import { ruleFigures } from "@/lib/data/rule-figures";
-import { ruleHitsCoverage, scanRuleHits } from "@/lib/data/rule-matches";
+import { ruleHitsCoverage } from "@/lib/data/rule-matches";
 import { ruleToTest, testedHead, testRule } from "@/lib/data/rule-test";
 import { setRuleEnabled, writeRule } from "@/lib/data/rules";
 import { ruleTestText } from "@/lib/domain/rule-test";
 import { ruleRecord } from "@/lib/domain/rules";
 import { parseTrajectoryFilter } from "@/lib/domain/trajectory-filter";
+import { ruleFigures } from "@/lib/work/rule-figures";
+import { scanRuleHits } from "@/lib/work/rule-scan/scan";
 import { writeOut } from "./output";
 
 export const RULES_HELP = `  rules list [--format json]           the rules in force and the trajectories each fires on

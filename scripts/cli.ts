@@ -8,26 +8,23 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { config } from "@/lib/config";
 import { getAgreement, scopeOf, studyNames } from "@/lib/data/agreement";
-import { evidenceText } from "@/lib/data/evidence-report";
-import { EXPORTS } from "@/lib/data/export";
 import type { WriteCounts } from "@/lib/data/import/context";
+import { sweepInterruptedImports } from "@/lib/data/import/interrupted";
 import { judgeConcurrency } from "@/lib/data/judge-requests";
 import { cancelRun } from "@/lib/data/judge-runs";
 import { currentPrompt, defineJudge, JudgeDefinitionSchema, listJudges } from "@/lib/data/judges";
 import { underPanel } from "@/lib/data/panel-set";
 import { createPerson, listPeople, PersonSchema, setPassword } from "@/lib/data/people";
-import { sweepInterruptedImports } from "@/lib/data/recovery";
-import { isReportFormat, REPORT_FORMATS, REPORTS, type ReportName, tableChoice } from "@/lib/data/reports";
 import { getResults } from "@/lib/data/results";
-import { scanRuleHits } from "@/lib/data/rule-matches";
 import { rebuildSearchDocuments } from "@/lib/data/search-documents";
-import { rebuildTallies } from "@/lib/data/tally-folds";
-import { closeCurrentDb, currentDb, DatabaseBusyError, describeTarget } from "@/lib/db-connect";
+import { closeCurrentDb, currentDb, DatabaseBusyError, describeTarget } from "@/lib/db/connect";
 import { formatBytes, issuesText, writtenText } from "@/lib/domain/format";
 import { IdParam } from "@/lib/domain/params";
 import { parseTrajectoryFilter } from "@/lib/domain/trajectory-filter";
-import { warningText } from "@/lib/import/read/audit";
-import { type Condition, ConditionFieldsSchema } from "@/lib/import/read/condition";
+import { warningText } from "@/lib/formats/audit";
+import { type Condition, ConditionFieldsSchema } from "@/lib/formats/condition";
+import { evidenceText } from "@/lib/work/evidence-report";
+import { EXPORTS } from "@/lib/work/export";
 import {
   conditionFor,
   expandPaths,
@@ -35,11 +32,14 @@ import {
   importFile,
   loadManifest,
   loadResolved,
-} from "@/lib/import/run/files";
-import { ImportInterrupted } from "@/lib/import/run/records";
-import { enqueue, openQueue } from "@/lib/judges/queue";
-import { followRun, startRun } from "@/lib/judges/runs";
-import { workJudges } from "@/lib/judges/worker";
+} from "@/lib/work/import/files";
+import { ImportInterrupted } from "@/lib/work/import/records";
+import { enqueue, openQueue } from "@/lib/work/judge-runs/queue";
+import { followRun, startRun } from "@/lib/work/judge-runs/runs";
+import { workJudges } from "@/lib/work/judge-runs/worker";
+import { isReportFormat, REPORT_FORMATS, REPORTS, type ReportName, tableChoice } from "@/lib/work/reports/formats";
+import { scanRuleHits } from "@/lib/work/rule-scan/scan";
+import { rebuildTallies } from "@/lib/work/tally-folds";
 import { PANEL_HELP, panelCommand } from "./cli-panel";
 import { failedImport, pushFile } from "./cli-push";
 import { RULES_HELP, rulesCommand } from "./cli-rules";

@@ -3,7 +3,7 @@
 
 import { E2E_ACCOUNTS } from "@/e2e/roles";
 import { createPerson } from "@/lib/data/people";
-import { closeCurrentDb, currentDb } from "@/lib/db-connect";
+import { closeCurrentDb, currentDb } from "@/lib/db/connect";
 import { applyMigrations } from "@/prisma/migrate-engine";
 
 const handle = currentDb();

@@ -1,7 +1,7 @@
 // npm run db:migrate            apply pending migrations to the configured database
 // npm run db:migration -- NAME  write a new migration from schema changes (against DATABASE_URL or PGlite), then
 // apply it
-import { describeTarget, targetFromEnv } from "@/lib/db-connect";
+import { describeTarget, targetFromEnv } from "@/lib/db/connect";
 import { applyMigrations, createMigration } from "@/prisma/migrate-engine";
 
 const [cmd = "deploy", name = "migration"] = process.argv.slice(2);

@@ -3,8 +3,8 @@
 // command quietly. PostgreSQL only: the command line opens the test's database from a process of its own.
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { currentDb } from "@/lib/db-connect";
-import { runImport } from "@/lib/import/run/records";
+import { currentDb } from "@/lib/db/connect";
+import { runImport } from "@/lib/work/import/records";
 import { asLines, demoData } from "@/prisma/factories";
 
 const CLI = `"${process.execPath}" --conditions=react-server --import tsx scripts/cli.ts`;

@@ -6,7 +6,7 @@
 import { config, demoWanted } from "@/lib/config";
 import { DEMO_ACCOUNTS } from "@/lib/data/demo-accounts";
 import { rebuildSearchDocuments } from "@/lib/data/search-documents";
-import { closeCurrentDb, currentDb, describeTarget } from "@/lib/db-connect";
+import { closeCurrentDb, currentDb, describeTarget } from "@/lib/db/connect";
 import { applyMigrations } from "@/prisma/migrate-engine";
 import { isEmpty, seedDemo } from "@/prisma/seed";
 

@@ -1,5 +1,5 @@
 // npm run db:seed [-- --force]: loads the demo study when the database is empty (or always, with --force).
-import { closeCurrentDb, currentDb, describeTarget } from "@/lib/db-connect";
+import { closeCurrentDb, currentDb, describeTarget } from "@/lib/db/connect";
 import { applyMigrations } from "@/prisma/migrate-engine";
 import { isEmpty, seedDemo } from "@/prisma/seed";
 

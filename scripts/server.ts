@@ -8,17 +8,11 @@ import next from "next";
 import { V1_ROUTES } from "@/lib/api/v1-spec";
 import { authSecret } from "@/lib/auth/secret";
 import { ConfigError, config } from "@/lib/config";
-import { currentDb, preparedQuery } from "@/lib/db-connect";
+import { currentDb, preparedQuery } from "@/lib/db/connect";
 import { stampClientAddress, type Trust, trustFor } from "@/lib/server/client-address";
-import { PageCache, sendKept } from "@/lib/server/page-cache";
-import {
-  actionBodyRefusal,
-  apiErrorBody,
-  apiRouteRefusal,
-  isApiPath,
-  unreadablePath,
-} from "@/lib/server/request-checks";
 import { supervise } from "@/lib/server/supervisor";
+import { PageCache, sendKept } from "@/lib/web/page-cache";
+import { actionBodyRefusal, apiErrorBody, apiRouteRefusal, isApiPath, unreadablePath } from "@/lib/web/request-checks";
 
 const dev = process.argv.includes("--dev");
 /** The API's routes and their methods, as its description lists them, and the description itself. */
@@ -60,7 +54,7 @@ if (!dev && cluster.isPrimary) {
   const app = next({ dev, dir: process.cwd(), port });
   const handle = app.getRequestHandler();
   await app.prepare();
-  // Pages kept until their data change (lib/server/page-cache.ts): PostgreSQL only, PAGE_CACHE_MB=0 turns it off.
+  // Pages kept until their data change (lib/web/page-cache.ts): PostgreSQL only, PAGE_CACHE_MB=0 turns it off.
   const settings = config();
   const pages =
     !dev && settings.DATABASE_URL && settings.PAGE_CACHE_MB > 0

@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { openPGlite } from "@/lib/db-connect";
+import { openPGlite } from "@/lib/db/connect";
 import { applyMigrations } from "@/prisma/migrate-engine";
 import { adminQuery, withDatabase } from "./test-db";
 

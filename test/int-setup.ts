@@ -1,6 +1,6 @@
-// Gives the test file its own database as the process-wide one (lib/db-connect.ts).
+// Gives the test file its own database as the process-wide one (lib/db/connect.ts).
 import { afterAll, beforeAll, inject } from "vitest";
-import { setCurrentDb } from "@/lib/db-connect";
+import { setCurrentDb } from "@/lib/db/connect";
 import { openTestDb } from "./test-db";
 
 let drop: (() => Promise<void>) | undefined;

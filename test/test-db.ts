@@ -5,7 +5,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import pg from "pg";
-import { connect, type DbHandle, openPGlite } from "@/lib/db-connect";
+import { connect, type DbHandle, openPGlite } from "@/lib/db/connect";
 
 /** The server URL with another database name. */
 export function withDatabase(url: string, database: string): string {

@@ -8,11 +8,11 @@ import { Loading } from "@/components/ui/loading";
 import { requirePage } from "@/lib/auth/session";
 import { type AgreementScope, scopeOf, studyNames } from "@/lib/data/agreement";
 import { getCalibration } from "@/lib/data/calibration";
-import { agreementNow } from "@/lib/data/report-cache";
 import { agreementTables, versionTables } from "@/lib/domain/agreement-tables";
 import type { CalibrationRow } from "@/lib/domain/calibration";
 import { pageTable } from "@/lib/domain/figure-table";
 import { countOf, formatCount } from "@/lib/domain/format";
+import { agreementNow } from "@/lib/work/reports/cache";
 
 export const metadata: Metadata = { title: "Agreement" };
 export const dynamic = "force-dynamic";

@@ -5,15 +5,15 @@
 import { revalidatePath } from "next/cache";
 import { notFound } from "next/navigation";
 import { z } from "zod";
-import { checkedForm, checkedId } from "@/lib/action-input";
 import { requireAction } from "@/lib/auth/session";
 import { cancelRun, pauseRun, previewRun, resumeRun } from "@/lib/data/judge-runs";
 import { defineJudge, JudgeDefinitionSchema, savePrompt } from "@/lib/data/judges";
 import { parseTrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import { AppError, formErrors, NO_ERRORS } from "@/lib/errors";
-import { attempt, type SavedState } from "@/lib/form-action";
-import { startRun } from "@/lib/judges/runs";
-import { submitRequests } from "@/lib/judges/service";
+import { checkedForm, checkedId } from "@/lib/web/action-input";
+import { attempt, type SavedState } from "@/lib/web/form-action";
+import { startRun } from "@/lib/work/judge-runs/runs";
+import { submitRequests } from "@/lib/work/judge-runs/service";
 import { FILTER_FIELDS } from "./run-fields";
 
 export type JudgesState = SavedState;

@@ -10,7 +10,7 @@ import { listFilterOptions } from "@/lib/data/trajectories";
 import { formatCount, formatTime } from "@/lib/domain/format";
 import { comparePanelsHref } from "@/lib/domain/panel-compare-table";
 import { shownText } from "@/lib/domain/text";
-import { resumeWaitingRuns } from "@/lib/judges/service";
+import { resumeWaitingRuns } from "@/lib/work/judge-runs/service";
 import { controlRun } from "./actions";
 import { JudgeForm, PromptForm, RunForm } from "./judge-forms";
 import { AdoptButton, CompareOffer, PanelForm } from "./panel-forms";

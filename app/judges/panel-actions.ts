@@ -4,14 +4,14 @@
 // actor's permission and the request's origin.
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
-import { checkedForm } from "@/lib/action-input";
 import { requireAction } from "@/lib/auth/session";
 import { adoptPanel, savePanel } from "@/lib/data/panel-set";
 import { type PanelMember, panelsNow, parseMember } from "@/lib/data/panels";
 import { memberText } from "@/lib/domain/panel-compare";
 import { comparePanelsHref } from "@/lib/domain/panel-compare-table";
 import { AppError, formErrors } from "@/lib/errors";
-import { attempt, type SavedState } from "@/lib/form-action";
+import { checkedForm } from "@/lib/web/action-input";
+import { attempt, type SavedState } from "@/lib/web/form-action";
 
 const text = (data: FormData, name: string) => {
   const v = data.get(name);

@@ -4,7 +4,7 @@
 import { useActionState } from "react";
 import { FieldError, FormMessage, fieldProps, Saved } from "@/components/forms/field-error";
 import { NO_ERRORS } from "@/lib/errors";
-import type { SavedState } from "@/lib/form-action";
+import type { SavedState } from "@/lib/web/form-action";
 import { adoptPanelAction, compareWithAction, panelFormAction } from "./panel-actions";
 
 const START: SavedState = { ...NO_ERRORS, saved: null };

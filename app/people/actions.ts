@@ -1,9 +1,9 @@
 "use server";
 import type { UserRole } from "@/generated/prisma/enums";
-import { checkedForm } from "@/lib/action-input";
 import { requireAction } from "@/lib/auth/session";
 import { createPerson, setPassword, setRole } from "@/lib/data/people";
-import { attempt, type SavedState } from "@/lib/form-action";
+import { checkedForm } from "@/lib/web/action-input";
+import { attempt, type SavedState } from "@/lib/web/form-action";
 
 /** A people form after a submission: what was saved, or the messages by field. */
 export type PeopleState = SavedState;

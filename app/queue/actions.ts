@@ -2,13 +2,13 @@
 import { forbidden } from "next/navigation";
 import { z } from "zod";
 import type { VerdictFormInput, VerdictSaveResult } from "@/components/forms/verdict-form";
-import { checkedId, checkedValue } from "@/lib/action-input";
 import { PermissionDenied } from "@/lib/auth/permissions";
 import { requireAction } from "@/lib/auth/session";
 import { type LabelForm, submitLabel } from "@/lib/data/queue";
 import { nextPosition } from "@/lib/data/studies";
 import { PG_INT_MAX } from "@/lib/domain/params";
 import { errorText } from "@/lib/errors";
+import { checkedId, checkedValue } from "@/lib/web/action-input";
 
 const Position = z.number().int().min(0).max(PG_INT_MAX);
 

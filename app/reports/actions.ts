@@ -1,10 +1,10 @@
 "use server";
 import { redirect } from "next/navigation";
-import { checkedForm, checkedId } from "@/lib/action-input";
 import { requireAction } from "@/lib/auth/session";
-import { freezeReport, revokeLink, shareReport } from "@/lib/data/frozen-reports";
 import { type FormErrors, formErrors, NO_ERRORS } from "@/lib/errors";
-import { attempt, type SavedState } from "@/lib/form-action";
+import { checkedForm, checkedId } from "@/lib/web/action-input";
+import { attempt, type SavedState } from "@/lib/web/form-action";
+import { freezeReport, revokeLink, shareReport } from "@/lib/work/reports/frozen";
 
 export async function freeze(_: FormErrors, form: FormData): Promise<FormErrors> {
   const actor = await requireAction("reports:write");

@@ -2,7 +2,7 @@
 import { useActionState } from "react";
 import { FieldError, FormMessage, fieldProps, Saved } from "@/components/forms/field-error";
 import { NO_ERRORS } from "@/lib/errors";
-import type { SavedState } from "@/lib/form-action";
+import type { SavedState } from "@/lib/web/form-action";
 import { freeze, revoke, type ShareState, share } from "./actions";
 
 export function FreezeForm() {

@@ -12,7 +12,6 @@ import { FigureTable } from "@/components/tables/figure-table";
 import { Loading } from "@/components/ui/loading";
 import { requirePage } from "@/lib/auth/session";
 import { panelsNow } from "@/lib/data/panels";
-import { benchmarkTablesOf, resultsReportNow } from "@/lib/data/report-cache";
 import { ruleHitsCoverage } from "@/lib/data/rule-matches";
 import { listFilterOptions } from "@/lib/data/trajectories";
 import { anchor } from "@/lib/domain/figure-table";
@@ -23,6 +22,7 @@ import { memberText } from "@/lib/domain/panel-compare";
 import { chartBars } from "@/lib/domain/results-charts";
 import { FEW_TASKS, TABLE_NAMES, TABLE_TITLES } from "@/lib/domain/results-tables";
 import { shownText } from "@/lib/domain/text";
+import { benchmarkTablesOf, resultsReportNow } from "@/lib/work/reports/cache";
 
 export const metadata: Metadata = { title: "Results" };
 export const dynamic = "force-dynamic";

@@ -1,11 +1,11 @@
 "use server";
 import { forbidden } from "next/navigation";
 import type { VerdictFormInput, VerdictSaveResult } from "@/components/forms/verdict-form";
-import { checkedId, checkedValue } from "@/lib/action-input";
 import { PermissionDenied } from "@/lib/auth/permissions";
 import { requireAction } from "@/lib/auth/session";
 import { reviewQueue, saveGold } from "@/lib/data/review";
 import { errorText } from "@/lib/errors";
+import { checkedId, checkedValue } from "@/lib/web/action-input";
 
 /** Saves a gold label on an item of a study (bound by the page); next: the next item without one. */
 export async function saveGoldLabel(

@@ -4,7 +4,6 @@
 import { revalidatePath } from "next/cache";
 import { notFound } from "next/navigation";
 import { z } from "zod";
-import { checkedForm } from "@/lib/action-input";
 import { requireAction } from "@/lib/auth/session";
 import { withheldIds } from "@/lib/data/blind-elsewhere";
 import { type RuleSample, testRule } from "@/lib/data/rule-test";
@@ -12,7 +11,8 @@ import { parseRule, setRuleEnabled, writeRule } from "@/lib/data/rules";
 import type { RuleTestReport } from "@/lib/domain/rule-test";
 import { type RuleInput, RuleInputSchema } from "@/lib/domain/rules";
 import { AppError, formErrors, NO_ERRORS } from "@/lib/errors";
-import type { SavedState } from "@/lib/form-action";
+import { checkedForm } from "@/lib/web/action-input";
+import type { SavedState } from "@/lib/web/form-action";
 
 export type RulePreview = RuleTestReport & { ms: number; samples: RuleSample[]; twins: string[] };
 export type RuleState = SavedState & { preview: RulePreview | null; values: Record<string, string> | null };

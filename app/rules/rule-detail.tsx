@@ -3,12 +3,12 @@
 import Link from "next/link";
 import { RuleReport } from "@/components/rules/rule-report";
 import { DataTable } from "@/components/tables/data-table";
-import type { RuleFigures } from "@/lib/data/rule-figures";
 import { ruleHistory } from "@/lib/data/rules";
 import { countOf, formatCount, formatTime } from "@/lib/domain/format";
 import { RULE_ON_LABELS, type Rule } from "@/lib/domain/rules";
 import { shownText } from "@/lib/domain/text";
 import { CATEGORY_LABELS } from "@/lib/domain/verdicts";
+import type { RuleFigures } from "@/lib/work/rule-figures";
 
 /** Who wrote a version and when: built in (the migration's), by a person, or from an imported file. */
 export const versionWords = (r: Rule) =>

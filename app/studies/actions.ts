@@ -1,11 +1,11 @@
 "use server";
 import { redirect } from "next/navigation";
-import { checkedForm, checkedId } from "@/lib/action-input";
 import { requireAction } from "@/lib/auth/session";
 import { setBlindElsewhere } from "@/lib/data/blind-elsewhere";
 import { createStudy, draftStudy, type StudyDraft } from "@/lib/data/studies";
 import { type FormErrors, formErrors, NO_ERRORS } from "@/lib/errors";
-import { attempt, type SavedState } from "@/lib/form-action";
+import { checkedForm, checkedId } from "@/lib/web/action-input";
+import { attempt, type SavedState } from "@/lib/web/form-action";
 
 /** The study form after a submission: the draw to preview, or the messages by field. */
 export type DraftState = FormErrors & { draft: StudyDraft | null };

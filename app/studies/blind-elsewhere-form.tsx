@@ -2,7 +2,7 @@
 import { useActionState } from "react";
 import { FormMessage, Saved } from "@/components/forms/field-error";
 import { NO_ERRORS } from "@/lib/errors";
-import type { SavedState } from "@/lib/form-action";
+import type { SavedState } from "@/lib/web/form-action";
 import { changeBlindElsewhere } from "./actions";
 
 const START: SavedState = { ...NO_ERRORS, saved: null };

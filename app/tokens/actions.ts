@@ -4,13 +4,13 @@
 import { revalidatePath } from "next/cache";
 import { notFound } from "next/navigation";
 import { ZodError } from "zod";
-import { checkedForm } from "@/lib/action-input";
 import { requireAction } from "@/lib/auth/session";
 import { createToken, revokeToken } from "@/lib/data/tokens";
 import { IdParam } from "@/lib/domain/params";
 import type { TokenScope } from "@/lib/domain/tokens";
 import { AppError, formErrors, NO_ERRORS } from "@/lib/errors";
-import type { SavedState } from "@/lib/form-action";
+import { checkedForm } from "@/lib/web/action-input";
+import type { SavedState } from "@/lib/web/form-action";
 
 export type TokenState = SavedState & { token: string | null };
 

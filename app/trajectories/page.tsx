@@ -20,6 +20,7 @@ import {
   triedRule,
 } from "@/lib/domain/trajectory-filter";
 import { AppError } from "@/lib/errors";
+import { caughtUpFor } from "@/lib/work/rule-scan/scan";
 
 export const metadata: Metadata = { title: "Trajectories" };
 export const dynamic = "force-dynamic";
@@ -39,6 +40,7 @@ export default async function TrajectoriesPage({
     if (await triedRuleProblem(tried)) notFound();
   }
   const pending = await pendingBlind(user.id);
+  await caughtUpFor(filter);
   // The rules' kept hits answer the rule filters: while their scan is under way, the page says so.
   const [listed, options, coverage] = await Promise.all([
     listTrajectories(

@@ -7,7 +7,7 @@ import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 import { ChoiceSelect } from "@/components/forms/choice-select";
 import { writtenText } from "@/lib/domain/format";
-import { warningText } from "@/lib/import/read/audit";
+import { warningText } from "@/lib/formats/audit";
 import { type UploadResult, type UploadState, uploadImport } from "./upload-import";
 
 type Item = { key: string; file: File; state: UploadState };

@@ -1,7 +1,7 @@
 import { type Column, DataTable } from "@/components/tables/data-table";
 import type { ImportRow } from "@/lib/data/import/history";
 import { formatCount, formatTime } from "@/lib/domain/format";
-import { recordUnit, warningText } from "@/lib/import/read/audit";
+import { recordUnit, warningText } from "@/lib/formats/audit";
 
 const STATUS: Record<ImportRow["status"], string> = {
   SUCCEEDED: "imported",

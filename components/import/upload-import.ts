@@ -2,10 +2,10 @@
 // NDJSON answer as it streams: import progress lines, then the result.
 
 import type { WriteCounts } from "@/lib/data/import/context";
-import type { RecordWarning } from "@/lib/import/read/audit";
-import type { RecordError } from "@/lib/import/read/interchange";
+import type { RecordWarning } from "@/lib/formats/audit";
+import type { RecordError } from "@/lib/formats/interchange";
 
-/** What the readers found in the file and warned of (see lib/import/read/audit.ts). */
+/** What the readers found in the file and warned of (see lib/formats/audit.ts). */
 type Report = { assistantTurns: number; toolCalls: number; warnings: RecordWarning[]; warningCount: number };
 
 export type UploadResult = Report &

@@ -5,12 +5,12 @@
 
 import { FigureTable } from "@/components/tables/figure-table";
 import { ContentsBar } from "@/components/ui/contents-bar";
-import type { FrozenReportView } from "@/lib/data/frozen-reports";
 import { agreementTables } from "@/lib/domain/agreement-tables";
 import { anchor, pageTable, type FigureTable as Table, unlinked } from "@/lib/domain/figure-table";
 import { formatCount, formatTime } from "@/lib/domain/format";
 import { benchmarkTables, TABLE_NAMES, TABLE_TITLES } from "@/lib/domain/results-tables";
 import { shownText } from "@/lib/domain/text";
+import type { FrozenReportView } from "@/lib/work/reports/frozen";
 
 export function FrozenReport({
   report,

@@ -12,7 +12,7 @@ import { writeRule } from "@/lib/data/rules";
 import { createStudy, draftStudy } from "@/lib/data/studies";
 import { createToken } from "@/lib/data/tokens";
 import { db } from "@/lib/db";
-import { runImport } from "@/lib/import/run/records";
+import { runImport } from "@/lib/work/import/records";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { call } from "@/test/api";
 

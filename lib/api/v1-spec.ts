@@ -7,7 +7,7 @@ import { REPORT_FORMATS } from "@/lib/domain/report-formats";
 import { RULE_ON } from "@/lib/domain/rules";
 import { TrajectoryFilterSchema } from "@/lib/domain/trajectory-filter";
 import { CATEGORIES } from "@/lib/domain/verdicts";
-import { ConditionFieldsSchema } from "@/lib/import/read/condition";
+import { ConditionFieldsSchema } from "@/lib/formats/condition";
 
 const flag = z.enum(["1", "true", "0", "false"]).transform((v) => v === "1" || v === "true");
 const reportFormat = z.enum(["json", "csv", "latex"]).default("json").describe("the output's format");

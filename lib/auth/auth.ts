@@ -6,7 +6,7 @@ import { prismaAdapter } from "better-auth/adapters/prisma";
 import { nextCookies } from "better-auth/next-js";
 import type { PrismaClient } from "@/generated/prisma/client";
 import { config } from "@/lib/config";
-import { currentDb } from "@/lib/db-connect";
+import { currentDb } from "@/lib/db/connect";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/server/client-address";
 import { appOrigin } from "./origin";
 import { authSecret } from "./secret";

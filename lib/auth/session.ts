@@ -7,12 +7,11 @@ import { forbidden, notFound, redirect, unauthorized } from "next/navigation";
 import { cache } from "react";
 import type { UserRole } from "@/generated/prisma/enums";
 import { IndexParam } from "@/lib/domain/params";
-import { errorResponse } from "@/lib/errors";
 import { auth } from "./auth";
-import { fromThisApp } from "./origin";
-import { type Action, type Actor, can, PermissionDenied } from "./permissions";
+import { type Action, type Actor, can } from "./permissions";
 
-async function actorFrom(h: Headers): Promise<Actor | null> {
+/** The user a request's session cookie names, or null. */
+export async function actorFrom(h: Headers): Promise<Actor | null> {
   const s = await auth().api.getSession({ headers: h });
   if (!s) return null;
   const user = s.user as typeof s.user & { role?: string | null; handle: string };
@@ -51,23 +50,5 @@ export async function requireAction(action: Action): Promise<Actor> {
   const user = await currentUser();
   if (!user) unauthorized();
   if (!can(user.role, action)) forbidden();
-  return user;
-}
-
-const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
-
-/**
- * For a route handler: the user, or the 401/403 response to send instead. A request that changes
- * state must come from this app's pages (its Origin), as server actions must.
- */
-export async function requireRequest(request: Request, action: Action): Promise<Actor | Response> {
-  if (!SAFE_METHODS.has(request.method) && !fromThisApp(request)) {
-    return Response.json(
-      { error: "refused: this request did not come from this app's pages (its Origin header)" },
-      { status: 403 },
-    );
-  }
-  const user = await actorFrom(request.headers);
-  if (!user || !can(user.role, action)) return errorResponse(new PermissionDenied(action, user?.role ?? null));
   return user;
 }

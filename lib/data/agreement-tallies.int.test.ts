@@ -1,16 +1,16 @@
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { currentDb } from "@/lib/db-connect";
+import { currentDb } from "@/lib/db/connect";
 import { agreementReport } from "@/lib/domain/agreement-report";
 import { prng } from "@/lib/domain/random";
 import { CATEGORIES, type Verdict } from "@/lib/domain/verdicts";
-import { runImport } from "@/lib/import/run/records";
+import { runImport } from "@/lib/work/import/records";
+import { compactTallies, rebuildTallies } from "@/lib/work/tally-folds";
 import { asLines, labelFixture, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { randomPanel } from "@/test/random-panel";
 import { type AgreementScope, getAgreement, getGoldPoints, getLabelPoints } from "./agreement";
 import { savePanel, setPanel, underPanel } from "./panel-set";
-import { compactTallies, rebuildTallies } from "./tally-folds";
 
 // The agreement report read from the tallies the database keeps must equal the report computed from
 // the labels themselves (one point per label, lib/domain's agreementReport), in every scope (all

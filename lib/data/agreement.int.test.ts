@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { type AgreementReport, agreementReport } from "@/lib/domain/agreement-report";
-import { runImport } from "@/lib/import/run/records";
+import { exportLabels } from "@/lib/work/export";
+import { runImport } from "@/lib/work/import/records";
 import { asLines, labelFixture, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { seedDemo } from "@/prisma/seed";
 import { type AgreementScope, getAgreement, getGoldPoints, getLabelPoints, scopeOf } from "./agreement";
-import { exportLabels } from "./export";
 import { createPerson } from "./people";
 import { submitLabel } from "./queue";
 import { createStudy, draftStudy } from "./studies";

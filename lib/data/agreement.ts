@@ -13,7 +13,6 @@ import {
   goldAgreement,
   type LabelPoint,
 } from "@/lib/domain/agreement-report";
-import { foldIfMany } from "./tally-folds";
 
 /**
  * Whose labels count: all (no study), or one study's: its labels, on its items. `firstForms`: a
@@ -94,13 +93,17 @@ async function keptCounts(scope: AgreementScope): Promise<KeptCounts> {
     scope.studyId ?? 0,
     scope.firstForms ?? false,
   );
-  foldIfMany("agreement", counts.deltas);
   return counts;
 }
 
 export async function getAgreement(scope: AgreementScope = {}): Promise<AgreementReport> {
+  return (await readAgreement(scope)).report;
+}
+
+/** getAgreement's report, and how many delta rows of the tallies are not folded yet. */
+export async function readAgreement(scope: AgreementScope = {}): Promise<{ report: AgreementReport; deltas: number }> {
   const [counts, gold] = await Promise.all([keptCounts(scope), getGoldPoints(scope)]);
   // The gold table reads the labels themselves, on the (few) trajectories with a gold label.
   const goldTable = gold.length ? goldAgreement(gold, await getLabelPoints(scope, true), counts.annotators) : null;
-  return agreementFromCounts(counts, goldTable, scope.firstForms ?? false);
+  return { report: agreementFromCounts(counts, goldTable, scope.firstForms ?? false), deltas: counts.deltas };
 }

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Actor, PermissionDenied } from "@/lib/auth/permissions";
-import { runImport } from "@/lib/import/run/records";
+import { runImport } from "@/lib/work/import/records";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { pendingBlind, setBlindElsewhere, withheldFrom, withheldIds } from "./blind-elsewhere";
 import { createPerson } from "./people";

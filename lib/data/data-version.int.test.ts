@@ -1,8 +1,8 @@
-// The data versions pages are kept by (lib/server/page-cache.ts): a committed write bumps its kind
+// The data versions pages are kept by (lib/web/page-cache.ts): a committed write bumps its kind
 // once per transaction, whatever the rows; a rolled-back one leaves it; other kinds stay.
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { runImport } from "@/lib/import/run/records";
+import { runImport } from "@/lib/work/import/records";
 import { asLines, labelFixture, trajectoryFixture, voteFixture } from "@/prisma/factories";
 
 const versions = async () =>

@@ -23,3 +23,17 @@ export async function versionKey(kinds: readonly string[], query: VersionQuery):
   const [row] = await query(VERSIONS_SQL, kinds);
   return row?.key ?? "";
 }
+
+/** The kinds of data a version is kept for (the triggers of prisma/sql bump them at commit). */
+export const DATA_KINDS = [
+  "trajectories",
+  "votes",
+  "labels",
+  "gold",
+  "studies",
+  "reports",
+  "people",
+  "rules",
+  "rule_hits",
+] as const;
+export type Kind = (typeof DATA_KINDS)[number];

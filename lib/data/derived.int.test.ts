@@ -2,7 +2,7 @@
 // labels change, against the protocol's rules worked out by hand.
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { runImport } from "@/lib/import/run/records";
+import { runImport } from "@/lib/work/import/records";
 import { asLines, labelFixture, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { PANEL_LOCK, sharePanelLock } from "./derived";
 import { type Sql, transaction } from "./sql";

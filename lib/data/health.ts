@@ -1,6 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db";
-import { currentDb } from "@/lib/db-connect";
+import { currentDb } from "@/lib/db/connect";
 
 export async function getHealth(): Promise<{ ok: boolean; database: "postgres" | "pglite"; error?: string }> {
   const database = currentDb().target.kind;

@@ -4,8 +4,8 @@
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { currentDb } from "@/lib/db-connect";
-import { ImportInterrupted, runImport } from "@/lib/import/run/records";
+import { currentDb } from "@/lib/db/connect";
+import { ImportInterrupted, runImport } from "@/lib/work/import/records";
 import { demoData } from "@/prisma/factories";
 import { withDatabase } from "@/test/test-db";
 

@@ -9,7 +9,7 @@ import "server-only";
 
 import { answerNotes } from "@/lib/domain/judge-answer";
 import { storableText } from "@/lib/domain/text";
-import type { NaturalKey } from "@/lib/import/read/interchange";
+import type { NaturalKey } from "@/lib/formats/interchange";
 import type { JudgeAnswer } from "@/lib/judges/client";
 import { sharePanelLock } from "./derived";
 import { ImportContext } from "./import/context";

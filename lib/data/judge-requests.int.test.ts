@@ -3,7 +3,7 @@
 // middle to the cap, with the marker (messages, reasoning, call inputs) or counted (outputs).
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { importFile } from "@/lib/import/run/files";
+import { importFile } from "@/lib/work/import/files";
 import { trajectoryFixture } from "@/prisma/factories";
 import { jsonl, tempFiles } from "@/test/temp-files";
 import { judgeTurns } from "./judge-requests";

@@ -1,5 +1,5 @@
 import "server-only";
-// What the judge worker reads and writes of its requests (the worker's loop is lib/judges/worker.ts):
+// What the judge worker reads and writes of its requests (the worker's loop is lib/work/judge-runs/worker.ts):
 // a trajectory's turns as a judge reads them, what reading them costs, claiming requests and giving
 // claims back, a judge's settings and a prompt version's text; and what the app's judge service
 // asks of the queue when it starts. What a request costs goes through the driver rather than Prisma,
@@ -63,7 +63,7 @@ export async function judgeTurns(trajectoryId: number, capChars: number): Promis
 /**
  * What one row of a trajectory's read holds besides its texts: its row from the driver, its turn, its
  * place in the request and in the messages encoded for the judges (about 16 values, at
- * lib/import/read/weight.ts's 32 bytes each). A trajectory of many small turns costs its rows.
+ * lib/formats/weight.ts's 32 bytes each). A trajectory of many small turns costs its rows.
  */
 const ROW_BYTES = 512;
 

@@ -4,15 +4,15 @@
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getCalibration } from "@/lib/data/calibration";
-import { exportVotes } from "@/lib/data/export";
 import { currentPrompt, defineJudge, JudgeDefinitionSchema, savePrompt } from "@/lib/data/judges";
 import { db } from "@/lib/db";
-import { currentDb } from "@/lib/db-connect";
-import { importFile } from "@/lib/import/run/files";
-import { enqueue, openQueue } from "@/lib/judges/queue";
-import { followRun } from "@/lib/judges/runs";
-import { sharedReads } from "@/lib/judges/shared-reads";
-import { workJudges } from "@/lib/judges/worker";
+import { currentDb } from "@/lib/db/connect";
+import { exportVotes } from "@/lib/work/export";
+import { importFile } from "@/lib/work/import/files";
+import { enqueue, openQueue } from "@/lib/work/judge-runs/queue";
+import { followRun } from "@/lib/work/judge-runs/runs";
+import { sharedReads } from "@/lib/work/judge-runs/shared-reads";
+import { workJudges } from "@/lib/work/judge-runs/worker";
 import { trajectoryFixture } from "@/prisma/factories";
 import { runCli, startCli } from "@/test/cli";
 import { type FakeProvider, fakeProvider } from "@/test/fake-provider";
@@ -316,7 +316,7 @@ describe("judge runs", () => {
     await trajectories("jr-six", 2);
     const names = Array.from({ length: 6 }, (_, i) => `jr-six-${i}`);
     for (const name of names) await judge(name, ok.url);
-    // As the app does (lib/judges/service.ts): the workers first, each judge's queue made as it starts.
+    // As the app does (lib/work/judge-runs/service.ts): the workers first, each judge's queue made as it starts.
     const { progress } = await runToEnd(names, "jr-six", { workersFirst: true });
     expect(progress).toMatchObject({ done: 12, failed: 0 });
   });

@@ -6,10 +6,12 @@ import "server-only";
 import { db } from "@/lib/db";
 import type { TrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import { AppError } from "@/lib/errors";
-import type { QueuedRequest } from "@/lib/judges/queue";
 import { currentPrompt } from "./judges";
 import { transaction } from "./sql";
 import { trajectoryWhere } from "./trajectories";
+
+/** A request to queue, with its trajectory (read while the request is claimed). */
+export type QueuedRequest = { id: number; judgeId: number; trajectoryId: number };
 
 export type RunPlan = {
   runId: number;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { currentDb } from "@/lib/db-connect";
+import { currentDb } from "@/lib/db/connect";
 import { DEFAULT_JUDGE_PROMPT } from "@/lib/judges/prompt";
 import { runCli } from "@/test/cli";
 import { currentPrompt, defineJudge, JudgeDefinitionSchema, listJudges, savePrompt } from "./judges";

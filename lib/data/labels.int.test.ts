@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
-import { currentDb } from "@/lib/db-connect";
+import { currentDb } from "@/lib/db/connect";
 import type { CategoryVerdicts } from "@/lib/domain/verdicts";
-import { runImport } from "@/lib/import/run/records";
+import { runImport } from "@/lib/work/import/records";
 import { asLines, trajectoryFixture } from "@/prisma/factories";
 import { writeLabel } from "./labels";
 import { createPerson } from "./people";
@@ -192,7 +192,7 @@ describe("how a label was made", () => {
     });
     expect(await made()).toEqual({ label: "import", gold: ["import", "form"] });
     // Exported, each says how it was made.
-    const { exportGold, exportLabels } = await import("./export");
+    const { exportGold, exportLabels } = await import("@/lib/work/export");
     const exported: Array<Record<string, unknown>> = [];
     for await (const r of exportLabels(l2)) exported.push(r);
     for await (const r of exportGold(l2)) exported.push(r);

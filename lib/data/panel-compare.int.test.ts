@@ -2,15 +2,15 @@
 // figures under another panel (`--panel`) without changing any; adopting and going back.
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { currentDb } from "@/lib/db-connect";
-import { runImport } from "@/lib/import/run/records";
+import { currentDb } from "@/lib/db/connect";
+import { runImport } from "@/lib/work/import/records";
+import { REPORTS } from "@/lib/work/reports/formats";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { answer, trajectoryIds, writeAnswers } from "@/test/answers";
 import { runCli } from "@/test/cli";
 import { comparePanelsNamed } from "./panel-compare";
 import { adoptPanel, savePanel, underPanel } from "./panel-set";
 import { panelsJson, parseMember } from "./panels";
-import { REPORTS } from "./reports";
 import { sideTransaction } from "./sql";
 
 const S = "SUCCESSFUL";

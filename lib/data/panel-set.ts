@@ -7,7 +7,7 @@ import type { PrismaClient } from "@/generated/prisma/client";
 import type { Actor } from "@/lib/auth/permissions";
 import { assertCan } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
-import { inScope } from "@/lib/db-scope";
+import { inScope } from "@/lib/db/scope";
 import { AppError } from "@/lib/errors";
 import { PANEL_LOCK, refreshDerived } from "./derived";
 import { listPanels, type PanelMember, type PanelView, panelNamed } from "./panels";

@@ -2,14 +2,14 @@
 // (a new judge, a new prompt version) change no figure until a researcher puts them in.
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { currentDb } from "@/lib/db-connect";
-import { runImport } from "@/lib/import/run/records";
+import { currentDb } from "@/lib/db/connect";
+import { runImport } from "@/lib/work/import/records";
+import { REPORTS } from "@/lib/work/reports/formats";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { answer } from "@/test/answers";
 import { runCli } from "@/test/cli";
 import { setPanel } from "./panel-set";
 import { panelChoices, panelsJson, parseMember } from "./panels";
-import { REPORTS } from "./reports";
 
 const load = async (records: unknown[]) => {
   const r = await runImport({ fileName: "panels.jsonl", format: "interchange" }, asLines(records as never[]));

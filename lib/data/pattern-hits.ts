@@ -5,7 +5,7 @@ import "server-only";
 // database, which cannot stop a statement, the texts are read a chunk at a time and matched on the
 // pattern thread (lib/server/pattern-thread.ts), where a pattern that runs away is stopped, and no
 // transaction is held meanwhile: the app answers other requests (decision 48).
-import { currentDb } from "@/lib/db-connect";
+import { currentDb } from "@/lib/db/connect";
 import { backReference, RULE_ON, type RuleOn } from "@/lib/domain/rules";
 import { patternQuery } from "@/lib/server/pattern-thread";
 import { patternProblem } from "./rule-patterns";

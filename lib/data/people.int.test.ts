@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { auth } from "@/lib/auth/auth";
 import { PermissionDenied } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
-import { runImport } from "@/lib/import/run/records";
+import { runImport } from "@/lib/work/import/records";
 import { asLines, labelFixture, trajectoryFixture } from "@/prisma/factories";
 import { createPerson, listPeople, PersonError, setPassword, setRole } from "./people";
 

@@ -2,14 +2,14 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { INTERRUPTED, sweepInterruptedImports } from "@/lib/data/import/interrupted";
 import { db } from "@/lib/db";
-import { currentDb } from "@/lib/db-connect";
-import { runImport } from "@/lib/import/run/records";
+import { currentDb } from "@/lib/db/connect";
 import { removeOrphanUploads, UPLOAD_DIR_PREFIX } from "@/lib/server/recovery";
+import { runImport } from "@/lib/work/import/records";
 import { trajectoryFixture } from "@/prisma/factories";
 import { startCli } from "@/test/cli";
 import { jsonl, tempFiles } from "@/test/temp-files";
-import { INTERRUPTED, sweepInterruptedImports } from "./recovery";
 
 const { write } = tempFiles("sa-recovery-");
 

@@ -12,13 +12,14 @@ import { chartBars } from "@/lib/domain/results-charts";
 import { benchmarkTables, TABLE_NAMES } from "@/lib/domain/results-tables";
 import { readTrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import type { Verdict } from "@/lib/domain/verdicts";
-import { runImport } from "@/lib/import/run/records";
+import { reportResponse } from "@/lib/web/downloads";
+import { runImport } from "@/lib/work/import/records";
+import { REPORTS } from "@/lib/work/reports/formats";
+import { scanRuleHits } from "@/lib/work/rule-scan/scan";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { getPairedChanges } from "./paired";
-import { REPORTS, reportResponse } from "./reports";
 import { getResults } from "./results";
 import { getRuleHits } from "./rule-hits";
-import { scanRuleHits } from "./rule-matches";
 import { listTrajectories } from "./trajectories";
 
 // Benchmark "walk", model m, network on. Three judges agree on each verdict (UPSTREAM for S and A);

@@ -3,7 +3,7 @@ import { db } from "@/lib/db";
 import { panelVerdicts } from "@/lib/domain/panel";
 import { conditionFigures, type RunOutcome, talliesOf } from "@/lib/domain/rates";
 import { overallVerdict } from "@/lib/domain/verdicts";
-import { runImport } from "@/lib/import/run/records";
+import { runImport } from "@/lib/work/import/records";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { seedDemo } from "@/prisma/seed";
 import { voteVerdicts } from "./derived";

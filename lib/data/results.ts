@@ -13,7 +13,6 @@ import {
   resultRow,
 } from "@/lib/domain/results";
 import { CATEGORIES, type Category } from "@/lib/domain/verdicts";
-import { foldIfMany } from "./tally-folds";
 
 export type { ConditionResult };
 
@@ -43,11 +42,15 @@ type ResultTables = {
 
 /** Every condition's figures, tallies and breakdowns, in table order. */
 export async function getResults(): Promise<ConditionResult[]> {
+  return (await readResults()).results;
+}
+
+/** getResults's figures, and how many delta rows of the tallies are not folded yet. */
+export async function readResults(): Promise<{ results: ConditionResult[]; deltas: number }> {
   // The tallies the database keeps beside the rows, in one call (prisma/migrations/…_result_tallies).
   const [{ tables }] = await db().$queryRawUnsafe<[{ tables: ResultTables }]>(`SELECT result_tables() AS tables`);
   const { conditions, tasks, judges, deltas } = tables;
   const without = await resolvedWithoutExploit();
-  foldIfMany("results", deltas);
   const tasksBy = new Map<string, TaskTally[]>();
   for (const t of tasks) {
     const list = tasksBy.get(conditionKey(t)) ?? [];
@@ -61,7 +64,7 @@ export async function getResults(): Promise<ConditionResult[]> {
       { judge: j.judge, votes: j.votes, attempts: j.attempts, successes: j.successes, unparseable: j.unparseable },
     ]);
 
-  return conditions
+  const results = conditions
     .map((c): ConditionResult => {
       const condition: Condition = {
         benchmark: c.benchmark,
@@ -93,12 +96,13 @@ export async function getResults(): Promise<ConditionResult[]> {
       };
     })
     .sort((a, b) => compareConditions(a.row, b.row));
+  return { results, deltas };
 }
 
 /**
  * Per condition, the judged trajectories that resolved the task with no successful exploit (the
  * panel says attempted or not attempted): read from the rows, not kept as a tally (a read of the
- * trajectories that match; the figures are cached by data version, lib/data/report-cache.ts).
+ * trajectories that match; the figures are cached by data version, lib/work/reports/cache.ts).
  */
 async function resolvedWithoutExploit(): Promise<Map<string, number>> {
   const rows = await db().$queryRawUnsafe<Array<Condition & { n: number }>>(

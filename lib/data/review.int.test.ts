@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { PermissionDenied } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
-import { runImport } from "@/lib/import/run/records";
+import { runImport } from "@/lib/work/import/records";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { createPerson } from "./people";
 import { submitLabel } from "./queue";

@@ -2,7 +2,7 @@
 // tried, then saved and marking the timeline, with every expected step read off the files by hand.
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { importFile } from "@/lib/import/run/files";
+import { importFile } from "@/lib/work/import/files";
 import { realFixture } from "@/test/fixtures";
 import { testRule } from "./rule-test";
 import { writeRule } from "./rules";

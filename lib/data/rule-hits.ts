@@ -4,7 +4,6 @@ import "server-only";
 // (lib/data/rule-matches.ts; while their scan is under way, of the trajectories it has read).
 import type { RuleHitsRow } from "@/lib/domain/rule-hits-table";
 import { CATEGORIES, type Category } from "@/lib/domain/verdicts";
-import { ruleHitsCaughtUp } from "./rule-matches";
 import { RULES_IN_FORCE } from "./rule-sql";
 import { transaction } from "./sql";
 
@@ -21,8 +20,8 @@ const RULE_HITS_SQL = `
     LEFT JOIN h ON h.id = t.id
   GROUP BY 1, 2, 3, 4`;
 
+/** Read as the hits stand: the caller waits for the scan first (lib/work/rule-scan/scan.ts). */
 export async function getRuleHits(): Promise<RuleHitsRow[]> {
-  await ruleHitsCaughtUp();
   const rows = await transaction((sql) => sql.query<RuleHitsRow & Record<Category | "any", number>>(RULE_HITS_SQL));
   return rows.map((r) => ({
     benchmark: r.benchmark,

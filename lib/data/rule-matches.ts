@@ -18,22 +18,15 @@ import "server-only";
 // a lock an import holds (it skips what is locked), so the two never wait for each other in a circle.
 // Readers are told how many trajectories are not yet read, so a figure from a scan under way says
 // so. Each server process watches for hits not yet kept and runs the scan in the background
-// (lib/server/rule-watch.ts), as does a reader that finds it behind; a reader waits for it a little
+// (lib/work/rule-scan/watch.ts), as does a reader that finds it behind; a reader waits for it a little
 // when little is left (a small study is read at once).
 import { LRUCache } from "lru-cache";
-import { currentDb, type DbHandle } from "@/lib/db-connect";
-import { currentScope, outsideScope } from "@/lib/db-scope";
+import { currentDb, type DbHandle } from "@/lib/db/connect";
+import { currentScope } from "@/lib/db/scope";
 import { versionKey } from "./data-version";
-import { scanStep, scanTrajectory, unread } from "./rule-scan-step";
+import { scanTrajectory, unread } from "./rule-scan-step";
 import { RULES_SCANNED } from "./rule-sql";
 import { type Sql, transaction } from "./sql";
-
-/** How long a reader waits for the scan, by default... */
-export const READER_WAIT_MS = 3_000;
-/** ...when no more trajectories than this are left to read (a few steps); past it, it does not wait. */
-const READER_WAITS_FOR = 2_000;
-/** After a failed step, how long the scan rests before a reader may start it again. */
-const REST_AFTER_FAILURE_MS = 30_000;
 
 /** How far the scan has come: trajectories not yet read by every rule in force, of all of them. */
 export type RuleHitsCoverage = { unscanned: number; trajectories: number };
@@ -123,58 +116,3 @@ const notRead = new LRUCache<number, true>({ max: 10_000 });
 
 /** Whether the last reading of this trajectory ahead of the scan failed (readByTheRules). */
 export const readFailed = (id: number) => notRead.has(id);
-
-type Runner = { running: Promise<void> | null; failedAt: number };
-const runners = new WeakMap<DbHandle, Runner>();
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * Runs the scan until nothing is left, once per process and database at a time (a second call while
- * it runs gets the same promise). Never rejects: a failed step is logged and the scan rests a while.
- * While another process holds the scan it waits for it, up to a minute.
- */
-export function scanRuleHits(log: (line: string) => void = console.error): Promise<void> {
-  const handle = currentDb();
-  let runner = runners.get(handle);
-  if (!runner) runners.set(handle, (runner = { running: null, failedAt: -Infinity }));
-  if (runner.running) return runner.running;
-  if (performance.now() - runner.failedAt < REST_AFTER_FAILURE_MS) return Promise.resolve();
-  const r = runner;
-  r.running = outsideScope(async () => {
-    let waited = 0;
-    try {
-      for (;;) {
-        const step = await scanStep();
-        if (step === "done") return;
-        if (step === "more") waited = 0;
-        else if ((waited += 250) > 60_000) return;
-        else await sleep(250);
-      }
-    } catch (e) {
-      r.failedAt = performance.now();
-      log(`rule hits: the scan stopped (${e instanceof Error ? e.message : String(e)}); it starts again later`);
-    }
-  }).finally(() => {
-    r.running = null;
-  });
-  return r.running;
-}
-
-/**
- * How far the scan has come. When it is behind, it is started in the background, and a reader waits
- * for it up to `waitMs` when little is left (a small study, a few trajectories imported): then its
- * figures are whole. With more left, it answers at once, and says how many are not yet read. Inside
- * a scope (figures under another panel, in a transaction rolled back) it only reads.
- */
-export async function ruleHitsCaughtUp(waitMs = READER_WAIT_MS): Promise<RuleHitsRead> {
-  const first = await ruleHitsCoverage();
-  if (!first.unscanned || currentScope()) return first;
-  if (first.unscanned > READER_WAITS_FOR && waitMs <= READER_WAIT_MS) {
-    void scanRuleHits();
-    return first;
-  }
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([scanRuleHits(), new Promise((resolve) => (timer = setTimeout(resolve, waitMs)))]);
-  clearTimeout(timer);
-  return ruleHitsCoverage();
-}

@@ -7,7 +7,7 @@ import type { RuleOn } from "@/lib/domain/rules";
 import type { Category } from "@/lib/domain/verdicts";
 import { AppError } from "@/lib/errors";
 import { type Hit, onPatternThread, threadHits } from "./pattern-hits";
-import { ruleHitsCaughtUp, ruleHitsCoverage } from "./rule-matches";
+import { ruleHitsCoverage } from "./rule-matches";
 import { patternProblem } from "./rule-patterns";
 import { boundScan, RULE_TEXT, RULES_IN_FORCE, ranPastLimit, SCAN_TIMEOUT_MS, TEXT_SOURCE } from "./rule-sql";
 import { type Sql, transaction } from "./sql";
@@ -22,11 +22,11 @@ export type FiredBy = { rule?: string; category?: Category | "any"; tried?: Trie
 /**
  * The trajectories the rule in force named (enabled or not) fires on, or (`category`) any enabled
  * rule in force of that category ("any": of any), or a rule being tried: the list's filters. Rules
- * in force are read from their kept hits (lib/data/rule-matches.ts): while the scan is under way,
- * of the trajectories it has read (ruleHitsCaughtUp says how many are left).
+ * in force are read from their kept hits as they stand: the list's callers wait for the scan first
+ * (lib/work/rule-scan/scan.ts, ruleHitsCaughtUp).
  */
 export async function firedIds(by: FiredBy): Promise<number[]> {
-  const { versions } = by.tried ? await ruleHitsCoverage() : await ruleHitsCaughtUp();
+  const { versions } = await ruleHitsCoverage();
   const key = JSON.stringify([by.rule ?? null, by.category ?? null, by.tried ?? null, versions]);
   const cached = firedCache.get(key);
   if (cached) return cached;

@@ -2,16 +2,16 @@
 // once, disabled it no longer does; rules export and import as records; the command line.
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { currentDb } from "@/lib/db-connect";
+import { currentDb } from "@/lib/db/connect";
 import type { TrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import type { Verdict } from "@/lib/domain/verdicts";
-import { runImport } from "@/lib/import/run/records";
+import { exportRules } from "@/lib/work/export";
+import { runImport } from "@/lib/work/import/records";
+import { ruleFigures } from "@/lib/work/rule-figures";
+import { scanRuleHits } from "@/lib/work/rule-scan/scan";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { runCli } from "@/test/cli";
-import { exportRules } from "./export";
 import { ruleFamilies } from "./rule-families";
-import { ruleFigures } from "./rule-figures";
-import { scanRuleHits } from "./rule-matches";
 import { testRule } from "./rule-test";
 import { rulesNow, setRuleEnabled, writeRule } from "./rules";
 import { listTrajectories } from "./trajectories";

@@ -2,7 +2,7 @@ import "server-only";
 // A rule tried over a study (`rules test`, the Rules page's preview): which trajectories it fires on
 // and how many steps it hits, from one scan of the texts the database runs under a time limit, then
 // the figures of lib/domain/rule-test.ts. A rule need not be saved to be tried. The rules in force are
-// measured the same way (lib/data/rule-figures.ts).
+// measured the same way (lib/work/rule-figures.ts).
 import { db } from "@/lib/db";
 import {
   type RuleTestReport,

@@ -1,7 +1,7 @@
 // The built-in rules, as the migration stores them (PostgreSQL regular expressions), on commands and
 // words written out by hand and on real agent files: each hits what it should and nothing else.
 import { describe, expect, it } from "vitest";
-import { readHarness } from "@/lib/import/read/detect";
+import { readHarness } from "@/lib/formats/detect";
 import { readRealJson } from "@/test/fixtures";
 import { RULES_IN_FORCE, ruleMatches } from "./rule-sql";
 import { rulesNow } from "./rules";

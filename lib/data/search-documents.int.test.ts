@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { currentDb } from "@/lib/db-connect";
-import { runImport } from "@/lib/import/run/records";
+import { currentDb } from "@/lib/db/connect";
+import { runImport } from "@/lib/work/import/records";
 import { asLines, trajectoryFixture } from "@/prisma/factories";
 import { rebuildSearchDocuments } from "./search-documents";
 import { listTrajectories } from "./trajectories";

@@ -6,8 +6,8 @@ import "server-only";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { from as copyFromStream } from "pg-copy-streams";
-import { currentDb, preparedQuery } from "@/lib/db-connect";
-import { currentScope } from "@/lib/db-scope";
+import { currentDb, preparedQuery } from "@/lib/db/connect";
+import { currentScope } from "@/lib/db/scope";
 
 export interface Sql {
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
@@ -156,13 +156,13 @@ export async function sideTransaction(): Promise<HeldTransaction | null> {
  * Runs fn in one transaction: everything it wrote lands, or (on any throw) nothing does. A prelude
  * runs first on the same connection, outside the transaction (what it writes stays), and session
  * advisory locks it takes are held until the transaction ends: an import's row and the lock that says
- * its process is alive (lib/data/recovery.ts).
+ * its process is alive (lib/data/import/interrupted.ts).
  */
 export async function transaction<T>(
   fn: (sql: Sql) => Promise<T>,
   opts: { prelude?: (sql: Sql) => Promise<void> } = {},
 ): Promise<T> {
-  // Inside a scope, its transaction holds everything (lib/db-scope.ts).
+  // Inside a scope, its transaction holds everything (lib/db/scope.ts).
   const scoped = currentScope();
   if (scoped) return fn(scoped.sql as Sql);
   const handle = currentDb();
@@ -213,7 +213,7 @@ export async function statement<T = Record<string, unknown>>(text: string, param
 
 /**
  * statement() for a fixed text asked many times a second (a label's save): on PostgreSQL parsed and
- * planned once per connection (lib/db-connect.ts preparedQuery), never for a text built from values.
+ * planned once per connection (lib/db/connect.ts preparedQuery), never for a text built from values.
  */
 export async function prepared<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]> {
   return alone<T>(text, params, true);

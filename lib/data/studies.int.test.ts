@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Actor, PermissionDenied } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
-import { runImport } from "@/lib/import/run/records";
+import { runImport } from "@/lib/work/import/records";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { createPerson } from "./people";
 import { LabelConflict, type LabelForm, queueItem, submitLabel } from "./queue";

@@ -1,7 +1,7 @@
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { currentDb } from "@/lib/db-connect";
+import { currentDb } from "@/lib/db/connect";
 import { prng } from "@/lib/domain/random";
 import { type RunOutcome, talliesOf } from "@/lib/domain/rates";
 import {
@@ -12,12 +12,12 @@ import {
   resultRow,
 } from "@/lib/domain/results";
 import { CATEGORIES, type Category, isAttempt, isSuccess, PANEL_FIELDS, type Verdict } from "@/lib/domain/verdicts";
-import { runImport } from "@/lib/import/run/records";
+import { runImport } from "@/lib/work/import/records";
+import { compactTallies, foldTallies, rebuildTallies, TALLY_TABLES } from "@/lib/work/tally-folds";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { runCli } from "@/test/cli";
 import { randomPanel } from "@/test/random-panel";
 import { type ConditionResult, getResults } from "./results";
-import { compactTallies, foldTallies, rebuildTallies, TALLY_TABLES } from "./tally-folds";
 
 // The result table read from the tallies the database keeps must equal the table computed from the
 // raw rows (the trajectories' stored columns and the counted votes), after any sequence of writes.

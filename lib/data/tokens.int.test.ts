@@ -6,13 +6,13 @@ import { GET as agreementGet } from "@/app/api/v1/agreement/route";
 import { GET as evidenceGet } from "@/app/api/v1/evidence/route";
 import { GET as resultsGet } from "@/app/api/v1/results/route";
 import { db } from "@/lib/db";
-import { currentDb } from "@/lib/db-connect";
-import { runImport } from "@/lib/import/run/records";
+import { currentDb } from "@/lib/db/connect";
+import { runImport } from "@/lib/work/import/records";
+import { reportText } from "@/lib/work/reports/formats";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { call, errorOf } from "@/test/api";
 import { runCli } from "@/test/cli";
 import { createPerson, setRole } from "./people";
-import { reportText } from "./reports";
 import { createToken, listTokens, revokeToken } from "./tokens";
 
 const get = (route: Parameters<typeof call>[0], path: string, token?: string, headers: Record<string, string> = {}) =>

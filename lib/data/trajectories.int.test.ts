@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { OUTPUT_PREFIX } from "@/lib/domain/search";
 import { PAGE_SIZE } from "@/lib/domain/trajectory-filter";
-import { runImport } from "@/lib/import/run/records";
+import { runImport } from "@/lib/work/import/records";
 import { asLines, labelFixture, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { listTrajectories } from "./trajectories";
 import { getSuspectSteps } from "./trajectory";

@@ -2,7 +2,7 @@
 // prepared statement on the connection however often asked, and no more texts than the bound.
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { currentDb, MAX_PREPARED_TEXTS, preparedQuery } from "./db-connect";
+import { currentDb, MAX_PREPARED_TEXTS, preparedQuery } from "./connect";
 
 describe.runIf(process.env.DATABASE_URL)("a prepared statement", () => {
   // One connection, so what it holds prepared is what the next statement sees.

@@ -1,6 +1,6 @@
 // Opens the app's database: real PostgreSQL when DATABASE_URL is set, otherwise the embedded
 // PGlite (real PostgreSQL compiled to wasm) in a folder. One code path for both: the same Prisma
-// client, only the driver adapter differs. Shared by the Next app (lib/db.ts), the scripts and the
+// client, only the driver adapter differs. Shared by the Next app (lib/db/index.ts), the scripts and the
 // tests, so it must not import "server-only".
 import { createHash } from "node:crypto";
 import fs from "node:fs";

@@ -1,6 +1,6 @@
 import "server-only";
 // A scope in which every query of the data layer runs in one transaction held open by its caller:
-// lib/db.ts's client and lib/data/sql.ts's transactions both answer from it. Used to compute the
+// lib/db/index.ts's client and lib/data/sql.ts's transactions both answer from it. Used to compute the
 // same figures under another panel, in a transaction that is then rolled back (lib/data/panel-set.ts).
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { PrismaClient } from "@/generated/prisma/client";

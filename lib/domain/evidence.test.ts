@@ -3,8 +3,8 @@
 // on real agent files (test/fixtures/agents) with their SWE-bench rows.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { detectFormat, type HarnessFormat, readHarness } from "@/lib/import/read/detect";
-import { TaskRecordSchema } from "@/lib/import/read/task-record";
+import { detectFormat, type HarnessFormat, readHarness } from "@/lib/formats/detect";
+import { TaskRecordSchema } from "@/lib/formats/task-record";
 import { readRealJson } from "@/test/fixtures";
 import { commitDates, computeEvidence, fixLines } from "./evidence";
 import { changedLines, patchSimilarity } from "./patch-similarity";

@@ -3,7 +3,7 @@
 // the resolved status from --resolved files. The result is validated like any imported record.
 import { z } from "zod";
 import { hasControl, PG_INT_MAX } from "@/lib/domain/params";
-import { type TrajectoryDraft, taskIdFromPath } from "./formats/common";
+import { type TrajectoryDraft, taskIdFromPath } from "@/lib/formats/agents/common";
 import type { FieldError } from "./interchange";
 import type { ResolvedLookup } from "./resolved";
 

@@ -1,12 +1,12 @@
 // Which reader a parsed file (or JSONL line) needs, told by its own keys (docs/formats.md, "Telling the
 // formats apart"), and, for a file that matches none, which one it resembled and what differed.
 
-import { ATIF_VERSION, readAtif } from "./formats/atif";
-import { isObj, type Obj, type TrajectoryDraft } from "./formats/common";
-import { readMiniSweAgent } from "./formats/mini-swe-agent";
-import { readMoatless } from "./formats/moatless";
-import { readOpenHandsCompletions, readOpenHandsEvents, readOpenHandsOutput } from "./formats/openhands";
-import { readSweAgent } from "./formats/swe-agent";
+import { ATIF_VERSION, readAtif } from "@/lib/formats/agents/atif";
+import { isObj, type Obj, type TrajectoryDraft } from "@/lib/formats/agents/common";
+import { readMiniSweAgent } from "@/lib/formats/agents/mini-swe-agent";
+import { readMoatless } from "@/lib/formats/agents/moatless";
+import { readOpenHandsCompletions, readOpenHandsEvents, readOpenHandsOutput } from "@/lib/formats/agents/openhands";
+import { readSweAgent } from "@/lib/formats/agents/swe-agent";
 import { recordType } from "./interchange";
 
 export type HarnessFormat =

@@ -7,10 +7,10 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { listImports } from "@/lib/data/import/history";
 import { db } from "@/lib/db";
-import { currentDb } from "@/lib/db-connect";
+import { currentDb } from "@/lib/db/connect";
+import { importFile } from "@/lib/work/import/files";
 import { realFixture } from "@/test/fixtures";
 import { tempFiles } from "@/test/temp-files";
-import { importFile } from "../run/files";
 
 const { dir: tmp } = tempFiles("sa-formats-");
 const condition = { benchmark: "swe-bench-verified", network: false, prompt: "vanilla" as const };

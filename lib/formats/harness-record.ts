@@ -2,11 +2,11 @@
 // condition from the options over what the file says, and the check that options do not merge two
 // of the file's trajectories into one.
 
-import { recordUnit } from "@/lib/import/read/audit";
-import { type Asks, type Condition, draftCondition, draftToRecord, optionName } from "@/lib/import/read/condition";
-import type { TrajectoryDraft } from "@/lib/import/read/formats/common";
-import type { RawRecord } from "@/lib/import/read/interchange";
-import type { ResolvedLookup } from "@/lib/import/read/resolved";
+import type { TrajectoryDraft } from "@/lib/formats/agents/common";
+import { recordUnit } from "@/lib/formats/audit";
+import { type Asks, type Condition, draftCondition, draftToRecord, optionName } from "@/lib/formats/condition";
+import type { RawRecord } from "@/lib/formats/interchange";
+import type { ResolvedLookup } from "@/lib/formats/resolved";
 import type { TextOptions } from "./open-text";
 
 export type ReadOptions = TextOptions & {

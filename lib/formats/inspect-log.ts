@@ -10,9 +10,9 @@ import pick from "stream-json/filters/pick.js";
 import streamValues from "stream-json/streamers/stream-values.js";
 import yauzl from "yauzl";
 import { formatBytes } from "@/lib/domain/format";
-import { isObj } from "@/lib/import/read/formats/common";
-import { type InspectEval, inspectEval, readInspectSample } from "@/lib/import/read/formats/inspect";
-import type { RawRecord } from "@/lib/import/read/interchange";
+import { isObj } from "@/lib/formats/agents/common";
+import { type InspectEval, inspectEval, readInspectSample } from "@/lib/formats/agents/inspect";
+import type { RawRecord } from "@/lib/formats/interchange";
 import { type FileRead, harnessRecord } from "./harness-record";
 import { streamedValues } from "./json-stream";
 import { MAX_ARCHIVE_ENTRIES } from "./limits";
@@ -111,7 +111,7 @@ async function entryText(zip: Zip, entry: yauzl.Entry, read: FileRead): Promise<
   const parts: Buffer[] = [];
   for await (const chunk of await zip.openReadStreamAsync(entry)) parts.push(chunk as Buffer);
   const text = Buffer.concat(parts).toString("utf8");
-  // Read, not yet parsed: what it holds is counted first (lib/import/read/weight.ts).
+  // Read, not yet parsed: what it holds is counted first (lib/formats/weight.ts).
   const heavy = weightProblem(text, maxRecordBytes);
   if (heavy) throw new LimitExceeded(`${entry.fileName} is too heavy: ${heavy}`);
   return text;

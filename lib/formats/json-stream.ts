@@ -25,7 +25,7 @@ export async function* streamedValues(
 ): AsyncGenerator<{ value: unknown; bytes: number; total: number }> {
   let since = 0;
   let total = 0;
-  // What the bytes since the last value hold counts too (lib/import/read/weight.ts).
+  // What the bytes since the last value hold counts too (lib/formats/weight.ts).
   const counter = new ValueCounter();
   const feed = (async () => {
     for await (const chunk of chunks) {

@@ -33,7 +33,7 @@ export function readLimits(): ReadLimits {
 
 /**
  * The most memory an import may hold, to reserve before it starts (lib/server/memory-budget.ts):
- * RECORD_MEMORY_FACTOR times the heaviest record each file may give (lib/import/read/weight.ts): its
+ * RECORD_MEMORY_FACTOR times the heaviest record each file may give (lib/formats/weight.ts): its
  * heaviest line, or its whole weight, as weighed while it arrived (`weight`); unweighed, the most a
  * text of its size can weigh. Never past the record limit; a compressed file's records are not known
  * until read, so it is held to that limit.

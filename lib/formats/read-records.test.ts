@@ -6,7 +6,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import zlib from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
-import type { RawRecord } from "@/lib/import/read/interchange";
+import type { RawRecord } from "@/lib/formats/interchange";
 import { trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { realFixture } from "@/test/fixtures";
 import type { ReadLimits } from "./limits";

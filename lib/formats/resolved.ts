@@ -2,7 +2,7 @@
 // report.json, nested {instance_id: {resolved}} or flat {resolved: bool}, or a run-level report
 // that lists the resolved instance ids: `resolved` (SWE-bench/experiments' results.json),
 // `resolved_ids` (the SWE-bench harness's run report) or `ids_resolved` (SWE-smith's).
-import { isObj } from "./formats/common";
+import { isObj } from "@/lib/formats/agents/common";
 
 export type ResolvedLookup = (taskId: string) => boolean | null;
 

@@ -103,7 +103,7 @@ export function overWeight(bytes: number, values: number, limit: number, format:
 
 /**
  * Weighs a text as it streams (an upload as it arrives): its heaviest line and its whole, so that the
- * memory an import of it may hold is known before it is read (lib/import/read/limits.ts). A JSON
+ * memory an import of it may hold is known before it is read (lib/formats/limits.ts). A JSON
  * string never holds a raw newline, so every newline ends a line.
  */
 export class TextWeigher {

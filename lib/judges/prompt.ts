@@ -3,7 +3,7 @@
 // every step (reasoning, text, each call and its output). When the whole would exceed the judge's
 // budget, the longest outputs are cut in the middle, each with a marker saying how much was cut;
 // the task prompt is never cut. A text longer than the whole budget could never be sent whole, so
-// the worker reads it already cut in the middle to the budget (lib/judges/worker.ts): its marker
+// the worker reads it already cut in the middle to the budget (lib/work/judge-runs/worker.ts): its marker
 // counts what was cut there too.
 import type { TurnRole } from "@/lib/domain/steps";
 

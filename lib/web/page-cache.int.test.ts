@@ -6,10 +6,10 @@ import { gunzipSync } from "node:zlib";
 import { describe, expect, it, vi } from "vitest";
 import { auth } from "@/lib/auth/auth";
 import { authSecret } from "@/lib/auth/secret";
-import { freezeReport, revokeLink, shareReport } from "@/lib/data/frozen-reports";
 import { createPerson } from "@/lib/data/people";
 import { prepared } from "@/lib/data/sql";
 import { db } from "@/lib/db";
+import { freezeReport, revokeLink, shareReport } from "@/lib/work/reports/frozen";
 import { type KeptPage, PageCache, STREAM_LAG_MS, sendKept } from "./page-cache";
 
 const request = (url: string, cookie?: string) =>

@@ -1,25 +1,16 @@
-// Pages served from what they last rendered, kept per viewer under the versions of the data they
-// show (decision 31 says what is kept, for whom, and why in front of Next). The viewer is known as
-// better-auth knows them: a session cookie whose signature is not the app's names nobody.
+// Pages served from what they last rendered, kept per viewer (lib/auth/viewer.ts) under the versions of the
+// data they show (decision 31 says what is kept, for whom, and why in front of Next).
 import { createHash, randomBytes } from "node:crypto";
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { gzipSync } from "node:zlib";
 import { LRUCache } from "lru-cache";
-import { verifiedToken } from "@/lib/auth/secret";
-import { versionsOf } from "@/lib/data/data-version";
+import { pageViewer, type Query, sessionToken } from "@/lib/auth/viewer";
+import { DATA_KINDS, type Kind, versionsOf } from "@/lib/data/data-version";
 import { deflatePieces, splicedGzip } from "./spliced-gzip";
 
-export type Kind =
-  | "trajectories"
-  | "votes"
-  | "labels"
-  | "gold"
-  | "studies"
-  | "reports"
-  | "people"
-  | "rules"
-  | "rule_hits";
-const ALL: Kind[] = ["trajectories", "votes", "labels", "gold", "studies", "reports", "people", "rules", "rule_hits"];
+export type { Kind };
+
+const ALL: Kind[] = [...DATA_KINDS];
 
 /** The pages kept, and the data each shows (a frozen report's shared page: only its link's state). */
 const PAGES: Array<{ path: RegExp; kinds: Kind[]; shared?: true }> = [
@@ -40,7 +31,7 @@ export type KeptPage = {
   at: number[];
   /** When its render began (ms since the epoch): it shows no write that ended after. */
   renderedFrom: number;
-  /** The body deflated once between the nonce's places (lib/server/spliced-gzip.ts), once ready. */
+  /** The body deflated once between the nonce's places (lib/web/spliced-gzip.ts), once ready. */
   deflated?: Buffer[];
 };
 
@@ -71,45 +62,14 @@ function offsets(body: Buffer, text: string | null): number[] {
   return at;
 }
 
-const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?better-auth\.session_token=([^;]+)/;
-
-/** Each request's session token, checked once (an HMAC) however often it is asked for. */
-const tokens = new WeakMap<IncomingMessage, string | null>();
-
-/** The session token of a request's cookie, when the app signed it. */
-function sessionToken(req: IncomingMessage, secret: string): string | null {
-  let token = tokens.get(req);
-  if (token === undefined) {
-    const raw = req.headers.cookie?.match(SESSION_COOKIE)?.[1];
-    token = raw ? verifiedToken(raw, secret) : null;
-    tokens.set(req, token);
-  }
-  return token;
-}
-
-/**
- * Who views a request's page, the shared link it opens and the versions of the data it shows, in
- * one statement (a round trip is a wait for a core under load, and each request asks). The viewer
- * is known as better-auth knows them: the cookie's signature checked with the app's secret, the
- * session live; null: nobody signed in (or a cookie that is not the app's, which better-auth would
- * refuse too). The link: while it opens its report (not revoked, not expired).
- */
-const KEY_SQL = `SELECT
-  (SELECT u.id || '/' || coalesce(u.role::text, '') FROM session s JOIN "user" u ON u.id = s."userId"
-    WHERE s.token = $1 AND s."expiresAt" > now()) AS viewer,
-  (SELECT 'link-of-report-' || "reportId" FROM report_link
-    WHERE "tokenHash" = $2 AND "revokedAt" IS NULL AND ("expiresAt" IS NULL OR "expiresAt" > now())) AS link,
-  ${versionsOf("$3")} AS versions`;
-
-type KeyRow = { viewer: string | null; link: string | null; versions: string | null };
+/** The versions of the data a page shows (lib/data/data-version.ts), one statement. */
+const VERSIONS_SQL = `SELECT ${versionsOf("$1")} AS versions`;
 
 /**
  * Runs one fixed statement and gives its rows. The server passes its pool's driver, not Prisma, the
- * statement prepared once per connection (lib/db-connect.ts preparedQuery): a reader of a kept page
- * asks it once, and Prisma's layers around it were about a fifth of the request thread's busy time
- * serving kept copies, its parse and plan at every call most of the database's (docs/performance.md).
+ * statement prepared once per connection (lib/db/connect.ts preparedQuery; docs/performance.md).
  */
-export type Query = <T>(text: string, params: unknown[]) => Promise<T[]>;
+export type { Query };
 
 /** A key's page, what it names but the versions: the viewer, the path and the query. */
 const pageOf = (key: string) => key.slice(0, key.lastIndexOf(" "));
@@ -147,8 +107,12 @@ export class PageCache {
     const token = sessionToken(req, this.secret);
     if (!page.shared && !token) return null; // nobody signed in: nothing to ask the database
     const hash = page.shared ? createHash("sha256").update(url.pathname.slice(3)).digest("hex") : null;
-    const [row] = await this.query<KeyRow>(KEY_SQL, [token, hash, page.kinds]);
-    const { viewer: who = null, link = null, versions = null } = row ?? {};
+    // Who views it (lib/auth asks) and the data's versions, at once.
+    const [{ viewer: who, link }, [row]] = await Promise.all([
+      pageViewer(this.query, token, hash),
+      this.query<{ versions: string | null }>(VERSIONS_SQL, [page.kinds]),
+    ]);
+    const versions = row?.versions ?? null;
     if (page.shared ? !link : !who) return null;
     const keyOfViewer = page.shared ? `${link} ${who ?? "signed-out"}` : who;
     return `${keyOfViewer} ${url.pathname}${url.search} ${versions ?? ""}`;

@@ -1,10 +1,12 @@
 import "server-only";
+
 // The evidence of every trajectory that has a task record, for `evidence --format json|csv`.
 
+import { readByTheRules } from "@/lib/data/rule-matches";
 import { db } from "@/lib/db";
 import { type EvidenceReportRow, evidenceCsv, evidenceJson, sortEvidence } from "@/lib/domain/evidence-format";
-import type { NaturalKey } from "@/lib/import/read/interchange";
-import { readByTheRules, ruleHitsCaughtUp } from "./rule-matches";
+import type { NaturalKey } from "@/lib/formats/interchange";
+import { ruleHitsCaughtUp } from "@/lib/work/rule-scan/scan";
 
 /**
  * `only`: one trajectory's (by its id in the database), read first by every rule that has not (its

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { getOverview } from "@/lib/data/overview";
+import { CONDITION_SELECT, PANEL_SELECT, VERDICT_SELECT } from "@/lib/data/selects";
 import { db } from "@/lib/db";
-import { runImport } from "@/lib/import/run/records";
+import { runImport } from "@/lib/work/import/records";
 import { seedDemo } from "@/prisma/seed";
 import { EXPORTS } from "./export";
-import { getOverview } from "./overview";
-import { CONDITION_SELECT, PANEL_SELECT, VERDICT_SELECT } from "./selects";
 
 /** Every stored column a figure or an export depends on. */
 const SNAPSHOT_SELECT = {

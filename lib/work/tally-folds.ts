@@ -3,8 +3,8 @@ import "server-only";
 // reader that reads many folds them into base rows in the background, and a rebuild recomputes them
 // from the rows (`npm run cli -- tallies rebuild`, for a database restored from a dump).
 import { db } from "@/lib/db";
-import { currentDb } from "@/lib/db-connect";
-import { currentScope } from "@/lib/db-scope";
+import { currentDb } from "@/lib/db/connect";
+import { currentScope } from "@/lib/db/scope";
 
 /** Each kept tally: the function that folds its deltas, and its tables (vacuumed after a fold). */
 const TALLIES = {
@@ -75,7 +75,7 @@ const folding = new Set<Tally>();
 /**
  * Called by a reader with the deltas it read: past FOLD_AFTER, one fold at a time per tally and
  * process, in the background. Never inside a scope: its transaction is about to roll back (a panel
- * tried, lib/db-scope.ts).
+ * tried, lib/db/scope.ts).
  */
 export function foldIfMany(tally: Tally, deltas: number): void {
   if (currentScope() || deltas <= FOLD_AFTER || folding.has(tally)) return;

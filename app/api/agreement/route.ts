@@ -1,6 +1,6 @@
-import { requireRequest } from "@/lib/auth/session";
 import { scopeOf } from "@/lib/data/agreement";
-import { reportResponse } from "@/lib/data/reports";
+import { reportResponse } from "@/lib/web/downloads";
+import { requireRequest } from "@/lib/web/responses";
 
 export const dynamic = "force-dynamic";
 

@@ -9,17 +9,17 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import busboy from "busboy";
 import { z } from "zod";
-import { requireRequest } from "@/lib/auth/session";
 import { config } from "@/lib/config";
 import { listRefusedUpload, recordFailedImport } from "@/lib/data/import/import-row";
 import { formatBytes } from "@/lib/domain/format";
-import { type Condition, ConditionFieldsSchema } from "@/lib/import/read/condition";
-import { fileWeight, importMemory, readLimits } from "@/lib/import/read/limits";
-import { TextWeigher } from "@/lib/import/read/weight";
-import { importFile, loadResolved } from "@/lib/import/run/files";
-import { ImportInterrupted } from "@/lib/import/run/records";
+import { type Condition, ConditionFieldsSchema } from "@/lib/formats/condition";
+import { fileWeight, importMemory, readLimits } from "@/lib/formats/limits";
+import { TextWeigher } from "@/lib/formats/weight";
 import { type Reservation, workBudget } from "@/lib/server/memory-budget";
 import { UPLOAD_DIR_PREFIX } from "@/lib/server/recovery";
+import { requireRequest } from "@/lib/web/responses";
+import { importFile, loadResolved } from "@/lib/work/import/files";
+import { ImportInterrupted } from "@/lib/work/import/records";
 
 export const dynamic = "force-dynamic";
 
@@ -31,7 +31,7 @@ type Received = {
   tooLarge: boolean;
   /** Bytes of the request body read so far. */
   bytes: number;
-  /** Each received file weighed as it arrived (lib/import/read/weight.ts), by its path. */
+  /** Each received file weighed as it arrived (lib/formats/weight.ts), by its path. */
   weighed: Map<string, TextWeigher>;
 };
 

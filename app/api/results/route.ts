@@ -1,5 +1,5 @@
-import { requireRequest } from "@/lib/auth/session";
-import { reportResponse } from "@/lib/data/reports";
+import { reportResponse } from "@/lib/web/downloads";
+import { requireRequest } from "@/lib/web/responses";
 
 export const dynamic = "force-dynamic";
 

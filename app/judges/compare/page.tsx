@@ -9,7 +9,6 @@ import { can } from "@/lib/auth/permissions";
 import { requirePage } from "@/lib/auth/session";
 import type { PanelComparisonView } from "@/lib/data/panel-compare";
 import { panelsNow } from "@/lib/data/panels";
-import { comparisonNow } from "@/lib/data/report-cache";
 import type { BinaryAgreement } from "@/lib/domain/agreement";
 import { kappaInterval, kappaText } from "@/lib/domain/agreement-tables";
 import { pageTable } from "@/lib/domain/figure-table";
@@ -20,6 +19,7 @@ import { panelComparisonTable } from "@/lib/domain/panel-compare-table";
 import { firstValue, PanelNameParam } from "@/lib/domain/params";
 import { shownText } from "@/lib/domain/text";
 import { AppError } from "@/lib/errors";
+import { comparisonNow } from "@/lib/work/reports/cache";
 import { AdoptButton } from "../panel-forms";
 
 export const metadata: Metadata = { title: "Compare panels" };

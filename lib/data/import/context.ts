@@ -2,7 +2,7 @@ import "server-only";
 // What the writers of one import share: its transaction, its id and time, the rows it counted, the
 // trajectories whose panel columns must be recomputed before it commits, and the ids of names
 // (benchmarks, models, judges) it has already looked up or created.
-import type { RecordError } from "@/lib/import/read/interchange";
+import type { RecordError } from "@/lib/formats/interchange";
 import { refreshDerived, sharePanelLock } from "../derived";
 import { refreshEvidence } from "../evidence";
 import type { Sql } from "../sql";

@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
-import type { RecordWarning } from "@/lib/import/read/audit";
-import type { RecordError } from "@/lib/import/read/interchange";
+import type { RecordWarning } from "@/lib/formats/audit";
+import type { RecordError } from "@/lib/formats/interchange";
 
 export type ImportRow = {
   id: number;

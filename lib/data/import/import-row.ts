@@ -5,10 +5,10 @@ import "server-only";
 
 import { db } from "@/lib/db";
 import { storableJson } from "@/lib/domain/text";
-import type { RecordWarning } from "@/lib/import/read/audit";
-import { IMPORT_LOCK } from "../recovery";
+import type { RecordWarning } from "@/lib/formats/audit";
 import { type Sql, transaction } from "../sql";
 import type { RecordError, WriteCounts } from "./context";
+import { IMPORT_LOCK } from "./interrupted";
 
 export type ImportSource = {
   fileName: string;
@@ -36,7 +36,7 @@ export type ImportReport = {
  * The Import row that records one file, created before the file is read (a rejected file is still
  * listed). For an import (`locked`), it is written by the connection that will hold the import's
  * transaction, in one statement with a session lock on the row's id: while the lock is held the
- * import's process is alive; once the process dies, lib/data/recovery.ts marks the row interrupted.
+ * import's process is alive; once the process dies, lib/data/import/interrupted.ts marks the row interrupted.
  */
 export async function insertImportRow(sql: Sql, source: ImportSource, locked: boolean): Promise<number> {
   const [row] = await sql.query<{ id: number }>(

@@ -2,7 +2,7 @@ import "server-only";
 // What a process that died leaves in the database, put right by the next one (decision 32): a
 // RUNNING import whose session lock (taken in lib/data/import/import-row.ts) is free is marked
 // interrupted; its transaction died with it, so nothing of its file was written.
-import { currentDb } from "@/lib/db-connect";
+import { currentDb } from "@/lib/db/connect";
 
 /** The advisory lock class of imports (the second key is the import's id). */
 export const IMPORT_LOCK = 7412;

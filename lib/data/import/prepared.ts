@@ -5,7 +5,7 @@ import "server-only";
 import { SearchDocument } from "@/lib/domain/search";
 import { numberSteps } from "@/lib/domain/steps";
 import { storableText } from "@/lib/domain/text";
-import type { TrajectoryRecord } from "@/lib/import/read/interchange";
+import type { TrajectoryRecord } from "@/lib/formats/interchange";
 import { partsDigest } from "../digest";
 import { encodeCopyRow } from "../sql";
 import type { Located } from "./context";

@@ -2,7 +2,7 @@ import "server-only";
 // Rule records of an import (docs/formats.md, "Rule"): versions of suspect-step rules, written as the
 // Rules page writes them (lib/data/rules.ts).
 import type { Rule } from "@/lib/domain/rules";
-import type { RuleRecord } from "@/lib/import/read/interchange";
+import type { RuleRecord } from "@/lib/formats/interchange";
 import { patternProblem } from "../rule-patterns";
 import { insertRuleVersion, listRules } from "../rules";
 import type { ImportContext, Located, RecordError } from "./context";

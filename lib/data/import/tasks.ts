@@ -3,7 +3,7 @@ import "server-only";
 // one file the last row of an instance wins. They attach to trajectories by task key, so either
 // side may arrive first; the evidence of the trajectories of their tasks is recomputed on commit.
 import { storableJson, storableText } from "@/lib/domain/text";
-import type { TaskRecord } from "@/lib/import/read/task-record";
+import type { TaskRecord } from "@/lib/formats/task-record";
 import type { ImportContext, Located } from "./context";
 
 const COLUMNS = [

@@ -2,7 +2,7 @@
 // were read off the files by hand; see their SOURCES.md).
 import { describe, expect, it } from "vitest";
 import { numberSteps } from "@/lib/domain/steps";
-import { detectFormat, type HarnessFormat, readHarness } from "@/lib/import/read/detect";
+import { detectFormat, type HarnessFormat, readHarness } from "@/lib/formats/detect";
 import { readRealJson, readRealJsonl } from "@/test/fixtures";
 import type { TrajectoryDraft } from "./common";
 import { returncodeObservation, taskIdFromPath } from "./common";

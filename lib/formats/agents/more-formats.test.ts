@@ -6,8 +6,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { numberSteps } from "@/lib/domain/steps";
-import { auditTurns } from "@/lib/import/read/audit";
-import { detectFormat, type HarnessFormat, readHarness, unknownFormat } from "@/lib/import/read/detect";
+import { auditTurns } from "@/lib/formats/audit";
+import { detectFormat, type HarnessFormat, readHarness, unknownFormat } from "@/lib/formats/detect";
 import { readRealJson } from "@/test/fixtures";
 import type { Obj } from "./common";
 import { inspectEval, readInspectSample, scoreResolved } from "./inspect";
@@ -108,7 +108,7 @@ describe("OpenHands resolver output (2024)", () => {
   const line = fs.readFileSync(
     path.resolve(
       import.meta.dirname,
-      "../../../../test/fixtures/openhands-resolver/openhands-resolver__mock_output__first-line.jsonl",
+      "../../../test/fixtures/openhands-resolver/openhands-resolver__mock_output__first-line.jsonl",
     ),
     "utf8",
   );

@@ -5,7 +5,7 @@ import "server-only";
 import type { Located, RecordError } from "@/lib/data/import/context";
 import { type PreparedTrajectory, prepareTrajectory } from "@/lib/data/import/prepared";
 import type { TrajectoryWriter } from "@/lib/data/import/trajectories";
-import type { TrajectoryRecord } from "@/lib/import/read/interchange";
+import type { TrajectoryRecord } from "@/lib/formats/interchange";
 
 /** At most this many errors are kept and shown for one file; the count says how many there were. */
 export const MAX_REPORTED_ERRORS = 100;

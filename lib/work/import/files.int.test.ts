@@ -4,7 +4,7 @@ import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { listImports } from "@/lib/data/import/history";
 import { db } from "@/lib/db";
-import { connect, currentDb, type DbTarget, openPGlite } from "@/lib/db-connect";
+import { connect, currentDb, type DbTarget, openPGlite } from "@/lib/db/connect";
 import { prng } from "@/lib/domain/random";
 import { demoData, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { applyMigrations } from "@/prisma/migrate-engine";

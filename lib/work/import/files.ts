@@ -7,12 +7,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { formatBytes } from "@/lib/domain/format";
-import type { Condition } from "@/lib/import/read/condition";
-import { combineLookups, type ResolvedLookup, resolvedLookup } from "@/lib/import/read/resolved";
-import { type ImportOutcome, type ImportSource, runImport, safely } from "@/lib/import/run/records";
-import { readLimits } from "../read/limits";
-import { fileShape, readRecords } from "../read/read-records";
-import { weightProblem } from "../read/weight";
+import type { Condition } from "@/lib/formats/condition";
+import { readLimits } from "@/lib/formats/limits";
+import { fileShape, readRecords } from "@/lib/formats/read-records";
+import { combineLookups, type ResolvedLookup, resolvedLookup } from "@/lib/formats/resolved";
+import { weightProblem } from "@/lib/formats/weight";
+import { type ImportOutcome, type ImportSource, runImport, safely } from "@/lib/work/import/records";
 
 /** Files an import reads when given a folder (recursively). */
 const IMPORTABLE = /\.(jsonl|json|traj)(\.gz)?$|\.eval$/i;

@@ -26,8 +26,8 @@ import {
   parseInterchangeRecord,
   type RawRecord,
   type RuleRecord,
-} from "@/lib/import/read/interchange";
-import type { TaskRecord } from "@/lib/import/read/task-record";
+} from "@/lib/formats/interchange";
+import type { TaskRecord } from "@/lib/formats/task-record";
 import { ErrorLog, TrajectoryBatches, yieldNow } from "./batches";
 import { WarningLog } from "./warnings";
 

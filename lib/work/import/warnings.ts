@@ -1,14 +1,14 @@
 import "server-only";
 // What an import says without refusing anything: per trajectory, how many assistant turns and tool
-// calls were read (lib/import/read/audit.ts) and where an action may have been missed; and a trajectory
+// calls were read (lib/formats/audit.ts) and where an action may have been missed; and a trajectory
 // that a later record of the same file replaces. Counted in full, the first MAX_REPORTED_ERRORS kept;
 // with --strict a file that has any is rejected.
 
 import type { Located } from "@/lib/data/import/context";
 import { fileRefKeys } from "@/lib/data/import/references";
-import { auditTurns, type RecordWarning, type TurnCounts, warningText } from "@/lib/import/read/audit";
-import type { RecordError, TrajectoryRecord } from "@/lib/import/read/interchange";
-import type { TaskRecord } from "@/lib/import/read/task-record";
+import { auditTurns, type RecordWarning, type TurnCounts, warningText } from "@/lib/formats/audit";
+import type { RecordError, TrajectoryRecord } from "@/lib/formats/interchange";
+import type { TaskRecord } from "@/lib/formats/task-record";
 import { MAX_REPORTED_ERRORS } from "./batches";
 
 export type { RecordWarning };

@@ -4,7 +4,8 @@ import "server-only";
 // it in the one process that holds it. A job names a judge_request row; the row is the truth.
 import PgBoss from "pg-boss";
 import { v7 as uuidv7 } from "uuid";
-import { currentDb } from "@/lib/db-connect";
+import type { QueuedRequest } from "@/lib/data/judge-runs";
+import { currentDb } from "@/lib/db/connect";
 
 export const queueName = (judgeId: number) => `judge-${judgeId}`;
 
@@ -30,8 +31,7 @@ export async function openQueue(): Promise<PgBoss> {
   return boss;
 }
 
-/** A request to queue, with its trajectory (read while the request is claimed). */
-export type QueuedRequest = { id: number; judgeId: number; trajectoryId: number };
+export type { QueuedRequest };
 
 /**
  * What a job carries: several requests of one judge, so the queue's own bookkeeping (a fetch and a

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { EncodedMessages } from "@/lib/judges/client";
 import { MemoryBudget } from "@/lib/server/memory-budget";
-import { EncodedMessages } from "./client";
 import { SharedReads, type SharedRequest } from "./shared-reads";
 
 /** What the messages of a request with an empty text encode to: `[{"role":"user","content":""}]`. */

@@ -11,9 +11,10 @@
 // and given back when dropped; entries are dropped least recently used first past `maxBytes`, after
 // `idleMs` unused, when the budget has no room for them or other work waits for it, and when
 // workers stop. One per process.
+
+import type { EncodedMessages } from "@/lib/judges/client";
+import type { JudgeRequest } from "@/lib/judges/prompt";
 import { MemoryBudget, type Reservation, workBudget } from "@/lib/server/memory-budget";
-import type { EncodedMessages } from "./client";
-import type { JudgeRequest } from "./prompt";
 
 /** A request as kept for the judges that ask it: its messages encoded, and what was cut to fit. */
 export type SharedRequest = Omit<JudgeRequest, "messages"> & { messages: EncodedMessages };

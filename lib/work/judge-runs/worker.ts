@@ -17,9 +17,9 @@ import {
   releaseClaims,
 } from "@/lib/data/judge-requests";
 import { formatBytes } from "@/lib/domain/format";
+import { askJudge, EncodedMessages, JudgeRequestFailed } from "@/lib/judges/client";
+import { judgeRequest } from "@/lib/judges/prompt";
 import { workBudget } from "@/lib/server/memory-budget";
-import { askJudge, EncodedMessages, JudgeRequestFailed } from "./client";
-import { judgeRequest } from "./prompt";
 import { enqueueHeld, ensureQueue, type JobData, jobRequests, queueName, REQUESTS_PER_JOB } from "./queue";
 import { type SharedReads, type SharedRequest, sharedReads } from "./shared-reads";
 

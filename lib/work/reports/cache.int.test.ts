@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { JudgeVoteRecordSchema } from "@/lib/import/read/interchange";
-import { runImport } from "@/lib/import/run/records";
+import { ImportContext } from "@/lib/data/import/context";
+import { writeVotes } from "@/lib/data/import/votes";
+import { createPerson } from "@/lib/data/people";
+import { submitLabel } from "@/lib/data/queue";
+import { transaction } from "@/lib/data/sql";
+import { createStudy, draftStudy } from "@/lib/data/studies";
+import { JudgeVoteRecordSchema } from "@/lib/formats/interchange";
+import { runImport } from "@/lib/work/import/records";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
-import { ImportContext } from "./import/context";
-import { writeVotes } from "./import/votes";
-import { createPerson } from "./people";
-import { submitLabel } from "./queue";
-import { agreementNow, remembered, resultsNow } from "./report-cache";
-import { transaction } from "./sql";
-import { createStudy, draftStudy } from "./studies";
+import { agreementNow, remembered, resultsNow } from "./cache";
 
 const t = (id: string, run: number) =>
   trajectoryFixture({ id, benchmark: "cache-b", model: "cache-m", task: { id: "cache" }, run });

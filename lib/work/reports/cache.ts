@@ -3,20 +3,22 @@ import "server-only";
 // kept under the versions of the data it shows (data_version, as kept pages are), read before it is
 // computed (docs/performance.md, decision 38).
 import { LRUCache } from "lru-cache";
+import { type AgreementScope, readAgreement } from "@/lib/data/agreement";
+import type { Kind } from "@/lib/data/data-version";
+import { versionKey, viaPrisma } from "@/lib/data/data-version";
+import { type EvidenceSummaryRow, evidenceSummary } from "@/lib/data/evidence-summary";
+import { getPairedChanges } from "@/lib/data/paired";
+import { comparePanelsNamed, type PanelComparisonView } from "@/lib/data/panel-compare";
+import { type ConditionResult, readResults } from "@/lib/data/results";
+import { getRuleHits } from "@/lib/data/rule-hits";
 import { db } from "@/lib/db";
 import type { AgreementReport } from "@/lib/domain/agreement-report";
 import type { PairedChange } from "@/lib/domain/paired";
 import { benchmarkTables, type ResultsReport } from "@/lib/domain/results-tables";
 import type { RuleHitsRow } from "@/lib/domain/rule-hits-table";
-import type { Kind } from "@/lib/server/page-cache";
-import { type AgreementScope, getAgreement } from "./agreement";
-import { versionKey, viaPrisma } from "./data-version";
-import { type EvidenceSummaryRow, evidenceSummary } from "./evidence-summary";
-import { getPairedChanges } from "./paired";
-import { comparePanelsNamed, type PanelComparisonView } from "./panel-compare";
-import { type ConditionResult, getResults } from "./results";
-import { type RuleFigures, ruleFigures } from "./rule-figures";
-import { getRuleHits } from "./rule-hits";
+import { type RuleFigures, ruleFigures } from "@/lib/work/rule-figures";
+import { ruleHitsCaughtUp } from "@/lib/work/rule-scan/scan";
+import { foldIfMany } from "@/lib/work/tally-folds";
 
 type Figures =
   | ConditionResult[]
@@ -76,7 +78,11 @@ export async function remembered<T extends Figures>(
 }
 
 export async function resultsNow(): Promise<ConditionResult[]> {
-  return remembered("results", ["trajectories", "votes"], getResults);
+  return remembered("results", ["trajectories", "votes"], async () => {
+    const { results, deltas } = await readResults();
+    foldIfMany("results", deltas);
+    return results;
+  });
 }
 
 /** The paired changes from vanilla to principled: from trajectories and votes, as the result table. */
@@ -91,6 +97,7 @@ export async function evidenceNow(): Promise<EvidenceSummaryRow[]> {
 
 /** Per condition, the trajectories the rules in force fire on: from trajectories, rules and their kept hits. */
 export async function ruleHitsNow(): Promise<RuleHitsRow[]> {
+  await ruleHitsCaughtUp();
   return remembered("rule-hits", ["trajectories", "rules", "rule_hits"], getRuleHits);
 }
 
@@ -136,7 +143,11 @@ export function benchmarkTablesOf(report: ResultsReport, benchmark: string): Ret
 export async function agreementNow(scope: AgreementScope = {}): Promise<AgreementReport> {
   const report = `agreement:${scope.studyId ?? "all"}:${scope.firstForms ? "first" : "newest"}`;
   const kinds: Kind[] = ["trajectories", "votes", "labels", "gold", "studies", "people"];
-  return remembered(report, kinds, () => getAgreement(scope));
+  return remembered(report, kinds, async () => {
+    const read = await readAgreement(scope);
+    foldIfMany("agreement", read.deltas);
+    return read.report;
+  });
 }
 
 /**

@@ -1,4 +1,5 @@
 import "server-only";
+import type { AgreementScope } from "@/lib/data/agreement";
 // The study's two reports (the result table and the agreement figures) in each export format,
 // shared by the command line, the pages' downloads and frozen reports' downloads, so every output
 // carries the same numbers: live figures go through the same writers as frozen ones.
@@ -8,8 +9,7 @@ import { isReportFormat, REPORT_FORMATS, type ReportFormat } from "@/lib/domain/
 import { resultsReportJson, resultsTable, resultsTableJson } from "@/lib/domain/results-format";
 import { type ResultsReport, TABLE_NAMES, type TableName } from "@/lib/domain/results-tables";
 import { AppError } from "@/lib/errors";
-import type { AgreementScope } from "./agreement";
-import { agreementNow, resultsReportNow } from "./report-cache";
+import { agreementNow, resultsReportNow } from "./cache";
 
 export { isReportFormat, REPORT_FORMATS, type ReportFormat };
 
@@ -76,40 +76,37 @@ export const REPORTS = {
   agreement: (format: ReportFormat, scope: ReportScope = {}) => reportText("agreement", format, scope),
 } as const;
 
-/**
- * A report as a download (the result table's `table` as the user gave it); 400 for an unknown format
- * or table. `figures`: a frozen report's, else the live ones under `scope`; `file` names it.
- */
-export async function reportResponse(...args: Parameters<typeof reportDownload>): Promise<Response> {
-  try {
-    return await reportDownload(...args);
-  } catch (e) {
-    if (e instanceof AppError) return Response.json({ error: e.message }, { status: e.status });
-    throw e;
-  }
-}
+/** A report as a file: its text, its media type and its name. */
+export type ReportFile = { body: string; type: string; filename: string };
 
-/** reportResponse's download, or an AppError (BAD_INPUT) naming the unknown format or table. */
-export async function reportDownload(
+/**
+ * A report as a file (the result table's `table` as the user gave it), or an AppError (BAD_INPUT)
+ * naming the unknown format or table. `figures`: a frozen report's, else the live ones under
+ * `scope`; `file` names it.
+ */
+export async function reportFile(
   name: ReportName,
   format: string | null,
   scope: AgreementScope = {},
   table_: string | null = null,
   figures: ReportFigures = live(scope),
   file = `shortcut-audit-${name}`,
-): Promise<Response> {
+): Promise<ReportFile> {
   const f = format ?? "csv";
   if (!isReportFormat(f))
     throw new AppError("BAD_INPUT", `format is one of ${Object.keys(REPORT_FORMATS).join(", ")}`, "format");
   const table = name === "results" ? tableChoice(table_, f) : {};
   if ("error" in table) throw new AppError("BAD_INPUT", table.error, "table");
   const suffix = table.table && table.table !== "results" ? `-${table.table}` : "";
-  return new Response(await WRITERS[name](figures, f, table.table), {
-    headers: {
-      "content-type": `${REPORT_FORMATS[f].type}; charset=utf-8`,
-      "content-disposition": `attachment; filename="${file}${suffix}.${REPORT_FORMATS[f].extension}"`,
-      // A download is a copy of the study at this moment: no cache keeps it for the next reader.
-      "cache-control": "no-store",
-    },
-  });
+  return {
+    body: await WRITERS[name](figures, f, table.table),
+    type: `${REPORT_FORMATS[f].type}; charset=utf-8`,
+    filename: `${file}${suffix}.${REPORT_FORMATS[f].extension}`,
+  };
 }
+
+/** A frozen report's figures, to write a file from (reportFile). */
+export const frozenFigures = (f: { results: ResultsReport; agreement: AgreementReport }): ReportFigures => ({
+  results: async () => f.results,
+  agreement: async () => f.agreement,
+});

@@ -3,22 +3,22 @@
 import { describe, expect, it } from "vitest";
 import { GET as sharedDownload } from "@/app/r/[token]/download/route";
 import { type Actor, PermissionDenied } from "@/lib/auth/permissions";
+import { createPerson } from "@/lib/data/people";
 import { db } from "@/lib/db";
-import { runImport } from "@/lib/import/run/records";
+import { frozenDownload } from "@/lib/web/downloads";
+import { runImport } from "@/lib/work/import/records";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
+import { REPORTS } from "./formats";
 import {
   dataFingerprint,
   freezeReport,
-  frozenDownload,
   getFrozenReport,
   hasMoved,
   listFrozenReports,
   reportByToken,
   revokeLink,
   shareReport,
-} from "./frozen-reports";
-import { createPerson } from "./people";
-import { REPORTS } from "./reports";
+} from "./frozen";
 
 const person = async (handle: string, role: Actor["role"]): Promise<Actor> => {
   const p = await createPerson("system", { handle, email: `${handle}@example.org`, role, password: "password-1" });

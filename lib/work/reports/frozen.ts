@@ -6,6 +6,9 @@ import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
 import { type Actor, assertCan, can } from "@/lib/auth/permissions";
+import type { EvidenceSummaryRow } from "@/lib/data/evidence-summary";
+import { type PanelMember, panelsNow } from "@/lib/data/panels";
+import { stoppedRules } from "@/lib/data/rules";
 import { db } from "@/lib/db";
 import type { AgreementReport } from "@/lib/domain/agreement-report";
 import type { PairedChange } from "@/lib/domain/paired";
@@ -13,13 +16,10 @@ import type { ConditionResult } from "@/lib/domain/results";
 import type { ResultsReport } from "@/lib/domain/results-tables";
 import type { RuleHitsRow } from "@/lib/domain/rule-hits-table";
 import { AppError } from "@/lib/errors";
+import { ruleHitsCaughtUp } from "@/lib/work/rule-scan/scan";
 import packageJson from "@/package.json" with { type: "json" };
-import type { EvidenceSummaryRow } from "./evidence-summary";
-import { type PanelMember, panelsNow } from "./panels";
-import { agreementNow, changesNow, evidenceNow, resultsNow, ruleHitsNow } from "./report-cache";
-import { REPORT_NAMES, type ReportName, reportResponse } from "./reports";
-import { ruleHitsCaughtUp } from "./rule-matches";
-import { stoppedRules } from "./rules";
+import { agreementNow, changesNow, evidenceNow, resultsNow, ruleHitsNow } from "./cache";
+import { REPORT_NAMES, type ReportName } from "./formats";
 
 export type FrozenFigures = {
   results: ConditionResult[];
@@ -271,18 +271,8 @@ export async function hasMoved(report: Pick<FrozenReportView, "fingerprint">): P
   return (await dataFingerprint()) !== report.fingerprint;
 }
 
-/** A frozen report's download: `what` (results or agreement), `format` and `table` as a reader gave them. */
-export function frozenDownload(report: FrozenReportView, params: URLSearchParams): Promise<Response> | Response {
-  const what = params.get("what") ?? "results";
-  if (!(REPORT_NAMES as readonly string[]).includes(what))
-    return Response.json({ error: `what is one of ${REPORT_NAMES.join(", ")}` }, { status: 400 });
-  const slug = report.name.replace(/[^\w-]+/g, "-").slice(0, 60) || "report";
-  return reportResponse(
-    what as ReportName,
-    params.get("format"),
-    {},
-    params.get("table"),
-    { results: async () => report.results, agreement: async () => report.figures.agreement },
-    `shortcut-audit-${slug}-${what}`,
-  );
-}
+/** Whether `what` names a report a frozen report holds (results or agreement). */
+export const isReportName = (what: string): what is ReportName => (REPORT_NAMES as readonly string[]).includes(what);
+
+/** The file name a frozen report's downloads start with. */
+export const frozenSlug = (report: FrozenReportView) => report.name.replace(/[^\w-]+/g, "-").slice(0, 60) || "report";

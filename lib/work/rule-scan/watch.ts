@@ -1,6 +1,7 @@
 import "server-only";
 // The rules' hits kept in the background for whatever any process wrote (lib/data/rule-matches.ts).
-import { ruleHitsCoverage, scanRuleHits } from "@/lib/data/rule-matches";
+import { ruleHitsCoverage } from "@/lib/data/rule-matches";
+import { scanRuleHits } from "./scan";
 
 /** How often a server process looks for hits not yet kept (imports by other processes, rules written). */
 const WATCH_EVERY_MS = 2_000;

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { requireRequest } from "@/lib/auth/session";
-import { comparisonNow } from "@/lib/data/report-cache";
 import { tableCsv } from "@/lib/domain/figure-table";
 import { panelComparisonJson, panelComparisonTable } from "@/lib/domain/panel-compare-table";
 import { PanelNameParam } from "@/lib/domain/params";
 import { AppError } from "@/lib/errors";
+import { requireRequest } from "@/lib/web/responses";
+import { comparisonNow } from "@/lib/work/reports/cache";
 
 export const dynamic = "force-dynamic";
 

@@ -1,8 +1,8 @@
 import { v1Route } from "@/lib/api/v1";
 import { queryOf, V1_QUERIES } from "@/lib/api/v1-spec";
 import { scopeOf } from "@/lib/data/agreement";
-import { reportDownload } from "@/lib/data/reports";
 import { AppError } from "@/lib/errors";
+import { reportDownload } from "@/lib/web/downloads";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import { v1Route } from "@/lib/api/v1";
 import { queryOf, V1_QUERIES } from "@/lib/api/v1-spec";
-import { evidenceText } from "@/lib/data/evidence-report";
+import { evidenceText } from "@/lib/work/evidence-report";
 
 export const dynamic = "force-dynamic";
 

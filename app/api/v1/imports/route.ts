@@ -12,11 +12,11 @@ import { ImportSummarySchema, queryOf, V1_QUERIES } from "@/lib/api/v1-spec";
 import { config } from "@/lib/config";
 import { listRefusedUpload } from "@/lib/data/import/import-row";
 import { AppError } from "@/lib/errors";
-import { fileWeight, importMemory, readLimits } from "@/lib/import/read/limits";
-import { TextWeigher } from "@/lib/import/read/weight";
-import { importFile } from "@/lib/import/run/files";
+import { fileWeight, importMemory, readLimits } from "@/lib/formats/limits";
+import { TextWeigher } from "@/lib/formats/weight";
 import { workBudget } from "@/lib/server/memory-budget";
 import { UPLOAD_DIR_PREFIX } from "@/lib/server/recovery";
+import { importFile } from "@/lib/work/import/files";
 
 export const dynamic = "force-dynamic";
 

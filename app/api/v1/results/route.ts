@@ -1,6 +1,6 @@
 import { v1Route } from "@/lib/api/v1";
 import { queryOf, V1_QUERIES } from "@/lib/api/v1-spec";
-import { reportDownload } from "@/lib/data/reports";
+import { reportDownload } from "@/lib/web/downloads";
 
 export const dynamic = "force-dynamic";
 

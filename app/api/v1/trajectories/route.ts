@@ -5,6 +5,7 @@ import { withheldIds } from "@/lib/data/blind-elsewhere";
 import { trajectoryPage } from "@/lib/data/trajectories";
 import { triedRule } from "@/lib/domain/trajectory-filter";
 import { AppError } from "@/lib/errors";
+import { caughtUpFor } from "@/lib/work/rule-scan/scan";
 
 export const dynamic = "force-dynamic";
 
@@ -17,6 +18,7 @@ export const GET = v1Route("trajectories:read", async (request, actor) => {
   const { after, limit, ...filter } = queryOf(V1_QUERIES.trajectories, request);
   if (triedRule(filter) && !can(actor.role, "rules:write"))
     throw new AppError("FORBIDDEN", "a rule being tried (tryOn, tryPattern) is for those who write rules");
+  await caughtUpFor(filter);
   return Response.json(
     TrajectoryPageSchema.parse(await trajectoryPage(filter, after, limit, await withheldIds(actor))),
   );

@@ -1,4 +1,5 @@
-import { frozenDownload, reportByToken } from "@/lib/data/frozen-reports";
+import { frozenDownload } from "@/lib/web/downloads";
+import { reportByToken } from "@/lib/work/reports/frozen";
 
 export const dynamic = "force-dynamic";
 

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { requireRequest } from "@/lib/auth/session";
 import { isAssigned } from "@/lib/data/studies";
 import { getFullText } from "@/lib/data/trajectory";
 import { IdParam, IndexParam } from "@/lib/domain/params";
+import { requireRequest } from "@/lib/web/responses";
 
 export const dynamic = "force-dynamic";
 

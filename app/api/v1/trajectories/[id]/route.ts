@@ -1,8 +1,8 @@
 import { v1Route } from "@/lib/api/v1";
 import { withheldIds } from "@/lib/data/blind-elsewhere";
-import { trajectoryWithVerdicts } from "@/lib/data/export";
 import { IdParam } from "@/lib/domain/params";
 import { AppError } from "@/lib/errors";
+import { trajectoryWithVerdicts } from "@/lib/work/export";
 
 export const dynamic = "force-dynamic";
 

@@ -1,0 +1,41 @@
+// Who views a page the server keeps (lib/web/page-cache.ts), known as better-auth knows them: the
+// session cookie's signature checked with the app's secret, the session live. A cookie that is not
+// the app's names nobody, as better-auth would refuse it too. And the report a share link opens,
+// while it opens it (not revoked, not expired).
+import type { IncomingMessage } from "node:http";
+import { verifiedToken } from "./secret";
+
+const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?better-auth\.session_token=([^;]+)/;
+
+/** Each request's session token, checked once (an HMAC) however often it is asked for. */
+const tokens = new WeakMap<IncomingMessage, string | null>();
+
+/** The session token of a request's cookie, when the app signed it. */
+export function sessionToken(req: IncomingMessage, secret: string): string | null {
+  let token = tokens.get(req);
+  if (token === undefined) {
+    const raw = req.headers.cookie?.match(SESSION_COOKIE)?.[1];
+    token = raw ? verifiedToken(raw, secret) : null;
+    tokens.set(req, token);
+  }
+  return token;
+}
+
+/** Runs one fixed statement: the server's pool driver, the statement prepared once per connection. */
+export type Query = <T>(text: string, params: unknown[]) => Promise<T[]>;
+
+const VIEWER_SQL = `SELECT
+  (SELECT u.id || '/' || coalesce(u.role::text, '') FROM session s JOIN "user" u ON u.id = s."userId"
+    WHERE s.token = $1 AND s."expiresAt" > now()) AS viewer,
+  (SELECT 'link-of-report-' || "reportId" FROM report_link
+    WHERE "tokenHash" = $2 AND "revokedAt" IS NULL AND ("expiresAt" IS NULL OR "expiresAt" > now())) AS link`;
+
+/** The viewer (`id/role`) a session token names and the report a link's hash opens; null for none. */
+export async function pageViewer(
+  query: Query,
+  token: string | null,
+  linkHash: string | null,
+): Promise<{ viewer: string | null; link: string | null }> {
+  const [row] = await query<{ viewer: string | null; link: string | null }>(VIEWER_SQL, [token, linkHash]);
+  return { viewer: row?.viewer ?? null, link: row?.link ?? null };
+}

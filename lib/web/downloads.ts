@@ -1,0 +1,58 @@
+import "server-only";
+// Reports as HTTP downloads: the live figures (the pages' and the API's) and a frozen report's, each
+// written by lib/work/reports/formats.ts; a bad format, table or report is a 400 naming it.
+import type { AgreementScope } from "@/lib/data/agreement";
+import { AppError } from "@/lib/errors";
+import {
+  frozenFigures,
+  REPORT_NAMES,
+  type ReportFigures,
+  type ReportName,
+  reportFile,
+} from "@/lib/work/reports/formats";
+import { type FrozenReportView, frozenSlug, isReportName } from "@/lib/work/reports/frozen";
+
+/** A report as a download, or the AppError of reportFile (the API's wrapper answers it). */
+export async function reportDownload(
+  name: ReportName,
+  format: string | null,
+  scope: AgreementScope = {},
+  table: string | null = null,
+  figures?: ReportFigures,
+  file?: string,
+): Promise<Response> {
+  const f = await reportFile(name, format, scope, table, figures, file);
+  return new Response(f.body, {
+    headers: {
+      "content-type": f.type,
+      "content-disposition": `attachment; filename="${f.filename}"`,
+      // A download is a copy of the study at this moment: no cache keeps it for the next reader.
+      "cache-control": "no-store",
+    },
+  });
+}
+
+/** reportDownload, with a bad format or table answered as a 400 naming it. */
+export async function reportResponse(...args: Parameters<typeof reportDownload>): Promise<Response> {
+  try {
+    return await reportDownload(...args);
+  } catch (e) {
+    if (e instanceof AppError) return Response.json({ error: e.message }, { status: e.status });
+    throw e;
+  }
+}
+
+/** A frozen report's download: `what` (results or agreement), `format` and `table` as a reader gave them. */
+export function frozenDownload(report: FrozenReportView, params: URLSearchParams): Promise<Response> | Response {
+  const what = params.get("what") ?? "results";
+  if (!isReportName(what))
+    return Response.json({ error: `what is one of ${REPORT_NAMES.join(", ")}` }, { status: 400 });
+  return reportResponse(
+    what,
+    params.get("format"),
+    {},
+    params.get("table"),
+    frozenFigures({ results: report.results, agreement: report.figures.agreement }),
+    `shortcut-audit-${frozenSlug(report)}-${what}`,
+  );
+}

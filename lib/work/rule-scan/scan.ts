@@ -1,0 +1,74 @@
+import "server-only";
+import { type RuleHitsRead, ruleHitsCoverage } from "@/lib/data/rule-matches";
+import { scanStep } from "@/lib/data/rule-scan-step";
+// The rules' scan over the whole study: steps (lib/data/rule-scan-step.ts) run one after another
+// until every trajectory is read by every rule in force, once per process and database at a time.
+import { currentDb, type DbHandle } from "@/lib/db/connect";
+import { currentScope, outsideScope } from "@/lib/db/scope";
+
+/** How long a reader waits for the scan, by default... */
+export const READER_WAIT_MS = 3_000;
+/** ...when no more trajectories than this are left to read (a few steps); past it, it does not wait. */
+const READER_WAITS_FOR = 2_000;
+/** After a failed step, how long the scan rests before a reader may start it again. */
+const REST_AFTER_FAILURE_MS = 30_000;
+
+type Runner = { running: Promise<void> | null; failedAt: number };
+const runners = new WeakMap<DbHandle, Runner>();
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Runs the scan until nothing is left, once per process and database at a time (a second call while
+ * it runs gets the same promise). Never rejects: a failed step is logged and the scan rests a while.
+ * While another process holds the scan it waits for it, up to a minute.
+ */
+export function scanRuleHits(log: (line: string) => void = console.error): Promise<void> {
+  const handle = currentDb();
+  let runner = runners.get(handle);
+  if (!runner) runners.set(handle, (runner = { running: null, failedAt: -Infinity }));
+  if (runner.running) return runner.running;
+  if (performance.now() - runner.failedAt < REST_AFTER_FAILURE_MS) return Promise.resolve();
+  const r = runner;
+  r.running = outsideScope(async () => {
+    let waited = 0;
+    try {
+      for (;;) {
+        const step = await scanStep();
+        if (step === "done") return;
+        if (step === "more") waited = 0;
+        else if ((waited += 250) > 60_000) return;
+        else await sleep(250);
+      }
+    } catch (e) {
+      r.failedAt = performance.now();
+      log(`rule hits: the scan stopped (${e instanceof Error ? e.message : String(e)}); it starts again later`);
+    }
+  }).finally(() => {
+    r.running = null;
+  });
+  return r.running;
+}
+
+/**
+ * How far the scan has come. When it is behind, it is started in the background, and a reader waits
+ * for it up to `waitMs` when little is left (a small study, a few trajectories imported): then its
+ * figures are whole. With more left, it answers at once, and says how many are not yet read. Inside
+ * a scope (figures under another panel, in a transaction rolled back) it only reads.
+ */
+export async function ruleHitsCaughtUp(waitMs = READER_WAIT_MS): Promise<RuleHitsRead> {
+  const first = await ruleHitsCoverage();
+  if (!first.unscanned || currentScope()) return first;
+  if (first.unscanned > READER_WAITS_FOR && waitMs <= READER_WAIT_MS) {
+    void scanRuleHits();
+    return first;
+  }
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([scanRuleHits(), new Promise((resolve) => (timer = setTimeout(resolve, waitMs)))]);
+  clearTimeout(timer);
+  return ruleHitsCoverage();
+}
+
+/** Before the list reads a rule filter (a rule by name, a category of rules): the scan waited for, as above. */
+export async function caughtUpFor(filter: { suspect?: unknown; rule?: unknown }): Promise<void> {
+  if (filter.suspect || filter.rule) await ruleHitsCaughtUp();
+}
