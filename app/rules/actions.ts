@@ -13,6 +13,7 @@ import { type RuleInput, RuleInputSchema } from "@/lib/domain/rules";
 import { AppError, formErrors, NO_ERRORS } from "@/lib/errors";
 import { checkedForm } from "@/lib/web/action-input";
 import type { SavedState } from "@/lib/web/form-action";
+import { askForRuleScan } from "@/lib/work/rule-scan/jobs";
 
 export type RulePreview = RuleTestReport & { ms: number; samples: RuleSample[]; twins: string[] };
 export type RuleState = SavedState & { preview: RulePreview | null; values: Record<string, string> | null };
@@ -41,6 +42,7 @@ export async function ruleAction(_: RuleState, form: FormData): Promise<RuleStat
     const rule = read.input();
     if (form.get("do") === "save") {
       const saved = await writeRule(actor, rule);
+      askForRuleScan();
       revalidatePath("/rules");
       return { ...NO_ERRORS, saved: `${saved.name}: a new version in force`, preview: null, values };
     }
@@ -70,6 +72,7 @@ export async function toggleRuleAction(form: FormData): Promise<void> {
   }
   try {
     await setRuleEnabled(actor, name, enabled);
+    askForRuleScan();
   } catch (e) {
     // A rule that is not there (any more) is shown as it is.
     if (!(e instanceof AppError)) throw e;

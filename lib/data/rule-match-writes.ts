@@ -72,3 +72,41 @@ export async function writeHits(sql: Sql, hits: readonly Hit[], ids: readonly nu
     );
   await recategorizeEvidence(sql, ids);
 }
+
+/**
+ * A new version in force, enabled, that reads the same texts with the same pattern and case as the
+ * version it follows (its category or its words changed) fires where that one did: its place in the
+ * scan and its hits are carried over instead of read again, and the evidence they sort is sorted
+ * again (its category or rank may differ). Under the scan's lock, before the versions no longer in
+ * force lose theirs. Answers how many versions were carried.
+ */
+export async function carryHits(sql: Sql): Promise<number> {
+  const pairs = await sql.query<{ id: number; before: number }>(
+    `SELECT v.id, p.id AS before FROM rules_in_force() v
+       JOIN LATERAL (SELECT * FROM rule p WHERE p.name = v.name AND (p."createdAt", p.id) < (v."createdAt", v.id)
+                     ORDER BY p."createdAt" DESC, p.id DESC LIMIT 1) p ON true
+      WHERE v.enabled AND NOT EXISTS (SELECT FROM rule_scan s WHERE s."ruleId" = v.id)
+        AND (p."on", p.pattern, p."ignoreCase") = (v."on", v.pattern, v."ignoreCase")
+        AND EXISTS (SELECT FROM rule_scan s WHERE s."ruleId" = p.id)`,
+  );
+  for (const { id, before } of pairs) {
+    // A stop for good goes with it too: the same pattern on the same texts would run past its limit again.
+    await sql.query(
+      `INSERT INTO rule_scan ("ruleId", through, failure, "failedAt")
+       SELECT $1, through, failure, "failedAt" FROM rule_scan WHERE "ruleId" = $2`,
+      [id, before],
+    );
+    const carried = await sql.query<{ id: number }>(
+      `WITH c AS (INSERT INTO rule_match ("ruleId", "trajectoryId", step)
+                  SELECT $1, "trajectoryId", step FROM rule_match WHERE "ruleId" = $2
+                  ON CONFLICT DO NOTHING RETURNING "trajectoryId")
+       SELECT DISTINCT "trajectoryId" AS id FROM c`,
+      [id, before],
+    );
+    await recategorizeEvidence(
+      sql,
+      carried.map((c) => c.id),
+    );
+  }
+  return pairs.length;
+}

@@ -7,9 +7,8 @@ import type { Actor } from "@/lib/auth/permissions";
 import { assertCan } from "@/lib/auth/permissions";
 import { type Rule, type RuleInput, RuleInputSchema } from "@/lib/domain/rules";
 import { AppError } from "@/lib/errors";
-import { recategorizeEvidence } from "./evidence-categories";
 import { patternProblem } from "./rule-patterns";
-import { RULES_IN_FORCE } from "./rule-sql";
+
 import { type Sql, transaction } from "./sql";
 
 const RULE_COLUMNS = `r.id, r.name, r.category, r."on", r.pattern, r."ignoreCase", r.why, r.enabled, r."createdAt",
@@ -19,7 +18,7 @@ const toRule = (r: Rule): Rule => ({ ...r, createdAt: new Date(r.createdAt) });
 /** The rules in force (enabled or not), in the order marks are listed: the built-in order, then by name. */
 export async function listRules(sql: Sql): Promise<Rule[]> {
   const rows = await sql.query<Rule>(
-    `SELECT ${RULE_COLUMNS} FROM ${RULES_IN_FORCE} r LEFT JOIN "user" u ON u.id = r."createdById"
+    `SELECT ${RULE_COLUMNS} FROM rules_in_force() r LEFT JOIN "user" u ON u.id = r."createdById"
       ORDER BY r.rank, r.name`,
   );
   return rows.map(toRule);
@@ -31,7 +30,7 @@ export const rulesNow = (): Promise<Rule[]> => transaction(listRules);
 export async function stoppedRules(): Promise<Array<{ name: string; failure: string }>> {
   return transaction((sql) =>
     sql.query<{ name: string; failure: string }>(
-      `SELECT l.name, f.failure FROM ${RULES_IN_FORCE} l JOIN rule_scan f ON f."ruleId" = l.id
+      `SELECT l.name, f.failure FROM rules_in_force() l JOIN rule_scan f ON f."ruleId" = l.id
         WHERE f.failure IS NOT NULL AND l.enabled ORDER BY l.name`,
     ),
   );
@@ -73,45 +72,14 @@ export async function writeRuleIn(sql: Sql, actor: Actor | null, rule: RuleInput
 export const RULE_SCAN_LOCK = 7_312_026;
 
 /**
- * A version row's kept hits (lib/data/rule-matches.ts), once it is written: a new version in force,
- * enabled, that reads the same texts with the same pattern and case as the one it follows (its
- * category or its words changed) fires where that one did, so its hits and its place in the
- * scan are carried over instead of scanned again; a version changed in place (an import of a version
- * at the same time) loses its hits and is scanned again. Under the scan's lock (insertRuleVersion).
+ * A version changed in place (an import of a version at the same time) loses its hits and its place
+ * in the scan, and is scanned again. A new version's hits come from the scan, which first carries
+ * over those of the version it follows when it reads the same texts the same way (carryHits).
  */
 async function settleHits(sql: Sql, id: number, inserted: boolean): Promise<void> {
-  if (!inserted) {
-    await sql.query(`DELETE FROM rule_match WHERE "ruleId" = $1`, [id]);
-    await sql.query(`DELETE FROM rule_scan WHERE "ruleId" = $1`, [id]);
-    return;
-  }
-  // The version just before it, when this one is now in force and reads as that one did.
-  const [before] = await sql.query<{ id: number }>(
-    `SELECT p.id FROM rule v
-       JOIN LATERAL (SELECT * FROM rule p WHERE p.name = v.name AND (p."createdAt", p.id) < (v."createdAt", v.id)
-                     ORDER BY p."createdAt" DESC, p.id DESC LIMIT 1) p ON true
-     WHERE v.id = $1 AND v.enabled AND v.id IN (SELECT id FROM ${RULES_IN_FORCE} r)
-       AND (p."on", p.pattern, p."ignoreCase") = (v."on", v.pattern, v."ignoreCase")
-       AND EXISTS (SELECT 1 FROM rule_scan s WHERE s."ruleId" = p.id)`,
-    [id],
-  );
-  if (!before) return;
-  // A stop for good goes with it too: the same pattern on the same texts would run past its limit again.
-  await sql.query(
-    `INSERT INTO rule_scan ("ruleId", through, failure, "failedAt")
-     SELECT $1, through, failure, "failedAt" FROM rule_scan WHERE "ruleId" = $2`,
-    [id, before.id],
-  );
-  const carried = await sql.query<{ id: number }>(
-    `WITH c AS (INSERT INTO rule_match ("ruleId", "trajectoryId", step) SELECT $1, "trajectoryId", step FROM rule_match
-      WHERE "ruleId" = $2 RETURNING "trajectoryId") SELECT DISTINCT "trajectoryId" AS id FROM c`,
-    [id, before.id],
-  );
-  // Its category or its rank may differ: the evidence of its hits is sorted again (no pattern runs).
-  await recategorizeEvidence(
-    sql,
-    carried.map((c) => c.id),
-  );
+  if (inserted) return;
+  await sql.query(`DELETE FROM rule_match WHERE "ruleId" = $1`, [id]);
+  await sql.query(`DELETE FROM rule_scan WHERE "ruleId" = $1`, [id]);
 }
 
 /** A version row: at `createdAt`, or just after the rule's newest version (and not before now). */

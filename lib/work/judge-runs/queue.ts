@@ -1,36 +1,14 @@
 import "server-only";
-// The durable queue judge requests go through: pg-boss on the app's own database (decision 26), so
-// any number of worker processes share one run through PostgreSQL, and the embedded database runs
-// it in the one process that holds it. A job names a judge_request row; the row is the truth.
-import PgBoss from "pg-boss";
+// Judge requests on the job queue (lib/work/queue.ts, decision 26): any number of worker processes
+// share one run through PostgreSQL. A job names judge_request rows; the rows are the truth.
+import type PgBoss from "pg-boss";
 import { v7 as uuidv7 } from "uuid";
 import type { QueuedRequest } from "@/lib/data/judge-runs";
-import { currentDb } from "@/lib/db/connect";
+import { ensureQueue } from "@/lib/work/queue";
 
 export const queueName = (judgeId: number) => `judge-${judgeId}`;
 
-/** A pg-boss started on the current database (its own schema, `pgboss`). */
-export async function openQueue(): Promise<PgBoss> {
-  const handle = currentDb();
-  const engine = handle.pglite;
-  const boss = engine
-    ? new PgBoss({
-        schema: "pgboss",
-        db: {
-          // pg-boss sends its schema as several statements without parameters: those go through exec.
-          async executeSql(text: string, values?: unknown[]) {
-            if (values?.length) return engine.query(text, values as never[]);
-            const results = await engine.exec(text);
-            return { rows: results.at(-1)?.rows ?? [] };
-          },
-        },
-      })
-    : new PgBoss({ connectionString: (handle.target as { url: string }).url, schema: "pgboss", max: 4 });
-  boss.on("error", (e) => console.error(`judge queue: ${e.message}`));
-  await boss.start();
-  return boss;
-}
-
+export { ensureQueue, openQueue } from "@/lib/work/queue";
 export type { QueuedRequest };
 
 /**
@@ -52,30 +30,6 @@ function jobsOf(requests: ReadonlyArray<{ id: number; trajectoryId: number | nul
     jobs.push({ ids: chunk.map((r) => r.id), trajectoryIds: chunk.map((r) => r.trajectoryId ?? 0) });
   }
   return jobs;
-}
-
-/** Queue creations of this process, one after another (see ensureQueue). */
-let creating: Promise<unknown> = Promise.resolve();
-
-/**
- * Creates a judge's queue if it does not exist. pg-boss makes each queue a partition of its job
- * table: two made at the same moment deadlock in PostgreSQL. So this process makes them one at a
- * time, and one that still meets another process's creation is tried again, a little later.
- */
-export function ensureQueue(boss: PgBoss, queue: string): Promise<void> {
-  const made = creating.then(async () => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return void (await boss.createQueue(queue));
-      } catch (e) {
-        const deadlock = (e as { code?: string }).code === "40P01" || /deadlock detected/.test(String(e));
-        if (!deadlock || attempt === 5) throw e;
-        await new Promise((r) => setTimeout(r, 50 * attempt + Math.random() * 100));
-      }
-    }
-  });
-  creating = made.catch(() => {});
-  return made;
 }
 
 /**

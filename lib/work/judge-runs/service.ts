@@ -5,14 +5,15 @@ import "server-only";
 import type PgBoss from "pg-boss";
 import { judgeConcurrency, requeueAsking, runsWaiting } from "@/lib/data/judge-requests";
 import { pendingRequests } from "@/lib/data/judge-runs";
-import { enqueue, openQueue, type QueuedRequest } from "./queue";
+import { appQueue } from "@/lib/work/queue";
+import { enqueue, type QueuedRequest } from "./queue";
 import { workJudges } from "./worker";
 
 type Service = { boss: PgBoss; working: Set<number> };
 const holder = globalThis as unknown as { __shortcutAuditJudges?: Promise<Service> };
 
 async function start(): Promise<Service> {
-  const boss = await openQueue();
+  const boss = await appQueue();
   const service: Service = { boss, working: new Set() };
   // This process is the only worker of runs started here: what was being asked when it stopped is asked again.
   await requeueAsking();
