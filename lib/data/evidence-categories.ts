@@ -4,7 +4,7 @@ import "server-only";
 // rules' scan for the trajectories whose hits it wrote or dropped (lib/data/rule-matches.ts): sorting
 // runs no pattern, so it never waits on one.
 import type { Category } from "@/lib/domain/verdicts";
-import { RULES_SCANNED } from "./rule-sql";
+
 import type { Sql } from "./sql";
 
 /**
@@ -12,7 +12,8 @@ import type { Sql } from "./sql";
  * scanned whose kept hits hold it; none when none does. SQL over `s` (columns t, step).
  */
 const FIRST_CATEGORY = (s: string) => `(SELECT l.category FROM rule_match m JOIN rule l ON l.id = m."ruleId"
-   WHERE m."trajectoryId" = ${s}.t AND m.step = ${s}.step AND l."on" = 'command' AND l.id IN ${RULES_SCANNED}
+   WHERE m."trajectoryId" = ${s}.t AND m.step = ${s}.step AND l."on" = 'command'
+     AND l.id IN (SELECT id FROM rules_scanned())
    ORDER BY l.rank, l.name LIMIT 1)`;
 
 /** Each of these steps' category by the kept hits of the command rules scanned ("trajectory:step"). */

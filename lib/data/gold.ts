@@ -5,7 +5,7 @@ import "server-only";
 import { db } from "@/lib/db";
 import { storableJson, storableText } from "@/lib/domain/text";
 import { overallVerdict, type Verdict } from "@/lib/domain/verdicts";
-import type { GoldRecord } from "@/lib/formats/interchange";
+import type { GoldRecord } from "@/lib/formats/verdict-records";
 import type { ImportContext, Located, RecordError } from "./import/context";
 import { locate } from "./import/references";
 import { personIds } from "./labels";

@@ -3,7 +3,7 @@ import "server-only";
 // form before and after). Written by the labelling queue (lib/data/queue.ts) and by imports.
 import { storableJson, storableText } from "@/lib/domain/text";
 import { type CategoryVerdicts, type MadeWith, overallVerdict, type Verdict } from "@/lib/domain/verdicts";
-import type { LabelRecord } from "@/lib/formats/interchange";
+import type { LabelRecord } from "@/lib/formats/verdict-records";
 import { voteVerdicts } from "./derived";
 import type { ImportContext, Located, RecordError } from "./import/context";
 import { locate } from "./import/references";

@@ -4,14 +4,14 @@ import "server-only";
 import { type CommandFamily, commandFamilies, type MatchedCommand } from "@/lib/domain/command-families";
 import type { Category } from "@/lib/domain/verdicts";
 import { findHits, type PatternRule } from "./pattern-hits";
-import { RULES_IN_FORCE, ranPastLimit, SCAN_TIMEOUT_MS } from "./rule-sql";
+import { ranPastLimit, SCAN_TIMEOUT_MS } from "./rule-sql";
 import { statement } from "./sql";
 
 /** The most matched commands read (each cut to 300 characters): a family's count is exact below it. */
 export const MAX_MATCHED = 20_000;
 
 /** The rule named (or the category's enabled ones), in force, command rules, not stopped by their limit. */
-const RULES_SQL = `SELECT l.id, l."on", l.pattern, l."ignoreCase" FROM ${RULES_IN_FORCE} l
+const RULES_SQL = `SELECT l.id, l."on", l.pattern, l."ignoreCase" FROM rules_in_force() l
   WHERE l."on" = 'command' AND (l.name = $1 OR ($1::text IS NULL AND l.enabled AND l.category = $2))
     AND NOT EXISTS (SELECT FROM rule_scan f WHERE f."ruleId" = l.id AND f.failure IS NOT NULL)`;
 

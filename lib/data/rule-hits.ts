@@ -4,7 +4,7 @@ import "server-only";
 // (lib/data/rule-matches.ts; while their scan is under way, of the trajectories it has read).
 import type { RuleHitsRow } from "@/lib/domain/rule-hits-table";
 import { CATEGORIES, type Category } from "@/lib/domain/verdicts";
-import { RULES_IN_FORCE } from "./rule-sql";
+
 import { transaction } from "./sql";
 
 // Each trajectory some enabled rule fires on, once, with the categories of those rules; joined to
@@ -12,7 +12,7 @@ import { transaction } from "./sql";
 const RULE_HITS_SQL = `
   WITH h AS (SELECT m."trajectoryId" AS id,
       ${CATEGORIES.map((c) => `bool_or(l.category = '${c}') AS "${c}"`).join(", ")}
-    FROM rule_match m JOIN ${RULES_IN_FORCE} l ON l.id = m."ruleId" WHERE l.enabled GROUP BY 1)
+    FROM rule_match m JOIN rules_in_force() l ON l.id = m."ruleId" WHERE l.enabled GROUP BY 1)
   SELECT b.name AS benchmark, m.name AS model, t.network, t.prompt::text AS prompt, count(*)::int AS trajectories,
     count(h.id)::int AS any,
     ${CATEGORIES.map((c) => `count(*) FILTER (WHERE h."${c}")::int AS "${c}"`).join(",\n    ")}

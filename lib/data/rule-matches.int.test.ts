@@ -22,7 +22,7 @@ import { getRuleHits } from "./rule-hits";
 import { ruleHitsCoverage } from "./rule-matches";
 import { scanStep } from "./rule-scan-step";
 import { firedIds } from "./rule-scans";
-import { RULE_TEXT, RULES_IN_FORCE, ruleMatches, TEXT_SOURCE } from "./rule-sql";
+import { RULE_TEXT, ruleMatches, TEXT_SOURCE } from "./rule-sql";
 import { testRule } from "./rule-test";
 import { RULE_SCAN_LOCK, rulesNow, setRuleEnabled, writeRule } from "./rules";
 import { transaction } from "./sql";
@@ -106,7 +106,7 @@ async function apply(o: Op): Promise<void> {
     await writeRule(null, { name: o.name, category: "UPSTREAM", enabled: o.enabled, ...RULES[o.rule] });
   } else if (o.kind === "toggle") {
     const [rule] = await transaction((sql) =>
-      sql.query<{ enabled: boolean }>(`SELECT enabled FROM ${RULES_IN_FORCE} r WHERE name = $1`, [o.name]),
+      sql.query<{ enabled: boolean }>(`SELECT enabled FROM rules_in_force() r WHERE name = $1`, [o.name]),
     );
     if (rule) await setRuleEnabled(null, o.name, !rule.enabled);
   } else if (o.kind === "ruleRecord") {
@@ -128,7 +128,7 @@ const hitsSql = (chosen: string) =>
   RULE_ON.map(
     (on) =>
       `SELECT l.id AS "ruleId", x."trajectoryId" AS id, x.step
-         FROM ${RULES_IN_FORCE} l JOIN ${TEXT_SOURCE[on].table} ON l."on" = '${on}' AND ${TEXT_SOURCE[on].where}
+         FROM rules_in_force() l JOIN ${TEXT_SOURCE[on].table} ON l."on" = '${on}' AND ${TEXT_SOURCE[on].where}
           AND ${chosen} AND ${ruleMatches("l", RULE_TEXT[on]("x"))}`,
   ).join(" UNION ALL ");
 const key = (h: Hit) => `${h.ruleId}:${h.id}:${h.step}`;
@@ -140,7 +140,7 @@ async function bothWays(): Promise<{ scanned: string[]; kept: string[] }> {
     const scanned = await sql.query<Hit>(`SELECT DISTINCT "ruleId", id, step FROM (${hitsSql("l.enabled")}) h`);
     const kept = await sql.query<Hit>(
       `SELECT m."ruleId", m."trajectoryId" AS id, m.step FROM rule_match m
-        WHERE m."ruleId" IN (SELECT id FROM ${RULES_IN_FORCE} r)`,
+        WHERE m."ruleId" IN (SELECT id FROM rules_in_force() r)`,
     );
     return { scanned: scanned.map(key).sort(), kept: kept.map(key).sort() };
   });

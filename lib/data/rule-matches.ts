@@ -25,7 +25,7 @@ import { currentDb, type DbHandle } from "@/lib/db/connect";
 import { currentScope } from "@/lib/db/scope";
 import { versionKey } from "./data-version";
 import { scanTrajectory, unread } from "./rule-scan-step";
-import { RULES_SCANNED } from "./rule-sql";
+
 import { type Sql, transaction } from "./sql";
 
 /** How far the scan has come: trajectories not yet read by every rule in force, of all of them. */
@@ -37,7 +37,7 @@ const COVERAGE_SQL = `
   SELECT (SELECT count(*) FROM trajectory)::int AS trajectories,
     (SELECT count(*) FROM rule_scan_pending)::int AS pending,
     (SELECT coalesce(max((SELECT count(*) FROM trajectory t WHERE t.id > b.through)), 0)
-       FROM (SELECT DISTINCT coalesce(s.through, 0) AS through FROM ${RULES_SCANNED} l
+       FROM (SELECT DISTINCT coalesce(s.through, 0) AS through FROM rules_scanned() l
                LEFT JOIN rule_scan s ON s."ruleId" = l.id) b)::int AS behind`;
 
 export async function coverageIn(sql: Sql): Promise<RuleHitsCoverage> {

@@ -5,8 +5,8 @@ import "server-only";
 // still what is there (decision 48). Also one trajectory read ahead of the scan, for its timeline.
 import { recategorizeEvidence } from "./evidence-categories";
 import type { PatternRule } from "./pattern-hits";
-import { type Found, hitsWithinLimit, stopRules, writeHits } from "./rule-match-writes";
-import { RULES_IN_FORCE, RULES_SCANNED } from "./rule-sql";
+import { carryHits, type Found, hitsWithinLimit, stopRules, writeHits } from "./rule-match-writes";
+
 import { RULE_SCAN_LOCK } from "./rules";
 import { type Sql, statement, transaction } from "./sql";
 
@@ -49,10 +49,12 @@ type Plan = {
 export async function scanStep(limitMs = STEP_LIMIT_MS): Promise<Step> {
   const plan = await transaction(async (sql) => {
     if (!(await scanLock(sql))) return "busy" as const;
+    // A new version that reads as the one before it takes that one's hits, before they go below.
+    if (await carryHits(sql)) return "carried" as const;
     // Versions no longer in force (a rule written since) or disabled: their matches go, then their place
     // in the scan. One stopped by its time limit keeps its place, marked, and is read no more.
     const gone = `SELECT s."ruleId" FROM rule_scan s
-      WHERE s."ruleId" NOT IN (SELECT id FROM ${RULES_IN_FORCE} r WHERE r.enabled)`;
+      WHERE s."ruleId" NOT IN (SELECT id FROM rules_in_force() r WHERE r.enabled)`;
     const touched = await sql.query<{ id: number }>(
       `WITH d AS (DELETE FROM rule_match WHERE "ruleId" IN (${gone}) RETURNING "trajectoryId")
        SELECT DISTINCT "trajectoryId" AS id FROM d`,
@@ -62,10 +64,11 @@ export async function scanStep(limitMs = STEP_LIMIT_MS): Promise<Step> {
       sql,
       touched.map((t) => t.id),
     );
-    await sql.query(`INSERT INTO rule_scan ("ruleId") SELECT id FROM ${RULES_SCANNED} r ON CONFLICT DO NOTHING`);
+    await sql.query(`INSERT INTO rule_scan ("ruleId") SELECT id FROM rules_scanned() ON CONFLICT DO NOTHING`);
     const rules = await scannedRules(sql);
     return (await listedPlan(sql, rules)) ?? (await behindPlan(sql, rules));
   });
+  if (plan === "carried") return "more";
   if (typeof plan === "string") return plan;
   const found = await hitsWithinLimit(plan.rules, plan.ids, limitMs);
   return transaction((sql) => applyStep(sql, plan, found, limitMs));
@@ -80,7 +83,8 @@ const scanLock = async (sql: Sql) =>
 
 const scannedRules = (sql: Sql) =>
   sql.query<PatternRule>(
-    `SELECT r.id, r."on", r.pattern, r."ignoreCase" FROM rule r WHERE r.id IN ${RULES_SCANNED} ORDER BY r.id`,
+    `SELECT r.id, r."on", r.pattern, r."ignoreCase" FROM rule r
+      WHERE r.id IN (SELECT id FROM rules_scanned()) ORDER BY r.id`,
   );
 
 /**
@@ -225,7 +229,7 @@ export async function scanTrajectory(id: number, limitMs: number): Promise<boole
 export async function unread(id: number): Promise<boolean> {
   const [row] = await statement<{ unread: boolean }>(
     `SELECT EXISTS (SELECT FROM rule_scan_pending WHERE "trajectoryId" = $1)
-         OR EXISTS (SELECT FROM ${RULES_SCANNED} l LEFT JOIN rule_scan s ON s."ruleId" = l.id
+         OR EXISTS (SELECT FROM rules_scanned() l LEFT JOIN rule_scan s ON s."ruleId" = l.id
                      WHERE coalesce(s.through, 0) < $1) AS unread`,
     [id],
   );

@@ -9,7 +9,7 @@ import { AppError } from "@/lib/errors";
 import { type Hit, onPatternThread, threadHits } from "./pattern-hits";
 import { ruleHitsCoverage } from "./rule-matches";
 import { patternProblem } from "./rule-patterns";
-import { boundScan, RULE_TEXT, RULES_IN_FORCE, ranPastLimit, SCAN_TIMEOUT_MS, TEXT_SOURCE } from "./rule-sql";
+import { boundScan, RULE_TEXT, ranPastLimit, SCAN_TIMEOUT_MS, TEXT_SOURCE } from "./rule-sql";
 import { type Sql, transaction } from "./sql";
 import { inTurn } from "./tried-queue";
 
@@ -38,7 +38,7 @@ export async function firedIds(by: FiredBy): Promise<number[]> {
 async function inForceIds(rule?: string, category?: Category | "any"): Promise<number[]> {
   const rows = await transaction((sql) =>
     sql.query<{ id: number }>(
-      `SELECT DISTINCT m."trajectoryId" AS id FROM rule_match m JOIN ${RULES_IN_FORCE} l ON l.id = m."ruleId"
+      `SELECT DISTINCT m."trajectoryId" AS id FROM rule_match m JOIN rules_in_force() l ON l.id = m."ruleId"
         WHERE (CASE WHEN $1::text IS NULL THEN l.enabled ELSE l.name = $1 END)
           AND ($2::text IS NULL OR $2 = 'any' OR l.category = $2)`,
       [rule ?? null, category ?? null],

@@ -1,19 +1,9 @@
 import "server-only";
-// What the rules mean as SQL: the versions in force and those the scan reads, which texts each kind
-// of rule reads, whether a rule matches a text, and the time limit their patterns run under. The
-// rules' versions are lib/data/rules.ts's; the scan's rows lib/data/rule-matches.ts's.
+// What a rule reads and how it matches, as SQL: which texts each kind of rule reads, whether a rule
+// matches a text, and the time limit its pattern runs under. Which versions are in force and which
+// the scan reads are the database's own functions, rules_in_force() and rules_scanned() (prisma/sql/).
 import { type RuleOn, SCAN_TIMEOUT_MS } from "@/lib/domain/rules";
 import type { Sql } from "./sql";
-
-/** Each rule's version in force (the newest by createdAt, then id), as a subquery. */
-export const RULES_IN_FORCE = `(SELECT DISTINCT ON (name) * FROM rule ORDER BY name, "createdAt" DESC, id DESC)`;
-
-/**
- * The rule versions the scan reads (lib/data/rule-matches.ts), as a subquery of ids: those in force,
- * enabled, and not stopped for good by their time limit. A disabled version is never read.
- */
-export const RULES_SCANNED = `(SELECT r.id FROM ${RULES_IN_FORCE} r WHERE r.enabled AND NOT EXISTS (
-  SELECT FROM rule_scan f WHERE f."ruleId" = r.id AND f.failure IS NOT NULL))`;
 
 /** Whether rule `r` (an alias of a rule row) matches the SQL text `text`: its pattern, its case. */
 export const ruleMatches = (r: string, text: string) =>

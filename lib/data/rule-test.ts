@@ -18,7 +18,7 @@ import { patternQuery } from "@/lib/server/pattern-thread";
 import { GOLD_IN_FORCE } from "./gold";
 import { onPatternThread } from "./pattern-hits";
 import { withTriedRule } from "./rule-scans";
-import { RULE_TEXT, RULES_SCANNED, SCAN_TIMEOUT_MS } from "./rule-sql";
+import { RULE_TEXT, SCAN_TIMEOUT_MS } from "./rule-sql";
 import { parseRule, rulesNow } from "./rules";
 import type { Sql } from "./sql";
 import { trajectoryWhere } from "./trajectories";
@@ -51,7 +51,8 @@ export type RuleTest = {
 
 /** The enabled rules in force of the same kind whose kept hits, on the trajectories tried, are exactly rule_hit's. */
 const TWINS_SQL = `SELECT l.name FROM rule l
-  WHERE l.id IN ${RULES_SCANNED} AND l."on" = $1 AND l.name IS DISTINCT FROM $3 AND EXISTS (SELECT FROM rule_hit)
+  WHERE l.id IN (SELECT id FROM rules_scanned()) AND l."on" = $1 AND l.name IS DISTINCT FROM $3
+    AND EXISTS (SELECT FROM rule_hit)
     AND NOT EXISTS (SELECT "trajectoryId", step FROM rule_hit EXCEPT
                     SELECT "trajectoryId", step FROM rule_match WHERE "ruleId" = l.id)
     AND NOT EXISTS (SELECT "trajectoryId", step FROM rule_match

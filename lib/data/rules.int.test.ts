@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { readHarness } from "@/lib/formats/detect";
 import { readRealJson } from "@/test/fixtures";
-import { RULES_IN_FORCE, ruleMatches } from "./rule-sql";
+import { ruleMatches } from "./rule-sql";
 import { rulesNow } from "./rules";
 import { transaction } from "./sql";
 
@@ -11,7 +11,7 @@ import { transaction } from "./sql";
 async function hits(input: string, reasoning: string | null = null): Promise<string[]> {
   const rows = await transaction((sql) =>
     sql.query<{ name: string }>(
-      `SELECT l.name FROM ${RULES_IN_FORCE} l WHERE l.enabled AND (
+      `SELECT l.name FROM rules_in_force() l WHERE l.enabled AND (
          (l."on" = 'command' AND ${ruleMatches("l", "$1::text")})
          OR (l."on" = 'reasoning' AND $2::text IS NOT NULL AND ${ruleMatches("l", "$2::text")}))
         ORDER BY l.rank, l.name`,

@@ -9,7 +9,7 @@ import { pageSteps, STEPS_PER_PAGE } from "@/lib/domain/timeline";
 import type { Category } from "@/lib/domain/verdicts";
 import { voteVerdicts } from "./derived";
 import { readByTheRules, readFailed } from "./rule-matches";
-import { RULES_SCANNED } from "./rule-sql";
+
 import { stoppedRules } from "./rules";
 import { ASKED_SELECT, CONDITION_SELECT, PANEL_SELECT, VERDICT_SELECT } from "./selects";
 import { statement } from "./sql";
@@ -140,7 +140,7 @@ export async function getSuspectSteps(trajectoryId: number): Promise<SuspectStep
 // Every kept hit on one trajectory of the rules scanned: enabled, in force, not stopped by their limit.
 const MARKS_SQL = `SELECT DISTINCT m.step, l.name, l.category, l.why, l.rank
   FROM rule_match m JOIN rule l ON l.id = m."ruleId"
- WHERE m."trajectoryId" = $1 AND l.id IN ${RULES_SCANNED} ORDER BY m.step, l.rank, l.name`;
+ WHERE m."trajectoryId" = $1 AND l.id IN (SELECT id FROM rules_scanned()) ORDER BY m.step, l.rank, l.name`;
 
 /**
  * Why marks may be missing from a trajectory's timeline: each enabled rule the scan stopped for good,

@@ -1,5 +1,5 @@
 import "server-only";
-import { RULES_IN_FORCE } from "@/lib/data/rule-sql";
+
 import { reportOf, ruleStudy } from "@/lib/data/rule-test";
 import { listRules } from "@/lib/data/rules";
 import { transaction } from "@/lib/data/sql";
@@ -23,7 +23,7 @@ export async function ruleFigures(): Promise<RuleFigures[]> {
       sql,
       null,
       `SELECT "ruleId" AS rule, "trajectoryId", count(*)::int AS steps FROM rule_match
-        WHERE "ruleId" IN (SELECT id FROM ${RULES_IN_FORCE} r) GROUP BY 1, 2`,
+        WHERE "ruleId" IN (SELECT id FROM rules_in_force() r) GROUP BY 1, 2`,
     ),
   }));
   return rules.map((rule) => ({ rule, report: reportOf(study, rule.id, rule.category) }));
