@@ -10,11 +10,12 @@
 
 import type { Actor } from "@/lib/auth/permissions";
 import { submitLabel } from "@/lib/data/queue";
+import { shareReport } from "@/lib/data/report-links";
 import { createStudy, draftStudy } from "@/lib/data/studies";
 import { db } from "@/lib/db";
 import type { CategoryVerdicts, Verdict } from "@/lib/domain/verdicts";
 import { runImport } from "@/lib/work/import/records";
-import { freezeReport, shareReport } from "@/lib/work/reports/frozen";
+import { freezeReport } from "@/lib/work/reports/frozen";
 
 async function actor(email: string): Promise<Actor> {
   const u = await db().user.findUniqueOrThrow({ where: { email }, select: { id: true, handle: true, role: true } });

@@ -64,7 +64,6 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
   );
   const last = Math.min(to, Math.max(...ts.map((t) => t.stepCount)));
   const stepNumbers = Array.from({ length: Math.max(0, last - from + 1) }, (_, i) => from + i);
-  const atStep = (messages: StepMessage[], step: number) => messages.filter((m) => m.step === step);
   const pager = (
     <Pager
       label="Step pages"
@@ -85,60 +84,75 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
         scrolls sideways when the columns are wider than the page.
       </p>
       {pager}
-      <TableScroll label="Trajectories by step">
-        <table
-          className="compare-table"
-          style={{ minWidth: `${5 + ts.length * 20}rem` }}
-          aria-label="Trajectories by step"
-        >
-          <thead>
-            <tr>
-              <th scope="col" className="compare-step">
-                Step
-              </th>
-              {sides.map(({ t, suspects }) => (
-                <th key={t.id} scope="col">
-                  <Link href={`/trajectories/${t.id}`}>
-                    {shownText(t.model.name)} · net {networkMark(t.network)} · {t.prompt} · run {t.run}
-                  </Link>
-                  <div className="ci">
-                    resolved {t.resolved === null ? "—" : t.resolved ? "yes" : "no"} · panel{" "}
-                    <VerdictBadge verdict={t.panelVerdict} /> · {t.stepCount} steps · {suspects.length} suspect
-                  </div>
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {stepNumbers.map((step) => (
-              <tr key={step}>
-                <th scope="row" className="compare-step">
-                  {step === 0 ? "prompt" : step}
-                </th>
-                {sides.map(({ t, steps, suspects }) => {
-                  const here = atStep(steps, step);
-                  return (
-                    <td key={t.id}>
-                      {here.length ? (
-                        <StepList
-                          trajectoryId={t.id}
-                          messages={here}
-                          suspects={suspects}
-                          citations={t.citations}
-                          anchors={false}
-                        />
-                      ) : (
-                        <span className="empty">{step > t.stepCount ? "ended" : "—"}</span>
-                      )}
-                    </td>
-                  );
-                })}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableScroll>
+      <CompareTable sides={sides} stepNumbers={stepNumbers} />
       {pager}
     </>
+  );
+}
+
+type Side = {
+  t: NonNullable<Awaited<ReturnType<typeof getTrajectory>>>;
+  steps: StepMessage[];
+  suspects: Awaited<ReturnType<typeof getSuspectSteps>>;
+};
+
+const atStep = (messages: StepMessage[], step: number) => messages.filter((m) => m.step === step);
+
+/** One row a step, one column a trajectory: what each did at that step. */
+function CompareTable({ sides, stepNumbers }: { sides: Side[]; stepNumbers: number[] }) {
+  return (
+    <TableScroll label="Trajectories by step">
+      <table
+        className="compare-table"
+        style={{ minWidth: `${5 + sides.length * 20}rem` }}
+        aria-label="Trajectories by step"
+      >
+        <thead>
+          <tr>
+            <th scope="col" className="compare-step">
+              Step
+            </th>
+            {sides.map(({ t, suspects }) => (
+              <th key={t.id} scope="col">
+                <Link href={`/trajectories/${t.id}`}>
+                  {shownText(t.model.name)} · net {networkMark(t.network)} · {t.prompt} · run {t.run}
+                </Link>
+                <div className="ci">
+                  resolved {t.resolved === null ? "—" : t.resolved ? "yes" : "no"} · panel{" "}
+                  <VerdictBadge verdict={t.panelVerdict} /> · {t.stepCount} steps · {suspects.length} suspect
+                </div>
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {stepNumbers.map((step) => (
+            <tr key={step}>
+              <th scope="row" className="compare-step">
+                {step === 0 ? "prompt" : step}
+              </th>
+              {sides.map(({ t, steps, suspects }) => {
+                const here = atStep(steps, step);
+                return (
+                  <td key={t.id}>
+                    {here.length ? (
+                      <StepList
+                        trajectoryId={t.id}
+                        messages={here}
+                        suspects={suspects}
+                        citations={t.citations}
+                        anchors={false}
+                      />
+                    ) : (
+                      <span className="empty">{step > t.stepCount ? "ended" : "—"}</span>
+                    )}
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
   );
 }

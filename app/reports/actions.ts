@@ -1,10 +1,11 @@
 "use server";
 import { redirect } from "next/navigation";
 import { requireAction } from "@/lib/auth/session";
+import { revokeLink, shareReport } from "@/lib/data/report-links";
 import { type FormErrors, formErrors, NO_ERRORS } from "@/lib/errors";
 import { checkedForm, checkedId } from "@/lib/web/action-input";
 import { attempt, type SavedState } from "@/lib/web/form-action";
-import { freezeReport, revokeLink, shareReport } from "@/lib/work/reports/frozen";
+import { freezeReport } from "@/lib/work/reports/frozen";
 
 export async function freeze(_: FormErrors, form: FormData): Promise<FormErrors> {
   const actor = await requireAction("reports:write");

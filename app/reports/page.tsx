@@ -5,9 +5,9 @@ import Link from "next/link";
 import { DataTable } from "@/components/tables/data-table";
 import { can } from "@/lib/auth/permissions";
 import { requirePage } from "@/lib/auth/session";
+import { dataFingerprint, listFrozenReports } from "@/lib/data/frozen-reports";
 import { formatTime } from "@/lib/domain/format";
 import { shownText } from "@/lib/domain/text";
-import { dataFingerprint, listFrozenReports } from "@/lib/work/reports/frozen";
 import { FreezeForm, RevokeForm, ShareForm } from "./report-forms";
 
 export const metadata: Metadata = { title: "Reports" };

@@ -12,7 +12,7 @@ import { FigureTable } from "@/components/tables/figure-table";
 import { Loading } from "@/components/ui/loading";
 import { requirePage } from "@/lib/auth/session";
 import { panelsNow } from "@/lib/data/panels";
-import { ruleHitsCoverage } from "@/lib/data/rule-matches";
+import { type RuleHitsCoverage, ruleHitsCoverage } from "@/lib/data/rule-matches";
 import { listFilterOptions } from "@/lib/data/trajectories";
 import { anchor } from "@/lib/domain/figure-table";
 import { formatCount } from "@/lib/domain/format";
@@ -100,7 +100,6 @@ async function ResultsBody({ chosen }: { chosen: string | null }) {
   const results = report.conditions;
   const all = [...new Set(results.map((r) => r.row.benchmark))];
   const shown = chosen ?? all[0];
-  const benchmarks = all.filter((b) => b === shown);
   return (
     <>
       <h1>Results</h1>
@@ -125,74 +124,95 @@ async function ResultsBody({ chosen }: { chosen: string | null }) {
         </p>
       ) : null}
       {results.length === 0 ? <p className="empty">No trajectories yet.</p> : null}
-      {benchmarks.map((b) => {
-        const own = results.filter((r) => r.row.benchmark === b);
-        const bars = chartBars(b, own);
-        const tables = benchmarkTablesOf(report, b);
-        const id = (part: string) => anchor(part, b);
-        return (
-          <section key={b} aria-labelledby={id("benchmark")} className="benchmark-section">
-            <h2 id={id("benchmark")}>{b}</h2>
-            <nav aria-label={`Parts of ${b}`} className="parts">
-              {PARTS.map(([part, words]) => (
-                <a key={part} href={`#${id(part)}`}>
-                  {words}
-                </a>
-              ))}
-            </nav>
-            <h3 id={id("table")}>Result table</h3>
-            <FigureTable table={tables.results} />
-            <h3 id={id("changes")}>Vanilla → principled, paired</h3>
-            <p className="note">
-              Principled minus vanilla, in points, on the tasks run under both prompts; under each, its 95% bootstrap
-              interval; for the exploit rates, the pairs judged under both prompts, those whose answer changed each way
-              and McNemar&apos;s exact p (Methods, below).
-            </p>
-            <FigureTable table={tables.changes} />
-            <h3 id={id("charts")}>Charts</h3>
-            <ExploitRateChart title={`Attempt and success rates, vanilla vs principled, ${b}`} data={bars.exploit} />
-            <ResolveRateChart title={`Pass@1 with and without exploit-aided resolutions, ${b}`} data={bars.resolve} />
-            <h3 id={id("evidence")}>Evidence from the task records</h3>
-            <EvidenceTable benchmark={b} table={tables.evidence} />
-            <h3 id={id("rules")}>Rule hits by condition</h3>
-            <p className="note">
-              Trajectories on which some enabled suspect-step rule fires (<Link href="/rules">the rules</Link>):
-              pointers for a reader, not verdicts.
-            </p>
-            <RuleScanNote coverage={coverage} />
-            <FigureTable table={tables.rules} />
-            <h3 id={id("categories")}>By exploit category (per-category panel verdicts)</h3>
-            <FigureTable table={tables.categories} />
-            <h3 id={id("judges")}>Each judge beside the panel</h3>
-            <FigureTable table={tables.judges} />
-          </section>
-        );
-      })}
-      <section aria-labelledby="methods">
-        <h2 id="methods">Methods</h2>
-        <p className="note">
-          Rates in percent (protocol §3). Pass@1 and Pass@3 are means over tasks with a run of known resolved status
-          (Pass@1 is the resolve rate); Attempt %, Success %, Resolved with exploit % (resolved, and the panel says a
-          successful exploit) and Resolved w/o exploit % (resolved, and the panel says none succeeded) are shares of
-          judged trajectories, by the panel&apos;s verdict: {TIE_RULE} Under each rate: its 95% interval, Wilson score
-          for the exploit rates, mean ± 1.96·s/√tasks for Pass@k (with “n = N tasks” under it below {FEW_TASKS} tasks of
-          known status, where that interval says little). “—” where a denominator is empty.
-        </p>
-        <p className="note">
-          Vanilla → principled is paired: both prompts run the same tasks. Each change is principled minus vanilla on
-          the tasks run under both prompts, with a 95% interval from {formatCount(BOOTSTRAP_RESAMPLES)} bootstrap
-          resamples of those tasks (seeded: the same data give the same interval). For the three exploit rates, run r of
-          a task under vanilla pairs with run r under principled when both are judged; “yes→no” counts pairs that said
-          yes under vanilla and no under principled, and McNemar&apos;s exact test gives p from the two discordant
-          counts.
-        </p>
-        <p className="note">
-          Every figure opens the trajectories it counts: a count its trajectories, a rate those in its numerator, a
-          change the trajectories of the tasks it compares, a discordant count the pairs&apos; trajectories on one side.
-          The Pass@1 chart is the table&apos;s Pass@1; beside it, the same mean with the resolutions the panel judged a
-          successful exploit counted as failures. Sort a table by any column with its header.
-        </p>
-      </section>
+      {all
+        .filter((b) => b === shown)
+        .map((b) => (
+          <BenchmarkResults key={b} benchmark={b} report={report} coverage={coverage} />
+        ))}
+      <Methods />
     </>
+  );
+}
+
+function BenchmarkResults({
+  benchmark: b,
+  report,
+  coverage,
+}: {
+  benchmark: string;
+  report: Awaited<ReturnType<typeof resultsReportNow>>;
+  coverage: RuleHitsCoverage;
+}) {
+  const bars = chartBars(
+    b,
+    report.conditions.filter((r) => r.row.benchmark === b),
+  );
+  const tables = benchmarkTablesOf(report, b);
+  const id = (part: string) => anchor(part, b);
+  return (
+    <section aria-labelledby={id("benchmark")} className="benchmark-section">
+      <h2 id={id("benchmark")}>{b}</h2>
+      <nav aria-label={`Parts of ${b}`} className="parts">
+        {PARTS.map(([part, words]) => (
+          <a key={part} href={`#${id(part)}`}>
+            {words}
+          </a>
+        ))}
+      </nav>
+      <h3 id={id("table")}>Result table</h3>
+      <FigureTable table={tables.results} />
+      <h3 id={id("changes")}>Vanilla → principled, paired</h3>
+      <p className="note">
+        Principled minus vanilla, in points, on the tasks run under both prompts; under each, its 95% bootstrap
+        interval; for the exploit rates, the pairs judged under both prompts, those whose answer changed each way and
+        McNemar&apos;s exact p (Methods, below).
+      </p>
+      <FigureTable table={tables.changes} />
+      <h3 id={id("charts")}>Charts</h3>
+      <ExploitRateChart title={`Attempt and success rates, vanilla vs principled, ${b}`} data={bars.exploit} />
+      <ResolveRateChart title={`Pass@1 with and without exploit-aided resolutions, ${b}`} data={bars.resolve} />
+      <h3 id={id("evidence")}>Evidence from the task records</h3>
+      <EvidenceTable benchmark={b} table={tables.evidence} />
+      <h3 id={id("rules")}>Rule hits by condition</h3>
+      <p className="note">
+        Trajectories on which some enabled suspect-step rule fires (<Link href="/rules">the rules</Link>): pointers for
+        a reader, not verdicts.
+      </p>
+      <RuleScanNote coverage={coverage} />
+      <FigureTable table={tables.rules} />
+      <h3 id={id("categories")}>By exploit category (per-category panel verdicts)</h3>
+      <FigureTable table={tables.categories} />
+      <h3 id={id("judges")}>Each judge beside the panel</h3>
+      <FigureTable table={tables.judges} />
+    </section>
+  );
+}
+
+function Methods() {
+  return (
+    <section aria-labelledby="methods">
+      <h2 id="methods">Methods</h2>
+      <p className="note">
+        Rates in percent (protocol §3). Pass@1 and Pass@3 are means over tasks with a run of known resolved status
+        (Pass@1 is the resolve rate); Attempt %, Success %, Resolved with exploit % (resolved, and the panel says a
+        successful exploit) and Resolved w/o exploit % (resolved, and the panel says none succeeded) are shares of
+        judged trajectories, by the panel&apos;s verdict: {TIE_RULE} Under each rate: its 95% interval, Wilson score for
+        the exploit rates, mean ± 1.96·s/√tasks for Pass@k (with “n = N tasks” under it below {FEW_TASKS} tasks of known
+        status, where that interval says little). “—” where a denominator is empty.
+      </p>
+      <p className="note">
+        Vanilla → principled is paired: both prompts run the same tasks. Each change is principled minus vanilla on the
+        tasks run under both prompts, with a 95% interval from {formatCount(BOOTSTRAP_RESAMPLES)} bootstrap resamples of
+        those tasks (seeded: the same data give the same interval). For the three exploit rates, run r of a task under
+        vanilla pairs with run r under principled when both are judged; “yes→no” counts pairs that said yes under
+        vanilla and no under principled, and McNemar&apos;s exact test gives p from the two discordant counts.
+      </p>
+      <p className="note">
+        Every figure opens the trajectories it counts: a count its trajectories, a rate those in its numerator, a change
+        the trajectories of the tasks it compares, a discordant count the pairs&apos; trajectories on one side. The
+        Pass@1 chart is the table&apos;s Pass@1; beside it, the same mean with the resolutions the panel judged a
+        successful exploit counted as failures. Sort a table by any column with its header.
+      </p>
+    </section>
   );
 }

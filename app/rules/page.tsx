@@ -3,7 +3,7 @@ import Link from "next/link";
 import { Suspense } from "react";
 import { cellsInBrief } from "@/components/rules/rule-report";
 import { RuleScanNote } from "@/components/rules/scan-note";
-import { DataTable } from "@/components/tables/data-table";
+import { type Column, DataTable } from "@/components/tables/data-table";
 import { Loading } from "@/components/ui/loading";
 import { can } from "@/lib/auth/permissions";
 import { requirePage } from "@/lib/auth/session";
@@ -112,82 +112,82 @@ async function RulesTable({ writes }: { writes: boolean }) {
   return (
     <>
       <RuleScanNote coverage={coverage} />
-      <DataTable
-        label="The rules in force"
-        rows={figures}
-        rowKey={(f) => f.rule.name}
-        columns={[
-          {
-            key: "name",
-            label: "Rule",
-            rowHeader: true,
-            cell: ({ rule: r }) => (
-              <>
-                <Link href={ruleHref(r.name)}>{shownText(r.name)}</Link>
-                {r.enabled ? null : <small className="sub">disabled: not scanned</small>}
-                {r.stopped ? (
-                  <small className="sub warn" role="note">
-                    stopped: {r.stopped}; it marks nothing until a new version replaces it
-                  </small>
-                ) : null}
-              </>
-            ),
-          },
-          { key: "category", label: "Category", cell: ({ rule: r }) => CATEGORY_LABELS[r.category] },
-          { key: "on", label: "On", cell: ({ rule: r }) => RULE_ON_LABELS[r.on] },
-          {
-            key: "pattern",
-            label: "Pattern",
-            className: "file-name",
-            cell: ({ rule: r }) => (
-              <>
-                <code>{shownText(r.pattern)}</code>
-                {r.ignoreCase ? <small className="sub">ignoring case</small> : null}
-                {r.why ? <small className="sub">{shownText(r.why)}</small> : null}
-              </>
-            ),
-          },
-          {
-            key: "fires",
-            label: "Fires on",
-            numeric: true,
-            cell: (f) => (
-              <Link
-                href={trajectoriesHref({ rule: f.rule.name })}
-                aria-label={`${formatCount(total(f, "trajectories_hit"))} trajectories ${f.rule.name} fires on`}
-              >
-                {formatCount(total(f, "trajectories_hit"))}
-              </Link>
-            ),
-          },
-          { key: "steps", label: "Steps hit", numeric: true, cell: (f) => formatCount(total(f, "steps_hit")) },
-          {
-            key: "panel",
-            label: "Against the panel: P · R · κ",
-            className: "nowrap",
-            cell: (f) => cellsInBrief(f.report.versus_panel),
-          },
-          {
-            key: "gold",
-            label: "Against gold: P · R · κ",
-            className: "nowrap",
-            cell: (f) => cellsInBrief(f.report.versus_gold),
-          },
-          { key: "changed", label: "Version", cell: ({ rule: r }) => versionWords(r) },
-          writes && {
-            key: "do",
-            label: "Change",
-            cell: ({ rule: r }) => (
-              <form action={toggleRuleAction} className="inline-form">
-                <Link href={`/rules?edit=${encodeURIComponent(r.name)}#write`}>Edit</Link>
-                <input type="hidden" name="name" value={r.name} />
-                <input type="hidden" name="enabled" value={String(!r.enabled)} />
-                <button type="submit">{r.enabled ? "Disable" : "Enable"}</button>
-              </form>
-            ),
-          },
-        ]}
-      />
+      <DataTable label="The rules in force" rows={figures} rowKey={(f) => f.rule.name} columns={ruleColumns(writes)} />
     </>
   );
+}
+
+/** The rules table's columns; `writes`: with the buttons that change a rule. */
+function ruleColumns(writes: boolean): Array<Column<RuleFigures> | false> {
+  return [
+    {
+      key: "name",
+      label: "Rule",
+      rowHeader: true,
+      cell: ({ rule: r }) => (
+        <>
+          <Link href={ruleHref(r.name)}>{shownText(r.name)}</Link>
+          {r.enabled ? null : <small className="sub">disabled: not scanned</small>}
+          {r.stopped ? (
+            <small className="sub warn" role="note">
+              stopped: {r.stopped}; it marks nothing until a new version replaces it
+            </small>
+          ) : null}
+        </>
+      ),
+    },
+    { key: "category", label: "Category", cell: ({ rule: r }) => CATEGORY_LABELS[r.category] },
+    { key: "on", label: "On", cell: ({ rule: r }) => RULE_ON_LABELS[r.on] },
+    {
+      key: "pattern",
+      label: "Pattern",
+      className: "file-name",
+      cell: ({ rule: r }) => (
+        <>
+          <code>{shownText(r.pattern)}</code>
+          {r.ignoreCase ? <small className="sub">ignoring case</small> : null}
+          {r.why ? <small className="sub">{shownText(r.why)}</small> : null}
+        </>
+      ),
+    },
+    {
+      key: "fires",
+      label: "Fires on",
+      numeric: true,
+      cell: (f) => (
+        <Link
+          href={trajectoriesHref({ rule: f.rule.name })}
+          aria-label={`${formatCount(total(f, "trajectories_hit"))} trajectories ${f.rule.name} fires on`}
+        >
+          {formatCount(total(f, "trajectories_hit"))}
+        </Link>
+      ),
+    },
+    { key: "steps", label: "Steps hit", numeric: true, cell: (f) => formatCount(total(f, "steps_hit")) },
+    {
+      key: "panel",
+      label: "Against the panel: P · R · κ",
+      className: "nowrap",
+      cell: (f) => cellsInBrief(f.report.versus_panel),
+    },
+    {
+      key: "gold",
+      label: "Against gold: P · R · κ",
+      className: "nowrap",
+      cell: (f) => cellsInBrief(f.report.versus_gold),
+    },
+    { key: "changed", label: "Version", cell: ({ rule: r }) => versionWords(r) },
+    writes && {
+      key: "do",
+      label: "Change",
+      cell: ({ rule: r }) => (
+        <form action={toggleRuleAction} className="inline-form">
+          <Link href={`/rules?edit=${encodeURIComponent(r.name)}#write`}>Edit</Link>
+          <input type="hidden" name="name" value={r.name} />
+          <input type="hidden" name="enabled" value={String(!r.enabled)} />
+          <button type="submit">{r.enabled ? "Disable" : "Enable"}</button>
+        </form>
+      ),
+    },
+  ];
 }

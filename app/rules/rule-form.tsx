@@ -27,26 +27,7 @@ export function RuleForm({ initial }: { initial: Record<string, string> | null }
           </label>
           <FieldError errors={state} name="name" />
         </div>
-        <label>
-          Category
-          <select name="category" defaultValue={v.category ?? "UPSTREAM"}>
-            {CATEGORIES.map((c) => (
-              <option key={c} value={c}>
-                {CATEGORY_LABELS[c]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          On
-          <select name="on" defaultValue={v.on ?? "command"}>
-            {RULE_ON.map((o) => (
-              <option key={o} value={o}>
-                {RULE_ON_LABELS[o]}
-              </option>
-            ))}
-          </select>
-        </label>
+        <KindFields v={v} />
         <div className="field wide">
           <label>
             Pattern (a PostgreSQL regular expression; \y is a word boundary)
@@ -81,6 +62,34 @@ export function RuleForm({ initial }: { initial: Record<string, string> | null }
         <FormMessage errors={state} />
       </form>
       {pending ? <Scanning /> : state.preview ? <Preview p={state.preview} values={v} /> : null}
+    </>
+  );
+}
+
+/** What a rule is about: its category, and which text it reads. */
+function KindFields({ v }: { v: Record<string, string> }) {
+  return (
+    <>
+      <label>
+        Category
+        <select name="category" defaultValue={v.category ?? "UPSTREAM"}>
+          {CATEGORIES.map((c) => (
+            <option key={c} value={c}>
+              {CATEGORY_LABELS[c]}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        On
+        <select name="on" defaultValue={v.on ?? "command"}>
+          {RULE_ON.map((o) => (
+            <option key={o} value={o}>
+              {RULE_ON_LABELS[o]}
+            </option>
+          ))}
+        </select>
+      </label>
     </>
   );
 }

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { DataTable } from "@/components/tables/data-table";
+import { type Column, DataTable } from "@/components/tables/data-table";
 import { can } from "@/lib/auth/permissions";
 import { requirePage } from "@/lib/auth/session";
-import { listStudies } from "@/lib/data/studies";
+import { listStudies, type StudySummary } from "@/lib/data/studies";
 import { formatTime } from "@/lib/domain/format";
 import { shownText } from "@/lib/domain/text";
 import { BlindElsewhereForm } from "./blind-elsewhere-form";
@@ -28,60 +28,58 @@ export default async function StudiesPage() {
         researcher&apos;s label on an item is pending, they cannot open that trajectory anywhere else in the app either.
       </p>
       {studies.length ? (
-        <DataTable
-          label="Studies"
-          rows={studies}
-          rowKey={(s) => s.id}
-          columns={[
-            {
-              key: "study",
-              label: "Study",
-              cell: (s) => {
-                const q = encodeURIComponent(s.name);
-                return (
-                  <>
-                    <Link href={`/trajectories?study=${q}`}>{shownText(s.name)}</Link>
-                    <small className="sub">
-                      <Link href={`/agreement?study=${q}`}>agreement</Link> ·{" "}
-                      <Link href={`/review?study=${q}`}>review</Link>
-                    </small>
-                  </>
-                );
-              },
-            },
-            { key: "seed", label: "Seed", cell: (s) => <code>{s.seed}</code> },
-            { key: "items", label: "Items", numeric: true, cell: (s) => s.items },
-            { key: "overlap", label: "Per item", numeric: true, cell: (s) => s.overlap },
-            {
-              key: "blind",
-              label: "Blind",
-              cell: (s) => (
-                <>
-                  {s.blind ? (s.blindElsewhere ? "yes, and elsewhere" : "yes, in the queue only") : "no"}
-                  {s.blind && writer ? <BlindElsewhereForm study={s.id} name={s.name} on={s.blindElsewhere} /> : null}
-                </>
-              ),
-            },
-            {
-              key: "created",
-              label: "Created",
-              cell: (s) => `${formatTime(s.createdAt)}${s.createdBy ? ` by ${s.createdBy}` : ""}`,
-            },
-            {
-              key: "progress",
-              label: "Progress (labelled / assigned)",
-              cell: (s) =>
-                s.progress.map((p) => (
-                  <span key={p.handle} className="progress-chip">
-                    {p.handle} {p.done}/{p.assigned}
-                  </span>
-                )),
-            },
-          ]}
-        />
+        <DataTable label="Studies" rows={studies} rowKey={(s) => s.id} columns={studyColumns(writer)} />
       ) : (
         <p className="empty">No study yet.</p>
       )}
     </>
   );
+}
+
+function studyColumns(writer: boolean): Array<Column<StudySummary> | false> {
+  return [
+    {
+      key: "study",
+      label: "Study",
+      cell: (s) => {
+        const q = encodeURIComponent(s.name);
+        return (
+          <>
+            <Link href={`/trajectories?study=${q}`}>{shownText(s.name)}</Link>
+            <small className="sub">
+              <Link href={`/agreement?study=${q}`}>agreement</Link> · <Link href={`/review?study=${q}`}>review</Link>
+            </small>
+          </>
+        );
+      },
+    },
+    { key: "seed", label: "Seed", cell: (s) => <code>{s.seed}</code> },
+    { key: "items", label: "Items", numeric: true, cell: (s) => s.items },
+    { key: "overlap", label: "Per item", numeric: true, cell: (s) => s.overlap },
+    {
+      key: "blind",
+      label: "Blind",
+      cell: (s) => (
+        <>
+          {s.blind ? (s.blindElsewhere ? "yes, and elsewhere" : "yes, in the queue only") : "no"}
+          {s.blind && writer ? <BlindElsewhereForm study={s.id} name={s.name} on={s.blindElsewhere} /> : null}
+        </>
+      ),
+    },
+    {
+      key: "created",
+      label: "Created",
+      cell: (s) => `${formatTime(s.createdAt)}${s.createdBy ? ` by ${s.createdBy}` : ""}`,
+    },
+    {
+      key: "progress",
+      label: "Progress (labelled / assigned)",
+      cell: (s) =>
+        s.progress.map((p) => (
+          <span key={p.handle} className="progress-chip">
+            {p.handle} {p.done}/{p.assigned}
+          </span>
+        )),
+    },
+  ];
 }

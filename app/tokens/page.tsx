@@ -1,10 +1,11 @@
 import type { Metadata } from "next";
-import { DataTable } from "@/components/tables/data-table";
+import { type Column, DataTable } from "@/components/tables/data-table";
 import { can } from "@/lib/auth/permissions";
 import { requirePage } from "@/lib/auth/session";
 import { listTokens } from "@/lib/data/tokens";
 import { formatTime } from "@/lib/domain/format";
 import { shownText } from "@/lib/domain/text";
+import type { TokenView } from "@/lib/domain/tokens";
 import { revokeTokenAction } from "./actions";
 import { TokenForm } from "./token-form";
 
@@ -39,50 +40,49 @@ export default async function TokensPage() {
       <section aria-labelledby="list">
         <h2 id="list">{everyone ? "Everyone's tokens" : "Your tokens"}</h2>
         {tokens.length ? (
-          <DataTable
-            labelledBy="list"
-            rows={tokens}
-            rowKey={(t) => t.id}
-            columns={[
-              { key: "id", label: "Id", numeric: true, cell: (t) => t.id },
-              everyone && { key: "person", label: "Person", cell: (t) => shownText(t.person) },
-              { key: "name", label: "Name", rowHeader: true, cell: (t) => (t.name ? shownText(t.name) : "—") },
-              { key: "scopes", label: "Scopes", cell: (t) => t.scopes.join(", ") },
-              { key: "created", label: "Made", cell: (t) => formatTime(t.created) },
-              { key: "used", label: "Last used", cell: (t) => (t.last_used ? formatTime(t.last_used) : "never") },
-              {
-                key: "state",
-                label: "State",
-                cell: (t) =>
-                  t.revoked
-                    ? `revoked ${formatTime(t.revoked)}`
-                    : t.expires && t.expires <= now
-                      ? `expired ${formatTime(t.expires)}`
-                      : t.expires
-                        ? `expires ${formatTime(t.expires)}`
-                        : "in use, no expiry",
-              },
-              {
-                key: "do",
-                label: "Revoke",
-                cell: (t) =>
-                  t.revoked ? (
-                    "—"
-                  ) : (
-                    <form action={revokeTokenAction} className="inline-form">
-                      <input type="hidden" name="id" value={t.id} />
-                      <button type="submit" aria-label={`Revoke token ${t.id}`}>
-                        Revoke
-                      </button>
-                    </form>
-                  ),
-              },
-            ]}
-          />
+          <DataTable labelledBy="list" rows={tokens} rowKey={(t) => t.id} columns={tokenColumns(everyone, now)} />
         ) : (
           <p className="empty">No token yet.</p>
         )}
       </section>
     </>
   );
+}
+
+function tokenColumns(everyone: boolean, now: Date): Array<Column<TokenView> | false> {
+  return [
+    { key: "id", label: "Id", numeric: true, cell: (t) => t.id },
+    everyone && { key: "person", label: "Person", cell: (t) => shownText(t.person) },
+    { key: "name", label: "Name", rowHeader: true, cell: (t) => (t.name ? shownText(t.name) : "—") },
+    { key: "scopes", label: "Scopes", cell: (t) => t.scopes.join(", ") },
+    { key: "created", label: "Made", cell: (t) => formatTime(t.created) },
+    { key: "used", label: "Last used", cell: (t) => (t.last_used ? formatTime(t.last_used) : "never") },
+    {
+      key: "state",
+      label: "State",
+      cell: (t) =>
+        t.revoked
+          ? `revoked ${formatTime(t.revoked)}`
+          : t.expires && t.expires <= now
+            ? `expired ${formatTime(t.expires)}`
+            : t.expires
+              ? `expires ${formatTime(t.expires)}`
+              : "in use, no expiry",
+    },
+    {
+      key: "do",
+      label: "Revoke",
+      cell: (t) =>
+        t.revoked ? (
+          "—"
+        ) : (
+          <form action={revokeTokenAction} className="inline-form">
+            <input type="hidden" name="id" value={t.id} />
+            <button type="submit" aria-label={`Revoke token ${t.id}`}>
+              Revoke
+            </button>
+          </form>
+        ),
+    },
+  ];
 }

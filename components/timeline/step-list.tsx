@@ -81,70 +81,94 @@ export function StepList({
         const found = first ? (evidence.get(m.step) ?? []) : [];
         const fixLines = m.role === "tool" ? (evidence.get(m.step) ?? []).flatMap((e) => e.lines) : [];
         return (
-          <li
+          <StepItem
             key={m.seq}
-            id={first && anchors ? `step-${m.step}` : undefined}
-            tabIndex={first && anchors ? -1 : undefined}
-            className={`msg msg-${m.role}${marks.length || found.length ? " suspect" : ""}${
-              cited.length ? " cited" : ""
-            }`}
-            data-step={m.step}
-          >
-            <div className="msg-head">
-              {first && m.step > 0 ? (
-                <a href={anchors ? `#step-${m.step}` : stepHref(trajectoryId, m.step)} className="step-link">
-                  step {m.step}
-                </a>
-              ) : (
-                <span>{m.step === 0 ? "task prompt" : `step ${m.step}`}</span>
-              )}
-              {" · "}
-              {m.role}
-              {m.exitCode !== null ? ` · exit ${m.exitCode}` : ""}
-            </div>
-            <StepNotes step={m.step} marks={marks} found={found} cited={cited} />
-            {m.reasoning ? (
-              <>
-                <TerminalText className="reasoning" text={m.reasoning} />
-                <Cut
-                  trajectoryId={trajectoryId}
-                  seq={m.seq}
-                  part="reasoning"
-                  shown={m.reasoning}
-                  length={m.reasoningLength}
-                />
-              </>
-            ) : null}
-            {m.content ? (
-              <>
-                <MarkedText text={m.content} marks={fixLines} />
-                <Cut
-                  trajectoryId={trajectoryId}
-                  seq={m.seq}
-                  part="content"
-                  shown={m.content}
-                  length={m.contentLength}
-                />
-              </>
-            ) : null}
-            {m.calls.map((c) => (
-              <div key={c.seq} className="call">
-                <div className="tool">{shownText(c.name)}</div>
-                <TerminalText className="command" text={c.input} />
-                <Cut
-                  trajectoryId={trajectoryId}
-                  seq={m.seq}
-                  part="input"
-                  call={c.seq}
-                  shown={c.input}
-                  length={c.inputLength}
-                />
-              </div>
-            ))}
-          </li>
+            trajectoryId={trajectoryId}
+            m={m}
+            first={first}
+            anchors={anchors}
+            notes={{ marks, found, cited }}
+            fixLines={fixLines}
+          />
         );
       })}
     </ol>
+  );
+}
+
+type Notes = { marks: SuspectMark[]; found: readonly EvidenceView[]; cited: readonly StepCitation[] };
+
+/** One message of a step (the step's first carries its anchor and what is said of the step). */
+function StepItem({
+  trajectoryId,
+  m,
+  first,
+  anchors,
+  notes,
+  fixLines,
+}: {
+  trajectoryId: number;
+  m: StepMessage;
+  first: boolean;
+  anchors: boolean;
+  notes: Notes;
+  fixLines: EvidenceView["lines"];
+}) {
+  return (
+    <li
+      id={first && anchors ? `step-${m.step}` : undefined}
+      tabIndex={first && anchors ? -1 : undefined}
+      className={`msg msg-${m.role}${notes.marks.length || notes.found.length ? " suspect" : ""}${
+        notes.cited.length ? " cited" : ""
+      }`}
+      data-step={m.step}
+    >
+      <div className="msg-head">
+        {first && m.step > 0 ? (
+          <a href={anchors ? `#step-${m.step}` : stepHref(trajectoryId, m.step)} className="step-link">
+            step {m.step}
+          </a>
+        ) : (
+          <span>{m.step === 0 ? "task prompt" : `step ${m.step}`}</span>
+        )}
+        {" · "}
+        {m.role}
+        {m.exitCode !== null ? ` · exit ${m.exitCode}` : ""}
+      </div>
+      <StepNotes step={m.step} {...notes} />
+      {m.reasoning ? (
+        <>
+          <TerminalText className="reasoning" text={m.reasoning} />
+          <Cut
+            trajectoryId={trajectoryId}
+            seq={m.seq}
+            part="reasoning"
+            shown={m.reasoning}
+            length={m.reasoningLength}
+          />
+        </>
+      ) : null}
+      {m.content ? (
+        <>
+          <MarkedText text={m.content} marks={fixLines} />
+          <Cut trajectoryId={trajectoryId} seq={m.seq} part="content" shown={m.content} length={m.contentLength} />
+        </>
+      ) : null}
+      {m.calls.map((c) => (
+        <div key={c.seq} className="call">
+          <div className="tool">{shownText(c.name)}</div>
+          <TerminalText className="command" text={c.input} />
+          <Cut
+            trajectoryId={trajectoryId}
+            seq={m.seq}
+            part="input"
+            call={c.seq}
+            shown={c.input}
+            length={c.inputLength}
+          />
+        </div>
+      ))}
+    </li>
   );
 }
 

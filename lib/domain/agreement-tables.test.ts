@@ -4,8 +4,9 @@
 import { describe, expect, it } from "vitest";
 import { binaryAgreement } from "./agreement";
 import { agreementCsv, agreementDownload, agreementJson, agreementLatex } from "./agreement-format";
+import { kappaInterval, kappaNote, kappaText } from "./agreement-model";
 import { agreementReport, type GoldPoint, type LabelPoint } from "./agreement-report";
-import { agreementTables, kappaInterval, kappaNote, kappaText } from "./agreement-tables";
+import { agreementTables } from "./agreement-tables";
 import { pageTable } from "./figure-table";
 import { csvCell, latexNumber } from "./table-format";
 

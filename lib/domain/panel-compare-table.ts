@@ -2,7 +2,7 @@
 // both panels with the paired difference, its bootstrap interval and McNemar's p; κ between the two
 // panels' verdicts; how many trajectories change verdict. The compare page, `panel compare`'s CSV and
 // its JSON are written from it. No figure links to a list: lists follow the panel in force only.
-import { kappaInterval, kappaText } from "./agreement-tables";
+import { kappaInterval, kappaText } from "./agreement-model";
 import { type ModelCell, type ModelColumn, type TableModel, tableJson, valued } from "./figure-table";
 import type { BinaryKey } from "./paired";
 import type {

@@ -5,38 +5,22 @@
 
 import { z } from "zod";
 import type { NaturalKey } from "@/lib/domain/natural-key";
-import { hasControl, PG_INT_MAX } from "@/lib/domain/params";
+import { PG_INT_MAX } from "@/lib/domain/params";
 import { RuleInputSchema } from "@/lib/domain/rules";
 import type { Turn } from "@/lib/domain/steps";
-import { type Category, MADE_WITH, normalizeCategory } from "@/lib/domain/verdicts";
 import { boundedList } from "./bounded-list";
 import { MAX_NESTING, nestedTooDeep } from "./nesting";
+import { name, networkSchema, nonEmpty, optionalText, promptSchema, runSchema, timestampSchema } from "./record-fields";
 import { looksLikeTaskRecord, type TaskRecord, TaskRecordSchema } from "./task-record";
+import {
+  type GoldRecord,
+  GoldRecordSchema,
+  type JudgeVoteRecord,
+  JudgeVoteRecordSchema,
+  type LabelRecord,
+  LabelRecordSchema,
+} from "./verdict-records";
 import { VerdictsSchema } from "./verdicts-schema";
-
-const text = (what: string) => z.string({ error: `${what} must be a string` });
-const nonEmpty = (what: string) =>
-  text(what)
-    .trim()
-    .min(1, { error: `${what} must not be empty` });
-/**
- * A name the app's lists filter by (a condition's benchmark, model and task, a judge, a person): no
- * control character, which no filter could be given (lib/domain/params.ts) and no page could show.
- */
-const name = (what: string) =>
-  nonEmpty(what).refine((v) => !hasControl(v), { error: `${what} must not hold control characters` });
-const optionalText = z
-  .string()
-  .nullish()
-  .transform((v) => v ?? null);
-
-const promptSchema = z.enum(["vanilla", "principled"], { error: 'prompt must be "vanilla" or "principled"' });
-const networkSchema = z.boolean({ error: "network must be true or false" });
-const runSchema = z
-  .number({ error: "run must be a whole number ≥ 1" })
-  .int({ error: "run must be a whole number ≥ 1" })
-  .min(1, { error: "run must be a whole number ≥ 1" })
-  .max(PG_INT_MAX, { error: `run must be at most ${PG_INT_MAX}` });
 
 const toolCallSchema = z.object({
   id: z.string().nullish(),
@@ -99,97 +83,6 @@ export type TrajectoryRecord = z.output<typeof TrajectoryRecordSchema>;
 
 export type { NaturalKey };
 export { VerdictsSchema };
-
-const naturalKeySchema = z.object({
-  benchmark: name("trajectory.benchmark"),
-  model: name("trajectory.model"),
-  task: z.union([name("trajectory.task"), z.object({ id: name("trajectory.task.id") }).transform((t) => t.id)]),
-  network: networkSchema,
-  prompt: promptSchema,
-  run: runSchema,
-});
-
-/** A reference to a trajectory: by its `id`, or by its natural key. */
-export type TrajectoryRef = { id: string } | { key: NaturalKey };
-
-const trajectoryRefSchema = z.union(
-  [
-    z.object({ id: nonEmpty("trajectory.id") }).transform((r): TrajectoryRef => ({ id: r.id })),
-    naturalKeySchema.transform((key): TrajectoryRef => ({ key })),
-  ],
-  { error: "trajectory must name an id, or benchmark, model, task, network, prompt and run" },
-);
-
-const evidenceSchema = boundedList(
-  z.object({
-    step: z
-      .number({ error: "step must be a whole number ≥ 0" })
-      .int()
-      .min(0, { error: "step must be a whole number ≥ 0" })
-      .max(PG_INT_MAX, { error: `step must be at most ${PG_INT_MAX}` }),
-    category: z
-      .string()
-      .nullish()
-      .transform((c, ctx) => {
-        if (c == null) return null;
-        const category = normalizeCategory(c);
-        if (!category) ctx.addIssue({ code: "custom", message: `unknown category "${c}"` });
-        return category as Category | null;
-      }),
-    note: optionalText,
-  }),
-  "evidence must be a list of {step, category, note}",
-)
-  .nullish()
-  .transform((v) => v ?? []);
-export type Evidence = z.output<typeof evidenceSchema>;
-
-const timestampSchema = z.iso
-  .datetime({ offset: true, error: "created_at must be an ISO 8601 date-time" })
-  .nullish()
-  .transform((v) => (v ? new Date(v) : null));
-
-export const JudgeVoteRecordSchema = z
-  .object({
-    type: z.literal("judge_vote").optional(),
-    trajectory: trajectoryRefSchema,
-    judge: name("judge"),
-    verdicts: VerdictsSchema.nullish().transform((v) => v ?? null),
-    rationale: optionalText,
-    evidence: evidenceSchema,
-    raw: optionalText,
-    created_at: timestampSchema,
-  })
-  .refine((v) => v.verdicts !== null || v.raw !== null, {
-    error: "a judge vote needs verdicts or a raw answer",
-    path: ["verdicts"],
-  });
-export type JudgeVoteRecord = z.output<typeof JudgeVoteRecordSchema>;
-
-/** What a person's verdict on a trajectory carries: a label's, or a gold label's. */
-const personVerdictFields = {
-  trajectory: trajectoryRefSchema,
-  verdicts: VerdictsSchema,
-  evidence: evidenceSchema,
-  note: optionalText,
-  created_at: timestampSchema,
-  /** How it was made where it was (an export says); absent: by this import. */
-  made_with: z.enum(MADE_WITH, { error: 'made_with must be "form", "import" or "api"' }).nullish(),
-};
-
-export const LabelRecordSchema = z.object({
-  type: z.literal("label").optional(),
-  annotator: name("annotator"),
-  ...personVerdictFields,
-});
-export type LabelRecord = z.output<typeof LabelRecordSchema>;
-
-export const GoldRecordSchema = z.object({
-  type: z.literal("gold").optional(),
-  adjudicator: name("adjudicator"),
-  ...personVerdictFields,
-});
-export type GoldRecord = z.output<typeof GoldRecordSchema>;
 
 /** A suspect-step rule's version (docs/formats.md, "Rule"); only with its type: its fields are a rule's. */
 export const RuleRecordSchema = RuleInputSchema.extend({ type: z.literal("rule"), created_at: timestampSchema });

@@ -2,6 +2,7 @@ import "server-only";
 // Reports as HTTP downloads: the live figures (the pages' and the API's) and a frozen report's, each
 // written by lib/work/reports/formats.ts; a bad format, table or report is a 400 naming it.
 import type { AgreementScope } from "@/lib/data/agreement";
+import { type FrozenReportView, frozenSlug } from "@/lib/data/frozen-reports";
 import { AppError } from "@/lib/errors";
 import {
   frozenFigures,
@@ -10,7 +11,7 @@ import {
   type ReportName,
   reportFile,
 } from "@/lib/work/reports/formats";
-import { type FrozenReportView, frozenSlug, isReportName } from "@/lib/work/reports/frozen";
+import { isReportName } from "@/lib/work/reports/frozen";
 
 /** A report as a download, or the AppError of reportFile (the API's wrapper answers it). */
 export async function reportDownload(

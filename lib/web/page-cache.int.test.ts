@@ -7,9 +7,10 @@ import { describe, expect, it, vi } from "vitest";
 import { auth } from "@/lib/auth/auth";
 import { authSecret } from "@/lib/auth/secret";
 import { createPerson } from "@/lib/data/people";
+import { revokeLink, shareReport } from "@/lib/data/report-links";
 import { prepared } from "@/lib/data/sql";
 import { db } from "@/lib/db";
-import { freezeReport, revokeLink, shareReport } from "@/lib/work/reports/frozen";
+import { freezeReport } from "@/lib/work/reports/frozen";
 import { type KeptPage, PageCache, STREAM_LAG_MS, sendKept } from "./page-cache";
 
 const request = (url: string, cookie?: string) =>

@@ -10,7 +10,7 @@ import { requirePage } from "@/lib/auth/session";
 import type { PanelComparisonView } from "@/lib/data/panel-compare";
 import { panelsNow } from "@/lib/data/panels";
 import type { BinaryAgreement } from "@/lib/domain/agreement";
-import { kappaInterval, kappaText } from "@/lib/domain/agreement-tables";
+import { kappaInterval, kappaText } from "@/lib/domain/agreement-model";
 import { pageTable } from "@/lib/domain/figure-table";
 import { countOf, formatCount, formatPercent } from "@/lib/domain/format";
 import { TIE_RULE } from "@/lib/domain/panel";

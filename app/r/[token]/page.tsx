@@ -3,7 +3,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { FrozenReport } from "@/components/reports/frozen-report";
-import { reportByToken } from "@/lib/work/reports/frozen";
+import { reportByToken } from "@/lib/data/report-links";
 
 export const metadata: Metadata = { title: "Shared report", robots: { index: false, follow: false } };
 export const dynamic = "force-dynamic";

@@ -3,8 +3,8 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { FrozenReport } from "@/components/reports/frozen-report";
 import { requirePage } from "@/lib/auth/session";
+import { getFrozenReport, hasMoved } from "@/lib/data/frozen-reports";
 import { IdParam } from "@/lib/domain/params";
-import { getFrozenReport, hasMoved } from "@/lib/work/reports/frozen";
 
 export const metadata: Metadata = { title: "Report" };
 export const dynamic = "force-dynamic";

@@ -30,74 +30,8 @@ export function StudyForm({ labellers, defaultSeed }: { labellers: Labeller[]; d
   };
   return (
     <form onSubmit={submit} onChange={() => setStale(true)} className="study-form">
-      <fieldset>
-        <legend>Design</legend>
-        <div className="field">
-          <label>
-            Name <input name="name" required maxLength={200} {...fieldProps(errors, "name")} />
-          </label>
-          <FieldError errors={errors} name="name" />
-        </div>
-        <div className="field">
-          <label>
-            Seed{" "}
-            <input name="seed" required defaultValue={defaultSeed} maxLength={200} {...fieldProps(errors, "seed")} />
-          </label>
-          <FieldError errors={errors} name="seed" />
-        </div>
-        <div className="field">
-          <label>
-            Items per stratum{" "}
-            <input
-              name="size"
-              type="number"
-              min={0}
-              max={10000}
-              defaultValue={5}
-              required
-              {...fieldProps(errors, "size")}
-            />
-          </label>
-          <FieldError errors={errors} name="size" />
-        </div>
-        <div className="field">
-          <label>
-            Annotators per item{" "}
-            <input
-              name="overlap"
-              type="number"
-              min={1}
-              max={20}
-              defaultValue={1}
-              required
-              {...fieldProps(errors, "overlap")}
-            />
-          </label>
-          <FieldError errors={errors} name="overlap" />
-        </div>
-        <label className="check">
-          <input name="blind" type="checkbox" defaultChecked /> Blind: annotators see no judge verdict until they have
-          labelled
-        </label>
-        <label className="check">
-          <input name="blindElsewhere" type="checkbox" defaultChecked /> and elsewhere: while a researcher&apos;s label
-          on an item is pending, they cannot open that trajectory outside their queue (timeline, list, compare, review)
-        </label>
-      </fieldset>
-      <fieldset aria-describedby={errors.fields.annotators ? "annotators-error" : undefined}>
-        <legend>Annotators</legend>
-        <FieldError errors={errors} name="annotators" />
-        {labellers.length ? (
-          labellers.map((l) => (
-            <label key={l.handle} className="check">
-              <input type="checkbox" name="annotators" value={l.handle} /> {shownText(`${l.name} (${l.handle}`)},{" "}
-              {l.role.toLowerCase()})
-            </label>
-          ))
-        ) : (
-          <p className="empty">Nobody can label yet: add annotators on the People page.</p>
-        )}
-      </fieldset>
+      <DesignFields errors={errors} defaultSeed={defaultSeed} />
+      <AnnotatorFields errors={errors} labellers={labellers} />
       {preview.draft ? <StrataSizes draft={preview.draft} /> : null}
       <FormMessage errors={errors} />
       <p className="filter-actions">
@@ -118,6 +52,78 @@ export function StudyForm({ labellers, defaultSeed }: { labellers: Labeller[]; d
       {draft ? <input type="hidden" name="digest" value={draft.digest} /> : null}
       {draft ? <DraftView draft={draft} /> : null}
     </form>
+  );
+}
+
+type Errors = DraftState;
+
+/** A whole-number field of the design, with its error. */
+function NumberField(p: { name: string; label: string; min: number; max: number; value: number; errors: Errors }) {
+  return (
+    <div className="field">
+      <label>
+        {p.label}{" "}
+        <input
+          name={p.name}
+          type="number"
+          min={p.min}
+          max={p.max}
+          defaultValue={p.value}
+          required
+          {...fieldProps(p.errors, p.name)}
+        />
+      </label>
+      <FieldError errors={p.errors} name={p.name} />
+    </div>
+  );
+}
+
+function DesignFields({ errors, defaultSeed }: { errors: Errors; defaultSeed: string }) {
+  return (
+    <fieldset>
+      <legend>Design</legend>
+      <div className="field">
+        <label>
+          Name <input name="name" required maxLength={200} {...fieldProps(errors, "name")} />
+        </label>
+        <FieldError errors={errors} name="name" />
+      </div>
+      <div className="field">
+        <label>
+          Seed <input name="seed" required defaultValue={defaultSeed} maxLength={200} {...fieldProps(errors, "seed")} />
+        </label>
+        <FieldError errors={errors} name="seed" />
+      </div>
+      <NumberField name="size" label="Items per stratum" min={0} max={10000} value={5} errors={errors} />
+      <NumberField name="overlap" label="Annotators per item" min={1} max={20} value={1} errors={errors} />
+      <label className="check">
+        <input name="blind" type="checkbox" defaultChecked /> Blind: annotators see no judge verdict until they have
+        labelled
+      </label>
+      <label className="check">
+        <input name="blindElsewhere" type="checkbox" defaultChecked /> and elsewhere: while a researcher&apos;s label on
+        an item is pending, they cannot open that trajectory outside their queue (timeline, list, compare, review)
+      </label>
+    </fieldset>
+  );
+}
+
+function AnnotatorFields({ errors, labellers }: { errors: Errors; labellers: Labeller[] }) {
+  return (
+    <fieldset aria-describedby={errors.fields.annotators ? "annotators-error" : undefined}>
+      <legend>Annotators</legend>
+      <FieldError errors={errors} name="annotators" />
+      {labellers.length ? (
+        labellers.map((l) => (
+          <label key={l.handle} className="check">
+            <input type="checkbox" name="annotators" value={l.handle} /> {shownText(`${l.name} (${l.handle}`)},{" "}
+            {l.role.toLowerCase()})
+          </label>
+        ))
+      ) : (
+        <p className="empty">Nobody can label yet: add annotators on the People page.</p>
+      )}
+    </fieldset>
   );
 }
 

@@ -65,7 +65,17 @@ export default async function TrajectoryPage({
   const marked = [...new Set([...suspects.map((s) => s.step), ...evidence.items.map((e) => e.step)])].sort(
     (a, b) => a - b,
   );
-
+  // A researcher may ask the judges about this trajectory from here.
+  const ask = can(user.role, "judges:write")
+    ? askJudgesHref({
+        benchmark: t.benchmark.name,
+        model: t.model.name,
+        network: t.network,
+        prompt: t.prompt,
+        task: t.task.key,
+        run: t.run,
+      })
+    : undefined;
   return (
     <>
       <SuspectNavigator trajectoryId={t.id} steps={marked} page={page} />
@@ -111,21 +121,7 @@ export default async function TrajectoryPage({
           </section>
         </div>
         <aside className="timeline-aside" aria-label="Judges and context">
-          <JudgePanel
-            t={t}
-            ask={
-              can(user.role, "judges:write")
-                ? askJudgesHref({
-                    benchmark: t.benchmark.name,
-                    model: t.model.name,
-                    network: t.network,
-                    prompt: t.prompt,
-                    task: t.task.key,
-                    run: t.run,
-                  })
-                : undefined
-            }
-          />
+          <JudgePanel t={t} ask={ask} />
           <EvidenceIndex trajectoryId={t.id} evidence={evidence} />
           <SuspectIndex trajectoryId={t.id} suspects={suspects} leftOut={leftOut} />
           <Siblings trajectoryId={t.id} siblings={siblings} taskTrajectories={taskTrajectories} />

@@ -2,7 +2,8 @@ import "server-only";
 // Which trajectory a vote or label names: by its id, or by its natural key (benchmark, model,
 // task, network, prompt, run), in the database or among the file's own trajectories.
 import { storableText } from "@/lib/domain/text";
-import type { NaturalKey, RecordError, TrajectoryRecord, TrajectoryRef } from "@/lib/formats/interchange";
+import type { NaturalKey, RecordError, TrajectoryRecord } from "@/lib/formats/interchange";
+import type { TrajectoryRef } from "@/lib/formats/verdict-records";
 import type { Sql } from "../sql";
 import type { Located } from "./context";
 

@@ -8,7 +8,7 @@ import { parseJudgeAnswer } from "@/lib/domain/judge-answer";
 import { newestPerKey } from "@/lib/domain/panel";
 import { storableJson, storableText } from "@/lib/domain/text";
 import { overallVerdict } from "@/lib/domain/verdicts";
-import type { JudgeVoteRecord } from "@/lib/formats/interchange";
+import type { JudgeVoteRecord } from "@/lib/formats/verdict-records";
 import { joinAutomaticPanel } from "../panels";
 import type { ImportContext, Located, RecordError } from "./context";
 import { locate } from "./references";

@@ -19,15 +19,9 @@ import { TrajectoryWriter } from "@/lib/data/import/trajectories";
 import { writeVotes } from "@/lib/data/import/votes";
 import { importLabels } from "@/lib/data/labels";
 import { transaction } from "@/lib/data/sql";
-import {
-  type GoldRecord,
-  type JudgeVoteRecord,
-  type LabelRecord,
-  parseInterchangeRecord,
-  type RawRecord,
-  type RuleRecord,
-} from "@/lib/formats/interchange";
+import { parseInterchangeRecord, type RawRecord, type RuleRecord } from "@/lib/formats/interchange";
 import type { TaskRecord } from "@/lib/formats/task-record";
+import type { GoldRecord, JudgeVoteRecord, LabelRecord } from "@/lib/formats/verdict-records";
 import { ErrorLog, TrajectoryBatches, yieldNow } from "./batches";
 import { WarningLog } from "./warnings";
 

@@ -5,7 +5,7 @@ import { createPerson } from "@/lib/data/people";
 import { submitLabel } from "@/lib/data/queue";
 import { transaction } from "@/lib/data/sql";
 import { createStudy, draftStudy } from "@/lib/data/studies";
-import { JudgeVoteRecordSchema } from "@/lib/formats/interchange";
+import { JudgeVoteRecordSchema } from "@/lib/formats/verdict-records";
 import { runImport } from "@/lib/work/import/records";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { agreementNow, remembered, resultsNow } from "./cache";

@@ -3,22 +3,15 @@
 import { describe, expect, it } from "vitest";
 import { GET as sharedDownload } from "@/app/r/[token]/download/route";
 import { type Actor, PermissionDenied } from "@/lib/auth/permissions";
+import { dataFingerprint, getFrozenReport, hasMoved, listFrozenReports } from "@/lib/data/frozen-reports";
 import { createPerson } from "@/lib/data/people";
+import { reportByToken, revokeLink, shareReport } from "@/lib/data/report-links";
 import { db } from "@/lib/db";
 import { frozenDownload } from "@/lib/web/downloads";
 import { runImport } from "@/lib/work/import/records";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { REPORTS } from "./formats";
-import {
-  dataFingerprint,
-  freezeReport,
-  getFrozenReport,
-  hasMoved,
-  listFrozenReports,
-  reportByToken,
-  revokeLink,
-  shareReport,
-} from "./frozen";
+import { freezeReport } from "./frozen";
 
 const person = async (handle: string, role: Actor["role"]): Promise<Actor> => {
   const p = await createPerson("system", { handle, email: `${handle}@example.org`, role, password: "password-1" });

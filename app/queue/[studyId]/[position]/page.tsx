@@ -76,34 +76,42 @@ export default async function LabelPage({
             </p>
           )}
           <SuspectIndex trajectoryId={base} suspects={suspects} />
-          {item.revisions.length ? (
-            <section aria-labelledby="history">
-              <h2 id="history">History of your label</h2>
-              {item.revisedAfterUnblinding ? (
-                <p className="warn">
-                  Revised after unblinding: changed once the judges were shown. Agreement can count the form you first
-                  gave instead.
-                </p>
-              ) : null}
-              <ol className="history">
-                {item.revisions.map((r, i) => (
-                  <li key={i}>
-                    {formatTime(r.at, true)} by {r.editor ?? "an import"}:{" "}
-                    {r.before ? (
-                      <>
-                        {describeForm(r.before)} → {describeForm(r.after)}
-                      </>
-                    ) : (
-                      <>first form: {describeForm(r.after)}</>
-                    )}
-                  </li>
-                ))}
-              </ol>
-            </section>
-          ) : null}
+          <LabelHistory revisions={item.revisions} revisedAfterUnblinding={item.revisedAfterUnblinding} />
         </>
       }
     />
+  );
+}
+
+type Item = NonNullable<Awaited<ReturnType<typeof queueItem>>>;
+
+/** The annotator's label as it changed, newest last. */
+function LabelHistory({ revisions, revisedAfterUnblinding }: Pick<Item, "revisions" | "revisedAfterUnblinding">) {
+  if (!revisions.length) return null;
+  return (
+    <section aria-labelledby="history">
+      <h2 id="history">History of your label</h2>
+      {revisedAfterUnblinding ? (
+        <p className="warn">
+          Revised after unblinding: changed once the judges were shown. Agreement can count the form you first gave
+          instead.
+        </p>
+      ) : null}
+      <ol className="history">
+        {revisions.map((r, i) => (
+          <li key={i}>
+            {formatTime(r.at, true)} by {r.editor ?? "an import"}:{" "}
+            {r.before ? (
+              <>
+                {describeForm(r.before)} → {describeForm(r.after)}
+              </>
+            ) : (
+              <>first form: {describeForm(r.after)}</>
+            )}
+          </li>
+        ))}
+      </ol>
+    </section>
   );
 }
 

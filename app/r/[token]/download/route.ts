@@ -1,5 +1,5 @@
+import { reportByToken } from "@/lib/data/report-links";
 import { frozenDownload } from "@/lib/web/downloads";
-import { reportByToken } from "@/lib/work/reports/frozen";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
+import { getFrozenReport } from "@/lib/data/frozen-reports";
 import { IdParam } from "@/lib/domain/params";
 import { frozenDownload } from "@/lib/web/downloads";
 import { requireRequest } from "@/lib/web/responses";
-import { getFrozenReport } from "@/lib/work/reports/frozen";
 
 export const dynamic = "force-dynamic";
 
