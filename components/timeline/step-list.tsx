@@ -114,6 +114,8 @@ function StepItem({
   notes: Notes;
   fixLines: EvidenceView["lines"];
 }) {
+  // Where a cut text opens whole.
+  const at = { trajectoryId, seq: m.seq };
   return (
     <li
       id={first && anchors ? `step-${m.step}` : undefined}
@@ -139,33 +141,20 @@ function StepItem({
       {m.reasoning ? (
         <>
           <TerminalText className="reasoning" text={m.reasoning} />
-          <Cut
-            trajectoryId={trajectoryId}
-            seq={m.seq}
-            part="reasoning"
-            shown={m.reasoning}
-            length={m.reasoningLength}
-          />
+          <Cut {...at} part="reasoning" shown={m.reasoning} length={m.reasoningLength} />
         </>
       ) : null}
       {m.content ? (
         <>
           <MarkedText text={m.content} marks={fixLines} />
-          <Cut trajectoryId={trajectoryId} seq={m.seq} part="content" shown={m.content} length={m.contentLength} />
+          <Cut {...at} part="content" shown={m.content} length={m.contentLength} />
         </>
       ) : null}
       {m.calls.map((c) => (
         <div key={c.seq} className="call">
           <div className="tool">{shownText(c.name)}</div>
           <TerminalText className="command" text={c.input} />
-          <Cut
-            trajectoryId={trajectoryId}
-            seq={m.seq}
-            part="input"
-            call={c.seq}
-            shown={c.input}
-            length={c.inputLength}
-          />
+          <Cut {...at} part="input" call={c.seq} shown={c.input} length={c.inputLength} />
         </div>
       ))}
     </li>
