@@ -16,6 +16,7 @@ import { db } from "@/lib/db";
 import type { CategoryVerdicts, Verdict } from "@/lib/domain/verdicts";
 import { runImport } from "@/lib/work/import/records";
 import { freezeReport } from "@/lib/work/reports/frozen";
+import { scanRuleHits } from "@/lib/work/rule-scan/scan";
 
 async function actor(email: string): Promise<Actor> {
   const u = await db().user.findUniqueOrThrow({ where: { email }, select: { id: true, handle: true, role: true } });
@@ -130,7 +131,9 @@ export async function seedDemoStudies(): Promise<{
     blind: true,
     annotators: [rosa.handle],
   });
-  // A frozen report of the demo's figures, with a read-only link (its path is printed once, at start).
+  // A frozen report of the demo's figures, with a read-only link (its path is printed once, at start):
+  // once the rules' scan has read every trajectory, as a report is frozen.
+  await scanRuleHits();
   const shared = await shareReport(rosa, await freezeReport(rosa, "demo: figures as first loaded"), null);
   return { studies: 3, labels, gold: gold.length, sharedReport: `/r/${shared}` };
 }
