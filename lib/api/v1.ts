@@ -1,9 +1,9 @@
 import "server-only";
-import { ZodError } from "zod";
 // The HTTP API under /api/v1 (docs/api.md): every route is one handler wrapped here. A request is
 // authenticated by its bearer token only (cookies are never read, so no other site can make a
 // browser use the API), allowed by the token's scope and by its person's role as it is now, and
 // every refusal is JSON {"error": {"code", "message"}} with its status.
+import { ZodError } from "zod";
 import { type Action, type Actor, can } from "@/lib/auth/permissions";
 import { admitToken } from "@/lib/data/tokens";
 import { bearerToken, type TokenScope } from "@/lib/domain/tokens";

@@ -1,11 +1,11 @@
 import "server-only";
+// The database back out as the app's own records (docs/formats.md), whatever format they came in:
+// importing an export into an empty database gives back the same trajectories, votes and labels.
+// Read page by page, so an export of any size streams.
 import { voteVerdicts } from "@/lib/data/derived";
 import { ruleVersions } from "@/lib/data/rules";
 import { ASKED_SELECT, KEY_SELECT, naturalKeyOf, VERDICT_SELECT } from "@/lib/data/selects";
 import { transaction } from "@/lib/data/sql";
-// The database back out as the app's own records (docs/formats.md), whatever format they came in:
-// importing an export into an empty database gives back the same trajectories, votes and labels.
-// Read page by page, so an export of any size streams.
 import { db } from "@/lib/db";
 import { ruleRecord } from "@/lib/domain/rules";
 import type { Turn } from "@/lib/domain/steps";

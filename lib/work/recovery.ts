@@ -1,9 +1,9 @@
 import "server-only";
-import { sweepInterruptedImports } from "@/lib/data/import/interrupted";
 // What a server process does as it starts (decision 32): first what a dead process left behind (its
 // imports marked interrupted, its upload folders removed; on PostgreSQL, where another process may
 // die meanwhile, the imports are swept every minute), then the judge runs that were running go on
 // and the rules' scan is watched for.
+import { sweepInterruptedImports } from "@/lib/data/import/interrupted";
 import { currentDb } from "@/lib/db/connect";
 import { removeOrphanUploads } from "@/lib/server/recovery";
 import { retrying } from "@/lib/server/retry";

@@ -1,8 +1,8 @@
 import "server-only";
-import type { AgreementScope } from "@/lib/data/agreement";
 // The study's two reports (the result table and the agreement figures) in each export format,
 // shared by the command line, the pages' downloads and frozen reports' downloads, so every output
 // carries the same numbers: live figures go through the same writers as frozen ones.
+import type { AgreementScope } from "@/lib/data/agreement";
 import { agreementCsv, agreementJson, agreementLatex } from "@/lib/domain/agreement-format";
 import type { AgreementReport } from "@/lib/domain/agreement-report";
 import { isReportFormat, REPORT_FORMATS, type ReportFormat } from "@/lib/domain/report-formats";

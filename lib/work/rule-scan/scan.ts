@@ -1,8 +1,8 @@
 import "server-only";
-import { type RuleHitsRead, ruleHitsCoverage } from "@/lib/data/rule-matches";
-import { scanStep } from "@/lib/data/rule-scan-step";
 // The rules' scan over the whole study: steps (lib/data/rule-scan-step.ts) run one after another
 // until every trajectory is read by every rule in force, once per process and database at a time.
+import { type RuleHitsRead, ruleHitsCoverage } from "@/lib/data/rule-matches";
+import { scanStep } from "@/lib/data/rule-scan-step";
 import { currentDb, type DbHandle } from "@/lib/db/connect";
 import { currentScope, outsideScope } from "@/lib/db/scope";
 
