@@ -21,21 +21,14 @@ export function sessionToken(req: IncomingMessage, secret: string): string | nul
   return token;
 }
 
-/** Runs one fixed statement: the server's pool driver, the statement prepared once per connection. */
-export type Query = <T>(text: string, params: unknown[]) => Promise<T[]>;
-
-const VIEWER_SQL = `SELECT
+/**
+ * Who views, as two columns of a statement: `viewer` (`id/role`) of the live session whose token is
+ * parameter `token`, and `link` (the report) of the live share link whose hash is parameter `hash`;
+ * null for none. The page cache asks them in the statement that reads the data's versions too: one
+ * round trip a kept page (decision 44).
+ */
+export const viewerColumns = (token: string, hash: string) => `
   (SELECT u.id || '/' || coalesce(u.role::text, '') FROM session s JOIN "user" u ON u.id = s."userId"
-    WHERE s.token = $1 AND s."expiresAt" > now()) AS viewer,
+    WHERE s.token = ${token} AND s."expiresAt" > now()) AS viewer,
   (SELECT 'link-of-report-' || "reportId" FROM report_link
-    WHERE "tokenHash" = $2 AND "revokedAt" IS NULL AND ("expiresAt" IS NULL OR "expiresAt" > now())) AS link`;
-
-/** The viewer (`id/role`) a session token names and the report a link's hash opens; null for none. */
-export async function pageViewer(
-  query: Query,
-  token: string | null,
-  linkHash: string | null,
-): Promise<{ viewer: string | null; link: string | null }> {
-  const [row] = await query<{ viewer: string | null; link: string | null }>(VIEWER_SQL, [token, linkHash]);
-  return { viewer: row?.viewer ?? null, link: row?.link ?? null };
-}
+    WHERE "tokenHash" = ${hash} AND "revokedAt" IS NULL AND ("expiresAt" IS NULL OR "expiresAt" > now())) AS link`;

@@ -4,7 +4,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { gzipSync } from "node:zlib";
 import { LRUCache } from "lru-cache";
-import { pageViewer, type Query, sessionToken } from "@/lib/auth/viewer";
+import { sessionToken, viewerColumns } from "@/lib/auth/viewer";
 import { DATA_KINDS, type Kind, versionsOf } from "@/lib/data/data-version";
 import { deflatePieces, splicedGzip } from "./spliced-gzip";
 
@@ -62,14 +62,16 @@ function offsets(body: Buffer, text: string | null): number[] {
   return at;
 }
 
-/** The versions of the data a page shows (lib/data/data-version.ts), one statement. */
-const VERSIONS_SQL = `SELECT ${versionsOf("$1")} AS versions`;
+/** Who views a page (lib/auth/viewer.ts) and the versions of the data it shows, in one statement. */
+const KEY_SQL = `SELECT ${viewerColumns("$1", "$2")}, ${versionsOf("$3")} AS versions`;
+
+type KeyRow = { viewer: string | null; link: string | null; versions: string | null };
 
 /**
  * Runs one fixed statement and gives its rows. The server passes its pool's driver, not Prisma, the
  * statement prepared once per connection (lib/db/connect.ts preparedQuery; docs/performance.md).
  */
-export type { Query };
+export type Query = <T>(text: string, params: unknown[]) => Promise<T[]>;
 
 /** A key's page, what it names but the versions: the viewer, the path and the query. */
 const pageOf = (key: string) => key.slice(0, key.lastIndexOf(" "));
@@ -107,12 +109,8 @@ export class PageCache {
     const token = sessionToken(req, this.secret);
     if (!page.shared && !token) return null; // nobody signed in: nothing to ask the database
     const hash = page.shared ? createHash("sha256").update(url.pathname.slice(3)).digest("hex") : null;
-    // Who views it (lib/auth asks) and the data's versions, at once.
-    const [{ viewer: who, link }, [row]] = await Promise.all([
-      pageViewer(this.query, token, hash),
-      this.query<{ versions: string | null }>(VERSIONS_SQL, [page.kinds]),
-    ]);
-    const versions = row?.versions ?? null;
+    const [row] = await this.query<KeyRow>(KEY_SQL, [token, hash, page.kinds]);
+    const { viewer: who = null, link = null, versions = null } = row ?? {};
     if (page.shared ? !link : !who) return null;
     const keyOfViewer = page.shared ? `${link} ${who ?? "signed-out"}` : who;
     return `${keyOfViewer} ${url.pathname}${url.search} ${versions ?? ""}`;

@@ -4,8 +4,7 @@ import "server-only";
 // computed (docs/performance.md, decision 38).
 import { LRUCache } from "lru-cache";
 import { type AgreementScope, readAgreement } from "@/lib/data/agreement";
-import type { Kind } from "@/lib/data/data-version";
-import { versionKey, viaPrisma } from "@/lib/data/data-version";
+import { type Kind, versionKey, viaPrisma } from "@/lib/data/data-version";
 import { type EvidenceSummaryRow, evidenceSummary } from "@/lib/data/evidence-summary";
 import { getPairedChanges } from "@/lib/data/paired";
 import { comparePanelsNamed, type PanelComparisonView } from "@/lib/data/panel-compare";
