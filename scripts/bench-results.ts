@@ -19,12 +19,12 @@ import { getResults } from "@/lib/data/results";
 import { getRuleHits } from "@/lib/data/rule-hits";
 import { scanStep } from "@/lib/data/rule-scan-step";
 import { rebuildSearchDocuments } from "@/lib/data/search-documents";
+import { compactTallies } from "@/lib/data/tallies";
 import { listTrajectories } from "@/lib/data/trajectories";
 import { getSteps, getSuspectSteps } from "@/lib/data/trajectory";
 import { closeCurrentDb, connect, describeTarget, setCurrentDb } from "@/lib/db/connect";
 import type { TrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import { ruleFigures } from "@/lib/work/rule-figures";
-import { compactTallies } from "@/lib/work/tally-folds";
 import { applyMigrations } from "@/prisma/migrate-engine";
 import { dropBenchDatabase, freshTarget } from "./bench-corpus";
 

@@ -4,7 +4,7 @@
 // checkpoints written and the tallies folded (a fold ends in a VACUUM of its tables). The seconds in
 // which a save was slow are then read against what was running in them.
 import pg from "pg";
-import { TALLY_TABLES } from "@/lib/work/tally-folds";
+import { TALLY_TABLES } from "@/lib/data/tallies";
 
 type Sample = { at: number; waits: string[] };
 type Row = { ms: number; xact_ms: number | null; state: string; wait: string | null; query: string };

@@ -12,7 +12,7 @@ import { pendingBlind } from "@/lib/data/blind-elsewhere";
 import { ruleHitsCoverage } from "@/lib/data/rule-matches";
 import { triedRuleProblem } from "@/lib/data/rule-scans";
 import { listFilterOptions, listTrajectories } from "@/lib/data/trajectories";
-import { countOf, formatCount } from "@/lib/domain/format";
+import { countOf } from "@/lib/domain/format";
 import {
   filtersBeyondTheForm,
   readTrajectoryFilter,

@@ -1,12 +1,12 @@
 import pg from "pg";
 import { describe, expect, it } from "vitest";
+import { compactTallies, rebuildTallies } from "@/lib/data/tallies";
 import { db } from "@/lib/db";
 import { currentDb } from "@/lib/db/connect";
 import { agreementReport } from "@/lib/domain/agreement-report";
 import { prng } from "@/lib/domain/random";
 import { CATEGORIES, type Verdict } from "@/lib/domain/verdicts";
 import { runImport } from "@/lib/work/import/records";
-import { compactTallies, rebuildTallies } from "@/lib/work/tally-folds";
 import { asLines, labelFixture, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { randomPanel } from "@/test/random-panel";
 import { type AgreementScope, getAgreement, getGoldPoints, getLabelPoints } from "./agreement";

@@ -13,6 +13,7 @@ import {
   goldAgreement,
   type LabelPoint,
 } from "@/lib/domain/agreement-report";
+import { oneRow, statement } from "./sql";
 
 /**
  * Whose labels count: all (no study), or one study's: its labels, on its items. `firstForms`: a
@@ -76,23 +77,22 @@ const GOLD_SQL = `
 
 /** The labels in scope, each with its trajectory's verdicts (`goldOnly`: on trajectories with a gold label). */
 export async function getLabelPoints(scope: AgreementScope = {}, goldOnly = false): Promise<LabelPoint[]> {
-  return db().$queryRawUnsafe<LabelPoint[]>(POINTS_SQL, scope.studyId ?? null, scope.firstForms ?? false, goldOnly);
+  return statement<LabelPoint>(POINTS_SQL, [scope.studyId ?? null, scope.firstForms ?? false, goldOnly]);
 }
 
 /** The gold labels in force, with their trajectories' panel and judges' verdicts. */
 export async function getGoldPoints(scope: AgreementScope = {}): Promise<GoldPoint[]> {
-  return db().$queryRawUnsafe<GoldPoint[]>(GOLD_SQL, scope.studyId ?? null);
+  return statement<GoldPoint>(GOLD_SQL, [scope.studyId ?? null]);
 }
 
 type KeptCounts = AgreementCounts & { annotators: string[]; deltas: number };
 
 /** The report's counts in a scope, from the tallies (prisma/migrations/…_agreement_tallies). */
 async function keptCounts(scope: AgreementScope): Promise<KeptCounts> {
-  const [{ counts }] = await db().$queryRawUnsafe<[{ counts: KeptCounts }]>(
-    `SELECT agreement_counts($1::int, $2::boolean) AS counts`,
+  const { counts } = await oneRow<{ counts: KeptCounts }>(`SELECT agreement_counts($1::int, $2::boolean) AS counts`, [
     scope.studyId ?? 0,
     scope.firstForms ?? false,
-  );
+  ]);
   return counts;
 }
 

@@ -6,17 +6,21 @@ import { cache } from "react";
 import { type Actor, assertCan } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { statement } from "./sql";
 
 export type PendingBlind = { trajectoryId: number; studyId: number; study: string; position: number };
 
 /** The actor's pending items in blind studies that keep them blind elsewhere; read once per request. */
 export const pendingBlind = cache(async (actorId: string): Promise<PendingBlind[]> => {
-  return db().$queryRaw<PendingBlind[]>`
+  return statement<PendingBlind>(
+    `
     SELECT DISTINCT ON (i."trajectoryId") i."trajectoryId", s.id AS "studyId", s.name AS study, i.position
     FROM study_assignment a JOIN study_item i ON i.id = a."studyItemId" JOIN study s ON s.id = i."studyId"
-    WHERE a."annotatorId" = ${actorId} AND s.blind AND s."blindElsewhere"
-      AND NOT EXISTS (SELECT 1 FROM label l WHERE l."trajectoryId" = i."trajectoryId" AND l."annotatorId" = ${actorId})
-    ORDER BY i."trajectoryId", s.id`;
+    WHERE a."annotatorId" = $1 AND s.blind AND s."blindElsewhere"
+      AND NOT EXISTS (SELECT 1 FROM label l WHERE l."trajectoryId" = i."trajectoryId" AND l."annotatorId" = $1)
+    ORDER BY i."trajectoryId", s.id`,
+    [actorId],
+  );
 });
 
 /** The ids the actor may not open now (empty for most). */

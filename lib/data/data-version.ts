@@ -2,9 +2,7 @@
 // as one key: whatever is kept for the data as they stood (pages, reports, rules' hits) is kept
 // under the key of the kinds it shows, and is found again only while none of them moved.
 // No "server-only" and no lib/db here: the page cache in front of Next (scripts/server.ts) reads it.
-import type { PrismaClient } from "@/generated/prisma/client";
-
-/** How the key is read: through Prisma, or through a transaction's own connection (lib/data/sql.ts). */
+/** How the key is read: a statement of lib/data/sql.ts, or the page cache's own connection. */
 export type VersionQuery = (text: string, kinds: readonly string[]) => Promise<Array<{ key: string | null }>>;
 
 /** The key of the kinds in the text[] parameter `param` ("$1"), as a scalar subquery. */
@@ -12,11 +10,6 @@ export const versionsOf = (param: string) =>
   `(SELECT string_agg(kind || ':' || n, ',' ORDER BY kind) FROM data_version WHERE kind = ANY(${param}::text[]))`;
 
 const VERSIONS_SQL = `SELECT ${versionsOf("$1")} AS key`;
-
-export const viaPrisma =
-  (client: PrismaClient): VersionQuery =>
-  (text, kinds) =>
-    client.$queryRawUnsafe(text, kinds);
 
 /** "kind:n,…" for `kinds`, in the order of their names. */
 export async function versionKey(kinds: readonly string[], query: VersionQuery): Promise<string> {

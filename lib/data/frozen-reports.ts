@@ -12,6 +12,7 @@ import type { ResultsReport } from "@/lib/domain/results-tables";
 import type { RuleHitsRow } from "@/lib/domain/rule-hits-table";
 import type { EvidenceSummaryRow } from "./evidence-summary";
 import type { PanelMember } from "./panels";
+import { oneRow, statement } from "./sql";
 
 export type FrozenFigures = {
   results: ConditionResult[];
@@ -61,19 +62,19 @@ const DIGESTS = {
 export async function dataFingerprint(): Promise<string> {
   const hash = createHash("sha256");
   for (const [name, sql] of Object.entries(DIGESTS)) {
-    const [row] = await db().$queryRawUnsafe<Array<{ text: string }>>(sql);
-    hash.update(`${name}\n${createHash("sha256").update(row!.text).digest("hex")}\n`);
+    const { text } = await oneRow<{ text: string }>(sql);
+    hash.update(`${name}\n${createHash("sha256").update(text).digest("hex")}\n`);
   }
   return hash.digest("hex");
 }
 
 /** The judges whose votes count now, with their votes and the prompt versions they were asked under. */
 export async function countedJudges(): Promise<FrozenJudge[]> {
-  const rows = await db().$queryRaw<Array<{ judge: string; votes: number; versions: number[] }>>`
+  const rows = await statement<{ judge: string; votes: number; versions: number[] }>(`
     SELECT j.name AS judge, count(v.id)::int AS votes,
       coalesce(array_agg(DISTINCT r."promptVersion") FILTER (WHERE r."promptVersion" IS NOT NULL), '{}') AS versions
     FROM judge j JOIN judge_vote v ON v."judgeId" = j.id AND v.counted LEFT JOIN judge_request r ON r.id = v."requestId"
-    GROUP BY j.name ORDER BY j.name`;
+    GROUP BY j.name ORDER BY j.name`);
   return rows.map((r) => ({ judge: r.judge, votes: r.votes, promptVersions: [...r.versions].sort((a, b) => a - b) }));
 }
 

@@ -1,11 +1,11 @@
 import "server-only";
-import { db } from "@/lib/db";
 import { currentDb } from "@/lib/db/connect";
+import { statement } from "./sql";
 
 export async function getHealth(): Promise<{ ok: boolean; database: "postgres" | "pglite"; error?: string }> {
   const database = currentDb().target.kind;
   try {
-    await db().$queryRaw`SELECT 1`;
+    await statement("SELECT 1");
     return { ok: true, database };
   } catch {
     // The cause goes to the server log, not to the caller.

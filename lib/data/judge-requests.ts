@@ -5,14 +5,11 @@ import "server-only";
 // asks of the queue when it starts. What a request costs goes through the driver rather than Prisma,
 // whose query engine cost the worker's thread more CPU than the statements (a trajectory's read:
 // 2.1–2.6 ms through Prisma, 1.0 ms so; docs/performance.md).
-import { type Judge, Prisma } from "@/generated/prisma/client";
+import type { Judge } from "@/generated/prisma/client";
 import { db } from "@/lib/db";
 import type { NaturalKey } from "@/lib/domain/natural-key";
 import { CUT_MARKER_PARTS, type JudgeTurn } from "@/lib/judges/prompt";
 import { statement } from "./sql";
-
-/** The rows of a statement built with Prisma's template, run through the driver. */
-const rowsOf = <T>(query: Prisma.Sql) => statement<T>(query.text, query.values);
 
 /**
  * One trajectory's turns (its messages, then their calls), every text longer than
@@ -22,35 +19,34 @@ const rowsOf = <T>(query: Prisma.Sql) => statement<T>(query.text, query.values);
  */
 export async function judgeTurns(trajectoryId: number, capChars: number): Promise<JudgeTurn[]> {
   const head = Math.ceil(capChars / 2);
-  const tail = capChars - head;
-  const [open, close] = CUT_MARKER_PARTS;
+  const params = [trajectoryId, capChars, head, capChars - head, ...CUT_MARKER_PARTS];
+  // $1 the trajectory, $2 the cap, $3 and $4 the head and tail kept, $5 and $6 the marker's parts.
   // A text's bytes bound its characters and are read from its stored header, where its characters
   // are counted only once it is decompressed (and each length(), left() or right() decompresses it
   // again): only a text of more bytes than the cap has its characters counted.
-  const within = (col: Prisma.Sql) => Prisma.sql`octet_length(${col}) <= ${capChars}`;
+  const within = (col: string) => `octet_length(${col}) <= $2`;
   // A text cut with its marker (reasoning, messages, call inputs); outputs are cut bare and counted.
-  const cut = (col: Prisma.Sql) => Prisma.sql`CASE WHEN ${within(col)} THEN ${col} WHEN length(${col}) > ${capChars}
-      THEN left(${col}, ${head}) || ${open} || to_char(length(${col}) - ${capChars}, 'FM999,999,999,999') || ${close}
-           || right(${col}, ${tail}) ELSE ${col} END`;
-  const content = Prisma.sql`m.content`;
-  const messages = Prisma.sql`
+  const cut = (col: string) => `CASE WHEN ${within(col)} THEN ${col} WHEN length(${col}) > $2
+      THEN left(${col}, $3) || $5 || to_char(length(${col}) - $2, 'FM999,999,999,999') || $6
+           || right(${col}, $4) ELSE ${col} END`;
+  const messages = `
     SELECT m.seq, m.step, lower(m.role::text) AS role,
-           CASE WHEN m.role <> 'tool' THEN ${cut(content)} WHEN ${within(content)} THEN m.content
-                WHEN length(m.content) > ${capChars} THEN left(m.content, ${head}) || right(m.content, ${tail})
+           CASE WHEN m.role <> 'tool' THEN ${cut("m.content")} WHEN ${within("m.content")} THEN m.content
+                WHEN length(m.content) > $2 THEN left(m.content, $3) || right(m.content, $4)
                 ELSE m.content END AS content,
-           CASE WHEN m.role <> 'tool' OR ${within(content)} THEN 0
-                ELSE greatest(length(m.content) - ${capChars}, 0)::int END AS "contentCut",
-           ${cut(Prisma.sql`m.reasoning`)} AS reasoning
-      FROM message m WHERE m."trajectoryId" = ${trajectoryId}
+           CASE WHEN m.role <> 'tool' OR ${within("m.content")} THEN 0
+                ELSE greatest(length(m.content) - $2, 0)::int END AS "contentCut",
+           ${cut("m.reasoning")} AS reasoning
+      FROM message m WHERE m."trajectoryId" = $1
      ORDER BY m.step, m.seq`;
   // The calls in a statement of their own: gathered into each message's row as JSON (a subquery a
   // message) they cost PostgreSQL more than the messages did, and the worker a parse of each.
-  const calls = Prisma.sql`
-    SELECT c."messageSeq" AS seq, c.name, ${cut(Prisma.sql`c.input`)} AS input
-      FROM tool_call c WHERE c."trajectoryId" = ${trajectoryId}
+  const calls = `
+    SELECT c."messageSeq" AS seq, c.name, ${cut("c.input")} AS input
+      FROM tool_call c WHERE c."trajectoryId" = $1
      ORDER BY c."messageSeq", c.seq`;
-  const rows = await rowsOf<Omit<JudgeTurn, "calls"> & { seq: number }>(messages);
-  const callRows = await rowsOf<JudgeTurn["calls"][number] & { seq: number }>(calls);
+  const rows = await statement<Omit<JudgeTurn, "calls"> & { seq: number }>(messages, params);
+  const callRows = await statement<JudgeTurn["calls"][number] & { seq: number }>(calls, params);
   const bySeq = new Map<number, JudgeTurn["calls"]>();
   for (const { seq, ...call } of callRows) {
     const list = bySeq.get(seq);
@@ -75,14 +71,16 @@ const ROW_BYTES = 512;
  * known to be too many before a row is read.
  */
 export async function judgeReadCost(trajectoryId: number, capChars: number): Promise<{ bytes: number; rows: number }> {
-  const [row] = await rowsOf<{ bytes: string | null; rows: number }>(Prisma.sql`
-    SELECT (SELECT coalesce(sum(least(octet_length(m.content), ${capChars} * 4)
-                              + least(coalesce(octet_length(m.reasoning), 0), ${capChars} * 4)), 0)
-              FROM message m WHERE m."trajectoryId" = ${trajectoryId})
-         + (SELECT coalesce(sum(least(octet_length(c.input), ${capChars} * 4)), 0)
-              FROM tool_call c WHERE c."trajectoryId" = ${trajectoryId}) AS bytes,
-           (SELECT count(*) FROM message m WHERE m."trajectoryId" = ${trajectoryId})::int
-         + (SELECT count(*) FROM tool_call c WHERE c."trajectoryId" = ${trajectoryId})::int AS rows`);
+  const [row] = await statement<{ bytes: string | null; rows: number }>(
+    `SELECT (SELECT coalesce(sum(least(octet_length(m.content), $2 * 4)
+                              + least(coalesce(octet_length(m.reasoning), 0), $2 * 4)), 0)
+              FROM message m WHERE m."trajectoryId" = $1)
+         + (SELECT coalesce(sum(least(octet_length(c.input), $2 * 4)), 0)
+              FROM tool_call c WHERE c."trajectoryId" = $1) AS bytes,
+           (SELECT count(*) FROM message m WHERE m."trajectoryId" = $1)::int
+         + (SELECT count(*) FROM tool_call c WHERE c."trajectoryId" = $1)::int AS rows`,
+    [trajectoryId, capChars],
+  );
   const rows = row?.rows ?? 0;
   return { bytes: 3 * Number(row?.bytes ?? 0) + ROW_BYTES * rows, rows };
 }
@@ -100,11 +98,14 @@ type ClaimRow = { id: number; outcome: "claimed" | "busy"; runId: number; trajec
  * what asking them needs; those whose trajectory was re-imported since they were planned are stale.
  */
 export async function claimJudgeRequests(judgeId: number, ids: readonly number[]) {
-  const rows = await rowsOf<ClaimRow>(Prisma.sql`
-    SELECT * FROM claim_judge_requests(${judgeId}::int, ${ids}::int[], ${LEASE_MINUTES}::int)`);
+  const rows = await statement<ClaimRow>(`SELECT * FROM claim_judge_requests($1::int, $2::int[], $3::int)`, [
+    judgeId,
+    ids,
+    LEASE_MINUTES,
+  ]);
   const claimed = rows.filter((r) => r.outcome === "claimed");
   const stale = claimed.filter((r) => !r.fresh).map((r) => r.id);
-  if (stale.length) await db().$executeRaw`UPDATE judge_request SET status = 'STALE' WHERE id = ANY(${stale}::int[])`;
+  if (stale.length) await statement(`UPDATE judge_request SET status = 'STALE' WHERE id = ANY($1::int[])`, [stale]);
   return {
     busy: rows.filter((r) => r.outcome === "busy").map((r) => r.id),
     requests: claimed

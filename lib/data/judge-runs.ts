@@ -7,7 +7,7 @@ import { db } from "@/lib/db";
 import type { TrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import { AppError } from "@/lib/errors";
 import { currentPrompt } from "./judges";
-import { transaction } from "./sql";
+import { statement, transaction } from "./sql";
 import { trajectoryWhere } from "./trajectories";
 
 /** A request to queue, with its trajectory (read while the request is claimed). */
@@ -140,9 +140,12 @@ const ANSWER_TOKENS = 400;
 async function estimate(judges: readonly RunnableJudge[], pairs: readonly Pair[]): Promise<RunPlan["estimate"]> {
   if (!pairs.length) return { tokensIn: 0, cost: 0 };
   const ids = [...new Set(pairs.map((p) => p.trajectoryId))];
-  const rows = await db().$queryRaw<Array<{ id: number; bytes: number }>>`
+  const rows = await statement<{ id: number; bytes: number }>(
+    `
     SELECT "trajectoryId" AS id, sum(octet_length(content) + coalesce(octet_length(reasoning), 0))::float8 AS bytes
-      FROM message WHERE "trajectoryId" = ANY(${ids}::int[]) GROUP BY "trajectoryId"`;
+      FROM message WHERE "trajectoryId" = ANY($1::int[]) GROUP BY "trajectoryId"`,
+    [ids],
+  );
   const bytes = new Map(rows.map((r) => [r.id, r.bytes]));
   let tokensIn = 0;
   let cost: number | null = 0;
@@ -189,7 +192,8 @@ const NO_PROGRESS: RunProgress = {
 /** The progress of these runs in two queries, whatever their number (the Judges page refreshes it). */
 async function progressOf(runIds: readonly number[]): Promise<Map<number, RunProgress>> {
   if (!runIds.length) return new Map();
-  const rows = await db().$queryRaw<Array<Omit<RunProgress, "errors"> & { runId: number }>>`
+  const rows = await statement<Omit<RunProgress, "errors"> & { runId: number }>(
+    `
     SELECT "runId",
            count(*) FILTER (WHERE truncated)::int AS truncated,
            count(*) FILTER (WHERE status = 'PENDING')::int AS pending,
@@ -199,13 +203,18 @@ async function progressOf(runIds: readonly number[]): Promise<Map<number, RunPro
            count(*) FILTER (WHERE status = 'STALE')::int AS stale,
            coalesce(sum("tokensIn"), 0)::int AS "tokensIn", coalesce(sum("tokensOut"), 0)::int AS "tokensOut",
            sum(cost)::float8 AS cost
-      FROM judge_request WHERE "runId" = ANY(${runIds}::int[]) GROUP BY "runId"`;
+      FROM judge_request WHERE "runId" = ANY($1::int[]) GROUP BY "runId"`,
+    [runIds],
+  );
   // The first 20 errors of each run.
-  const errors = await db().$queryRaw<Array<{ runId: number; error: string | null }>>`
+  const errors = await statement<{ runId: number; error: string | null }>(
+    `
     SELECT "runId", error FROM (
       SELECT "runId", error, row_number() OVER (PARTITION BY "runId" ORDER BY id) AS n
-        FROM judge_request WHERE "runId" = ANY(${runIds}::int[]) AND status = 'FAILED') e
-     WHERE n <= 20 ORDER BY "runId", n`;
+        FROM judge_request WHERE "runId" = ANY($1::int[]) AND status = 'FAILED') e
+     WHERE n <= 20 ORDER BY "runId", n`,
+    [runIds],
+  );
   const progress = new Map(runIds.map((id) => [id, { ...NO_PROGRESS, errors: [] as string[] }]));
   for (const { runId, ...row } of rows) Object.assign(progress.get(runId)!, row);
   for (const e of errors) progress.get(e.runId)!.errors.push(e.error ?? "");

@@ -7,6 +7,7 @@ import { keyVariableRefusal } from "@/lib/config";
 import { db } from "@/lib/db";
 import { PG_INT_MAX } from "@/lib/domain/params";
 import { DEFAULT_JUDGE_PROMPT } from "@/lib/judges/prompt";
+import { statement } from "./sql";
 
 const count = (what: string, max = PG_INT_MAX) =>
   z.coerce
@@ -102,10 +103,10 @@ export type JudgeListRow = {
 
 /** Every judge, with its endpoint (none for imported-only judges) and its answers so far. */
 export async function listJudges(): Promise<JudgeListRow[]> {
-  const rows = await db().$queryRaw<JudgeListRow[]>`
+  const rows = await statement<JudgeListRow>(`
     SELECT j.name, j."baseUrl" AS endpoint, j.model, j."apiKeyEnv", j.concurrency,
            count(v.id)::int AS votes, count(v.id) FILTER (WHERE v."parseStatus" = 'UNPARSEABLE')::int AS unparseable
       FROM judge j LEFT JOIN judge_vote v ON v."judgeId" = j.id
-     GROUP BY j.id ORDER BY j.name`;
+     GROUP BY j.id ORDER BY j.name`);
   return rows;
 }

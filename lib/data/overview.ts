@@ -1,5 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db";
+import { statement } from "./sql";
 
 export type OverviewRow = {
   benchmark: string;
@@ -41,20 +42,18 @@ export async function getOverview(): Promise<Overview> {
       prisma.user.count({ where: { labels: { some: {} } } }),
       prisma.benchmark.findMany({ select: { id: true, name: true } }),
       prisma.agentModel.findMany({ select: { id: true, name: true } }),
-      prisma.$queryRaw<
-        Array<{
-          benchmarkId: number;
-          modelId: number;
-          trajectories: number;
-          judged: number;
-          resolved: number;
-          labelled: number;
-        }>
-      >`
+      statement<{
+        benchmarkId: number;
+        modelId: number;
+        trajectories: number;
+        judged: number;
+        resolved: number;
+        labelled: number;
+      }>(`
       SELECT "benchmarkId", "modelId", count(*)::int AS trajectories, count(*) FILTER (WHERE "voteCount" > 0)::int
         AS judged,
         count(*) FILTER (WHERE resolved)::int AS resolved, count(*) FILTER (WHERE "labelCount" > 0)::int AS labelled
-      FROM trajectory GROUP BY "benchmarkId", "modelId"`,
+      FROM trajectory GROUP BY "benchmarkId", "modelId"`),
     ]);
   const benchmarkName = new Map(benchmarks.map((b) => [b.id, b.name]));
   const modelName = new Map(models.map((m) => [m.id, m.name]));

@@ -2,11 +2,11 @@ import "server-only";
 // The paired change from vanilla to principled per benchmark × model × network (lib/domain/paired.ts),
 // read from one row per trajectory: its task, run, resolved status and panel verdict, the bootstrap
 // computed off the request thread (lib/server/compute-thread.ts).
-import { db } from "@/lib/db";
 import type { RunGroup } from "@/lib/domain/off-thread";
 import type { Group, PairedChange, PairedRun } from "@/lib/domain/paired";
 import { compareConditions } from "@/lib/domain/results";
 import { offThread } from "@/lib/server/compute-thread";
+import { statement } from "./sql";
 
 const RUNS_SQL = `
   SELECT b.name AS benchmark, m.name AS model, t.network, t.prompt::text AS prompt, t."taskId"::text AS task,
@@ -14,7 +14,7 @@ const RUNS_SQL = `
   FROM trajectory t JOIN benchmark b ON b.id = t."benchmarkId" JOIN agent_model m ON m.id = t."modelId"`;
 
 export async function getPairedChanges(): Promise<PairedChange[]> {
-  const rows = await db().$queryRawUnsafe<Array<Group & PairedRun>>(RUNS_SQL);
+  const rows = await statement<Group & PairedRun>(RUNS_SQL);
   const groups = new Map<string, RunGroup>();
   for (const r of rows) {
     const key = `${r.benchmark}\u0000${r.model}\u0000${r.network}`;

@@ -7,7 +7,7 @@ import type { Prisma } from "@/generated/prisma/client";
 import type { UserRole } from "@/generated/prisma/enums";
 import { MIN_PASSWORD } from "@/lib/auth/auth";
 import { type Actor, assertCan, ROLES } from "@/lib/auth/permissions";
-import { db } from "@/lib/db";
+import { db, lockForTransaction } from "@/lib/db";
 import { AppError, type ErrorCode } from "@/lib/errors";
 
 export { DEMO_ACCOUNTS } from "./demo-accounts";
@@ -78,7 +78,7 @@ export async function createPerson(actor: Actor | "system", input: PersonInput):
   const id = await db().$transaction(async (tx) => {
     // One account made at a time: two at once (Racer0 and racer0) would each find the other's handle
     // free, and the second would meet the unique index instead of this check's message.
-    await tx.$queryRaw`SELECT pg_advisory_xact_lock(${PEOPLE_LOCK}, 1)::text`;
+    await lockForTransaction(tx, PEOPLE_LOCK, 1);
     const byEmail = await tx.user.findUnique({ where: { email: p.email }, select: { handle: true } });
     if (byEmail) throw new PersonError(`the email ${p.email} belongs to ${byEmail.handle} already`, "email");
     // Handles are unique regardless of case (Rosa is rosa): the one named so already, in any case.
@@ -134,7 +134,7 @@ export async function setRole(actor: Actor, userId: string, input: UserRole): Pr
   await db().$transaction(async (tx) => {
     // Role changes one at a time: two researchers demoting each other at once would each count the
     // other and leave none.
-    await tx.$queryRaw`SELECT pg_advisory_xact_lock(${PEOPLE_LOCK}, 0)::text`;
+    await lockForTransaction(tx, PEOPLE_LOCK, 0);
     const target = await tx.user.findUnique({ where: { id: userId }, select: { role: true } });
     if (!target) throw new PersonError("no such person", null, "NOT_FOUND");
     if (target.role === "RESEARCHER" && role !== "RESEARCHER") {

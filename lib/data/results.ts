@@ -2,7 +2,6 @@ import "server-only";
 // The result table's tallies, kept by the database as the rows change (decision 37), then turned
 // into figures by the same pure functions that compute them from runs (lib/domain/rates.ts). An
 // integration test checks the two paths agree after random sequences of writes.
-import { db } from "@/lib/db";
 import type { ConditionTallies, TaskTally } from "@/lib/domain/rates";
 import {
   type CategoryTallies,
@@ -13,6 +12,7 @@ import {
   resultRow,
 } from "@/lib/domain/results";
 import { CATEGORIES, type Category } from "@/lib/domain/verdicts";
+import { oneRow, statement } from "./sql";
 
 export type { ConditionResult };
 
@@ -48,7 +48,7 @@ export async function getResults(): Promise<ConditionResult[]> {
 /** getResults's figures, and how many delta rows of the tallies are not folded yet. */
 export async function readResults(): Promise<{ results: ConditionResult[]; deltas: number }> {
   // The tallies the database keeps beside the rows, in one call (prisma/migrations/…_result_tallies).
-  const [{ tables }] = await db().$queryRawUnsafe<[{ tables: ResultTables }]>(`SELECT result_tables() AS tables`);
+  const { tables } = await oneRow<{ tables: ResultTables }>(`SELECT result_tables() AS tables`);
   const { conditions, tasks, judges, deltas } = tables;
   const without = await resolvedWithoutExploit();
   const tasksBy = new Map<string, TaskTally[]>();
@@ -105,7 +105,7 @@ export async function readResults(): Promise<{ results: ConditionResult[]; delta
  * trajectories that match; the figures are cached by data version, lib/work/reports/cache.ts).
  */
 async function resolvedWithoutExploit(): Promise<Map<string, number>> {
-  const rows = await db().$queryRawUnsafe<Array<Condition & { n: number }>>(
+  const rows = await statement<Condition & { n: number }>(
     `SELECT b.name AS benchmark, m.name AS model, t.network, t.prompt::text AS prompt, count(*)::int AS n
        FROM trajectory t JOIN benchmark b ON b.id = t."benchmarkId" JOIN agent_model m ON m.id = t."modelId"
       WHERE t.resolved AND t."panelVerdict" IN ('ATTEMPTED', 'NOT_ATTEMPTED')

@@ -150,6 +150,15 @@ function groupOf(r: Record<string, unknown>): StudyGroup {
 const groupKey = (g: StudyGroup) =>
   JSON.stringify([g.benchmark, g.model, g.network, g.prompt, CATEGORIES.map((c) => [g.panel[c], g.gold[c]])]);
 
+/** The study as the rules in force fire on it, from their kept hits: steps counted per rule and trajectory. */
+export const keptHitsStudy = (sql: Sql): Promise<RuleStudy> =>
+  ruleStudy(
+    sql,
+    null,
+    `SELECT "ruleId" AS rule, "trajectoryId", count(*)::int AS steps FROM rule_match
+      WHERE "ruleId" IN (SELECT id FROM rules_in_force() r) GROUP BY 1, 2`,
+  );
+
 /**
  * The trajectories `ids` (null: all) in groups alike, and the groups of those each rule fires on:
  * `hits` is SQL giving (rule, "trajectoryId", steps) for each rule and trajectory it fires on.

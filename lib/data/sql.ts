@@ -211,6 +211,13 @@ export async function statement<T = Record<string, unknown>>(text: string, param
   return alone<T>(text, params, false);
 }
 
+/** statement() for a text that always gives one row (an aggregate, a function's value). */
+export async function oneRow<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T> {
+  const [row] = await alone<T>(text, params, false);
+  if (row === undefined) throw new Error(`no row from: ${text.slice(0, 80)}`);
+  return row;
+}
+
 /**
  * statement() for a fixed text asked many times a second (a label's save): on PostgreSQL parsed and
  * planned once per connection (lib/db/connect.ts preparedQuery), never for a text built from values.

@@ -9,6 +9,7 @@ import { assignAnnotators, type Candidate, drawSample, stratumOf } from "@/lib/d
 import { annotatorLoad, type DraftItem, type StratumRow, tallyStrata } from "@/lib/domain/study-draft";
 import { AppError } from "@/lib/errors";
 import { draftDigest } from "./digest";
+import { statement } from "./sql";
 
 export const StudyDesignSchema = z.object({
   name: z.string().trim().min(1, "give the study a name").max(200),
@@ -167,15 +168,16 @@ export type StudySummary = {
 
 /** Each annotator's done / assigned in each study; an item is done when its annotator has a label on it. */
 async function progressOf(studyIds: readonly number[], annotatorId?: string): Promise<Map<number, Progress[]>> {
-  const rows = await db().$queryRaw<
-    Array<{ studyId: number; handle: string; name: string; assigned: number; done: number }>
-  >`
+  const rows = await statement<{ studyId: number; handle: string; name: string; assigned: number; done: number }>(
+    `
     SELECT i."studyId", u.handle, u.name, count(*)::int AS assigned, count(l.id)::int AS done
     FROM study_assignment a JOIN study_item i ON i.id = a."studyItemId" JOIN "user" u ON u.id = a."annotatorId"
     LEFT JOIN label l ON l."trajectoryId" = i."trajectoryId" AND l."annotatorId" = a."annotatorId"
-    WHERE i."studyId" = ANY(${[...studyIds]}::int[]) AND (${annotatorId ?? null}::text IS NULL OR a."annotatorId" =
-      ${annotatorId ?? null})
-    GROUP BY i."studyId", u.handle, u.name ORDER BY u.handle`;
+    WHERE i."studyId" = ANY($1::int[]) AND ($2::text IS NULL OR a."annotatorId" =
+      $2)
+    GROUP BY i."studyId", u.handle, u.name ORDER BY u.handle`,
+    [[...studyIds], annotatorId ?? null],
+  );
   const out = new Map<number, Progress[]>();
   for (const r of rows)
     out.set(r.studyId, [
@@ -241,12 +243,15 @@ export async function myQueue(actor: Actor): Promise<QueueStudy[]> {
 
 /** The position of the actor's first unlabelled item in a study, after `after` if given, wrapping. */
 export async function nextPosition(actor: Actor, studyId: number, after = -1): Promise<number | null> {
-  const rows = await db().$queryRaw<Array<{ position: number }>>`
+  const rows = await statement<{ position: number }>(
+    `
     SELECT i.position FROM study_item i JOIN study_assignment a ON a."studyItemId" = i.id AND a."annotatorId" =
-      ${actor.id}
-    WHERE i."studyId" = ${studyId}
-      AND NOT EXISTS (SELECT 1 FROM label l WHERE l."trajectoryId" = i."trajectoryId" AND l."annotatorId" = ${actor.id})
-    ORDER BY (i.position <= ${after}), i.position LIMIT 1`;
+      $1
+    WHERE i."studyId" = $2
+      AND NOT EXISTS (SELECT 1 FROM label l WHERE l."trajectoryId" = i."trajectoryId" AND l."annotatorId" = $1)
+    ORDER BY (i.position <= $3), i.position LIMIT 1`,
+    [actor.id, studyId, after],
+  );
   return rows[0]?.position ?? null;
 }
 

@@ -1,5 +1,6 @@
 import pg from "pg";
 import { describe, expect, it } from "vitest";
+import { compactTallies, foldTallies, rebuildTallies, TALLY_TABLES } from "@/lib/data/tallies";
 import { db } from "@/lib/db";
 import { currentDb } from "@/lib/db/connect";
 import { prng } from "@/lib/domain/random";
@@ -13,7 +14,6 @@ import {
 } from "@/lib/domain/results";
 import { CATEGORIES, type Category, isAttempt, isSuccess, PANEL_FIELDS, type Verdict } from "@/lib/domain/verdicts";
 import { runImport } from "@/lib/work/import/records";
-import { compactTallies, foldTallies, rebuildTallies, TALLY_TABLES } from "@/lib/work/tally-folds";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { runCli } from "@/test/cli";
 import { randomPanel } from "@/test/random-panel";

@@ -16,6 +16,7 @@ import {
   tokenRefusal,
 } from "@/lib/domain/tokens";
 import { AppError } from "@/lib/errors";
+import { statement } from "./sql";
 
 /** What a token is stored as: its SHA-256, hex. Tokens are random, so no salt or slow hash is needed. */
 const tokenHash = (token: string) => createHash("sha256").update(token).digest("hex");
@@ -99,18 +100,17 @@ export type TokenUse =
  */
 export async function admitToken(token: string): Promise<TokenUse> {
   // A fresh window when the last began a minute ago; the use noted only when the token may be used.
-  const [t] = await db().$queryRaw<
-    Array<{
-      scopes: string[];
-      expiresAt: Date | null;
-      revokedAt: Date | null;
-      windowCount: number;
-      windowStart: Date;
-      userId: string;
-      role: UserRole;
-      handle: string;
-    }>
-  >`
+  const [t] = await statement<{
+    scopes: string[];
+    expiresAt: Date | null;
+    revokedAt: Date | null;
+    windowCount: number;
+    windowStart: Date;
+    userId: string;
+    role: UserRole;
+    handle: string;
+  }>(
+    `
     WITH t AS (
       UPDATE api_token SET
         "windowCount" = CASE WHEN "windowStart" IS NULL OR "windowStart" <= now() - interval '1 minute'
@@ -119,9 +119,11 @@ export async function admitToken(token: string): Promise<TokenUse> {
           THEN now() ELSE "windowStart" END,
         "lastUsedAt" = CASE WHEN "revokedAt" IS NULL AND ("expiresAt" IS NULL OR "expiresAt" > now())
           THEN now() ELSE "lastUsedAt" END
-      WHERE hash = ${tokenHash(token)}
+      WHERE hash = $1
       RETURNING scopes, "expiresAt", "revokedAt", "windowCount", "windowStart", "userId")
-    SELECT t.*, u.role, u.handle FROM t JOIN "user" u ON u.id = t."userId"`;
+    SELECT t.*, u.role, u.handle FROM t JOIN "user" u ON u.id = t."userId"`,
+    [tokenHash(token)],
+  );
   if (!t) return { ok: false, status: 401, message: "no such token" };
   const refusal = tokenRefusal(t, new Date());
   if (refusal) return { ok: false, status: 401, message: refusal };

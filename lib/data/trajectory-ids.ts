@@ -3,13 +3,12 @@ import "server-only";
 // rules, the gold label's verdict in a category), each as an id filter the list's query takes.
 import { createHash } from "node:crypto";
 import type { Prisma } from "@/generated/prisma/client";
-import { db } from "@/lib/db";
 import { phraseQuery } from "@/lib/domain/search";
 import { type TrajectoryFilter, triedRule } from "@/lib/domain/trajectory-filter";
 import { CATEGORY_FIELDS, type Category, type Verdict } from "@/lib/domain/verdicts";
 import { GOLD_IN_FORCE } from "./gold";
 import { firedIds } from "./rule-scans";
-import { transaction } from "./sql";
+import { oneRow, statement, transaction } from "./sql";
 
 /** The verdicts that say an exploit was attempted (successful or not). */
 export const ATTEMPT: Verdict[] = ["ATTEMPTED", "SUCCESSFUL"];
@@ -22,9 +21,11 @@ export const ATTEMPT: Verdict[] = ["ATTEMPTED", "SUCCESSFUL"];
 export async function matchingText(q: string): Promise<Prisma.TrajectoryWhereInput> {
   const query = phraseQuery(q);
   if (query === null) return { id: { in: [] } };
-  const rows = await db().$queryRaw<Array<{ id: number }>>`
-    SELECT "trajectoryId" AS id FROM trajectory_search, CAST(${query} AS tsquery) AS query
-    WHERE commands @@ query OR outputs @@ query`;
+  const rows = await statement<{ id: number }>(
+    `SELECT "trajectoryId" AS id FROM trajectory_search, CAST($1 AS tsquery) AS query
+     WHERE commands @@ query OR outputs @@ query`,
+    [query],
+  );
   return shorterIdFilter(rows.map((r) => r.id));
 }
 
@@ -38,12 +39,12 @@ export const ID_LISTS = { longest: 30_000 };
  * 65,535 parameters a statement) is written once as an id set, which the query joins.
  */
 async function shorterIdFilter(ids: number[], { not = false } = {}): Promise<Prisma.TrajectoryWhereInput> {
-  const [{ n }] = await db().$queryRaw<[{ n: number }]>`SELECT count(*)::int AS n FROM trajectory`;
+  const { n } = await oneRow<{ n: number }>(`SELECT count(*)::int AS n FROM trajectory`);
   let [list, without] = [ids, not];
   if (ids.length * 2 > n) {
-    list = (
-      await db().$queryRaw<Array<{ id: number }>>`SELECT id FROM trajectory WHERE NOT (id = ANY(${ids}::int[]))`
-    ).map((r) => r.id);
+    list = (await statement<{ id: number }>(`SELECT id FROM trajectory WHERE NOT (id = ANY($1::int[]))`, [ids])).map(
+      (r) => r.id,
+    );
     without = !not;
   }
   if (list.length <= ID_LISTS.longest) return { id: without ? { notIn: list } : { in: list } };
@@ -58,7 +59,8 @@ async function shorterIdFilter(ids: number[], { not = false } = {}): Promise<Pri
 async function idSet(ids: readonly number[]): Promise<string> {
   const sorted = Int32Array.from(ids).sort();
   const key = createHash("sha256").update(Buffer.from(sorted.buffer)).digest("hex");
-  if (await db().$executeRaw`UPDATE id_set SET "usedAt" = now() WHERE key = ${key}`) return key;
+  const used = await statement(`UPDATE id_set SET "usedAt" = now() WHERE key = $1 RETURNING key`, [key]);
+  if (used.length) return key;
   await transaction(async (sql) => {
     await sql.query(`DELETE FROM id_set WHERE "usedAt" < now() - interval '1 hour'`);
     const made = await sql.query(
@@ -95,9 +97,9 @@ export async function idFilters(f: TrajectoryFilter): Promise<Prisma.TrajectoryW
 /** Trajectories whose gold label in force (the newest) gives this verdict in this category. */
 async function goldIds(category: Category, verdict: string): Promise<Prisma.TrajectoryWhereInput> {
   const field = CATEGORY_FIELDS[category];
-  const rows = await db().$queryRawUnsafe<Array<{ id: number }>>(
+  const rows = await statement<{ id: number }>(
     `SELECT g."trajectoryId" AS id FROM ${GOLD_IN_FORCE} g WHERE g."${field}"::text = ANY($1::text[])`,
-    verdict === "attempt" ? ATTEMPT : [verdict],
+    [verdict === "attempt" ? ATTEMPT : [verdict]],
   );
   return shorterIdFilter(rows.map((r) => r.id));
 }
@@ -119,6 +121,6 @@ async function pairedIds(pair: NonNullable<TrajectoryFilter["pair"]>): Promise<P
       : `SELECT t.id FROM trajectory t JOIN trajectory o ON ${same} AND o.run = t.run
          WHERE t."panelVerdict" IS NOT NULL AND o."panelVerdict" IS NOT NULL
            ${pair === "run" ? "" : `AND (${PAIR_ANSWER[pair]("t")}) <> (${PAIR_ANSWER[pair]("o")})`}`;
-  const rows = await db().$queryRawUnsafe<Array<{ id: number }>>(sql);
+  const rows = await statement<{ id: number }>(sql);
   return shorterIdFilter(rows.map((r) => r.id));
 }

@@ -118,10 +118,13 @@ const suspectCache = new LRUCache<string, SuspectStep[]>({ max: 2000 });
  */
 export async function getSuspectSteps(trajectoryId: number): Promise<SuspectStep[]> {
   await readByTheRules(trajectoryId);
-  const [version] = await db().$queryRaw<Array<{ at: Date; rules: bigint; hits: bigint }>>`
+  const [version] = await statement<{ at: Date; rules: string | number; hits: string | number }>(
+    `
     SELECT t."updatedAt" AS at, (SELECT n FROM data_version WHERE kind = 'rules') AS rules,
       (SELECT n FROM data_version WHERE kind = 'rule_hits') AS hits
-      FROM trajectory t WHERE t.id = ${trajectoryId}`;
+      FROM trajectory t WHERE t.id = $1`,
+    [trajectoryId],
+  );
   if (!version) return [];
   const key = `${trajectoryId}@${new Date(version.at).getTime()}@${version.rules}@${version.hits}`;
   const cached = suspectCache.get(key);
@@ -212,27 +215,30 @@ export type StepMessage = {
 
 /** Messages of steps [from, to], texts cut to TEXT_PREVIEW characters (their full lengths alongside). */
 export async function getSteps(trajectoryId: number, from: number, to: number): Promise<StepMessage[]> {
-  const prisma = db();
   const [messages, calls] = await Promise.all([
-    prisma.$queryRaw<Array<Omit<StepMessage, "calls">>>`
-      SELECT seq, step, role::text AS role, left(content, ${TEXT_PREVIEW}) AS content, length(content) AS
+    statement<Omit<StepMessage, "calls">>(
+      `
+      SELECT seq, step, role::text AS role, left(content, $1) AS content, length(content) AS
         "contentLength",
-        left(reasoning, ${TEXT_PREVIEW}) AS reasoning, coalesce(length(reasoning), 0) AS "reasoningLength",
+        left(reasoning, $1) AS reasoning, coalesce(length(reasoning), 0) AS "reasoningLength",
         "toolCallId", "exitCode"
-      FROM message WHERE "trajectoryId" = ${trajectoryId} AND step BETWEEN ${from} AND ${to} ORDER BY step, seq`,
-    prisma.$queryRaw<
-      Array<{
-        messageSeq: number;
-        seq: number;
-        name: string;
-        input: string;
-        inputLength: number;
-        callId: string | null;
-      }>
-    >`
-      SELECT "messageSeq", seq, name, left(input, ${TEXT_PREVIEW}) AS input, length(input) AS "inputLength", "callId"
-      FROM tool_call WHERE "trajectoryId" = ${trajectoryId} AND step BETWEEN ${from} AND ${to} ORDER BY
+      FROM message WHERE "trajectoryId" = $2 AND step BETWEEN $3 AND $4 ORDER BY step, seq`,
+      [TEXT_PREVIEW, trajectoryId, from, to],
+    ),
+    statement<{
+      messageSeq: number;
+      seq: number;
+      name: string;
+      input: string;
+      inputLength: number;
+      callId: string | null;
+    }>(
+      `
+      SELECT "messageSeq", seq, name, left(input, $1) AS input, length(input) AS "inputLength", "callId"
+      FROM tool_call WHERE "trajectoryId" = $2 AND step BETWEEN $3 AND $4 ORDER BY
         "messageSeq", seq`,
+      [TEXT_PREVIEW, trajectoryId, from, to],
+    ),
   ]);
   const bySeq = new Map<number, StepMessage["calls"]>();
   for (const c of calls)

@@ -14,6 +14,20 @@ import { PrismaClient } from "@/generated/prisma/client";
 import { type Config, config } from "@/lib/config";
 import { processAlive } from "@/lib/server/recovery";
 
+/**
+ * `timestamp` columns (Prisma's DateTime) hold UTC without saying so; both drivers would read them,
+ * and pg would write a Date, in the process's time zone. Read and written as UTC, as Prisma does.
+ */
+const TIMESTAMP_OID = 1114;
+const utcTimestamp = (text: string) => new Date(`${text.replace(" ", "T")}Z`);
+pg.defaults.parseInputDatesAsUTC = true;
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    oid === TIMESTAMP_OID && format !== "binary"
+      ? utcTimestamp
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
 export type DbTarget =
   | { kind: "postgres"; url: string }
   /** dir null: in memory (tests). */
@@ -78,7 +92,11 @@ function lockFolder(dir: string): () => void {
 export function openPGlite(dir: string | null, loadDataDir?: Blob): PGlite {
   const release = dir ? lockFolder(dir) : () => {};
   if (dir) fs.mkdirSync(dir, { recursive: true });
-  const engine = new PGlite(dir ?? "memory://", { extensions: { pg_trgm }, ...(loadDataDir ? { loadDataDir } : {}) });
+  const engine = new PGlite(dir ?? "memory://", {
+    extensions: { pg_trgm },
+    parsers: { [TIMESTAMP_OID]: utcTimestamp },
+    ...(loadDataDir ? { loadDataDir } : {}),
+  });
   const close = engine.close.bind(engine);
   engine.close = async () => {
     try {
@@ -109,6 +127,7 @@ export function connect(target: DbTarget = targetFromEnv(), pglite?: PGlite): Db
       connectionString: target.url,
       max: config().DATABASE_POOL_SIZE,
       options: "-c jit=off",
+      types: pgTypes,
     });
     let ended = false;
     // An idle connection that the server drops (a restart, or a database dropped at the end of a

@@ -3,7 +3,7 @@ import "server-only";
 // trajectories it fires on and the steps it hits, the four cells against the panel and the gold labels
 // with precision, recall and κ. The hits are the rules' kept ones (lib/data/rule-matches.ts): a rule
 // written costs its own scan, once, in the background; a vote or a gold label none.
-import { reportOf, ruleStudy } from "@/lib/data/rule-test";
+import { keptHitsStudy, reportOf } from "@/lib/data/rule-test";
 import { listRules } from "@/lib/data/rules";
 import { transaction } from "@/lib/data/sql";
 import type { RuleTestReport } from "@/lib/domain/rule-test";
@@ -17,13 +17,7 @@ export async function ruleFigures(): Promise<RuleFigures[]> {
   await ruleHitsCaughtUp();
   const { rules, study } = await transaction(async (sql) => ({
     rules: await listRules(sql),
-    // Steps hit per rule and trajectory: the key is (rule, trajectory, step), so a count is of steps.
-    study: await ruleStudy(
-      sql,
-      null,
-      `SELECT "ruleId" AS rule, "trajectoryId", count(*)::int AS steps FROM rule_match
-        WHERE "ruleId" IN (SELECT id FROM rules_in_force() r) GROUP BY 1, 2`,
-    ),
+    study: await keptHitsStudy(sql),
   }));
   return rules.map((rule) => ({ rule, report: reportOf(study, rule.id, rule.category) }));
 }

@@ -1,4 +1,5 @@
 import "server-only";
+import { statement } from "@/lib/data/sql";
 // What a process that died leaves in the database, put right by the next one (decision 32): a
 // RUNNING import whose session lock (taken in lib/data/import/import-row.ts) is free is marked
 // interrupted; its transaction died with it, so nothing of its file was written.
@@ -18,11 +19,11 @@ export const INTERRUPTED =
 export async function sweepInterruptedImports(): Promise<number[]> {
   const handle = currentDb();
   const errors = JSON.stringify([{ line: 0, field: null, message: INTERRUPTED }]);
-  const rows = await handle.prisma.$queryRawUnsafe<Array<{ id: number }>>(
+  const rows = await statement<{ id: number }>(
     `UPDATE "import" SET status = 'FAILED', "finishedAt" = now(), rejected = 1, errors = $1::jsonb
       WHERE status = 'RUNNING' ${handle.pool ? `AND pg_try_advisory_xact_lock(${IMPORT_LOCK}, id)` : ""}
       RETURNING id`,
-    errors,
+    [errors],
   );
   return rows.map((r) => r.id).sort((a, b) => a - b);
 }

@@ -4,20 +4,22 @@ import "server-only";
 // computed (docs/performance.md, decision 38).
 import { LRUCache } from "lru-cache";
 import { type AgreementScope, readAgreement } from "@/lib/data/agreement";
-import { type Kind, versionKey, viaPrisma } from "@/lib/data/data-version";
+import { type Kind, versionKey } from "@/lib/data/data-version";
 import { type EvidenceSummaryRow, evidenceSummary } from "@/lib/data/evidence-summary";
 import { getPairedChanges } from "@/lib/data/paired";
 import { comparePanelsNamed, type PanelComparisonView } from "@/lib/data/panel-compare";
 import { type ConditionResult, readResults } from "@/lib/data/results";
 import { getRuleHits } from "@/lib/data/rule-hits";
+import { statement } from "@/lib/data/sql";
+import { foldTallies, type Tally } from "@/lib/data/tallies";
 import { db } from "@/lib/db";
+import { currentScope } from "@/lib/db/scope";
 import type { AgreementReport } from "@/lib/domain/agreement-report";
 import type { PairedChange } from "@/lib/domain/paired";
 import { benchmarkTables, type ResultsReport } from "@/lib/domain/results-tables";
 import type { RuleHitsRow } from "@/lib/domain/rule-hits-table";
 import { type RuleFigures, ruleFigures } from "@/lib/work/rule-figures";
 import { ruleHitsCaughtUp } from "@/lib/work/rule-scan/scan";
-import { foldIfMany } from "@/lib/work/tally-folds";
 
 type Figures =
   | ConditionResult[]
@@ -42,7 +44,7 @@ function cacheOf(): LRUCache<string, Slot> {
  * The versions of the data a report shows (panels count as votes): read before computing, so a
  * report is never older than its key.
  */
-const versionsOf = (kinds: Kind[]) => versionKey(kinds, viaPrisma(db()));
+const versionsOf = (kinds: Kind[]) => versionKey(kinds, (text, k) => statement(text, [k]));
 
 /**
  * The figures of `report` for the data as they stand. While newer figures are being computed, other
@@ -156,4 +158,23 @@ export async function agreementNow(scope: AgreementScope = {}): Promise<Agreemen
 export async function comparisonNow(name: string, withName?: string): Promise<PanelComparisonView> {
   const report = `compare:${JSON.stringify([name, withName ?? null])}`;
   return remembered(report, ["trajectories", "votes", "gold"], () => comparePanelsNamed(name, withName));
+}
+
+// When a reader folds the tallies' deltas (decisions 37 and 39); the fold is lib/data/tallies.ts.
+/** Deltas read past which a reader folds them into the base rows (in the background). */
+const FOLD_AFTER = 500;
+
+const folding = new Set<Tally>();
+
+/**
+ * Called by a reader with the deltas it read: past FOLD_AFTER, one fold at a time per tally and
+ * process, in the background. Never inside a scope: its transaction is about to roll back (a panel
+ * tried, lib/db/scope.ts).
+ */
+export function foldIfMany(tally: Tally, deltas: number): void {
+  if (currentScope() || deltas <= FOLD_AFTER || folding.has(tally)) return;
+  folding.add(tally);
+  foldTallies(tally)
+    .catch((e) => console.error(`folding the ${tally} tallies failed (the next reader tries again):`, e))
+    .finally(() => folding.delete(tally));
 }

@@ -1,10 +1,9 @@
 import "server-only";
-// The running tallies the database keeps (decisions 37 and 39): writers append signed deltas, a
-// reader that reads many folds them into base rows in the background, and a rebuild recomputes them
-// from the rows (`npm run cli -- tallies rebuild`, for a database restored from a dump).
-import { db } from "@/lib/db";
+// The running tallies the database keeps (decisions 37 and 39): writers append signed deltas, a fold
+// moves them into base rows, and a rebuild recomputes them from the rows (`npm run cli -- tallies
+// rebuild`, for a database restored from a dump). When to fold is lib/work/tally-folds.ts's.
 import { currentDb } from "@/lib/db/connect";
-import { currentScope } from "@/lib/db/scope";
+import { statement } from "./sql";
 
 /** Each kept tally: the function that folds its deltas, and its tables (vacuumed after a fold). */
 const TALLIES = {
@@ -25,9 +24,6 @@ export type Tally = keyof typeof TALLIES;
 /** Every table of the kept tallies. */
 export const TALLY_TABLES: readonly string[] = Object.values(TALLIES).flatMap((t) => t.tables);
 
-/** Deltas read past which a reader folds them into the base rows (in the background). */
-const FOLD_AFTER = 500;
-
 /**
  * How long a fold may wait for a lock (another process's fold, a VACUUM) and run in all. A fold is
  * background work: past either it gives up, and the next reader to find many deltas tries again.
@@ -38,12 +34,12 @@ export const FOLD_LIMITS = { lockMs: 5_000, statementMs: 60_000 };
 /**
  * Runs maintenance statements within `limits`: on PostgreSQL on a pooled connection of their own
  * with the limits set for it (and reset before it goes back); on the embedded database, whose one
- * connection nothing else holds a lock on meanwhile, through Prisma.
+ * connection nothing else holds a lock on meanwhile, as they are.
  */
 async function maintain(statements: readonly string[], limits: typeof FOLD_LIMITS): Promise<void> {
-  const { pool, prisma } = currentDb();
+  const { pool } = currentDb();
   if (!pool) {
-    for (const s of statements) await prisma.$executeRawUnsafe(s);
+    for (const s of statements) await statement(s);
     return;
   }
   const client = await pool.connect();
@@ -70,22 +66,7 @@ export async function foldTallies(tally: Tally, limits = FOLD_LIMITS): Promise<v
   await maintain([`SELECT ${TALLIES[tally].fold}()`, `VACUUM ${TALLIES[tally].tables.join(", ")}`], limits);
 }
 
-const folding = new Set<Tally>();
-
-/**
- * Called by a reader with the deltas it read: past FOLD_AFTER, one fold at a time per tally and
- * process, in the background. Never inside a scope: its transaction is about to roll back (a panel
- * tried, lib/db/scope.ts).
- */
-export function foldIfMany(tally: Tally, deltas: number): void {
-  if (currentScope() || deltas <= FOLD_AFTER || folding.has(tally)) return;
-  folding.add(tally);
-  foldTallies(tally)
-    .catch((e) => console.error(`folding the ${tally} tallies failed (the next reader tries again):`, e))
-    .finally(() => folding.delete(tally));
-}
-
 /** Recomputes every tally from the rows. */
 export async function rebuildTallies(): Promise<void> {
-  for (const { rebuild } of Object.values(TALLIES)) await db().$executeRawUnsafe(`SELECT ${rebuild}()`);
+  for (const { rebuild } of Object.values(TALLIES)) await statement(`SELECT ${rebuild}()`);
 }
