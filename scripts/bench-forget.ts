@@ -5,7 +5,8 @@
 // app's own deletes do, so the tallies stay the figures of what is left.
 import { adoptPanel } from "@/lib/data/panel-set";
 import { db } from "@/lib/db";
-import { openQueue, queueName } from "@/lib/work/judge-runs/queue";
+import { queueName } from "@/lib/work/judge-runs/queue";
+import { openQueue } from "@/lib/work/queue";
 
 /** The name every panel a run puts in force starts with (bench-mixed.ts). */
 export const benchPanelName = (judge: string) => `mixed ${judge}`;

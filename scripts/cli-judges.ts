@@ -8,9 +8,10 @@ import { currentPrompt, defineJudge, JudgeDefinitionSchema, listJudges } from "@
 import { issuesText } from "@/lib/domain/format";
 import { IdParam } from "@/lib/domain/params";
 import { parseTrajectoryFilter } from "@/lib/domain/trajectory-filter";
-import { enqueue, openQueue } from "@/lib/work/judge-runs/queue";
+import { enqueue } from "@/lib/work/judge-runs/queue";
 import { followRun, startRun } from "@/lib/work/judge-runs/runs";
 import { workJudges } from "@/lib/work/judge-runs/worker";
+import { openQueue } from "@/lib/work/queue";
 
 type Fail = (message: string) => never;
 

@@ -1,7 +1,7 @@
 import "server-only";
-// Raw SQL for the write paths that Prisma cannot make fast: an import is one transaction that
-// streams rows in with COPY. Both databases speak it: PostgreSQL through pg-copy-streams on a
-// pooled connection, PGlite through COPY ... FROM '/dev/blob'.
+// Hand-written SQL, the one way (decision 51): statements with parameters on the driver, and
+// transactions that may stream rows in with COPY (an import). Both databases speak it: PostgreSQL
+// through pg-copy-streams on a pooled connection, PGlite through COPY ... FROM '/dev/blob'.
 
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";

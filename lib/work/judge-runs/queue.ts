@@ -8,9 +8,6 @@ import { ensureQueue } from "@/lib/work/queue";
 
 export const queueName = (judgeId: number) => `judge-${judgeId}`;
 
-export { ensureQueue, openQueue } from "@/lib/work/queue";
-export type { QueuedRequest };
-
 /**
  * What a job carries: several requests of one judge, so the queue's own bookkeeping (a fetch and a
  * completion) is shared by REQUESTS_PER_JOB requests. Jobs of earlier versions named one request.

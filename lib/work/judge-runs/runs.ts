@@ -1,11 +1,11 @@
 import "server-only";
+import type { QueuedRequest } from "@/lib/data/judge-runs";
 // Starting and following a judge run: the one way the Judges page and `judge run` start a run (plan
 // it, then queue its requests where they will be worked: the app's judge service, or the command
 // line's own workers), and the way the command line follows one to its end. The queries are
 // lib/data/judge-runs.ts's.
 import { finishRun, planRun, type RunPlan, type RunProgress, runProgress } from "@/lib/data/judge-runs";
 import type { TrajectoryFilter } from "@/lib/domain/trajectory-filter";
-import type { QueuedRequest } from "./queue";
 
 /** Plans a run of these judges over the trajectories of `filter` and hands its requests to `queue`. */
 export async function startRun(

@@ -4,9 +4,10 @@ import "server-only";
 // Rows left being asked by a process that died go back to pending first.
 import type PgBoss from "pg-boss";
 import { judgeConcurrency, requeueAsking, runsWaiting } from "@/lib/data/judge-requests";
+import type { QueuedRequest } from "@/lib/data/judge-runs";
 import { pendingRequests } from "@/lib/data/judge-runs";
 import { appQueue } from "@/lib/work/queue";
-import { enqueue, type QueuedRequest } from "./queue";
+import { enqueue } from "./queue";
 import { workJudges } from "./worker";
 
 type Service = { boss: PgBoss; working: Set<number> };

@@ -20,7 +20,8 @@ import { formatBytes } from "@/lib/domain/format";
 import { askJudge, EncodedMessages, JudgeRequestFailed } from "@/lib/judges/client";
 import { judgeRequest } from "@/lib/judges/prompt";
 import { workBudget } from "@/lib/server/memory-budget";
-import { enqueueHeld, ensureQueue, type JobData, jobRequests, queueName, REQUESTS_PER_JOB } from "./queue";
+import { ensureQueue } from "@/lib/work/queue";
+import { enqueueHeld, type JobData, jobRequests, queueName, REQUESTS_PER_JOB } from "./queue";
 import { type SharedReads, type SharedRequest, sharedReads } from "./shared-reads";
 
 /** Characters per token when fitting a trajectory to a judge's budget. */
