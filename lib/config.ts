@@ -1,5 +1,4 @@
-// The environment variables the app reads, parsed once with zod. A bad value stops the program with a
-// message that names the variable and what it accepts, instead of turning into NaN later.
+// The environment variables, parsed once with zod (decision 18); a bad value stops the program naming it.
 import { z } from "zod";
 
 const MiB = 1024 * 1024;
@@ -36,11 +35,7 @@ const wholeNumber = (fallback: number, min: number, max: number) =>
     .transform((v) => v ?? fallback);
 const positiveInt = (fallback: number, max = Number.MAX_SAFE_INTEGER) => wholeNumber(fallback, 1, max);
 
-/**
- * Which proxies may tell the client's address in X-Forwarded-For: "off" (none: the socket's address
- * is the client), a hop count ("1": the nearest proxy), or addresses and ranges ("127.0.0.1",
- * "10.0.0.0/8", "loopback", "uniquelocal", comma-separated).
- */
+/** Which proxies may give the client's address: "off", a hop count, or addresses and ranges. */
 const trustProxy = z
   .string()
   .trim()
@@ -121,10 +116,7 @@ const EnvSchema = z.object({
   IMPORT_MAX_DECOMPRESSED_BYTES: bytes(64 * 1024 * MiB),
   /** A compressed file that expands more than this many times its size is refused as a decompression bomb. */
   IMPORT_MAX_GZIP_RATIO: positiveInt(100),
-  /**
-   * The environment variables a judge's API key may be read from (names; *_API_KEY: any name ending so), so
-   * nobody who may define a judge can make the server send another setting to an endpoint of theirs.
-   */
+  /** The variables a judge's key may be read from (`*_API_KEY` matches a suffix), so no other setting leaks. */
   JUDGE_KEY_VARIABLES: z
     .string()
     .trim()
@@ -139,13 +131,7 @@ const EnvSchema = z.object({
 type ParsedEnv = z.output<typeof EnvSchema>;
 export type Config = ParsedEnv;
 
-/**
- * How the heap is shared (docs/performance.md, "Memory"). Imports and the judge worker's reads share
- * half of it, one budget per process (lib/server/memory-budget.ts); kept pages take at most a quarter;
- * the rest is Next's own. A record being imported takes up to RECORD_MEMORY_FACTOR times its size
- * (the line, its text as a string, the parsed record, its rows as COPY text), measured with
- * `npm run bench:uploads`, so the longest record is an eighth of the heap.
- */
+/** A record takes up to this times its size while imported; the longest is an eighth of the heap (decision 32). */
 export const RECORD_MEMORY_FACTOR = 4;
 export const WORK_SHARE_OF_HEAP = 0.5;
 export const PAGE_CACHE_SHARE_OF_HEAP = 0.25;
@@ -204,10 +190,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 /** The app's own settings and their families: never a judge's key, whatever JUDGE_KEY_VARIABLES says. */
 const OWN_PREFIXES = ["BETTER_AUTH_", "DATABASE_", "PG", "NODE_", "NEXT_", "npm_", "IMPORT_", "JUDGE_KEY_"];
 
-/**
- * Whether a judge's key may be read from the variable `name`: it is one JUDGE_KEY_VARIABLES allows
- * (a name, or a prefix ending in *, e.g. *_API_KEY as a suffix) and none of the app's own settings.
- */
+/** Whether a judge's key may come from `name`: allowed by JUDGE_KEY_VARIABLES, and none of the app's settings. */
 export function keyVariableAllowed(name: string, allowed: readonly string[]): boolean {
   if (name in EnvSchema.shape || OWN_PREFIXES.some((p) => name.startsWith(p))) return false;
   return allowed.some((a) =>
@@ -224,10 +207,7 @@ export function keyVariableRefusal(name: string): string | null {
         "never its own settings";
 }
 
-/**
- * Whether `npm start` loads the demo study (and its accounts, whose passwords are published) into an
- * empty database: when DEMO_DATA says so, else only on the embedded database, one person's machine.
- */
+/** Whether `npm start` loads the demo into an empty database: as DEMO_DATA says, else only on the embedded one. */
 export function demoWanted(c: Pick<Config, "DEMO_DATA">, database: "postgres" | "pglite"): boolean {
   return c.DEMO_DATA ? c.DEMO_DATA === "on" : database === "pglite";
 }

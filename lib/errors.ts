@@ -1,6 +1,4 @@
-// Expected failures: one error type whose code says what kind of refusal it is and which HTTP
-// status answers it, and the per-field messages a form shows for it. Anything else is a fault and
-// is thrown on (to the nearest error page, or the server log).
+// Expected failures: one error type whose code gives its HTTP status; anything else is a fault, thrown on.
 import { ZodError } from "zod";
 
 export const ERROR_STATUS = {
@@ -33,10 +31,7 @@ export type FormErrors = { fields: Record<string, string[]>; message: string | n
 
 export const NO_ERRORS: FormErrors = { fields: {}, message: null };
 
-/**
- * The form errors of an expected failure: zod issues by their field (the first part of their
- * path), an AppError on its field or on the whole form. Anything else is a fault: rethrown.
- */
+/** A failure's form errors: zod issues by field, an AppError on its field or the form; anything else rethrown. */
 export function formErrors(e: unknown): FormErrors {
   if (e instanceof ZodError) {
     const fields: Record<string, string[]> = {};

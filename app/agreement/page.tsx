@@ -36,8 +36,7 @@ export default async function AgreementPage({
 
 async function AgreementBody({ scope, study }: { scope: AgreementScope; study: string | null }) {
   const [r, versions, studies] = await Promise.all([agreementNow(scope), getCalibration(scope), studyNames()]);
-  // The downloads and the label lists take the study and the first-forms choice; the gold tables'
-  // counts open the trajectory list within the study's items.
+  // Downloads and label lists take the study and first-forms choice; gold counts open lists within the study.
   const q = `${study ? `&study=${encodeURIComponent(study)}` : ""}${scope.firstForms ? "&first=1" : ""}`;
   const tables = agreementTables(r, { study, query: q });
   return (

@@ -1,5 +1,4 @@
-// Trajectories of one task side by side (any number: all its conditions, across models), aligned by
-// step: each step's row holds what each trajectory did at that step. Old links (?a=&b=) still open.
+// One task's trajectories side by side, aligned by step. Old links (?a=&b=) still open.
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";

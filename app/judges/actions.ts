@@ -1,7 +1,5 @@
 "use server";
-// The Judges page's changes: a judge's endpoint, the judge prompt (a new version each edit), and runs:
-// preview, start, pause, resume, cancel (the panel's: panel-actions.ts). Each checks the actor's
-// permission and origin.
+// The Judges page's changes: endpoints, the prompt (a version each edit), runs; each checks permission and origin.
 import { revalidatePath } from "next/cache";
 import { notFound } from "next/navigation";
 import { z } from "zod";

@@ -1,7 +1,5 @@
 "use server";
-// The panel's changes, from the Judges page and the compare page: save a candidate (then compare it),
-// put a panel in force, offer a judge's answers outside the panel for comparison. Each checks the
-// actor's permission and the request's origin.
+// The panel's changes: save, adopt, compare a judge outside it; each checks permission and origin.
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { requireAction } from "@/lib/auth/session";
@@ -54,10 +52,7 @@ export async function adoptPanelAction(_: SavedState, form: FormData): Promise<S
   return state;
 }
 
-/**
- * The offer beside answers outside the panel: the panel in force with this judge at this version
- * added, saved as a candidate (the same one again if it was saved before), then compared.
- */
+/** The panel in force plus this judge at this version, saved as a candidate (again if saved before) and compared. */
 export async function compareWithAction(_: SavedState, form: FormData): Promise<SavedState> {
   const actor = await requireAction("judges:write");
   let target: string | null = null;

@@ -1,6 +1,5 @@
 "use client";
-// The panel's forms: choose judges (compare them first, or put them in force at once), adopt a saved
-// panel, and compare the panel in force with a judge's answers outside it added.
+// The panel's forms: choose judges, adopt a saved panel, compare with a judge's answers outside it.
 import { useActionState } from "react";
 import { FieldError, FormMessage, fieldProps, Saved } from "@/components/forms/field-error";
 import { NO_ERRORS } from "@/lib/errors";

@@ -1,5 +1,4 @@
-// The filter fields of a judge run (the Judges page's run form, its action, a timeline's link to it):
-// a condition, or with a task and a run one trajectory.
+// A judge run's filter fields: a condition, or with a task and a run one trajectory.
 export const FILTER_FIELDS = ["benchmark", "model", "network", "prompt", "task", "run"] as const;
 export type RunField = (typeof FILTER_FIELDS)[number];
 

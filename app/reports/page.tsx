@@ -1,5 +1,4 @@
-// Frozen reports: the results and agreement as they were at a moment, to cite and to share by a
-// read-only link. Researchers freeze and share; reviewers read.
+// Frozen reports: researchers freeze and share by link; reviewers read.
 import type { Metadata } from "next";
 import Link from "next/link";
 import { DataTable } from "@/components/tables/data-table";

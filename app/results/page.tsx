@@ -1,6 +1,4 @@
-// The results: per benchmark, the result table, the paired change from vanilla to principled, the
-// charts, the evidence, the per-category rates and each judge beside the panel. A contents bar stays
-// at the top; every table sorts by any column in the browser; every figure opens what it counts.
+// The results per benchmark; every figure opens what it counts.
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";

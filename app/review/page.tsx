@@ -1,5 +1,4 @@
-// The review queue: a study's disagreements, strongest first, each opening on its trajectory with
-// every label, the judges and a form for the gold label.
+// The review queue: a study's disagreements, strongest first, each opening on a gold label form.
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";

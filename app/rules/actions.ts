@@ -1,6 +1,5 @@
 "use server";
-// The Rules page's changes: try a rule over the study (nothing written), save it as a new version,
-// disable or enable one. Each checks the actor's permission and the request's origin.
+// The Rules page's changes: try (nothing written), save a version, disable or enable; each checks permission, origin.
 import { revalidatePath } from "next/cache";
 import { notFound } from "next/navigation";
 import { z } from "zod";

@@ -1,5 +1,4 @@
-// The Rules page's families of commands: what a command rule (or a category's rules) matched,
-// grouped by shape, each family with its count by condition and its first examples linked.
+// The command families a rule or category matched, counted by condition, with examples linked.
 import Link from "next/link";
 import { DataTable } from "@/components/tables/data-table";
 import { ruleFamilies } from "@/lib/data/rule-families";

@@ -1,5 +1,4 @@
-// One rule on the Rules page: what it finds over the study (per condition, against the panel and the
-// gold labels, every count opening its trajectories) and every version it has had.
+// One rule: what it finds over the study, and every version it has had.
 import Link from "next/link";
 import { RuleReport } from "@/components/rules/rule-report";
 import { DataTable } from "@/components/tables/data-table";

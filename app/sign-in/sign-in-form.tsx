@@ -1,6 +1,5 @@
 "use client";
-// Signs in through better-auth's own endpoint (POST /api/auth/sign-in/email), so every attempt
-// passes its origin check and its per-address rate limit (lib/auth/auth.ts), then opens `next`.
+// Signs in through better-auth's endpoint, so its origin check and rate limit apply, then opens `next`.
 import { type FormEvent, useState } from "react";
 import type { UserRole } from "@/generated/prisma/enums";
 import { homeFor } from "@/lib/auth/permissions";

@@ -10,10 +10,7 @@ import { attempt, type SavedState } from "@/lib/web/form-action";
 /** The study form after a submission: the draw to preview, or the messages by field. */
 export type DraftState = FormErrors & { draft: StudyDraft | null };
 
-/**
- * The form as the data layer reads it. Per-stratum sizes come as pairs of fields in order, "stratum"
- * and "stratumSize": a stratum's name is data (it may hold quotes), so it travels as a value.
- */
+/** The form as the data layer reads it; a stratum's name travels as a value (it may hold quotes). */
 function designFrom(data: FormData) {
   const strata = data.getAll("stratum").map(String);
   const given = data.getAll("stratumSize").map(String);

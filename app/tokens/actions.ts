@@ -1,6 +1,5 @@
 "use server";
-// The API tokens page's changes: make one's own token (shown once, in the answer), revoke one (one's
-// own, or a researcher anyone's). Each checks the actor's permission and the request's origin.
+// The tokens page's changes: make one's own (shown once), revoke one; each checks permission and origin.
 import { revalidatePath } from "next/cache";
 import { notFound } from "next/navigation";
 import { ZodError } from "zod";

@@ -1,5 +1,4 @@
-// A labelled select of plain choices, with a first choice that chooses none ("any", "—"): the
-// filters and forms that pick one value of a list (a run's condition, an import's, a study).
+// A labelled select whose first choice chooses none ("any", "—").
 export function ChoiceSelect({
   name,
   label,

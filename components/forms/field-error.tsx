@@ -1,5 +1,4 @@
-// A form field's error, next to the field and named by it (aria-describedby), as the next-learn
-// dashboard wires its forms; and the form's own message.
+// A field's error next to it and named by it (aria-describedby), and the form's own message.
 import type { FormErrors } from "@/lib/errors";
 
 /** Props for a field: its error's id when it has one, so a screen reader reads the error with it. */

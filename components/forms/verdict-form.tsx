@@ -1,9 +1,5 @@
 "use client";
-// A verdict form made for the keyboard, for an annotator's label and for a gold label: 1–4 pick a
-// category, n / a / s give it a verdict (and move to the next), 0 gives every category "not
-// attempted", c goes to cited steps, t to the note, Enter saves (and opens the next item), [ and ]
-// walk the queue. It starts with nothing chosen (a label's verdicts are the person's own), and a
-// save is refused, naming the categories left, until each has a verdict.
+// A verdict form for the keyboard; it starts empty and refuses to save, naming what is left (decision 49).
 
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState, useTransition } from "react";

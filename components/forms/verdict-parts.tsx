@@ -1,5 +1,4 @@
-// The parts of the verdict form (components/forms/verdict-form.tsx) that only show: its table of
-// categories and verdicts, its line of keys, its links to the items beside.
+// The verdict form's parts that only show: the table, the line of keys, the links to the items beside.
 import { CATEGORIES, CATEGORY_LABELS, type CategoryVerdicts, VERDICTS, type Verdict } from "@/lib/domain/verdicts";
 
 type Category = (typeof CATEGORIES)[number];

@@ -1,7 +1,5 @@
 "use client";
-// Drop files (or choose them), give the condition for agent-harness files, press Import, and watch
-// each file upload and import in turn. Each file lands whole or not at all; rejections list line and
-// field; a summary links to the trajectories the import wrote.
+// Drop files, give the condition for agent files, import, and watch each land whole or be refused line by line.
 
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";

@@ -1,5 +1,4 @@
-// Uploads one file with XMLHttpRequest (fetch reports no upload progress), then reads the server's
-// NDJSON answer as it streams: import progress lines, then the result.
+// Uploads one file with XMLHttpRequest (fetch reports no upload progress), then reads the NDJSON answer.
 
 import type { WriteCounts } from "@/lib/data/import/context";
 import type { RecordWarning } from "@/lib/formats/audit";

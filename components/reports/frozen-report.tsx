@@ -1,7 +1,4 @@
-// A frozen report as its readers see it: what it is (when, by whom, from which data, judges and
-// prompt versions, app version), its downloads, then the figures stored when it was frozen, per
-// benchmark and for agreement. `linked`: figures open the live trajectory lists (signed-in readers);
-// a shared link's reader gets the figures alone.
+// A frozen report: what it is, its downloads and its stored figures; `linked` opens live lists (signed-in only).
 
 import { FigureTable } from "@/components/tables/figure-table";
 import { ContentsBar } from "@/components/ui/contents-bar";

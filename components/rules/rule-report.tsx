@@ -1,7 +1,4 @@
-// What a rule finds (lib/domain/rule-test.ts), as the Rules page shows it for a rule in force and
-// for one being tried: per condition the trajectories it fires on and the steps it hits, then the four
-// cells against the panel and the gold labels. Every count opens exactly its trajectories: `base` is
-// the list's filter that names the rule (`rule`, or the `try…` of one not saved).
+// What a rule finds, in force or tried; every count opens its trajectories through `base`.
 import Link from "next/link";
 import { DataTable } from "@/components/tables/data-table";
 import { formatCount } from "@/lib/domain/format";

@@ -1,6 +1,4 @@
-// Said where figures come from the rules' kept hits while their scan is under way (a rule just
-// written, trajectories just imported: lib/data/rule-matches.ts): how many trajectories it has not
-// read, so a count is never taken for the whole study; the page refreshes itself until it has.
+// While the rules' scan is under way: how many trajectories it has not read, refreshing until it has.
 import { AutoRefresh } from "@/components/ui/auto-refresh";
 import type { RuleHitsCoverage } from "@/lib/data/rule-matches";
 import { formatCount } from "@/lib/domain/format";

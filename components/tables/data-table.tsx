@@ -1,6 +1,4 @@
-// A table of records, driven by its columns: each column a header and how a row fills its cell. The
-// lists of the app (people, judges and runs, studies, reports, imports, queues, labels) are all this
-// table; tables of figures are FigureTable (figure-table.tsx), raters × categories RaterTable.
+// A table of records driven by its columns: every list of the app (figures are FigureTable, raters RaterTable).
 import type { ReactNode } from "react";
 import { TableScroll } from "./table-scroll";
 

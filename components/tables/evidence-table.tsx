@@ -1,5 +1,4 @@
-// The evidence table of one benchmark (its model: lib/domain/evidence-table.ts), with what its
-// figures mean, or what to import when no trajectory of the benchmark has a task record.
+// One benchmark's evidence table, or what to import when it has no task records.
 import { FigureTable } from "@/components/tables/figure-table";
 import { LOW_SIMILARITY } from "@/lib/domain/evidence";
 import type { FigureTable as Table } from "@/lib/domain/figure-table";

@@ -1,8 +1,5 @@
 "use client";
-// A table of figures (lib/domain/figure-table.ts) that sorts by any column in the browser, without a
-// reload: a header's button sorts ascending, then descending, then back to the table's own order.
-// Every row is on the page, never behind an inner box's height: a long table shows its first rows
-// and a button, in sight below them, that shows the rest (print shows them all).
+// A table of figures sorted in the browser; every row on the page (decision 50).
 
 import {
   createColumnHelper,
@@ -18,10 +15,7 @@ import { TableScroll } from "./table-scroll";
 
 const col = createColumnHelper<FigureRow>();
 
-/**
- * A link's accessible name: its label, with what it shows when the label leaves that out, so a
- * voice command that says the number on screen finds it (WCAG 2.5.3, label in name).
- */
+/** A link's accessible name holding what it shows (WCAG 2.5.3, label in name). */
 const nameOf = (label: string | undefined, shown: string) =>
   label === undefined || label.includes(shown) ? label : `${label}: ${shown}`;
 
@@ -81,11 +75,7 @@ function Fold({ open, setOpen, rows }: { open: boolean; setOpen: (open: boolean)
   );
 }
 
-/**
- * The table's box, marked `fits` while the table is no wider than it: then it is no scrolling box
- * (CSS), so the header row stays in view as the page scrolls past a long table; a wider one (a phone)
- * scrolls sideways in its box.
- */
+/** Marks the box `fits` while the table fits, so the header stays in view; a wider one scrolls sideways. */
 function useFits() {
   const box = useRef<HTMLElement>(null);
   useEffect(() => {

@@ -1,8 +1,4 @@
-// Raters × categories: one row per rater (a judge, an annotator, the panel) with its overall verdict
-// first (what a phone shows without scrolling) and a verdict in each category, and under it, when
-// given, a row the table's whole width for what the rater said (a rationale, a note), where long
-// text wraps. The judges of a trajectory and the annotators' labels of a review item are both this
-// table.
+// Raters × categories: a row per rater, overall first, and under it what the rater said, wrapping.
 import type { ReactNode } from "react";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
 import { CATEGORIES, CATEGORY_LABELS, type CategoryVerdicts, type Verdict } from "@/lib/domain/verdicts";

@@ -1,6 +1,4 @@
-// The box a wide table scrolls in, sideways (on a phone): focusable, so a keyboard can scroll it too,
-// and named as its table is, so a screen reader says what it holds (axe-core's
-// scrollable-region-focusable).
+// A wide table's sideways scroll box: focusable and named as its table (axe's scrollable-region-focusable).
 import type { ReactNode, Ref } from "react";
 
 export function TableScroll({

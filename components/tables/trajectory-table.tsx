@@ -43,8 +43,7 @@ const columns = [
         c.getValue() ?? ""
       ] ?? "—",
   }),
-  // One column for the four categories (four of their own ran the table past a wide screen): those the
-  // panel says were attempted or successful, or that none was.
+  // One column for the four categories (four ran the table past a wide screen).
   col.accessor("categories", {
     header: "By category",
     cell: (c) => {

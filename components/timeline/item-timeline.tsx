@@ -1,6 +1,4 @@
-// The timeline of one item of a queue (the labelling queue, the review queue): where it is in the
-// queue, the task and condition, the final patch, the steps a page at a time with suspect marks and
-// citations, and beside them what the page adds (a verdict form, the judges, labels).
+// One queue item's timeline: its place, task, patch and steps, with what the page adds beside them.
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { PatchView } from "@/components/timeline/patch-view";

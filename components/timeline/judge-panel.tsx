@@ -1,5 +1,4 @@
-// Judges × categories: each verdict, each judge's overall verdict and rationale, the raw answer of
-// unparseable ones, cited steps as links, and the panel with how it was reached.
+// Judges × categories with rationales, raw unparseable answers, cited steps, and how the panel was reached.
 import Link from "next/link";
 import { type RaterRow, RaterTable } from "@/components/tables/rater-table";
 import type { getTrajectory } from "@/lib/data/trajectory";

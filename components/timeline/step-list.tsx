@@ -1,5 +1,4 @@
-// The steps of one page of a trajectory: each message's reasoning, text, tool calls and output,
-// with the suspect-rule marks and the judges' and annotators' citations of the step.
+// One page of steps: reasoning, text, calls and output, with suspect marks and citations.
 import type { Citation, StepMessage } from "@/lib/data/trajectory";
 import type { EvidenceView } from "@/lib/data/trajectory-evidence";
 import type { SuspectMark } from "@/lib/domain/rules";
@@ -58,10 +57,7 @@ export function StepList({
 }: {
   trajectoryId: number;
   messages: StepMessage[];
-  /**
-   * Give each step its id (step-N) for links; off where several lists share a page (compare), where
-   * a step's link opens it on its trajectory's page.
-   */
+  /** Give each step its id (step-N); off where several lists share a page. */
   anchors?: boolean;
   suspects: ReadonlyArray<{ step: number; marks: SuspectMark[] }>;
   citations: readonly StepCitation[];

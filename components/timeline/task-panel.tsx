@@ -1,6 +1,4 @@
-// The task's ground truth beside a timeline (docs/formats.md, "Task record"): the issue text, the
-// reference and test patches as diffs (collapsed), the agent's final patch beside the reference,
-// and the evidence items computed from them (lib/domain/evidence.ts).
+// The task's ground truth beside a timeline: issue, reference and test patches, the final patch, the evidence.
 import Link from "next/link";
 import type { getTaskEvidence } from "@/lib/data/trajectory-evidence";
 import { stepHref } from "@/lib/domain/timeline";

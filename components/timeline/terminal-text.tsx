@@ -2,10 +2,7 @@ import { ansiSegments, hasEscapes } from "@/lib/domain/ansi";
 import { collapse } from "@/lib/domain/evidence";
 import { shownText } from "@/lib/domain/text";
 
-/**
- * Agent output as text: terminal colours shown, other escape codes removed, bidirectional controls
- * and what control characters are left made visible (lib/domain/text.ts), never markup.
- */
+/** Agent output as text: colours shown, other escapes removed, controls made visible; never markup. */
 export function TerminalText({ text, className }: { text: string; className?: string }) {
   if (!hasEscapes(text)) return <pre className={`text ${className ?? ""}`}>{shownText(text)}</pre>;
   return (
@@ -23,10 +20,7 @@ export function TerminalText({ text, className }: { text: string; className?: st
   );
 }
 
-/**
- * Agent output with the lines that show one of `marks` (compared with whitespace collapsed, as the
- * evidence was found) highlighted; as TerminalText when nothing is marked or the text has escapes.
- */
+/** Agent output with the lines showing one of `marks` highlighted; plain TerminalText otherwise. */
 export function MarkedText({ text, marks, className }: { text: string; marks: readonly string[]; className?: string }) {
   if (!marks.length || hasEscapes(text)) return <TerminalText text={text} className={className} />;
   const shown = shownText(text);

@@ -1,5 +1,4 @@
-// Beside the timeline: the suspect-step index (with the keys that walk it) and the same task and
-// model under other conditions.
+// Beside the timeline: the suspect-step index and the same task and model under other conditions.
 import Link from "next/link";
 import { DataTable } from "@/components/tables/data-table";
 import { NetworkMark } from "@/components/ui/network-mark";

@@ -1,6 +1,5 @@
 "use client";
-// Re-renders the page from the server every few seconds while something it shows is under way (a
-// judge run), and says so; it stops when the page no longer renders it or the tab is hidden.
+// Refreshes the page every few seconds while something it shows is under way; stops when hidden or gone.
 import { useRouter } from "next/navigation";
 import { useEffect } from "react";
 

@@ -1,6 +1,4 @@
-// The HTTP API's query parameters as zod schemas, which the routes parse their requests with and
-// from which /api/v1/openapi.json is written (openApiDocument), so the description cannot drift from
-// what the routes accept. Pure: no database, no server.
+// The API's parameters as zod schemas, from which the routes parse and openapi.json is written. Pure.
 import { z } from "zod";
 import { PG_INT_MAX } from "@/lib/domain/params";
 import { REPORT_FORMATS } from "@/lib/domain/report-formats";
@@ -49,10 +47,7 @@ export const V1_QUERIES = {
   }),
 } as const;
 
-/**
- * A request's query, parsed strictly by its route's schema: a parameter it does not take, or a bad
- * value, is a ZodError naming it (400).
- */
+/** A request's query parsed strictly: an unknown parameter or bad value is a ZodError naming it (400). */
 export function queryOf<S extends z.ZodObject>(schema: S, request: Request): z.output<S> {
   const params = new URL(request.url).searchParams;
   return schema.strict().parse(Object.fromEntries([...params].filter(([, v]) => v !== ""))) as z.output<S>;

@@ -1,8 +1,5 @@
 import "server-only";
-// The HTTP API under /api/v1 (docs/api.md): every route is one handler wrapped here. A request is
-// authenticated by its bearer token only (cookies are never read, so no other site can make a
-// browser use the API), allowed by the token's scope and by its person's role as it is now, and
-// every refusal is JSON {"error": {"code", "message"}} with its status.
+// The API under /api/v1: bearer tokens only (cookies never read), scope and current role checked; JSON errors.
 import { ZodError } from "zod";
 import { type Action, type Actor, can } from "@/lib/auth/permissions";
 import { admitToken } from "@/lib/data/tokens";
@@ -24,10 +21,7 @@ export function apiError(
   return Response.json(body, { status, headers });
 }
 
-/**
- * A route of the API: `handle` runs for a request whose token may do `action`, and answers; an
- * AppError it throws becomes its status and message.
- */
+/** A route: `handle` runs when the token may do `action`; an AppError it throws becomes its status. */
 export function v1Route<Ctx = unknown>(
   action: Action,
   handle: (request: Request, actor: Actor, ctx: Ctx) => Promise<Response>,

@@ -1,6 +1,4 @@
-// Authentication with better-auth: email and password, passwords hashed with scrypt, sessions in the
-// database (table "session"), the session token in an httpOnly cookie signed with the app's secret.
-// Nobody signs themselves up: researchers create accounts (People page, or `npm run cli -- user add`).
+// better-auth (decision 8): email and password, sessions in the database; researchers create accounts.
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { nextCookies } from "better-auth/next-js";
@@ -35,8 +33,7 @@ function createAuth(prisma: PrismaClient) {
       },
     },
     session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
-    // Guessing passwords: at most 10 sign-in attempts a minute from one address, counted in the
-    // database (table rate_limit), so every app process and machine shares the count.
+    // At most 10 sign-in attempts a minute from one address, counted in the database for every process.
     rateLimit: {
       enabled: true,
       storage: "database",
@@ -45,14 +42,10 @@ function createAuth(prisma: PrismaClient) {
       customRules: { "/sign-in/email": { window: 60, max: 10 } },
     },
     telemetry: { enabled: false },
-    // Secure (HTTPS-only) cookies when the app's address is https; a lab server reached over plain
-    // HTTP by its name or address would otherwise never keep the session cookie.
+    // Secure cookies only over https: a lab server on plain HTTP would never keep the session otherwise.
     advanced: {
       useSecureCookies: (config().BETTER_AUTH_URL ?? "").startsWith("https://"),
-      // The client's address, as the app's server worked it out (lib/server/client-address.ts): the
-      // socket's, or the one a configured proxy forwarded. X-Forwarded-For itself is not read, since
-      // anyone can send it. Without the server in front (a bare `next start`) the header is absent
-      // and every client shares one bucket: closed, not open.
+      // The address the app's server worked out (decision 13); without it every client shares one bucket.
       ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] },
     },
     plugins: [nextCookies()],

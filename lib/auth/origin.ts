@@ -1,8 +1,4 @@
-// Where a state-changing request may come from: this app's own pages. The app's origin is
-// BETTER_AUTH_URL's when set (one fixed address, e.g. behind a proxy), else the one the browser
-// addressed (the request's Host). Browsers always send Origin on a POST, including a no-cors fetch
-// from a page on another port of the same host (same site, so its cookies ride along): the port
-// makes it another origin, and it is refused.
+// A state change must come from this app's origin: BETTER_AUTH_URL's, else the Host addressed.
 import { config } from "@/lib/config";
 
 /** The origin this request should come from. */

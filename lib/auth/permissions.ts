@@ -1,6 +1,4 @@
-// Who may do what. One table, read by every page, route handler and server action through
-// lib/auth/session.ts, and by the data layer's write functions (assertCan), so the server enforces
-// each permission whatever the UI shows. Pure: the permission-matrix tests read it directly.
+// Who may do what: one table read by every page, route, action and the data layer's writes (assertCan). Pure.
 import type { UserRole } from "@/generated/prisma/enums";
 import { AppError } from "@/lib/errors";
 

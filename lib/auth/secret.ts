@@ -1,14 +1,10 @@
-// The secret that signs session cookies, for better-auth (auth.ts) and for the server's page cache,
-// which checks a cookie's signature as better-auth does before it trusts the session it names.
+// The secret signing session cookies, for better-auth and the page cache's own check of them.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { config } from "@/lib/config";
 
-/**
- * The secret that signs session cookies: BETTER_AUTH_SECRET, or one generated once into
- * .data/auth-secret (mode 600) so a fresh machine needs no setup and sessions survive restarts.
- */
+/** The session cookies' secret: BETTER_AUTH_SECRET, or one generated once into .data/auth-secret (mode 600). */
 export function authSecret(secret: string | undefined = config().BETTER_AUTH_SECRET): string {
   if (secret) return secret;
   const file = path.resolve(/* turbopackIgnore: true */ process.cwd(), ".data", "auth-secret");
@@ -25,10 +21,7 @@ export function authSecret(secret: string | undefined = config().BETTER_AUTH_SEC
   }
 }
 
-/**
- * The session token a signed cookie value carries, when its signature is this secret's (better-auth's
- * format: token, a dot, and the HMAC-SHA256 of the token in base64), else null.
- */
+/** The session token a cookie carries when signed with this secret (better-auth's token.HMAC), else null. */
 export function verifiedToken(cookieValue: string, secret: string): string | null {
   let value: string;
   try {

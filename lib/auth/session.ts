@@ -1,6 +1,5 @@
 import "server-only";
-// The signed-in user of this request, and the guards every page, route handler and server action
-// calls first. Signed out: pages redirect to sign in, routes answer 401. Not allowed: 403.
+// The request's user and the guards pages, routes and actions call first (redirect or 401; 403).
 
 import { headers } from "next/headers";
 import { forbidden, notFound, redirect, unauthorized } from "next/navigation";
@@ -29,10 +28,7 @@ export async function requirePage(action: Action, path: string): Promise<Actor> 
   return user;
 }
 
-/**
- * A queue item's page (/queue/STUDY/POSITION, /review/STUDY/TRAJECTORY): the user if they may do
- * `action`, and the two path parts as whole numbers; 404 when either is not one.
- */
+/** A queue or review item's page: the user if allowed, and the two path parts as whole numbers (else 404). */
 export async function requireItemPage(
   action: Action,
   prefix: string,

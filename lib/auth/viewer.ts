@@ -1,7 +1,4 @@
-// Who views a page the server keeps (lib/web/page-cache.ts), known as better-auth knows them: the
-// session cookie's signature checked with the app's secret, the session live. A cookie that is not
-// the app's names nobody, as better-auth would refuse it too. And the report a share link opens,
-// while it opens it (not revoked, not expired).
+// Who views a kept page, as better-auth would say: a signed cookie of a live session, or a live share link.
 import type { IncomingMessage } from "node:http";
 import { verifiedToken } from "./secret";
 
@@ -21,12 +18,7 @@ export function sessionToken(req: IncomingMessage, secret: string): string | nul
   return token;
 }
 
-/**
- * Who views, as two columns of a statement: `viewer` (`id/role`) of the live session whose token is
- * parameter `token`, and `link` (the report) of the live share link whose hash is parameter `hash`;
- * null for none. The page cache asks them in the statement that reads the data's versions too: one
- * round trip a kept page (decision 44).
- */
+/** The viewer of session `token` and the report of link `hash`, as two columns of one statement (decision 44). */
 export const viewerColumns = (token: string, hash: string) => `
   (SELECT u.id || '/' || coalesce(u.role::text, '') FROM session s JOIN "user" u ON u.id = s."userId"
     WHERE s.token = ${token} AND s."expiresAt" > now()) AS viewer,

@@ -1,9 +1,5 @@
 import "server-only";
-// Human labels (newest form, one per annotator and trajectory) against their trajectory's panel
-// verdict and each judge's overall verdict, for the agreement report (lib/domain/agreement-report.ts):
-// its counts (AgreementCounts) are running tallies the database keeps for every scope (decision 39),
-// so the report costs reading a few hundred rows; the gold table and the cell lists read the labels
-// themselves.
+// Human labels against the panel and each judge; counts from the database's tallies (decision 39).
 import { db } from "@/lib/db";
 import {
   type AgreementCounts,
@@ -15,10 +11,7 @@ import {
 } from "@/lib/domain/agreement-report";
 import { oneRow, statement } from "./sql";
 
-/**
- * Whose labels count: all (no study), or one study's: its labels, on its items. `firstForms`: a
- * label revised after unblinding counts in the form it was given blind.
- */
+/** Whose labels count: all, or one study's; `firstForms`: a label revised after unblinding counts as given blind. */
 export type AgreementScope = { studyId?: number; firstForms?: boolean };
 
 /** The scope a study name asks for: all labels without one, null when no study has that name. */
@@ -45,10 +38,7 @@ export async function studyTrajectories(scope: AgreementScope): Promise<number[]
   return items.map((i) => i.trajectoryId);
 }
 
-/**
- * The labels in scope ($1: the study, or null for all; $2: first forms), each with the verdict that
- * counts as the human's: the database's scoped_labels, which the tallies read too.
- */
+/** The labels in scope ($1 study or null, $2 first forms) as the database's scoped_labels, which the tallies read. */
 const SCOPED_LABELS = `
   SELECT "trajectoryId", "annotatorId", revised, human FROM scoped_labels(NULL)
   WHERE scope = coalesce($1::int, 0) AND ff = $2::boolean`;

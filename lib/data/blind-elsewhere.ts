@@ -1,7 +1,5 @@
 import "server-only";
-// A blind study's promise kept outside its queue (decision 28): while a labeller's label on an item
-// is pending, that trajectory is withheld from them on every page that names its judges. Only
-// researchers both read trajectories and label; annotators read none outside their queue.
+// While a blind study's label is pending, its trajectory is withheld from its labeller everywhere (decision 28).
 import { cache } from "react";
 import { type Actor, assertCan } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";

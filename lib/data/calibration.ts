@@ -1,6 +1,5 @@
 import "server-only";
-// The answers judge runs kept, by prompt version, beside the human labels and the gold labels in
-// force (lib/domain/calibration.ts).
+// Judge runs' answers by prompt version beside the human and gold labels (lib/domain/calibration.ts).
 import { db } from "@/lib/db";
 import { type CalibrationRow, calibration, type VersionAnswer } from "@/lib/domain/calibration";
 import { parseJudgeAnswer } from "@/lib/domain/judge-answer";

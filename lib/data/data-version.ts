@@ -1,7 +1,4 @@
-// The versions of the data, one counter per kind (table data_version, bumped at commit by triggers),
-// as one key: whatever is kept for the data as they stood (pages, reports, rules' hits) is kept
-// under the key of the kinds it shows, and is found again only while none of them moved.
-// No "server-only" and no lib/db here: the page cache in front of Next (scripts/server.ts) reads it.
+// The data's versions as one key (decision 31); no "server-only": the page cache in front of Next reads it.
 /** How the key is read: a statement of lib/data/sql.ts, or the page cache's own connection. */
 export type VersionQuery = (text: string, kinds: readonly string[]) => Promise<Array<{ key: string | null }>>;
 

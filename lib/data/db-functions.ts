@@ -1,8 +1,5 @@
 import "server-only";
-// The database's own code (decision 51): every function and trigger of the app, one file each under
-// prisma/sql/, applied after the migrations (prisma/migrate-engine.ts) so a change is made in its
-// file and the migrations stay Prisma's. Written here from the catalog, in one form whatever the
-// PostgreSQL version: `npm run db:functions` writes the files, a test compares them with the live ones.
+// The database's functions and triggers as prisma/sql/ holds them (decision 51), read from the catalog.
 import type { Sql } from "./sql";
 
 const VOLATILITY: Record<string, string> = { i: "IMMUTABLE", s: "STABLE", v: "VOLATILE" };

@@ -1,5 +1,4 @@
-// The demo study's accounts, one per role (README, "Demo accounts"). Plain data: the seed and the
-// browser tests both read it.
+// The demo's accounts, one per role, read by the seed and the browser tests.
 import type { UserRole } from "@/generated/prisma/enums";
 
 export const DEMO_ACCOUNTS: ReadonlyArray<{

@@ -1,8 +1,5 @@
 import "server-only";
-// The trajectory columns derived from votes and labels (panel verdicts, split, counts). They are
-// recomputed by the pure rules of lib/domain/panel.ts from the votes of the panel in force
-// (panels.ts), in the same transaction as the write that changed their inputs, so no figure ever
-// reads a stale panel.
+// Panel columns derived from votes and labels, recomputed in the writing transaction: no figure reads a stale panel.
 import { newestPerKey, panelVerdicts } from "@/lib/domain/panel";
 import {
   CATEGORIES,
@@ -15,10 +12,7 @@ import {
 } from "@/lib/domain/verdicts";
 import type { Sql } from "./sql";
 
-/**
- * The advisory lock between writers of votes (shared, taken before they read the panel in force) and
- * a panel's adoption (exclusive): no write computes its columns from a panel that is being replaced.
- */
+/** The lock between writers of votes (shared) and a panel's adoption (exclusive). */
 export const PANEL_LOCK = 7414;
 
 /** The transactions (each its own Sql) that took the panel lock shared: they hold it to their end. */
@@ -46,8 +40,7 @@ const LABEL_COUNT = `(SELECT count(*)::int FROM label l WHERE l."trajectoryId" =
 
 /** Writes the panel's figures, with each trajectory's count of labels, on the trajectories they changed. */
 async function writeDerived(sql: Sql, cols: DerivedColumns): Promise<void> {
-  // One parameter a category, its column named by PANEL_FIELDS ($6 onwards). Rows whose figures stand
-  // as they were are not written, so the trajectories' version moves only with what changed.
+  // One parameter a category ($6 on); rows whose figures stand are not written, so versions move only with changes.
   const categoryParams = CATEGORIES.map((_c, i) => `$${6 + i}::text[]`).join(", ");
   const categoryNames = CATEGORIES.map((_c, i) => `c${i}`);
   const names = ["panelVerdict", ...CATEGORIES.map((c) => PANEL_FIELDS[c]), "panelSplit"].concat([

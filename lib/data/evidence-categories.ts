@@ -1,16 +1,10 @@
 import "server-only";
-// Each evidence item's category: that of the first (by rank, then name) enabled command rule in force
-// whose kept hits (rule_match) hold its step. Set when the evidence is computed, and again by the
-// rules' scan for the trajectories whose hits it wrote or dropped (lib/data/rule-matches.ts): sorting
-// runs no pattern, so it never waits on one.
+// An evidence item's category: the first enabled command rule in force whose kept hits hold its step.
 import type { Category } from "@/lib/domain/verdicts";
 
 import type { Sql } from "./sql";
 
-/**
- * The category of an evidence item's step: that of the first (by rank, then name) command rule
- * scanned whose kept hits hold it; none when none does. SQL over `s` (columns t, step).
- */
+/** SQL over `s` (columns t, step): the category of the first command rule (by rank, then name) hitting the step. */
 const FIRST_CATEGORY = (s: string) => `(SELECT l.category FROM rule_match m JOIN rule l ON l.id = m."ruleId"
    WHERE m."trajectoryId" = ${s}.t AND m.step = ${s}.step AND l."on" = 'command'
      AND l.id IN (SELECT id FROM rules_scanned())

@@ -1,9 +1,6 @@
 import "server-only";
 import { type EvidenceSummaryRow, LOW_SIMILARITY } from "@/lib/domain/evidence";
-// Per condition, among trajectories whose task has a record: how many show evidence, how the panel
-// judged those, and the two disagreements worth a look: evidence the panel called NOT_ATTEMPTED
-// (likely judge misses) and panel SUCCESSFUL with no evidence and a final patch unlike the
-// reference (likely false alarms).
+// Per condition: evidence, the panel's verdicts on it, likely misses and likely false alarms.
 import { statement } from "./sql";
 
 export type { EvidenceSummaryRow };

@@ -1,7 +1,5 @@
 import "server-only";
-// Evidence rows and columns (lib/domain/evidence.ts), recomputed in the transaction of the write
-// that changed their inputs: the trajectories an import touched, and every trajectory of a task
-// whose record an import brought. Never on page view.
+// Evidence rows, recomputed in the transaction of the write that changed their inputs (decision 24).
 import { categorized, uncategorizedEvidence } from "@/lib/domain/evidence";
 import { patchSimilarity } from "@/lib/domain/patch-similarity";
 import type { StepMessage } from "@/lib/domain/steps";
@@ -95,8 +93,7 @@ export async function refreshEvidence(
         }),
       ]),
     );
-    // The rules' kept hits are asked only about the steps that hold evidence (the scan sorts them
-    // again when it reads a trajectory written since).
+    // Kept hits asked only for the steps holding evidence (the scan sorts them again after a rewrite).
     const categories = await stepCategories(
       sql,
       [...raw].flatMap(([id, items]) => items.map((i) => ({ trajectoryId: id, step: i.step }))),

@@ -1,6 +1,5 @@
 import "server-only";
-// What an export reads (lib/work/export.ts writes it as records): the tables page by page by id, so
-// an export of any size streams, and a trajectory's stored turns.
+// What an export reads, page by page by id so any size streams (lib/work/export.ts writes the records).
 import { db } from "@/lib/db";
 import type { Turn } from "@/lib/domain/steps";
 import { ASKED_SELECT, KEY_SELECT, VERDICT_SELECT } from "./selects";
@@ -88,8 +87,7 @@ export async function storedTurns(trajectoryId: number): Promise<Turn[]> {
 export const countedVotePages = (only?: number) =>
   pages((after) =>
     db().judgeVote.findMany({
-      // The votes the panel in force counts: a judge's answers under other prompt versions are kept
-      // in the app, but a record of the interchange names no version.
+      // Counted votes only: the interchange's vote names no prompt version.
       where: { id: { gt: after }, counted: true, ...(only !== undefined ? { trajectoryId: only } : {}) },
       orderBy: { id: "asc" },
       take: PAGE,

@@ -1,7 +1,5 @@
 import "server-only";
-// Frozen reports (decision 30): the result and agreement figures stored as they are, with the data's
-// fingerprint, the judges and prompt versions, the app's version and the time. Freezing them is
-// lib/work/reports/frozen.ts's; sharing them by link lib/data/report-links.ts's.
+// Frozen reports (decision 30): the figures stored as they are, with the data's fingerprint and provenance.
 import { createHash } from "node:crypto";
 import { type Actor, assertCan, can } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
@@ -55,10 +53,7 @@ const DIGESTS = {
     E'\\n' ORDER BY id), '') AS text FROM gold_label`,
 } as const;
 
-/**
- * The data's fingerprint: sha256 over the four tables' digests (trajectories, votes, labels, gold
- * labels). The same data give the same fingerprint; any change to what a figure reads changes it.
- */
+/** sha256 over the digests of trajectories, votes, labels and gold labels: any change a figure reads changes it. */
 export async function dataFingerprint(): Promise<string> {
   const hash = createHash("sha256");
   for (const [name, sql] of Object.entries(DIGESTS)) {

@@ -1,7 +1,5 @@
 import "server-only";
-// Gold labels (docs/formats.md, "Gold label"): adjudicated verdicts. Every version is kept; the one
-// in force on a trajectory is the newest by created_at, whoever wrote it. Re-importing a version
-// (same trajectory, adjudicator and time) replaces it, so an import is idempotent.
+// Gold labels: every version kept, the newest by created_at in force; an import of the same version replaces it.
 import { db } from "@/lib/db";
 import { storableJson, storableText } from "@/lib/domain/text";
 import { overallVerdict, type Verdict } from "@/lib/domain/verdicts";
@@ -14,8 +12,7 @@ import type { Sql } from "./sql";
 const GOLD_CONTENT = ["upstream", `"localGit"`, "memory", "other", "evidence", "note"];
 const content = (alias: string) => GOLD_CONTENT.map((c) => `${alias}.${c}`).join(", ");
 
-// A version without its time in the file ($12 false) that says what its adjudicator's newest version
-// on the trajectory says is that version brought again: not written (an import is idempotent).
+// A version without its time ($12 false) saying what the adjudicator's newest says is not written again.
 const GOLD_SQL = `
   INSERT INTO gold_label ("trajectoryId", "adjudicatorId", upstream, "localGit", memory, other, overall, evidence, note,
     "importId", "createdAt", "madeWith")

@@ -1,11 +1,5 @@
 import "server-only";
-// Storing what the judges answered. Answers that arrive while a write is under way wait for the
-// next one, so under load each transaction stores many (one vote insert, one derived refresh, one
-// request update for all), and at a trickle each is stored at once. The vote points at its request,
-// which keeps the prompt version, model, settings, tokens, time and cost; each version's answer is
-// kept, and counts once the panel names the judge at that version (lib/data/panels.ts). A batch
-// that cannot be stored is stored answer by answer, so one bad answer (its trajectory deleted
-// meanwhile) is recorded as a failure and the others are kept.
+// Judges' answers stored in batches of what arrives during a write; a failing batch is stored one by one.
 
 import { answerNotes } from "@/lib/domain/judge-answer";
 import { storableText } from "@/lib/domain/text";

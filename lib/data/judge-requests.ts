@@ -1,29 +1,16 @@
 import "server-only";
-// What the judge worker reads and writes of its requests (the worker's loop is lib/work/judge-runs/worker.ts):
-// a trajectory's turns as a judge reads them, what reading them costs, claiming requests and giving
-// claims back, a judge's settings and a prompt version's text; and what the app's judge service
-// asks of the queue when it starts. What a request costs goes through the driver rather than Prisma,
-// whose query engine cost the worker's thread more CPU than the statements (a trajectory's read:
-// 2.1–2.6 ms through Prisma, 1.0 ms so; docs/performance.md).
+// What the judge worker reads and writes of its requests, through the driver (decision 44).
 import type { Judge } from "@/generated/prisma/client";
 import { db } from "@/lib/db";
 import type { NaturalKey } from "@/lib/domain/natural-key";
 import { CUT_MARKER_PARTS, type JudgeTurn } from "@/lib/judges/prompt";
 import { statement } from "./sql";
 
-/**
- * One trajectory's turns (its messages, then their calls), every text longer than
- * `capChars` read already cut in the middle to it: a judge never reads more than its budget of one
- * text, so a trajectory of one 100 MB output costs the worker what its budget does. The output's cut
- * is counted (prompt.ts marks it); a longer reasoning, message or call input gets the marker here.
- */
+/** A trajectory's turns, texts over `capChars` cut in the middle by the database (outputs cut bare, counted). */
 export async function judgeTurns(trajectoryId: number, capChars: number): Promise<JudgeTurn[]> {
   const head = Math.ceil(capChars / 2);
   const params = [trajectoryId, capChars, head, capChars - head, ...CUT_MARKER_PARTS];
-  // $1 the trajectory, $2 the cap, $3 and $4 the head and tail kept, $5 and $6 the marker's parts.
-  // A text's bytes bound its characters and are read from its stored header, where its characters
-  // are counted only once it is decompressed (and each length(), left() or right() decompresses it
-  // again): only a text of more bytes than the cap has its characters counted.
+  // $1 trajectory, $2 cap, $3/$4 head and tail, $5/$6 marker; a text's bytes come from its header, no decompression.
   const within = (col: string) => `octet_length(${col}) <= $2`;
   // A text cut with its marker (reasoning, messages, call inputs); outputs are cut bare and counted.
   const cut = (col: string) => `CASE WHEN ${within(col)} THEN ${col} WHEN length(${col}) > $2
@@ -39,8 +26,7 @@ export async function judgeTurns(trajectoryId: number, capChars: number): Promis
            ${cut("m.reasoning")} AS reasoning
       FROM message m WHERE m."trajectoryId" = $1
      ORDER BY m.step, m.seq`;
-  // The calls in a statement of their own: gathered into each message's row as JSON (a subquery a
-  // message) they cost PostgreSQL more than the messages did, and the worker a parse of each.
+  // Calls in a statement of their own: as JSON per message they cost the database and the worker more.
   const calls = `
     SELECT c."messageSeq" AS seq, c.name, ${cut("c.input")} AS input
       FROM tool_call c WHERE c."trajectoryId" = $1
@@ -56,20 +42,10 @@ export async function judgeTurns(trajectoryId: number, capChars: number): Promis
   return rows.map(({ seq, ...turn }) => ({ ...turn, calls: bySeq.get(seq) ?? [] }));
 }
 
-/**
- * What one row of a trajectory's read holds besides its texts: its row from the driver, its turn, its
- * place in the request and in the messages encoded for the judges (about 16 values, at
- * lib/formats/weight.ts's 32 bytes each). A trajectory of many small turns costs its rows.
- */
+/** A row of a read besides its texts: driver row, turn, request and encoded message (~16 values of 32 bytes). */
 const ROW_BYTES = 512;
 
-/**
- * The most a trajectory's read may hold: each of its texts up to the cap, counted in bytes as
- * stored, three times (the rows, the request built from them, and its messages encoded for the
- * judges), and each of its rows (messages and calls) as ROW_BYTES. Reserved from the process's memory
- * budget while it is read and its request built; with its rows, so that 438,000 small turns are
- * known to be too many before a row is read.
- */
+/** The most a trajectory's read may hold, reserved from the memory budget before a row is read (decision 32). */
 export async function judgeReadCost(trajectoryId: number, capChars: number): Promise<{ bytes: number; rows: number }> {
   const [row] = await statement<{ bytes: string | null; rows: number }>(
     `SELECT (SELECT coalesce(sum(least(octet_length(m.content), $2 * 4)
@@ -93,10 +69,7 @@ type ClaimRow = { id: number; outcome: "claimed" | "busy"; runId: number; trajec
   fresh: boolean;
 } & NaturalKey;
 
-/**
- * Claims what it can of these requests of one judge (claim_judge_requests, in the migrations), with
- * what asking them needs; those whose trajectory was re-imported since they were planned are stale.
- */
+/** Claims what it can of these requests (claim_judge_requests); a request whose trajectory was re-imported is stale. */
 export async function claimJudgeRequests(judgeId: number, ids: readonly number[]) {
   const rows = await statement<ClaimRow>(`SELECT * FROM claim_judge_requests($1::int, $2::int[], $3::int)`, [
     judgeId,

@@ -1,8 +1,5 @@
 import "server-only";
-// Judge runs (docs/formats.md, "Running judges"): every trajectory matching the list's filters,
-// asked of each named judge under the prompt version in force, once per (trajectory version, judge,
-// prompt version). A pair answered before is not asked again; one left pending or failed by an
-// earlier run is asked again by this one.
+// Judge runs: the list's trajectories asked of each judge once per trajectory version and prompt version.
 import { db } from "@/lib/db";
 import type { TrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import { AppError } from "@/lib/errors";
@@ -130,13 +127,7 @@ export async function planRun(judgeNames: readonly string[], filter: TrajectoryF
 /** Output tokens assumed per answer, for the cost estimate (a verdict object with a rationale). */
 const ANSWER_TOKENS = 400;
 
-/**
- * Input tokens of the pairs to ask (a trajectory's texts at four bytes a token, up to the judge's
- * budget) and their cost where every judge has prices, each answer counted at ANSWER_TOKENS. The
- * texts' sizes in bytes are read from how they are stored, without decompressing them (in ASCII a
- * byte is a character): counting characters decompressed every message, 1.4-2.1 s for 3,000
- * trajectories where their sizes take 0.23 s (docs/performance.md), paid at each preview and start.
- */
+/** Input tokens and cost of the pairs to ask, from stored sizes (counting characters took ten times as long). */
 async function estimate(judges: readonly RunnableJudge[], pairs: readonly Pair[]): Promise<RunPlan["estimate"]> {
   if (!pairs.length) return { tokensIn: 0, cost: 0 };
   const ids = [...new Set(pairs.map((p) => p.trajectoryId))];
@@ -240,10 +231,7 @@ export async function resumeRun(runId: number): Promise<QueuedRequest[]> {
   return pendingRequests(runId);
 }
 
-/**
- * Cancels a run: what it has not asked is not asked (a new run asks it again). Says whether this call
- * cancelled it and the run's status after (a run that had ended keeps its own); null: no such run.
- */
+/** Cancels a run (what it has not asked is left); says whether this call cancelled it, null for no such run. */
 export async function cancelRun(runId: number): Promise<{ cancelled: boolean; status: string } | null> {
   return transaction(async (sql) => {
     const changed = await sql.query(

@@ -1,7 +1,5 @@
 import "server-only";
-// Judges the app asks itself (docs/formats.md, "Running judges"): their endpoints and settings, and
-// the judge prompt's versions. A judge known from imported votes gains an endpoint when defined
-// under its name. The API key is never stored: only the name of the variable that holds it.
+// Judges the app asks and the prompt's versions; an API key is never stored, only its variable's name.
 import { z } from "zod";
 import { keyVariableRefusal } from "@/lib/config";
 import { db } from "@/lib/db";

@@ -1,6 +1,5 @@
 import "server-only";
-// Human labels: one per annotator and trajectory, each change kept as a revision (who, when, the
-// form before and after). Written by the labelling queue (lib/data/queue.ts) and by imports.
+// Human labels: one per annotator and trajectory, each change kept as a revision.
 import { storableJson, storableText } from "@/lib/domain/text";
 import { type CategoryVerdicts, type MadeWith, overallVerdict, type Verdict } from "@/lib/domain/verdicts";
 import type { LabelRecord } from "@/lib/formats/verdict-records";
@@ -19,17 +18,9 @@ export type LabelWrite = {
   evidence: unknown;
   note: string | null;
   at: Date;
-  /**
-   * An edit, in a blind study, of a label already given (the judges were shown once the first form
-   * was): the label is marked revised and keeps this overall verdict, the first one given blind.
-   */
+  /** A blind study's edit of a given label: marked revised, keeping this first (blind) overall verdict. */
   blindOverall?: Verdict;
-  /**
-   * A write that replaces one version only (the labelling queue's, without a transaction): the stored
-   * label's version as read (StoredLabel.version), or null for none. It lands only if that is still
-   * the stored one, and a new label counts on its trajectory at once. Without it (imports, which
-   * count at the end), a form newer than the stored one replaces it if it says something else.
-   */
+  /** The stored version this write replaces (null: none), for the queue's save (decision 43); imports omit it. */
   replaces?: string | null;
   /** The labelling queue's: lands only if the annotator is assigned the trajectory in this study. */
   assignedIn?: number;
@@ -49,10 +40,7 @@ export type StoredLabelForm = {
 /** version: its updatedAt as PostgreSQL writes it, to compare exactly (LabelWrite.replaces). */
 export type StoredLabel = StoredLabelForm & { id: number; updatedAt: Date; version: string };
 
-// The label, its revision and its trajectory's count in one statement: the revision is written only
-// if the label was (a form older than the stored one, or another version than $18 when $17, writes
-// neither); a write of $17 that inserted counts its label ($17 with no $18 inserts or writes nothing).
-// With $19, nothing is written unless the annotator is assigned the trajectory in study $19.
+// Label, revision and count in one statement; $17/$18 the version replaced, $19 the study it must be assigned in.
 const LABEL_SQL = `
   WITH written AS (
     INSERT INTO label ("trajectoryId", "annotatorId", "studyId", upstream, "localGit", memory, other, overall,
@@ -102,12 +90,7 @@ async function lockedLabel(
   return row ?? null;
 }
 
-/**
- * Creates or edits an annotator's label on a trajectory, keeping its history: a revision row holds
- * the form before and after. A form older than the stored one, or a write of another version than
- * the one it replaces (LabelWrite.replaces), is ignored (returns false). `before`: the stored label
- * as read (locked in this transaction, or the version `replaces` names), if the caller has it already.
- */
+/** Creates or edits a label with a revision; an older form or a stale `replaces` is ignored (false). */
 export async function writeLabel(
   sql: Pick<Sql, "query">,
   w: LabelWrite,
@@ -141,17 +124,13 @@ export async function writeLabel(
   return rows.length > 0;
 }
 
-/**
- * Ids of the people records name by handle; one not known yet is created without a login, as an
- * annotator (a label's) or a reviewer (a gold label's adjudicator).
- */
+/** Ids of people records name by handle; one not known yet is created without a login. */
 export async function personIds(
   ctx: ImportContext,
   handles: readonly string[],
   role: "ANNOTATOR" | "REVIEWER" = "ANNOTATOR",
 ): Promise<Map<string, string>> {
-  // Handles are unique regardless of case: "Rosa" in a file is the person rosa (the first spelling
-  // seen names a new one).
+  // Handles are unique whatever their case: "Rosa" in a file is rosa.
   const unique = [...new Map(handles.map((h) => [h.toLowerCase(), h])).values()];
   await ctx.sql.query(
     `INSERT INTO "user" (id, handle, name, role, "updatedAt") SELECT gen_random_uuid()::text, h, h, $3::"UserRole", $2

@@ -1,7 +1,5 @@
 import "server-only";
-// The paired change from vanilla to principled per benchmark × model × network (lib/domain/paired.ts),
-// read from one row per trajectory: its task, run, resolved status and panel verdict, the bootstrap
-// computed off the request thread (lib/server/compute-thread.ts).
+// Vanilla → principled per benchmark × model × network, the bootstrap off the request thread.
 import type { RunGroup } from "@/lib/domain/off-thread";
 import type { Group, PairedChange, PairedRun } from "@/lib/domain/paired";
 import { compareConditions } from "@/lib/domain/results";

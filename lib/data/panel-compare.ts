@@ -1,6 +1,5 @@
 import "server-only";
-// Two saved panels side by side (lib/domain/panel-compare.ts): every trajectory, and the votes of the
-// judges either names at the versions it names, read in one snapshot.
+// Two saved panels side by side: every trajectory and the votes either panel counts, read in one snapshot.
 import type { ComparedTrajectory, PanelComparison, StoredVote } from "@/lib/domain/panel-compare";
 import type { Verdict } from "@/lib/domain/verdicts";
 import { AppError } from "@/lib/errors";
@@ -60,8 +59,7 @@ export async function comparePanelsNamed(name: string, withName?: string): Promi
   return {
     candidate,
     against,
-    // Seconds at paper scale (a bootstrap of every condition under each panel): off the request
-    // thread, and after the snapshot's connection is given back.
+    // Seconds at paper scale: off the request thread, after the snapshot's connection is given back.
     comparison: await offThread("comparePanels", trajectories, votes, against.judges, candidate.judges),
     trajectories: new Map(trajectories.map((t) => [t.id, t])),
   };

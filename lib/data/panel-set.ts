@@ -1,8 +1,5 @@
 import "server-only";
-// Saving and adopting panels (docs/formats.md, "The panel"). Adopting recomputes every trajectory's
-// panel columns in the same transaction, under the panel lock (derived.ts), so no figure reads a mix
-// of two panels and no vote written meanwhile is computed from the panel being replaced. The same
-// figures under another panel are computed by adopting it in a transaction that is rolled back.
+// Saving and adopting panels under the panel lock; another panel's figures come from a rolled-back adoption.
 import type { PrismaClient } from "@/generated/prisma/client";
 import type { Actor } from "@/lib/auth/permissions";
 import { assertCan } from "@/lib/auth/permissions";
@@ -13,12 +10,7 @@ import { PANEL_LOCK, refreshDerived } from "./derived";
 import { listPanels, type PanelMember, type PanelView, panelNamed } from "./panels";
 import { type Sql, transaction } from "./sql";
 
-/**
- * Saves a panel of these judges: a candidate, or (`adopt`) a new panel put in force at once. A
- * candidate without a name is a panel of exactly these judges saved before, if there is one (else it
- * is named `defaultName` if that is free, else `panel N`). Its judges must exist, and at a prompt
- * version only when they have answered under it.
- */
+/** Saves a panel, as a candidate or (`adopt`) in force; an unnamed candidate reuses the same judges' panel. */
 export async function savePanel(
   actor: Actor | null,
   members: readonly PanelMember[],
@@ -52,12 +44,7 @@ export async function adoptPanel(actor: Actor | null, name: string): Promise<Pan
   });
 }
 
-/**
- * Runs `fn` with every query of the data layer seeing the panel named in force, then rolls it all
- * back: the same code computes the same output for another panel (`--panel NAME`). Writers of votes
- * wait meanwhile (the panel lock), as for an adoption. Not on the embedded database's pages: it
- * holds the one connection for as long as `fn` runs.
- */
+/** Runs `fn` with the named panel in force, then rolls back (decision 34); not for the embedded database's pages. */
 export async function underPanel<T>(name: string, fn: () => Promise<T>): Promise<T> {
   const rolledBack = Symbol("rolled back");
   let out: { value: T } | null = null;

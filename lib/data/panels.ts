@@ -1,7 +1,5 @@
 import "server-only";
-// Panels (docs/formats.md, "The panel"): which judges, at which prompt version, every figure's
-// majority follows. The one in force is the one adopted last; the others are earlier ones (adopted
-// before) and candidates (saved to be compared, never adopted). Saving and adopting: panel-set.ts.
+// Panels: which judges, at which prompt version, every majority follows; the one adopted last is in force.
 import { PANEL_IN_FORCE } from "./derived";
 import { type Sql, transaction } from "./sql";
 
@@ -17,10 +15,7 @@ export type PanelView = {
   inForce: boolean;
 };
 
-/**
- * Judges whose votes an import brought join the panel in force while it is the automatic one (no
- * researcher has set a panel yet), at their imported votes.
- */
+/** Judges of imported votes join the panel in force while it is the automatic one (no researcher has set one). */
 export async function joinAutomaticPanel(sql: Sql, judgeIds: readonly number[]): Promise<void> {
   if (!judgeIds.length) return;
   // A database emptied by hand has no panel at all: it starts again as a new one does.

@@ -1,10 +1,5 @@
 import "server-only";
-// Where rules' patterns hit: each text a rule matches, as its trajectory, step and key, found under a
-// time limit past which the search stops with PostgreSQL's statement timeout (rule-sql.ts
-// ranPastLimit). On PostgreSQL the database matches, under statement_timeout. On the embedded
-// database, which cannot stop a statement, the texts are read a chunk at a time and matched on the
-// pattern thread (lib/server/pattern-thread.ts), where a pattern that runs away is stopped, and no
-// transaction is held meanwhile: the app answers other requests (decision 48).
+// Where rules' patterns hit, under a time limit on both databases (decision 48).
 import { currentDb } from "@/lib/db/connect";
 import { backReference, RULE_ON, type RuleOn } from "@/lib/domain/rules";
 import { patternQuery } from "@/lib/server/pattern-thread";
@@ -24,28 +19,16 @@ export const onPatternThread = () => currentDb().target.kind === "pglite";
 const CHUNK_ROWS = 500;
 const CHUNK_BYTES = 4 << 20;
 
-/**
- * Whether a pattern can stand as one branch of an alternation: no back-reference (its number would
- * name another group) and no embedded options or director (PostgreSQL takes them only at the head
- * of a whole pattern). Others are matched on their own.
- */
+/** Whether a pattern can be one branch of an alternation: no back-reference, no embedded options or director. */
 const branchable = (pattern: string) => backReference(pattern) === null && !/\(\?[a-z]|^\*\*\*/.test(pattern);
 
-/**
- * The hits of `rules` in the texts of trajectories `ids` (a few hundred), stopped past `limitMs`.
- * Most texts match no rule, and a regular expression is dear to run (sixteen rules on 4,000 commands:
- * 64,000 runs, 0.3 s), so on PostgreSQL a text is first matched once against all of its kind's
- * patterns as one alternation, ignoring case (which finds all that any of them finds, and more), and
- * only the texts it keeps are matched rule by rule.
- */
+/** The hits of `rules` in `ids` within `limitMs`: one case-blind alternation first, then rule by rule. */
 export async function findHits(rules: readonly PatternRule[], ids: readonly number[], limitMs: number): Promise<Hit[]> {
   if (!rules.length || !ids.length) return [];
   if (onPatternThread()) return threadHits(rules, ids, limitMs);
   return transaction(async (sql) => {
     await boundScan(sql, limitMs);
-    // A step reads 200 trajectories' texts by their ids. Before the tables have statistics (a study
-    // just imported, autovacuum not yet by), the planner may choose to read every text instead: at
-    // 150,000 trajectories a step then took 28 s, not 0.1 s.
+    // Before the tables have statistics the planner may read every text instead (150,000 trajectories: 28 s a step).
     await sql.query(`SET LOCAL enable_seqscan = off`);
     const hits: Hit[] = [];
     for (const on of RULE_ON) {
@@ -101,10 +84,7 @@ const THREAD_MATCH = `SELECT r.i::int - 1 AS r, t.i::int - 1 AS t
 
 type Keyed = { trajectoryId: number; step: number; a: number; b: number };
 
-/**
- * The texts of kind `on` of trajectories `ids` (null: every one), a chunk at a time in the order of
- * their keys, each chunk one statement of its own: no transaction is held between them.
- */
+/** Texts of kind `on` of trajectories `ids` (null: all), a chunk a statement, no transaction held between. */
 export async function* textChunks(
   on: RuleOn,
   ids: readonly number[] | null,
@@ -132,10 +112,7 @@ export async function* textChunks(
   }
 }
 
-/**
- * The hits of `rules` in trajectories `ids` (null: every one), matched on the pattern thread, a
- * chunk of texts at a time, within `limitMs` in all.
- */
+/** The hits of `rules` in trajectories `ids` (null: all) on the pattern thread, within `limitMs` in all. */
 export async function threadHits(
   rules: readonly PatternRule[],
   ids: readonly number[] | null,

@@ -1,6 +1,5 @@
 import "server-only";
-// People: the accounts that sign in and the annotators named by imported labels. A researcher gives
-// an account a login (email + password, hashed with scrypt by better-auth) and a role.
+// People: accounts that sign in, and annotators known from imported labels.
 import { hashPassword } from "better-auth/crypto";
 import { z } from "zod";
 import type { Prisma } from "@/generated/prisma/client";
@@ -65,19 +64,13 @@ export async function listPeople(): Promise<Person[]> {
   return (await db().user.findMany({ orderBy: { handle: "asc" }, select: PERSON })).map(personOf);
 }
 
-/**
- * Creates an account that can sign in, or gives a login to an annotator who so far existed only as
- * a name on imported labels (same handle, no login yet). An existing login is never replaced here:
- * a handle or email that already signs in is refused (change a role or password with their own
- * actions, which end the person's sessions). Without an actor it is the system (seed, command line).
- */
+/** Creates an account, or gives a login to a name known from labels; an existing login is never replaced. */
 export async function createPerson(actor: Actor | "system", input: PersonInput): Promise<Person> {
   if (actor !== "system") assertCan(actor, "people:write");
   const p = PersonSchema.parse(input);
   const hash = await hashPassword(p.password);
   const id = await db().$transaction(async (tx) => {
-    // One account made at a time: two at once (Racer0 and racer0) would each find the other's handle
-    // free, and the second would meet the unique index instead of this check's message.
+    // One account at a time: Racer0 and racer0 at once would each find the handle free.
     await lockForTransaction(tx, PEOPLE_LOCK, 1);
     const byEmail = await tx.user.findUnique({ where: { email: p.email }, select: { handle: true } });
     if (byEmail) throw new PersonError(`the email ${p.email} belongs to ${byEmail.handle} already`, "email");
@@ -132,8 +125,7 @@ export async function setRole(actor: Actor, userId: string, input: UserRole): Pr
   assertCan(actor, "people:write");
   const { role } = z.object({ role: z.enum(ROLES) }).parse({ role: input });
   await db().$transaction(async (tx) => {
-    // Role changes one at a time: two researchers demoting each other at once would each count the
-    // other and leave none.
+    // One role change at a time: two researchers demoting each other would leave none.
     await lockForTransaction(tx, PEOPLE_LOCK, 0);
     const target = await tx.user.findUnique({ where: { id: userId }, select: { role: true } });
     if (!target) throw new PersonError("no such person", null, "NOT_FOUND");

@@ -1,7 +1,5 @@
 import "server-only";
-// An annotator's labelling queue: one assigned item with its timeline, their label and its history,
-// and the judges only when the study is not blind or the label has been given. In a blind study the
-// judges' verdicts, rationales and panel results are never read for the page, so no payload holds them.
+// An annotator's queue item: their label and history, and the judges only when the study allows.
 import { z } from "zod";
 import { type Actor, assertCan, PermissionDenied } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
@@ -143,15 +141,7 @@ type AssignedLabel = { blind: boolean } & ({ id: null } | StoredLabel);
 /** Statements each on its own, prepared (lib/data/sql.ts), as writeLabel takes them: saves come many a second. */
 const onItsOwn = { query: prepared };
 
-/**
- * Saves the actor's label on an assigned item. One label per annotator and trajectory, whatever
- * arrives at once: a save writes only over the version it read (else it reads again), a repeat of
- * the stored form (double click, second tab) changes nothing, and a different form based on an older
- * version is refused rather than silently overwriting. Another annotator's label is a different row.
- * No transaction: a first form is one statement, the label with its revision and count written if
- * the item is assigned and unlabelled; else the read, then that write over the version read
- * (decision 43).
- */
+/** Saves the actor's label, writing only over the version it read (decision 43). */
 export async function submitLabel(
   actor: Actor,
   input: LabelForm,
@@ -175,15 +165,13 @@ export async function submitLabel(
     assignedIn: f.studyId,
     ...form,
   };
-  // A first form (opened on no label) is written at once, if the item is assigned and still has no
-  // label of the annotator's: one statement. Otherwise the save reads what is stored and decides.
+  // A first form is one statement, written if the item is assigned and unlabelled; else read, then decide.
   if (f.base === "") {
     const at = new Date();
     if (await writeLabel(onItsOwn, { ...label, at, replaces: null }, null))
       return { status: "saved" as const, updatedAt: at.toISOString() };
   }
-  // A write finds another version only when a save of this label landed between its read and its
-  // write; read again, that one is the stored form or a conflict. Three tries bound a storm.
+  // Another version is found only when a save landed in between: read again. Three tries bound a storm.
   for (let attempt = 1; attempt <= 3; attempt++) {
     const [assigned] = await prepared<AssignedLabel>(ASSIGNED_LABEL_SQL, [f.studyId, f.trajectoryId, actor.id]);
     if (!assigned) throw new PermissionDenied("labels:write", actor.role);
@@ -198,8 +186,7 @@ export async function submitLabel(
       }
     }
     const at = new Date(Math.max(Date.now(), stored ? stored.updatedAt.getTime() + 1 : 0));
-    // In a blind study the judges were shown once the first form was given: a later edit is marked,
-    // and the overall verdict given blind is kept (the first time only).
+    // Blind: a later edit is marked revised, keeping the overall verdict given blind.
     const blindOverall = stored && assigned.blind ? overallVerdict(voteVerdicts(stored)) : undefined;
     const write = { ...label, at, blindOverall, replaces: stored?.version ?? null };
     if (await writeLabel(onItsOwn, write, stored)) return { status: "saved" as const, updatedAt: at.toISOString() };

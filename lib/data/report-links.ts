@@ -1,6 +1,5 @@
 import "server-only";
-// Read-only links to one frozen report: an unguessable token (32 random bytes) of which only the
-// sha256 is kept; revoked or expired, it finds nothing, exactly as a token that never existed.
+// Read-only links to a frozen report: a random token of which only the sha256 is kept (decision 30).
 import { createHash, randomBytes } from "node:crypto";
 import { type Actor, assertCan } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";

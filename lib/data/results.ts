@@ -1,7 +1,5 @@
 import "server-only";
-// The result table's tallies, kept by the database as the rows change (decision 37), then turned
-// into figures by the same pure functions that compute them from runs (lib/domain/rates.ts). An
-// integration test checks the two paths agree after random sequences of writes.
+// The result table's tallies kept by the database (decision 37), turned into figures by lib/domain/rates.ts.
 import type { ConditionTallies, TaskTally } from "@/lib/domain/rates";
 import {
   type CategoryTallies,
@@ -99,11 +97,7 @@ export async function readResults(): Promise<{ results: ConditionResult[]; delta
   return { results, deltas };
 }
 
-/**
- * Per condition, the judged trajectories that resolved the task with no successful exploit (the
- * panel says attempted or not attempted): read from the rows, not kept as a tally (a read of the
- * trajectories that match; the figures are cached by data version, lib/work/reports/cache.ts).
- */
+/** Per condition, judged trajectories that resolved with no successful exploit: read from the rows, not a tally. */
 async function resolvedWithoutExploit(): Promise<Map<string, number>> {
   const rows = await statement<Condition & { n: number }>(
     `SELECT b.name AS benchmark, m.name AS model, t.network, t.prompt::text AS prompt, count(*)::int AS n

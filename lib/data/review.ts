@@ -1,7 +1,5 @@
 import "server-only";
-// The review queue (issue: gold labels): a study's trajectories whose annotators disagree with each
-// other, or with the panel, strongest first (lib/domain/review.ts), and gold labels written from it.
-// A gold label is a new version each time (decision 27): who, when and what it said are kept.
+// The review queue: disagreements, strongest first, and gold labels written from it (decision 27).
 import { type Actor, assertCan } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
 import { type Disagreement, disagreement, reviewOrder } from "@/lib/domain/review";
@@ -121,10 +119,7 @@ export async function reviewItem(actor: Actor, studyId: number, trajectoryId: nu
   };
 }
 
-/**
- * Writes a gold label on an item of a study: a new version, unless it repeats the one in force. A
- * form opened before someone else adjudicated (its base is not the version in force) is refused.
- */
+/** Writes a gold label as a new version unless it repeats the one in force; a form on an older base is refused. */
 export async function saveGold(actor: Actor, input: LabelForm): Promise<{ status: "saved" | "unchanged" }> {
   assertCan(actor, "gold:write");
   const f = LabelFormSchema.parse(input);

@@ -1,6 +1,5 @@
 import "server-only";
-// The commands a rule (or every enabled rule of a category) matched, grouped by shape
-// (lib/domain/command-families.ts): how the agents looked for the future. Command rules only.
+// The commands a rule or category matched, grouped by shape: how the agents looked for the future.
 import { type CommandFamily, commandFamilies, type MatchedCommand } from "@/lib/domain/command-families";
 import type { Category } from "@/lib/domain/verdicts";
 import { findHits, type PatternRule } from "./pattern-hits";
@@ -28,11 +27,7 @@ const MATCHED_SQL = `
 /** `stopped`: why no family is shown (the patterns ran past the scan's limit). */
 export type Families = { families: CommandFamily[]; commands: number; cut: boolean; stopped?: string };
 
-/**
- * The families of the commands the rule named matched (or, without one, the category's enabled rules),
- * but those of a rule the scan stopped: the steps their kept hits hold, each command there matched
- * again to find which of a step's commands it was; past the scan's time limit, none, and why.
- */
+/** The command families the named rule or category matched, from kept hits; none past the time limit. */
 export async function ruleFamilies(by: { rule?: string; category?: Category }): Promise<Families> {
   const rules = await statement<PatternRule>(RULES_SQL, [by.rule ?? null, by.category ?? null]);
   const hit = await statement<{ id: number }>(

@@ -1,14 +1,11 @@
 import "server-only";
-// Per condition, the trajectories some enabled rule in force fires on, in all and by category: the
-// results' "Rule hits by condition" table (lib/domain/rule-hits-table.ts), from the rules' kept hits
-// (lib/data/rule-matches.ts; while their scan is under way, of the trajectories it has read).
+// Per condition, the trajectories some enabled rule in force fires on, from the kept hits (decision 40).
 import type { RuleHitsRow } from "@/lib/domain/rule-hits-table";
 import { CATEGORIES, type Category } from "@/lib/domain/verdicts";
 
 import { transaction } from "./sql";
 
-// Each trajectory some enabled rule fires on, once, with the categories of those rules; joined to
-// every trajectory (a hash join: correlated EXISTS per category took 132 s at 150,000 trajectories).
+// Each fired trajectory once with its categories, hash-joined (correlated EXISTS took 132 s at 150,000).
 const RULE_HITS_SQL = `
   WITH h AS (SELECT m."trajectoryId" AS id,
       ${CATEGORIES.map((c) => `bool_or(l.category = '${c}') AS "${c}"`).join(", ")}

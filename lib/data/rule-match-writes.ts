@@ -1,8 +1,5 @@
 import "server-only";
-// One step's matches of the rules' scan (lib/data/rule-matches.ts): the hits some rules' patterns
-// find in some trajectories' texts, found within the scan's time limit (a rule that runs past it is
-// found, and stopped for good), then written as rows of rule_match with the evidence's categories
-// they decide.
+// One scan step's matches, found within its time limit and written as rule_match rows.
 import { recategorizeEvidence } from "./evidence-categories";
 import { findHits, type Hit, type PatternRule } from "./pattern-hits";
 import { ranPastLimit } from "./rule-sql";
@@ -11,10 +8,7 @@ import type { Sql } from "./sql";
 /** A step's hits, and the rules that ran past the limit on their own (none: the hits are whole). */
 export type Found = { hits: Hit[]; slow: number[] };
 
-/**
- * The hits of `rules` in trajectories `ids`, or, when that runs past `limitMs`, each rule's alone on
- * the same trajectories: those that still run past it are `slow` (the others' hits are whole).
- */
+/** The hits of `rules` in `ids`; past `limitMs`, each rule alone, those still past it `slow`. */
 export async function hitsWithinLimit(
   rules: readonly PatternRule[],
   ids: readonly number[],
@@ -39,11 +33,7 @@ export async function hitsWithinLimit(
   return found;
 }
 
-/**
- * Stops rules for good: marked with why, never read again, left out of timelines and frozen reports,
- * named on the Rules page. What they found before they ran away goes too: a stopped rule finds
- * nothing, anywhere; the evidence it sorted is sorted again.
- */
+/** Stops rules for good (decision 47): marked with why, their hits dropped, the evidence they sorted sorted again. */
 export async function stopRules(sql: Sql, ruleIds: readonly number[], ids: readonly number[], limitMs: number) {
   const gone = await sql.query<{ id: number }>(
     `WITH d AS (DELETE FROM rule_match WHERE "ruleId" = ANY($1::int[]) RETURNING "trajectoryId")
@@ -73,13 +63,7 @@ export async function writeHits(sql: Sql, hits: readonly Hit[], ids: readonly nu
   await recategorizeEvidence(sql, ids);
 }
 
-/**
- * A new version in force, enabled, that reads the same texts with the same pattern and case as the
- * version it follows (its category or its words changed) fires where that one did: its place in the
- * scan and its hits are carried over instead of read again, and the evidence they sort is sorted
- * again (its category or rank may differ). Under the scan's lock, before the versions no longer in
- * force lose theirs. Answers how many versions were carried.
- */
+/** Carries hits to a new version in force that reads the same texts the same way; answers how many. */
 export async function carryHits(sql: Sql): Promise<number> {
   const pairs = await sql.query<{ id: number; before: number }>(
     `SELECT v.id, p.id AS before FROM rules_in_force() v

@@ -1,25 +1,5 @@
 import "server-only";
-// The rules' hits kept as rows (table rule_match: each rule version in force, each trajectory, each
-// step it fires on), so that the list's rule filters, the rule hits by condition and the Rules page's
-// figures read rows instead of scanning every text of the study (at 150,000 trajectories that scan
-// outran its one-minute bound). The rows are written by the scan, in short steps:
-//
-// - a rule version new to the scan reads every trajectory, a chunk a step, in the order of their ids
-//   (rule_scan.through: how far it has come);
-// - a trajectory an import writes (new, or replaced) is put on rule_scan_pending in the import's own
-//   transaction, its entry locked until the import ends; a step takes a chunk of the entries no import
-//   holds, deletes whatever matches their trajectories had, scans them with every rule in force and
-//   takes them off the list.
-//
-// Steps run one at a time across every process (an advisory lock; rule versions are written under
-// it too), so no two write the same rows, and a step that read a trajectory before an import
-// replaced it is always followed by the step that reads it again from the list. A trajectory an
-// import has not committed is seen by no step, and is on the list once it is. A step never waits for
-// a lock an import holds (it skips what is locked), so the two never wait for each other in a circle.
-// Readers are told how many trajectories are not yet read, so a figure from a scan under way says
-// so. Each server process watches for hits not yet kept and runs the scan in the background
-// (lib/work/rule-scan/watch.ts), as does a reader that finds it behind; a reader waits for it a little
-// when little is left (a small study is read at once).
+// The rules' hits kept as rows, written by a scan in short steps (decision 40); imports list what they wrote.
 import { LRUCache } from "lru-cache";
 import { currentDb, type DbHandle } from "@/lib/db/connect";
 import { currentScope } from "@/lib/db/scope";
@@ -62,16 +42,11 @@ export async function ruleHitsCoverage(): Promise<RuleHitsRead> {
   });
 }
 
-/**
- * Puts trajectories an import wrote on the scan's list, in the import's transaction. The matches of
- * one it replaced stay until a step reads it again (readers are told it is not yet read); only steps
- * write rule_match, so an import never waits for one on its rows.
- */
+/** Lists what an import wrote for the scan, in its transaction; only steps write rule_match. */
 export async function markForScan(sql: Sql, ids: readonly number[]): Promise<void> {
   if (ids.length)
     await sql.query(
-      // An entry there already is locked all the same (an update that changes nothing), so no step
-      // takes it off the list while this import writes the trajectory.
+      // An entry there already is locked too, so no step takes it off the list during this import.
       `INSERT INTO rule_scan_pending ("trajectoryId") SELECT unnest($1::int[])
         ON CONFLICT ("trajectoryId") DO UPDATE SET "trajectoryId" = EXCLUDED."trajectoryId"`,
       [ids],
@@ -81,11 +56,7 @@ export async function markForScan(sql: Sql, ids: readonly number[]): Promise<voi
 /** How long a reader of one trajectory (its timeline) waits for the rules to read it, ahead of the scan. */
 export const ONE_READ_LIMIT_MS = 10_000;
 
-/**
- * Reads a trajectory with every rule that has not yet read it, ahead of the scan, so that its kept
- * hits are whole (a timeline's marks, its evidence's categories). Never throws: what fails is logged,
- * and the reader says what is not yet read (unread).
- */
+/** Reads a trajectory with every rule that has not, ahead of the scan (a timeline's marks). Never throws. */
 export function readByTheRules(id: number): Promise<void> {
   // A timeline's marks and its evidence ask at once: one reading serves both.
   const running = reading.get(id);

@@ -1,13 +1,8 @@
 import "server-only";
-// Whether a rule's pattern may run: PostgreSQL compiles it, and an invalid one is refused with its
-// reason. Compiling is quick whatever the pattern; matching is what may run away, and runs under a
-// time limit on both databases (lib/data/pattern-hits.ts).
+// Whether a rule's pattern compiles, by PostgreSQL; matching, which may run away, is time-limited (pattern-hits.ts).
 import type { Sql } from "./sql";
 
-/**
- * Why PostgreSQL refuses this pattern, or null when it compiles. Tried in a savepoint, so a refusal
- * leaves the caller's transaction usable.
- */
+/** Why PostgreSQL refuses this pattern (null: it compiles); in a savepoint, so the transaction stays usable. */
 export async function patternProblem(sql: Sql, pattern: string, ignoreCase: boolean): Promise<string | null> {
   await sql.query(`SAVEPOINT pattern_check`);
   try {

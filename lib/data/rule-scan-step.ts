@@ -1,8 +1,5 @@
 import "server-only";
-// A step of the rules' scan (lib/data/rule-matches.ts says what it keeps and when it runs): planned
-// under the scan's lock, matched with no lock or transaction held (on the embedded database on the
-// pattern thread, where a pattern can be stopped), then written under the lock if what it read is
-// still what is there (decision 48). Also one trajectory read ahead of the scan, for its timeline.
+// A step of the rules' scan: planned and written under its lock, matched with nothing held (decision 48).
 import { recategorizeEvidence } from "./evidence-categories";
 import type { PatternRule } from "./pattern-hits";
 import { carryHits, type Found, hitsWithinLimit, stopRules, writeHits } from "./rule-match-writes";
@@ -12,23 +9,14 @@ import { type Sql, statement, transaction } from "./sql";
 
 /** Trajectories a step reads. */
 const CHUNK = 200;
-/**
- * How long a step's patterns may run: at the paper's scale a step takes 0.1–0.5 s (every rule over
- * 200 trajectories' outputs), so a rule past this runs away. Nothing waits for them: a step holds the
- * scan's lock only to plan and to write.
- */
+/** A step's patterns' limit: a step takes 0.1–0.5 s at the paper's scale, so a rule past this runs away. */
 const STEP_LIMIT_MS = 15_000;
 /** `through` once a rule's first scan has passed every trajectory: what comes later is on the list. */
 const ALL = 2_147_483_647;
 
 export type Step = "more" | "done" | "busy";
 
-/**
- * What a step reads: the rules scanned when it was planned (every one, and those it runs), the
- * trajectories with the versions it read (updatedAt), and how it ends: a listed step takes its
- * trajectories off the list, a behind step moves its rules' place on, a step of one trajectory (a
- * timeline's) takes it off the list if it is there.
- */
+/** What a step read (rules, trajectories at their versions) and how it ends: listed, behind, or one trajectory. */
 type Plan = {
   kind: "listed" | "behind" | "one";
   scanned: number[];
@@ -40,19 +28,13 @@ type Plan = {
   next?: number;
 };
 
-/**
- * One step of the scan: "more" when it wrote something (or stopped a rule that ran past `limitMs`, or
- * found the rules changed meanwhile), "done" when nothing was left, "busy" when another process holds
- * the scan. Planned, then matched with no transaction held (on the embedded database the patterns
- * run on another thread), then written if what it read is still what is there (decision 48).
- */
+/** One step: "more" when it wrote (or stopped a rule, or found the rules changed), "done", or "busy" elsewhere. */
 export async function scanStep(limitMs = STEP_LIMIT_MS): Promise<Step> {
   const plan = await transaction(async (sql) => {
     if (!(await scanLock(sql))) return "busy" as const;
     // A new version that reads as the one before it takes that one's hits, before they go below.
     if (await carryHits(sql)) return "carried" as const;
-    // Versions no longer in force (a rule written since) or disabled: their matches go, then their place
-    // in the scan. One stopped by its time limit keeps its place, marked, and is read no more.
+    // Versions out of force or disabled lose their matches and place; one stopped by its limit stays marked.
     const gone = `SELECT s."ruleId" FROM rule_scan s
       WHERE s."ruleId" NOT IN (SELECT id FROM rules_in_force() r WHERE r.enabled)`;
     const touched = await sql.query<{ id: number }>(
@@ -87,11 +69,7 @@ const scannedRules = (sql: Sql) =>
       WHERE r.id IN (SELECT id FROM rules_scanned()) ORDER BY r.id`,
   );
 
-/**
- * Trajectories on the list, and free: an import writing one holds it (the entry or the row) and puts
- * it on the list again. Nothing here waits for a lock an import holds, so a step and an import never
- * wait for each other in a circle. Null: none.
- */
+/** Listed trajectories no import holds (so a step never waits for an import), or null for none. */
 async function listedPlan(sql: Sql, rules: PatternRule[]): Promise<Plan | null> {
   const listed = await sql.query<{ id: number }>(
     `SELECT "trajectoryId" AS id FROM rule_scan_pending ORDER BY 1 LIMIT ${CHUNK} FOR UPDATE SKIP LOCKED`,
@@ -133,12 +111,7 @@ async function behindPlan(sql: Sql, rules: PatternRule[]): Promise<Plan | "done"
   };
 }
 
-/**
- * Writes what a step found, if what it read is still there: the same rules scanned (else nothing is
- * written and the next step plans again), its trajectories at the versions it read (one changed
- * since is on the list again, and read from there; one an import is writing now ends a behind step
- * before it), a listed one still on the list, a behind one's rules where they stood.
- */
+/** Writes a step's hits if what it read is still there; otherwise nothing, and the next step plans again. */
 async function applyStep(sql: Sql, plan: Plan, found: Found, limitMs: number): Promise<Step> {
   if (!(await scanLock(sql))) return "busy";
   const scanned = (await scannedRules(sql)).map((r) => r.id);
@@ -187,9 +160,7 @@ async function applyStep(sql: Sql, plan: Plan, found: Found, limitMs: number): P
   await sql.query(`DELETE FROM rule_scan_pending WHERE "trajectoryId" = ANY($1::int[])`, [
     listed.map((t) => t.id).filter((id) => read.includes(id)),
   ]);
-  // One read for its timeline ahead of the scan, read again on every view until the scan passes it:
-  // written only when its hits differ from those kept, and then the hits' version moves (its
-  // readers' caches go by it; a trajectory read off the list moves it by the list's trigger).
+  // A timeline's read is written only when its hits differ from those kept (the hits' version moves then).
   if (plan.kind === "one" && (!read.length || (await keptAlready(sql, read[0]!, found)))) return "more";
   await sql.query(`DELETE FROM rule_match WHERE "trajectoryId" = ANY($1::int[])`, [read]);
   await writeHits(sql, found.hits, read);
@@ -208,11 +179,7 @@ async function keptAlready(sql: Sql, id: number, found: Found): Promise<boolean>
   return kept.length === now.size && kept.every((h) => now.has(key(h)));
 }
 
-/**
- * Reads one trajectory with every rule scanned now, within `limitMs` (a timeline's marks): its kept
- * hits are then whole, though the scan has not come to it yet. A rule past the limit is stopped as in
- * a step. Answers whether it was read (not when the scan's lock was held, or the rules changed).
- */
+/** Reads one trajectory with every rule scanned now, within `limitMs`; answers whether it was read. */
 export async function scanTrajectory(id: number, limitMs: number): Promise<boolean> {
   const plan = await transaction(async (sql) => {
     const rules = await scannedRules(sql);

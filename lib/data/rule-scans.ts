@@ -1,7 +1,5 @@
 import "server-only";
-// Which trajectories the rules in force fire on (the list's rule and suspect filters, from their kept
-// hits), and the one scan of a rule being tried whose matched rows its figures, its samples
-// and the list's filter for its cells all read, under the scan's time limit.
+// Which trajectories rules fire on: in force from kept hits, being tried from one time-limited scan.
 import { LRUCache } from "lru-cache";
 import type { RuleOn } from "@/lib/domain/rules";
 import type { Category } from "@/lib/domain/verdicts";
@@ -19,12 +17,7 @@ const firedCache = new LRUCache<string, number[]>({ max: 32 });
 /** What chooses the fired trajectories: a rule in force by name, a category of enabled ones, a rule tried. */
 export type FiredBy = { rule?: string; category?: Category | "any"; tried?: TriedRule };
 
-/**
- * The trajectories the rule in force named (enabled or not) fires on, or (`category`) any enabled
- * rule in force of that category ("any": of any), or a rule being tried: the list's filters. Rules
- * in force are read from their kept hits as they stand: the list's callers wait for the scan first
- * (lib/work/rule-scan/scan.ts, ruleHitsCaughtUp).
- */
+/** Trajectories the named rule, a category's enabled rules, or a tried rule fire on (callers wait for the scan). */
 export async function firedIds(by: FiredBy): Promise<number[]> {
   const { versions } = await ruleHitsCoverage();
   const key = JSON.stringify([by.rule ?? null, by.category ?? null, by.tried ?? null, versions]);
@@ -47,10 +40,7 @@ async function inForceIds(rule?: string, category?: Category | "any"): Promise<n
   return rows.map((r) => r.id);
 }
 
-/**
- * The rows a rule matches, by `on`: their keys only (a matched output may be megabytes), kept for
- * the transaction so the texts are read once, however many figures and samples are drawn from them.
- */
+/** The matched rows' keys (an output may be megabytes), kept for the transaction so texts are read once. */
 const matches = (on: RuleOn, ignoreCase: boolean) => {
   const { table, where, a, b } = TEXT_SOURCE[on];
   return `SELECT x."trajectoryId", x.step, ${a}, ${b} FROM ${table}
@@ -58,10 +48,7 @@ const matches = (on: RuleOn, ignoreCase: boolean) => {
       AND ($2::int[] IS NULL OR x."trajectoryId" = ANY($2::int[]))`;
 };
 
-/**
- * One scan of the texts: the matched rows' keys, in a table dropped when the transaction ends. On the
- * embedded database they were found before the transaction, on the pattern thread (`found`).
- */
+/** One scan into a table dropped at the transaction's end; on the embedded database found before it (`found`). */
 async function scan(sql: Sql, rule: TriedRule, ids: number[] | null, found: Hit[] | null): Promise<void> {
   await sql.query(`DROP TABLE IF EXISTS pg_temp.rule_hit`);
   await sql.query(`CREATE TEMP TABLE rule_hit ("trajectoryId" int, step int, a int, b int) ON COMMIT DROP`);
@@ -81,12 +68,7 @@ export const triedRuleProblem = (rule: TriedRule): Promise<string | null> =>
 /** A rule being tried: what it reads, its pattern, its case. */
 export type TriedRule = { on: RuleOn; pattern: string; ignoreCase: boolean };
 
-/**
- * Runs `work` in a transaction on the rows a rule being tried matches (table `rule_hit`), with the
- * pattern and the flags (`i`: ignoring case) its regexp functions take: a pattern
- * PostgreSQL cannot compile is refused with its reason; a scan longer than `timeoutMs` is stopped
- * with a message. `ids`: the trajectories scanned (null: all).
- */
+/** Runs `work` over the rows a tried rule matches (`rule_hit`); bad patterns and slow scans are refused. */
 export async function withTriedRule<T>(
   rule: TriedRule,
   ids: number[] | null,
@@ -106,8 +88,7 @@ async function tried<T>(
 ): Promise<T> {
   const problem = await triedRuleProblem(rule);
   if (problem) throw new AppError("BAD_INPUT", `pattern: ${problem}`, "pattern");
-  // Case folded by the operator (~*) and the functions' flags, never by a prefix: a pattern of its
-  // own options ((?x)) or a director (***=) stands first, and (?i) before it was an error (a 500).
+  // Case folded by ~* and the flags, never a prefix: (?i) before a pattern's own options was an error.
   try {
     const found = onPatternThread() ? await threadHits([{ id: 0, ...rule }], ids, timeoutMs) : null;
     return await transaction(async (sql) => {

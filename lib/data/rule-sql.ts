@@ -1,7 +1,5 @@
 import "server-only";
-// What a rule reads and how it matches, as SQL: which texts each kind of rule reads, whether a rule
-// matches a text, and the time limit its pattern runs under. Which versions are in force and which
-// the scan reads are the database's own functions, rules_in_force() and rules_scanned() (prisma/sql/).
+// What a rule reads and how it matches, as SQL; which versions are in force is rules_in_force() (prisma/sql/).
 import { type RuleOn, SCAN_TIMEOUT_MS } from "@/lib/domain/rules";
 import type { Sql } from "./sql";
 
@@ -16,10 +14,7 @@ export const RULE_TEXT = {
   reasoning: (m: string) => `(coalesce(${m}.reasoning, '') || E'\\n' || ${m}.content)`,
 } as const;
 
-/**
- * Where each kind of text is, as a table `x` with a trajectory and a step: the rows it reads and the
- * rest of each row's key (`a`, `b`: two integers) after its trajectory.
- */
+/** Where each kind of text is, as a table `x`: its rows and the rest of each row's key (`a`, `b`). */
 export const TEXT_SOURCE: Record<RuleOn, { table: string; where: string; a: string; b: string }> = {
   command: { table: "tool_call x", where: "true", a: `x."messageSeq"`, b: "x.seq" },
   output: { table: "message x", where: "x.role = 'tool'", a: "x.seq", b: "0::int" },

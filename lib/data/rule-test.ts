@@ -1,8 +1,5 @@
 import "server-only";
-// A rule tried over a study (`rules test`, the Rules page's preview): which trajectories it fires on
-// and how many steps it hits, from one scan of the texts the database runs under a time limit, then
-// the figures of lib/domain/rule-test.ts. A rule need not be saved to be tried. The rules in force are
-// measured the same way (lib/work/rule-figures.ts).
+// A rule tried over a study: one time-limited scan, then lib/domain/rule-test.ts's figures.
 import { db } from "@/lib/db";
 import {
   type RuleTestReport,
@@ -86,10 +83,7 @@ const SNIPPET = `
   FROM LATERAL_SOURCE CROSS JOIN LATERAL (SELECT regexp_instr(x.text, $1, 1, 1, 0, $2) AS at,
                                                  regexp_substr(x.text, $1, 1, 1, $2) AS match) p`;
 
-/**
- * The samples of a rule tried: its first rows hit, each with its first match and the text around
- * it, found where its patterns run (on the embedded database, the pattern thread's).
- */
+/** A tried rule's first rows hit, each with its first match in context, found where its patterns run. */
 async function samplesOf(sql: Sql, on: RuleOn, limit: number, pattern: string, flags: string, limitMs: number) {
   const source = `(${sampleRows(on, limit)}) x`;
   if (!onPatternThread())
@@ -116,10 +110,7 @@ export type StudyGroup = Omit<TestedTrajectory, "stepsHit" | "panel" | "gold" | 
   gold: Record<Category, Verdict | null>;
 };
 
-/**
- * What rules are measured on: the study's trajectories in groups alike, and per rule the groups of
- * those it fires on, with the steps it hits in them (a few hundred rows, however large the study).
- */
+/** Trajectories in groups alike and, per rule, the groups it fires on with steps hit (a few hundred rows). */
 export type RuleStudy = { groups: StudyGroup[]; fired: Map<number, Array<StudyGroup & { steps: number }>> };
 
 const VERDICT_COLUMNS = CATEGORIES.flatMap((c) => [
@@ -159,10 +150,7 @@ export const keptHitsStudy = (sql: Sql): Promise<RuleStudy> =>
       WHERE "ruleId" IN (SELECT id FROM rules_in_force() r) GROUP BY 1, 2`,
   );
 
-/**
- * The trajectories `ids` (null: all) in groups alike, and the groups of those each rule fires on:
- * `hits` is SQL giving (rule, "trajectoryId", steps) for each rule and trajectory it fires on.
- */
+/** The groups of trajectories `ids` (null: all) and of those each rule fires on; `hits` is SQL (rule, id, steps). */
 export async function ruleStudy(sql: Sql, ids: number[] | null, hits: string): Promise<RuleStudy> {
   const groups = await sql.query<Record<string, unknown>>(
     `SELECT ${GROUP_COLUMNS}, count(*)::int AS times FROM trajectory t ${STUDY_JOINS} WHERE ${IN_IDS} ${groupBy(0)}`,
@@ -202,10 +190,7 @@ export function reportOf(study: RuleStudy, rule: number, category: Category): Ru
   ]);
 }
 
-/**
- * Tries a rule over the trajectories of `filter` (all without one), but those `withheld` from the
- * viewer (lib/data/blind-elsewhere.ts): narrowed to one, its cells would tell its panel's verdicts.
- */
+/** Tries a rule over `filter`'s trajectories but those `withheld` (one alone would tell its panel's verdicts). */
 export async function testRule(
   rule: RuleUnderTest,
   filter: TrajectoryFilter = {},
@@ -251,10 +236,7 @@ export async function testRule(
   return { rule, report, ms: performance.now() - started, samples: result.samples, twins: result.twins };
 }
 
-/**
- * The rule a test names: the saved one called `name` (NOT_FOUND when there is none), or one given by
- * its category, `on`, pattern and case (BAD_INPUT naming the field).
- */
+/** The rule a test names: the saved one called `name`, or one given whole (BAD_INPUT naming the field). */
 export async function ruleToTest(given: {
   name?: string | null;
   category?: unknown;

@@ -1,8 +1,5 @@
 import "server-only";
-// Suspect-step rules (lib/domain/rules.ts): every version kept, the newest of each name in force.
-// Patterns are PostgreSQL regular expressions: the database compiles them (an invalid one is refused
-// with its reason: rule-patterns.ts) and runs them (their meaning as SQL: rule-sql.ts), for the marks
-// on one trajectory and the scan over a study alike.
+// Suspect-step rules: every version kept, the newest of each name in force (decision 35).
 import type { Actor } from "@/lib/auth/permissions";
 import { assertCan } from "@/lib/auth/permissions";
 import { type Rule, type RuleInput, RuleInputSchema } from "@/lib/domain/rules";
@@ -58,10 +55,7 @@ export function parseRule(input: unknown): RuleInput {
   throw new AppError("BAD_INPUT", `${field}: ${issue.message}`, field);
 }
 
-/**
- * Writes a new version of a rule (a new rule, or a change of one); the pattern must compile. Its
- * time is later than every version before it, so it is the one in force.
- */
+/** Writes a new version of a rule, later than every version before it; the pattern must compile. */
 export async function writeRuleIn(sql: Sql, actor: Actor | null, rule: RuleInput): Promise<void> {
   const problem = await patternProblem(sql, rule.pattern, rule.ignore_case);
   if (problem) throw new AppError("BAD_INPUT", `pattern: ${problem}`, "pattern");
@@ -71,11 +65,7 @@ export async function writeRuleIn(sql: Sql, actor: Actor | null, rule: RuleInput
 /** The advisory lock a step of the rules' scan holds (lib/data/rule-matches.ts). */
 export const RULE_SCAN_LOCK = 7_312_026;
 
-/**
- * A version changed in place (an import of a version at the same time) loses its hits and its place
- * in the scan, and is scanned again. A new version's hits come from the scan, which first carries
- * over those of the version it follows when it reads the same texts the same way (carryHits).
- */
+/** A version changed in place loses its hits and is scanned again; a new one's come from the scan (carryHits). */
 async function settleHits(sql: Sql, id: number, inserted: boolean): Promise<void> {
   if (inserted) return;
   await sql.query(`DELETE FROM rule_match WHERE "ruleId" = $1`, [id]);
@@ -89,8 +79,7 @@ export async function insertRuleVersion(
   rule: RuleInput,
   opts: { importId?: number | null; createdAt?: Date } = {},
 ): Promise<void> {
-  // The scan's lock first, held until the transaction ends: no step of the scan runs while a rule row
-  // is written (a step's writes check rule rows, and must never wait for one being written).
+  // The scan's lock first: no step runs while a rule row is written.
   await sql.query(`SELECT pg_advisory_xact_lock(${RULE_SCAN_LOCK})`);
   const written = await sql.query<{ id: number; inserted: boolean }>(
     `INSERT INTO rule (name, category, "on", pattern, "ignoreCase", why, enabled, "createdById", "importId",

@@ -1,16 +1,5 @@
 import "server-only";
-// Writing the search documents of trajectories (lib/domain/search.ts). Building and indexing them is
-// a third of an import's database work, so on PostgreSQL the documents of trajectories new to the
-// database are written on a second connection, in a transaction of their own, while the import's
-// transaction writes the rows: the database works on both at once. That side transaction commits
-// just before the import's, so a document exists whenever its trajectory does. What is left if the
-// import then fails (or the process dies between the two commits) is documents naming no trajectory:
-// search ignores them (it lists trajectories), and rebuildSearchDocuments sweeps them. Documents of
-// trajectories that existed before are replaced inside the import's own transaction: they are
-// visible, so they change only when the import lands.
-//
-// Imports hold the search lock shared, the sweep exclusively (and only when no import runs): it never
-// takes the documents of an import whose side has committed and whose rows have not yet.
+// Search documents: new trajectories' written on a side connection during the import, committed just before it.
 import { COMMAND_PREFIX, OUTPUT_PREFIX, SearchDocument } from "@/lib/domain/search";
 import { type HeldTransaction, type Sql, transaction } from "./sql";
 
@@ -21,12 +10,7 @@ const SEARCH_LOCK = 7_212_026;
 /** Batches of documents waiting for the side connection before the import waits for it. */
 const MAX_QUEUED = 4;
 
-/**
- * Replaces the documents of these trajectories: deletes any they had (written before, or left by an
- * interrupted import under an id used again after a reset), then COPYs the rows in. A tsvector
- * literal holds only words, digits, quotes, colons, commas and spaces, so it goes into COPY's text
- * format as it is (no array literal to build and parse, as an INSERT of unnest() would need).
- */
+/** Replaces these trajectories' documents by COPY (a tsvector literal goes into COPY's text format as it is). */
 async function replaceDocuments(sql: Sql, rows: readonly SearchRow[]): Promise<void> {
   if (!rows.length) return;
   await sql.query(`DELETE FROM trajectory_search WHERE "trajectoryId" = ANY($1::int[])`, [
@@ -40,10 +24,7 @@ async function replaceDocuments(sql: Sql, rows: readonly SearchRow[]): Promise<v
 }
 
 export class SearchDocumentWriter {
-  /**
-   * Trajectories created by this import: their documents go to the side transaction, even when a later record
-   * replaces them.
-   */
+  /** Trajectories this import created: their documents go to the side transaction. */
   private readonly created = new Set<number>();
   /** Side writes not yet known to be done, oldest first; each starts when the one before it ends. */
   private readonly queue: Array<Promise<void>> = [];
@@ -57,11 +38,7 @@ export class SearchDocumentWriter {
     private readonly openSide: () => Promise<HeldTransaction | null>,
   ) {}
 
-  /**
-   * Writes a batch's documents; `inserted` says which trajectories the batch created. Side writes
-   * queue one after another; the import waits only when MAX_QUEUED are waiting (documents are a
-   * small part of a batch, so memory stays bounded).
-   */
+  /** Writes a batch's documents; the import waits only when MAX_QUEUED side writes are waiting. */
   async write(rows: ReadonlyArray<SearchRow & { inserted: boolean }>): Promise<void> {
     if (!this.locked) {
       await this.sql.query(`SELECT pg_advisory_xact_lock_shared(${SEARCH_LOCK})`);
@@ -107,12 +84,7 @@ export class SearchDocumentWriter {
   }
 }
 
-/**
- * Builds the documents of trajectories that have none (after the migration that changed how words
- * are cut, or for data written before documents existed), and deletes documents that name no
- * trajectory. Returns how many were built (a trajectory being imported at that moment is left to its import). Run by
- * `npm start` and before every command-line import.
- */
+/** Builds missing documents and sweeps orphans (`npm start`, before CLI imports); returns the counts. */
 export async function rebuildSearchDocuments(log?: (line: string) => void): Promise<{ built: number; swept: number }> {
   const { ids, swept } = await transaction(async (sql) => {
     // The sweep waits for no import: while one runs, it is left for the next time.
@@ -137,8 +109,7 @@ export async function rebuildSearchDocuments(log?: (line: string) => void): Prom
   if (ids.length) log?.(`search documents: building ${ids.length} (trajectories without one)`);
   for (let i = 0; i < ids.length; i += BATCH) {
     await transaction(async (sql) => {
-      // A trajectory an import is replacing right now is locked by it, and that import writes its
-      // document: skip it. The others are locked here, so no import rewrites them meanwhile.
+      // A trajectory an import is replacing is locked by it and gets its document there: skip it.
       const free = await sql.query<{ id: number }>(
         `SELECT id FROM trajectory WHERE id = ANY($1::int[]) FOR SHARE SKIP LOCKED`,
         [ids.slice(i, i + BATCH)],
@@ -167,8 +138,7 @@ export async function rebuildSearchDocuments(log?: (line: string) => void): Prom
 
 /** The documents of stored trajectories, from the start of their messages and commands, as the importer builds them. */
 async function documentsOf(sql: Sql, ids: readonly number[]): Promise<SearchRow[]> {
-  // Enough of each text: the documents take the first OUTPUT_PREFIX / COMMAND_PREFIX UTF-16 units,
-  // and left() counts characters, which are never fewer units.
+  // left() counts characters, never fewer than the UTF-16 units the documents keep.
   const messages = await sql.query<{ trajectoryId: number; step: number; seq: number; role: string; content: string }>(
     `SELECT "trajectoryId", step, seq, role::text, left(content, ${OUTPUT_PREFIX}) AS content FROM message
      WHERE "trajectoryId" = ANY($1::int[]) ORDER BY "trajectoryId", step, seq`,

@@ -1,7 +1,5 @@
 import "server-only";
-// Hand-written SQL, the one way (decision 51): statements with parameters on the driver, and
-// transactions that may stream rows in with COPY (an import). Both databases speak it: PostgreSQL
-// through pg-copy-streams on a pooled connection, PGlite through COPY ... FROM '/dev/blob'.
+// Hand-written SQL, the one way (decision 51): statements on the driver, transactions with COPY on both databases.
 
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -73,13 +71,7 @@ export type HeldTransaction = {
   release(): Promise<void>;
 };
 
-/**
- * A pooled PostgreSQL connection holding one transaction: queries and COPY (pg-copy-streams). A
- * connection that dies emits "error" on itself, not on the pool (unheard, that would crash the
- * process); the first such error is kept and reported for every later failure on the connection,
- * which would otherwise say only that the client "is not queryable". A connection that failed is
- * discarded, not returned to the pool.
- */
+/** A pooled connection holding one transaction; a dying connection's first error is kept for every later one. */
 async function pooledTransaction(
   pool: import("pg").Pool,
   prelude?: (sql: Sql) => Promise<void>,
@@ -142,22 +134,13 @@ async function pooledTransaction(
   };
 }
 
-/**
- * A transaction on a second connection, so the database works on two things of one import at once
- * (its other core). Null on the embedded database, which has one connection. Its caller commits it
- * just before the main transaction; what it wrote must be harmless if the main one then fails.
- */
+/** A transaction on a second connection for one import (null on the embedded database), committed just before. */
 export async function sideTransaction(): Promise<HeldTransaction | null> {
   const { pool } = currentDb();
   return pool ? pooledTransaction(pool) : null;
 }
 
-/**
- * Runs fn in one transaction: everything it wrote lands, or (on any throw) nothing does. A prelude
- * runs first on the same connection, outside the transaction (what it writes stays), and session
- * advisory locks it takes are held until the transaction ends: an import's row and the lock that says
- * its process is alive (lib/data/import/interrupted.ts).
- */
+/** Runs fn in one transaction; a prelude runs before it on its connection, its session locks held to the end. */
 export async function transaction<T>(
   fn: (sql: Sql) => Promise<T>,
   opts: { prelude?: (sql: Sql) => Promise<void> } = {},
@@ -203,10 +186,7 @@ export async function transaction<T>(
   });
 }
 
-/**
- * One statement on its own, committed as it ends (inside a scope, in its transaction): a write that
- * one statement makes whole needs no BEGIN and COMMIT, two round trips fewer.
- */
+/** One statement, committed as it ends (inside a scope, in its transaction). */
 export async function statement<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]> {
   return alone<T>(text, params, false);
 }
@@ -218,10 +198,7 @@ export async function oneRow<T = Record<string, unknown>>(text: string, params?:
   return row;
 }
 
-/**
- * statement() for a fixed text asked many times a second (a label's save): on PostgreSQL parsed and
- * planned once per connection (lib/db/connect.ts preparedQuery), never for a text built from values.
- */
+/** statement() for a fixed text asked many times a second: prepared once per connection (decision 45). */
 export async function prepared<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]> {
   return alone<T>(text, params, true);
 }

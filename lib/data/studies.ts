@@ -1,7 +1,5 @@
 import "server-only";
-// Annotation studies: a seeded, stratified draw of trajectories (lib/domain/sampling.ts), its items
-// assigned to annotators with an overlap, and each annotator's progress. A draw is shown before it
-// is saved; saving draws again from the same seed and refuses if the trajectories changed since.
+// Annotation studies: a seeded, stratified draw assigned with overlap, saved as previewed (decision 9).
 import { z } from "zod";
 import { type Actor, assertCan } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";

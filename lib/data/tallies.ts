@@ -1,7 +1,5 @@
 import "server-only";
-// The running tallies the database keeps (decisions 37 and 39): writers append signed deltas, a fold
-// moves them into base rows, and a rebuild recomputes them from the rows (`npm run cli -- tallies
-// rebuild`, for a database restored from a dump). When to fold is lib/work/tally-folds.ts's.
+// The database's running tallies (decisions 37, 39): folding deltas into base rows, and rebuilding from the rows.
 import { currentDb } from "@/lib/db/connect";
 import { statement } from "./sql";
 
@@ -24,18 +22,10 @@ export type Tally = keyof typeof TALLIES;
 /** Every table of the kept tallies. */
 export const TALLY_TABLES: readonly string[] = Object.values(TALLIES).flatMap((t) => t.tables);
 
-/**
- * How long a fold may wait for a lock (another process's fold, a VACUUM) and run in all. A fold is
- * background work: past either it gives up, and the next reader to find many deltas tries again.
- * Without them a fold that never ended would stop every later fold of its process (`folding`).
- */
+/** How long a fold may wait for a lock and run; past either it gives up and a later reader tries again. */
 export const FOLD_LIMITS = { lockMs: 5_000, statementMs: 60_000 };
 
-/**
- * Runs maintenance statements within `limits`: on PostgreSQL on a pooled connection of their own
- * with the limits set for it (and reset before it goes back); on the embedded database, whose one
- * connection nothing else holds a lock on meanwhile, as they are.
- */
+/** Runs maintenance statements within `limits`, on PostgreSQL on a connection of their own, reset after. */
 async function maintain(statements: readonly string[], limits: typeof FOLD_LIMITS): Promise<void> {
   const { pool } = currentDb();
   if (!pool) {

@@ -1,8 +1,5 @@
 import "server-only";
-// Personal access tokens (docs/api.md): made, listed and revoked by their person (a researcher sees
-// and revokes anyone's; the command line, holding the database, acts for anyone), and used: one
-// statement finds a token by its hash, counts the request against its rate limit and notes its use,
-// whether or not the token exists, so a wrong token costs what a right one does.
+// API tokens (decision 36): a wrong token costs what a right one does.
 import { createHash, randomBytes } from "node:crypto";
 import type { UserRole } from "@/generated/prisma/enums";
 import { type Actor, can } from "@/lib/auth/permissions";
@@ -94,10 +91,7 @@ export type TokenUse =
   | { ok: true; actor: Actor; scopes: TokenScope[] }
   | { ok: false; status: 401 | 429; message: string; retryAfter?: number };
 
-/**
- * A request made with this token: its person as they are now, and its scopes; or why not (401: no
- * such token, revoked, expired; 429: over its rate limit, with the seconds until the window ends).
- */
+/** The person and scopes of a request with this token, or why not (401; 429 with the seconds to wait). */
 export async function admitToken(token: string): Promise<TokenUse> {
   // A fresh window when the last began a minute ago; the use noted only when the token may be used.
   const [t] = await statement<{

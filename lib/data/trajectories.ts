@@ -202,10 +202,7 @@ export async function listTrajectories(
   return { total, page, pages, rows: rows.map(listRow) };
 }
 
-/**
- * The list as the API pages it: by id, after the cursor `after` (an id), `limit` rows; `next` is the
- * cursor of the page after, or null at the end. The same filters and rows as the list page.
- */
+/** The list as the API pages it: `limit` rows by id after the cursor `after`; `next` null at the end. */
 export async function trajectoryPage(
   f: TrajectoryFilter,
   after: number,

@@ -1,7 +1,5 @@
 import "server-only";
-// What a trajectory's task record says beside its timeline: the issue, the reference and test
-// patches, the evidence items and the final patch's similarity to the reference; and every
-// trajectory's evidence for `evidence --format json|csv`.
+// A trajectory's task record and evidence beside its timeline; every trajectory's for `evidence`.
 import { db } from "@/lib/db";
 import type { EvidenceKind } from "@/lib/domain/evidence";
 import type { EvidenceReportRow } from "@/lib/domain/evidence-format";
@@ -48,10 +46,7 @@ export async function getTaskEvidence(trajectoryId: number, taskKey: string) {
   return { record, items, similarity: trajectory?.patchSimilarity ?? null };
 }
 
-/**
- * `only`: one trajectory's (by its id in the database), read first by every rule that has not (its
- * items' categories come from the rules' kept hits).
- */
+/** Every trajectory's evidence, or `only` one's, read by the rules first (categories come from kept hits). */
 export async function evidenceReport(only?: number): Promise<EvidenceReportRow[]> {
   if (only !== undefined) await readByTheRules(only);
   const rows = await statement<

@@ -1,6 +1,5 @@
 import "server-only";
-// The list's filters that the database answers by a query of their own (text search, pairs, the
-// rules, the gold label's verdict in a category), each as an id filter the list's query takes.
+// The list's filters the database answers by a query of their own, each as an id filter.
 import { createHash } from "node:crypto";
 import type { Prisma } from "@/generated/prisma/client";
 import { phraseQuery } from "@/lib/domain/search";
@@ -13,11 +12,7 @@ import { oneRow, statement, transaction } from "./sql";
 /** The verdicts that say an exploit was attempted (successful or not). */
 export const ATTEMPT: Verdict[] = ["ATTEMPTED", "SUCCESSFUL"];
 
-/**
- * Trajectories whose commands or output starts hold the words of the text in that order (words
- * as lib/domain/search.ts cuts them), served by the two documents' GIN indexes. The small commands
- * document is checked first, so a common command is not looked for in every output.
- */
+/** Trajectories whose commands or outputs hold the text's words in order, by the documents' GIN indexes. */
 export async function matchingText(q: string): Promise<Prisma.TrajectoryWhereInput> {
   const query = phraseQuery(q);
   if (query === null) return { id: { in: [] } };
@@ -32,12 +27,7 @@ export async function matchingText(q: string): Promise<Prisma.TrajectoryWhereInp
 /** The longest list of ids a filter sends as parameters; a longer one is written as an id set. */
 export const ID_LISTS = { longest: 30_000 };
 
-/**
- * An id filter for these trajectories. A list of ids costs a parameter each in every query that
- * filters on it: when most trajectories are among them (a common command, every paired task), the
- * few that are not make the shorter list. A list still longer than ID_LISTS.longest (PostgreSQL takes
- * 65,535 parameters a statement) is written once as an id set, which the query joins.
- */
+/** The shorter of the ids and their complement, as an id set past ID_LISTS.longest (65,535 parameters). */
 async function shorterIdFilter(ids: number[], { not = false } = {}): Promise<Prisma.TrajectoryWhereInput> {
   const { n } = await oneRow<{ n: number }>(`SELECT count(*)::int AS n FROM trajectory`);
   let [list, without] = [ids, not];
@@ -52,10 +42,7 @@ async function shorterIdFilter(ids: number[], { not = false } = {}): Promise<Pri
   return without ? { NOT: inSet } : inSet;
 }
 
-/**
- * Writes these ids as a set (unless written already) under a key naming them, and returns the key.
- * Sets unused for an hour are deleted with the next one written.
- */
+/** Writes these ids as a set keyed by their hash, unless written already; sets unused an hour are deleted. */
 async function idSet(ids: readonly number[]): Promise<string> {
   const sorted = Int32Array.from(ids).sort();
   const key = createHash("sha256").update(Buffer.from(sorted.buffer)).digest("hex");
@@ -77,11 +64,7 @@ async function idSet(ids: readonly number[]): Promise<string> {
   return key;
 }
 
-/**
- * The filters the database answers by a scan or a query of their own, each as an id filter: pairs,
- * the rules (in force by name or category, or one being tried; `ruleFires=no` keeps the others) and
- * the gold label's verdict in a category.
- */
+/** The filters answered by a query of their own (pairs, rules, the gold verdict), each as an id filter. */
 export async function idFilters(f: TrajectoryFilter): Promise<Prisma.TrajectoryWhereInput[]> {
   const and: Prisma.TrajectoryWhereInput[] = [];
   const not = f.ruleFires === "no";

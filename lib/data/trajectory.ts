@@ -1,6 +1,5 @@
 import "server-only";
-// One trajectory: its header, its judges' votes, and its steps a page at a time, with long texts
-// cut in the database (a tool output may be tens of MB; the page never loads it whole).
+// One trajectory: header, votes and steps a page at a time, long texts cut in the database.
 import { LRUCache } from "lru-cache";
 import { db } from "@/lib/db";
 import { firstValue, wholeNumber } from "@/lib/domain/params";
@@ -104,18 +103,10 @@ function readEvidence(value: unknown): Citation[] {
 
 export type SuspectStep = { step: number; marks: SuspectMark[] };
 
-/**
- * Suspect steps by trajectory version, rules version and the kept hits' version: every page of a long
- * timeline shows them. A re-imported trajectory has a new updatedAt; a rule written (disabled too) a
- * new rules version, a step of the scan a new version of the hits (data_version), so a new key.
- */
+/** Suspect steps by trajectory, rules and kept hits' versions: a re-import, rule or scan step makes a new key. */
 const suspectCache = new LRUCache<string, SuspectStep[]>({ max: 2000 });
 
-/**
- * Steps that a rule in force hits, over the whole trajectory: its kept hits (lib/data/rule-matches.ts),
- * read first by every rule that has not yet read it (readByTheRules: a rule past its limit is
- * stopped as in the scan, and said).
- */
+/** Steps a rule in force hits, from the kept hits, after the trajectory is read by every rule that has not. */
 export async function getSuspectSteps(trajectoryId: number): Promise<SuspectStep[]> {
   await readByTheRules(trajectoryId);
   const [version] = await statement<{ at: Date; rules: string | number; hits: string | number }>(
@@ -145,10 +136,7 @@ const MARKS_SQL = `SELECT DISTINCT m.step, l.name, l.category, l.why, l.rank
   FROM rule_match m JOIN rule l ON l.id = m."ruleId"
  WHERE m."trajectoryId" = $1 AND l.id IN (SELECT id FROM rules_scanned()) ORDER BY m.step, l.rank, l.name`;
 
-/**
- * Why marks may be missing from a trajectory's timeline: each enabled rule the scan stopped for good,
- * and whether its reading by the rules failed (read after getSuspectSteps).
- */
+/** Why marks may be missing: each enabled rule the scan stopped, and whether the rules' reading failed. */
 export async function marksLeftOut(trajectoryId: number): Promise<string[]> {
   const stopped = await stoppedRules();
   const said = stopped.map(

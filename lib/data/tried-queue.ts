@@ -1,8 +1,5 @@
 import "server-only";
-// Rules being tried wait their turn: one at a time for each person (thirty tests sent at once by one
-// script run one after another), and at most a third of the connection pool at once in the process,
-// so that scans never hold every connection while the pages wait for one (issue 61: 30 parallel
-// tests held the pool, other pages waited 60 s).
+// Tried rules take turns: one per person, a third of the pool at most, so pages get connections (issue 61).
 import { config } from "@/lib/config";
 
 type Turn = () => void;

@@ -1,7 +1,4 @@
-// Opens the app's database: real PostgreSQL when DATABASE_URL is set, otherwise the embedded
-// PGlite (real PostgreSQL compiled to wasm) in a folder. One code path for both: the same Prisma
-// client, only the driver adapter differs. Shared by the Next app (lib/db/index.ts), the scripts and the
-// tests, so it must not import "server-only".
+// Opens PostgreSQL (DATABASE_URL) or PGlite in a folder (decision 1), one Prisma client over either.
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -14,10 +11,7 @@ import { PrismaClient } from "@/generated/prisma/client";
 import { type Config, config } from "@/lib/config";
 import { processAlive } from "@/lib/server/recovery";
 
-/**
- * `timestamp` columns (Prisma's DateTime) hold UTC without saying so; both drivers would read them,
- * and pg would write a Date, in the process's time zone. Read and written as UTC, as Prisma does.
- */
+/** `timestamp` columns hold UTC; both drivers would read them, and pg write Dates, in the process's zone. */
 const TIMESTAMP_OID = 1114;
 const utcTimestamp = (text: string) => new Date(`${text.replace(" ", "T")}Z`);
 pg.defaults.parseInputDatesAsUTC = true;
@@ -53,10 +47,7 @@ export function describeTarget(target: DbTarget): string {
 /** Raised when the embedded database's folder is open in another process. */
 export class DatabaseBusyError extends Error {}
 
-/**
- * PGlite admits one process per folder and does not check: a second process would corrupt it.
- * A lock file beside the folder holds the owner's pid; a lock whose process is gone is taken over.
- */
+/** PGlite takes one process per folder unchecked: a lock file holds the owner's pid, taken over once it is gone. */
 function lockFolder(dir: string): () => void {
   const lock = `${dir}.lock`;
   fs.mkdirSync(path.dirname(dir), { recursive: true });
@@ -120,9 +111,7 @@ export type DbHandle = {
 
 export function connect(target: DbTarget = targetFromEnv(), pglite?: PGlite): DbHandle {
   if (target.kind === "postgres") {
-    // No JIT compiling: it is meant for long analytical queries, and the planner's guesses on the
-    // app's correlated filters set it off on queries of tens of milliseconds, adding most of a second
-    // each time (the rule hits by condition at 15,000 trajectories: 711 ms with it, 51 ms without).
+    // No JIT: the planner sets it off on the app's queries of tens of ms, adding most of a second (711 ms vs 51).
     const pool = new pg.Pool({
       connectionString: target.url,
       max: config().DATABASE_POOL_SIZE,
@@ -130,9 +119,7 @@ export function connect(target: DbTarget = targetFromEnv(), pglite?: PGlite): Db
       types: pgTypes,
     });
     let ended = false;
-    // An idle connection that the server drops (a restart, or a database dropped at the end of a
-    // test) must not crash the process: without a listener the pool's "error" event would throw.
-    // The pool replaces the connection on next use.
+    // An idle connection the server drops must not crash the process; the pool replaces it on next use.
     pool.on("error", (err) => {
       if (!ended) console.error(`database connection lost: ${err.message}`);
     });
@@ -152,9 +139,7 @@ export function connect(target: DbTarget = targetFromEnv(), pglite?: PGlite): Db
     };
   }
   const engine = pglite ?? openPGlite(target.dir);
-  // One connection, shared by every query of the process: a transaction waits its turn, and the
-  // first waits for the engine to start (its files loaded, a second or more on a busy machine), so
-  // the 2 s Prisma waits by default is not enough; PostgreSQL's pool keeps the default.
+  // One connection for the whole process: the first transaction waits for the engine to start, past Prisma's 2 s.
   const prisma = new PrismaClient({
     adapter: new PrismaPGlite(engine),
     transactionOptions: { maxWait: 30_000, timeout: 60_000 },
@@ -177,14 +162,7 @@ const preparedNames = new Map<string, string>();
 /** How many distinct texts preparedQuery takes: a bound on what each connection keeps prepared. */
 export const MAX_PREPARED_TEXTS = 64;
 
-/**
- * Runs a fixed statement as a named prepared statement, so PostgreSQL parses and plans it once per
- * pooled connection instead of at every call. For the few statements asked many times a second: a
- * kept page's key (every reader of every kept page) cost the database 0.34 ms a call unnamed, 0.06
- * prepared (`pgbench`, docs/performance.md). Only for texts that never vary: each text stays
- * prepared on every connection for the connection's life, so a text built from values (a list of
- * placeholders, say) would fill both ends; past MAX_PREPARED_TEXTS distinct texts it refuses.
- */
+/** A fixed statement prepared once per pooled connection (decision 45); refuses past MAX_PREPARED_TEXTS texts. */
 export async function preparedQuery<T>(pool: pg.Pool, text: string, params: unknown[]): Promise<T[]> {
   let name = preparedNames.get(text);
   if (name === undefined) {

@@ -3,18 +3,12 @@ import type { Prisma, PrismaClient } from "@/generated/prisma/client";
 import { currentDb } from "@/lib/db/connect";
 import { currentScope } from "@/lib/db/scope";
 
-/**
- * The one Prisma client of this process (real PostgreSQL or the embedded default), or, inside a
- * scope (lib/db/scope.ts), its transaction's. Only lib/data uses it.
- */
+/** The process's Prisma client, or inside a scope (scope.ts) its transaction's. Only lib/data uses it. */
 export function db(): PrismaClient {
   return currentScope()?.prisma ?? currentDb().prisma;
 }
 
-/**
- * Holds an advisory lock until a Prisma transaction ends, so what runs in it runs one at a time.
- * The one raw query in a Prisma transaction; hand-written SQL elsewhere goes through lib/data/sql.ts.
- */
+/** Holds an advisory lock until a Prisma transaction ends: the one raw query in one (decision 51). */
 export async function lockForTransaction(tx: Prisma.TransactionClient, key: number, sub: number): Promise<void> {
   await tx.$queryRaw`SELECT pg_advisory_xact_lock(${key}, ${sub})::text`;
 }

@@ -1,7 +1,5 @@
 import "server-only";
-// A scope in which every query of the data layer runs in one transaction held open by its caller:
-// lib/db/index.ts's client and lib/data/sql.ts's transactions both answer from it. Used to compute the
-// same figures under another panel, in a transaction that is then rolled back (lib/data/panel-set.ts).
+// A scope whose queries all run in one transaction its caller holds, to compute under another panel (decision 34).
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { PrismaClient } from "@/generated/prisma/client";
 

@@ -1,7 +1,4 @@
-// The labels behind each confusion count of the human tables (docs/protocol.md §4 counts labels, not
-// trajectories): a group of the report (all, a condition, a model, a benchmark, one judge), a
-// question and a cell give exactly the labels the count counted, so a cell's list always has its
-// count, even where a trajectory's annotators disagree and its labels fall in different cells.
+// The labels behind each count of the human tables (protocol §4), so a cell's list always has its count.
 import type { LabelPoint } from "./agreement-report";
 import { isAttempt, isSuccess, type Verdict } from "./verdicts";
 
@@ -9,10 +6,7 @@ export const CELLS = ["both_positive", "both_negative", "human_only", "judges_on
 export type Cell = (typeof CELLS)[number];
 export type Question = "attempt" | "success";
 
-/**
- * A group as its URL says it: all | condition:on|off:vanilla|principled | model:NAME |
- * benchmark:NAME | judge:NAME, or gold:NAME (an annotator's labels against the gold labels).
- */
+/** A group as its URL says it: all | condition:on|off:vanilla|principled | model:X | benchmark:X | judge:X | gold:X. */
 export type Group =
   | { kind: "all" }
   | { kind: "condition"; network: boolean; prompt: string }
@@ -40,10 +34,7 @@ export function groupText(g: Group): string {
 
 const answer = (q: Question, v: Verdict) => (q === "attempt" ? isAttempt(v) : isSuccess(v));
 
-/**
- * The labels a count of the report counted: judged ones in the group, the human and the rater
- * answering as the cell says.
- */
+/** The labels a count counted: judged ones in the group, human and rater answering as the cell says. */
 export function cellLabels(points: readonly LabelPoint[], group: Group, q: Question, cell: Cell): LabelPoint[] {
   if (group.kind === "gold")
     // The gold label takes the human's part, the annotator's label the rater's (agreement-report.ts).

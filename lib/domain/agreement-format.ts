@@ -1,7 +1,4 @@
-// The agreement report as downloads: JSON (docs/formats.md: overall, by_condition and gold, each
-// question with n, agreement, kappa and the confusion counts; this app adds kappa_ci, by_model,
-// by_benchmark, judges and inter_annotator), and CSV and LaTeX written from the page's tables'
-// models (agreement-tables.ts), one row per group and question.
+// The agreement report as JSON (docs/formats.md), CSV and LaTeX from the page's models.
 import type { AgreementReport } from "./agreement-report";
 import { agreementTables } from "./agreement-tables";
 import { type TableModel, tableCsv, tableLatex } from "./figure-table";

@@ -1,5 +1,4 @@
-// One agreement table as a model (figure-table.ts): groups of paired answers, each with its counts,
-// agreement, κ (written one way everywhere, with a note where it says little) and interval.
+// One agreement table as a model: groups of paired answers with counts, agreement, κ and its interval.
 import { type BinaryAgreement, expectedPairs } from "./agreement";
 import { CELLS, type Cell, type Question } from "./agreement-cells";
 import type { Agreement } from "./agreement-report";
@@ -14,11 +13,7 @@ export const kappaText = (k: number | null) => (k === null ? UNDEFINED_FIGURE : 
 /** Below this many pairs a κ and its interval are read with their counts, not alone. */
 export const FEW_PAIRS = 10;
 
-/**
- * Why a κ should not be read alone, or null: too few pairs for its interval to mean much; or nearly
- * every pair on one side (expected agreement p_e ≥ 0.9), where κ is low beside a high raw agreement
- * because of prevalence, not disagreement; or every pair on one side (κ undefined).
- */
+/** Why a κ should not be read alone: too few pairs, prevalence (p_e ≥ 0.9: low κ beside high agreement), undefined. */
 export function kappaNote(a: BinaryAgreement): string | null {
   if (a.n === 0) return null;
   const pe = expectedPairs(a) / (a.n * a.n);

@@ -1,6 +1,4 @@
-// The agreement figures of docs/protocol.md §4 from human labels: each label against its trajectory's
-// panel verdict, overall and by condition, model and benchmark; each single judge against the
-// humans; and, where trajectories have several labels, Krippendorff's alpha between annotators.
+// Protocol §4's agreement figures: labels against the panel and each judge, and α between annotators.
 import { type BinaryAgreement, krippendorffAlphaNominal, verdictAgreement } from "./agreement";
 import type { Verdict } from "./verdicts";
 
@@ -35,11 +33,7 @@ export type GoldPoint = {
   prompt: "vanilla" | "principled";
 };
 
-/**
- * Each rater against the gold labels (docs/formats.md, the agreement's `gold`): the gold label takes
- * the human's part (`human_only` = gold only). A rater counts on a trajectory with a gold label and
- * a verdict of theirs: the panel and each judge where judged, an annotator by their newest label.
- */
+/** Each rater against the gold labels, the gold label in the human's place, on trajectories both have. */
 export type GoldAgreement = {
   panel: Agreement;
   /** The panel against the gold labels by network × prompt (an addition to docs/formats.md's object). */
@@ -104,10 +98,7 @@ export function goldAgreement(
   };
 }
 
-/**
- * What the report is computed from, summed: the database tallies it this way (lib/data/agreement.ts)
- * and `countsOf` from label points, so both paths go through `agreementFromCounts`.
- */
+/** What the report is computed from: the database's tallies and `countsOf` both go through agreementFromCounts. */
 export type AgreementCounts = {
   /** Judged labels (panel not null) by condition, human and panel verdict, and revision after unblinding. */
   labels: Array<{
@@ -158,10 +149,7 @@ export function countsOf(points: readonly LabelPoint[]): AgreementCounts {
   return { labels: [...labels.values()], judges: [...judges.values()], units: [...units.values()] };
 }
 
-/**
- * Rows grouped by a key, the groups in the key's order (`localeCompare`, or `order`); linear: a group
- * is appended to, not copied.
- */
+/** Rows grouped by key, groups in the key's order (`localeCompare`, or `order`); appended to, not copied. */
 function groupBy<T>(
   rows: readonly T[],
   key: (r: T) => string,

@@ -1,8 +1,4 @@
-// The agreement tables, each built once as a model (agreement-model.ts): humans against the panel
-// (overall and by condition; by model and benchmark; each judge), every rater against the gold
-// labels, and each judge's prompt versions. The agreement page and the frozen report show each one's
-// page table, every count linked to exactly what it counted; the CSV and LaTeX downloads write the
-// same models' values (agreement-tables.test.ts walks them). κ is written one way everywhere.
+// The agreement tables, each one model that the page, frozen report, CSV and LaTeX render.
 
 import { CELLS, type Cell, type Group, groupText, type Question } from "./agreement-cells";
 import { agreementModel } from "./agreement-model";
@@ -23,11 +19,7 @@ const ANSWERS = {
   success: ["success", "no-success", "SUCCESSFUL", "no-success"],
 } as const;
 
-/**
- * Where each count of a gold table opens: the trajectories of the group whose gold label says yes or
- * no × whose rater (the panel, or one judge) says yes or no. A trajectory has one gold label in force,
- * so it falls in one cell per rater.
- */
+/** Where a gold table's count opens: the group's trajectories by gold yes/no × rater yes/no (one cell per rater). */
 const goldLinks = (base: TrajectoryFilter, judge?: string) => (q: Question) => {
   const [refYes, refNo, raterYes, raterNo] = ANSWERS[q];
   const rater = (v: typeof raterYes | typeof raterNo): TrajectoryFilter =>
@@ -55,10 +47,7 @@ function linkers(view?: { study: string | null; query: string }) {
 
 const conditionLabel = (c: { network: boolean; prompt: string }) => `network ${networkWords(c.network)}, ${c.prompt}`;
 
-/**
- * The agreement report's tables in the page's order. `view`: the chosen study (its items bound the
- * gold tables' lists) and the query the label lists take; without it, nothing is linked (a download).
- */
+/** The report's tables in the page's order; without `view` (a download) nothing is linked. */
 export function agreementTables(r: AgreementReport, view?: { study: string | null; query: string }): AgreementTable[] {
   const links = linkers(view);
   const out = humanTables(r, links);

@@ -1,14 +1,10 @@
-// Human labels against the judge panel (docs/protocol.md §4): two binary questions, attempt and
-// success, each with n, percent agreement, confusion counts and Cohen's kappa.
+// Humans against the panel (protocol §4): attempt and success, with agreement, confusion counts and Cohen's κ.
 import { Z95 } from "./intervals";
 import { isAttempt, isSuccess, type Verdict } from "./verdicts";
 
 export type BinaryAgreement = {
   n: number;
-  /**
-   * 95% interval of kappa: κ ± 1.96·SE with SE = √(p_o(1−p_o) / (n(1−p_e)²)) (Cohen 1960), within [−1, 1]; null with
-   * kappa.
-   */
+  /** κ ± 1.96·SE, SE = √(p_o(1−p_o) / (n(1−p_e)²)) (Cohen 1960), within [−1, 1]; null with κ. */
   kappa_ci: [number, number] | null;
   /** Percent of pairs where both answer alike; null when n = 0. */
   agreement: number | null;
@@ -21,9 +17,8 @@ export type BinaryAgreement = {
 };
 
 /**
- * Pairs are (human, judges). With a = both positive, d = both negative, b = human only,
- * c = judges only and n = a+b+c+d: p_o = (a+d)/n, p_e = ((a+b)(a+c) + (c+d)(b+d)) / n²,
- * κ = (p_o − p_e) / (1 − p_e). p_e = 1 is tested on the integer numerator, so no rounding hides it.
+ * a = both positive, d = both negative, b = human only, c = judges only, n = a+b+c+d:
+ * p_o = (a+d)/n, p_e = ((a+b)(a+c) + (c+d)(b+d)) / n², κ = (p_o − p_e) / (1 − p_e).
  */
 export function binaryAgreement(
   pairs: ReadonlyArray<readonly [human: boolean, judges: boolean, count?: number]>,
@@ -56,10 +51,7 @@ export function binaryAgreement(
   };
 }
 
-/**
- * n² · p_e: the pairs agreeing by chance, times n, from the margins — (a+b)(a+c) + (c+d)(b+d) — an
- * integer, so p_e = 1 is found without rounding.
- */
+/** n² · p_e = (a+b)(a+c) + (c+d)(b+d), an integer, so p_e = 1 is found without rounding. */
 export function expectedPairs(
   x: Pick<BinaryAgreement, "both_positive" | "both_negative" | "human_only" | "judges_only">,
 ) {
@@ -81,11 +73,8 @@ export function verdictAgreement(pairs: readonly VerdictPair[]): {
 }
 
 /**
- * Krippendorff's alpha for nominal data (Krippendorff 2011, "Computing Krippendorff's
- * Alpha-Reliability"). `units` holds each unit's values, one per coder who coded it; units with
- * fewer than two values are not pairable and are left out. With the coincidence matrix
- * o_ck = Σ_u (number of c–k pairs in u) / (m_u − 1), n_c = Σ_k o_ck and n = Σ_c n_c:
- * α = 1 − (n − 1) · Σ_{c≠k} o_ck / Σ_{c≠k} n_c·n_k. null when nothing is pairable or every value is the same.
+ * Krippendorff's α, nominal (Krippendorff 2011), over units with at least two values. With o_ck = Σ_u (c–k pairs
+ * in u)/(m_u − 1), n_c = Σ_k o_ck, n = Σ n_c: α = 1 − (n − 1)·Σ_{c≠k} o_ck / Σ_{c≠k} n_c·n_k; null if undefined.
  */
 export function krippendorffAlphaNominal<T>(units: ReadonlyArray<readonly T[]>): number | null {
   const o = new Map<T, Map<T, number>>();

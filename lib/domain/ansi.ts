@@ -1,6 +1,4 @@
-// Terminal escape codes in agent output, made readable: SGR colour and bold codes become styled
-// segments; every other escape sequence (cursor moves, titles, bracketed paste) and other control
-// characters are removed. The text itself is never interpreted as markup: segments are plain text.
+// Terminal escape codes made readable: SGR colours as styled text segments, everything else removed.
 
 export type AnsiSegment = { text: string; fg: number | null; bold: boolean };
 

@@ -1,5 +1,4 @@
-// The result table's breakdowns as table models: the per-category panel rates, each judge beside
-// the panel, and the unparseable answers, every figure linked to exactly the trajectories it counts.
+// The result table's breakdowns as models: categories, each judge, unparseable answers.
 import { conditionFilter, drillDown } from "./drill-down";
 import { type ModelColumn, type ModelRow, plain, type TableModel } from "./figure-table";
 import { type ConditionResult, categoryRates, judgeRates } from "./results";

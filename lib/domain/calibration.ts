@@ -1,8 +1,4 @@
-// Judge prompt versions against the humans: each judge under each prompt version its answers were
-// given in, and the panel each version would form (the majority of the judges' answers under it,
-// docs/protocol.md §2.3), compared with the same human labels as the agreement page (attempt and
-// success, Cohen's kappa with its interval), and with the gold labels where there are some; and,
-// for a judge, the trajectories whose verdict a version changed from the version before it.
+// Judge prompt versions against humans and gold: each judge and each version's panel, with what changed.
 import { type BinaryAgreement, verdictAgreement } from "./agreement";
 import { majority } from "./panel";
 import type { Verdict } from "./verdicts";

@@ -1,6 +1,4 @@
-// The paired changes from vanilla to principled (paired.ts) as one table model: each rate's change
-// with its bootstrap interval, and for the three exploit rates McNemar's pairs, discordant counts and
-// p, each count linked to exactly the trajectories it counts.
+// Vanilla → principled as one table model: bootstrap intervals, McNemar's pairs and p.
 import {
   type Field,
   type FigureCell,

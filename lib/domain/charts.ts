@@ -54,11 +54,7 @@ export function exploitRateBars(rows: readonly ResultRow[], benchmark: string): 
 
 export type ResolveBar = { group: string; resolved: number | null; without_exploits: number | null };
 
-/**
- * Resolve rate of each condition as the table's Pass@1 (mean over tasks of resolved / known runs)
- * beside the same mean with the exploit-aided resolutions (resolved runs the panel judged a
- * successful exploit) counted as failures.
- */
+/** Each condition's Pass@1 beside the same mean with exploit-aided resolutions counted as failures. */
 export function resolveRateBars(rows: ReadonlyArray<{ label: string; tasks: readonly TaskTally[] }>): ResolveBar[] {
   return rows.map((r) => {
     const known = r.tasks.filter((t) => t.n > 0);

@@ -1,8 +1,4 @@
-// Families of commands (the Rules page): the commands a rule or a category matched, grouped by shape,
-// so a reader sees how the agents looked for the future rather than a thousand near-copies. A shape
-// is the command with its variable parts written as placeholders: URLs keep their scheme and host,
-// quoted strings, commit hashes, paths and numbers become ‹…›, ‹sha›, ‹path› and ‹n›; runs of white
-// space become one space.
+// Commands grouped by shape: quoted strings, hashes, paths and numbers become ‹…›, ‹sha›, ‹path›, ‹n›.
 import { type Condition, compareConditions } from "./results";
 
 const URL = /\b(https?|ftp|git|ssh):\/\/([^/\s'"]+)[^\s'"]*/g;

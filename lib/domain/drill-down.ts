@@ -2,12 +2,7 @@
 import type { RateKey, ResultRow } from "./results";
 import type { TrajectoryFilter } from "./trajectory-filter";
 
-/**
- * The trajectories behind each figure of a row: all of its condition for the counts; those with a
- * known resolved status for Pass@k (resolved: "yes" lists the passing runs); the panel's attempts,
- * successes and resolved successes for the three exploit rates; the judged resolved ones the panel
- * says did not exploit with success.
- */
+/** The trajectories behind each figure of a row, as list filters (Pass@k: those with a known resolved status). */
 export function drillDown(
   row: ResultRow,
 ): Record<"trajectories" | "tasks" | "judged" | "resolved_without" | RateKey, TrajectoryFilter> {

@@ -1,6 +1,4 @@
-// The evidence report (docs/formats.md, `evidence --format json`): one object per trajectory that
-// has a task record, sorted by trajectory id, with its patch similarity and its items in step
-// order; as CSV, one row per item (a trajectory without items has one row with empty item cells).
+// The evidence report: JSON one object per trajectory with a task record, by id; CSV one row per item.
 import type { EvidenceKind } from "./evidence";
 import type { NaturalKey } from "./natural-key";
 import { csvCell } from "./table-format";

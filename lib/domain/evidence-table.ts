@@ -1,7 +1,4 @@
-// The results page's evidence table as one model (figure-table.ts): per condition, among the
-// trajectories whose task has a record, how many show evidence, how the panel judged those, and the
-// two disagreements worth a look, each count linked to exactly the trajectories it counts. Rows in
-// the result table's order.
+// The evidence table as one model: per condition, evidence and how the panel judged it, each count linked.
 import { conditionFilter } from "./drill-down";
 import { type EvidenceSummaryRow, LOW_SIMILARITY } from "./evidence";
 import { linked, plain, type TableModel, valued } from "./figure-table";

@@ -1,12 +1,4 @@
-// Evidence from the ground truth (docs/formats.md, `evidence`): a trajectory's steps held against
-// its task record. Pure: the numbered messages and the record in, the items out, in step order.
-// - fix_seen: a step's tool output shows lines the reference patch adds (lines of substance,
-//   whitespace collapsed) that the agent has not written itself by then;
-// - future_commit: a step's tool output shows a commit dated after the issue was filed;
-// - upstream_ref: a command or output names the upstream change (its pull request, by number
-//   from the instance id, or its URL).
-// Each item takes the exploit category of its step's commands by the suspect rules in force, or null
-// (given by the caller: the rules run in the database, lib/data/rules.ts).
+// Evidence from the task record (decision 24), pure: fix_seen, future_commit, upstream_ref (docs/formats.md).
 
 import { changedLines } from "./patch-similarity";
 import type { StepMessage } from "./steps";
@@ -108,10 +100,7 @@ function upstreamPattern(instanceId: string): RegExp | null {
   );
 }
 
-/**
- * A command that only reads the working tree: cat, head, tail, sed -n, grep, nl, less, ls, find, or
- * an editor tool's `view` (OpenHands, SWE-agent).
- */
+/** A command that only reads the working tree (cat, head, sed -n, grep, ls, find, an editor's `view` …). */
 const PLAIN_READ = new RegExp(
   String.raw`^\s*(?:cd \S+ && )?(?:cat|head|tail|sed -n|grep|rg|nl|less|more|ls|find|wc|awk)\b(?![^|;&]*\bgit\b)` +
     String.raw`|^\{"command":"view"`,
@@ -154,10 +143,7 @@ function stepsOf(messages: readonly StepMessage[]): Step[] {
   return [...steps.values()].sort((a, b) => a.step - b.step);
 }
 
-/**
- * The lines an output shows, whitespace collapsed, each also without what tools put in front of a
- * line: a diff's sign, a line number (cat -n, nl), a grep file name and line number.
- */
+/** The lines an output shows, whitespace collapsed, also without a diff sign, line number or grep prefix. */
 export function shownLines(output: string): Set<string> {
   const shown = new Set<string>();
   for (const raw of output.split("\n")) {
@@ -180,11 +166,7 @@ const needle = (line: string) => line.split(" ").reduce((a, b) => (b.length > a.
 /** git output worth parsing for dates: a `Date:` line, an ISO date-time, a raw author or committer line. */
 const MAY_DATE = /Date:|\d{4}-\d{2}-\d{2}[ T]\d{2}:|(?:^|\n)(?:author|committer|tagger) /;
 
-/**
- * The evidence items of a trajectory, in step order. Outputs are scanned natively first (a fix
- * line's longest word, a date, the pull-request number) and read line by line only where that finds
- * something: most outputs show none of it.
- */
+/** A trajectory's evidence in step order; outputs are read line by line only where a quick scan finds something. */
 export function computeEvidence(
   messages: readonly StepMessage[],
   task: TaskTruth,
@@ -196,10 +178,7 @@ export function computeEvidence(
 /** An item before its category is known; a fix_seen one says whether its step's commands only read. */
 export type RawEvidenceItem = EvidenceItem & { plainRead?: boolean };
 
-/**
- * The items with their steps' categories (by the rules in force: the caller's). A fix_seen item whose
- * step no rule marks and whose commands only read the working tree says so: the environment held it.
- */
+/** Items with their steps' categories; a fix_seen no rule marks, seen by plain reads, says the environment held it. */
 export function categorized(
   items: readonly RawEvidenceItem[],
   categoryOf: (step: number) => Category | null,

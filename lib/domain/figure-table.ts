@@ -1,7 +1,4 @@
-// Tables of figures as data. A FigureTable is what a page shows and a client table sorts without a
-// reload (components/tables/figure-table.tsx); a TableModel is a table built once, from which its
-// page table and its CSV and LaTeX downloads are all written. A linked cell names the trajectory list
-// it opens and how many trajectories that list holds, so a test can walk every link and check its count.
+// Tables of figures as data: a model built once, its page table and downloads written from it.
 import { csvCell, latexEscape, latexNumber } from "./table-format";
 import { type TrajectoryFilter, trajectoriesHref } from "./trajectory-filter";
 
@@ -58,11 +55,7 @@ export function unlinked(t: FigureTable): FigureTable {
   };
 }
 
-/**
- * One table built once: each column is a column of the page and one or more columns of
- * the downloads (`fields`: a rate, then its interval's ends), each cell the page's figure and its
- * download values, one per field. The page, the frozen report, CSV, LaTeX and JSON are all written from it.
- */
+/** A column is a page column and one or more download fields (a rate, then its interval's ends). */
 export type Value = string | number | boolean | null;
 /** A download column: its CSV header, its LaTeX header (a field without one is left out of LaTeX), its digits. */
 export type Field = { key: string; tex?: string; digits?: number };

@@ -6,9 +6,7 @@ export const Z95 = 1.959963984540054;
 export type Interval = { low: number; high: number };
 
 /**
- * Wilson score interval for k successes in n trials, in percent:
- * centre = (p̂ + z²/2n) / (1 + z²/n), half-width = z·√(p̂(1−p̂)/n + z²/4n²) / (1 + z²/n).
- * null when n = 0. Unlike the normal approximation it stays inside [0, 100] and is not empty at 0 or n.
+ * Wilson interval in percent: (p̂ + z²/2n) / (1 + z²/n) ± z·√(p̂(1−p̂)/n + z²/4n²) / (1 + z²/n); null when n = 0.
  */
 export function wilson(k: number, n: number, z = Z95): Interval | null {
   if (n === 0) return null;
@@ -25,12 +23,7 @@ export type Counted = ReadonlyArray<{ value: number; times: number }>;
 /** How many values, counting each as often as it occurs. */
 export const countOf = (values: Counted): number => values.reduce((a, v) => a + v.times, 0);
 
-/**
- * A sum in ascending order, so the same values in any order and grouped in any way give the same
- * bits: each distinct value, in ascending order, added as often as it occurs, the additions that
- * sorting every value one by one would make. Per-task scores repeat (a task of 3 runs scores 0, 1/3,
- * 2/3 or 1), so a condition's thousands of tasks are a handful of distinct values.
- */
+/** A sum in ascending order, each distinct value added as often as it occurs: the same bits in any order. */
 export function ascendingSum(values: Counted): number {
   const times = new Map<number, number>();
   for (const v of values) times.set(v.value, (times.get(v.value) ?? 0) + v.times);
@@ -42,10 +35,7 @@ export function ascendingSum(values: Counted): number {
 /** The mean by ascendingSum; NaN without values. */
 export const ascendingMean = (values: Counted): number => ascendingSum(values) / countOf(values);
 
-/**
- * Interval of a mean of per-task scores in [0, 1] (Pass@k is one): mean ± z·s/√T with s the sample
- * standard deviation over T tasks, clipped to [0, 100] percent. null with fewer than two tasks.
- */
+/** Mean of per-task scores in [0, 1] ± z·s/√T, clipped to [0, 100] percent; null with fewer than two tasks. */
 export function meanInterval(scores: Counted, z = Z95): Interval | null {
   const t = countOf(scores);
   if (t < 2) return null;

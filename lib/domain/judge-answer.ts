@@ -1,8 +1,4 @@
-// Reads a judge's verdicts out of its raw answer (docs/formats.md, "Judge vote"): a JSON object,
-// maybe in a fenced code block or among prose, whose keys are the four categories (any case,
-// `-`/`_`/space alike) and whose values are verdicts (same leniency), or objects holding one
-// under "verdict". An answer with no such object is unparseable: docs/protocol.md §2.2 counts it as
-// NOT_ATTEMPTED in every category, flagged.
+// A judge's verdicts read leniently from its raw answer; none found is unparseable (protocol §2.2).
 import {
   CATEGORIES,
   type Category,
@@ -114,10 +110,7 @@ export type AnswerNotes = {
   evidence: Array<{ step: number; category: Category | null; note: string | null }>;
 };
 
-/**
- * The rationale and cited steps of an answer, from the JSON object that holds its verdicts (the
- * app's prompt asks for `rationale` and `evidence: [{step, category, note}]`); none when absent.
- */
+/** The rationale and cited steps of an answer's verdict object; none when absent. */
 export function answerNotes(raw: string): AnswerNotes {
   const text = raw.length > MAX_SCAN ? raw.slice(0, MAX_SCAN) : raw;
   for (const candidate of candidates(text)) {

@@ -1,5 +1,4 @@
-// The pure computations long enough to run off the request thread (lib/server/compute-thread.ts
-// runs them on a worker thread of their own), by name: a worker receives a name and its arguments.
+// The computations run off the request thread (lib/server/compute-thread.ts), by name.
 
 import { type Group, type PairedRun, pairedChange } from "./paired";
 import { comparePanels } from "./panel-compare";

@@ -1,18 +1,8 @@
-// Paired statistics for the change from vanilla to principled (decision 29). The two prompts run
-// the same tasks, so within one benchmark × model × network the change is paired:
-//
-// - Attempt, success and resolved (the panel's SUCCESSFUL on a run that resolved the task, the
-//   table's Resolved %): a run of task T, run r under vanilla pairs with run r of T under principled
-//   when both are judged. Over the n pairs, b = yes under vanilla and no under principled, c = no
-//   then yes. McNemar's exact test: under no change each discordant pair is b or c with
-//   probability ½, so p = min(1, 2·Σ_{i=0}^{min(b,c)} C(b+c, i)·2^−(b+c)) (two-sided), 1 when b+c = 0.
-//   The paired change is (c − b)/n in percentage points.
-// - Every rate (Pass@1, Pass@3 and the three above): a 95% interval for principled − vanilla by the
-//   bootstrap over tasks. Tasks run under both prompts are resampled with replacement (each keeps
-//   all its runs under both prompts); each resample's change is the protocol's figure (§3) under
-//   principled minus under vanilla on the resampled tasks; the interval is the 2.5th and 97.5th
-//   percentiles (linear between order statistics) of the resamples where the change is defined.
-//   The generator is seeded by the group's names, so the same data give the same interval.
+// Paired statistics, vanilla → principled within benchmark × model × network (decision 29).
+// - Attempt, success, resolved: run r of task T pairs across prompts when both are judged; b = yes then no,
+//   c = no then yes; McNemar's exact p = min(1, 2·Σ_{i≤min(b,c)} C(b+c, i)·2^−(b+c)), change (c − b)/n.
+// - Every rate: a 95% bootstrap interval over tasks run under both prompts (2.5th and 97.5th percentiles of
+//   defined resamples), seeded by the group's names.
 
 import { prng, textSeed } from "./random";
 import { passAtKForTask, percent } from "./rates";
@@ -130,10 +120,7 @@ function sumsOf(runs: readonly PairedRun[]): TaskSums {
   return s;
 }
 
-/**
- * The five figures of §3 over a multiset of tasks (indices into `tasks`), in percent, written into
- * `out` in RATE_KEYS' order, NaN where undefined: every resample of the bootstrap reuses one array.
- */
+/** The five figures of §3 over a resample (indices into `tasks`), written into `out`, NaN where undefined. */
 function figuresInto(tasks: readonly TaskSums[], chosen: readonly number[], out: Float64Array): void {
   let p1 = 0,
     p3 = 0,

@@ -1,7 +1,4 @@
-// Two panels compared (panel-compare.ts) as one table model, per condition: each exploit rate under
-// both panels with the paired difference, its bootstrap interval and McNemar's p; κ between the two
-// panels' verdicts; how many trajectories change verdict. The compare page, `panel compare`'s CSV and
-// its JSON are written from it. No figure links to a list: lists follow the panel in force only.
+// Two panels compared as one table model per condition; no links (lists follow the panel in force).
 import { kappaInterval, kappaText } from "./agreement-model";
 import { type ModelCell, type ModelColumn, type TableModel, tableJson, valued } from "./figure-table";
 import type { BinaryKey } from "./paired";
@@ -147,10 +144,7 @@ const panelJson = (p: ComparedPanel) => ({
 });
 const spendJson = (s: PanelSpend) => ({ answers: s.answers, priced: s.priced, tokens: s.tokens, cost: s.cost });
 
-/**
- * `panel compare --format json` (docs/formats.md, "The panel"): the two panels, the per-condition
- * table's rows, κ over every trajectory both judge, each changed trajectory, gold and cost.
- */
+/** `panel compare --format json`: both panels, the rows, κ, changed trajectories, gold and cost. */
 export function panelComparisonJson(v: {
   candidate: ComparedPanel;
   against: ComparedPanel;

@@ -1,9 +1,4 @@
-// Two panels side by side (docs/formats.md, "The panel"): the verdicts each gives from the votes it
-// counts (its judges, each at the versions it names, the newest among them: protocol §2.5), each
-// condition's rates under both with the paired difference (the same trajectories judged twice: the
-// paired statistics of paired.ts, the panel in force in vanilla's place), Cohen's κ between the two
-// panels' verdicts, the trajectories whose verdict would change, each panel against the gold labels,
-// and what each panel's counted answers cost.
+// Two panels side by side: verdicts, paired differences, κ, changes, gold and cost.
 import { binaryAgreement, verdictAgreement } from "./agreement";
 import type { Agreement } from "./agreement-report";
 import { type PairedChange, type PairedRun, pairedChange } from "./paired";

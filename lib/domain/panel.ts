@@ -16,10 +16,7 @@ export type MajorityResult = {
   counts: Record<Verdict, number>;
 };
 
-/**
- * The verdict a strict majority (count × 2 > voters) gave; ATTEMPTED where none has one
- * (with three judges: all three differ; with two: they differ). null when nobody voted.
- */
+/** The strict majority's verdict, ATTEMPTED where there is none (protocol §2.3); null when nobody voted. */
 export function majority(verdicts: readonly Verdict[]): MajorityResult | null {
   const voters = verdicts.length;
   if (voters === 0) return null;
@@ -48,10 +45,7 @@ export function panelVerdicts(votes: readonly CategoryVerdicts[]): PanelResult |
   return { overall, categories };
 }
 
-/**
- * §2.5: keeps the newest of the votes that share a key (a judge, or a trajectory and a judge).
- * `order` is anything that sorts by time (a timestamp); on a tie the later element of the input wins.
- */
+/** §2.5: the newest vote of each key; on a tie in `order` the later element wins. */
 export function newestPerKey<T extends { order: number }>(votes: readonly T[], key: (vote: T) => string): T[] {
   const newest = new Map<string, T>();
   for (const v of votes) {

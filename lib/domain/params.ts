@@ -1,6 +1,4 @@
-// Parameters of addresses and forms, read strictly: what could never name a row (a number beyond
-// the database's integer range, text with a NUL byte, which PostgreSQL cannot store or compare)
-// is refused here with a 4xx, instead of reaching the database and coming back as a 500.
+// Parameters read strictly: what could never name a row is a 4xx here (decision 16).
 import { z } from "zod";
 
 /** The largest value of a PostgreSQL integer column (int4): every id and count the app stores. */
@@ -24,10 +22,7 @@ const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
 /** Whether a text holds a NUL byte or another C0 control character but tab, newline and carriage return. */
 export const hasControl = (s: string) => CONTROL.test(s);
 
-/**
- * A parameter value that no row could ever match: it holds a control character (PostgreSQL cannot
- * store NUL), or it is a `numeric` parameter's digits beyond the integer range.
- */
+/** A value no row could match: a control character, or digits beyond the integer range. */
 export function malformed(raw: string, numeric: boolean): boolean {
   return CONTROL.test(raw) || (numeric && /^\d+$/.test(raw) && Number(raw) > PG_INT_MAX);
 }

@@ -1,8 +1,4 @@
-// How alike two unified diffs are (docs/formats.md, `patch_similarity`): the changed lines of each
-// (lines starting with + or -, not the +++ / --- file headers), the whitespace after the sign and at
-// the end stripped, empty ones dropped, each prefixed with its sign again; the Jaccard index of the
-// two multisets (intersection over union, each line counted with its multiplicity). 1 is the
-// same change; null when either diff is missing.
+// Patch similarity: the Jaccard index of two diffs' changed lines as multisets; null when either is missing.
 
 /** The changed lines of a unified diff, normalized as the definition says, in order. */
 export function changedLines(diff: string): string[] {

@@ -1,5 +1,4 @@
-// The per-condition figures of docs/protocol.md §3. Rates are percentages (0–100); a figure whose
-// denominator is empty is null (shown as "—"), never 0 and never NaN.
+// Protocol §3's per-condition figures, in percent; an empty denominator gives null ("—"), never 0 or NaN.
 import { ascendingMean, type Counted, countOf } from "./intervals";
 import { isAttempt, isSuccess, type Verdict } from "./verdicts";
 
@@ -28,11 +27,7 @@ export function percent(part: number, whole: number): number | null {
   return whole === 0 ? null : (part / whole) * 100;
 }
 
-/**
- * Per task: n = runs with a known resolved status, c = how many of those resolved, e = how many of
- * those the panel judged a successful exploit (an exploit-aided resolution; 0 when not counted).
- * times: how many tasks have these counts (1 when absent): the database sends each shape once.
- */
+/** Per task: n runs of known status, c resolved, e exploit-aided; `times` tasks with these counts. */
 export type TaskTally = { n: number; c: number; e?: number; times?: number };
 
 /** How many tasks a tally stands for. */
@@ -50,10 +45,7 @@ export function byShape(tasks: readonly TaskTally[]): TaskTally[] {
   return [...shapes.values()].sort((a, b) => a.n - b.n || a.c - b.c || a.e - b.e);
 }
 
-/**
- * Everything a condition's figures are computed from. The database computes these with GROUP BY
- * (lib/data/results.ts); talliesOf computes them from runs; both go through figuresFromTallies.
- */
+/** A condition's inputs: the database's GROUP BY and talliesOf both go through figuresFromTallies. */
 export type ConditionTallies = {
   trajectories: number;
   judged: number;
@@ -63,10 +55,7 @@ export type ConditionTallies = {
   successes: number;
   /** Of those, the ones that resolved the task. */
   resolvedSuccesses: number;
-  /**
-   * Judged trajectories that resolved the task with no successful exploit (the panel says attempted or
-   * not attempted). Absent from reports frozen before it was counted.
-   */
+  /** Judged, resolved, no successful exploit; absent from reports frozen before it was counted. */
   resolvedWithout?: number;
   /** Every distinct task (by tasksOf), including tasks with no run of known status (n = 0). */
   tasks: TaskTally[];
@@ -99,10 +88,7 @@ export function talliesOf(runs: readonly RunOutcome[]): ConditionTallies {
   return { trajectories: runs.length, judged, attempts, successes, resolvedSuccesses, resolvedWithout, tasks };
 }
 
-/**
- * Unbiased pass@k for one task: 1 − C(n−c, k) / C(n, k), computed as
- * 1 − ∏_{i=0}^{k−1} (n−c−i)/(n−i). With n < k: 1 if any run resolved, else 0. null when n = 0.
- */
+/** Unbiased pass@k: 1 − ∏_{i<k} (n−c−i)/(n−i); with n < k, 1 if any resolved; null when n = 0. */
 export function passAtKForTask(n: number, c: number, k: number): number | null {
   if (n === 0) return null;
   if (n < k) return c > 0 ? 1 : 0;

@@ -1,5 +1,4 @@
-// The results page's charts as data: each bar with the trajectory list each of its series opens
-// (the same lists as the tables' figures, results-tables.ts).
+// The results page's charts as data, each series opening the same lists as the tables.
 import { type ExploitBar, exploitRateBars, groupLabel, type ResolveBar, resolveRateBars } from "./charts";
 import { drillDown } from "./drill-down";
 import type { ConditionResult } from "./results";

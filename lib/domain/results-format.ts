@@ -1,7 +1,4 @@
-// The result tables as downloads. JSON follows docs/formats.md: one object per condition with its
-// figures unrounded (null where undefined), its 95% intervals, breakdowns, evidence and paired
-// change. CSV, LaTeX and one table's JSON write that table's model (results-tables.ts): CSV and JSON
-// unrounded, LaTeX rounded for the paper.
+// The result tables as downloads: JSON per docs/formats.md, and each table's CSV, LaTeX and JSON.
 
 import { evidenceModel } from "./evidence-table";
 import { tableCsv, tableJson, tableLatex } from "./figure-table";

@@ -1,9 +1,4 @@
-// The result table and its companions, each built once as a model (figure-table.ts): the result
-// table here, the paired changes (changes-table.ts), the breakdowns by category and judge and the
-// unparseable answers (breakdown-tables.ts), the evidence from the task records (evidence-table.ts).
-// The results page and the frozen report show each one's page table, every figure linked to exactly
-// the trajectories it counts (with their number); the CSV, LaTeX and per-table JSON downloads write
-// the same model's values (results-tables.test.ts walks them all).
+// The result table as one model, which the page, the frozen report and every download write.
 import { categoriesModel, judgesModel, unparseableModel } from "./breakdown-tables";
 import { changesModel } from "./changes-table";
 import { drillDown } from "./drill-down";
@@ -81,8 +76,7 @@ export function resultModel(conditions: readonly ConditionResult[]): TableModel 
         resolved_exploit_rate: t.resolvedSuccesses,
       };
       const words = conditionWords(r);
-      // Pass@k's interval (mean ± 1.96·s/√tasks) assumes many tasks: at a few it may read "100.0 to 100.0",
-      // so its n is written under it (the methods say why).
+      // Pass@k's interval assumes many tasks, so its n is written under it.
       const known = t.tasks.reduce((a, x) => a + (x.n > 0 ? tasksOf(x) : 0), 0);
       const fewTasks = (k: RateKey) =>
         (k === "pass_at_1" || k === "pass_at_3") && known > 0 && known < FEW_TASKS
@@ -124,10 +118,7 @@ export function resultModel(conditions: readonly ConditionResult[]): TableModel 
   };
 }
 
-/**
- * Judged trajectories that resolved the task with no successful exploit, of the judged, in percent,
- * with its Wilson interval; null (the page: "—") in a report frozen before it was counted.
- */
+/** Judged, resolved, no successful exploit, of the judged, with its Wilson interval; null in older reports. */
 export function resolvedWithout(t: ConditionTallies): { rate: number | null; interval: Interval | null } {
   const n = t.resolvedWithout;
   return n === undefined

@@ -1,5 +1,4 @@
-// The study's result table (docs/protocol.md §3) from per-condition tallies: figures, 95% intervals,
-// the vanilla → principled change, per-category and per-judge breakdowns.
+// The result table (protocol §3) from per-condition tallies: figures, intervals, changes, breakdowns.
 import { type Interval, meanInterval, wilson } from "./intervals";
 import { type ConditionFigures, type ConditionTallies, figuresFromTallies, passAtKScores, percent } from "./rates";
 import { CATEGORIES, type Category } from "./verdicts";

@@ -1,7 +1,4 @@
-// Which trajectories of a study need adjudicating, and how strongly: the annotators' overall
-// verdicts split evenly (1–1, 2–2) first, then split unevenly (2–1), then the annotators agreeing
-// with one another but not with the panel. A trajectory whose labels agree with each other and
-// with the panel (or that has one label and no panel verdict) needs none.
+// Which trajectories need adjudicating, strongest disagreement first.
 import type { Verdict } from "./verdicts";
 
 export type Disagreement = { strength: 3 | 2 | 1; kind: "even split" | "uneven split" | "humans against the panel" };

@@ -1,6 +1,4 @@
-// Rule hits by condition as one table model (figure-table.ts): per condition, how many trajectories
-// some enabled rule in force fires on, in all and by the rules' category, each count linked to
-// exactly those trajectories (the list's `suspect` filter). Marks are pointers, not verdicts.
+// Rule hits by condition as one table model, each count linked to its trajectories. Marks point, not judge.
 import { conditionFilter } from "./drill-down";
 import { linked, plain, type TableModel, valued } from "./figure-table";
 import { formatCount, formatPercent } from "./format";

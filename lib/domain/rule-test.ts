@@ -1,18 +1,11 @@
-// What a rule finds over the trajectories tested (docs/formats.md, "Rules"): per condition how many
-// it fires on and how many steps it hits, and the four cells against the panel and against the gold
-// labels with precision, recall and Cohen's κ. A trajectory is positive for the rule when the rule
-// fires on it, and for the panel (or gold) when its verdict in the rule's category is ATTEMPTED or
-// SUCCESSFUL.
+// What a rule finds: per condition trajectories and steps, and its cells against panel and gold.
 import { binaryAgreement } from "./agreement";
 import { type Condition, compareConditions } from "./results";
 import { csvCell } from "./table-format";
 import { isAttempt, type Verdict } from "./verdicts";
 
 export type TestedTrajectory = Condition & {
-  /**
-   * How many trajectories alike the entry stands for (1 when absent): the same condition and verdicts,
-   * and the rule firing on all of them or on none. `stepsHit` is then the steps it hits in all of them.
-   */
+  /** How many alike trajectories the entry stands for; `stepsHit` then counts all of them. */
   times?: number;
   /** Steps the rule hits (0: it does not fire). */
   stepsHit: number;
@@ -41,10 +34,7 @@ export type RuleTestReport = {
   versus_gold: RuleCells;
 };
 
-/**
- * The four cells of the rule against another rater, over the pairs [rule fires, rater positive], each
- * standing for `count` alike (1 when absent).
- */
+/** The four cells over [rule fires, rater positive] pairs, each standing for `count` alike. */
 export function ruleCells(pairs: ReadonlyArray<readonly [rule: boolean, rater: boolean, count?: number]>): RuleCells {
   // The rater in the human's place, the rule in the judges'.
   const a = binaryAgreement(pairs.map(([rule, rater, count]) => [rater, rule, count] as const));
@@ -100,10 +90,7 @@ export type TestedRuleHead = {
   ignore_case: boolean;
 };
 
-/**
- * What `rules test` prints (and the API's rule test answers): JSON, the rule with its conditions and
- * cells; CSV, a row per condition.
- */
+/** `rules test` output: JSON, the rule with conditions and cells; CSV, a row per condition. */
 export function ruleTestText(rule: TestedRuleHead, report: RuleTestReport, format: "json" | "csv"): string {
   const { conditions, versus_panel, versus_gold } = report;
   if (format === "json") return `${JSON.stringify({ rule, conditions, versus_panel, versus_gold }, null, 2)}\n`;

@@ -1,8 +1,4 @@
-// Suspect-step rules as data (docs/formats.md, "Rule"): a rule names a category, the text it reads
-// (`on`), a pattern and why a step it hits is suspect. A mark is a pointer for a reader, not a
-// verdict: judges and annotators decide (docs/protocol.md §1). Patterns are PostgreSQL regular
-// expressions, run by the database for the scan and the marks alike (decision 35); this module
-// checks only their shape.
+// Suspect-step rules as data: a mark points, it does not judge (protocol §1); this module checks their shape.
 import { z } from "zod";
 import { cleanText } from "./params";
 import { CATEGORIES, type Category } from "./verdicts";
@@ -76,11 +72,7 @@ export function ruleRecord(r: Rule) {
 /** A mark on a step: the rule that hit it, its category and why. */
 export type SuspectMark = { rule: string; category: Category; why: string };
 
-/**
- * The first back-reference of a pattern (`\\1` … `\\9` outside a bracket expression), or null: a
- * pattern with one cannot stand as a branch of an alternation (its number would name another group).
- * A literal pattern (`***=`) has none.
- */
+/** The first back-reference (`\\1`…`\\9` outside brackets), or null; none in a literal (`***=`) pattern. */
 export function backReference(pattern: string): string | null {
   if (pattern.startsWith("***=")) return null;
   let inBracket = false;

@@ -1,6 +1,4 @@
-// Annotation studies (issue "Annotation study"): a sample stratified by condition, drawn from a
-// seed so the same draw can be repeated, and its items assigned to annotators with an overlap.
-// Pure and deterministic: the same inputs give the same draw and assignment, whatever their order.
+// Annotation studies: a seeded, stratified sample assigned with overlap; the same inputs, the same draw.
 import { prng, textSeed } from "./random";
 
 /** A stratum key: "benchmark|model|network|prompt". */
@@ -22,11 +20,7 @@ function shuffled<T>(items: readonly T[], seed: string): T[] {
 export type Candidate = { id: number; stratum: string };
 export type SampledItem = Candidate & { position: number };
 
-/**
- * Up to `size` trajectories from each stratum (all of a smaller one), chosen by a shuffle seeded
- * with the seed and the stratum, so that changing one stratum's size leaves the others' draws alone.
- * Positions interleave the strata, so a queue walked in order covers every condition early.
- */
+/** Up to `size` a stratum by a shuffle seeded per stratum; positions interleave the strata. */
 export function drawSample(
   candidates: readonly Candidate[],
   size: number | Readonly<Record<string, number>>,
@@ -46,10 +40,7 @@ export function drawSample(
   return out;
 }
 
-/**
- * Each item gets `overlap` different annotators, the work spread evenly: annotators are taken in a
- * seeded order, round-robin, so loads differ by at most one. Throws when overlap exceeds the annotators.
- */
+/** Each item gets `overlap` annotators, round-robin in a seeded order (loads differ by at most one). */
 export function assignAnnotators(
   items: readonly SampledItem[],
   annotators: readonly string[],

@@ -1,7 +1,4 @@
-// What full-text search covers of a trajectory: its commands, and the start of each tool output
-// (which may be tens of MB), as two documents (decision 5), and how text becomes the words
-// PostgreSQL indexes, cut here rather than by to_tsvector (decision 6). A query is cut by the same
-// rules (phraseQuery), so a document and a query always agree on what a word is.
+// What search covers and how text becomes words (decisions 5 and 6); queries are cut the same way.
 
 /** Characters of each command that search covers. */
 export const COMMAND_PREFIX = 1000;
@@ -55,11 +52,7 @@ export class SearchDocument {
   }
 }
 
-/**
- * A word: a run of letters, marks and digits (Unicode's L, M and N), lower-cased. Everything else
- * separates words, so `src/mod_3.py` is the words src, mod, 3, py and a search for `mod_3.py`
- * finds it; punctuation is never an operator.
- */
+/** A word: Unicode letters, marks and digits, lower-cased; `mod_3.py` is mod, 3, py. */
 const WORD_CHAR = /[\p{L}\p{M}\p{N}]/u;
 
 /** Calls `word` with each word of the lower-cased text, in order: a scan with a fast path for ASCII. */
@@ -101,11 +94,7 @@ export function words(text: string): string[] {
   return out;
 }
 
-/**
- * The text's words with their positions as a tsvector literal (`'word':1,4 'other':2`). Words are
- * letters, marks and digits only, so no quoting is needed. As PostgreSQL does: positions past 16383
- * count as 16383, a word keeps its first 256 positions, and a word over 2047 bytes is left out.
- */
+/** The words and positions as a tsvector literal, with PostgreSQL's limits (positions, 256 each, 2047 bytes). */
 export function tsvector(text: string): string {
   const entries = new Map<string, { literal: string; count: number; last: number }>();
   let position = 0;

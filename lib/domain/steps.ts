@@ -1,6 +1,4 @@
-// Step numbering (docs/formats.md): step N is the N-th assistant message, counted from 1, together
-// with the messages that follow it up to the next assistant message (the tool answers to its
-// calls). Messages before the first assistant message are the task prompt, step 0.
+// Step N is the N-th assistant message with the messages after it up to the next; before the first is step 0.
 
 export type TurnRole = "system" | "user" | "assistant" | "tool";
 

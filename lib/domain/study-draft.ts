@@ -1,5 +1,4 @@
-// What a study's preview shows of a draw (lib/data/studies.ts draws it): each stratum's pool, size
-// and draw, and each annotator's load. Saving compares the draw's digest (lib/data/digest.ts) with the preview's.
+// A study's preview: each stratum's pool, size and draw, and each annotator's load.
 import type { Candidate, SampledItem } from "./sampling";
 
 export type StratumRow = { stratum: string; pool: number; size: number; drawn: number };

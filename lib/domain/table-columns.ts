@@ -1,5 +1,4 @@
-// What the result tables share: the condition's columns and cells, counts, and how figures are
-// written on a page (percent, points, intervals, p-values). Each table is one model (figure-table.ts).
+// What the result tables share: the condition's columns, counts, and how figures are written.
 import { networkMark } from "./charts";
 import { linked, type ModelCell, type ModelColumn, plain, text, valued } from "./figure-table";
 import { formatCount, formatPercent, UNDEFINED_FIGURE } from "./format";

@@ -1,5 +1,4 @@
-// Paging of a trajectory's timeline: step 0 (the prompt) and steps 1–50 on page 1, then 50 a page.
-// A constant number of steps per page keeps the page's DOM the same size however long the run.
+// A timeline's pages: step 0 and steps 1–50 first, then 50 a page, so a page's DOM stays one size.
 
 export const STEPS_PER_PAGE = 50;
 

@@ -1,5 +1,4 @@
-// Personal access tokens (docs/api.md): what one looks like, its scopes, when it may no longer be
-// used. Pure, so the rules are tested on their own.
+// API tokens' shape, scopes and expiry, pure (docs/api.md).
 import { z } from "zod";
 
 export const TOKEN_SCOPES = ["read", "import"] as const;
@@ -8,10 +7,7 @@ export type TokenScope = (typeof TOKEN_SCOPES)[number];
 /** Every token starts so (then 43 base64url characters), so a leaked one is easy to find and revoke. */
 export const TOKEN_PREFIX = "sat_";
 
-/**
- * The token of an `Authorization: Bearer …` header, or null (no header, another scheme). A token of
- * the wrong shape is hashed and looked up like any other, so a wrong token costs what a right one does.
- */
+/** The token of an `Authorization: Bearer …` header, or null; a malformed one is looked up like any other. */
 export function bearerToken(header: string | null): string | null {
   const m = /^Bearer +(\S+)$/i.exec(header?.trim() ?? "");
   return m ? m[1]! : null;

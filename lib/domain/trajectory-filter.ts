@@ -1,7 +1,4 @@
-// The trajectory list's filters, as they stand in the URL (the URL is the state, so a link
-// reproduces the view). Each parameter is read on its own: a value the list does not offer falls
-// back to "any"; a value that could never name anything (a control character, a number beyond the
-// database's range) makes the address bad, and the list page answers it with 404.
+// The list's filters as the URL holds them: unknown values fall back to "any", impossible ones are a 404.
 import { z } from "zod";
 import { EVIDENCE_KINDS } from "./evidence";
 import { cleanText, malformed, wholeNumber } from "./params";
@@ -24,10 +21,7 @@ const FIELDS = {
   prompt: anyOf(["vanilla", "principled"]),
   run: wholeNumber(1),
   resolved: anyOf(["yes", "no", "unknown"]),
-  /**
-   * "attempt": ATTEMPTED or SUCCESSFUL; "no-success": ATTEMPTED or NOT_ATTEMPTED; "not-successful":
-   * anything but SUCCESSFUL, unjudged too; "judged"/"unjudged": any verdict / none.
-   */
+  /** attempt: ATTEMPTED|SUCCESSFUL; no-success: ATTEMPTED|NOT_ATTEMPTED; not-successful: else, unjudged too. */
   panel: anyOf(["attempt", "no-success", "not-successful", "judged", "unjudged", ...VERDICTS]),
   category: anyOf(CATEGORIES),
   /** The verdict the chosen category's panel must have ("attempt": ATTEMPTED or SUCCESSFUL). */
@@ -35,10 +29,7 @@ const FIELDS = {
   /** The verdict the gold label in force must give in the chosen category (the rules' four cells). */
   goldVerdict: anyOf(["attempt", ...VERDICTS]),
   split: anyOf(["UNANIMOUS", "MAJORITY", "NO_MAJORITY"]),
-  /**
-   * A judge by name, and (optionally) the overall verdict that judge gave ("attempt": ATTEMPTED or
-   * SUCCESSFUL; "unparseable": its answer could not be read).
-   */
+  /** A judge by name, and optionally its overall verdict ("attempt"; "unparseable"). */
   judge: text,
   judgeVerdict: anyOf(["attempt", "no-success", "unparseable", ...VERDICTS]),
   unparseable: anyOf(["yes", "no"]),
@@ -47,18 +38,11 @@ const FIELDS = {
   /** The gold label in force says (or does not say) attempted / successful; any: there is one; none: there is not. */
   gold: anyOf(["attempt", "no-attempt", "success", "no-success", "any", "none"]),
   labelled: anyOf(["yes", "no"]),
-  /**
-   * Pairs of vanilla → principled (lib/domain/paired.ts): "task": the trajectory's task was run under
-   * both prompts (same benchmark, model, network); "run": it and its pair (the same task and run under
-   * the other prompt) are both judged; "attempt" / "success" / "resolved": and they answer differently.
-   */
+  /** Vanilla → principled pairs: "task" run under both; "run" both judged; "attempt"/"success"/"resolved" differ. */
   pair: anyOf(["task", "run", "attempt", "success", "resolved"]),
   /** A suspect-step rule in force fires on it (docs/formats.md, "Rules"), by name, enabled or not. */
   rule: text,
-  /**
-   * A rule being tried, not saved (the Rules page's preview links to its cells): what it reads, its
-   * pattern, whether it ignores case.
-   */
+  /** A rule being tried (the Rules page's preview): what it reads, its pattern, its case. */
   tryOn: anyOf(RULE_ON),
   tryPattern: cleanText(z.string().min(1).max(MAX_PATTERN)),
   tryCase: anyOf(["ignore"]),
@@ -70,10 +54,7 @@ const FIELDS = {
   study: text,
   /** Written by one import (its number on the Import page): what it brought new or changed. */
   import: wholeNumber(1),
-  /**
-   * Evidence from the task record: any, none (looked for, nothing found), unchecked (the task has
-   * no record), or one kind (lib/domain/evidence.ts).
-   */
+  /** Evidence: any, none, unchecked (no task record), or one kind. */
   evidence: anyOf(["any", "none", "unchecked", ...EVIDENCE_KINDS]),
   /** The final patch's similarity to the reference is at least this (0 to 1). */
   similarity: z.coerce.number().min(0).max(1),

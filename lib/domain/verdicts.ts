@@ -8,10 +8,7 @@ export type Category = (typeof CATEGORIES)[number];
 export const VERDICTS = ["NOT_ATTEMPTED", "ATTEMPTED", "SUCCESSFUL"] as const;
 export type Verdict = (typeof VERDICTS)[number];
 
-/**
- * How a label or a gold label was made: a person's form in the app (which starts with nothing
- * chosen), a file imported (the Import page, the command line), a file pushed through the API.
- */
+/** How a label was made: a form (starting empty), an imported file, or the API. */
 export const MADE_WITH = ["form", "import", "api"] as const;
 export type MadeWith = (typeof MADE_WITH)[number];
 
@@ -34,10 +31,7 @@ export const PANEL_FIELDS = {
 } as const satisfies Record<Category, string>;
 export type PanelField = (typeof PANEL_FIELDS)[Category];
 
-/**
- * A row's verdicts by category, read from its fields (`CATEGORY_FIELDS` of a vote or label, `PANEL_FIELDS` of a
- * trajectory).
- */
+/** A row's verdicts by category, from its fields (CATEGORY_FIELDS of a vote or label, PANEL_FIELDS of a trajectory). */
 export function verdictsOf<F extends string, R extends Record<F, unknown>>(
   row: R,
   fields: Record<Category, F>,

@@ -1,7 +1,4 @@
-// No silent loss: what a reader found in one trajectory (assistant turns, tool calls extracted) and
-// where it may have missed an action. An assistant turn without a tool call whose text holds
-// something shaped like one (a fenced code block, a tool tag, a function-call object) is a warning;
-// so is a trajectory whose assistant turns yielded no tool call at all.
+// No silent loss: turns and calls read per trajectory, and a warning where an action may have been missed.
 import type { Turn } from "@/lib/domain/steps";
 
 export type TurnCounts = { assistantTurns: number; toolCalls: number };

@@ -1,6 +1,4 @@
-// A list checked element by element that keeps the first few problems, not all of them. zod keeps an
-// issue (its message, its path) for every bad element: a record of 978,000 empty turns, within the
-// record limit by what it holds, once took more memory in issues than the whole import may hold.
+// A list checked element by element keeping only the first problems (zod's issues once outgrew the memory).
 import { z } from "zod";
 
 /** Bad elements a list names with their problems; past them, the list is not checked further. */

@@ -1,6 +1,4 @@
-// Turns an agent-format draft into an interchange trajectory record: the condition comes from the
-// command line or a manifest (these files do not say it), the task id from the file or --task, and
-// the resolved status from --resolved files. The result is validated like any imported record.
+// An agent-format draft as a trajectory record, its condition from the options or a manifest.
 import { z } from "zod";
 import { hasControl, PG_INT_MAX } from "@/lib/domain/params";
 import { type TrajectoryDraft, taskIdFromPath } from "@/lib/formats/agents/common";
@@ -26,10 +24,7 @@ const nameField = (what: string) =>
     .refine((v) => !hasControl(v), { error: `${what} must not hold control characters` })
     .optional();
 
-/**
- * The condition as text fields, from the command line's options or the Import page's form; all
- * optional (the app's own records carry theirs), blank meaning not given.
- */
+/** The condition as text fields (command line, Import page), all optional, blank meaning not given. */
 export const ConditionFieldsSchema = z.object({
   benchmark: z.preprocess(blankToUndefined, nameField("benchmark")),
   model: z.preprocess(blankToUndefined, nameField("model")),
@@ -54,10 +49,7 @@ export const ConditionFieldsSchema = z.object({
 
 const REQUIRED = ["benchmark", "model", "network", "prompt", "run"] as const;
 
-/**
- * How a file's condition is given: the command line's flags, the Import page's fields, the API's
- * query parameters. An error names what to fill in, in the words of the one used.
- */
+/** Where a condition is given, so an error names what to fill in with the right words. */
 export type Asks = "flags" | "fields" | "parameters";
 
 const FLAGS: Record<string, string> = {
@@ -95,10 +87,7 @@ const giveIt = (k: string, asks: Asks = "flags") =>
 /** The condition fields a file may say itself (Inspect: model and epoch; ATIF: the agent's model). */
 const OWN = ["benchmark", "model", "run"] as const;
 
-/**
- * The draft's condition: the options (command line, manifest, Import page) over what the file says.
- * `overrides` names each option that replaced a value the file gave, for the collapse check.
- */
+/** The options over what the file says; `overrides` names each option that replaced a file's value. */
 export function draftCondition(
   draft: TrajectoryDraft,
   condition: Condition,

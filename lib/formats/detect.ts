@@ -1,5 +1,4 @@
-// Which reader a parsed file (or JSONL line) needs, told by its own keys (docs/formats.md, "Telling the
-// formats apart"), and, for a file that matches none, which one it resembled and what differed.
+// Which reader a file needs, by its own keys, and for none which it resembled and how it differed.
 
 import { ATIF_VERSION, readAtif } from "@/lib/formats/agents/atif";
 import { isObj, type Obj, type TrajectoryDraft } from "@/lib/formats/agents/common";

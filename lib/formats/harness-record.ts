@@ -1,6 +1,4 @@
-// A harness trajectory (a draft of formats/) as a record of one file being read: its
-// condition from the options over what the file says, and the check that options do not merge two
-// of the file's trajectories into one.
+// A harness trajectory as a record of the file being read (decision 22).
 
 import type { TrajectoryDraft } from "@/lib/formats/agents/common";
 import { recordUnit } from "@/lib/formats/audit";
@@ -26,11 +24,7 @@ export type FileRead = {
 
 export const fileRead = (file: string, opts: ReadOptions): FileRead => ({ file, opts, keys: new Map() });
 
-/**
- * An agent harness's trajectory as a record: the condition from the options over what the file says.
- * Two trajectories of one file that become the same one because an option overrode what tells them
- * apart (--task on a file of many instances, --run on many epochs) are an error, not a silent merge.
- */
+/** The record, refusing two of the file's trajectories merged into one by an option (--task, --run). */
 export function harnessRecord(draft: TrajectoryDraft, line: number, bytes: number, read: FileRead): RawRecord {
   const { condition, own, overrides } = draftCondition(draft, read.opts.condition, read.file);
   const record = draftToRecord(draft, condition, read.opts.resolved, read.opts.asks);

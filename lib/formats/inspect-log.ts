@@ -1,7 +1,4 @@
-// Inspect AI logs, sample by sample; no log is held whole. An `.eval` file is a zip archive
-// (`header.json`, `samples/<id>_epoch_<n>.json`, ...) read entry by entry with yauzl, each sample
-// entry within the record limit and every entry's expansion bounded; the older `.json` log is one
-// document whose `eval` header and each element of `samples` are picked out by stream-json.
+// Inspect AI logs sample by sample (decision 23), every expansion bounded.
 import fs from "node:fs";
 import type { Readable } from "node:stream";
 import { promisify } from "node:util";

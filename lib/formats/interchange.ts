@@ -1,7 +1,4 @@
-// The app's own records (docs/formats.md, "Records"): trajectories, judge votes, labels, gold labels,
-// task records and rules.
-// Pure: plain values in, validated records or field-named errors out. Unknown extra fields are
-// allowed (other tools may add them) and ignored.
+// The app's own records, pure: values in, records or field-named errors out; unknown fields ignored.
 
 import { z } from "zod";
 import type { NaturalKey } from "@/lib/domain/natural-key";
@@ -103,10 +100,7 @@ export type RecordError = { line: number; field: string | null; message: string 
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
 
-/**
- * Which record an object is: its `type`, or else its fields (turns → trajectory, judge → vote,
- * annotator → label, adjudicator → gold label, instance_id with patch → task record).
- */
+/** A record's type: its `type`, else its fields (turns, judge, annotator, adjudicator, instance_id with patch). */
 export function recordType(value: Record<string, unknown>): InterchangeRecord["type"] | null {
   const t = value.type;
   if (t === "trajectory" || t === "judge_vote" || t === "label" || t === "gold" || t === "task" || t === "rule")
@@ -182,11 +176,7 @@ export function parseInterchangeRecord(value: unknown): ParseResult<InterchangeR
   return { ok: true, value: { type, record: parsed.data } as InterchangeRecord };
 }
 
-/**
- * A record as read from a file: its line (or record index) and its parsed JSON value, or the
- * errors that kept it from being read. `bytes` (its size in the file) bounds a batch's memory;
- * `format` names the agent format it was converted from.
- */
+/** A record as read: its line and JSON value, or its errors; `bytes` bounds a batch, `format` its source format. */
 export type RawRecord = { line: number; bytes?: number; format?: string } & (
   | { value: unknown }
   | { errors: FieldError[] }

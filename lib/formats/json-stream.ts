@@ -1,5 +1,4 @@
-// JSON values streamed out of a file's bytes by a stream-json pipeline (a list's elements, or the
-// parts of a document a filter picks), none larger than the record limit, with the bytes each took.
+// JSON values streamed by stream-json, none over the record limit, with the bytes each took.
 import type { Duplex } from "node:stream";
 import { formatBytes } from "@/lib/domain/format";
 import { LimitExceeded } from "./open-text";
@@ -12,11 +11,7 @@ export class ReadFailed extends Error {
   }
 }
 
-/**
- * Feeds `chunks` through `pipeline` (which emits `{key, value}`) and yields each value with the bytes
- * read since the one before and in all. More than `max` bytes between two values is a LimitExceeded
- * naming `what`. Read failures are thrown as ReadFailed; JSON errors as they come.
- */
+/** Values from a stream-json pipeline with their bytes; over `max` between two is a LimitExceeded naming `what`. */
 export async function* streamedValues(
   chunks: AsyncIterable<Buffer>,
   pipeline: Duplex,
@@ -29,8 +24,7 @@ export async function* streamedValues(
   const counter = new ValueCounter();
   const feed = (async () => {
     for await (const chunk of chunks) {
-      // The feed runs a chunk ahead of the values the pipeline gives: what was fed before this chunk
-      // is weighed, so a value is never charged with the start of the next.
+      // The feed runs a chunk ahead, so a value is never charged with the start of the next.
       const heavy = overWeight(since, counter.values, max);
       if (heavy) throw new LimitExceeded(`${what} is too heavy: ${heavy}`);
       since += chunk.length;

@@ -1,5 +1,4 @@
-// The bounds an import reads within (README, Configuration): no file may make it hold more than
-// one record's worth of text at a time, nor expand without end.
+// The bounds an import reads within: one record's worth of text at a time, expansion bounded.
 import { config, RECORD_MEMORY_FACTOR } from "@/lib/config";
 import { recordUnit } from "./audit";
 import { mostWeight, type TextWeigher } from "./weight";
@@ -15,10 +14,7 @@ export type ReadLimits = {
   maxArchiveEntries?: number;
 };
 
-/**
- * The most entries an archive may list: a log of 500 samples × 10 epochs has about 5,000. Listing
- * reads each entry's directory record (time, not memory: only the header and samples are kept).
- */
+/** The most entries an archive may list (500 samples × 10 epochs is about 5,000). */
 export const MAX_ARCHIVE_ENTRIES = 100_000;
 
 /** The limits this process is configured with. */
@@ -31,13 +27,7 @@ export function readLimits(): ReadLimits {
   };
 }
 
-/**
- * The most memory an import may hold, to reserve before it starts (lib/server/memory-budget.ts):
- * RECORD_MEMORY_FACTOR times the heaviest record each file may give (lib/formats/weight.ts): its
- * heaviest line, or its whole weight, as weighed while it arrived (`weight`); unweighed, the most a
- * text of its size can weigh. Never past the record limit; a compressed file's records are not known
- * until read, so it is held to that limit.
- */
+/** The memory an import may hold, reserved before it starts: the heaviest record's weight × RECORD_MEMORY_FACTOR. */
 export function importMemory(
   files: ReadonlyArray<{ name: string; bytes: number; weight?: number }>,
   limits: ReadLimits,

@@ -1,7 +1,4 @@
-// Splits a byte stream into lines without ever holding more than one line (up to a limit). Node's
-// readline has no limit: one line of gigabytes ends in an uncaught RangeError inside its event
-// handler, which no caller can catch. Here a line over the limit is reported with its size and
-// skipped (its bytes are dropped as they come), and the lines after it are read as usual.
+// Lines from bytes holding at most one (decision 14): a longer one is reported with its size and skipped.
 
 /** A line and its 1-based number; `tooLong` when it was over the limit (its text is not kept). */
 export type Line = { number: number } & ({ tooLong: false; text: string } | { tooLong: true; bytes: number });

@@ -1,10 +1,6 @@
-// How deep a record may nest, checked before a record's schema walks it (parseInterchangeRecord), so
-// that no input the limits admit can exhaust the stack of what walks it.
+// How deep a record may nest, checked before its schema walks it.
 
-/**
- * How deep a record may nest: agent files nest a few dozen levels; PostgreSQL stores JSON of a few
- * thousand levels at most (its stack), and the schemas walk values recursively.
- */
+/** How deep a record may nest: agents use a few dozen levels, PostgreSQL's JSON stack a few thousand. */
 export const MAX_NESTING = 200;
 
 /** A container being walked: its keys (null: a list, walked by index), the next to read, how it was reached. */
@@ -17,12 +13,7 @@ const frameOf = (v: object, key: string): Frame => ({
   key,
 });
 
-/**
- * Where a value first nests deeper than `max` levels (the field path of the first value beyond it,
- * "" for the record itself), or null. Walked with a stack of its own, so any depth is safe to check,
- * holding only the containers on the way down: a list of a million elements is read one at a time,
- * never copied.
- */
+/** Where a value first nests past `max` (its field path), or null; walked with its own stack, copying nothing. */
 export function nestedTooDeep(value: unknown, max: number): string | null {
   if (value === null || typeof value !== "object") return null;
   if (max <= 0) return "";

@@ -1,5 +1,4 @@
-// A file's text as a stream: through gunzip when it is compressed (by its first bytes, whatever its
-// name), within the expansion limits, counting and hashing the bytes as they are read.
+// A file's text as a stream: gunzipped when its first bytes say so, within limits, counted and hashed.
 import fs from "node:fs";
 import { type Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -41,11 +40,7 @@ function expansionGuard(max: number, tooMuch: () => string): Transform {
   });
 }
 
-/**
- * The file's text as a stream (through gunzip when compressed), counting and hashing the bytes read.
- * A compressed file may expand to at most `maxGzipRatio` times its size (else it is named a
- * decompression bomb) and at most `maxDecompressedBytes`.
- */
+/** A file's text as a stream (gunzipped when compressed, bounded in ratio and size), its bytes counted and hashed. */
 export async function openText(file: string, opts: TextOptions): Promise<Readable> {
   const gzip = await isGzip(file);
   let bytes = 0;

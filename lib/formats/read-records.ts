@@ -1,9 +1,4 @@
-// Reads one import file as a stream of records, whatever its format: the app's JSONL (line by line),
-// a JSON array of records (element by element, with stream-json), one JSON document, or an agent
-// harness's file (converted by lib/import). The file is read once (open-text.ts: gunzip, limits,
-// checksum) and memory stays bounded whatever it holds: a line or record over the record limit is an
-// error. Every problem becomes an error record with its line (JSONL) or record number (JSON array),
-// never an exception.
+// One import file as a stream of records, whatever its format, in bounded memory; problems are error records.
 import fs from "node:fs";
 import streamArray from "stream-json/streamers/stream-array.js";
 import { formatBytes } from "@/lib/domain/format";
@@ -257,11 +252,7 @@ async function* readDocument(first: string, rest: AsyncIterable<Line>, read: Fil
   yield* fromValue(value, 1, read, text.length);
 }
 
-/**
- * A JSON array, element by element (stream-json). An array of the app's records streams, each
- * element a record numbered from 1; any other array (an agent's list of messages or events) is one
- * document, held whole up to the record limit. No element may be larger than the record limit.
- */
+/** A JSON array: the app's records one by one, numbered from 1; any other array is one document. */
 async function* readArray(chunks: AsyncIterable<Buffer>, read: FileRead): AsyncGenerator<RawRecord> {
   const max = read.opts.limits.maxRecordBytes;
   let streaming: boolean | null = null;

@@ -1,5 +1,4 @@
-// The fields the app's records share (docs/formats.md, "Records"), each refusing a bad value with a
-// message that names it. Pure.
+// The fields the app's records share, each refusing a bad value by name. Pure.
 import { z } from "zod";
 import { hasControl, PG_INT_MAX } from "@/lib/domain/params";
 
@@ -8,10 +7,7 @@ export const nonEmpty = (what: string) =>
   text(what)
     .trim()
     .min(1, { error: `${what} must not be empty` });
-/**
- * A name the app's lists filter by (a condition's benchmark, model and task, a judge, a person): no
- * control character, which no filter could be given (lib/domain/params.ts) and no page could show.
- */
+/** A name the lists filter by: no control character, which no filter could be given and no page show. */
 export const name = (what: string) =>
   nonEmpty(what).refine((v) => !hasControl(v), { error: `${what} must not hold control characters` });
 export const optionalText = z

@@ -1,7 +1,4 @@
-// Resolved status from evaluation outputs (docs/formats.md, "Resolved reports"): a SWE-bench
-// report.json, nested {instance_id: {resolved}} or flat {resolved: bool}, or a run-level report
-// that lists the resolved instance ids: `resolved` (SWE-bench/experiments' results.json),
-// `resolved_ids` (the SWE-bench harness's run report) or `ids_resolved` (SWE-smith's).
+// Resolved status from SWE-bench report.json or run reports (`resolved`, `resolved_ids`, `ids_resolved`).
 import { isObj } from "@/lib/formats/agents/common";
 
 export type ResolvedLookup = (taskId: string) => boolean | null;

@@ -1,7 +1,4 @@
-// A task record (docs/formats.md, "Task record"): a SWE-bench-style dataset row, the benchmark's
-// ground truth for one task. Read as datasets publish it: the test lists as lists or as
-// JSON-encoded strings of one, `created_at` as ISO 8601 or `YYYY-MM-DD HH:MM:SS` (UTC), the
-// version as a string or a number; fields the app does not use are kept in `extra`.
+// A SWE-bench-style dataset row as datasets publish it; unused fields kept in `extra`.
 import { z } from "zod";
 
 const KNOWN = [

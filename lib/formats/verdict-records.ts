@@ -1,5 +1,4 @@
-// The records that judge a trajectory (docs/formats.md, "Records"): a judge's vote, a person's label
-// and a gold label, each naming its trajectory by id or by natural key, with the steps it cites. Pure.
+// Votes, labels and gold labels, each naming its trajectory by id or natural key. Pure.
 import { z } from "zod";
 import type { NaturalKey } from "@/lib/domain/natural-key";
 import { PG_INT_MAX } from "@/lib/domain/params";

@@ -1,5 +1,4 @@
-// A record's four verdicts as people and judges write them: any case, `-`, `_` or spaces alike, every
-// category named once (docs/formats.md, "Judge vote").
+// A record's verdicts as written by people and judges: any case, `-`, `_` or spaces alike.
 import { z } from "zod";
 import {
   CATEGORIES,

@@ -1,26 +1,13 @@
-// What a record weighs while it is imported: its bytes, and its values. A long string takes about four
-// times its bytes through the import (the line, its text, the parsed record, its rows as COPY text),
-// but a value takes the same whatever its size: 60 MB of small turns (438,000 of them) once took 1.3 GB
-// where 60 MB of one output took 240 MB. So a record's weight counts each of its values as
-// VALUE_WEIGHT bytes besides its bytes, and the record limit (IMPORT_MAX_RECORD_BYTES) bounds the
-// weight: a record is measured by what it holds. Values are counted in the text before it is parsed,
-// so a record over the limit is refused before its memory is spent. Pure.
+// What a record weighs while imported (decision 46): its bytes plus VALUE_WEIGHT a value, counted before parsing.
 import { formatBytes } from "@/lib/domain/format";
 
-/**
- * The bytes one value counts as, besides its own: a parsed value, its copy as a checked record and
- * its row together take about four times this (measured with `npm run bench:uploads`; docs/performance.md).
- */
+/** What one value counts as besides its bytes (`npm run bench:uploads`). */
 export const VALUE_WEIGHT = 32;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
-/**
- * Counts the values of JSON text as it streams, chunk by chunk: each object, array, member and element
- * separator outside strings (`{`, `[`, `:` and `,`), about one a value. Strings are skipped whole
- * (their bytes count as bytes), so a long output costs one search for its closing quote.
- */
+/** Counts JSON values as text streams by their separators outside strings; a string costs one quote search. */
 export class ValueCounter {
   /** Values counted since the last reset. */
   values = 0;
@@ -84,10 +71,7 @@ export function countValues(text: Uint8Array | string): number {
   return counter.values;
 }
 
-/**
- * The most a text of `bytes` bytes can weigh: a value every two bytes (`[0,0,0,…]`). Below
- * `limit / (1 + VALUE_WEIGHT / 2)` no text can be over the limit, so none needs counting.
- */
+/** The most a text of `bytes` can weigh (`[0,0,…]`): below the limit's share none needs counting. */
 export const mostWeight = (bytes: number) => bytes * (1 + VALUE_WEIGHT / 2);
 
 /** Why a record of `bytes` bytes holding `values` values is over `limit`, or null when it is within it. */
@@ -101,11 +85,7 @@ export function overWeight(bytes: number, values: number, limit: number, format:
   );
 }
 
-/**
- * Weighs a text as it streams (an upload as it arrives): its heaviest line and its whole, so that the
- * memory an import of it may hold is known before it is read (lib/formats/limits.ts). A JSON
- * string never holds a raw newline, so every newline ends a line.
- */
+/** Weighs a streaming text (an upload): its heaviest line and its whole, before it is read (limits.ts). */
 export class TextWeigher {
   private readonly counter = new ValueCounter();
   private lineBytes = 0;
@@ -147,10 +127,7 @@ export class TextWeigher {
   }
 }
 
-/**
- * Why a record's text is over the record limit by what it holds, or null. A text too short to be over
- * it is not counted.
- */
+/** Why a record's text is over the record limit by what it holds, or null. */
 export function weightProblem(text: string, limit: number): string | null {
   if (mostWeight(text.length) <= limit) return null;
   return overWeight(text.length, countValues(text), limit, formatBytes);

@@ -1,10 +1,4 @@
-// Asking a judge: one chat-completions request to any OpenAI-compatible endpoint (OpenAI,
-// OpenRouter, vLLM, Ollama, LiteLLM), with the official OpenAI client (decision 25): it retries 429,
-// 5xx and dropped connections with exponential backoff and obeys Retry-After. The API key is read
-// from the environment variable the judge names, when asked, and is never stored or logged. The
-// body is sent as bytes encoded here: a trajectory's messages are encoded once for all the judges
-// that ask them (EncodedMessages), not by the client on each request. The client's requests go
-// through undici's request (judgeFetch), not the global fetch.
+// Asking a judge with the official OpenAI client (decision 25); the key read when asked, never stored or logged.
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import OpenAI from "openai";
@@ -26,10 +20,7 @@ export type JudgeEndpoint = {
   maxRetryAfterSeconds?: number;
 };
 
-/**
- * The most an endpoint's answer may hold, decompressed: a verdict with its rationale is kilobytes,
- * and a judge's requests in flight each hold at most this.
- */
+/** The most an answer may hold decompressed: a verdict and rationale are kilobytes. */
 export const MAX_ANSWER_BYTES = 2 * 1024 * 1024;
 const TOO_LARGE = `the answer was larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MB`;
 
@@ -54,13 +45,7 @@ function tooLarge(e: unknown): never {
 /** Statuses whose answers have no body (a Response refuses one). */
 const NO_BODY = new Set([204, 205, 304]);
 
-/**
- * The fetch the OpenAI client is given: the same exchange through undici's request, without the
- * global fetch's web streams, which cost about 0.8 ms of CPU a request on top of the client's own
- * 0.9 (docs/performance.md, 2026-12-04). The body goes as the bytes given; the answer is read
- * whole up to MAX_ANSWER_BYTES, and decompressed if an endpoint compressed it unasked. The client
- * asks with an address and a body of bytes (requestBody), never a Request or a stream.
- */
+/** The OpenAI client's fetch through undici's request (0.8 ms of CPU less a request), answers bounded. */
 export async function judgeFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
   const body = init.body ?? null;
   if (input instanceof Request || !(body === null || typeof body === "string" || body instanceof Uint8Array))

@@ -1,10 +1,4 @@
-// What a judge is asked (docs/formats.md, "Running judges"): the app's own judge prompt, written from
-// docs/protocol.md §1, and one trajectory as the request's messages: the task prompt verbatim, then
-// every step (reasoning, text, each call and its output). When the whole would exceed the judge's
-// budget, the longest outputs are cut in the middle, each with a marker saying how much was cut;
-// the task prompt is never cut. A text longer than the whole budget could never be sent whole, so
-// the worker reads it already cut in the middle to the budget (lib/work/judge-runs/worker.ts): its marker
-// counts what was cut there too.
+// What a judge is asked: the prompt (protocol §1) and the trajectory, longest outputs cut in the middle to fit.
 import type { TurnRole } from "@/lib/domain/steps";
 
 export const DEFAULT_JUDGE_PROMPT = `You audit the trajectory of a coding agent that was asked to fix an issue in a
@@ -52,11 +46,7 @@ export type JudgeRequest = {
 
 const cutMarker = (n: number) => `${CUT_MARKER_PARTS[0]}${n.toLocaleString("en-US")}${CUT_MARKER_PARTS[1]}`;
 
-/**
- * A text cut in the middle to `keep` characters, the marker between its two halves. `omitted`:
- * characters already cut from its middle when it was read, counted in the marker (a text read cut
- * gets its marker even when it is not cut further).
- */
+/** A text cut in the middle to `keep` characters with the marker; `omitted` counts what was cut when read. */
 export function cutMiddle(text: string, keep: number, omitted = 0): string {
   if (text.length <= keep && !omitted) return text;
   const kept = Math.min(keep, text.length);
@@ -67,10 +57,7 @@ export function cutMiddle(text: string, keep: number, omitted = 0): string {
 /** What cutMiddle's marker says, for readers that cut a text before it is held (the worker's SQL). */
 export const CUT_MARKER_PARTS = ["\n[… ", " characters cut …]\n"] as const;
 
-/**
- * The longest output length that fits: every output longer than it is cut to it. The largest cap
- * with sum(min(len, cap)) <= room, by bisection; 0 when even empty outputs would not fit.
- */
+/** The largest cap with sum(min(len, cap)) <= room, by bisection; 0 when nothing fits. */
 function outputCap(lengths: readonly number[], room: number): number {
   let lo = 0;
   let hi = Math.max(0, ...lengths);
@@ -106,11 +93,7 @@ function stepText(
   return parts.join("\n\n");
 }
 
-/**
- * The request for one trajectory: the judge prompt as the system message; the task prompt
- * (messages before the first assistant message, verbatim) and the steps as the user message,
- * within `budgetChars` characters when outputs can be cut to fit.
- */
+/** One trajectory's request: the prompt as system message, task and steps as user message, within the budget. */
 export function judgeRequest(prompt: string, turns: readonly JudgeTurn[], budgetChars: number): JudgeRequest {
   const taskTurns = turns.filter((t) => t.step === 0);
   const steps = turns.filter((t) => t.step > 0);

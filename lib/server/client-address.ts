@@ -1,6 +1,4 @@
-// Who is asking: the address a request came from, worked out once by the app's server and handed
-// to the app in a header of its own, which a client cannot set (decision 13). X-Forwarded-For is
-// believed only as far as TRUST_PROXY says: by default not at all.
+// A request's address, worked out once and passed in a header no client can set (decision 13).
 import type { IncomingMessage } from "node:http";
 import proxyaddr from "proxy-addr";
 import type { Config } from "@/lib/config";

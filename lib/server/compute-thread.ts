@@ -1,10 +1,5 @@
 import "server-only";
-// Pure computations off the request thread (lib/domain/off-thread.ts names them): the paired
-// changes' bootstrap is hundreds of ms of CPU at paper scale, two panels compared seconds, which on
-// the request thread would hold every other reader of the server as long. One worker thread per
-// process, started on first use and again after it dies (its callers then get the error, the next
-// call a new worker); it holds the process open only while it has work, and its heap is bounded
-// apart from the process's.
+// Pure computations off the request thread, on one worker per process restarted after it dies.
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
@@ -14,20 +9,13 @@ import type { OffThread } from "@/lib/domain/off-thread";
 type Waiting = { resolve: (value: unknown) => void; reject: (e: Error) => void };
 type Answer = { id: number; value?: unknown; error?: string };
 
-/**
- * The worker's heap: as large as the process's (HEAP_LIMIT_MB), so that what fitted on the request
- * thread (two panels compared at 150,000 trajectories) fits here; work past it fails, the server stays.
- */
+/** The worker's heap, as large as the process's, so what fitted on the request thread fits here. */
 const workerHeapMb = () => config().HEAP_LIMIT_MB;
 const state = globalThis as unknown as {
   __computeThread?: { worker: Worker; waiting: Map<number, Waiting>; next: number };
 };
 
-/**
- * The worker: the computation of lib/domain/off-thread.ts each message names. Its code is given here
- * and its module loaded from the source tree through tsx at run time, as the app's own modules are:
- * the bundler of the app's server would otherwise take a worker's file for a module to bundle.
- */
+/** The worker's code, loading its module through tsx so the app's bundler leaves it alone. */
 const WORKER_CODE = `
 const { createRequire } = require("node:module");
 const path = require("node:path");
@@ -48,11 +36,7 @@ import(pathToFileURL(api).href).then(async ({ tsImport }) => {
   });
 });`;
 
-/**
- * The source tree: two folders above this file when it runs from source (tests, the command line
- * from any folder), else the folder the server runs in (the bundled app runs from the tree). A
- * worker thread loads its modules from there (this one, lib/server/pattern-thread.ts's).
- */
+/** The source tree worker threads load from: two folders up from source, else the server's folder. */
 export function sourceRoot(): string {
   const here = import.meta.url.startsWith("file:") ? fileURLToPath(import.meta.url) : "";
   const tail = path.join("lib", "server", "compute-thread.ts");

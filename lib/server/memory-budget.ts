@@ -1,8 +1,4 @@
-// The memory one process's imports and judge reads share (half the heap: lib/config.ts). Work
-// reserves what it may hold at most before it starts and gives it back when it ends; work that does
-// not fit waits, first come first served, and beyond a few waiting the caller answers 503 instead of
-// queueing without end. A reservation larger than the whole budget is cut to it: such work runs alone.
-// Memory held only to save work (the judges' kept requests) is given back as soon as anything waits.
+// The memory a process's imports and judge reads share (decision 32): reserved first, waited for, 503 past a few.
 import { config, workBudgetBytes } from "@/lib/config";
 
 export type Reservation = { bytes: number; release(): void };
@@ -42,10 +38,7 @@ export class MemoryBudget {
     return this.grant(b);
   }
 
-  /**
-   * Reserves `bytes` when they are free, after those already waiting: a promise of the reservation,
-   * or null when too many wait already (the caller says so and asks to come back later).
-   */
+  /** Reserves `bytes` in turn: a promise of the reservation, or null when too many wait already. */
   reserve(bytes: number): Promise<Reservation> | null {
     return this.full && !this.fits(bytes) ? null : this.await(bytes);
   }

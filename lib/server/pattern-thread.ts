@@ -1,12 +1,5 @@
 import "server-only";
-// The rules' patterns on the embedded database, where they can be stopped (decision 48). PGlite runs
-// PostgreSQL in the app's own thread and cannot cancel a statement: a pattern that runs away there
-// holds every page until it ends. So its patterns run here instead: on a worker thread holding a
-// PGlite of its own, empty but for what each call brings (the texts to match, as parameters), under
-// a time limit; past it the thread is terminated (V8 stops its wasm at once) and the next call starts
-// another. The same engine matches, so a pattern means exactly what it means on the database. Calls
-// run one at a time, each timed from its own start; the thread ends after two idle minutes (it holds
-// some 500 MB).
+// Rules' patterns on the embedded database, on a thread terminated past the limit (decision 48).
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { sourceRoot } from "./compute-thread";
@@ -131,10 +124,7 @@ async function drain(s: ReturnType<typeof shared>): Promise<void> {
   s.idle.unref();
 }
 
-/**
- * Runs one statement on the pattern thread's own empty PGlite (its data come as `params`), stopped
- * after `limitMs` of its own run (the error then is PostgreSQL's statement timeout, code 57014).
- */
+/** One statement on the pattern thread, stopped after `limitMs` (then PostgreSQL's statement timeout, 57014). */
 export function patternQuery<T>(text: string, params: unknown[], limitMs: number): Promise<T[]> {
   const s = shared();
   if (limitMs <= 0) return Promise.reject(pastLimit(0));

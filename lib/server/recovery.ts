@@ -1,5 +1,4 @@
-// What a process that died leaves on disk: the folders its uploads were received into. Each is named
-// with the pid of the process receiving it; one whose process is gone is removed by the next start.
+// Upload folders, named by pid, of processes that died: removed by the next start.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -16,11 +15,7 @@ export function processAlive(pid: number): boolean {
   }
 }
 
-/**
- * Called at a server process's start, before it receives any upload. Removes the upload folders of
- * processes that are gone (and, from before folders were named by
- * pid, those untouched for a day); returns how many folders and bytes.
- */
+/** Removes the upload folders of processes that are gone (and old unnamed ones); returns folders and bytes. */
 export function removeOrphanUploads(dir = os.tmpdir()): { folders: number; bytes: number } {
   let folders = 0;
   let bytes = 0;

@@ -1,5 +1,4 @@
-// Work that may fail for a moment (the database not ready as the server starts, say): tried again a
-// few times, a little later each time, each failure reported; the last one is returned, not thrown.
+// Work that may fail for a moment, tried again a little later each time; the last failure returned.
 
 export type RetryOptions = {
   attempts: number;

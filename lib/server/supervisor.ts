@@ -1,12 +1,4 @@
-// The primary of the app's server processes (decision 32): it forks them, starts again one that
-// dies (later each time it keeps dying, so a crash at start cannot spin), and passes signals on. It
-// holds no database and runs no request, so what kills a server (memory running out) cannot kill it.
-//
-// Connections go to the servers as the operating system hands them out (SCHED_NONE), never through
-// the primary: with Node's default round robin the primary accepts each connection and passes it
-// on, and one passed to a server at the moment it died was held by the primary, unanswered, until
-// the client gave up (120 s, 300 s). Now a connection belongs to one process only: the server that
-// took it, which answers it or whose death closes it.
+// The primary of the server processes (decision 32): forks, restarts and signals them; connections go straight to them.
 import cluster from "node:cluster";
 
 export type Supervision = {

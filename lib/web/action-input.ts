@@ -1,7 +1,4 @@
-// What a server action receives, checked before any of it is used: a request built by hand may send
-// anything the action protocol can carry (NUL bytes, NaN, Infinity, numbers past the database's
-// integers, megabytes of text, an object where a form was expected), and none of it may reach the
-// database to come back as a 500. A refusal is an AppError naming the field: the form shows it.
+// What a server action receives, checked before use; a refusal names the field.
 
 import { hasControl, IdParam, PG_INT_MAX } from "@/lib/domain/params";
 import { AppError } from "@/lib/errors";
@@ -27,10 +24,7 @@ export function checkedForm(arg: unknown): FormData {
   return arg;
 }
 
-/**
- * A value an action was given as it is (bound by a page, or a form's state): its texts within bounds
- * and its numbers finite, however deep; else BAD_INPUT naming where.
- */
+/** A value as given: texts within bounds and numbers finite, however deep; else BAD_INPUT naming where. */
 export function checkedValue<T>(value: T, name: string): T {
   const stack: Array<[unknown, string, number]> = [[value, name, 0]];
   while (stack.length) {

@@ -1,6 +1,5 @@
 import "server-only";
-// Reports as HTTP downloads: the live figures (the pages' and the API's) and a frozen report's, each
-// written by lib/work/reports/formats.ts; a bad format, table or report is a 400 naming it.
+// Reports as HTTP downloads, live or frozen; a bad format, table or report is a 400 naming it.
 import type { AgreementScope } from "@/lib/data/agreement";
 import { type FrozenReportView, frozenSlug } from "@/lib/data/frozen-reports";
 import { AppError } from "@/lib/errors";

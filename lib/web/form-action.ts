@@ -1,6 +1,5 @@
 import "server-only";
-// What a server action of a form answers: what was saved, or the messages by field; and the one
-// way to run a change, revalidate its page and turn an expected failure into that answer.
+// What a form's server action answers, and the one way to run a change and revalidate its page.
 import { revalidatePath } from "next/cache";
 import { type FormErrors, formErrors, NO_ERRORS } from "@/lib/errors";
 

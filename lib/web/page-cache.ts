@@ -1,5 +1,4 @@
-// Pages served from what they last rendered, kept per viewer (lib/auth/viewer.ts) under the versions of the
-// data they show (decision 31 says what is kept, for whom, and why in front of Next).
+// Pages served from what they last rendered, per viewer, under the data's versions (decision 31).
 import { createHash, randomBytes } from "node:crypto";
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { gzipSync } from "node:zlib";
@@ -35,12 +34,7 @@ export type KeptPage = {
   deflated?: Buffer[];
 };
 
-/**
- * How long a kept page stands for newer votes, labels and rule hits alone (a judge run stores many
- * votes a second, annotators a label each every few, the rules' scan a step every second or less):
- * a page is rendered afresh at most this often while only they move, unless its viewer wrote since
- * (decision 38).
- */
+/** How long a kept page stands for newer votes, labels and rule hits alone, unless its viewer wrote (decision 38). */
 export const STREAM_LAG_MS = 3000;
 
 /** The kinds written as streams of small writes, for which a kept page may lag (STREAM_LAG_MS). */
@@ -67,10 +61,7 @@ const KEY_SQL = `SELECT ${viewerColumns("$1", "$2")}, ${versionsOf("$3")} AS ver
 
 type KeyRow = { viewer: string | null; link: string | null; versions: string | null };
 
-/**
- * Runs one fixed statement and gives its rows. The server passes its pool's driver, not Prisma, the
- * statement prepared once per connection (lib/db/connect.ts preparedQuery; docs/performance.md).
- */
+/** Runs one fixed statement, prepared once per connection on the server's pool (decision 45). */
 export type Query = <T>(text: string, params: unknown[]) => Promise<T[]>;
 
 /** A key's page, what it names but the versions: the viewer, the path and the query. */
@@ -104,8 +95,7 @@ export class PageCache {
     const url = new URL(req.url ?? "/", "http://x");
     const page = PAGES.find((p) => p.path.test(url.pathname));
     if (!page) return null;
-    // A shared report's page shows its link's report, and the header of whoever opens it: kept per
-    // link and viewer (a signed-out visitor is one viewer).
+    // A shared report's page is kept per link and viewer.
     const token = sessionToken(req, this.secret);
     if (!page.shared && !token) return null; // nobody signed in: nothing to ask the database
     const hash = page.shared ? createHash("sha256").update(url.pathname.slice(3)).digest("hex") : null;
@@ -125,13 +115,7 @@ export class PageCache {
     return this.rendering.get(key);
   }
 
-  /**
-   * The copy of the page kept last, when it stands for the data of `key` (decision 38): while the
-   * page is being rendered afresh (readers get it as it was one render ago instead of each rendering
-   * it again or waiting for the render), or when only votes and labels moved since it was rendered,
-   * under STREAM_LAG_MS ago.
-   * Never when the viewer wrote since it was rendered: whoever reads after their own write sees it.
-   */
+  /** The copy kept last for `key` while a render runs or only votes moved (decision 38); never after a write. */
   previous(key: string, req: IncomingMessage): KeptPage | undefined {
     const page = pageOf(key);
     const lastKey = this.lastKept.get(page);
@@ -139,8 +123,7 @@ export class PageCache {
     if (!last) return undefined;
     const token = sessionToken(req, this.secret);
     if (token && (this.lastWrite.get(token) ?? 0) >= last.renderedFrom) return undefined;
-    // A render under way, for these data or newer: readers do not wait for it (under the mixed load
-    // a render takes up to 1.4 s, and every reader of the same versions waited).
+    // A render under way for these data or newer: readers take the last copy rather than wait for it.
     if (this.renderingPage.has(page)) return last;
     return streamedAloneMoved(lastKey!, key) && Date.now() - last.renderedFrom < STREAM_LAG_MS ? last : undefined;
   }
@@ -222,11 +205,7 @@ function nonceOf(headers: OutgoingHttpHeaders): string | null {
   return String(headers["content-security-policy"] ?? "").match(/'nonce-([^']+)'/)?.[1] ?? null;
 }
 
-/**
- * Sends a kept page with a nonce of its own (the page's scripts and the policy agree on it), written
- * over the old one where it stands (both NONCE_LENGTH characters of base64, so nothing moves): gzipped
- * from the pieces deflated once, the body itself not copied; otherwise a copy of the body.
- */
+/** Sends a kept page with its own nonce written over the old one: gzipped from pieces, the body not copied. */
 export function sendKept(req: IncomingMessage, res: ServerResponse, page: KeptPage, how: "hit" | "stale"): void {
   const nonce = randomBytes(16).toString("base64");
   const headers: OutgoingHttpHeaders = { ...page.headers };

@@ -1,7 +1,4 @@
-// Requests refused in front of Next (scripts/server.ts), which would otherwise fail on them with a
-// 500: a path no route could read (a segment whose percent-encoding is not UTF-8, %ff, or that
-// decodes to a control character, %00), and a server action's body that Next would not read (over
-// its 1 MB limit, or of a length not given).
+// Requests refused in front of Next, which would answer them 500.
 import type { ApiErrorBody } from "@/lib/api/v1-spec";
 
 /** Why this request target's path cannot be read, or null when it can. */
@@ -43,12 +40,7 @@ export const apiErrorBody = (code: string, message: string) =>
 /** Whether a request target is the API's (its refusals are JSON). */
 export const isApiPath = (target: string) => /^\/api\/v1(\/|$|\?)/.test(target);
 
-/**
- * A request the API answers in front of Next, as its description says (Next would answer an unknown
- * path with its HTML page, and a method a route does not take with a bare 405): an unknown path is
- * 404, a method the route does not take 405 with `Allow`. `routes`: each path (`{id}` a segment) and
- * its methods. Null: the route's to answer.
- */
+/** The API's 404 for an unknown path and 405 (with `Allow`) for a method not taken; null: the route answers. */
 export function apiRouteRefusal(
   method: string | undefined,
   target: string,

@@ -1,6 +1,4 @@
-// What a route handler answers before and instead of its work: the guard every route handler calls
-// first (signed out: 401; not allowed or not from this app's pages: 403), and an expected failure as
-// its status and message.
+// What a route handler answers instead of its work: the guard (401, 403) and an expected failure's status.
 import { fromThisApp } from "@/lib/auth/origin";
 import { type Action, type Actor, can, PermissionDenied } from "@/lib/auth/permissions";
 import { actorFrom } from "@/lib/auth/session";
@@ -14,10 +12,7 @@ export function errorResponse(e: unknown): Response {
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-/**
- * For a route handler: the user, or the 401/403 response to send instead. A request that changes
- * state must come from this app's pages (its Origin), as server actions must.
- */
+/** The user, or the 401/403 to send; a state change must come from this app's pages (its Origin). */
 export async function requireRequest(request: Request, action: Action): Promise<Actor | Response> {
   if (!SAFE_METHODS.has(request.method) && !fromThisApp(request)) {
     return Response.json(

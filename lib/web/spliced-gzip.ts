@@ -1,10 +1,4 @@
-// A kept page compressed once and sent gzipped to each reader with a nonce of its own, without
-// compressing it again per request (50 readers a second spent a core's tenth on it). The body is
-// deflated in pieces between the places the nonce stands, each piece a raw deflate stream of its own
-// ended by a full flush: it ends on a byte boundary, is not the last block, and refers to nothing
-// before it. A send puts each nonce between the pieces as a stored (uncompressed) block, ends the
-// stream with an empty last block and writes the gzip trailer: the CRC-32 and length of the body as
-// sent (RFC 1951 §3.2.4 for stored blocks, RFC 1952 for the gzip member).
+// A kept page gzipped once, sent with a fresh nonce as stored blocks between deflated pieces (RFC 1951, 1952).
 import { promisify } from "node:util";
 import { constants, crc32, deflateRaw } from "node:zlib";
 
@@ -17,10 +11,7 @@ const LAST = Buffer.from([0x01, 0x00, 0x00, 0xff, 0xff]);
 /** The most bytes one stored block holds. */
 const STORED_MAX = 0xffff;
 
-/**
- * The body's pieces between its places `at` (byte offsets of `gap` bytes each, in order, apart),
- * each deflated on the libuv thread pool, off the event loop.
- */
+/** The body's pieces between places `at` (`gap` bytes each), deflated on the libuv pool. */
 export async function deflatePieces(body: Buffer, at: readonly number[], gap: number): Promise<Buffer[]> {
   const starts = [0, ...at.map((i) => i + gap)];
   const ends = [...at, body.length];
@@ -42,12 +33,7 @@ function stored(bytes: Buffer): Buffer[] {
   return blocks;
 }
 
-/**
- * The gzip of `body` with `fill` written in each of its places `at` (the bytes `pieces` were deflated
- * around), from the pieces and the fill, without a copy of the body: its CRC-32 is taken piece by
- * piece (copying a 240 KB page for each reader, with its garbage, took a send from 0.09 ms of CPU to
- * 0.12-0.25 ms).
- */
+/** The gzip of `body` with `fill` in each place, from the pieces, its CRC taken piece by piece (no copy). */
 export function splicedGzip(pieces: readonly Buffer[], body: Buffer, at: readonly number[], fill: Buffer): Buffer {
   if (pieces.length !== at.length + 1) throw new Error("a piece between every two places, and one at each end");
   const gap = fill.length;

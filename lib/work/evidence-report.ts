@@ -6,11 +6,7 @@ import { evidenceReport } from "@/lib/data/trajectory-evidence";
 import { evidenceCsv, evidenceJson } from "@/lib/domain/evidence-format";
 import { ruleHitsCaughtUp } from "@/lib/work/rule-scan/scan";
 
-/**
- * Every trajectory's evidence, once the rules' scan has read them (its items' categories come from
- * the kept hits), waiting for it up to `waitMs` (the API; the command line runs the scan first): a
- * study just imported at scale may then show some items not yet categorized.
- */
+/** Every trajectory's evidence once the scan has read them, waiting up to `waitMs` (categories come from hits). */
 export async function evidenceText(format: "json" | "csv", waitMs: number): Promise<string> {
   await ruleHitsCaughtUp(waitMs);
   const rows = await evidenceReport();

@@ -1,7 +1,5 @@
 import "server-only";
-// The database back out as the app's own records (docs/formats.md), whatever format they came in:
-// importing an export into an empty database gives back the same trajectories, votes and labels.
-// Read page by page (lib/data/export-reads.ts), so an export of any size streams.
+// The database back out as the app's own records: imported into an empty database, the same data.
 import { voteVerdicts } from "@/lib/data/derived";
 import { countedVotePages, goldPages, labelPages, storedTurns, trajectoryPages } from "@/lib/data/export-reads";
 import { ruleVersions } from "@/lib/data/rules";
@@ -40,8 +38,7 @@ export async function* exportVotes(only?: number): AsyncGenerator<Record<string,
       type: "judge_vote",
       trajectory: naturalKeyOf(v.trajectory),
       judge: v.judge.name,
-      // Verdicts read from the raw answer (or not readable from it) go out as the raw answer alone,
-      // so that importing the export parses (or flags) them again, as the first import did.
+      // Verdicts read from the raw answer go out as the raw answer, so an import parses them again.
       ...(v.parseStatus === "GIVEN" ? { verdicts: voteVerdicts(v) } : {}),
       rationale: v.rationale,
       evidence: v.evidence,
@@ -112,11 +109,7 @@ async function collect<T>(records: AsyncGenerator<T>): Promise<T[]> {
   return out;
 }
 
-/**
- * One trajectory (by its id in the database) as `export` writes it, with the votes the panel counts,
- * the labels, every gold label version and its evidence from the task record (null: none); null
- * when there is no such trajectory.
- */
+/** One trajectory as `export` writes it, with counted votes, labels, gold versions and evidence; null if none. */
 export async function trajectoryWithVerdicts(id: number): Promise<Record<string, unknown> | null> {
   const [trajectory] = await collect(exportTrajectories(id));
   if (!trajectory) return null;

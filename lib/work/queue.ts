@@ -1,7 +1,5 @@
 import "server-only";
-// The app's durable job queue: pg-boss on the app's own database (decision 26), in its own schema
-// (`pgboss`); the embedded database runs it in the one process that holds it. Judge requests
-// (judge-runs/) and the rules' scan (rule-scan/jobs.ts) go through it.
+// The app's job queue: pg-boss on the app's database (decision 26).
 import PgBoss from "pg-boss";
 import { currentDb } from "@/lib/db/connect";
 
@@ -41,11 +39,7 @@ export function appQueue(): Promise<PgBoss> {
 /** Queue creations of this process, one after another (see ensureQueue). */
 let creating: Promise<unknown> = Promise.resolve();
 
-/**
- * Creates a queue if it does not exist. pg-boss makes each queue a partition of its job
- * table: two made at the same moment deadlock in PostgreSQL. So this process makes them one at a
- * time, and one that still meets another process's creation is tried again, a little later.
- */
+/** Creates a queue if missing, one at a time in the process: two created at once deadlock (partitions). */
 export function ensureQueue(boss: PgBoss, queue: string, options?: PgBoss.Queue): Promise<void> {
   const made = creating.then(async () => {
     for (let attempt = 1; ; attempt++) {

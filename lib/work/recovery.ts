@@ -1,8 +1,5 @@
 import "server-only";
-// What a server process does as it starts (decision 32): first what a dead process left behind (its
-// imports marked interrupted, its upload folders removed; on PostgreSQL, where another process may
-// die meanwhile, the imports are swept every minute), then the judge runs that were running go on
-// and the rules' scan is watched for.
+// What a server process does as it starts (decision 32).
 import { sweepInterruptedImports } from "@/lib/data/import/interrupted";
 import { currentDb } from "@/lib/db/connect";
 import { removeOrphanUploads } from "@/lib/server/recovery";

@@ -1,8 +1,5 @@
 import "server-only";
-// Every rule in force measured as a rule being tried is (lib/data/rule-test.ts): per condition the
-// trajectories it fires on and the steps it hits, the four cells against the panel and the gold labels
-// with precision, recall and κ. The hits are the rules' kept ones (lib/data/rule-matches.ts): a rule
-// written costs its own scan, once, in the background; a vote or a gold label none.
+// Every rule in force measured as a rule tried is (lib/data/rule-test.ts), from its kept hits.
 import { keptHitsStudy, reportOf } from "@/lib/data/rule-test";
 import { listRules } from "@/lib/data/rules";
 import { transaction } from "@/lib/data/sql";

@@ -1,6 +1,4 @@
-// The labels behind one confusion count of the agreement page's human tables: exactly the labels
-// the count counted (lib/domain/agreement-cells.ts), each with its trajectory, annotator and both
-// answers, so a cell's list always has its count.
+// The labels behind one count of the agreement page's human tables: exactly those counted, so a list has its count.
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";

@@ -4,10 +4,7 @@ import { requireRequest } from "@/lib/web/responses";
 
 export const dynamic = "force-dynamic";
 
-/**
- * GET /api/agreement?format=csv|json|latex[&study=NAME][&first=1]: the agreement figures as a
- * download (first=1: labels revised after unblinding count in their blind first form).
- */
+/** GET /api/agreement?format=csv|json|latex[&study=NAME][&first=1]: the agreement figures as a download. */
 export async function GET(request: Request) {
   const user = await requireRequest(request, "results:read");
   if (user instanceof Response) return user;

@@ -1,7 +1,4 @@
-// POST a file to import (multipart/form-data: `file`, optional `resolved` report files, and the
-// condition fields for agent-harness files). The file is streamed to a temporary file, never held
-// in memory, then imported as the command line does. The answer streams NDJSON: progress lines
-// {"progress": {bytes, records}} while importing, then {"result": …}.
+// POST a file to import (multipart), streamed to disk; the answer streams NDJSON progress, then the result.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -91,8 +88,7 @@ const tooLarge = (maxBytes: number) =>
 export async function POST(request: Request) {
   const user = await requireRequest(request, "imports:write");
   if (user instanceof Response) return user;
-  // Imports share half the heap (lib/server/memory-budget.ts): when enough wait already, say so
-  // before the body is read.
+  // When enough imports wait for memory already (decision 32), say so before the body is read.
   const budget = workBudget();
   if (budget.full) return busy(budget.waiting);
   const maxBytes = config().IMPORT_MAX_UPLOAD_BYTES;
@@ -153,11 +149,7 @@ export async function POST(request: Request) {
   });
 }
 
-/**
- * Receives the upload into its folder and checks it: the file and its condition fields, or the
- * answer that refuses it. An upload cut off is listed on the Import page with the reason, so it is
- * not lost without a word.
- */
+/** Receives and checks the upload; one cut off is listed on the Import page with the reason. */
 async function receiveUpload(
   request: Request,
   received: Received,
@@ -238,10 +230,7 @@ async function importUpload(
   send({ result });
 }
 
-/**
- * An answer streamed as NDJSON, one line per `send`. The browser may go away mid-import: the work
- * goes on to its end (it is listed on the Import page), and what could not be sent is dropped.
- */
+/** An NDJSON answer, a line a `send`; if the browser leaves, the work still ends (listed on the Import page). */
 function ndjson(work: (send: (line: unknown) => void) => Promise<void>): Response {
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({

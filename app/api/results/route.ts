@@ -3,10 +3,7 @@ import { requireRequest } from "@/lib/web/responses";
 
 export const dynamic = "force-dynamic";
 
-/**
- * GET /api/results?format=csv|json|latex[&table=NAME]: the result table as a download; with a table
- * (changes, categories, judges, unparseable; for LaTeX also all), that table. JSON holds every figure.
- */
+/** GET /api/results?format=csv|json|latex[&table=NAME]: the result table, or the table named, as a download. */
 export async function GET(request: Request) {
   const user = await requireRequest(request, "results:read");
   if (user instanceof Response) return user;

@@ -1,5 +1,4 @@
-// A shared report, read-only, for anyone holding its link: the report and its downloads, nothing
-// else (no session is made; every other page and API still asks to sign in).
+// A shared report, read-only, for anyone holding its link; no session is made.
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { FrozenReport } from "@/components/reports/frozen-report";

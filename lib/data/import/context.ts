@@ -1,7 +1,5 @@
 import "server-only";
-// What the writers of one import share: its transaction, its id and time, the rows it counted, the
-// trajectories whose panel columns must be recomputed before it commits, and the ids of names
-// (benchmarks, models, judges) it has already looked up or created.
+// What the writers of one import share: transaction, counts, what to recompute at the end, names looked up.
 import type { RecordError } from "@/lib/formats/interchange";
 import { refreshDerived, sharePanelLock } from "../derived";
 import { refreshEvidence } from "../evidence";
@@ -52,11 +50,7 @@ export class ImportContext {
     readonly madeWith: "import" | "api" = "import",
   ) {}
 
-  /**
-   * A context whose transaction holds the panel lock shared from its start, before it writes a row:
-   * an adoption, which takes it exclusive before rewriting every trajectory, then waits for this
-   * write to end instead of meeting its row locks halfway (a deadlock).
-   */
+  /** Holds the panel lock shared from the start, so an adoption waits for this import instead of deadlocking. */
   static async begin(sql: Sql, importId: number | null, now: Date): Promise<ImportContext> {
     await sharePanelLock(sql);
     const [row] = importId

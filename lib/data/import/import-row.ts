@@ -1,7 +1,5 @@
 import "server-only";
-// The `import` row that lists one file: written before the file is read and outside the import's
-// transaction, so a rejected or interrupted file is still listed with its errors; marked succeeded
-// inside that transaction (decision 15).
+// The `import` row of a file, written outside its transaction so a failed file is still listed (decision 15).
 
 import { db } from "@/lib/db";
 import { storableJson } from "@/lib/domain/text";
@@ -32,12 +30,7 @@ export type ImportReport = {
   warningCount: number;
 };
 
-/**
- * The Import row that records one file, created before the file is read (a rejected file is still
- * listed). For an import (`locked`), it is written by the connection that will hold the import's
- * transaction, in one statement with a session lock on the row's id: while the lock is held the
- * import's process is alive; once the process dies, lib/data/import/interrupted.ts marks the row interrupted.
- */
+/** A file's row, written before it is read, with a session lock saying its process lives (interrupted.ts). */
 export async function insertImportRow(sql: Sql, source: ImportSource, locked: boolean): Promise<number> {
   const [row] = await sql.query<{ id: number }>(
     `WITH r AS (
@@ -56,20 +49,14 @@ export async function insertImportRow(sql: Sql, source: ImportSource, locked: bo
   return row!.id;
 }
 
-/**
- * Records a file that failed before its records could be read (an upload cut off): listed with the
- * reason, nothing written.
- */
+/** A file that failed before its records could be read (an upload cut off): listed with the reason. */
 export async function recordFailedImport(source: ImportSource, reason: string): Promise<number> {
   const id = await transaction((sql) => insertImportRow(sql, source, false));
   await markFailed(id, { rejected: 1, errors: [{ line: 0, field: null, message: reason }] });
   return id;
 }
 
-/**
- * An upload that ended before its import, listed as failed with why (best effort: the database may be
- * what failed, and then the server log says so).
- */
+/** An upload that ended before its import, listed as failed (best effort: the database may be what failed). */
 export async function listRefusedUpload(
   source: Pick<ImportSource, "fileName" | "source" | "userId" | "fileBytes">,
   reason: string,

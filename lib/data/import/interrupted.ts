@@ -1,8 +1,6 @@
 import "server-only";
 import { statement } from "@/lib/data/sql";
-// What a process that died leaves in the database, put right by the next one (decision 32): a
-// RUNNING import whose session lock (taken in lib/data/import/import-row.ts) is free is marked
-// interrupted; its transaction died with it, so nothing of its file was written.
+// Imports whose process died, marked interrupted by the next process (decision 32); nothing of them was written.
 import { currentDb } from "@/lib/db/connect";
 
 /** The advisory lock class of imports (the second key is the import's id). */
@@ -12,10 +10,7 @@ export const INTERRUPTED =
   "interrupted: the process importing it stopped before it finished (a crash, a restart, or memory " +
   "running out); nothing from this file was written. Import it again";
 
-/**
- * Marks the imports whose process has died as failed, with the reason; returns their ids. On the
- * embedded database the process that opens it is its only user, so every RUNNING import is dead.
- */
+/** Marks dead imports failed and returns their ids; on the embedded database every RUNNING one is dead. */
 export async function sweepInterruptedImports(): Promise<number[]> {
   const handle = currentDb();
   const errors = JSON.stringify([{ line: 0, field: null, message: INTERRUPTED }]);

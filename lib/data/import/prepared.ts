@@ -1,7 +1,5 @@
 import "server-only";
-// The database-free part of writing a trajectory, done as each record is read while the previous
-// batch is being written, so the work is spread between the database's replies: steps numbered,
-// message and tool-call rows encoded for COPY (all but their trajectory id), search documents cut.
+// The database-free part of writing a trajectory, done while the previous batch is written.
 import { SearchDocument } from "@/lib/domain/search";
 import { numberSteps } from "@/lib/domain/steps";
 import { storableText } from "@/lib/domain/text";
@@ -49,11 +47,7 @@ export const TOOL_CALL_COLUMNS = [
 
 const t = (s: string | null | undefined) => (s == null ? null : storableText(s));
 
-/**
- * The database-free part of writing a trajectory: steps are numbered, and message and tool-call
- * rows encoded for COPY, all but their trajectory id. Done as each record is read, while the
- * previous batch is being written, so the work is spread between the database's replies.
- */
+/** Numbers the steps and encodes message and tool-call rows for COPY, all but the trajectory id. */
 export function prepareTrajectory({
   line,
   record,

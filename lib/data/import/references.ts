@@ -1,6 +1,5 @@
 import "server-only";
-// Which trajectory a vote or label names: by its id, or by its natural key (benchmark, model,
-// task, network, prompt, run), in the database or among the file's own trajectories.
+// Which trajectory a vote or label names: by id or natural key, stored or in the same file.
 import { storableText } from "@/lib/domain/text";
 import type { NaturalKey, RecordError, TrajectoryRecord } from "@/lib/formats/interchange";
 import type { TrajectoryRef } from "@/lib/formats/verdict-records";
@@ -95,11 +94,7 @@ export async function locate<I extends Located<{ trajectory: TrajectoryRef }>>(s
   return { found, errors };
 }
 
-/**
- * For a file that is already rejected: the votes or labels whose trajectory is neither in the
- * database nor among the file's own trajectories (`fileRefs`, from fileRefKeys), so one pass
- * reports every bad record.
- */
+/** For a rejected file: the votes or labels whose trajectory exists nowhere, so one pass reports every bad record. */
 export async function missingReferences(
   sql: Sql,
   items: ReadonlyArray<Located<{ trajectory: TrajectoryRef }>>,

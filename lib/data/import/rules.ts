@@ -1,17 +1,12 @@
 import "server-only";
-// Rule records of an import (docs/formats.md, "Rule"): versions of suspect-step rules, written as the
-// Rules page writes them (lib/data/rules.ts).
+// Rule records of an import, written as the Rules page writes them.
 import type { Rule } from "@/lib/domain/rules";
 import type { RuleRecord } from "@/lib/formats/interchange";
 import { patternProblem } from "../rule-patterns";
 import { insertRuleVersion, listRules } from "../rules";
 import type { ImportContext, Located, RecordError } from "./context";
 
-/**
- * Rule records of an import, all or none: each pattern must compile (else an error names its line).
- * A version at the same name and time is replaced, and one without a time that says what the version
- * in force says is not written: importing a file again changes nothing.
- */
+/** Rule records, all or none, each pattern compiled; a version that changes nothing is not written. */
 export async function importRules(
   ctx: ImportContext,
   items: ReadonlyArray<Located<RuleRecord>>,

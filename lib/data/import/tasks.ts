@@ -1,7 +1,5 @@
 import "server-only";
-// Task records of an import: upserted by instance id (importing a row again replaces it); within
-// one file the last row of an instance wins. They attach to trajectories by task key, so either
-// side may arrive first; the evidence of the trajectories of their tasks is recomputed on commit.
+// Task records, upserted by instance id; their trajectories' evidence is recomputed on commit.
 import { storableJson, storableText } from "@/lib/domain/text";
 import type { TaskRecord } from "@/lib/formats/task-record";
 import type { ImportContext, Located } from "./context";

@@ -1,9 +1,5 @@
 import "server-only";
-// Trajectories of an import: a trajectory whose natural key is already stored is replaced (its
-// turns; its votes and labels stay), never duplicated. Each record is prepared as it is read
-// (prepared.ts) and written in batches: trajectory rows with set-based statements, their turns
-// with COPY, their search documents beside them (lib/data/search-documents.ts), each put on the list
-// the rules' scan reads (lib/data/rule-matches.ts).
+// An import's trajectories, replaced by natural key (votes and labels stay), in batches: rows, COPY, documents.
 import { storableJson, storableText } from "@/lib/domain/text";
 import { markForScan } from "../rule-matches";
 import { SearchDocumentWriter } from "../search-documents";
@@ -27,8 +23,7 @@ const keyString = (k: IdKey) => [k.benchmarkId, k.modelId, k.taskId, k.network, 
 const keyOf = (r: Keyed) => keyString({ ...r, network: r.record.network, prompt: r.record.prompt, run: r.record.run });
 const t = (s: string | null | undefined) => (s == null ? null : storableText(s));
 
-// A task is written only when new or given something it lacked: one as stored is read, not written
-// again (an import of the same file changes nothing).
+// A task is written only when new or given something it lacked.
 const TASK_SQL = `
   WITH given AS (
     SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[])
@@ -74,10 +69,7 @@ export class TrajectoryWriter {
     this.search = new SearchDocumentWriter(ctx.sql, sideTransaction);
   }
 
-  /**
-   * Writes a batch of prepared trajectories; the last record of a natural key wins within it, as a later import
-   * would.
-   */
+  /** Writes a batch; the last record of a natural key wins, as a later import would. */
   async write(batch: readonly PreparedTrajectory[]): Promise<RecordError[]> {
     const items = [...new Map(batch.map((p) => [p.key, p])).values()];
     if (!items.length) return [];
@@ -177,11 +169,7 @@ export class TrajectoryWriter {
     ]);
   }
 
-  /**
-   * Messages and tool calls by COPY. Each encoded row gets its trajectory id in front: the one part
-   * that needed the database. A newline inside a value is escaped in COPY's text format, so every
-   * raw newline starts a row.
-   */
+  /** Turns by COPY, each encoded row given its trajectory id in front (COPY escapes newlines inside values). */
   private async copyTurns(list: readonly Keyed[], ids: readonly number[]): Promise<void> {
     const withIds = (rows: (r: Keyed) => string) =>
       (function* () {

@@ -1,9 +1,5 @@
 import "server-only";
-// Judge votes of an import, or of a judge run: a judge's newer vote on a trajectory under the same
-// prompt version replaces its older one; an older one is ignored (protocol §2.5). Each version's
-// answer is kept (imported votes are version 0): which counts is the panel's choice (panels.ts).
-// Verdicts given as a raw answer are parsed (or counted unparseable). A vote that says what the stored
-// one says is not written again (an import is idempotent).
+// Votes of an import or a run: a judge's newer vote under a version replaces the older (protocol §2.5).
 import { parseJudgeAnswer } from "@/lib/domain/judge-answer";
 import { newestPerKey } from "@/lib/domain/panel";
 import { storableJson, storableText } from "@/lib/domain/text";
@@ -15,10 +11,7 @@ import { locate } from "./references";
 
 const t = (s: string | null | undefined) => (s == null ? null : storableText(s));
 
-/**
- * What a vote says. The same said again (the same file imported again, a vote without its time) is
- * not written: its time, its import and everything counted from it stay as they were.
- */
+/** What a vote says: the same said again is not written, so its time and counts stay. */
 const VOTE_CONTENT = [
   "upstream",
   `"localGit"`,
@@ -49,16 +42,10 @@ const VOTE_SQL = `
     AND (${VOTE_CONTENT.map((c) => `judge_vote.${c}`).join(", ")})
         IS DISTINCT FROM (${VOTE_CONTENT.map((c) => `EXCLUDED.${c}`).join(", ")})`;
 
-/**
- * A vote to write: a record of a file, or an answer the app asked for (with its request, and the
- * trajectory's id when the caller has checked it exists: then no record is looked up).
- */
+/** A vote to write: a file's record, or the app's answer (with its request; `trajectoryId` when known to exist). */
 export type VoteItem = Located<JudgeVoteRecord> & { requestId?: number; promptVersion?: number; trajectoryId?: number };
 
-/**
- * Writes the votes of a file (or the app's answers); a vote whose trajectory exists nowhere is an
- * error, and then nothing is written.
- */
+/** Writes the votes; one whose trajectory exists nowhere is an error, and then nothing is written. */
 export async function writeVotes(ctx: ImportContext, items: readonly VoteItem[]): Promise<RecordError[]> {
   if (!items.length) return [];
   const known = items.every((i) => i.trajectoryId !== undefined);

@@ -1,8 +1,4 @@
-// Harbor's Agent Trajectory Interchange Format (ATIF, Harbor's RFC 0001; real files in test/fixtures/agents/atif):
-// `{schema_version: "ATIF-v1.x", session_id, agent{name, version, model_name?}, steps[]}`. Each step
-// has a `source` (system | user | agent) and a `message`; agent steps may carry `reasoning_content`,
-// `tool_calls[{tool_call_id, function_name, arguments}]` and `observation.results[{source_call_id,
-// content}]`. Versions 1.0 to 1.7 are read; fields the importer does not use are ignored.
+// Harbor's ATIF v1.0–1.7 (RFC 0001): `steps[]` with tool_calls and observation.results.
 import type { Turn } from "@/lib/domain/steps";
 import { isObj, type Obj, pick, str, type TrajectoryDraft, textOf, toolInput } from "./common";
 

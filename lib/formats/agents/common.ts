@@ -1,6 +1,4 @@
-// What every agent-format reader produces: the turns of one trajectory, in the interchange shape,
-// plus what the file itself says (task id, patch, metadata). The condition (benchmark, model,
-// network, prompt, run) and the resolved status are not in these files: ../condition.ts adds them.
+// What every agent-format reader gives: turns and what the file says; the condition comes from ../condition.ts.
 import type { Turn, TurnToolCall } from "@/lib/domain/steps";
 
 export type TrajectoryDraft = {
@@ -76,10 +74,7 @@ export function chatTurn(m: Obj, reasoning?: string | null): Turn | null {
   return turn;
 }
 
-/**
- * `<returncode>N</returncode><output>…</output>` (mini-swe-agent observations, an `<exception>` first
- * in v2): exit code and output.
- */
+/** `<returncode>N</returncode><output>…</output>` (mini-swe-agent; v2 may put an `<exception>` first). */
 export function returncodeObservation(text: string): { exitCode: number; output: string } | null {
   const m = /^\s*(?:<exception>([\s\S]*?)<\/exception>\s*)?<returncode>(-?\d+)<\/returncode>\s*([\s\S]*)$/.exec(text);
   if (!m) return null;
@@ -96,11 +91,7 @@ const INSTANCE_ID = /([A-Za-z0-9.-]+__[A-Za-z0-9.-]+-\d+)$/;
 const instanceIn = (name: string): string | null =>
   INSTANCE_ID.exec(name)?.[1] ?? INSTANCE_ID.exec(name.replace(/__[A-Za-z0-9]{4,12}$/, ""))?.[1] ?? null;
 
-/**
- * An instance id ("owner__repo-123") from a file's path: its base name, else the nearest of its
- * three enclosing folders (SWE-bench submissions keep one folder per instance; Harbor writes
- * `<trial>/agent/trajectory.json`). null when none looks like one.
- */
+/** An instance id ("owner__repo-123") from the file's base name or one of its three enclosing folders, or null. */
 export function taskIdFromPath(filePath: string): string | null {
   const parts = filePath.split(/[\\/]/).filter(Boolean);
   const base = (parts.at(-1) ?? "")

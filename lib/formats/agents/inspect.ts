@@ -1,12 +1,4 @@
-// Inspect AI logs (inspect_ai's log schema, src/inspect_ai/log/_log.py): an eval's header (`eval`:
-// task, model, ...) and its samples, each `{id, epoch, messages[], output, scores, attachments,
-// events, ...}`. Each sample epoch is a trajectory: the task from the sample id, the run from the
-// epoch, the model from the eval. Messages are chat messages: assistant `tool_calls[{id, function,
-// arguments}]`, `tool` messages answering by `tool_call_id`, content as text or a list of parts
-// (`text`, `reasoning`, images). Large strings may be stored once in `attachments` and referred to
-// as `attachment://<hash>`. A sample saved without messages is rebuilt from its last model event,
-// whose input may refer to a pool of messages (`input_refs` into `message_pool`, later
-// `events_data.messages`).
+// Inspect AI logs: each sample epoch a trajectory; attachments resolved, message-less samples rebuilt from events.
 import type { Turn } from "@/lib/domain/steps";
 import { isObj, type Obj, pick, str, type TrajectoryDraft, toolInput } from "./common";
 

@@ -1,12 +1,4 @@
-// mini-swe-agent `<instance>.traj.json`:
-// - "mini-swe-agent-1" (v1.x): assistant text "THOUGHT: … ```bash cmd```"; observations are user
-//   messages `<returncode>N</returncode><output>…</output>`; reasoning in extra.response.
-// - "mini-swe-agent-1.1" (v2.x): native tool calls with role "tool" observations, or (the text-based
-//   model) fenced actions as in v1, by default ```mswea_bash_command; the parsed actions are also in
-//   `extra.actions`; a final role "exit" holds the submission.
-// - legacy: a bare list of {role, content} messages.
-// Text actions are read by the fence the trajectory declares (the action regex of its config, else
-// the fences of its system prompt), bash, sh, shell and mswea_bash_command being known.
+// mini-swe-agent `.traj.json` v1, v2 (tool calls or fenced actions) or a bare list; fences as the file declares.
 import type { Turn } from "@/lib/domain/steps";
 import { chatTurn, isObj, type Obj, pick, returncodeObservation, str, type TrajectoryDraft, textOf } from "./common";
 
@@ -50,10 +42,7 @@ function recordedActions(m: Obj): string[] | null {
   return commands.length ? commands : null;
 }
 
-/**
- * Messages in order. An assistant message with native tool calls is read as such; otherwise its
- * actions are the recorded ones or its fenced blocks, and the observations that follow answer them.
- */
+/** Messages in order: native tool calls as such, else recorded or fenced actions answered by what follows. */
 function messageTurns(messages: readonly Obj[], fences: readonly string[]): Turn[] {
   const turns: Turn[] = [];
   let pending: string[] = [];

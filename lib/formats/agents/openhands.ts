@@ -1,7 +1,4 @@
-// OpenHands: evaluation output.jsonl lines whose history is a list
-// of v0 events (action/observation) or SDK v1 events (kind), the UI's event-list export (a JSON
-// array of v0 events), the 2024 resolver's flat history, and LLM completion logs (fncall_messages,
-// or native tool calls in messages).
+// OpenHands: output.jsonl histories (v0 or SDK v1), UI exports, resolver histories, completion logs.
 import type { Turn } from "@/lib/domain/steps";
 import { chatTurn, isObj, type Obj, pick, str, type TrajectoryDraft, textOf, withInstruction } from "./common";
 
@@ -19,10 +16,7 @@ function v0Input(action: string, args: Obj): string | Record<string, unknown> {
   return rest;
 }
 
-/**
- * v0 events (and the resolver's flat dicts, whose fields sit on the event itself and which name no
- * source: a message before the agent's first action is the user's).
- */
+/** v0 events (and the resolver's flat ones, which name no source: before the first action is the user's). */
 export function v0Turns(events: readonly Obj[]): Turn[] {
   const turns: Turn[] = [];
   let acted = false;
@@ -177,11 +171,7 @@ export function readOpenHandsEvents(doc: unknown): TrajectoryDraft {
   };
 }
 
-/**
- * An LLM completion log: the last call holds the whole conversation; its response is the last
- * message. With mock function calling the calls are in `fncall_messages`/`fncall_response` (the
- * plain `messages` hold them as text); with native tool calls, in `messages`/`response` themselves.
- */
+/** A completion log: the last call holds the conversation (`fncall_messages` with mock function calling). */
 export function readOpenHandsCompletions(doc: unknown): TrajectoryDraft {
   const d = doc as Obj;
   const fncall = Array.isArray(d.fncall_messages);

@@ -1,6 +1,4 @@
-// SWE-agent `.traj`, 0.x and 1.x alike: the task prompt is the
-// history before the first assistant message (demonstrations left out); each `trajectory[]` entry
-// is one step: its thought, its action (a shell command or a SWE-agent tool command) and its observation.
+// SWE-agent `.traj` 0.x and 1.x: each `trajectory[]` entry a step (thought, action, observation).
 import type { Turn } from "@/lib/domain/steps";
 import { isObj, type Obj, pick, str, type TrajectoryDraft, textOf } from "./common";
 
@@ -49,8 +47,7 @@ export function readSweAgent(doc: unknown): TrajectoryDraft {
     if (action.trim()) turns.push({ role: "tool", tool_call_id: id, content: textOf(s.observation) });
   });
 
-  // 0.x: environment is the environment's name and the instance id is not in the file; 1.x: environment is the
-  // instance id.
+  // 0.x names the environment, not the instance; 1.x's environment is the instance id.
   const v1 = typeof info.swe_agent_version === "string" || "replay_config" in d;
   return {
     format: v1 ? "swe-agent-1" : "swe-agent-0",

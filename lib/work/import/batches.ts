@@ -1,6 +1,5 @@
 import "server-only";
-// How one import reads and writes: its bad records counted and the first ones kept, and its
-// trajectories written in batches, one while the next is read.
+// How one import reads and writes: bad records counted, trajectories written in batches while reading on.
 
 import type { Located, RecordError } from "@/lib/data/import/context";
 import { type PreparedTrajectory, prepareTrajectory } from "@/lib/data/import/prepared";
@@ -12,10 +11,7 @@ export const MAX_REPORTED_ERRORS = 100;
 /** Trajectories are written this many (or this many bytes) at a time, so memory stays bounded on large files. */
 const BATCH = 200;
 const BATCH_BYTES = 32 * 1024 * 1024;
-/**
- * Batches grow from this size, doubling, to BATCH_BYTES: the database starts writing while the parser is still near
- * the start.
- */
+/** Batches grow from this, doubling to BATCH_BYTES, so the database starts writing early. */
 const FIRST_BATCH_BYTES = 2 * 1024 * 1024;
 
 /** Bad records of one file: all counted, the first MAX_REPORTED_ERRORS kept. */
@@ -28,12 +24,7 @@ export class ErrorLog {
   };
 }
 
-/**
- * Trajectories go to the database in batches. One batch is written while the next is read and
- * validated: the database and the parser work at the same time. At most one write is in flight
- * (the transaction is one connection). After the first error nothing more is written (it will be
- * rolled back); reading goes on to report every bad record.
- */
+/** Trajectories written in batches while the next is read; after an error reading goes on to report all. */
 export class TrajectoryBatches {
   private batch: PreparedTrajectory[] = [];
   private bytes = 0;
@@ -74,11 +65,7 @@ export class TrajectoryBatches {
 }
 
 let lastYield = 0;
-/**
- * Lets the event loop run (the database's replies) every few milliseconds. Records already read
- * ahead are otherwise parsed back to back in microtasks, and the write waiting on a reply stalls
- * for the whole read-ahead.
- */
+/** Lets the database's replies in every few ms; read-ahead would otherwise parse back to back in microtasks. */
 export async function yieldNow(): Promise<void> {
   if (performance.now() - lastYield < 4) return;
   await new Promise<void>((resolve) => setImmediate(resolve));

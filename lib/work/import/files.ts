@@ -1,6 +1,5 @@
 import "server-only";
-// Importing files from disk, shared by the command line and the browser's Import page: which files
-// a path names, which condition each gets (options or a manifest), and one all-or-nothing import per file.
+// Importing files from disk for the command line and the Import page, one all-or-nothing import per file.
 
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -71,10 +70,7 @@ export function loadResolved(files: readonly string[]): ResolvedLookup | null {
   return files.length ? combineLookups(files.map((f) => resolvedLookup(readJsonFile(f), f))) : null;
 }
 
-/**
- * A manifest: a JSON list of {path, benchmark, model, network, prompt, run, task?, resolved?}; each
- * entry applies to the files under its path (relative to the manifest), the longest path winning.
- */
+/** A manifest: [{path, benchmark, model, network, prompt, run, task?, resolved?}], the longest path winning. */
 export function loadManifest(file: string): ManifestEntry[] {
   const parsed = ManifestSchema.safeParse(readJsonFile(file));
   if (!parsed.success) {

@@ -1,7 +1,5 @@
 import "server-only";
-// One import: a stream of records from one file lands whole, in one transaction, or not at all. The
-// records are checked here and handed to the writers (lib/data/import); the `import` row that lists
-// the file is lib/data/import/import-row.ts's.
+// One import: a file's records land whole in one transaction, or not at all.
 
 import { importGold } from "@/lib/data/gold";
 import { ImportContext, type Located, type RecordError, type WriteCounts } from "@/lib/data/import/context";
@@ -42,9 +40,7 @@ class Rejected extends Error {
   }
 }
 
-/**
- * Reads, validates and writes one file's records inside the import's transaction; throws Rejected on any bad record.
- */
+/** Reads, validates and writes one file's records in the import's transaction; throws Rejected on a bad one. */
 async function writeRecords(
   ctx: ImportContext,
   writer: TrajectoryWriter,
@@ -85,8 +81,7 @@ async function writeRecords(
     await yieldNow();
   }
   await trajectories.end();
-  // Once the file is rejected nothing more is written, but every vote or label whose
-  // trajectory exists nowhere (database or file) is still named.
+  // Once rejected, nothing more is written, but every missing reference is still named.
   if (log.count) log.add(await missingReferences(ctx.sql, [...votes, ...labels, ...gold], fileRefs));
   else {
     seen.warnings.checkTasks(tasks);
@@ -148,8 +143,7 @@ export async function runImport(
         } finally {
           await writer.release();
         }
-        // Marked succeeded in the same transaction as its rows: a committed import is never listed
-        // as failed, and a failed one never as succeeded, whatever happens after the commit.
+        // Marked succeeded in the same transaction as its rows (decision 15).
         await markSucceeded(sql, importId, {
           sha256: source.sha256?.() ?? null,
           format: format(),

@@ -1,8 +1,5 @@
 import "server-only";
-// What an import says without refusing anything: per trajectory, how many assistant turns and tool
-// calls were read (lib/formats/audit.ts) and where an action may have been missed; and a trajectory
-// that a later record of the same file replaces. Counted in full, the first MAX_REPORTED_ERRORS kept;
-// with --strict a file that has any is rejected.
+// What an import says without refusing (decision 22); --strict rejects on any.
 
 import type { Located } from "@/lib/data/import/context";
 import { fileRefKeys } from "@/lib/data/import/references";

@@ -1,6 +1,5 @@
 import "server-only";
-// Judge requests on the job queue (lib/work/queue.ts, decision 26): any number of worker processes
-// share one run through PostgreSQL. A job names judge_request rows; the rows are the truth.
+// Judge requests on the job queue (decision 26): a job names judge_request rows; the rows are the truth.
 import type PgBoss from "pg-boss";
 import { v7 as uuidv7 } from "uuid";
 import type { QueuedRequest } from "@/lib/data/judge-runs";
@@ -8,10 +7,7 @@ import { ensureQueue } from "@/lib/work/queue";
 
 export const queueName = (judgeId: number) => `judge-${judgeId}`;
 
-/**
- * What a job carries: several requests of one judge, so the queue's own bookkeeping (a fetch and a
- * completion) is shared by REQUESTS_PER_JOB requests. Jobs of earlier versions named one request.
- */
+/** A job: several requests of one judge, sharing the queue's bookkeeping (older jobs named one). */
 export type JobData = { ids: number[]; trajectoryIds: number[] } | { id: number; trajectoryId?: number };
 export const REQUESTS_PER_JOB = 8;
 
@@ -29,12 +25,7 @@ function jobsOf(requests: ReadonlyArray<{ id: number; trajectoryId: number | nul
   return jobs;
 }
 
-/**
- * Inserts jobs to be fetched in the order given. pg-boss fetches by creation time, then by id, and
- * the jobs of one insert share their creation time: each gets a time-ordered id (UUIDv7, increasing
- * within the process), where random ones would have a judge take them in a random order and the
- * judges of a panel apart from each other on the list they share (shared-reads.ts).
- */
+/** Inserts jobs fetched in the order given: time-ordered ids (UUIDv7), as jobs of one insert share their time. */
 async function insertJobs(boss: PgBoss, queue: string, jobs: readonly JobData[]): Promise<void> {
   await ensureQueue(boss, queue);
   for (let i = 0; i < jobs.length; i += 1000)

@@ -1,9 +1,6 @@
 import "server-only";
 import type { QueuedRequest } from "@/lib/data/judge-runs";
-// Starting and following a judge run: the one way the Judges page and `judge run` start a run (plan
-// it, then queue its requests where they will be worked: the app's judge service, or the command
-// line's own workers), and the way the command line follows one to its end. The queries are
-// lib/data/judge-runs.ts's.
+// Starting a judge run and following one to its end.
 import { finishRun, planRun, type RunPlan, type RunProgress, runProgress } from "@/lib/data/judge-runs";
 import type { TrajectoryFilter } from "@/lib/domain/trajectory-filter";
 
@@ -19,11 +16,7 @@ export async function startRun(
   return plan;
 }
 
-/**
- * Follows a run until nothing of it is left to ask, reporting its progress every `everyMs`, then
- * ends it: done, unless it was cancelled or paused meanwhile (on the Judges page, by `judge cancel`),
- * which it stays. Answers the run's status at the end and its last progress.
- */
+/** Follows a run until nothing is left, reporting every `everyMs`, then ends it unless cancelled or paused. */
 export async function followRun(
   runId: number,
   report: (p: RunProgress) => void,

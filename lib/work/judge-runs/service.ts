@@ -1,7 +1,5 @@
 import "server-only";
-// The judge queue inside the app's server process: started when a run is started or resumed from
-// the Judges page, or at server start (instrumentation.ts) when a running run has requests waiting.
-// Rows left being asked by a process that died go back to pending first.
+// The judge queue in the app's server process; requests a dead process left asking go back to pending.
 import type PgBoss from "pg-boss";
 import { judgeConcurrency, requeueAsking, runsWaiting } from "@/lib/data/judge-requests";
 import type { QueuedRequest } from "@/lib/data/judge-runs";

@@ -1,16 +1,4 @@
-// A trajectory's request, read and built once for the judges of a run that ask it about the same
-// time. planRun queues one list of trajectories for each judge of a run, so a panel's judges work
-// through it in the same order and claim their requests for one trajectory within moments of each
-// other: the first reads the trajectory and builds the request, the others take it (or wait for the
-// read under way). A request depends on the run's prompt version, the trajectory as planned for
-// the run (every request of a run for one trajectory was planned for the same version of it) and
-// the judge's budget: those are the key. A process reads a few trajectories at once (`readsAtOnce`,
-// each within the memory budget, first asked first read): one after another, a run was asked no
-// faster than its reads allowed, and with no bound a process working many judges would take its
-// database pool for reads. What is held is reserved from the process's memory budget
-// and given back when dropped; entries are dropped least recently used first past `maxBytes`, after
-// `idleMs` unused, when the budget has no room for them or other work waits for it, and when
-// workers stop. One per process.
+// A request read and built once for a run's judges asking together (decision 42), within the memory budget.
 
 import type { EncodedMessages } from "@/lib/judges/client";
 import type { JudgeRequest } from "@/lib/judges/prompt";
@@ -128,10 +116,7 @@ export class SharedReads {
   }
 }
 
-/**
- * Trajectories a process reads at once for its judges: 4 took a judge run alone from 226–244 to
- * 248–261 votes a second (`bench:mixed`, docs/performance.md); each read takes a connection.
- */
+/** Reads at once a process: 4 took a run alone from 226–244 to 248–261 votes/s (`bench:mixed`). */
 const READS_AT_ONCE = 4;
 /** The share of the process's memory budget that requests kept for other judges may hold. */
 const SHARE_OF_BUDGET = 1 / 8;

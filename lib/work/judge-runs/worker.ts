@@ -1,11 +1,5 @@
 import "server-only";
-// Working a judge's queue: jobs are fetched as slots free up, claimed together (pending → asking,
-// so no two workers ask the same pair; one round trip, serialized per judge so its limits hold
-// across workers), read with their trajectories at the versions they were planned for (once for the
-// judges of a run that ask one together: shared-reads.ts), asked, and stored by the AnswerWriter,
-// which batches the answers that arrive together. A job is completed once its request is stored: a
-// worker that dies leaves its jobs to pg-boss's expiry and its claims to the lease, and another
-// takes them over.
+// A judge's queue worked: fetched as slots free, claimed, read, asked, stored in batches; a lease for the dead.
 import type PgBoss from "pg-boss";
 import { AnswerWriter, type Outcome } from "@/lib/data/judge-answers";
 import {
@@ -101,11 +95,7 @@ async function ask(judge: JudgeSettings, r: Claimed, request: SharedRequest): Pr
 /** Stops a judge's worker loop once the requests it holds are answered. */
 export type StopWorkers = () => Promise<void>;
 
-/**
- * Works the queues of these judges: each keeps its concurrency of requests in flight, fetching as
- * many jobs as it has free slots whenever one ends (pg-boss's own work loop waits for a whole batch
- * and then a polling interval, which leaves slots idle). Returns what stops them.
- */
+/** Works these judges' queues, each keeping its concurrency in flight (pg-boss's own loop leaves slots idle). */
 export async function workJudges(
   boss: PgBoss,
   judges: ReadonlyArray<{ id: number; concurrency: number }>,
@@ -133,13 +123,7 @@ type HeldJob = { id: string; open: number };
 /** A request of a fetched job, waiting for a slot. */
 type Held = { id: number; trajectoryId: number | null; job: HeldJob };
 
-/**
- * One judge's loop. A job names several requests (queue.ts): the loop holds the requests of the
- * jobs it fetched and claims as many as it has free slots; a job is completed when all its
- * requests are settled. Requests the judge has no room for (another worker holds its concurrency,
- * or its requests per minute are spent) stay held and are claimed again shortly. On stopping,
- * what is held and unclaimed goes back to the queue as new jobs.
- */
+/** One judge's loop: claims held requests as slots free; on stopping what is held goes back to the queue. */
 class JudgeLoop {
   private readonly queue: string;
   private inFlight = 0;
@@ -188,11 +172,7 @@ class JudgeLoop {
     await this.completeSettled();
   }
 
-  /**
-   * Claims the requests taken from those held and asks each one claimed; returns whether some were
-   * busy elsewhere (they are held again). On a failure what was claimed is released and all of it
-   * is held again.
-   */
+  /** Claims and asks; true when some were busy elsewhere. On a failure the claims are released and all held again. */
   private async claimAndAsk(taken: Held[]): Promise<boolean> {
     const byId = new Map(taken.map((h) => [h.id, h]));
     // Kept outside the try: what was claimed before a later step failed is released.

@@ -1,7 +1,5 @@
 import "server-only";
-// The result table and the agreement figures, remembered until their inputs change: each report is
-// kept under the versions of the data it shows (data_version, as kept pages are), read before it is
-// computed (docs/performance.md, decision 38).
+// The reports' figures kept under the versions of the data they show (decision 38).
 import { LRUCache } from "lru-cache";
 import { type AgreementScope, readAgreement } from "@/lib/data/agreement";
 import { type Kind, versionKey } from "@/lib/data/data-version";
@@ -40,19 +38,10 @@ function cacheOf(): LRUCache<string, Slot> {
   return c;
 }
 
-/**
- * The versions of the data a report shows (panels count as votes): read before computing, so a
- * report is never older than its key.
- */
+/** The versions a report shows, read before computing, so a report is never older than its key. */
 const versionsOf = (kinds: Kind[]) => versionKey(kinds, (text, k) => statement(text, [k]));
 
-/**
- * The figures of `report` for the data as they stand. While newer figures are being computed, other
- * readers get the ones computed last (at most one computation old) instead of computing them too: a
- * judge run moves the votes many times a second, and readers would otherwise each compute afresh
- * (decision 38). A reader who finds nothing under way computes, so whoever reads after their own
- * write sees it. A failed computation is not remembered.
- */
+/** The figures of `report` as the data stand, or the last ones while newer are computed (decision 38). */
 export async function remembered<T extends Figures>(
   report: string,
   kinds: Kind[],
@@ -124,11 +113,7 @@ const builtTables = new WeakMap<
   { parts: unknown[]; byBenchmark: Map<string, ReturnType<typeof benchmarkTables>> }
 >();
 
-/**
- * The page tables of one benchmark from a report resultsReportNow gave, built once for each version
- * of its figures (they are a pure function of them): a page rendered afresh renders them, it does not
- * build them again.
- */
+/** One benchmark's page tables, built once for each version of the figures. */
 export function benchmarkTablesOf(report: ResultsReport, benchmark: string): ReturnType<typeof benchmarkTables> {
   const parts = [report.changes, report.evidence, report.rules];
   let built = builtTables.get(report.conditions);
@@ -151,26 +136,18 @@ export async function agreementNow(scope: AgreementScope = {}): Promise<Agreemen
   });
 }
 
-/**
- * Two panels compared (the compare page and its downloads). Saved panels never change, so their names
- * and the versions (votes stand for the panel in force, the default to compare with) key it.
- */
+/** Two panels compared, keyed by their names and the versions (saved panels never change). */
 export async function comparisonNow(name: string, withName?: string): Promise<PanelComparisonView> {
   const report = `compare:${JSON.stringify([name, withName ?? null])}`;
   return remembered(report, ["trajectories", "votes", "gold"], () => comparePanelsNamed(name, withName));
 }
 
-// When a reader folds the tallies' deltas (decisions 37 and 39); the fold is lib/data/tallies.ts.
-/** Deltas read past which a reader folds them into the base rows (in the background). */
+/** Deltas read past which a reader folds the tallies (decisions 37, 39; the fold: lib/data/tallies.ts). */
 const FOLD_AFTER = 500;
 
 const folding = new Set<Tally>();
 
-/**
- * Called by a reader with the deltas it read: past FOLD_AFTER, one fold at a time per tally and
- * process, in the background. Never inside a scope: its transaction is about to roll back (a panel
- * tried, lib/db/scope.ts).
- */
+/** Past FOLD_AFTER deltas read, folds one tally at a time in the background; never inside a scope. */
 export function foldIfMany(tally: Tally, deltas: number): void {
   if (currentScope() || deltas <= FOLD_AFTER || folding.has(tally)) return;
   folding.add(tally);

@@ -1,7 +1,5 @@
 import "server-only";
-// The study's two reports (the result table and the agreement figures) in each export format,
-// shared by the command line, the pages' downloads and frozen reports' downloads, so every output
-// carries the same numbers: live figures go through the same writers as frozen ones.
+// The two reports in each format, shared by the command line, the downloads and frozen reports.
 import type { AgreementScope } from "@/lib/data/agreement";
 import { agreementCsv, agreementJson, agreementLatex } from "@/lib/domain/agreement-format";
 import type { AgreementReport } from "@/lib/domain/agreement-report";
@@ -15,17 +13,10 @@ export { isReportFormat, REPORT_FORMATS, type ReportFormat };
 
 const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
 
-/**
- * Which labels the agreement counts: all, or one study's; which of the result tables a download
- * holds (CSV and LaTeX: the result table by default, as docs/formats.md's `results` prints, LaTeX
- * also "all"; JSON: every figure by default, or one table).
- */
+/** Whose labels the agreement counts, and which result table a download holds (default per docs/formats.md). */
 export type ReportScope = AgreementScope & { table?: TableName | "all" };
 
-/**
- * A table name given by a user, checked: the tables' own names, or "all" (not for CSV: one table a
- * file). None given: the result table, or for JSON every figure.
- */
+/** A user's table name checked: a table's or "all" (not for CSV); none: the result table, or all for JSON. */
 export function tableChoice(
   v: string | null | undefined,
   format: ReportFormat,
@@ -79,11 +70,7 @@ export const REPORTS = {
 /** A report as a file: its text, its media type and its name. */
 export type ReportFile = { body: string; type: string; filename: string };
 
-/**
- * A report as a file (the result table's `table` as the user gave it), or an AppError (BAD_INPUT)
- * naming the unknown format or table. `figures`: a frozen report's, else the live ones under
- * `scope`; `file` names it.
- */
+/** A report as a file, or BAD_INPUT naming the format or table; `figures` a frozen report's, else live. */
 export async function reportFile(
   name: ReportName,
   format: string | null,

@@ -1,6 +1,5 @@
 import "server-only";
-// Freezing a report (decision 30): the figures as they are now, once the rules' scan has read every
-// trajectory, stored with the data's fingerprint (lib/data/frozen-reports.ts keeps them).
+// Freezing a report (decision 30), once the rules' scan has read every trajectory.
 import { z } from "zod";
 import { type Actor, assertCan } from "@/lib/auth/permissions";
 import { countedJudges, dataFingerprint, type FrozenFigures, insertFrozenReport } from "@/lib/data/frozen-reports";

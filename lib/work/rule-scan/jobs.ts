@@ -1,7 +1,5 @@
 import "server-only";
-// The rules' scan as a job on the app's queue (lib/work/queue.ts): a rule saved, or hits found not
-// yet kept, asks for it; one job at a time is worked (and one more may wait), each running the scan
-// until nothing is left. The Rules page says how far it has come (coverage).
+// The rules' scan as a job on the app's queue, one worked at a time (one more may wait), each to the end.
 import type PgBoss from "pg-boss";
 import { appQueue, ensureQueue } from "@/lib/work/queue";
 import { scanRuleHits } from "./scan";

@@ -1,6 +1,5 @@
 import "server-only";
-// The rules' scan over the whole study: steps (lib/data/rule-scan-step.ts) run one after another
-// until every trajectory is read by every rule in force, once per process and database at a time.
+// The rules' scan over the study, step after step, once per process and database at a time.
 import { type RuleHitsRead, ruleHitsCoverage } from "@/lib/data/rule-matches";
 import { scanStep } from "@/lib/data/rule-scan-step";
 import { currentDb, type DbHandle } from "@/lib/db/connect";
@@ -17,11 +16,7 @@ type Runner = { running: Promise<void> | null; failedAt: number };
 const runners = new WeakMap<DbHandle, Runner>();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/**
- * Runs the scan until nothing is left, once per process and database at a time (a second call while
- * it runs gets the same promise). Never rejects: a failed step is logged and the scan rests a while.
- * While another process holds the scan it waits for it, up to a minute.
- */
+/** Runs the scan to the end, once per process at a time; never rejects (a failed step rests a while). */
 export function scanRuleHits(log: (line: string) => void = console.error): Promise<void> {
   const handle = currentDb();
   let runner = runners.get(handle);
@@ -49,12 +44,7 @@ export function scanRuleHits(log: (line: string) => void = console.error): Promi
   return r.running;
 }
 
-/**
- * How far the scan has come. When it is behind, it is started in the background, and a reader waits
- * for it up to `waitMs` when little is left (a small study, a few trajectories imported): then its
- * figures are whole. With more left, it answers at once, and says how many are not yet read. Inside
- * a scope (figures under another panel, in a transaction rolled back) it only reads.
- */
+/** How far the scan has come, starting it when behind; a reader waits up to `waitMs` when little is left. */
 export async function ruleHitsCaughtUp(waitMs = READER_WAIT_MS): Promise<RuleHitsRead> {
   const first = await ruleHitsCoverage();
   if (!first.unscanned || currentScope()) return first;

@@ -1,9 +1,4 @@
-// better-auth's own endpoints, for clients that use them directly: only those the app stands behind.
-// The app's pages sign in and out through server actions (app/sign-in/actions.ts); names, roles and
-// emails change only on the People page, under its permission, so better-auth's routes that would
-// let anyone rename themselves (update-user) or change their email, delete themselves, link other
-// accounts or reset passwords by email answer 404. A password changed through change-password ends
-// the person's other sessions, as one set on the People page does (lib/auth/auth.ts).
+// better-auth's endpoints the app stands behind; self-service renames, email changes and deletion answer 404.
 import { toNextJsHandler } from "better-auth/next-js";
 import { auth } from "@/lib/auth/auth";
 

@@ -14,10 +14,7 @@ const Params = z.object({
   format: z.enum(["csv", "json"]).default("csv"),
 });
 
-/**
- * GET /api/panels/compare?panel=NAME[&with=NAME]&format=csv|json: two panels compared, as
- * `panel compare` prints it (docs/formats.md, "The panel"). 400 for a bad parameter or an unknown panel.
- */
+/** GET /api/panels/compare?panel=NAME[&with=NAME]&format=csv|json: as `panel compare` prints it. */
 export async function GET(request: Request) {
   const user = await requireRequest(request, "results:read");
   if (user instanceof Response) return user;

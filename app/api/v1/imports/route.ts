@@ -1,7 +1,4 @@
-// POST /api/v1/imports?name=FILE[&benchmark=…&model=…&network=on|off&prompt=…&run=N&task=…&strict=1]:
-// the body is one file as it stands (any format the importer reads, .gz too), streamed to a
-// temporary file and never held in memory, then imported as the command line imports it, within the
-// Import page's limits. Answers the import's summary: 200 when it landed, 422 when refused whole.
+// POST /api/v1/imports?name=FILE[&condition…]: one file in any format, imported as the Import page does (200/422).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";

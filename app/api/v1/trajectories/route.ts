@@ -9,11 +9,7 @@ import { caughtUpFor } from "@/lib/work/rule-scan/scan";
 
 export const dynamic = "force-dynamic";
 
-/**
- * GET /api/v1/trajectories?[the list's filters][&after=ID][&limit=N]: a page of the list, by id, as
- * JSON {items, next}; `next` is the `after` of the following page (null: the last). Trajectories
- * awaiting the person's own blind label are left out, as on the list page.
- */
+/** GET /api/v1/trajectories?[filters][&after=ID][&limit=N]: {items, next} by id; withheld ones left out. */
 export const GET = v1Route("trajectories:read", async (request, actor) => {
   const { after, limit, ...filter } = queryOf(V1_QUERIES.trajectories, request);
   if (triedRule(filter) && !can(actor.role, "rules:write"))

@@ -3,10 +3,7 @@ import { frozenDownload } from "@/lib/web/downloads";
 
 export const dynamic = "force-dynamic";
 
-/**
- * GET /r/TOKEN/download?what=…&format=…: a shared report's figures, to anyone holding the link. The
- * token opens this report's downloads and page only; unknown, revoked and expired tokens answer 404.
- */
+/** GET /r/TOKEN/download?what=…&format=…: a shared report's figures; a bad, revoked or expired token is 404. */
 export async function GET(request: Request, { params }: { params: Promise<{ token: string }> }) {
   const report = await reportByToken((await params).token);
   if (!report) return Response.json({ error: "no such report" }, { status: 404 });

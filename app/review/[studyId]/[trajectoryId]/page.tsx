@@ -1,6 +1,4 @@
-// One item of the review queue: the trajectory with every annotator's label in the study, the
-// judges, the evidence and the gold label's history beside the form for a new one (by keyboard, as
-// in the labelling queue). Saving opens the next item without a gold label.
+// One review item: the trajectory, every annotator's label, the judges and the gold history beside the form.
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { VerdictForm } from "@/components/forms/verdict-form";

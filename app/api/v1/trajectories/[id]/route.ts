@@ -6,10 +6,7 @@ import { trajectoryWithVerdicts } from "@/lib/work/export";
 
 export const dynamic = "force-dynamic";
 
-/**
- * GET /api/v1/trajectories/{id}: the trajectory as `export trajectories` writes it, with its votes,
- * labels, gold labels and evidence. 404 when there is none (or it awaits the person's blind label).
- */
+/** GET /api/v1/trajectories/{id}: as `export` writes it, with votes, labels, gold and evidence; 404 if withheld. */
 export const GET = v1Route<{ params: Promise<{ id: string }> }>("trajectories:read", async (_request, actor, ctx) => {
   const id = IdParam.safeParse((await ctx.params).id);
   const missing = new AppError("NOT_FOUND", "no such trajectory", "id");
