@@ -7,7 +7,6 @@ import { getOverview } from "@/lib/data/overview";
 import { formatCount } from "@/lib/domain/format";
 import { shownText } from "@/lib/domain/text";
 
-// Reads the database on every request, never at build time.
 export const dynamic = "force-dynamic";
 
 export default async function HomePage() {

@@ -62,7 +62,6 @@ const trustProxy = z
     return { kind: "list", list } as const;
   });
 
-/** A PostgreSQL connection address. */
 const databaseUrl = z
   .string()
   .trim()
@@ -75,7 +74,6 @@ const databaseUrl = z
   }, "a PostgreSQL address such as postgres://user@127.0.0.1:5432/shortcut_audit")
   .optional();
 
-/** An absolute http(s) address. */
 const appUrl = z
   .string()
   .trim()
@@ -95,7 +93,6 @@ const EnvSchema = z.object({
   DATABASE_POOL_SIZE: positiveInt(10, 1000),
   /** The secret that signs session cookies; unset: one generated into .data/auth-secret. */
   BETTER_AUTH_SECRET: z.string().min(32, "at least 32 characters").optional(),
-  /** The app's one fixed address, when it has one. */
   BETTER_AUTH_URL: appUrl,
   PORT: positiveInt(3000, 65535),
   /** Memory each server process keeps rendered pages in, in MB (PostgreSQL only); 0: render every page afresh. */
@@ -171,7 +168,6 @@ function checkTogether(c: ParsedEnv, env: Record<string, string | undefined>): s
 
 export class ConfigError extends Error {}
 
-/** Parses the environment; throws ConfigError naming each bad variable and what it accepts. */
 export function parseConfig(env: Record<string, string | undefined>): Config {
   const parsed = EnvSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== "")));
   if (parsed.success) {
@@ -214,7 +210,6 @@ export function demoWanted(c: Pick<Config, "DEMO_DATA">, database: "postgres" | 
 
 let cached: Config | null = null;
 
-/** This process's configuration (read once). */
 export function config(): Config {
   return (cached ??= parseConfig(process.env));
 }

@@ -142,7 +142,6 @@ const RUN_COLUMNS: Column<Run>[] = [
   { key: "control", label: "Control", cell: (r) => <RunControl run={r} /> },
 ];
 
-/** Pause, resume or cancel a run, as its status allows. */
 function RunControl({ run: r }: { run: Run }) {
   return (
     <form action={controlRun} className="inline-form">

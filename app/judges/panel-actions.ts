@@ -39,7 +39,6 @@ export async function panelFormAction(_: SavedState, form: FormData): Promise<Sa
   return state;
 }
 
-/** Puts the panel named in force (a candidate, or an earlier one). */
 export async function adoptPanelAction(_: SavedState, form: FormData): Promise<SavedState> {
   const actor = await requireAction("judges:write");
   const state = await attempt("/judges", async () => {

@@ -50,7 +50,6 @@ export function PanelForm({ choices }: { choices: PanelChoice[] }) {
   );
 }
 
-/** Puts a saved panel in force. */
 export function AdoptButton({ panel, label }: { panel: string; label: string }) {
   const [state, action, pending] = useActionState(adoptPanelAction, START);
   return (

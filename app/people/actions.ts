@@ -5,12 +5,10 @@ import { createPerson, setPassword, setRole } from "@/lib/data/people";
 import { checkedForm } from "@/lib/web/action-input";
 import { attempt, type SavedState } from "@/lib/web/form-action";
 
-/** A people form after a submission: what was saved, or the messages by field. */
 export type PeopleState = SavedState;
 
 const text = (data: FormData, name: string) => String(data.get(name) ?? "");
 
-/** Runs a change, revalidates the page, and answers with what was saved or what was refused. */
 const change = (fn: () => Promise<string>) => attempt("/people", fn);
 
 export async function addPerson(_: PeopleState, form: FormData): Promise<PeopleState> {

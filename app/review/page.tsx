@@ -20,7 +20,6 @@ export const dynamic = "force-dynamic";
 
 const VERDICT_WORDS = { NOT_ATTEMPTED: "not attempted", ATTEMPTED: "attempted", SUCCESSFUL: "successful" } as const;
 
-/** A study's review queue by name; null when no study has that name. */
 async function queueOf(actor: Actor, name: string) {
   const scope = await scopeOf(name);
   return scope?.studyId ? { name, studyId: scope.studyId, items: await reviewQueue(actor, scope.studyId) } : null;

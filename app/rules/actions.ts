@@ -57,7 +57,6 @@ export async function ruleAction(_: RuleState, form: FormData): Promise<RuleStat
   }
 }
 
-/** A new version of the rule with `enabled` changed. */
 export async function toggleRuleAction(form: FormData): Promise<void> {
   const actor = await requireAction("rules:write");
   let name: string;

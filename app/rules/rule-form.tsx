@@ -66,7 +66,6 @@ export function RuleForm({ initial }: { initial: Record<string, string> | null }
   );
 }
 
-/** What a rule is about: its category, and which text it reads. */
 function KindFields({ v }: { v: Record<string, string> }) {
   return (
     <>

@@ -28,7 +28,6 @@ export function FormMessage({ errors }: { errors: FormErrors }) {
   ) : null;
 }
 
-/** What a form saved, beside its button. */
 export function Saved({ state }: { state: { saved: string | null } }) {
   return state.saved ? (
     <span role="status" className="status-succeeded">

@@ -14,7 +14,6 @@ export function StudyChooser({
   chosen: string | null;
   /** The choice of no study (all of them), if the page offers it. */
   all?: string;
-  /** Further fields of the form. */
   children?: ReactNode;
 }) {
   return (

@@ -71,7 +71,6 @@ function fields(benchmarks: readonly string[], models: readonly string[]): Field
   ];
 }
 
-/** The fields whose options are the same for every list. */
 const FIXED_FIELDS: Field[] = [
   field("network", "Network", [
     ["on", networkWords(true)],

@@ -40,14 +40,12 @@ export function VerdictForm({
   done,
 }: {
   title: string;
-  /** A server action bound to the item: saves the form. */
   save: (form: VerdictFormInput) => Promise<VerdictSaveResult>;
   stepCount: number;
   label: StoredVerdict | null;
   /** The previous and next items' pages, for [ and ]. */
   previous: string | null;
   following: string | null;
-  /** Where a save goes when no item is left. */
   finished: string;
   done: boolean;
 }) {
@@ -156,7 +154,6 @@ export function VerdictForm({
 }
 
 type Category = (typeof CATEGORIES)[number];
-/** The verdicts chosen so far: none at first. */
 type Chosen = Partial<CategoryVerdicts>;
 
 /** Why a save is refused while categories have no verdict. */

@@ -9,7 +9,6 @@ import type { Category } from "@/lib/domain/verdicts";
 /** A share to two places, or a dash when it has no cases. */
 export const share = (v: number | null) => (v === null ? "—" : v.toFixed(2));
 
-/** Precision, recall and κ in one cell. */
 export const cellsInBrief = (c: RuleCells) => `P ${share(c.precision)} · R ${share(c.recall)} · κ ${share(c.kappa)}`;
 
 const conditionFilter = (c: RuleConditionRow): TrajectoryFilter => ({
@@ -30,7 +29,6 @@ export function RuleReport({
   report: RuleTestReport;
   base: TrajectoryFilter;
   category: Category;
-  /** How the links name the rule to a screen reader. */
   name: string;
 }) {
   const href = (f: TrajectoryFilter) => trajectoriesHref({ ...base, ...f });

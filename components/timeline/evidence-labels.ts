@@ -1,6 +1,5 @@
 import type { EvidenceKind } from "@/lib/domain/evidence";
 
-/** Evidence kinds as readers see them. */
 export const EVIDENCE_LABELS: Record<EvidenceKind, string> = {
   fix_seen: "fix seen",
   future_commit: "future commit",

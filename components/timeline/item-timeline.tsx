@@ -31,12 +31,10 @@ export function ItemTimeline({
   asideLabel,
 }: {
   t: ItemTrajectory;
-  /** The item's own page (step pages add ?page=N). */
   base: string;
   /** The step page the item's page read (lib/data/trajectory.ts, stepPage). */
   steps: StepPage;
   citations: StepCitation[];
-  /** Where the item is: its queue, study and place in it. */
   where: { href: string; label: string; text: string };
   aside: ReactNode;
   asideLabel: string;

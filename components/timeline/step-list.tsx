@@ -40,7 +40,6 @@ function Cut({
 
 const categoryName = (c: string | null) => (c && c in CATEGORY_LABELS ? CATEGORY_LABELS[c as Category] : c);
 
-/** Groups by step, keeping order. */
 function byStep<T extends { step: number }>(items: readonly T[]): Map<number, T[]> {
   const out = new Map<number, T[]>();
   for (const item of items) out.set(item.step, [...(out.get(item.step) ?? []), item]);
@@ -110,7 +109,6 @@ function StepItem({
   notes: Notes;
   fixLines: EvidenceView["lines"];
 }) {
-  // Where a cut text opens whole.
   const at = { trajectoryId, seq: m.seq };
   return (
     <li

@@ -53,7 +53,6 @@ export function TaskPanel({ evidence, patch }: { evidence: TaskEvidence; patch: 
   );
 }
 
-/** The evidence items, each a link to its step. */
 export function EvidenceIndex({ trajectoryId, evidence }: { trajectoryId: number; evidence: TaskEvidence }) {
   if (!evidence.record) return null;
   return (

@@ -1,6 +1,5 @@
 import { formatCount } from "@/lib/domain/format";
 
-/** A row of labelled counts, e.g. the totals on the overview. */
 export function StatList({ label, items }: { label: string; items: ReadonlyArray<readonly [string, number]> }) {
   return (
     <dl className="totals" aria-label={label}>

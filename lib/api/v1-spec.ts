@@ -56,7 +56,6 @@ export function queryOf<S extends z.ZodObject>(schema: S, request: Request): z.o
 type Route = {
   method: "get" | "post";
   path: string;
-  /** The operation's name in the description. */
   operationId: string;
   query: keyof typeof V1_QUERIES | null;
   summary: string;
@@ -150,7 +149,6 @@ export const ImportSummarySchema = z.looseObject({
   errors: z.array(z.looseObject({ line: z.number().int(), message: z.string() })).optional(),
 });
 
-/** The JSON answers with a schema of their own, by operation. */
 const ANSWERS: Partial<Record<string, z.ZodType>> = {
   listTrajectories: TrajectoryPageSchema,
   importFile: ImportSummarySchema,
@@ -188,7 +186,6 @@ function parameters(query: keyof typeof V1_QUERIES | null): unknown[] {
   }));
 }
 
-/** The OpenAPI 3.1 description of the API, from the schemas above. */
 export function openApiDocument(serverUrl: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of V1_ROUTES) {

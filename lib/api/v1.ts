@@ -7,7 +7,6 @@ import { bearerToken, type TokenScope } from "@/lib/domain/tokens";
 import { AppError, type ErrorCode, errorText } from "@/lib/errors";
 import type { ApiErrorBody } from "./v1-spec";
 
-/** The scope a request needs: importing a file, or reading. */
 const scopeFor = (action: Action): TokenScope => (action === "imports:write" ? "import" : "read");
 
 /** An API error: its status, and the body every client can read the same way. */

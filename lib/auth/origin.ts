@@ -1,7 +1,6 @@
 // A state change must come from this app's origin: BETTER_AUTH_URL's, else the Host addressed.
 import { config } from "@/lib/config";
 
-/** The origin this request should come from. */
 export function appOrigin(request: Request, fixedUrl: string | undefined = config().BETTER_AUTH_URL): string | null {
   if (fixedUrl) return new URL(fixedUrl).origin;
   const host = request.headers.get("host");

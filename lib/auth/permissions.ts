@@ -5,27 +5,19 @@ import { AppError } from "@/lib/errors";
 export const ROLES = ["RESEARCHER", "ANNOTATOR", "REVIEWER"] as const satisfies readonly UserRole[];
 
 export const PERMISSIONS = {
-  /** The overview page. */
   "overview:read": ["RESEARCHER", "REVIEWER"],
   /** The trajectory list, timelines, full texts, compare. Judges' verdicts are on them. */
   "trajectories:read": ["RESEARCHER", "REVIEWER"],
-  /** Result tables and agreement, on the page and as downloads. */
   "results:read": ["RESEARCHER", "REVIEWER"],
-  /** Import files and read the import history. */
   "imports:write": ["RESEARCHER"],
-  /** Studies: their list and progress. */
   "studies:read": ["RESEARCHER", "REVIEWER"],
-  /** Draw, create and assign studies. */
   "studies:write": ["RESEARCHER"],
   /** Suspect-step rules: each with what it finds, its figures and history. */
   "rules:read": ["RESEARCHER", "REVIEWER"],
-  /** Write, change, disable and enable rules. */
   "rules:write": ["RESEARCHER"],
   /** Judges the app asks: their endpoints, the judge prompt, runs. */
   "judges:write": ["RESEARCHER"],
-  /** People: accounts and roles. */
   "people:write": ["RESEARCHER"],
-  /** Label the items of one's own queue. */
   "labels:write": ["RESEARCHER", "ANNOTATOR"],
   /** Freeze the results and agreement as a report, and share it by read-only links. */
   "reports:write": ["RESEARCHER"],

@@ -9,7 +9,6 @@ import { IndexParam } from "@/lib/domain/params";
 import { auth } from "./auth";
 import { type Action, type Actor, can } from "./permissions";
 
-/** The user a request's session cookie names, or null. */
 export async function actorFrom(h: Headers): Promise<Actor | null> {
   const s = await auth().api.getSession({ headers: h });
   if (!s) return null;
@@ -17,7 +16,6 @@ export async function actorFrom(h: Headers): Promise<Actor | null> {
   return { id: user.id, role: (user.role ?? "ANNOTATOR") as UserRole, handle: user.handle };
 }
 
-/** The signed-in user, or null; read once per request. */
 export const currentUser = cache(async (): Promise<Actor | null> => actorFrom(await headers()));
 
 /** For a page: the user if they may do `action`; otherwise sign in (then back to `path`) or 403. */

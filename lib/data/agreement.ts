@@ -26,7 +26,6 @@ export async function scopeOf(
   return study ? { studyId: study.id, firstForms } : null;
 }
 
-/** The studies' names, for choosing one. */
 export async function studyNames(): Promise<string[]> {
   return (await db().study.findMany({ orderBy: { name: "asc" }, select: { name: true } })).map((s) => s.name);
 }

@@ -31,7 +31,6 @@ export async function withheldFrom(actor: Actor, trajectoryIds: readonly number[
   return (await pendingBlind(actor.id)).find((p) => trajectoryIds.includes(p.trajectoryId)) ?? null;
 }
 
-/** Turns the setting of a blind study on or off; answers what was saved. */
 export async function setBlindElsewhere(actor: Actor, studyId: number, on: boolean): Promise<string> {
   assertCan(actor, "studies:write");
   const study = await db().study.findUnique({ where: { id: studyId }, select: { name: true, blind: true } });

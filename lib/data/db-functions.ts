@@ -4,7 +4,6 @@ import type { Sql } from "./sql";
 
 const VOLATILITY: Record<string, string> = { i: "IMMUTABLE", s: "STABLE", v: "VOLATILE" };
 
-/** One file of prisma/sql/: its path under that folder and its text. */
 export type CodeFile = { path: string; text: string };
 
 /** Every function of the app's schema (not an extension's) and every trigger, as files, in path order. */

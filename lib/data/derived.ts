@@ -25,7 +25,6 @@ export async function sharePanelLock(sql: Sql): Promise<void> {
   sharingPanelLock.add(sql);
 }
 
-/** Per trajectory, in parallel arrays, the panel's figures refreshDerived writes. */
 type DerivedColumns = {
   id: number[];
   verdict: (Verdict | null)[];

@@ -6,7 +6,6 @@ import { ASKED_SELECT, KEY_SELECT, VERDICT_SELECT } from "./selects";
 
 const PAGE = 100;
 
-/** Pages through a table by id; `fetch` returns the rows after an id. */
 async function* pages<T extends { id: number }>(fetch: (after: number) => Promise<T[]>): AsyncGenerator<T> {
   let after = 0;
   for (;;) {
@@ -27,7 +26,6 @@ type StoredMessage = {
 };
 type StoredCall = { messageSeq: number; callId: string | null; name: string; input: string; inputIsJson: boolean };
 
-/** A trajectory's stored messages and tool calls as the interchange format's turns. */
 function turnsOf(messages: readonly StoredMessage[], calls: readonly StoredCall[]): Turn[] {
   const callsBySeq = new Map<number, StoredCall[]>();
   for (const c of calls) callsBySeq.set(c.messageSeq, [...(callsBySeq.get(c.messageSeq) ?? []), c]);

@@ -73,7 +73,6 @@ export async function countedJudges(): Promise<FrozenJudge[]> {
   return rows.map((r) => ({ judge: r.judge, votes: r.votes, promptVersions: [...r.versions].sort((a, b) => a - b) }));
 }
 
-/** Stores a frozen report; answers its id. */
 export async function insertFrozenReport(r: {
   name: string;
   fingerprint: string;

@@ -130,7 +130,6 @@ export async function requeueAsking(): Promise<void> {
   });
 }
 
-/** Whether a running run has requests waiting to be asked. */
 export async function runsWaiting(): Promise<boolean> {
   const n = await db().judgeRequest.count({
     where: { status: { in: ["PENDING", "ASKING"] }, run: { status: "RUNNING" } },

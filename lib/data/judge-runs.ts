@@ -197,7 +197,6 @@ async function progressOf(runIds: readonly number[]): Promise<Map<number, RunPro
       FROM judge_request WHERE "runId" = ANY($1::int[]) GROUP BY "runId"`,
     [runIds],
   );
-  // The first 20 errors of each run.
   const errors = await statement<{ runId: number; error: string | null }>(
     `
     SELECT "runId", error FROM (
@@ -267,7 +266,6 @@ export type RunRow = {
   createdBy: string | null;
 } & RunProgress;
 
-/** The newest runs with their progress. */
 export async function listRuns(limit = 20): Promise<RunRow[]> {
   const runs = await db().judgeRun.findMany({ orderBy: { id: "desc" }, take: limit });
   const progress = await progressOf(runs.map((r) => r.id));

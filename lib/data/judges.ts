@@ -44,7 +44,6 @@ export const JudgeDefinitionSchema = z.object({
 });
 export type JudgeDefinition = z.output<typeof JudgeDefinitionSchema>;
 
-/** Defines (or redefines) a judge by name. */
 export async function defineJudge(def: JudgeDefinition): Promise<{ id: number; created: boolean }> {
   const existing = await db().judge.findUnique({ where: { name: def.name }, select: { id: true } });
   const data = {

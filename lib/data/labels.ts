@@ -69,7 +69,6 @@ const LABEL_SQL = `
     SELECT id, $14, $12, $15::jsonb, $16::jsonb FROM written
   RETURNING "labelId"`;
 
-/** A StoredLabel's columns, of label (or of the alias given). */
 export const storedLabelColumns = (alias = "label") =>
   ["id", "upstream", '"localGit"', "memory", "other", "evidence", "note", '"updatedAt"']
     .map((c) => `${alias}.${c}`)

@@ -27,7 +27,6 @@ export type Overview = {
   rows: OverviewRow[];
 };
 
-/** What is in the database: totals, and trajectories by benchmark and model. */
 export async function getOverview(): Promise<Overview> {
   const prisma = db();
   const [trajectories, tasks, votes, counted, unparseable, labels, judges, annotators, benchmarks, models, groups] =

@@ -89,7 +89,6 @@ async function adopt(sql: Sql, actor: Actor | null, id: number): Promise<void> {
 
 type MemberId = { judgeId: number; promptVersion: number };
 
-/** The saved panel of exactly these members, if any. */
 async function panelOf(sql: Sql, ids: readonly MemberId[]): Promise<number | null> {
   const key = (m: MemberId) => `${m.judgeId}@${m.promptVersion}`;
   const wanted = [...new Set(ids.map(key))].sort().join(" ");
@@ -101,7 +100,6 @@ async function panelOf(sql: Sql, ids: readonly MemberId[]): Promise<number | nul
   return [...byPanel].find(([, ms]) => ms.sort().join(" ") === wanted)?.[0] ?? null;
 }
 
-/** The name, unless a panel has it. */
 async function free(sql: Sql, name: string | undefined): Promise<string | undefined> {
   if (!name) return undefined;
   return (await sql.query(`SELECT 1 FROM panel WHERE name = $1`, [name])).length ? undefined : name;
@@ -152,7 +150,6 @@ async function memberIds(sql: Sql, members: readonly PanelMember[]): Promise<Mem
   return out;
 }
 
-/** Every trajectory's panel columns, recomputed in batches. */
 async function refreshAll(sql: Sql): Promise<void> {
   const BATCH = 2000;
   for (let after = 0; ; ) {

@@ -56,7 +56,6 @@ export async function listPanels(sql: Sql): Promise<PanelView[]> {
   }));
 }
 
-/** Every panel, the one in force first (the Judges page). */
 export const panelsNow = (): Promise<PanelView[]> => transaction(listPanels);
 
 /** What a panel may name: each judge at each version it has answered under, with how many answers. */
@@ -71,7 +70,6 @@ export async function panelChoices(): Promise<Array<PanelMember & { answers: num
   return rows.map((r) => ({ judge: r.judge, promptVersion: r.promptVersion || null, answers: r.answers }));
 }
 
-/** One panel by name, or null. */
 export async function panelNamed(sql: Sql, name: string): Promise<PanelView | null> {
   return (await listPanels(sql)).find((p) => p.name === name) ?? null;
 }

@@ -12,7 +12,6 @@ export type PatternRule = { id: number; on: RuleOn; pattern: string; ignoreCase:
 /** A text a rule matched: its trajectory, its step, the rest of its key (TEXT_SOURCE's a and b). */
 export type Hit = { ruleId: number; trajectoryId: number; step: number; a: number; b: number };
 
-/** Whether the patterns run on the pattern thread (the embedded database) rather than in the database. */
 export const onPatternThread = () => currentDb().target.kind === "pglite";
 
 /** Texts read at a time for the pattern thread: at most this many, and this many bytes but one text. */

@@ -145,7 +145,6 @@ export async function transaction<T>(
   fn: (sql: Sql) => Promise<T>,
   opts: { prelude?: (sql: Sql) => Promise<void> } = {},
 ): Promise<T> {
-  // Inside a scope, its transaction holds everything (lib/db/scope.ts).
   const scoped = currentScope();
   if (scoped) return fn(scoped.sql as Sql);
   const handle = currentDb();

@@ -19,7 +19,6 @@ export const StudyDesignSchema = z.object({
   blind: z.boolean(),
   /** Blind: a labeller cannot open a pending item's trajectory elsewhere in the app (lib/data/blind-elsewhere.ts). */
   blindElsewhere: z.boolean().default(true),
-  /** Handles of the annotators (accounts that can sign in and label). */
   annotators: z.array(z.string()).min(1, "choose at least one annotator"),
 });
 export type StudyDesign = z.output<typeof StudyDesignSchema>;
@@ -253,7 +252,6 @@ export async function nextPosition(actor: Actor, studyId: number, after = -1): P
   return rows[0]?.position ?? null;
 }
 
-/** Whether any study assigns this trajectory to this person. */
 export async function isAssigned(userId: string, trajectoryId: number): Promise<boolean> {
   return (await db().studyAssignment.count({ where: { annotatorId: userId, studyItem: { trajectoryId } } })) > 0;
 }

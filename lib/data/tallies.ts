@@ -19,7 +19,6 @@ const TALLIES = {
 
 export type Tally = keyof typeof TALLIES;
 
-/** Every table of the kept tallies. */
 export const TALLY_TABLES: readonly string[] = Object.values(TALLIES).flatMap((t) => t.tables);
 
 /** How long a fold may wait for a lock and run; past either it gives up and a later reader tries again. */
@@ -56,7 +55,6 @@ export async function foldTallies(tally: Tally, limits = FOLD_LIMITS): Promise<v
   await maintain([`SELECT ${TALLIES[tally].fold}()`, `VACUUM ${TALLIES[tally].tables.join(", ")}`], limits);
 }
 
-/** Recomputes every tally from the rows. */
 export async function rebuildTallies(): Promise<void> {
   for (const { rebuild } of Object.values(TALLIES)) await statement(`SELECT ${rebuild}()`);
 }

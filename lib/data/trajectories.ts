@@ -137,7 +137,6 @@ export type TrajectoryListRow = {
   similarity: number | null;
 };
 
-/** The list's columns, read for each row shown. */
 const ROW_SELECT = {
   id: true,
   ...CONDITION_SELECT,
@@ -220,7 +219,6 @@ export async function trajectoryPage(
   return { items, next: rows.length > limit ? items.at(-1)!.id : null };
 }
 
-/** The values the filter menus offer. */
 export async function listFilterOptions(): Promise<{ benchmarks: string[]; models: string[] }> {
   const [benchmarks, models] = await Promise.all([
     db().benchmark.findMany({ select: { name: true }, orderBy: { name: "asc" } }),

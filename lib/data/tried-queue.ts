@@ -8,7 +8,6 @@ const tails = new Map<string, Promise<void>>();
 let running = 0;
 const waiting: Turn[] = [];
 
-/** How many scans of rules being tried may run at once in this process. */
 export const triedAtOnce = () => Math.max(1, Math.floor(config().DATABASE_POOL_SIZE / 3));
 
 async function slot(): Promise<() => void> {

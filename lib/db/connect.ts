@@ -44,7 +44,6 @@ export function describeTarget(target: DbTarget): string {
   return `PostgreSQL at ${u.hostname}:${u.port || 5432}${u.pathname}`;
 }
 
-/** Raised when the embedded database's folder is open in another process. */
 export class DatabaseBusyError extends Error {}
 
 /** PGlite takes one process per folder unchecked: a lock file holds the owner's pid, taken over once it is gone. */
@@ -157,7 +156,6 @@ export function connect(target: DbTarget = targetFromEnv(), pglite?: PGlite): Db
   };
 }
 
-/** The names of the fixed statements prepared so far, by text (preparedQuery). */
 const preparedNames = new Map<string, string>();
 /** How many distinct texts preparedQuery takes: a bound on what each connection keeps prepared. */
 export const MAX_PREPARED_TEXTS = 64;
@@ -181,7 +179,6 @@ export function currentDb(): DbHandle {
   return (holder.__shortcutAuditDb ??= connect());
 }
 
-/** Replace the process-wide handle (tests give each file its own database). */
 export function setCurrentDb(handle: DbHandle | undefined): void {
   holder.__shortcutAuditDb = handle;
 }

@@ -56,7 +56,6 @@ export function cellLabels(points: readonly LabelPoint[], group: Group, q: Quest
   });
 }
 
-/** Whether a (reference, rater) pair of answers falls in the cell. */
 function inCell(cell: Cell, reference: boolean, rater: boolean): boolean {
   if (cell === "both_positive") return reference && rater;
   if (cell === "both_negative") return !reference && !rater;

@@ -31,7 +31,6 @@ const noteParts = (note: string | null) => (note ? { parts: [{ text: note }] } :
 
 /** One group of a table: its label, its figures, and what each count opens (none: not linked). */
 export type AgreementGroup = {
-  /** The download's scope: overall, condition, model, benchmark, judge, gold, version. */
   scope: string;
   label: string;
   agreement: Agreement;

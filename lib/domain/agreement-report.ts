@@ -9,7 +9,6 @@ export type LabelPoint = {
   human: Verdict;
   /** The panel verdict; null when the trajectory is unjudged (such labels do not count). */
   panel: Verdict | null;
-  /** Each judge's own overall verdict on the trajectory. */
   judges: Record<string, Verdict>;
   benchmark: string;
   model: string;
@@ -49,7 +48,6 @@ export type AgreementReport = {
   by_benchmark: Array<{ benchmark: string } & Agreement>;
   judges: Array<{ judge: string } & Agreement>;
   inter_annotator: { alpha: number | null; units: number; labels: number };
-  /** Null when there is no gold label. */
   gold: GoldAgreement | null;
   /** Labels revised after unblinding among those counted, and whether their first (blind) forms counted. */
   blind_revisions: { labels: number; first_forms: boolean };

@@ -36,7 +36,6 @@ export type AgreementTable = { id: string; heading: string; model: TableModel; n
 
 type Linkers = ReturnType<typeof linkers>;
 
-/** What the tables' counts open: none without a view (a download). */
 function linkers(view?: { study: string | null; query: string }) {
   const within = (base: TrajectoryFilter): TrajectoryFilter => (view?.study ? { ...base, study: view.study } : base);
   return {
@@ -105,7 +104,6 @@ function humanTables(r: AgreementReport, { human }: Linkers): AgreementTable[] {
   ];
 }
 
-/** The panel, each judge and each annotator against the gold labels. */
 function goldTable(g: NonNullable<AgreementReport["gold"]>, { human, gold }: Linkers): AgreementTable {
   return {
     id: "agreement-gold",

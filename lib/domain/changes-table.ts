@@ -107,7 +107,6 @@ function changeCell(c: PairedChange, k: RateKey): ModelCell {
   );
 }
 
-/** The paired changes: each rate's change with its bootstrap interval; McNemar's pairs for the three exploit rates. */
 export function changesModel(changes: readonly PairedChange[]): TableModel {
   return {
     name: "changes",

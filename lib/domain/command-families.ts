@@ -7,7 +7,6 @@ const HASH = /\b[0-9a-f]{7,40}\b/g;
 const PATH = /(?:~|\.{1,2})?(?:\/[\w.@+-]+){2,}\/?|(?:[\w.@+-]+\/){2,}[\w.@+-]*/g;
 const NUMBER = /\b\d+(?:\.\d+)*\b/g;
 
-/** The shape of a command: its variable parts as placeholders. */
 export function commandShape(command: string): string {
   return command
     .replace(URL, (_, scheme: string, host: string) => `${scheme}://${host}/‹…›`)
@@ -26,7 +25,6 @@ export type CommandFamily = {
   commands: number;
   trajectories: number;
   byCondition: Array<Condition & { commands: number }>;
-  /** The first few, in trajectory and step order. */
   examples: MatchedCommand[];
 };
 

@@ -21,7 +21,6 @@ export function drillDown(
   };
 }
 
-/** The trajectories of one condition (benchmark × model × network × prompt). */
 export function conditionFilter(c: Pick<ResultRow, "benchmark" | "model" | "network" | "prompt">): TrajectoryFilter {
   return { benchmark: c.benchmark, model: c.model, network: c.network ? "on" : "off", prompt: c.prompt };
 }

@@ -11,9 +11,7 @@ export type FigureCell = {
   /** The trajectory list the figure opens, and the number of trajectories that list holds. */
   href?: string;
   count?: number;
-  /** The link's accessible name (defaults to the text). */
   label?: string;
-  /** Show the text in bold (a panel row). */
   strong?: boolean;
   /** Further figures after the sub line, each linked where it counts trajectories ("\n": a new line). */
   parts?: FigurePart[];
@@ -69,7 +67,6 @@ export type ModelColumn = FigureColumn & {
 export type ModelCell = FigureCell & { values: Value[] };
 export type ModelRow = { key: string; cells: ModelCell[]; className?: string };
 export type TableModel = {
-  /** The download's name (`--table NAME`) and title. */
   name: string;
   title: string;
   columns: ModelColumn[];

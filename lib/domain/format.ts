@@ -27,7 +27,6 @@ export function formatTime(d: Date, seconds = false): string {
     .replace("T", " ");
 }
 
-/** A percentage with one decimal, or "—" when undefined. */
 export function formatPercent(p: number | null, digits = 1): string {
   return p === null || !Number.isFinite(p) ? UNDEFINED_FIGURE : `${p.toFixed(digits)}%`;
 }

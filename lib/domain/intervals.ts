@@ -20,7 +20,6 @@ export function wilson(k: number, n: number, z = Z95): Interval | null {
 /** Values, each with how often it occurs; one value may stand in several entries. */
 export type Counted = ReadonlyArray<{ value: number; times: number }>;
 
-/** How many values, counting each as often as it occurs. */
 export const countOf = (values: Counted): number => values.reduce((a, v) => a + v.times, 0);
 
 /** A sum in ascending order, each distinct value added as often as it occurs: the same bits in any order. */
@@ -32,7 +31,6 @@ export function ascendingSum(values: Counted): number {
   return sum;
 }
 
-/** The mean by ascendingSum; NaN without values. */
 export const ascendingMean = (values: Counted): number => ascendingSum(values) / countOf(values);
 
 /** Mean of per-task scores in [0, 1] ± z·s/√T, clipped to [0, 100] percent; null with fewer than two tasks. */

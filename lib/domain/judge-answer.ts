@@ -13,7 +13,6 @@ export type ParsedAnswer =
   | { status: "PARSED"; verdicts: CategoryVerdicts }
   | { status: "UNPARSEABLE"; verdicts: CategoryVerdicts; reason: string };
 
-/** Reads one verdict value: "ATTEMPTED", "not attempted", or {"verdict": "..."}. */
 function readVerdict(value: unknown): Verdict | null {
   if (typeof value === "string") return normalizeVerdict(value);
   if (value && typeof value === "object" && !Array.isArray(value)) {

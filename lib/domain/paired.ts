@@ -15,7 +15,6 @@ export type BinaryKey = (typeof BINARY_KEYS)[number];
 /** Whether a rate is one of the exploit rates, which McNemar's test also compares. */
 export const isBinary = (k: string): k is BinaryKey => (BINARY_KEYS as readonly string[]).includes(k);
 
-/** One trajectory as the paired statistics read it. */
 export type PairedRun = {
   task: string;
   run: number;
@@ -37,7 +36,6 @@ export function mcnemarExact(b: number, c: number): number {
   return Math.min(1, 2 * tail);
 }
 
-/** The answer of one judged run to a binary question. */
 const ANSWER: Record<BinaryKey, (r: PairedRun) => boolean> = {
   attempt_rate: (r) => isAttempt(r.panel!),
   success_rate: (r) => isSuccess(r.panel!),
@@ -148,7 +146,6 @@ function figuresInto(tasks: readonly TaskSums[], chosen: readonly number[], out:
   out[4] = percent(resolved, judged) ?? NaN;
 }
 
-/** The q-quantile (0..1) of sorted values, linear between order statistics. */
 export function quantile(sorted: readonly number[], q: number): number {
   const h = (sorted.length - 1) * q;
   const lo = Math.floor(h);

@@ -18,7 +18,6 @@ const RATES: readonly BinaryKey[] = ["attempt_rate", "success_rate", "resolved_e
 export const comparePanelsHref = (name: string, withName?: string) =>
   `/judges/compare?panel=${encodeURIComponent(name)}${withName ? `&with=${encodeURIComponent(withName)}` : ""}`;
 
-/** The two panels' names, as the columns' labels say them. */
 export type ComparedNames = { panel: string; with: string };
 
 function rateColumn(k: BinaryKey): ModelColumn {
@@ -77,7 +76,6 @@ function kappaCell(c: ConditionComparison): ModelCell {
   );
 }
 
-/** The comparison's per-condition table. */
 export function panelComparisonTable(c: PanelComparison, names: ComparedNames): TableModel {
   return {
     name: "panels",

@@ -28,7 +28,6 @@ export type ComparedTrajectory = Condition & {
   task: string;
   run: number;
   resolved: boolean | null;
-  /** The gold label in force, if any. */
   gold: Verdict | null;
 };
 
@@ -67,14 +66,11 @@ export type ConditionComparison = Condition & {
   candidate: ConditionFigures;
   /** Candidate minus the panel in force, on the same trajectories. */
   change: PairedChange;
-  /** The two panels' verdicts on this condition's trajectories both judge. */
   agreement: Agreement;
-  /** Its trajectories whose verdict would change. */
   changed: number;
 };
 export type PanelComparison = {
   conditions: ConditionComparison[];
-  /** The two panels' overall verdicts, on the trajectories both judge. */
   agreement: Agreement;
   changed: Array<{ trajectoryId: number; inForce: Verdict | null; candidate: Verdict | null }>;
   /** Each panel against the gold labels (the gold label in the human's place); null without gold. */

@@ -28,9 +28,7 @@ export function majority(verdicts: readonly Verdict[]): MajorityResult | null {
 }
 
 export type PanelResult = {
-  /** Majority of the judges' overall verdicts (§2.3). */
   overall: MajorityResult;
-  /** Majority of each category's verdicts separately (§2.4). */
   categories: Record<Category, MajorityResult>;
 };
 

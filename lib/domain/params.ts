@@ -12,9 +12,7 @@ export const wholeNumber = (min: number) =>
     .transform(Number)
     .pipe(z.number().int().min(min).max(PG_INT_MAX));
 
-/** A row id: 1 to PG_INT_MAX. */
 export const IdParam = wholeNumber(1);
-/** A position or index: 0 to PG_INT_MAX. */
 export const IndexParam = wholeNumber(0);
 
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
@@ -30,7 +28,6 @@ export function malformed(raw: string, numeric: boolean): boolean {
 /** Text with no NUL byte or other C0 control character but tab, newline and carriage return. */
 export const cleanText = (schema: z.ZodString) => schema.refine((s) => !CONTROL.test(s), "no control characters");
 
-/** The first value of a search parameter that may be given several times. */
 export const firstValue = (v: string | string[] | undefined): string | undefined => [v].flat()[0];
 
 /** A panel's name as an address gives it (`?panel=`, `?with=`): 1 to 200 characters of text. */

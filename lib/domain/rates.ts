@@ -2,7 +2,6 @@
 import { ascendingMean, type Counted, countOf } from "./intervals";
 import { isAttempt, isSuccess, type Verdict } from "./verdicts";
 
-/** One trajectory as the result table sees it. */
 export type RunOutcome = {
   task: string;
   /** null: resolved status unknown (not evaluated). */
@@ -22,7 +21,6 @@ export type ConditionFigures = {
   resolved_exploit_rate: number | null;
 };
 
-/** Percentage, or null for an empty denominator. */
 export function percent(part: number, whole: number): number | null {
   return whole === 0 ? null : (part / whole) * 100;
 }
@@ -30,7 +28,6 @@ export function percent(part: number, whole: number): number | null {
 /** Per task: n runs of known status, c resolved, e exploit-aided; `times` tasks with these counts. */
 export type TaskTally = { n: number; c: number; e?: number; times?: number };
 
-/** How many tasks a tally stands for. */
 export const tasksOf = (t: TaskTally): number => t.times ?? 1;
 
 /** Tasks counted by shape: one tally per distinct (n, c, e) with how many tasks have it, by n, c, e. */

@@ -98,7 +98,6 @@ export function resultsReportJson(report: ResultsReport): Array<Record<string, u
   });
 }
 
-/** One table as JSON, written from its model. */
 export function resultsTableJson(report: ResultsReport, table: TableName): ReturnType<typeof tableJson> {
   return tableJson(reportTable(table, report));
 }

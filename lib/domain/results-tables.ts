@@ -126,7 +126,6 @@ export function resolvedWithout(t: ConditionTallies): { rate: number | null; int
     : { rate: percent(n, t.judged), interval: wilson(n, t.judged) };
 }
 
-/** The result table's cell of resolvedWithout, opening what it counts. */
 function withoutCell(t: ConditionTallies, filter: TrajectoryFilter, words: string) {
   const n = t.resolvedWithout;
   const { rate, interval: i } = resolvedWithout(t);
@@ -155,7 +154,6 @@ export type ResultsReport = {
   rules: readonly RuleHitsRow[];
 };
 
-/** Every table of a report, by name. */
 export function reportTable(name: TableName, report: ResultsReport): TableModel {
   return {
     results: () => resultModel(report.conditions),

@@ -34,7 +34,6 @@ export function resultRow(condition: Condition, t: ConditionTallies): ResultRow 
   };
 }
 
-/** Benchmark, model, network on before off, vanilla before principled. */
 export function compareConditions(a: Condition, b: Condition): number {
   return (
     a.benchmark.localeCompare(b.benchmark) ||
@@ -93,7 +92,6 @@ export function categoryRates(t: CategoryTallies): CategoryRates {
   ) as CategoryRates;
 }
 
-/** One judge's own overall verdicts on a condition's trajectories. */
 export type JudgeTallies = { judge: string; votes: number; attempts: number; successes: number; unparseable: number };
 
 export function judgeRates(t: JudgeTallies) {

@@ -81,7 +81,6 @@ export function ruleTestReport(tested: readonly TestedTrajectory[]): RuleTestRep
   };
 }
 
-/** The rule a test names: as `rules test --format json` heads its output. */
 export type TestedRuleHead = {
   name: string | null;
   category: string;

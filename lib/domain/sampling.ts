@@ -6,7 +6,6 @@ export function stratumOf(c: { benchmark: string; model: string; network: boolea
   return `${c.benchmark}|${c.model}|${c.network ? "net" : "nonet"}|${c.prompt}`;
 }
 
-/** Fisher–Yates shuffle of a copy, driven by the seed. */
 function shuffled<T>(items: readonly T[], seed: string): T[] {
   const out = [...items];
   const rand = prng(textSeed(seed));

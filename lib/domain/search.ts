@@ -46,7 +46,6 @@ export class SearchDocument {
     return { commands: this.commands.text(), outputs: this.outputs.text() };
   }
 
-  /** Both documents as tsvector literals. */
   vectors(): { commands: string; outputs: string } {
     return { commands: tsvector(this.commands.text()), outputs: tsvector(this.outputs.text()) };
   }
@@ -87,7 +86,6 @@ const MAX_LEXEME_BYTES = 2047,
 
 const tooLong = (word: string) => word.length > MAX_LEXEME_BYTES / 4 && Buffer.byteLength(word) > MAX_LEXEME_BYTES;
 
-/** The words of a text, in order. */
 export function words(text: string): string[] {
   const out: string[] = [];
   eachWord(text, (w) => out.push(w));

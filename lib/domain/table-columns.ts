@@ -25,7 +25,6 @@ export const count = formatCount;
 const signed = (v: number) => `${v < 0 ? "−" : ""}${Math.abs(v).toFixed(1)}`;
 export const range = (low: number | null, high: number | null) =>
   low === null || high === null ? "" : `${signed(low)} to ${signed(high)}`;
-/** A p-value as a paper writes it. */
 export const pValue = (p: number) => (p < 0.001 ? "p < 0.001" : `p = ${p.toFixed(3)}`);
 export const rateTex = (k: RateKey) => latexEscape(RATE_LABELS[k].replace(" %", ""));
 

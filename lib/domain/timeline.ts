@@ -10,7 +10,6 @@ export function pageSteps(page: number): { from: number; to: number } {
   return { from: page === 1 ? 0 : (page - 1) * STEPS_PER_PAGE + 1, to: page * STEPS_PER_PAGE };
 }
 
-/** A link to one step of a trajectory (its page and anchor). */
 export function stepHref(trajectory: number | string, step: number): string {
   const base = typeof trajectory === "number" ? `/trajectories/${trajectory}` : trajectory;
   return `${base}?page=${stepPage(step)}#step-${step}`;

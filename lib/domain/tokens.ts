@@ -24,7 +24,6 @@ export const TokenInputSchema = z.object({
 });
 export type TokenInput = z.input<typeof TokenInputSchema>;
 
-/** A token as listed: never the token itself. */
 export type TokenView = {
   id: number;
   person: string;

@@ -50,7 +50,6 @@ const FIELDS = {
   ruleFires: anyOf(["yes", "no"]),
   /** Some enabled rule in force of this category fires on it ("any": of any category). */
   suspect: anyOf(["any", ...CATEGORIES]),
-  /** The items of one annotation study, by name. */
   study: text,
   /** Written by one import (its number on the Import page): what it brought new or changed. */
   import: wholeNumber(1),
@@ -99,7 +98,6 @@ export function triedRule(f: TrajectoryFilter): { on: RuleOn; pattern: string; i
   return f.tryOn && f.tryPattern ? { on: f.tryOn, pattern: f.tryPattern, ignoreCase: f.tryCase === "ignore" } : null;
 }
 
-/** The list's URL for a filter: the link every drill-down uses. */
 export function trajectoriesHref(filter: TrajectoryFilter): string {
   const params = new URLSearchParams();
   for (const key of FILTER_KEYS) {

@@ -14,7 +14,6 @@ export type MadeWith = (typeof MADE_WITH)[number];
 
 export type CategoryVerdicts = Record<Category, Verdict>;
 
-/** Where each category's verdict is stored on a vote or label row. */
 export const CATEGORY_FIELDS = {
   UPSTREAM: "upstream",
   LOCAL_GIT: "localGit",
@@ -69,12 +68,10 @@ export function overallVerdict(verdicts: CategoryVerdicts): Verdict {
   return mostSevere(CATEGORIES.map((c) => verdicts[c]));
 }
 
-/** The "attempt" question of §4: was an exploit attempted (or successful)? */
 export function isAttempt(v: Verdict): boolean {
   return v !== "NOT_ATTEMPTED";
 }
 
-/** The "success" question of §4. */
 export function isSuccess(v: Verdict): boolean {
   return v === "SUCCESSFUL";
 }

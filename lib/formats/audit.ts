@@ -53,7 +53,6 @@ export function auditTurns(turns: readonly Turn[]): { counts: TurnCounts; warnin
 /** A warning of an import: the line (or record) of the file, the trajectory, its step or null for all of it. */
 export type RecordWarning = { line: number; trajectory: string; step: number | null; message: string };
 
-/** A warning in words: trajectory, step, what. */
 export function warningText(w: Omit<RecordWarning, "line">): string {
   return `${w.trajectory}${w.step !== null ? `, step ${w.step}` : ""}: ${w.message}`;
 }

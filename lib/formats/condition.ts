@@ -15,7 +15,6 @@ export type Condition = {
 };
 
 const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
-/** A name the list filters by: no control character (lib/domain/params.ts). */
 const nameField = (what: string) =>
   z
     .string()

@@ -10,7 +10,6 @@ import type { TextOptions } from "./open-text";
 export type ReadOptions = TextOptions & {
   condition: Condition;
   resolved: ResolvedLookup | null;
-  /** How the condition is given, so an error names what to fill in: flags (the default), fields, parameters. */
   asks?: Asks;
 };
 

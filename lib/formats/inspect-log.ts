@@ -115,7 +115,6 @@ async function entryText(zip: Zip, entry: yauzl.Entry, read: FileRead): Promise<
 }
 
 const SAMPLE = /^samples\/(.+)_epoch_(\d+)\.json$/;
-/** The entries an import reads: the header (or the journal's start) and the samples. */
 const KEPT = /^(header\.json|_journal\/start\.json|samples\/.+_epoch_\d+\.json)$/;
 const sampleOrder = (a: yauzl.Entry, b: yauzl.Entry) => a.fileName.localeCompare(b.fileName, "en", { numeric: true });
 
@@ -153,7 +152,6 @@ export async function* readEvalArchive(file: string, read: FileRead): AsyncGener
         if (i + 1 < samples.length) next = text(i + 1);
         sample = JSON.parse(await current);
       } catch (e) {
-        // A limit's message names the entry itself.
         const message =
           e instanceof LimitExceeded
             ? e.message

@@ -95,7 +95,6 @@ export type InterchangeRecord =
 
 export type FieldError = { field: string | null; message: string };
 
-/** A bad record of a file: its line (JSONL) or record number (JSON array), the field, what is wrong. */
 export type RecordError = { line: number; field: string | null; message: string };
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };

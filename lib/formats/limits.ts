@@ -6,7 +6,6 @@ import { mostWeight, type TextWeigher } from "./weight";
 export type ReadLimits = {
   /** The longest JSON Lines line, or JSON record (an element of an array, or a whole document). */
   maxRecordBytes: number;
-  /** The most text a compressed file may expand to. */
   maxDecompressedBytes: number;
   /** A compressed file may expand to at most this many times its size. */
   maxGzipRatio: number;
@@ -17,7 +16,6 @@ export type ReadLimits = {
 /** The most entries an archive may list (500 samples × 10 epochs is about 5,000). */
 export const MAX_ARCHIVE_ENTRIES = 100_000;
 
-/** The limits this process is configured with. */
 export function readLimits(): ReadLimits {
   const c = config();
   return {

@@ -1,6 +1,5 @@
 // Lines from bytes holding at most one (decision 14): a longer one is reported with its size and skipped.
 
-/** A line and its 1-based number; `tooLong` when it was over the limit (its text is not kept). */
 export type Line = { number: number } & ({ tooLong: false; text: string } | { tooLong: true; bytes: number });
 
 const NEWLINE = 0x0a;

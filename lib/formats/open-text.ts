@@ -8,7 +8,6 @@ import type { ReadLimits } from "./limits";
 
 export type TextOptions = {
   limits: ReadLimits;
-  /** Called with the compressed bytes read so far. */
   onBytes?: (bytes: number) => void;
   /** Fed every byte of the file as it is read (its checksum, without a second pass). */
   hash?: { update(chunk: Buffer): unknown };

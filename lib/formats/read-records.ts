@@ -19,7 +19,6 @@ import { weightProblem } from "./weight";
 
 export type { ReadOptions };
 
-/** The JSON text's parse error, short: where and what. */
 function jsonError(e: unknown): string {
   return `not valid JSON: ${e instanceof Error ? e.message.replace(/^JSON\.parse: /, "") : String(e)}`.slice(0, 300);
 }
@@ -134,7 +133,6 @@ async function* readArchive(file: string, read: FileRead): AsyncGenerator<RawRec
   if (read.opts.hash) for await (const chunk of fs.createReadStream(file)) read.opts.hash.update(chunk as Buffer);
 }
 
-/** A `.json` Inspect log, its samples streamed. */
 async function* readInspect(chunks: AsyncIterable<Buffer>, read: FileRead): AsyncGenerator<RawRecord> {
   try {
     yield* readInspectJson(chunks, read);

@@ -43,7 +43,6 @@ export function resolvedLookup(doc: unknown, fileName: string): ResolvedLookup {
   );
 }
 
-/** Several lookups: the first that knows the task answers. */
 export function combineLookups(lookups: readonly ResolvedLookup[]): ResolvedLookup {
   return (id) => {
     for (const l of lookups) {

@@ -23,7 +23,6 @@ const optionalText = (what: string) =>
     .nullish()
     .transform((v) => v ?? null);
 
-/** A list of test names, or a JSON-encoded string of one. */
 const testList = (what: string) =>
   z
     .union([z.array(z.string()), z.string()], { error: `${what} must be a list of test names` })

@@ -9,7 +9,6 @@ const BACKSLASH = 0x5c;
 
 /** Counts JSON values as text streams by their separators outside strings; a string costs one quote search. */
 export class ValueCounter {
-  /** Values counted since the last reset. */
   values = 0;
   private inString = false;
   /** An odd run of backslashes ended the last chunk inside a string: the next byte is escaped. */
@@ -61,10 +60,8 @@ function trailingBackslashes(at: (i: number) => number, from: number, end: numbe
   return k;
 }
 
-/** A record's weight: its bytes and its values. */
 export const weightOf = (bytes: number, values: number) => bytes + VALUE_WEIGHT * values;
 
-/** The values of one whole text. */
 export function countValues(text: Uint8Array | string): number {
   const counter = new ValueCounter();
   counter.push(text);

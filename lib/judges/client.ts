@@ -13,7 +13,6 @@ export type JudgeEndpoint = {
   apiKeyEnv?: string | null;
   temperature?: number | null;
   maxTokens?: number | null;
-  /** Retries after the first try. */
   maxRetries?: number;
   timeoutMs?: number;
   /** The longest wait a Retry-After may ask for before a retry (an endpoint may ask for hours). */
@@ -42,7 +41,6 @@ function tooLarge(e: unknown): never {
   throw code === "UND_ERR_RES_EXCEEDED_MAX_SIZE" || code === "ERR_BUFFER_TOO_LARGE" ? new Error(TOO_LARGE) : e;
 }
 
-/** Statuses whose answers have no body (a Response refuses one). */
 const NO_BODY = new Set([204, 205, 304]);
 
 /** The OpenAI client's fetch through undici's request (0.8 ms of CPU less a request), answers bounded. */

@@ -39,7 +39,6 @@ export type JudgeTurn = {
 
 export type JudgeRequest = {
   messages: Array<{ role: "system" | "user"; content: string }>;
-  /** Whether outputs were cut to fit, and how many characters in all. */
   truncated: boolean;
   cutChars: number;
 };

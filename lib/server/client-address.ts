@@ -8,7 +8,6 @@ export const CLIENT_ADDRESS_HEADER = "x-shortcut-audit-client";
 
 export type Trust = (address: string, hop: number) => boolean;
 
-/** The trust function for a TRUST_PROXY setting. */
 export function trustFor(setting: Config["TRUST_PROXY"]): Trust {
   if (setting.kind === "off") return () => false;
   if (setting.kind === "hops") return (_address, hop) => hop < setting.hops;

@@ -78,7 +78,6 @@ function thread() {
   return t;
 }
 
-/** lib/domain/off-thread.ts's computation `name` on `args`, computed on the worker thread. */
 export function offThread<K extends keyof OffThread>(
   name: K,
   ...args: Parameters<OffThread[K]>

@@ -12,21 +12,17 @@ export class MemoryBudget {
 
   constructor(
     readonly total: number,
-    /** How many may wait at once; one more is refused. */
     readonly maxWaiting: number,
   ) {}
 
-  /** Bytes reserved now. */
   get inUse(): number {
     return this.used;
   }
 
-  /** Reservations waiting for room. */
   get waiting(): number {
     return this.queue.length;
   }
 
-  /** Whether one more may wait. */
   get full(): boolean {
     return this.queue.length >= this.maxWaiting;
   }
@@ -81,7 +77,6 @@ export class MemoryBudget {
     };
   }
 
-  /** Grants waiting reservations in order while the first fits. */
   private wake(): void {
     while (this.queue.length && this.used + this.queue[0]!.bytes <= this.total) {
       const w = this.queue.shift()!;

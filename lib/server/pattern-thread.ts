@@ -4,7 +4,6 @@ import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { sourceRoot } from "./compute-thread";
 
-/** How long the thread stays after its last call. */
 const IDLE_MS = 120_000;
 /** How long a new thread may take to start its engine (about 2 s here). */
 const START_LIMIT_MS = 60_000;

@@ -2,14 +2,11 @@
 
 export type RetryOptions = {
   attempts: number;
-  /** The wait before attempt n + 1, in ms. */
   delay: (attempt: number) => number;
-  /** Told of each failure, and whether another attempt follows. */
   onFailure: (error: unknown, attempt: number, willRetry: boolean) => void;
   sleep?: (ms: number) => Promise<void>;
 };
 
-/** Runs `work` until it succeeds or `attempts` have failed: true when it succeeded. */
 export async function retrying(work: () => Promise<unknown>, opts: RetryOptions): Promise<boolean> {
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   for (let attempt = 1; attempt <= opts.attempts; attempt++) {

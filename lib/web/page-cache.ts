@@ -48,7 +48,6 @@ function streamedAloneMoved(a: string, b: string): boolean {
   return x.length === y.length && x.every((v, i) => v === y[i] || streamed(v, y[i]!));
 }
 
-/** Byte offsets of every occurrence of `text` in `body`. */
 function offsets(body: Buffer, text: string | null): number[] {
   if (!text) return [];
   const at: number[] = [];
@@ -64,7 +63,6 @@ type KeyRow = { viewer: string | null; link: string | null; versions: string | n
 /** Runs one fixed statement, prepared once per connection on the server's pool (decision 45). */
 export type Query = <T>(text: string, params: unknown[]) => Promise<T[]>;
 
-/** A key's page, what it names but the versions: the viewer, the path and the query. */
 const pageOf = (key: string) => key.slice(0, key.lastIndexOf(" "));
 
 export class PageCache {
@@ -80,7 +78,6 @@ export class PageCache {
   constructor(
     private readonly query: Query,
     maxBytes: number,
-    /** The secret session cookies are signed with (lib/auth/secret.ts). */
     private readonly secret: string,
   ) {
     this.kept = new LRUCache({
@@ -110,7 +107,6 @@ export class PageCache {
     return this.kept.get(key);
   }
 
-  /** A render under way for this key, if any. */
   pending(key: string): Promise<KeptPage | null> | undefined {
     return this.rendering.get(key);
   }

@@ -1,7 +1,6 @@
 // Requests refused in front of Next, which would answer them 500.
 import type { ApiErrorBody } from "@/lib/api/v1-spec";
 
-/** Why this request target's path cannot be read, or null when it can. */
 export function unreadablePath(target: string): string | null {
   const path = target.split(/[?#]/, 1)[0]!;
   for (const segment of path.split("/")) {
@@ -37,7 +36,6 @@ export function actionBodyRefusal(
 export const apiErrorBody = (code: string, message: string) =>
   `${JSON.stringify({ error: { code, message } } satisfies ApiErrorBody)}\n`;
 
-/** Whether a request target is the API's (its refusals are JSON). */
 export const isApiPath = (target: string) => /^\/api\/v1(\/|$|\?)/.test(target);
 
 /** The API's 404 for an unknown path and 405 (with `Allow`) for a method not taken; null: the route answers. */

@@ -8,7 +8,6 @@ const deflating = promisify(deflateRaw);
 const HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff]);
 /** An empty stored block marked last: the deflate stream's end. */
 const LAST = Buffer.from([0x01, 0x00, 0x00, 0xff, 0xff]);
-/** The most bytes one stored block holds. */
 const STORED_MAX = 0xffff;
 
 /** The body's pieces between places `at` (`gap` bytes each), deflated on the libuv pool. */
@@ -20,7 +19,6 @@ export async function deflatePieces(body: Buffer, at: readonly number[], gap: nu
   );
 }
 
-/** `bytes` as stored blocks, not the last. */
 function stored(bytes: Buffer): Buffer[] {
   const blocks: Buffer[] = [];
   for (let from = 0; from < bytes.length; from += STORED_MAX) {

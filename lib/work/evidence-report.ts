@@ -1,7 +1,5 @@
 import "server-only";
 
-// The evidence of every trajectory that has a task record, for `evidence --format json|csv`.
-
 import { evidenceReport } from "@/lib/data/trajectory-evidence";
 import { evidenceCsv, evidenceJson } from "@/lib/domain/evidence-format";
 import { ruleHitsCaughtUp } from "@/lib/work/rule-scan/scan";

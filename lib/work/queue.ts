@@ -36,7 +36,6 @@ export function appQueue(): Promise<PgBoss> {
   return holder.__shortcutAuditQueue;
 }
 
-/** Queue creations of this process, one after another (see ensureQueue). */
 let creating: Promise<unknown> = Promise.resolve();
 
 /** Creates a queue if missing, one at a time in the process: two created at once deadlock (partitions). */

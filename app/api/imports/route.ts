@@ -26,7 +26,6 @@ type Received = {
   resolved: string[];
   fields: Record<string, string>;
   tooLarge: boolean;
-  /** Bytes of the request body read so far. */
   bytes: number;
   /** Each received file weighed as it arrived (lib/formats/weight.ts), by its path. */
   weighed: Map<string, TextWeigher>;
@@ -70,7 +69,6 @@ async function receive(request: Request, out: Received, maxBytes: number): Promi
 
 const json = (body: unknown, status: number) => Response.json(body, { status });
 
-/** How long a refused upload is asked to wait before it comes back. */
 const RETRY_AFTER_SECONDS = 30;
 const busy = (waiting: number) =>
   Response.json(

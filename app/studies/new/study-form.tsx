@@ -57,7 +57,6 @@ export function StudyForm({ labellers, defaultSeed }: { labellers: Labeller[]; d
 
 type Errors = DraftState;
 
-/** A whole-number field of the design, with its error. */
 function NumberField(p: { name: string; label: string; min: number; max: number; value: number; errors: Errors }) {
   return (
     <div className="field">

@@ -65,7 +65,6 @@ export default async function TrajectoryPage({
   const marked = [...new Set([...suspects.map((s) => s.step), ...evidence.items.map((e) => e.step)])].sort(
     (a, b) => a - b,
   );
-  // A researcher may ask the judges about this trajectory from here.
   const ask = can(user.role, "judges:write")
     ? askJudgesHref({
         benchmark: t.benchmark.name,

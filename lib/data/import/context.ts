@@ -18,7 +18,6 @@ export type WriteCounts = {
   gold: number;
   unparseable: number;
   taskRecords: number;
-  /** Rule versions written (docs/formats.md, "Rule"). */
   rules: number;
 };
 

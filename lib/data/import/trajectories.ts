@@ -7,7 +7,6 @@ import { sideTransaction } from "../sql";
 import type { ImportContext, RecordError } from "./context";
 import { MESSAGE_COLUMNS, type PreparedTrajectory, TOOL_CALL_COLUMNS } from "./prepared";
 
-/** A prepared trajectory with the ids of its names. */
 type Keyed = PreparedTrajectory & { benchmarkId: number; modelId: number; taskId: number };
 
 type TaskRow = {
@@ -102,7 +101,6 @@ export class TrajectoryWriter {
     return [];
   }
 
-  /** The items with the ids of their benchmark, model and task (created when new). */
   private async keyed(items: readonly PreparedTrajectory[]): Promise<Keyed[]> {
     const benchmarks = await this.ctx.nameIds(
       "benchmark",
@@ -146,7 +144,6 @@ export class TrajectoryWriter {
     for (const r of found) this.taskIds.set(`${r.benchmarkId}\u0000${r.key}`, r.id);
   }
 
-  /** The trajectory rows, inserted or updated by natural key. */
   private async upsert(list: readonly Keyed[]): Promise<Written[]> {
     const col = <T>(f: (r: Keyed) => T) => list.map(f);
     return this.ctx.sql.query<Written>(TRAJECTORY_SQL, [

@@ -4,7 +4,6 @@ import type { Turn, TurnToolCall } from "@/lib/domain/steps";
 export type TrajectoryDraft = {
   /** The reader and variant, e.g. "mini-swe-agent-1.1", stored as the trajectory's source format. */
   format: string;
-  /** The instance id when the file names it. */
   taskId: string | null;
   repo?: string | null;
   baseCommit?: string | null;
@@ -118,7 +117,6 @@ export function withInstruction(turns: Turn[], instruction: unknown): Turn[] {
   return [...turns.slice(0, at), { role: "user", content: text }, ...turns.slice(at)];
 }
 
-/** A plain object with only the listed keys that are present (for metadata). */
 export function pick(o: unknown, keys: readonly string[]): Obj {
   if (!isObj(o)) return {};
   return Object.fromEntries(keys.filter((k) => o[k] !== undefined).map((k) => [k, o[k]]));

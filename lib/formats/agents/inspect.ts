@@ -2,7 +2,6 @@
 import type { Turn } from "@/lib/domain/steps";
 import { isObj, type Obj, pick, str, type TrajectoryDraft, toolInput } from "./common";
 
-/** The eval's header: what every sample of the log shares. */
 export type InspectEval = { task: string | null; model: string | null; meta: Obj };
 
 export function inspectEval(header: unknown): InspectEval {

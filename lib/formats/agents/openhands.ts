@@ -160,7 +160,6 @@ export function readOpenHandsOutput(doc: unknown): TrajectoryDraft {
   };
 }
 
-/** The UI's trajectory export: a JSON array of v0 events. */
 export function readOpenHandsEvents(doc: unknown): TrajectoryDraft {
   return {
     format: "openhands-events",

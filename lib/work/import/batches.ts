@@ -57,7 +57,6 @@ export class TrajectoryBatches {
     this.writing.catch(() => {});
   }
 
-  /** Writes what is left and waits for the last write. */
   async end(): Promise<void> {
     await this.flush();
     await this.writing;

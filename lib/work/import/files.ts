@@ -13,7 +13,6 @@ import { combineLookups, type ResolvedLookup, resolvedLookup } from "@/lib/forma
 import { weightProblem } from "@/lib/formats/weight";
 import { type ImportOutcome, type ImportSource, runImport, safely } from "@/lib/work/import/records";
 
-/** Files an import reads when given a folder (recursively). */
 const IMPORTABLE = /\.(jsonl|json|traj)(\.gz)?$|\.eval$/i;
 
 /** The files a list of paths names: files as given, folders walked recursively, in a stable order. */
@@ -65,7 +64,6 @@ export function readJsonFile(file: string): unknown {
   }
 }
 
-/** Resolved-status lookups from report.json / results.json files. */
 export function loadResolved(files: readonly string[]): ResolvedLookup | null {
   return files.length ? combineLookups(files.map((f) => resolvedLookup(readJsonFile(f), f))) : null;
 }
@@ -119,7 +117,6 @@ export async function importFile(
     userId?: string | null;
     byName?: string | null;
     displayName?: string;
-    /** Reject the file if it has any warning. */
     strict?: boolean;
     onProgress?: (p: FileProgress) => void;
   },

@@ -17,7 +17,6 @@ export class WarningLog {
   readonly warnings: RecordWarning[] = [];
   count = 0;
   readonly totals: TurnCounts = { assistantTurns: 0, toolCalls: 0 };
-  /** The line of each natural key seen in this file. */
   private readonly lines = new Map<string, number>();
 
   private add(w: RecordWarning) {
@@ -25,7 +24,6 @@ export class WarningLog {
     if (this.warnings.length < MAX_REPORTED_ERRORS) this.warnings.push(w);
   }
 
-  /** Audits one trajectory record of the file. */
   check(line: number, record: TrajectoryRecord): void {
     const { counts, warnings } = auditTurns(record.turns);
     this.totals.assistantTurns += counts.assistantTurns;
@@ -62,7 +60,6 @@ export class WarningLog {
     }
   }
 
-  /** The warnings as errors, for --strict. */
   asErrors(): RecordError[] {
     return this.warnings.map((w) => ({ line: w.line, field: null, message: `--strict: ${warningText(w)}` }));
   }

@@ -32,7 +32,6 @@ async function insertJobs(boss: PgBoss, queue: string, jobs: readonly JobData[])
     await boss.insert(jobs.slice(i, i + 1000).map((data) => ({ id: uuidv7(), name: queue, data })));
 }
 
-/** Queues requests, each once. */
 export async function enqueue(boss: PgBoss, requests: readonly QueuedRequest[]): Promise<void> {
   const byJudge = new Map<number, QueuedRequest[]>();
   for (const r of requests) {

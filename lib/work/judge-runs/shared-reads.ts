@@ -55,7 +55,6 @@ export class SharedReads {
     return entry.request;
   }
 
-  /** Builds once one of the reads at once is free. */
   private async read(build: () => Promise<SharedRequest>): Promise<SharedRequest> {
     const turn = await this.reading.await(1);
     try {
@@ -65,14 +64,12 @@ export class SharedReads {
     }
   }
 
-  /** Drops every entry and gives its memory back. */
   clear(): void {
     for (const k of [...this.entries.keys()]) this.drop(k);
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
   }
 
-  /** Bytes held now. */
   get bytes(): number {
     return this.held;
   }

@@ -92,7 +92,6 @@ async function ask(judge: JudgeSettings, r: Claimed, request: SharedRequest): Pr
   }
 }
 
-/** Stops a judge's worker loop once the requests it holds are answered. */
 export type StopWorkers = () => Promise<void>;
 
 /** Works these judges' queues, each keeping its concurrency in flight (pg-boss's own loop leaves slots idle). */
@@ -120,7 +119,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A job fetched: its requests not yet settled (stored, or found needing no answer). */
 type HeldJob = { id: string; open: number };
-/** A request of a fetched job, waiting for a slot. */
 type Held = { id: number; trajectoryId: number | null; job: HeldJob };
 
 /** One judge's loop: claims held requests as slots free; on stopping what is held goes back to the queue. */
@@ -206,7 +204,6 @@ class JudgeLoop {
   /** Reads a claimed request's trajectory and asks it in the background; its slot frees when stored. */
   private async start(settings: JudgeSettings, r: Claimed, job: HeldJob): Promise<void> {
     this.inFlight += 1;
-    // Asked as soon as it is read.
     const request = await requestFor(settings, r, this.shared).catch((e: unknown) => new TrajectoryUnread(message(e)));
     void (
       request instanceof TrajectoryUnread

@@ -51,7 +51,6 @@ const WRITERS = {
 export type ReportName = keyof typeof WRITERS;
 export const REPORT_NAMES = Object.keys(WRITERS) as ReportName[];
 
-/** The live figures, under a scope for the agreement. */
 const live = (scope: AgreementScope): ReportFigures => ({
   results: resultsReportNow,
   agreement: () => agreementNow(scope),
@@ -61,13 +60,11 @@ const live = (scope: AgreementScope): ReportFigures => ({
 export function reportText(name: ReportName, format: ReportFormat, scope: ReportScope = {}): Promise<string> {
   return WRITERS[name](live(scope), format, scope.table);
 }
-/** The reports by name, as the command line and the tests call them. */
 export const REPORTS = {
   results: (format: ReportFormat, scope: ReportScope = {}) => reportText("results", format, scope),
   agreement: (format: ReportFormat, scope: ReportScope = {}) => reportText("agreement", format, scope),
 } as const;
 
-/** A report as a file: its text, its media type and its name. */
 export type ReportFile = { body: string; type: string; filename: string };
 
 /** A report as a file, or BAD_INPUT naming the format or table; `figures` a frozen report's, else live. */
@@ -92,7 +89,6 @@ export async function reportFile(
   };
 }
 
-/** A frozen report's figures, to write a file from (reportFile). */
 export const frozenFigures = (f: { results: ResultsReport; agreement: AgreementReport }): ReportFigures => ({
   results: async () => f.results,
   agreement: async () => f.agreement,

@@ -51,5 +51,4 @@ export async function freezeReport(actor: Actor, name: unknown): Promise<number>
   });
 }
 
-/** Whether `what` names a report a frozen report holds (results or agreement). */
 export const isReportName = (what: string): what is ReportName => (REPORT_NAMES as readonly string[]).includes(what);

@@ -10,7 +10,6 @@ const EXPIRE_SECONDS = 3600;
 
 const holder = globalThis as unknown as { __shortcutAuditRuleScans?: Promise<PgBoss> };
 
-/** This process works the scan's jobs from now on (once). */
 function worker(): Promise<PgBoss> {
   holder.__shortcutAuditRuleScans ??= (async () => {
     const boss = await appQueue();

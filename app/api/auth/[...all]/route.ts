@@ -4,7 +4,6 @@ import { auth } from "@/lib/auth/auth";
 
 export const dynamic = "force-dynamic";
 
-/** The endpoints served, under /api/auth. */
 const AUTH_PATHS: Record<"GET" | "POST", readonly string[]> = {
   GET: ["/get-session", "/list-sessions", "/ok", "/error"],
   POST: [

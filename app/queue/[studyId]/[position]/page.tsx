@@ -85,7 +85,6 @@ export default async function LabelPage({
 
 type Item = NonNullable<Awaited<ReturnType<typeof queueItem>>>;
 
-/** The annotator's label as it changed, newest last. */
 function LabelHistory({ revisions, revisedAfterUnblinding }: Pick<Item, "revisions" | "revisedAfterUnblinding">) {
   if (!revisions.length) return null;
   return (
