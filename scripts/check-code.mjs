@@ -6,6 +6,7 @@
 //   lines but not the JSX it returns): the lines its JSX spans, nested functions' JSX inside it counted.
 // - A Response is built only where requests are served: app/, lib/web/, lib/api/ (decision 51); the
 //   judge client's fetch for the OpenAI SDK is the one exception.
+// - Comments are at most 6% of the product's lines: why in a line or two, decisions cited by number.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import ts from "typescript";
@@ -13,6 +14,7 @@ import ts from "typescript";
 const MAX = 120;
 const MAX_FILE_LINES = 300;
 const MAX_JSX_LINES = 60;
+const MAX_COMMENT_SHARE = 0.06;
 const RESPONSE_HOME = /^(app\/|lib\/web\/|lib\/api\/|lib\/judges\/client\.ts$)/;
 const files = execFileSync(
   "git",
@@ -22,6 +24,19 @@ const files = execFileSync(
   .split("\n")
   .filter((f) => f && !f.startsWith("prisma/migrations/") && !f.startsWith("generated/") && fs.existsSync(f));
 const isProduct = (f) => /^(lib|app|components)\/.*\.tsx?$/.test(f) && !/\.test\.tsx?$/.test(f);
+
+/** How many of these lines are comments: line comments, and every line of a block comment. */
+function commentLines(lines) {
+  let n = 0;
+  let open = false;
+  for (const l of lines) {
+    const t = l.trim();
+    if (open || /^(\/\/|\/\*|\{\/\*)/.test(t)) n++;
+    if (open) open = !t.includes("*/");
+    else if (/^(\/\*|\{\/\*)/.test(t)) open = !t.includes("*/");
+  }
+  return n;
+}
 
 /** Each function of a TSX file with the number of lines its own JSX spans. */
 function jsxLines(file, text) {
@@ -46,6 +61,7 @@ function jsxLines(file, text) {
 }
 
 const faults = [];
+const share = { lines: 0, comments: 0 };
 for (const file of files) {
   const text = fs.readFileSync(file, "utf8");
   const lines = text.replace(/\n$/, "").split("\n");
@@ -54,17 +70,23 @@ for (const file of files) {
   });
   if (!isProduct(file)) continue;
   if (lines.length > MAX_FILE_LINES) faults.push(`${file}: ${lines.length} lines`);
+  share.lines += lines.length;
+  share.comments += commentLines(lines);
   if (file.endsWith(".tsx"))
     for (const f of jsxLines(file, text))
       if (f.lines > MAX_JSX_LINES) faults.push(`${file}:${f.at}: a component of ${f.lines} lines of JSX`);
   if (!RESPONSE_HOME.test(file) && /\bnew Response\(|\bResponse\.(json|redirect)\(/.test(text))
     faults.push(`${file}: builds a Response outside app/, lib/web/ and lib/api/`);
 }
+const commentShare = share.comments / share.lines;
+if (commentShare > MAX_COMMENT_SHARE)
+  faults.push(`comments are ${(100 * commentShare).toFixed(1)}% of the product's lines (${share.comments}), over 6%`);
 if (faults.length) {
   console.error(`${faults.length} fault(s):\n${faults.join("\n")}`);
   process.exit(1);
 }
 console.error(
   `code: ${files.length} files, lines ≤ ${MAX} characters, product files ≤ ${MAX_FILE_LINES} lines, ` +
-    `components ≤ ${MAX_JSX_LINES} lines of JSX, Responses only where requests are served`,
+    `components ≤ ${MAX_JSX_LINES} lines of JSX, Responses only where requests are served, ` +
+    `comments ${(100 * commentShare).toFixed(1)}% of the product's lines`,
 );
