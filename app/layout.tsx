@@ -23,7 +23,7 @@ const LINKS: Array<{ href: string; label: string; action: Action }> = [
   { href: "/queue", label: "My queue", action: "labels:write" },
   { href: "/review", label: "Review", action: "gold:write" },
   { href: "/import", label: "Import", action: "imports:write" },
-  { href: "/judges", label: "Judges", action: "judges:write" },
+  { href: "/judges", label: "Judges", action: "judges:read" },
   { href: "/rules", label: "Rules", action: "rules:read" },
   { href: "/people", label: "People", action: "people:write" },
 ];

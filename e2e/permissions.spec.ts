@@ -30,7 +30,8 @@ const MATRIX: Array<[string, string, number, number, number, number]> = [
   ["GET", "/studies", 200, 403, 200, 307],
   ["GET", "/studies/new", 200, 403, 403, 307],
   ["GET", "/people", 200, 403, 403, 307],
-  ["GET", "/judges", 200, 403, 403, 307],
+  // Judges: researchers run and change them; reviewers read the page (the categories among it).
+  ["GET", "/judges", 200, 403, 200, 307],
   // Rules: researchers write them, reviewers read them.
   ["GET", "/rules", 200, 403, 200, 307],
   ["GET", "/rules?rule=git-reflog", 200, 403, 200, 307],

@@ -18,6 +18,7 @@ import { evidenceText } from "@/lib/work/evidence-report";
 import { EXPORTS } from "@/lib/work/export";
 import { isReportFormat, REPORT_FORMATS, REPORTS, type ReportName, tableChoice } from "@/lib/work/reports/formats";
 import { scanRuleHits } from "@/lib/work/rule-scan/scan";
+import { CATEGORIES_HELP, categoriesCommand } from "./cli-categories";
 import { importCommand } from "./cli-import";
 import { judgeCommand } from "./cli-judges";
 import { PANEL_HELP, panelCommand } from "./cli-panel";
@@ -37,7 +38,7 @@ const HELP = `Shortcut Audit command line
                                        an action but gave no tool call, a trajectory given twice)
       --server URL                     send each file to that server's HTTP API instead of a database (the token
                                        in SHORTCUT_AUDIT_TOKEN, scope import; docs/api.md)
-  export trajectories|votes|labels|gold|rules|all
+  export trajectories|votes|labels|gold|rules|categories|all
                                        print records as JSONL (the app's own format)
   results --format json|csv|latex [--table NAME] [--panel NAME]
                                        print the result table (docs/protocol.md §3); --table: changes (paired,
@@ -63,6 +64,7 @@ const HELP = `Shortcut Audit command line
   judge list                           judges, their endpoints, answers and unparseable answers
 ${PANEL_HELP}
 ${RULES_HELP}
+${CATEGORIES_HELP}
 ${TOKEN_HELP}
   tallies rebuild                      recompute the running tallies the result table and the agreement read, from
                                        the rows (after restoring a database from a dump), and say whether they had
@@ -85,7 +87,7 @@ function fail(message: string): never {
 
 async function exportCommand(args: string[]): Promise<number> {
   const what = args[0] as keyof typeof EXPORTS | undefined;
-  if (!what || !(what in EXPORTS)) fail(`export: say what: ${Object.keys(EXPORTS).join(", ")}`);
+  if (!what || !Object.hasOwn(EXPORTS, what)) fail(`export: say what: ${Object.keys(EXPORTS).join(", ")}`);
   let n = 0;
   for (const source of EXPORTS[what]) {
     for await (const record of source()) {
@@ -238,11 +240,12 @@ async function main(): Promise<number> {
     judge: (args) => judgeCommand(args, fail),
     panel: (args) => panelCommand(args, fail),
     rules: (args) => rulesCommand(args, fail),
+    categories: (args) => categoriesCommand(args, fail),
     token: (args) => tokenCommand(args, fail),
     tallies: talliesCommand,
     user: userCommand,
   };
-  const run = commands[command];
+  const run = Object.hasOwn(commands, command) ? commands[command] : undefined;
   if (!run) fail(`unknown command "${command}"\n\n${HELP}`);
   // Pushing to a server needs no database here.
   if (command === "import" && rest.some((a) => a === "--server" || a.startsWith("--server="))) return run(rest);

@@ -1,9 +1,10 @@
 "use server";
-// The Judges page's changes: endpoints, the prompt (a version each edit), runs; each checks permission and origin.
+// The Judges page's changes: endpoints, the prompt, runs, categories; each checks permission and origin.
 import { revalidatePath } from "next/cache";
 import { notFound } from "next/navigation";
 import { z } from "zod";
 import { requireAction } from "@/lib/auth/session";
+import { categoriesNow, writeCategory } from "@/lib/data/categories";
 import { cancelRun, pauseRun, previewRun, resumeRun } from "@/lib/data/judge-runs";
 import { defineJudge, JudgeDefinitionSchema, savePrompt } from "@/lib/data/judges";
 import { parseTrajectoryFilter } from "@/lib/domain/trajectory-filter";
@@ -122,4 +123,24 @@ export async function controlRun(form: FormData): Promise<void> {
   else if (what === "resume") await submitRequests(await resumeRun(id));
   else if (what === "cancel") await cancelRun(id);
   revalidatePath("/judges");
+}
+
+/** A new version of a category: its key, name, definition and examples (one a line). */
+export async function saveCategory(_: JudgesState, form: FormData): Promise<JudgesState> {
+  const actor = await requireAction("judges:write");
+  return change(async () => {
+    const data = checkedForm(form);
+    const examples = String(data.get("examples") ?? "")
+      .split("\n")
+      .map((l) => l.trim())
+      .filter(Boolean);
+    const before = (await categoriesNow()).find((c) => c.key === text(data, "key"));
+    const c = await writeCategory(actor, {
+      key: text(data, "key"),
+      name: text(data, "name"),
+      definition: text(data, "definition"),
+      examples,
+    });
+    return before?.id === c.id ? `${c.key} unchanged` : `${c.key} saved: the version in force`;
+  });
 }

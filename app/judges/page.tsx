@@ -2,7 +2,9 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { type Column, DataTable } from "@/components/tables/data-table";
 import { AutoRefresh } from "@/components/ui/auto-refresh";
+import { can } from "@/lib/auth/permissions";
 import { requirePage } from "@/lib/auth/session";
+import { categoriesInUse } from "@/lib/data/categories";
 import { listRuns } from "@/lib/data/judge-runs";
 import { currentPrompt, listJudges } from "@/lib/data/judges";
 import { type PanelView, panelChoices, panelsNow } from "@/lib/data/panels";
@@ -12,6 +14,7 @@ import { comparePanelsHref } from "@/lib/domain/panel-compare-table";
 import { shownText } from "@/lib/domain/text";
 import { resumeWaitingRuns } from "@/lib/work/judge-runs/service";
 import { controlRun } from "./actions";
+import { CategorySection } from "./categories";
 import { JudgeForm, PromptForm, RunForm } from "./judge-forms";
 import { AdoptButton, CompareOffer, PanelForm } from "./panel-forms";
 import { FILTER_FIELDS } from "./run-fields";
@@ -22,7 +25,8 @@ export const dynamic = "force-dynamic";
 type Search = Promise<Record<string, string | string[] | undefined>>;
 
 export default async function JudgesPage({ searchParams }: { searchParams: Search }) {
-  await requirePage("judges:write", "/judges");
+  const user = await requirePage("judges:read", "/judges");
+  const writes = can(user.role, "judges:write");
   const params = await searchParams;
   // A run's fields as a link fills them in (a timeline's "ask the judges about it"), each a short text.
   const initial = Object.fromEntries(
@@ -32,14 +36,15 @@ export default async function JudgesPage({ searchParams }: { searchParams: Searc
     }),
   );
   // After a restart, a running run's waiting requests are taken up again here.
-  await resumeWaitingRuns();
-  const [judges, prompt, runs, options, panels, choices] = await Promise.all([
+  if (writes) await resumeWaitingRuns();
+  const [judges, prompt, runs, options, panels, choices, categories] = await Promise.all([
     listJudges(),
     currentPrompt(),
     listRuns(),
     listFilterOptions(),
     panelsNow(),
     panelChoices(),
+    categoriesInUse(),
   ]);
   const runnable = judges.filter((j) => j.endpoint).map((j) => j.name);
   return (
@@ -53,44 +58,49 @@ export default async function JudgesPage({ searchParams }: { searchParams: Searc
       </p>
       <section aria-labelledby="judges-list">
         <h2 id="judges-list">Judges</h2>
-        <DataTable
-          labelledBy="judges-list"
-          rows={judges}
-          rowKey={(j) => j.name}
-          columns={[
-            { key: "name", label: "Name", rowHeader: true, cell: (j) => shownText(j.name) },
-            {
-              key: "endpoint",
-              label: "Endpoint and model",
-              className: "file-name",
-              cell: (j) => (j.endpoint ? shownText(`${j.model} at ${j.endpoint}`) : "imported votes only"),
-            },
-            { key: "key", label: "Key", cell: (j) => (j.apiKeyEnv ? `$${j.apiKeyEnv}` : "—") },
-            { key: "concurrency", label: "Concurrency", numeric: true, cell: (j) => j.concurrency },
-            { key: "answers", label: "Answers", numeric: true, cell: (j) => formatCount(j.votes) },
-            { key: "unparseable", label: "Unparseable", numeric: true, cell: (j) => formatCount(j.unparseable) },
-          ]}
-        />
-        <JudgeForm />
+        <DataTable labelledBy="judges-list" rows={judges} rowKey={(j) => j.name} columns={JUDGE_COLUMNS} />
+        {writes ? <JudgeForm /> : null}
       </section>
-      <PanelSection panels={panels} choices={choices} />
+      <PanelSection panels={panels} choices={choices} writes={writes} />
+      <CategorySection categories={categories} writes={writes} />
       <section aria-labelledby="runs">
         <h2 id="runs">Runs</h2>
-        {runnable.length ? (
+        {!writes ? null : runnable.length ? (
           <RunForm judges={runnable} benchmarks={options.benchmarks} models={options.models} initial={initial} />
         ) : (
           <p className="empty">Add a judge with an endpoint to start a run.</p>
         )}
         {runs.some((r) => r.status === "RUNNING") ? <AutoRefresh what="A run is" /> : null}
-        {runs.length ? <DataTable label="Runs" rows={runs} rowKey={(r) => r.id} columns={RUN_COLUMNS} /> : null}
+        {runs.length ? (
+          <DataTable
+            label="Runs"
+            rows={runs}
+            rowKey={(r) => r.id}
+            columns={writes ? RUN_COLUMNS : RUN_COLUMNS.filter((c) => c.key !== "control")}
+          />
+        ) : null}
       </section>
       <section aria-labelledby="prompt">
         <h2 id="prompt">The judge prompt</h2>
-        <PromptForm text={prompt.text} version={prompt.version} />
+        {writes ? <PromptForm text={prompt.text} version={prompt.version} /> : <PromptText {...prompt} />}
       </section>
     </>
   );
 }
+
+const JUDGE_COLUMNS: Column<Awaited<ReturnType<typeof listJudges>>[number]>[] = [
+  { key: "name", label: "Name", rowHeader: true, cell: (j) => shownText(j.name) },
+  {
+    key: "endpoint",
+    label: "Endpoint and model",
+    className: "file-name",
+    cell: (j) => (j.endpoint ? shownText(`${j.model} at ${j.endpoint}`) : "imported votes only"),
+  },
+  { key: "key", label: "Key", cell: (j) => (j.apiKeyEnv ? `$${j.apiKeyEnv}` : "—") },
+  { key: "concurrency", label: "Concurrency", numeric: true, cell: (j) => j.concurrency },
+  { key: "answers", label: "Answers", numeric: true, cell: (j) => formatCount(j.votes) },
+  { key: "unparseable", label: "Unparseable", numeric: true, cell: (j) => formatCount(j.unparseable) },
+];
 
 type Run = Awaited<ReturnType<typeof listRuns>>[number];
 
@@ -142,6 +152,15 @@ const RUN_COLUMNS: Column<Run>[] = [
   { key: "control", label: "Control", cell: (r) => <RunControl run={r} /> },
 ];
 
+function PromptText({ text, version }: { text: string; version: number }) {
+  return (
+    <pre className="prompt-text">
+      Version {version} in force:{"\n\n"}
+      {text}
+    </pre>
+  );
+}
+
 function RunControl({ run: r }: { run: Run }) {
   return (
     <form action={controlRun} className="inline-form">
@@ -171,7 +190,7 @@ const memberText = (m: PanelView["judges"][number]) =>
 type Choices = Awaited<ReturnType<typeof panelChoices>>;
 
 /** The panel every figure follows, the others (each to compare or adopt), offers and the form. */
-function PanelSection({ panels, choices }: { panels: PanelView[]; choices: Choices }) {
+function PanelSection({ panels, choices, writes }: { panels: PanelView[]; choices: Choices; writes: boolean }) {
   const inForce = panels.find((p) => p.inForce);
   const counted = new Set(inForce?.judges.map((m) => `${m.judge}@${m.promptVersion}`));
   const offered = choices.map((c) => ({ ...c, inForce: counted.has(`${c.judge}@${c.promptVersion}`) }));
@@ -192,7 +211,7 @@ function PanelSection({ panels, choices }: { panels: PanelView[]; choices: Choic
         A judge added here, or a new prompt version, counts only once a panel names it: compare a panel with it before
         putting it in force.
       </p>
-      {inForce
+      {inForce && writes
         ? offered
             .filter((c) => !c.inForce)
             .map((c) => <CompareOffer key={`${c.judge}@${c.promptVersion}`} choice={c} panel={inForce.name} />)
@@ -219,14 +238,14 @@ function PanelSection({ panels, choices }: { panels: PanelView[]; choices: Choic
               cell: (p) => (
                 <div className="inline-form">
                   <Link href={comparePanelsHref(p.name)}>Compare</Link>
-                  <AdoptButton panel={p.name} label={p.setAt ? "Put back in force" : "Adopt"} />
+                  {writes ? <AdoptButton panel={p.name} label={p.setAt ? "Put back in force" : "Adopt"} /> : null}
                 </div>
               ),
             },
           ]}
         />
       ) : null}
-      {choices.length ? <PanelForm choices={offered} /> : null}
+      {writes && choices.length ? <PanelForm choices={offered} /> : null}
     </section>
   );
 }

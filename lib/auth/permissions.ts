@@ -15,7 +15,9 @@ export const PERMISSIONS = {
   /** Suspect-step rules: each with what it finds, its figures and history. */
   "rules:read": ["RESEARCHER", "REVIEWER"],
   "rules:write": ["RESEARCHER"],
-  /** Judges the app asks: their endpoints, the judge prompt, runs. */
+  /** The Judges page read: judges, panels, runs, the prompt, the categories. */
+  "judges:read": ["RESEARCHER", "REVIEWER"],
+  /** Judges the app asks: their endpoints, the judge prompt, runs, panels, the categories. */
   "judges:write": ["RESEARCHER"],
   "people:write": ["RESEARCHER"],
   "labels:write": ["RESEARCHER", "ANNOTATOR"],

@@ -39,7 +39,6 @@ export async function requireItemPage(
   return { user, ids: [a.data, b.data] };
 }
 
-/** For a server action: the user if they may do `action`; otherwise it answers 401 (signed out) or 403. */
 export async function requireAction(action: Action): Promise<Actor> {
   const user = await currentUser();
   if (!user) unauthorized();

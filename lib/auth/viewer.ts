@@ -7,7 +7,6 @@ const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?better-auth\.session_token=([^;]
 /** Each request's session token, checked once (an HMAC) however often it is asked for. */
 const tokens = new WeakMap<IncomingMessage, string | null>();
 
-/** The session token of a request's cookie, when the app signed it. */
 export function sessionToken(req: IncomingMessage, secret: string): string | null {
   let token = tokens.get(req);
   if (token === undefined) {

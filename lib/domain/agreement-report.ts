@@ -7,7 +7,6 @@ export type LabelPoint = {
   trajectoryId: number;
   annotator: string;
   human: Verdict;
-  /** The panel verdict; null when the trajectory is unjudged (such labels do not count). */
   panel: Verdict | null;
   judges: Record<string, Verdict>;
   benchmark: string;

@@ -14,7 +14,6 @@ export type CalibrationRow = {
   success: BinaryAgreement;
   /** Trajectories whose verdict this version changed from the judge's previous version (judges only). */
   changed: number[];
-  /** The same against the gold labels in force; null when there is none. */
   gold: { attempt: BinaryAgreement; success: BinaryAgreement } | null;
 };
 

@@ -35,7 +35,6 @@ export type EvidenceSummaryRow = {
 
 export type TaskTruth = { instanceId: string; patch: string | null; createdAt: Date | null };
 
-/** Whitespace runs as one space, trimmed: how lines are compared. */
 export const collapse = (s: string) => s.replace(/\s+/g, " ").trim();
 
 /** A line means something when it has at least 20 characters once collapsed and a letter in it. */

@@ -47,9 +47,7 @@ export type McNemar = {
   pairs: number;
   vanilla_yes: number;
   principled_yes: number;
-  /** Yes under vanilla, no under principled. */
   b: number;
-  /** No under vanilla, yes under principled. */
   c: number;
   /** (c − b) / pairs, in percentage points; null without pairs. */
   change: number | null;

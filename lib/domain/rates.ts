@@ -4,9 +4,7 @@ import { isAttempt, isSuccess, type Verdict } from "./verdicts";
 
 export type RunOutcome = {
   task: string;
-  /** null: resolved status unknown (not evaluated). */
   resolved: boolean | null;
-  /** null: no judge voted (unjudged). */
   panel: Verdict | null;
 };
 
@@ -50,7 +48,6 @@ export type ConditionTallies = {
   attempts: number;
   /** Judged trajectories whose panel verdict is SUCCESSFUL. */
   successes: number;
-  /** Of those, the ones that resolved the task. */
   resolvedSuccesses: number;
   /** Judged, resolved, no successful exploit; absent from reports frozen before it was counted. */
   resolvedWithout?: number;

@@ -7,7 +7,6 @@ import { isAttempt, type Verdict } from "./verdicts";
 export type TestedTrajectory = Condition & {
   /** How many alike trajectories the entry stands for; `stepsHit` then counts all of them. */
   times?: number;
-  /** Steps the rule hits (0: it does not fire). */
   stepsHit: number;
   /** The panel's and the gold label's verdicts in the rule's category (null: none). */
   panel: Verdict | null;

@@ -12,7 +12,6 @@ export const PAGE_SIZE = 50;
 export const SORTS = ["task", "model", "steps", "run", "panel", "votes", "similarity"] as const;
 
 const FIELDS = {
-  /** Free text, found in commands and in the start of tool outputs. */
   q: cleanText(z.string().trim().min(2).max(200)),
   benchmark: text,
   model: text,

@@ -56,7 +56,6 @@ export function severity(v: Verdict): number {
   return VERDICTS.indexOf(v);
 }
 
-/** The most severe of some verdicts; NOT_ATTEMPTED when there are none. */
 export function mostSevere(verdicts: Iterable<Verdict>): Verdict {
   let worst: Verdict = "NOT_ATTEMPTED";
   for (const v of verdicts) if (severity(v) > severity(worst)) worst = v;

@@ -1,6 +1,7 @@
 // The app's own records, pure: values in, records or field-named errors out; unknown fields ignored.
 
 import { z } from "zod";
+import { CategoryInputSchema } from "@/lib/domain/categories";
 import type { NaturalKey } from "@/lib/domain/natural-key";
 import { PG_INT_MAX } from "@/lib/domain/params";
 import { RuleInputSchema } from "@/lib/domain/rules";
@@ -85,13 +86,21 @@ export { VerdictsSchema };
 export const RuleRecordSchema = RuleInputSchema.extend({ type: z.literal("rule"), created_at: timestampSchema });
 export type RuleRecord = z.output<typeof RuleRecordSchema>;
 
+/** A category's version; only with its type. */
+export const CategoryRecordSchema = CategoryInputSchema.extend({
+  type: z.literal("category"),
+  created_at: timestampSchema,
+});
+export type CategoryRecord = z.output<typeof CategoryRecordSchema>;
+
 export type InterchangeRecord =
   | { type: "trajectory"; record: TrajectoryRecord }
   | { type: "judge_vote"; record: JudgeVoteRecord }
   | { type: "label"; record: LabelRecord }
   | { type: "gold"; record: GoldRecord }
   | { type: "task"; record: TaskRecord }
-  | { type: "rule"; record: RuleRecord };
+  | { type: "rule"; record: RuleRecord }
+  | { type: "category"; record: CategoryRecord };
 
 export type FieldError = { field: string | null; message: string };
 
@@ -102,8 +111,7 @@ export type ParseResult<T> = { ok: true; value: T } | { ok: false; errors: Field
 /** A record's type: its `type`, else its fields (turns, judge, annotator, adjudicator, instance_id with patch). */
 export function recordType(value: Record<string, unknown>): InterchangeRecord["type"] | null {
   const t = value.type;
-  if (t === "trajectory" || t === "judge_vote" || t === "label" || t === "gold" || t === "task" || t === "rule")
-    return t;
+  if (typeof t === "string" && Object.hasOwn(SCHEMAS, t)) return t as InterchangeRecord["type"];
   if (t !== undefined) return null;
   if ("turns" in value) return "trajectory";
   if ("judge" in value) return "judge_vote";
@@ -124,6 +132,7 @@ const SCHEMAS = {
   gold: GoldRecordSchema,
   task: TaskRecordSchema,
   rule: RuleRecordSchema,
+  category: CategoryRecordSchema,
 } as const;
 
 export function parseInterchangeRecord(value: unknown): ParseResult<InterchangeRecord> {
@@ -152,7 +161,7 @@ export function parseInterchangeRecord(value: unknown): ParseResult<InterchangeR
             t === undefined
               ? "not a trajectory (turns), judge vote (judge), label (annotator), gold label (adjudicator) " +
                 "or task record (instance_id, patch)"
-              : `unknown type ${JSON.stringify(t)} (expected trajectory, judge_vote, label, gold, task or rule)`,
+              : `unknown type ${JSON.stringify(t)} (expected ${Object.keys(SCHEMAS).join(", ")})`,
         },
       ],
     };

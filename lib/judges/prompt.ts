@@ -26,7 +26,6 @@ Answer with one JSON object and nothing else:
  "rationale": "why, citing steps", "evidence": [{"step": N, "category": "...", "note": "..."}]}
 Steps are numbered as shown below; cite the steps your verdicts rest on.`;
 
-/** A message of the trajectory as the judge reads it: its step, role, texts and calls. */
 export type JudgeTurn = {
   step: number;
   role: TurnRole;

@@ -5,7 +5,6 @@ import { Worker } from "node:worker_threads";
 import { sourceRoot } from "./compute-thread";
 
 const IDLE_MS = 120_000;
-/** How long a new thread may take to start its engine (about 2 s here). */
 const START_LIMIT_MS = 60_000;
 
 const WORKER_CODE = `

@@ -1,11 +1,13 @@
 import "server-only";
 // The database back out as the app's own records: imported into an empty database, the same data.
+import { categoryVersions } from "@/lib/data/categories";
 import { voteVerdicts } from "@/lib/data/derived";
 import { countedVotePages, goldPages, labelPages, storedTurns, trajectoryPages } from "@/lib/data/export-reads";
 import { ruleVersions } from "@/lib/data/rules";
 import { naturalKeyOf } from "@/lib/data/selects";
 import { transaction } from "@/lib/data/sql";
 import { evidenceReport } from "@/lib/data/trajectory-evidence";
+import { categoryRecord } from "@/lib/domain/categories";
 import { ruleRecord } from "@/lib/domain/rules";
 
 /** `only`: one trajectory's (by its id in the database), as the API's trajectory route answers it. */
@@ -98,6 +100,11 @@ export async function* exportGold(only?: number): AsyncGenerator<Record<string, 
     yield { type: "gold", adjudicator: g.adjudicator.handle, ...personVerdict(g, g.createdAt) };
 }
 
+/** Every version of every category (the newest of each key is in force), in the table's order, oldest first. */
+export async function* exportCategories(): AsyncGenerator<Record<string, unknown>> {
+  for (const c of await transaction((sql) => categoryVersions(sql))) yield categoryRecord(c);
+}
+
 /** Every version of every rule (the newest of each name is in force), by name, oldest first. */
 export async function* exportRules(): AsyncGenerator<Record<string, unknown>> {
   for (const r of await transaction((sql) => ruleVersions(sql))) yield ruleRecord(r);
@@ -135,5 +142,6 @@ export const EXPORTS = {
   labels: [exportLabels],
   gold: [exportGold],
   rules: [exportRules],
-  all: [exportTrajectories, exportVotes, exportLabels, exportGold, exportRules],
+  categories: [exportCategories],
+  all: [exportCategories, exportTrajectories, exportVotes, exportLabels, exportGold, exportRules],
 } as const;

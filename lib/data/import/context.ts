@@ -19,6 +19,7 @@ export type WriteCounts = {
   unparseable: number;
   taskRecords: number;
   rules: number;
+  categories: number;
 };
 
 export class ImportContext {
@@ -32,6 +33,7 @@ export class ImportContext {
     unparseable: 0,
     taskRecords: 0,
     rules: 0,
+    categories: 0,
   };
   /** Trajectories this import wrote (their turns or patch may have changed): their evidence is recomputed. */
   readonly written = new Set<number>();

@@ -100,7 +100,7 @@ export async function markSucceeded(
     `UPDATE "import" SET status = 'SUCCEEDED', "finishedAt" = $2, "fileSha256" = $3, format = $4, trajectories
       = $5, votes = $6, labels = $7, replaced = $8, unparseable = $9, "assistantTurns" = $10,
       "toolCalls" = $11, warnings = $12::jsonb, "warningCount" = $13, "taskRecords" = $14, gold = $15,
-      rules = $16, unchanged = $17
+      rules = $16, unchanged = $17, categories = $18
      WHERE id = $1`,
     [
       importId,
@@ -120,6 +120,7 @@ export async function markSucceeded(
       written.gold,
       written.rules,
       written.unchanged,
+      written.categories,
     ],
   );
 }

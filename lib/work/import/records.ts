@@ -2,6 +2,7 @@ import "server-only";
 // One import: a file's records land whole in one transaction, or not at all.
 
 import { importGold } from "@/lib/data/gold";
+import { importCategories } from "@/lib/data/import/categories";
 import { ImportContext, type Located, type RecordError, type WriteCounts } from "@/lib/data/import/context";
 import {
   type ImportReport,
@@ -17,7 +18,12 @@ import { TrajectoryWriter } from "@/lib/data/import/trajectories";
 import { writeVotes } from "@/lib/data/import/votes";
 import { importLabels } from "@/lib/data/labels";
 import { transaction } from "@/lib/data/sql";
-import { parseInterchangeRecord, type RawRecord, type RuleRecord } from "@/lib/formats/interchange";
+import {
+  type CategoryRecord,
+  parseInterchangeRecord,
+  type RawRecord,
+  type RuleRecord,
+} from "@/lib/formats/interchange";
 import type { TaskRecord } from "@/lib/formats/task-record";
 import type { GoldRecord, JudgeVoteRecord, LabelRecord } from "@/lib/formats/verdict-records";
 import { ErrorLog, TrajectoryBatches, yieldNow } from "./batches";
@@ -55,6 +61,7 @@ async function writeRecords(
   const gold: Array<Located<GoldRecord>> = [];
   const tasks: Array<Located<TaskRecord>> = [];
   const rules: Array<Located<RuleRecord>> = [];
+  const categories: Array<Located<CategoryRecord>> = [];
   const fileRefs = new Set<string>();
   for await (const raw of records) {
     const { line } = raw;
@@ -76,6 +83,7 @@ async function writeRecords(
     else if (parsed.value.type === "task") tasks.push({ line, record: parsed.value.record });
     else if (parsed.value.type === "gold") gold.push({ line, record: parsed.value.record });
     else if (parsed.value.type === "rule") rules.push({ line, record: parsed.value.record });
+    else if (parsed.value.type === "category") categories.push({ line, record: parsed.value.record });
     else labels.push({ line, record: parsed.value.record });
     if (seen.count % 100 === 0) onProgress?.(seen.count);
     await yieldNow();
@@ -84,6 +92,8 @@ async function writeRecords(
   // Once rejected, nothing more is written, but every missing reference is still named.
   if (log.count) log.add(await missingReferences(ctx.sql, [...votes, ...labels, ...gold], fileRefs));
   else {
+    // Categories first: the votes, labels and rules after them may name one.
+    log.add(await importCategories(ctx, categories));
     seen.warnings.checkTasks(tasks);
     ctx.taskInstances.push(...(await writeTaskRecords(ctx, tasks)));
     log.add(await writeVotes(ctx, votes));

@@ -10,7 +10,6 @@ export type SharedRequest = Omit<JudgeRequest, "messages"> & { messages: Encoded
 type Entry = { request: Promise<SharedRequest>; reservation: Reservation | null; usedAt: number };
 
 export class SharedReads {
-  /** In order of last use, the least recent first. */
   private readonly entries = new Map<string, Entry>();
   private held = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;

@@ -18,7 +18,6 @@ import { ensureQueue } from "@/lib/work/queue";
 import { enqueueHeld, type JobData, jobRequests, queueName, REQUESTS_PER_JOB } from "./queue";
 import { type SharedReads, type SharedRequest, sharedReads } from "./shared-reads";
 
-/** Characters per token when fitting a trajectory to a judge's budget. */
 const CHARS_PER_TOKEN = 4;
 
 /** A claimed request's trajectory as the judge will read it, within the process's memory budget. */

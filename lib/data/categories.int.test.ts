@@ -1,0 +1,86 @@
+// Categories as data: the four built in with the protocol's definitions, versions written by a
+// researcher (none for the same again), refused when malformed or by a reviewer, imported as
+// records (idempotent, a bad key named with its line) and exported so that they import back.
+import { describe, expect, it } from "vitest";
+import { PermissionDenied } from "@/lib/auth/permissions";
+import { categoryRecord } from "@/lib/domain/categories";
+import { exportCategories } from "@/lib/work/export";
+import { runImport } from "@/lib/work/import/records";
+import { asLines } from "@/prisma/factories";
+import { categoriesInUse, categoriesNow, categoryVersions, writeCategory } from "./categories";
+import { createPerson } from "./people";
+import { transaction } from "./sql";
+
+const TAMPER = {
+  key: "TEST_TAMPER",
+  name: "Test tampering",
+  definition: "changing how the task is graded instead of fixing the code",
+  examples: ["deletes the failing assertion", "adds a conftest.py hook that marks every test passed"],
+};
+const importRecords = (records: unknown[]) =>
+  runImport({ fileName: "categories.jsonl", format: "interchange" }, asLines(records as never[]));
+const versions = () => transaction((sql) => categoryVersions(sql));
+
+describe("categories", () => {
+  it("are the protocol's four, built in, in its order", async () => {
+    const four = await categoriesNow();
+    expect(four.map((c) => c.key)).toEqual(["UPSTREAM", "LOCAL_GIT", "MEMORY", "OTHER"]);
+    expect(four[1]!.definition).toMatch(/^inspecting local git history or objects to find commits later/);
+    expect(four.every((c) => c.createdAt.toISOString() === "1970-01-01T00:00:00.000Z")).toBe(true);
+    const use = await categoriesInUse();
+    expect(use.map((c) => [c.votes, c.labels, c.gold])).toEqual(Array(4).fill([0, 0, 0]));
+  });
+
+  it("take a new key after the four; the same again writes nothing; a change is a new version", async () => {
+    const added = await writeCategory(null, TAMPER);
+    expect((await categoriesNow()).map((c) => c.key)).toEqual([
+      "UPSTREAM",
+      "LOCAL_GIT",
+      "MEMORY",
+      "OTHER",
+      "TEST_TAMPER",
+    ]);
+    expect((await writeCategory(null, { ...TAMPER, examples: [...TAMPER.examples] })).id).toBe(added.id);
+    const changed = await writeCategory(null, { ...TAMPER, name: "Tampering with the tests" });
+    expect(changed.id).not.toBe(added.id);
+    expect(changed.createdAt.getTime()).toBeGreaterThan(added.createdAt.getTime());
+    const tamper = (await versions()).filter((c) => c.key === "TEST_TAMPER");
+    expect(tamper.map((c) => c.name)).toEqual(["Test tampering", "Tampering with the tests"]);
+  });
+
+  it("refuse a malformed key, naming it, and a reviewer", async () => {
+    await expect(writeCategory(null, { ...TAMPER, key: "test-tamper" })).rejects.toThrow(/^key: upper-case/);
+    await expect(writeCategory(null, { ...TAMPER, definition: " " })).rejects.toThrow(/^definition:/);
+    const reviewer = await createPerson("system", {
+      handle: "cat-reviewer",
+      email: "cat-reviewer@example.org",
+      role: "REVIEWER",
+      password: "a long enough password",
+    });
+    await expect(writeCategory({ id: reviewer.id, role: "REVIEWER", handle: "cat-reviewer" }, TAMPER)).rejects.toThrow(
+      PermissionDenied,
+    );
+  });
+
+  it("import as records, all or none and idempotent, and export so that they import back", async () => {
+    const at = "2026-12-05T09:00:00.000Z";
+    const record = { type: "category", ...TAMPER, key: "GRADER_EDIT", created_at: at };
+    const bad = await importRecords([record, { type: "category", ...TAMPER, key: "bad key" }]);
+    expect(bad.ok).toBe(false);
+    expect(bad.ok ? [] : bad.errors).toEqual([expect.objectContaining({ line: 2, field: "key" })]);
+    expect((await categoriesNow()).some((c) => c.key === "GRADER_EDIT")).toBe(false);
+
+    const first = await importRecords([record]);
+    expect(first.ok && first.counts.categories).toBe(1);
+    const before = await versions();
+    expect((await importRecords([record])).ok).toBe(true);
+    expect(await versions()).toEqual(before);
+
+    const exported: Array<Record<string, unknown>> = [];
+    for await (const r of exportCategories()) exported.push(r);
+    expect(exported).toEqual(before.map(categoryRecord));
+    expect(exported.find((r) => r.key === "GRADER_EDIT")).toEqual(record);
+    expect((await importRecords(exported)).ok).toBe(true);
+    expect(await versions()).toEqual(before);
+  });
+});

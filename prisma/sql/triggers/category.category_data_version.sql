@@ -1,0 +1,2 @@
+DROP TRIGGER IF EXISTS category_data_version ON category;
+CREATE CONSTRAINT TRIGGER category_data_version AFTER INSERT OR DELETE OR UPDATE ON category DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION bump_data_version('categories');
