@@ -42,8 +42,9 @@ const HELP = `Shortcut Audit command line
                                        print records as JSONL (the app's own format)
   results --format json|csv|latex [--table NAME] [--panel NAME]
                                        print the result table (docs/protocol.md §3); --table: changes (paired,
-                                       vanilla → principled), evidence, rules, categories, judges, unparseable, or
-                                       (LaTeX, JSON) all; JSON without --table holds every figure
+                                       vanilla → principled), network (paired, on → off), evidence, rules,
+                                       categories, judges, unparseable, or (LaTeX, JSON) all; JSON without --table
+                                       holds every figure
   agreement --format json|csv|latex [--study NAME] [--first-forms] [--panel NAME]
                                        print human-vs-judge agreement (docs/protocol.md §4); with a study, its labels
                                        on its items only; --first-forms: labels revised after unblinding count in

@@ -5,7 +5,7 @@ import { offThread } from "@/lib/server/compute-thread";
 const [change] = await offThread("pairedChanges", [
   {
     group: { benchmark: "b", model: "from elsewhere", network: true },
-    runs: [{ task: "t", run: 1, prompt: "vanilla", resolved: true, panel: "SUCCESSFUL" }],
+    runs: [{ task: "t", run: 1, side: "before", resolved: true, panel: "SUCCESSFUL" }],
   },
 ]);
 console.log(change?.model);

@@ -45,6 +45,7 @@ export default async function ResultsPage({
 const PARTS = [
   ["table", "Table"],
   ["changes", "Vanilla → principled"],
+  ["network", "Network on → off"],
   ["charts", "Charts"],
   ["evidence", "Evidence"],
   ["rules", "Rule hits"],
@@ -159,13 +160,7 @@ function BenchmarkResults({
       </nav>
       <h3 id={id("table")}>Result table</h3>
       <FigureTable table={tables.results} />
-      <h3 id={id("changes")}>Vanilla → principled, paired</h3>
-      <p className="note">
-        Principled minus vanilla, in points, on the tasks run under both prompts; under each, its 95% bootstrap
-        interval; for the exploit rates, the pairs judged under both prompts, those whose answer changed each way and
-        McNemar&apos;s exact p (Methods, below).
-      </p>
-      <FigureTable table={tables.changes} />
+      <PairedTables tables={tables} id={id} />
       <h3 id={id("charts")}>Charts</h3>
       <ExploitRateChart title={`Attempt and success rates, vanilla vs principled, ${b}`} data={bars.exploit} />
       <ResolveRateChart title={`Pass@1 with and without exploit-aided resolutions, ${b}`} data={bars.resolve} />
@@ -183,6 +178,27 @@ function BenchmarkResults({
       <h3 id={id("judges")}>Each judge beside the panel</h3>
       <FigureTable table={tables.judges} />
     </section>
+  );
+}
+
+/** The paired changes: vanilla → principled, and what turning the network off changes. */
+function PairedTables({ tables, id }: { tables: ReturnType<typeof benchmarkTablesOf>; id: (part: string) => string }) {
+  return (
+    <>
+      <h3 id={id("changes")}>Vanilla → principled, paired</h3>
+      <p className="note">
+        Principled minus vanilla, in points, on the tasks run under both prompts; under each, its 95% bootstrap
+        interval; for the exploit rates, the pairs judged under both prompts, those whose answer changed each way and
+        McNemar&apos;s exact p (Methods, below).
+      </p>
+      <FigureTable table={tables.changes} />
+      <h3 id={id("network")}>Network on → off, paired</h3>
+      <p className="note">
+        The same model and prompt without the network minus with it, in points, on the tasks run both ways: a fall in
+        Pass@1 is what the network bought. Intervals and McNemar&apos;s test as above.
+      </p>
+      <FigureTable table={tables.network} />
+    </>
   );
 }
 

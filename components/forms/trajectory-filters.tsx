@@ -37,7 +37,7 @@ function Select({
 }
 
 /** Filters the form has no field for, kept across a submission (the list says what they are). */
-const HIDDEN_KEYS = ["study", "pair", "judge", "judgeVerdict", "human", "rule"] as const;
+const HIDDEN_KEYS = ["study", "pair", "pairBy", "judge", "judgeVerdict", "human", "rule"] as const;
 
 const VERDICT_OPTIONS: Option[] = [
   ["attempt", "attempted or successful"],

@@ -127,6 +127,12 @@ function BenchmarkFigures({
       {show(tables.results)}
       <h3>Vanilla → principled, paired</h3>
       {show(tables.changes)}
+      {tables.network.rows.length ? (
+        <>
+          <h3>Network on → off, paired</h3>
+          {show(tables.network)}
+        </>
+      ) : null}
       {tables.evidence.rows.length ? (
         <>
           <h3>Evidence from the task records</h3>

@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { type Actor, assertCan, can } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
 import type { AgreementReport } from "@/lib/domain/agreement-report";
-import type { PairedChange } from "@/lib/domain/paired";
+import type { NetworkChange, PairedChange } from "@/lib/domain/paired";
 import type { ConditionResult } from "@/lib/domain/results";
 import type { ResultsReport } from "@/lib/domain/results-tables";
 import type { RuleHitsRow } from "@/lib/domain/rule-hits-table";
@@ -15,6 +15,8 @@ import { oneRow, statement } from "./sql";
 export type FrozenFigures = {
   results: ConditionResult[];
   changes: PairedChange[];
+  /** Absent from reports frozen before network on → off was kept. */
+  network?: NetworkChange[];
   /** Absent from reports frozen before the evidence table was kept. */
   evidence?: EvidenceSummaryRow[];
   /** Absent from reports frozen before rules were data. */
@@ -103,6 +105,7 @@ export const VIEW_SELECT = {
 const frozenResults = (f: FrozenFigures): ResultsReport => ({
   conditions: f.results,
   changes: f.changes,
+  network: f.network ?? [],
   evidence: f.evidence ?? [],
   rules: f.rules ?? [],
 });

@@ -1,30 +1,53 @@
 import "server-only";
-// Vanilla → principled per benchmark × model × network, the bootstrap off the request thread.
-import type { RunGroup } from "@/lib/domain/off-thread";
-import type { Group, PairedChange, PairedRun } from "@/lib/domain/paired";
-import { compareConditions } from "@/lib/domain/results";
+// The paired changes, vanilla → principled and network on → off, the bootstrap off the request thread.
+import type { NetworkRunGroup, RunGroup } from "@/lib/domain/off-thread";
+import type { NetworkChange, PairedChange, PairedRun } from "@/lib/domain/paired";
+import { type Condition, compareConditions } from "@/lib/domain/results";
 import { offThread } from "@/lib/server/compute-thread";
 import { statement } from "./sql";
+
+type Row = Condition & Omit<PairedRun, "side">;
 
 const RUNS_SQL = `
   SELECT b.name AS benchmark, m.name AS model, t.network, t.prompt::text AS prompt, t."taskId"::text AS task,
     t.run, t.resolved, t."panelVerdict" AS panel
   FROM trajectory t JOIN benchmark b ON b.id = t."benchmarkId" JOIN agent_model m ON m.id = t."modelId"`;
 
-export async function getPairedChanges(): Promise<PairedChange[]> {
-  const rows = await statement<Group & PairedRun>(RUNS_SQL);
-  const groups = new Map<string, RunGroup>();
+/** Rows in groups by `key`, each run on the side `side` gives; groups with runs on one side only left out. */
+function grouped<G>(rows: readonly Row[], key: (r: Row) => G, side: (r: Row) => PairedRun["side"]) {
+  const groups = new Map<string, { group: G; runs: PairedRun[] }>();
   for (const r of rows) {
-    const key = `${r.benchmark}\u0000${r.model}\u0000${r.network}`;
-    const g = groups.get(key) ?? { group: { benchmark: r.benchmark, model: r.model, network: r.network }, runs: [] };
-    g.runs.push({ task: r.task, run: r.run, prompt: r.prompt, resolved: r.resolved, panel: r.panel });
-    groups.set(key, g);
+    const group = key(r);
+    const k = JSON.stringify(group);
+    const g = groups.get(k) ?? { group, runs: [] };
+    g.runs.push({ task: r.task, run: r.run, side: side(r), resolved: r.resolved, panel: r.panel });
+    groups.set(k, g);
   }
-  const paired = [...groups.values()].filter(
-    (g) => g.runs.some((r) => r.prompt === "vanilla") && g.runs.some((r) => r.prompt === "principled"),
+  return [...groups.values()].filter(
+    (g) => g.runs.some((r) => r.side === "before") && g.runs.some((r) => r.side === "after"),
   );
-  // The bootstrap on a thread of its own: the request thread goes on serving while it resamples.
-  return (await offThread("pairedChanges", paired)).sort((a, b) =>
+}
+
+export async function getPairedChanges(): Promise<PairedChange[]> {
+  const rows = await statement<Row>(RUNS_SQL);
+  const groups: RunGroup[] = grouped(
+    rows,
+    (r) => ({ benchmark: r.benchmark, model: r.model, network: r.network }),
+    (r) => (r.prompt === "vanilla" ? "before" : "after"),
+  );
+  return (await offThread("pairedChanges", groups)).sort((a, b) =>
     compareConditions({ ...a, prompt: "vanilla" }, { ...b, prompt: "vanilla" }),
+  );
+}
+
+export async function getNetworkChanges(): Promise<NetworkChange[]> {
+  const rows = await statement<Row>(RUNS_SQL);
+  const groups: NetworkRunGroup[] = grouped(
+    rows,
+    (r) => ({ benchmark: r.benchmark, model: r.model, prompt: r.prompt }),
+    (r) => (r.network ? "before" : "after"),
+  );
+  return (await offThread("networkChanges", groups)).sort((a, b) =>
+    compareConditions({ ...a, network: true }, { ...b, network: true }),
   );
 }

@@ -68,7 +68,7 @@ async function idSet(ids: readonly number[]): Promise<string> {
 export async function idFilters(f: TrajectoryFilter): Promise<Prisma.TrajectoryWhereInput[]> {
   const and: Prisma.TrajectoryWhereInput[] = [];
   const not = f.ruleFires === "no";
-  if (f.pair) and.push(await pairedIds(f.pair));
+  if (f.pair) and.push(await pairedIds(f.pair, f.pairBy ?? "prompt"));
   if (f.suspect) and.push(await shorterIdFilter(await firedIds({ category: f.suspect })));
   if (f.rule) and.push(await shorterIdFilter(await firedIds({ rule: f.rule }), { not }));
   const tried = triedRule(f);
@@ -94,10 +94,17 @@ const PAIR_ANSWER = {
   resolved: (t: string) => `(${t}."panelVerdict" = 'SUCCESSFUL' AND ${t}.resolved IS TRUE)`,
 } as const;
 
-/** Trajectories in a vanilla → principled pair (the `pair` filter), as an id filter. */
-async function pairedIds(pair: NonNullable<TrajectoryFilter["pair"]>): Promise<Prisma.TrajectoryWhereInput> {
-  const same = `o."benchmarkId" = t."benchmarkId" AND o."modelId" = t."modelId" AND o.network = t.network
-    AND o."taskId" = t."taskId" AND o.prompt <> t.prompt`;
+/** Trajectories in a pair (the `pair` filter): across prompts, or across the network, as an id filter. */
+async function pairedIds(
+  pair: NonNullable<TrajectoryFilter["pair"]>,
+  by: "prompt" | "network",
+): Promise<Prisma.TrajectoryWhereInput> {
+  const across =
+    by === "network"
+      ? "o.prompt = t.prompt AND o.network <> t.network"
+      : "o.network = t.network AND o.prompt <> t.prompt";
+  const same = `o."benchmarkId" = t."benchmarkId" AND o."modelId" = t."modelId" AND o."taskId" = t."taskId"
+    AND ${across}`;
   const sql =
     pair === "task"
       ? `SELECT t.id FROM trajectory t WHERE EXISTS (SELECT 1 FROM trajectory o WHERE ${same})`

@@ -1,4 +1,5 @@
-// Vanilla → principled as one table model: bootstrap intervals, McNemar's pairs and p.
+// The paired changes as table models, vanilla → principled and network on → off: bootstrap intervals,
+// McNemar's pairs and p, every count linked to its trajectories.
 import {
   type Field,
   type FigureCell,
@@ -9,13 +10,14 @@ import {
   type TableModel,
   valued,
 } from "./figure-table";
-import { type BinaryKey, isBinary, type PairedChange } from "./paired";
+import { type BinaryKey, isBinary, type NetworkChange, type PairedChange, type PairedStats } from "./paired";
 import { RATE_KEYS, RATE_LABELS, type RateKey } from "./results";
 import {
   conditionCells,
   conditionColumns,
   conditionWords,
   count,
+  type Group,
   pp,
   pValue,
   range,
@@ -25,7 +27,6 @@ import {
 } from "./table-columns";
 import { type TrajectoryFilter, trajectoriesHref } from "./trajectory-filter";
 
-/** What a binary question's "yes" is, as list filters. */
 const YES: Record<BinaryKey, TrajectoryFilter> = {
   attempt_rate: { panel: "attempt" },
   success_rate: { panel: "SUCCESSFUL" },
@@ -37,7 +38,30 @@ const PAIR: Record<BinaryKey, TrajectoryFilter["pair"]> = {
   resolved_exploit_rate: "resolved",
 };
 
-/** A rate's change with its bootstrap interval; for an exploit rate, McNemar's pairs and p. */
+/** What a change pairs: its groups' list filter, its two sides as filters and words, the tasks' column. */
+type Axis<C> = {
+  name: "changes" | "network";
+  group: (c: C) => TrajectoryFilter & { pairBy?: "network" };
+  sides: [TrajectoryFilter, TrajectoryFilter];
+  words: [string, string];
+  both: string;
+};
+
+const PROMPTS: Axis<PairedChange> = {
+  name: "changes",
+  group: (c) => ({ benchmark: c.benchmark, model: c.model, network: c.network ? "on" : "off" }),
+  sides: [{ prompt: "vanilla" }, { prompt: "principled" }],
+  words: ["under vanilla", "under principled"],
+  both: "both prompts",
+};
+const NETWORK: Axis<NetworkChange> = {
+  name: "network",
+  group: (c) => ({ benchmark: c.benchmark, model: c.model, prompt: c.prompt, pairBy: "network" }),
+  sides: [{ network: "on" }, { network: "off" }],
+  words: ["with the network", "without it"],
+  both: "network on and off",
+};
+
 function changeColumn(k: RateKey): ModelColumn {
   const fields: Field[] = [
     { key: `${k}_change`, tex: `$\\Delta$ ${rateTex(k)}` },
@@ -54,8 +78,8 @@ function changeColumn(k: RateKey): ModelColumn {
   return { key: k, label: `Δ ${RATE_LABELS[k]}`, numeric: true, fields };
 }
 
-function changeCell(c: PairedChange, k: RateKey): ModelCell {
-  const group: TrajectoryFilter = { benchmark: c.benchmark, model: c.model, network: c.network ? "on" : "off" };
+function changeCell<C extends Group & PairedStats>(axis: Axis<C>, c: C, k: RateKey): ModelCell {
+  const group = axis.group(c);
   const words = conditionWords(c);
   const paired = { ...group, pair: "task" as const };
   const b = c.bootstrap[k];
@@ -68,31 +92,28 @@ function changeCell(c: PairedChange, k: RateKey): ModelCell {
   };
   if (!isBinary(k)) return valued(cell, b.change, b.low, b.high);
   const m = c.mcnemar[k];
-  const side = (prompt: "vanilla" | "principled"): TrajectoryFilter => ({ ...group, prompt, pair: PAIR[k], ...YES[k] });
+  const side = (i: 0 | 1): TrajectoryFilter => ({ ...group, ...axis.sides[i], pair: PAIR[k], ...YES[k] });
+  const [before, after] = axis.words;
+  const part = (text: string, href: TrajectoryFilter, n: number, label: string) => ({
+    text,
+    href: trajectoriesHref(href),
+    count: n,
+    label: `${label}, ${words}: ${n}`,
+  });
   return valued(
     {
       ...cell,
       parts: [
-        {
-          text: `${count(m.pairs)} pairs`,
-          href: trajectoriesHref({ ...group, prompt: "vanilla", pair: "run" }),
-          count: m.pairs,
-          label: `pairs for ${RATE_LABELS[k]}, ${words}: ${m.pairs}`,
-        },
+        part(
+          `${count(m.pairs)} pairs`,
+          { ...group, ...axis.sides[0], pair: "run" },
+          m.pairs,
+          `pairs for ${RATE_LABELS[k]}`,
+        ),
         { text: ": " },
-        {
-          text: `${count(m.b)} yes→no`,
-          href: trajectoriesHref(side("vanilla")),
-          count: m.b,
-          label: `${RATE_LABELS[k]} yes under vanilla, no under principled, ${words}: ${m.b}`,
-        },
+        part(`${count(m.b)} yes→no`, side(0), m.b, `${RATE_LABELS[k]} yes ${before}, no ${after}`),
         { text: ", " },
-        {
-          text: `${count(m.c)} no→yes`,
-          href: trajectoriesHref(side("principled")),
-          count: m.c,
-          label: `${RATE_LABELS[k]} no under vanilla, yes under principled, ${words}: ${m.c}`,
-        },
+        part(`${count(m.c)} no→yes`, side(1), m.c, `${RATE_LABELS[k]} no ${before}, yes ${after}`),
         { text: "\n" },
         { text: `McNemar ${pValue(m.p)}` },
       ],
@@ -107,15 +128,15 @@ function changeCell(c: PairedChange, k: RateKey): ModelCell {
   );
 }
 
-export function changesModel(changes: readonly PairedChange[]): TableModel {
+function pairedModel<C extends Group & PairedStats>(axis: Axis<C>, changes: readonly C[]): TableModel {
   return {
-    name: "changes",
-    title: TABLE_TITLES.changes,
+    name: axis.name,
+    title: TABLE_TITLES[axis.name],
     columns: [
-      ...conditionColumns(false),
+      ...conditionColumns(axis.name === "network", axis.name === "changes"),
       {
         key: "tasks",
-        label: "Tasks (both prompts)",
+        label: `Tasks (${axis.both})`,
         numeric: true,
         fields: [{ key: "tasks", tex: "Tasks", digits: 0 }, { key: "resamples" }],
       },
@@ -130,16 +151,19 @@ export function changesModel(changes: readonly PairedChange[]): TableModel {
             linked(
               count(c.tasks),
               c.tasks,
-              { benchmark: c.benchmark, model: c.model, network: c.network ? "on" : "off", pair: "task" },
+              { ...axis.group(c), pair: "task" },
               c.trajectories,
-              `tasks under both prompts, ${conditionWords(c)}: ${c.tasks}`,
+              `tasks under ${axis.both}, ${conditionWords(c)}: ${c.tasks}`,
             ),
             c.tasks,
             c.bootstrap.pass_at_1.resamples,
           ),
-          ...RATE_KEYS.map((k) => changeCell(c, k)),
+          ...RATE_KEYS.map((k) => changeCell(axis, c, k)),
         ],
       }),
     ),
   };
 }
+
+export const changesModel = (changes: readonly PairedChange[]) => pairedModel(PROMPTS, changes);
+export const networkChangesModel = (changes: readonly NetworkChange[]) => pairedModel(NETWORK, changes);

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { bootstrapChanges, mcnemarExact, mcnemarOf, type PairedRun, pairedChange, quantile } from "./paired";
+import {
+  bootstrapChanges,
+  mcnemarExact,
+  mcnemarOf,
+  networkChange,
+  type PairedRun,
+  pairedChange,
+  quantile,
+} from "./paired";
 import type { Verdict } from "./verdicts";
 
 const S: Verdict = "SUCCESSFUL",
@@ -8,13 +16,13 @@ const S: Verdict = "SUCCESSFUL",
 const run = (
   task: string,
   r: number,
-  prompt: PairedRun["prompt"],
+  prompt: "vanilla" | "principled",
   resolved: boolean | null,
   panel: Verdict | null,
-) => ({
+): PairedRun => ({
   task,
   run: r,
-  prompt,
+  side: prompt === "vanilla" ? "before" : "after",
   resolved,
   panel,
 });
@@ -60,8 +68,8 @@ describe("McNemar's exact test", () => {
     // Attempt: vanilla yes A1 A2 D1 D2 D3, principled yes A2 B1. b = A1 D1 D2 D3, c = B1.
     expect(mcnemarOf(RUNS, "attempt_rate")).toEqual({
       pairs: 6,
-      vanilla_yes: 5,
-      principled_yes: 2,
+      before_yes: 5,
+      after_yes: 2,
       b: 4,
       c: 1,
       change: ((1 - 4) / 6) * 100,
@@ -69,7 +77,7 @@ describe("McNemar's exact test", () => {
       p: expect.closeTo(12 / 32, 12),
     });
     // Success: vanilla yes A1 D1 D2 D3, principled yes B1: b = 4, c = 1.
-    expect(mcnemarOf(RUNS, "success_rate")).toMatchObject({ vanilla_yes: 4, principled_yes: 1, b: 4, c: 1 });
+    expect(mcnemarOf(RUNS, "success_rate")).toMatchObject({ before_yes: 4, after_yes: 1, b: 4, c: 1 });
     // Resolved (successful and resolved): vanilla A1, principled B1: one each way, p = 1.
     expect(mcnemarOf(RUNS, "resolved_exploit_rate")).toMatchObject({ b: 1, c: 1, change: 0, p: 1 });
   });
@@ -138,5 +146,59 @@ describe("the bootstrap over tasks", () => {
     expect(g).toMatchObject({ benchmark: "b", model: "m", network: true, tasks: 3 });
     expect(g.mcnemar.attempt_rate.b).toBe(4);
     expect(g.bootstrap.pass_at_1.resamples).toBe(100);
+  });
+});
+
+describe("network on → off", () => {
+  // One model and prompt, three tasks. With the network: T1 runs 1–2 successful and resolved, T2 run 1
+  // attempted and not resolved. Without: T1 run 1 not attempted and not resolved, run 2 not attempted
+  // and resolved; T2 run 1 successful and resolved; T3 only without (no pair, not a unit).
+  const on = (task: string, r: number, resolved: boolean, panel: Verdict): PairedRun => ({
+    task,
+    run: r,
+    side: "before",
+    resolved,
+    panel,
+  });
+  const off = (task: string, r: number, resolved: boolean, panel: Verdict): PairedRun => ({
+    ...on(task, r, resolved, panel),
+    side: "after",
+  });
+  const runs = [
+    on("T1", 1, true, S),
+    on("T1", 2, true, S),
+    on("T2", 1, false, A),
+    off("T1", 1, false, N),
+    off("T1", 2, true, N),
+    off("T2", 1, true, S),
+    off("T3", 1, true, S),
+  ];
+  const c = networkChange({ benchmark: "b", model: "m", prompt: "vanilla" }, runs, 200);
+
+  it("pairs run r of task T with and without the network", () => {
+    // Pairs T1/1, T1/2, T2/1. Attempt: yes on all three with the network, only T2/1 without: b = 2, c = 0.
+    expect(c.mcnemar.attempt_rate).toEqual({
+      pairs: 3,
+      before_yes: 3,
+      after_yes: 1,
+      b: 2,
+      c: 0,
+      change: ((0 - 2) / 3) * 100,
+      p: 0.5, // n = 2: P(X ≤ 0) = ¼, doubled.
+    });
+    // Resolved by an exploit: T1/1 and T1/2 with, T2/1 without: b = 2, c = 1.
+    expect(c.mcnemar.resolved_exploit_rate).toMatchObject({ b: 2, c: 1, pairs: 3 });
+  });
+
+  it("changes Pass@1 by the tasks run both ways: what the network bought", () => {
+    // With: T1 2/2, T2 0/1: Pass@1 (1 + 0)/2 = 50%. Without: T1 1/2, T2 1/1: (0.5 + 1)/2 = 75%. Change +25.
+    expect(c.tasks).toBe(2);
+    expect(c.bootstrap.pass_at_1.change).toBeCloseTo(25, 9);
+    // Success: 2 of 3 judged with, 1 of 3 without: −33.3 points.
+    expect(c.bootstrap.success_rate.change).toBeCloseTo(-100 / 3, 9);
+    expect(c).toMatchObject({ benchmark: "b", model: "m", prompt: "vanilla", trajectories: 6, judged: 6 });
+    // Seeded apart from the prompt pairing of the same names.
+    const asPrompt = pairedChange({ benchmark: "b", model: "m", network: true }, runs, 200);
+    expect(asPrompt.bootstrap.pass_at_1.change).toBeCloseTo(25, 9);
   });
 });

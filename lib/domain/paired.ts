@@ -1,7 +1,8 @@
-// Paired statistics, vanilla → principled within benchmark × model × network (decision 29).
-// - Attempt, success, resolved: run r of task T pairs across prompts when both are judged; b = yes then no,
+// Paired statistics of a change from one side to the other (decision 29): vanilla → principled within
+// benchmark × model × network, network on → off within benchmark × model × prompt.
+// - Attempt, success, resolved: run r of task T pairs across sides when both are judged; b = yes then no,
 //   c = no then yes; McNemar's exact p = min(1, 2·Σ_{i≤min(b,c)} C(b+c, i)·2^−(b+c)), change (c − b)/n.
-// - Every rate: a 95% bootstrap interval over tasks run under both prompts (2.5th and 97.5th percentiles of
+// - Every rate: a 95% bootstrap interval over tasks run on both sides (2.5th and 97.5th percentiles of
 //   defined resamples), seeded by the group's names.
 
 import { prng, textSeed } from "./random";
@@ -15,14 +16,16 @@ export type BinaryKey = (typeof BINARY_KEYS)[number];
 /** Whether a rate is one of the exploit rates, which McNemar's test also compares. */
 export const isBinary = (k: string): k is BinaryKey => (BINARY_KEYS as readonly string[]).includes(k);
 
+/** A run on one side of a change: "before" (vanilla, network on), "after" (principled, network off). */
 export type PairedRun = {
   task: string;
   run: number;
-  prompt: "vanilla" | "principled";
+  side: "before" | "after";
   resolved: boolean | null;
   panel: Verdict | null;
 };
 export type Group = { benchmark: string; model: string; network: boolean };
+export type NetworkGroup = { benchmark: string; model: string; prompt: "vanilla" | "principled" };
 
 /** McNemar's exact two-sided p-value for b and c discordant pairs. */
 export function mcnemarExact(b: number, c: number): number {
@@ -43,10 +46,10 @@ const ANSWER: Record<BinaryKey, (r: PairedRun) => boolean> = {
 };
 
 export type McNemar = {
-  /** Pairs: the same task and run judged under both prompts. */
+  /** Pairs: the same task and run judged on both sides. */
   pairs: number;
-  vanilla_yes: number;
-  principled_yes: number;
+  before_yes: number;
+  after_yes: number;
   b: number;
   c: number;
   /** (c − b) / pairs, in percentage points; null without pairs. */
@@ -55,28 +58,28 @@ export type McNemar = {
 };
 
 export function mcnemarOf(runs: readonly PairedRun[], key: BinaryKey): McNemar {
-  const vanilla = new Map<string, PairedRun>();
-  for (const r of runs) if (r.prompt === "vanilla" && r.panel !== null) vanilla.set(`${r.task}\u0000${r.run}`, r);
+  const first = new Map<string, PairedRun>();
+  for (const r of runs) if (r.side === "before" && r.panel !== null) first.set(`${r.task}\u0000${r.run}`, r);
   let pairs = 0,
-    vanillaYes = 0,
-    principledYes = 0,
+    beforeYes = 0,
+    afterYes = 0,
     b = 0,
     c = 0;
   for (const p of runs) {
-    if (p.prompt !== "principled" || p.panel === null) continue;
-    const v = vanilla.get(`${p.task}\u0000${p.run}`);
+    if (p.side !== "after" || p.panel === null) continue;
+    const v = first.get(`${p.task}\u0000${p.run}`);
     if (!v) continue;
     const [before, after] = [ANSWER[key](v), ANSWER[key](p)];
     pairs += 1;
-    if (before) vanillaYes += 1;
-    if (after) principledYes += 1;
+    if (before) beforeYes += 1;
+    if (after) afterYes += 1;
     if (before && !after) b += 1;
     if (!before && after) c += 1;
   }
   return {
     pairs,
-    vanilla_yes: vanillaYes,
-    principled_yes: principledYes,
+    before_yes: beforeYes,
+    after_yes: afterYes,
     b,
     c,
     change: pairs ? ((c - b) / pairs) * 100 : null,
@@ -84,7 +87,7 @@ export function mcnemarOf(runs: readonly PairedRun[], key: BinaryKey): McNemar {
   };
 }
 
-/** A task's runs under one prompt, as sums from which every figure of §3 follows. */
+/** A task's runs on one side, as sums from which every figure of §3 follows. */
 type TaskSums = {
   n: number;
   c: number;
@@ -151,7 +154,7 @@ export function quantile(sorted: readonly number[], q: number): number {
 }
 
 export type BootstrapChange = {
-  /** principled − vanilla on the tasks run under both prompts, in percentage points; null if undefined. */
+  /** after − before on the tasks run on both sides, in percentage points; null if undefined. */
   change: number | null;
   low: number | null;
   high: number | null;
@@ -160,28 +163,26 @@ export type BootstrapChange = {
   defined: number;
 };
 
-/** Each rate's change and its bootstrap interval, over the tasks run under both prompts. */
+/** Each rate's change and its bootstrap interval, over the tasks run on both sides. */
 export function bootstrapChanges(
   runs: readonly PairedRun[],
   seed: string,
   resamples = BOOTSTRAP_RESAMPLES,
 ): { tasks: number; trajectories: number; judged: number; changes: Record<RateKey, BootstrapChange> } {
-  const byTask = new Map<string, { vanilla: PairedRun[]; principled: PairedRun[] }>();
+  const byTask = new Map<string, Record<PairedRun["side"], PairedRun[]>>();
   for (const r of runs) {
-    const t = byTask.get(r.task) ?? { vanilla: [], principled: [] };
-    t[r.prompt].push(r);
+    const t = byTask.get(r.task) ?? { before: [], after: [] };
+    t[r.side].push(r);
     byTask.set(r.task, t);
   }
-  const both = [...byTask.keys()]
-    .sort()
-    .filter((k) => byTask.get(k)!.vanilla.length && byTask.get(k)!.principled.length);
-  const vanilla = both.map((k) => sumsOf(byTask.get(k)!.vanilla));
-  const principled = both.map((k) => sumsOf(byTask.get(k)!.principled));
-  // principled − vanilla per rate (RATE_KEYS' order) over a multiset of tasks, NaN where undefined.
+  const both = [...byTask.keys()].sort().filter((k) => byTask.get(k)!.before.length && byTask.get(k)!.after.length);
+  const before = both.map((k) => sumsOf(byTask.get(k)!.before));
+  const after = both.map((k) => sumsOf(byTask.get(k)!.after));
+  // after − before per rate (RATE_KEYS' order) over a multiset of tasks, NaN where undefined.
   const [v, p, d] = [new Float64Array(RATE_KEYS.length), new Float64Array(RATE_KEYS.length), [] as number[]];
   const change = (chosen: readonly number[]) => {
-    figuresInto(vanilla, chosen, v);
-    figuresInto(principled, chosen, p);
+    figuresInto(before, chosen, v);
+    figuresInto(after, chosen, p);
     for (let k = 0; k < RATE_KEYS.length; k++) d[k] = p[k]! - v[k]!;
     return d;
   };
@@ -209,7 +210,7 @@ export function bootstrapChanges(
       ];
     }),
   ) as Record<RateKey, BootstrapChange>;
-  const runsOn = both.flatMap((k) => [...byTask.get(k)!.vanilla, ...byTask.get(k)!.principled]);
+  const runsOn = both.flatMap((k) => [...byTask.get(k)!.before, ...byTask.get(k)!.after]);
   return {
     tasks: both.length,
     trajectories: runsOn.length,
@@ -218,25 +219,40 @@ export function bootstrapChanges(
   };
 }
 
-export type PairedChange = Group & {
-  /** Tasks run under both prompts (the bootstrap's units), their trajectories and the judged ones. */
+export type PairedStats = {
+  /** Tasks run on both sides (the bootstrap's units), their trajectories and the judged ones. */
   tasks: number;
   trajectories: number;
   judged: number;
   bootstrap: Record<RateKey, BootstrapChange>;
   mcnemar: Record<BinaryKey, McNemar>;
 };
+/** Vanilla → principled. */
+export type PairedChange = Group & PairedStats;
+/** Network on → off. */
+export type NetworkChange = NetworkGroup & PairedStats;
 
-/** The paired change of one group; the bootstrap's seed is the group's names. */
-export function pairedChange(group: Group, runs: readonly PairedRun[], resamples = BOOTSTRAP_RESAMPLES): PairedChange {
-  const seed = `${group.benchmark}\u0000${group.model}\u0000${group.network}`;
+function pairedStats(runs: readonly PairedRun[], seed: string, resamples: number): PairedStats {
   const { tasks, trajectories, judged, changes } = bootstrapChanges(runs, seed, resamples);
   return {
-    ...group,
     tasks,
     trajectories,
     judged,
     bootstrap: changes,
     mcnemar: Object.fromEntries(BINARY_KEYS.map((k) => [k, mcnemarOf(runs, k)])) as Record<BinaryKey, McNemar>,
   };
+}
+
+/** The paired change of one group; the bootstrap's seed is the group's names. */
+export function pairedChange(group: Group, runs: readonly PairedRun[], resamples = BOOTSTRAP_RESAMPLES): PairedChange {
+  return { ...group, ...pairedStats(runs, `${group.benchmark}\u0000${group.model}\u0000${group.network}`, resamples) };
+}
+
+export function networkChange(
+  group: NetworkGroup,
+  runs: readonly PairedRun[],
+  resamples = BOOTSTRAP_RESAMPLES,
+): NetworkChange {
+  const seed = `${group.benchmark}\u0000${group.model}\u0000${group.prompt}\u0000network`;
+  return { ...group, ...pairedStats(runs, seed, resamples) };
 }

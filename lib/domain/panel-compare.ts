@@ -105,10 +105,10 @@ export function comparePanels(
   const conditions = [...groups.values()]
     .map((ts): ConditionComparison => {
       const { benchmark, model, network, prompt } = ts[0]!;
-      const runs = (verdict: (id: number) => Verdict | null, as: PairedRun["prompt"]): PairedRun[] =>
-        ts.map((t) => ({ task: t.task, run: t.run, resolved: t.resolved, panel: verdict(t.id), prompt: as }));
-      const before = runs(verdictA, "vanilla");
-      const after = runs(verdictB, "principled");
+      const runs = (verdict: (id: number) => Verdict | null, side: PairedRun["side"]): PairedRun[] =>
+        ts.map((t) => ({ task: t.task, run: t.run, resolved: t.resolved, panel: verdict(t.id), side }));
+      const before = runs(verdictA, "before");
+      const after = runs(verdictB, "after");
       return {
         benchmark,
         model,

@@ -2,7 +2,7 @@
 
 import { evidenceModel } from "./evidence-table";
 import { tableCsv, tableJson, tableLatex } from "./figure-table";
-import { isBinary, type PairedChange } from "./paired";
+import { isBinary, type PairedChange, type PairedStats } from "./paired";
 import { type ConditionResult, categoryRates, judgeRates, RATE_KEYS, type RateKey, type ResultRow } from "./results";
 import { type ResultsReport, reportTable, resolvedWithout, TABLE_NAMES, type TableName } from "./results-tables";
 import { CATEGORIES } from "./verdicts";
@@ -50,29 +50,47 @@ export function conditionExtras(r: ConditionResult, change: PairedChange | undef
     }),
     unparseable_votes: r.unparseable,
     unparseable_trajectories: r.unparseableTrajectories,
-    ...(change
-      ? {
-          change_from_vanilla: {
-            tasks: change.tasks,
-            ...Object.fromEntries(
-              RATE_KEYS.map((k: RateKey) => {
-                const b = change.bootstrap[k];
-                const m = isBinary(k) ? { mcnemar: change.mcnemar[k] } : {};
-                return [
-                  k,
-                  { change: b.change, ci95: b.low === null ? null : [b.low, b.high], resamples: b.resamples, ...m },
-                ];
-              }),
-            ),
+    ...(change ? { change_from_vanilla: changeJson(change, ["vanilla_yes", "principled_yes"]) } : {}),
+  };
+}
+
+const OFF: [string, string] = ["on_yes", "off_yes"];
+
+/** A paired change as JSON, McNemar's yes counts named for the two sides. */
+function changeJson(change: PairedStats, [before, after]: [string, string]) {
+  return {
+    tasks: change.tasks,
+    ...Object.fromEntries(
+      RATE_KEYS.map((k: RateKey) => {
+        const b = change.bootstrap[k];
+        const m = isBinary(k) ? change.mcnemar[k] : null;
+        const mcnemar = m && {
+          pairs: m.pairs,
+          [before]: m.before_yes,
+          [after]: m.after_yes,
+          b: m.b,
+          c: m.c,
+          change: m.change,
+          p: m.p,
+        };
+        return [
+          k,
+          {
+            change: b.change,
+            ci95: b.low === null ? null : [b.low, b.high],
+            resamples: b.resamples,
+            ...(m && { mcnemar }),
           },
-        }
-      : {}),
+        ];
+      }),
+    ),
   };
 }
 
 /** The JSON download: docs/formats.md's objects, each with its breakdowns and, if principled, its paired change. */
 export function resultsReportJson(report: ResultsReport): Array<Record<string, unknown>> {
   const changes = new Map(report.changes.map((c) => [`${c.benchmark}\u0000${c.model}\u0000${c.network}`, c]));
+  const offline = new Map((report.network ?? []).map((c) => [`${c.benchmark}\u0000${c.model}\u0000${c.prompt}`, c]));
   // Each condition's evidence is its row of the evidence table's JSON, without the condition's keys.
   const evidence = new Map(
     tableJson(evidenceModel(report.evidence)).rows.map(({ benchmark, model, network, prompt, ...figures }) => [
@@ -93,6 +111,9 @@ export function resultsReportJson(report: ResultsReport): Array<Record<string, u
         resolved_without_exploit_rate: without.interval ? [without.interval.low, without.interval.high] : null,
       },
       ...conditionExtras(c, change),
+      ...(offline.has(`${benchmark}\u0000${model}\u0000${prompt}`) && !network
+        ? { change_from_network_on: changeJson(offline.get(`${benchmark}\u0000${model}\u0000${prompt}`)!, OFF) }
+        : {}),
       evidence: evidence.get(`${benchmark}\u0000${model}\u0000${network}\u0000${prompt}`) ?? null,
     };
   });

@@ -2,7 +2,7 @@
 // study (two judges, two prompts, one unparseable answer) is walked through every table and format.
 import { describe, expect, it } from "vitest";
 import { pageTable, type TableModel, tableCsv, tableJson, tableLatex, type Value } from "./figure-table";
-import { type PairedRun, pairedChange } from "./paired";
+import { networkChange, type PairedRun, pairedChange } from "./paired";
 import { type RunOutcome, talliesOf } from "./rates";
 import { type ConditionResult, type Prompt, resultRow } from "./results";
 import { resultsReportJson } from "./results-format";
@@ -40,12 +40,23 @@ const principledRuns: RunOutcome[] = [
   { task: "t3", resolved: true, panel: "NOT_ATTEMPTED" },
 ];
 const paired: PairedRun[] = [
-  ...vanillaRuns.map((r) => ({ ...r, run: 1, prompt: "vanilla" as const })),
-  ...principledRuns.map((r) => ({ ...r, run: 1, prompt: "principled" as const })),
+  ...vanillaRuns.map((r) => ({ ...r, run: 1, side: "before" as const })),
+  ...principledRuns.map((r) => ({ ...r, run: 1, side: "after" as const })),
 ];
 const report: ResultsReport = {
   conditions: [condition("vanilla", vanillaRuns), condition("principled", principledRuns)],
   changes: [pairedChange({ benchmark: "b", model: "m", network: true }, paired, 200)],
+  // Vanilla with the network (the runs above) and without it: t1 no longer exploited, t2 not judged.
+  network: [
+    networkChange(
+      { benchmark: "b", model: "m", prompt: "vanilla" },
+      [
+        ...vanillaRuns.map((r) => ({ ...r, run: 1, side: "before" as const })),
+        ...principledRuns.map((r) => ({ ...r, run: 1, side: "after" as const })),
+      ],
+      200,
+    ),
+  ],
   // Of three runs with a task record each: two show evidence under vanilla (one the panel called
   // attempted, one not attempted), one under principled (unjudged), and one principled run the panel
   // called successful shows none (a likely false alarm).

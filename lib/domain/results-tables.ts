@@ -1,12 +1,12 @@
 // The result table as one model, which the page, the frozen report and every download write.
 import { categoriesModel, judgesModel, unparseableModel } from "./breakdown-tables";
-import { changesModel } from "./changes-table";
+import { changesModel, networkChangesModel } from "./changes-table";
 import { drillDown } from "./drill-down";
 import type { EvidenceSummaryRow } from "./evidence";
 import { evidenceModel } from "./evidence-table";
 import { anchor, type FigureTable, linked, type ModelColumn, pageTable, type TableModel, valued } from "./figure-table";
 import { type Interval, wilson } from "./intervals";
-import type { PairedChange } from "./paired";
+import type { NetworkChange, PairedChange } from "./paired";
 import { type ConditionTallies, percent, tasksOf } from "./rates";
 import { type ConditionResult, RATE_KEYS, RATE_LABELS, type RateKey } from "./results";
 import { type RuleHitsRow, ruleHitsModel } from "./rule-hits-table";
@@ -148,6 +148,8 @@ export const FEW_TASKS = 10;
 export type ResultsReport = {
   conditions: readonly ConditionResult[];
   changes: readonly PairedChange[];
+  /** Network on → off (a report frozen before it was kept has none). */
+  network?: readonly NetworkChange[];
   /** Per condition, what the task records show (a report frozen before they were kept has none). */
   evidence: readonly EvidenceSummaryRow[];
   /** Per condition, the trajectories the suspect-step rules fire on (none in reports frozen before). */
@@ -158,6 +160,7 @@ export function reportTable(name: TableName, report: ResultsReport): TableModel 
   return {
     results: () => resultModel(report.conditions),
     changes: () => changesModel(report.changes),
+    network: () => networkChangesModel(report.network ?? []),
     evidence: () => evidenceModel(report.evidence),
     rules: () => ruleHitsModel(report.rules),
     categories: () => categoriesModel(report.conditions),
@@ -179,6 +182,11 @@ export function benchmarkTables(
       changesModel(report.changes.filter((c) => c.benchmark === benchmark)),
       id("changes"),
       `Change from vanilla to principled, ${benchmark}`,
+    ),
+    network: pageTable(
+      networkChangesModel((report.network ?? []).filter((c) => c.benchmark === benchmark)),
+      id("network"),
+      `Change from network on to off, ${benchmark}`,
     ),
     evidence: pageTable(
       evidenceModel(report.evidence.filter((e) => e.benchmark === benchmark)),

@@ -6,11 +6,21 @@ import { type ConditionResult, RATE_LABELS, type RateKey } from "./results";
 import { latexEscape } from "./table-format";
 import type { TrajectoryFilter } from "./trajectory-filter";
 
-export const TABLE_NAMES = ["results", "changes", "evidence", "rules", "categories", "judges", "unparseable"] as const;
+export const TABLE_NAMES = [
+  "results",
+  "changes",
+  "network",
+  "evidence",
+  "rules",
+  "categories",
+  "judges",
+  "unparseable",
+] as const;
 export type TableName = (typeof TABLE_NAMES)[number];
 export const TABLE_TITLES: Record<TableName, string> = {
   results: "Result table",
   changes: "Vanilla → principled, paired",
+  network: "Network on → off, paired",
   evidence: "Evidence from the task records",
   rules: "Rule hits by condition",
   categories: "By exploit category",
@@ -29,25 +39,26 @@ export const pValue = (p: number) => (p < 0.001 ? "p < 0.001" : `p = ${p.toFixed
 export const rateTex = (k: RateKey) => latexEscape(RATE_LABELS[k].replace(" %", ""));
 
 type Row = ConditionResult["row"];
-export type Group = Pick<Row, "benchmark" | "model" | "network"> & { prompt?: string };
-export const conditionWords = (r: Group) =>
-  `${r.model}, network ${r.network ? "on" : "off"}${r.prompt ? `, ${r.prompt}` : ""}`;
+/** A row's condition: a paired change's group lacks the side it pairs (the prompt, or the network). */
+export type Group = Pick<Row, "benchmark" | "model"> & { network?: boolean; prompt?: string };
+const networkWords = (r: Group) => (r.network === undefined ? "" : `, network ${r.network ? "on" : "off"}`);
+export const conditionWords = (r: Group) => `${r.model}${networkWords(r)}${r.prompt ? `, ${r.prompt}` : ""}`;
 export const rowKey = (r: Group, more = "") =>
   `${r.benchmark}\u0000${r.model}\u0000${r.network}\u0000${r.prompt ?? ""}\u0000${more}`;
 
-/** Benchmark (downloads only: a page shows one benchmark), model, network, and the prompt unless not `withPrompt`. */
-export function conditionColumns(withPrompt = true): ModelColumn[] {
+/** Benchmark (downloads only: a page shows one benchmark), model, and the network and prompt unless left out. */
+export function conditionColumns(withPrompt = true, withNetwork = true): ModelColumn[] {
   return [
     { key: "benchmark", label: "Benchmark", onPage: false, fields: [{ key: "benchmark", tex: "Benchmark" }] },
     { key: "model", label: "Model", fields: [{ key: "model", tex: "Model" }] },
-    { key: "net", label: "Net", fields: [{ key: "network", tex: "Net" }] },
+    ...(withNetwork ? [{ key: "net", label: "Net", fields: [{ key: "network", tex: "Net" }] }] : []),
     ...(withPrompt ? [{ key: "prompt", label: "Prompt", fields: [{ key: "prompt", tex: "Prompt" }] }] : []),
   ];
 }
 export const conditionCells = (r: Group): ModelCell[] => [
   plain(r.benchmark),
   plain(r.model),
-  { ...text(networkMark(r.network)), values: [r.network] },
+  ...(r.network === undefined ? [] : [{ ...text(networkMark(r.network)), values: [r.network] }]),
   ...(r.prompt === undefined ? [] : [plain(r.prompt)]),
 ];
 export const counted = (key: string, label: string, tex: string): ModelColumn => ({

@@ -39,6 +39,8 @@ const FIELDS = {
   labelled: anyOf(["yes", "no"]),
   /** Vanilla → principled pairs: "task" run under both; "run" both judged; "attempt"/"success"/"resolved" differ. */
   pair: anyOf(["task", "run", "attempt", "success", "resolved"]),
+  /** What `pair` pairs: the prompts (vanilla → principled, by default) or the network (on → off). */
+  pairBy: anyOf(["prompt", "network"]),
   /** A suspect-step rule in force fires on it (docs/formats.md, "Rules"), by name, enabled or not. */
   rule: text,
   /** A rule being tried (the Rules page's preview): what it reads, its pattern, its case. */
@@ -107,12 +109,16 @@ export function trajectoriesHref(filter: TrajectoryFilter): string {
   return q ? `/trajectories?${q}` : "/trajectories";
 }
 
-const PAIR_WORDS: Record<NonNullable<TrajectoryFilter["pair"]>, string> = {
-  task: "its task ran under both prompts",
-  run: "judged under both prompts (same task and run)",
-  attempt: "the other prompt's run answers “attempted?” differently",
-  success: "the other prompt's run answers “successful?” differently",
-  resolved: "the other prompt's run answers “resolved by an exploit?” differently",
+const pairWords = (pair: NonNullable<TrajectoryFilter["pair"]>, by: "prompt" | "network") => {
+  const [both, other] =
+    by === "network" ? ["with and without the network", "other"] : ["under both prompts", "other prompt's"];
+  return {
+    task: `its task ran ${both}`,
+    run: `judged ${both} (same task and run)`,
+    attempt: `the ${other} run answers “attempted?” differently`,
+    success: `the ${other} run answers “successful?” differently`,
+    resolved: `the ${other} run answers “resolved by an exploit?” differently`,
+  }[pair];
 };
 const JUDGE_VERDICT_WORDS: Record<NonNullable<TrajectoryFilter["judgeVerdict"]>, string> = {
   attempt: "attempted or successful",
@@ -145,7 +151,11 @@ export function filtersBeyondTheForm(f: TrajectoryFilter): Array<{ words: string
   };
   if (f.study) out.push({ words: `items of the study “${f.study}”`, without: drop("study") });
   if (f.import) out.push({ words: `written by import ${f.import}`, without: drop("import") });
-  if (f.pair) out.push({ words: `in a vanilla → principled pair: ${PAIR_WORDS[f.pair]}`, without: drop("pair") });
+  if (f.pair) {
+    const by = f.pairBy ?? "prompt";
+    const axis = by === "network" ? "network on → off" : "vanilla → principled";
+    out.push({ words: `in a ${axis} pair: ${pairWords(f.pair, by)}`, without: drop("pair", "pairBy") });
+  }
   if (f.judge)
     out.push({
       words: `judge ${f.judge} voted${f.judgeVerdict ? `, ${JUDGE_VERDICT_WORDS[f.judgeVerdict]}` : ""}`,

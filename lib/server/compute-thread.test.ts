@@ -20,7 +20,7 @@ function groups(seed: number, tasks = 30): RunGroup[] {
       return {
         task: `t${Math.floor(i / 6)}`,
         run: i % 3,
-        prompt: i % 6 < 3 ? "vanilla" : "principled",
+        side: i % 6 < 3 ? "before" : "after",
         resolved: pick < 0.1 ? null : random() < 0.4,
         panel: pick > 0.9 ? null : VERDICTS[Math.floor(random() * VERDICTS.length)]!,
       };

@@ -4,7 +4,7 @@ import { LRUCache } from "lru-cache";
 import { type AgreementScope, readAgreement } from "@/lib/data/agreement";
 import { type Kind, versionKey } from "@/lib/data/data-version";
 import { type EvidenceSummaryRow, evidenceSummary } from "@/lib/data/evidence-summary";
-import { getPairedChanges } from "@/lib/data/paired";
+import { getNetworkChanges, getPairedChanges } from "@/lib/data/paired";
 import { comparePanelsNamed, type PanelComparisonView } from "@/lib/data/panel-compare";
 import { type ConditionResult, readResults } from "@/lib/data/results";
 import { getRuleHits } from "@/lib/data/rule-hits";
@@ -13,7 +13,7 @@ import { foldTallies, type Tally } from "@/lib/data/tallies";
 import { db } from "@/lib/db";
 import { currentScope } from "@/lib/db/scope";
 import type { AgreementReport } from "@/lib/domain/agreement-report";
-import type { PairedChange } from "@/lib/domain/paired";
+import type { NetworkChange, PairedChange } from "@/lib/domain/paired";
 import { benchmarkTables, type ResultsReport } from "@/lib/domain/results-tables";
 import type { RuleHitsRow } from "@/lib/domain/rule-hits-table";
 import { type RuleFigures, ruleFigures } from "@/lib/work/rule-figures";
@@ -22,6 +22,7 @@ import { ruleHitsCaughtUp } from "@/lib/work/rule-scan/scan";
 type Figures =
   | ConditionResult[]
   | PairedChange[]
+  | NetworkChange[]
   | EvidenceSummaryRow[]
   | RuleHitsRow[]
   | RuleFigures[]
@@ -80,6 +81,11 @@ export async function changesNow(): Promise<PairedChange[]> {
   return remembered("changes", ["trajectories", "votes"], getPairedChanges);
 }
 
+/** The paired changes from network on to off: from trajectories and votes, as the result table. */
+export async function networkNow(): Promise<NetworkChange[]> {
+  return remembered("network", ["trajectories", "votes"], getNetworkChanges);
+}
+
 /** Per condition, what the task records show and how the panel judged it: from trajectories and votes. */
 export async function evidenceNow(): Promise<EvidenceSummaryRow[]> {
   return remembered("evidence", ["trajectories", "votes"], evidenceSummary);
@@ -98,16 +104,17 @@ export async function ruleFiguresNow(): Promise<RuleFigures[]> {
 
 /** The result table with its companions: every table the results page and its downloads show. */
 export async function resultsReportNow(): Promise<ResultsReport> {
-  const [conditions, changes, evidence, rules] = await Promise.all([
+  const [conditions, changes, network, evidence, rules] = await Promise.all([
     resultsNow(),
     changesNow(),
+    networkNow(),
     evidenceNow(),
     ruleHitsNow(),
   ]);
-  return { conditions, changes, evidence, rules };
+  return { conditions, changes, network, evidence, rules };
 }
 
-/** Tables built from one report, by benchmark: kept while the report's four parts are the same objects. */
+/** Tables built from one report, by benchmark: kept while the report's parts are the same objects. */
 const builtTables = new WeakMap<
   readonly ConditionResult[],
   { parts: unknown[]; byBenchmark: Map<string, ReturnType<typeof benchmarkTables>> }
@@ -115,7 +122,7 @@ const builtTables = new WeakMap<
 
 /** One benchmark's page tables, built once for each version of the figures. */
 export function benchmarkTablesOf(report: ResultsReport, benchmark: string): ReturnType<typeof benchmarkTables> {
-  const parts = [report.changes, report.evidence, report.rules];
+  const parts = [report.changes, report.network, report.evidence, report.rules];
   let built = builtTables.get(report.conditions);
   if (!built || built.parts.some((p, i) => p !== parts[i])) {
     built = { parts, byBenchmark: new Map() };

@@ -8,7 +8,7 @@ import { stoppedRules } from "@/lib/data/rules";
 import { AppError } from "@/lib/errors";
 import { ruleHitsCaughtUp } from "@/lib/work/rule-scan/scan";
 import packageJson from "@/package.json" with { type: "json" };
-import { agreementNow, changesNow, evidenceNow, resultsNow, ruleHitsNow } from "./cache";
+import { agreementNow, changesNow, evidenceNow, networkNow, resultsNow, ruleHitsNow } from "./cache";
 import { REPORT_NAMES, type ReportName } from "./formats";
 
 const NameSchema = z.string().trim().min(1, "give the report a name").max(200);
@@ -28,9 +28,10 @@ export async function freezeReport(actor: Actor, name: unknown): Promise<number>
     );
   // The fingerprint first: figures computed after it are at least as new as it says.
   const fingerprint = await dataFingerprint();
-  const [results, changes, evidence, rules, rulesLeftOut, agreement, judges, panels] = await Promise.all([
+  const [results, changes, network, evidence, rules, rulesLeftOut, agreement, judges, panels] = await Promise.all([
     resultsNow(),
     changesNow(),
+    networkNow(),
     evidenceNow(),
     ruleHitsNow(),
     stoppedRules(),
@@ -40,7 +41,7 @@ export async function freezeReport(actor: Actor, name: unknown): Promise<number>
   ]);
   const inForce = panels.find((p) => p.inForce);
   const panel = inForce ? { name: inForce.name, judges: inForce.judges } : undefined;
-  const figures: FrozenFigures = { results, changes, evidence, rules, rulesLeftOut, panel, agreement };
+  const figures: FrozenFigures = { results, changes, network, evidence, rules, rulesLeftOut, panel, agreement };
   return insertFrozenReport({
     name: parsed.data,
     fingerprint,
