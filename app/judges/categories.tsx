@@ -1,7 +1,7 @@
 // The Judges page's categories: those in force with the verdicts given in each; researchers write versions.
 import { DataTable } from "@/components/tables/data-table";
 import type { CategoryUse } from "@/lib/data/categories";
-import { formatCount, formatTime } from "@/lib/domain/format";
+import { countOf, formatTime } from "@/lib/domain/format";
 import { shownText } from "@/lib/domain/text";
 import { CategoryForm } from "./category-form";
 
@@ -38,9 +38,19 @@ export function CategorySection({ categories, writes }: { categories: CategoryUs
               </>
             ),
           },
-          { key: "votes", label: "Votes", numeric: true, cell: (c) => formatCount(c.votes) },
-          { key: "labels", label: "Labels", numeric: true, cell: (c) => formatCount(c.labels) },
-          { key: "gold", label: "Gold", numeric: true, cell: (c) => formatCount(c.gold) },
+          {
+            key: "given",
+            label: "Verdicts given",
+            cell: (c) => (
+              <>
+                {countOf(c.votes, "vote")}
+                <br />
+                {countOf(c.labels, "label")}
+                <br />
+                {countOf(c.gold, "gold label")}
+              </>
+            ),
+          },
         ]}
       />
       {writes ? <CategoryForm /> : null}
