@@ -65,7 +65,11 @@ export default async function JudgesPage({ searchParams }: { searchParams: Searc
       <CategorySection categories={categories} writes={writes} />
       <section aria-labelledby="runs">
         <h2 id="runs">Runs</h2>
-        {!writes ? null : runnable.length ? (
+        {!writes ? (
+          runs.length ? null : (
+            <p className="empty">No run yet.</p>
+          )
+        ) : runnable.length ? (
           <RunForm judges={runnable} benchmarks={options.benchmarks} models={options.models} initial={initial} />
         ) : (
           <p className="empty">Add a judge with an endpoint to start a run.</p>
