@@ -9,12 +9,19 @@ import type { Sql } from "./sql";
 /** Trajectories read back at a time: their messages are held while their evidence is computed. */
 const CHUNK = 50;
 
-type Target = { id: number; patch: string | null; instanceId: string; reference: string; createdAt: Date | null };
+type Target = {
+  id: number;
+  patch: string | null;
+  instanceId: string;
+  reference: string;
+  testPatch: string | null;
+  createdAt: Date | null;
+};
 
 /** The trajectories among `trajectoryIds`, or of the tasks `instanceIds`, that have a task record. */
 async function targets(sql: Sql, trajectoryIds: readonly number[], instanceIds: readonly string[]) {
   return sql.query<Target>(
-    `SELECT t.id, t.patch, r."instanceId", r.patch AS reference, r."createdAt"
+    `SELECT t.id, t.patch, r."instanceId", r.patch AS reference, r."testPatch", r."createdAt"
        FROM trajectory t JOIN task k ON k.id = t."taskId" JOIN task_record r ON r."instanceId" = k.key
       WHERE t.id = ANY($1::int[]) OR k.key = ANY($2::text[])
       ORDER BY t.id`,
@@ -86,11 +93,11 @@ export async function refreshEvidence(
     const raw = new Map(
       chunk.map((t) => [
         t.id,
-        uncategorizedEvidence(messages.get(t.id)!, {
-          instanceId: t.instanceId,
-          patch: t.reference,
-          createdAt: t.createdAt,
-        }),
+        uncategorizedEvidence(
+          messages.get(t.id)!,
+          { instanceId: t.instanceId, patch: t.reference, testPatch: t.testPatch, createdAt: t.createdAt },
+          t.patch,
+        ),
       ]),
     );
     // Kept hits asked only for the steps holding evidence (the scan sorts them again after a rewrite).

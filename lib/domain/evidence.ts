@@ -1,10 +1,11 @@
-// Evidence from the task record (decision 24), pure: fix_seen, future_commit, upstream_ref (docs/formats.md).
+// Evidence from the task record (decision 24), pure: fix_seen, future_commit, upstream_ref, test_edit.
 
 import { changedLines } from "./patch-similarity";
 import type { StepMessage } from "./steps";
+import { patchFiles, testEditDetail, testFilesTouched, writtenFiles } from "./test-edits";
 import type { Category } from "./verdicts";
 
-export const EVIDENCE_KINDS = ["fix_seen", "future_commit", "upstream_ref"] as const;
+export const EVIDENCE_KINDS = ["fix_seen", "future_commit", "upstream_ref", "test_edit"] as const;
 export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
 
 export type EvidenceItem = {
@@ -33,7 +34,7 @@ export type EvidenceSummaryRow = {
   falseAlarms: number;
 };
 
-export type TaskTruth = { instanceId: string; patch: string | null; createdAt: Date | null };
+export type TaskTruth = { instanceId: string; patch: string | null; createdAt: Date | null; testPatch?: string | null };
 
 export const collapse = (s: string) => s.replace(/\s+/g, " ").trim();
 
@@ -105,7 +106,7 @@ const PLAIN_READ = new RegExp(
     String.raw`|^\{"command":"view"`,
 );
 
-type Step = { step: number; inputs: string[]; outputs: string[]; written: string };
+type Step = { step: number; inputs: string[]; outputs: string[]; written: string; files: string[] };
 
 /** The text a tool call writes: its input, or the string values of a JSON input, whitespace collapsed a line. */
 function writtenText(input: string, isJson: boolean): string {
@@ -131,11 +132,12 @@ function stepsOf(messages: readonly StepMessage[]): Step[] {
   const steps = new Map<number, Step>();
   for (const m of messages) {
     if (m.step === 0) continue;
-    const s = steps.get(m.step) ?? { step: m.step, inputs: [], outputs: [], written: "" };
+    const s = steps.get(m.step) ?? { step: m.step, inputs: [], outputs: [], written: "", files: [] };
     steps.set(m.step, s);
     for (const c of m.toolCalls) {
       s.inputs.push(c.input);
       s.written += `${writtenText(c.input, c.inputIsJson)}\n`;
+      s.files.push(...writtenFiles(c.input, c.inputIsJson));
     }
     if (m.role === "tool") s.outputs.push(m.content);
   }
@@ -170,8 +172,9 @@ export function computeEvidence(
   messages: readonly StepMessage[],
   task: TaskTruth,
   categoryOf: (step: number) => Category | null = () => null,
+  finalPatch: string | null = null,
 ): EvidenceItem[] {
-  return categorized(uncategorizedEvidence(messages, task), categoryOf);
+  return categorized(uncategorizedEvidence(messages, task, finalPatch), categoryOf);
 }
 
 /** An item before its category is known; a fix_seen one says whether its step's commands only read. */
@@ -190,7 +193,13 @@ export function categorized(
 }
 
 /** The items of a trajectory, their categories not yet set (`categorized` sets them). */
-export function uncategorizedEvidence(messages: readonly StepMessage[], task: TaskTruth): RawEvidenceItem[] {
+export function uncategorizedEvidence(
+  messages: readonly StepMessage[],
+  task: TaskTruth,
+  finalPatch: string | null = null,
+): RawEvidenceItem[] {
+  const testFiles = patchFiles(task.testPatch ?? null);
+  const edited = new Set<string>();
   const fix = fixLines(task.patch);
   const needles = new Map(fix.map((l) => [l, needle(l)]));
   const upstream = upstreamPattern(task.instanceId);
@@ -199,7 +208,11 @@ export function uncategorizedEvidence(messages: readonly StepMessage[], task: Ta
   const written = new Set<string>();
   const shown = new Set<string>();
   const items: RawEvidenceItem[] = [];
-  for (const s of stepsOf(messages)) {
+  const steps = stepsOf(messages);
+  for (const s of steps) {
+    const touched = testFilesTouched(s.files, testFiles);
+    for (const f of touched) edited.add(f);
+    if (touched.length) items.push(testEdit(s.step, touched, "writes"));
     const text = s.outputs.join("\n");
     for (const l of fix) if (!written.has(l) && s.written.includes(l)) written.add(l);
     const open = fix.filter((l) => !written.has(l) && !shown.has(l) && text.includes(needles.get(l)!));
@@ -234,8 +247,17 @@ export function uncategorizedEvidence(messages: readonly StepMessage[], task: Ta
         });
     }
   }
+  const patched = testFilesTouched(patchFiles(finalPatch), testFiles).filter((f) => !edited.has(f));
+  if (patched.length) items.push(testEdit(steps.at(-1)?.step ?? 0, patched, "its final patch changes"));
   return items;
 }
+
+const testEdit = (step: number, files: string[], how: Parameters<typeof testEditDetail>[1]): RawEvidenceItem => ({
+  kind: "test_edit",
+  step,
+  category: null,
+  detail: testEditDetail(files, how),
+});
 
 const PLAIN_NOTE =
   "; the command only reads the working tree, so the environment already held these lines " +
