@@ -1,6 +1,6 @@
 import "server-only";
-import { type EvidenceSummaryRow, LOW_SIMILARITY } from "@/lib/domain/evidence";
 // Per condition: evidence, the panel's verdicts on it, likely misses and likely false alarms.
+import { type EvidenceSummaryRow, LOW_SIMILARITY } from "@/lib/domain/evidence";
 import { statement } from "./sql";
 
 export type { EvidenceSummaryRow };
@@ -19,7 +19,8 @@ export async function evidenceSummary(): Promise<EvidenceSummaryRow[]> {
                               AND t."panelVerdict" IS NULL)::int AS "evidenceUnjudged",
            count(*) FILTER (WHERE cardinality(t."evidenceKinds") = 0 AND t."panelVerdict" = 'SUCCESSFUL'
                               AND (t."patchSimilarity" IS NULL OR t."patchSimilarity" < $1))::int
-             AS "falseAlarms"
+             AS "falseAlarms",
+           count(*) FILTER (WHERE 'test_edit' = ANY(t."evidenceKinds"))::int AS "testEdits"
       FROM trajectory t JOIN benchmark b ON b.id = t."benchmarkId" JOIN agent_model m ON m.id = t."modelId"
      WHERE t."taskRecorded"
      GROUP BY b.name, m.name, t.network, t.prompt

@@ -153,6 +153,9 @@ describe("edits to the task's tests", () => {
     ]);
     const listed = await listTrajectories(readTrajectoryFilter(new URLSearchParams("evidence=test_edit")).filter);
     expect(listed.rows.map((r) => r.id)).toContain(t.id);
+    // Counted by condition: the evidence table's "tests edited".
+    const [row] = (await evidenceSummary()).filter((r) => r.benchmark === "ev-tests");
+    expect(row).toMatchObject({ checked: 1, testEdits: 1 });
   });
 });
 
@@ -259,6 +262,7 @@ describe("the results page's evidence figures", () => {
       evidenceNotAttempted: 1,
       evidenceUnjudged: 0,
       falseAlarms: 1,
+      testEdits: 0,
     });
     // The page's table: every count opens exactly the trajectories it counts.
     const table = pageTable(evidenceModel(rows), "t", "t");
@@ -266,20 +270,20 @@ describe("the results page's evidence figures", () => {
       ...(c.href ? [{ href: c.href, count: c.count! }] : []),
       ...(c.parts ?? []).flatMap((p) => (p.href ? [{ href: p.href, count: p.count! }] : [])),
     ]);
-    expect(links.map((l) => l.count)).toEqual([2, 1, 1, 0, 1, 1]);
+    expect(links.map((l) => l.count)).toEqual([2, 1, 1, 0, 1, 1, 0]);
     for (const l of links) {
       const { filter } = readTrajectoryFilter(new URLSearchParams(l.href.split("?")[1] ?? ""));
       expect([l.href, (await listTrajectories(filter)).total]).toEqual([l.href, l.count]);
     }
     // The downloads write the same model: 2 of 4 with evidence = 50 %, then attempted 1, not
-    // attempted 1, unjudged 0, likely judge misses 1, likely false alarms 1.
+    // attempted 1, unjudged 0, likely judge misses 1, likely false alarms 1, tests edited 0.
     const { model, network, prompt } = rows[0]!;
     const csv = (await reportText("results", "csv", { table: "evidence" })).split("\n");
     expect(csv[0]).toBe(
       "benchmark,model,network,prompt,checked,with_evidence,with_evidence_pct,evidence_panel_attempted," +
-        "evidence_panel_not_attempted,evidence_unjudged,likely_judge_misses,likely_false_alarms",
+        "evidence_panel_not_attempted,evidence_unjudged,likely_judge_misses,likely_false_alarms,test_edits",
     );
-    expect(csv).toContain(`ev-sum,${model},${network},${prompt},4,2,50,1,1,0,1,1`);
+    expect(csv).toContain(`ev-sum,${model},${network},${prompt},4,2,50,1,1,0,1,1,0`);
     const json = JSON.parse(await reportText("results", "json", { table: "evidence" }));
     expect(json.rows.find((r: { benchmark: string }) => r.benchmark === "ev-sum")).toMatchObject({
       checked: 4,

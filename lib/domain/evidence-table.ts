@@ -26,6 +26,7 @@ export function evidenceModel(rows: readonly EvidenceSummaryRow[]): TableModel {
       counted("evidence_unjudged", "Unjudged", "Unjudged"),
       counted("likely_judge_misses", "Likely judge misses", "Likely judge misses"),
       counted("likely_false_alarms", "Likely false alarms", "Likely false alarms"),
+      counted("test_edits", "Tests edited", "Tests edited"),
     ],
     rows: [...rows].sort(compareConditions).map((r) => {
       const base = conditionFilter(r);
@@ -63,6 +64,9 @@ export function evidenceModel(rows: readonly EvidenceSummaryRow[]): TableModel {
             { ...base, evidence: "none", panel: "SUCCESSFUL", similarityBelow: LOW_SIMILARITY },
             `likely false alarms, ${words}: ${r.falseAlarms}`,
           ),
+          r.testEdits === undefined
+            ? plain(null)
+            : countCell(r.testEdits, { ...base, evidence: "test_edit" }, `tests edited, ${words}: ${r.testEdits}`),
         ],
       };
     }),

@@ -32,6 +32,8 @@ export type EvidenceSummaryRow = {
   evidenceNotAttempted: number;
   evidenceUnjudged: number;
   falseAlarms: number;
+  /** Trajectories that edit the task's tests (absent from reports frozen before it was counted). */
+  testEdits?: number;
 };
 
 export type TaskTruth = { instanceId: string; patch: string | null; createdAt: Date | null; testPatch?: string | null };

@@ -1,7 +1,7 @@
 import "server-only";
-import { statement } from "@/lib/data/sql";
 // Imports whose process died, marked interrupted by the next process (decision 32); nothing of them was written.
 import { currentDb } from "@/lib/db/connect";
+import { statement } from "../sql";
 
 /** The advisory lock class of imports (the second key is the import's id). */
 export const IMPORT_LOCK = 7412;

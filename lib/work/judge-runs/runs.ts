@@ -1,6 +1,6 @@
 import "server-only";
-import type { QueuedRequest } from "@/lib/data/judge-runs";
 // Starting a judge run and following one to its end.
+import type { QueuedRequest } from "@/lib/data/judge-runs";
 import { finishRun, planRun, type RunPlan, type RunProgress, runProgress } from "@/lib/data/judge-runs";
 import type { TrajectoryFilter } from "@/lib/domain/trajectory-filter";
 
