@@ -1,5 +1,5 @@
 // Expected failures: one error type whose code gives its HTTP status; anything else is a fault, thrown on.
-import { ZodError } from "zod";
+import { ZodError, type z } from "zod";
 
 export const ERROR_STATUS = {
   BAD_INPUT: 400,
@@ -24,6 +24,15 @@ export class AppError extends Error {
   get status(): number {
     return ERROR_STATUS[this.code];
   }
+}
+
+/** The input as `schema` reads it, or BAD_INPUT naming the first bad field ("field: why"). */
+export function parsedOrRefused<S extends z.ZodType>(schema: S, input: unknown, what: string): z.output<S> {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const field = String(issue.path[0] ?? what);
+  throw new AppError("BAD_INPUT", `${field}: ${issue.message}`, field);
 }
 
 /** What a form shows after a refused submission: messages by field name, and one for the whole form. */

@@ -8,7 +8,7 @@ import {
   sameCategory,
 } from "@/lib/domain/categories";
 import { CATEGORY_FIELDS } from "@/lib/domain/verdicts";
-import { AppError } from "@/lib/errors";
+import { parsedOrRefused } from "@/lib/errors";
 import { type Sql, transaction } from "./sql";
 
 const COLUMNS = `c.id, c.key, c.name, c.definition, c.examples, c.rank, c."createdAt", u.handle AS "createdBy"`;
@@ -50,13 +50,7 @@ export async function categoriesInUse(): Promise<CategoryUse[]> {
   });
 }
 
-export function parseCategory(input: unknown): CategoryInput {
-  const parsed = CategoryInputSchema.safeParse(input);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  const field = String(issue.path[0] ?? "category");
-  throw new AppError("BAD_INPUT", `${field}: ${issue.message}`, field);
-}
+export const parseCategory = (input: unknown): CategoryInput => parsedOrRefused(CategoryInputSchema, input, "category");
 
 /** A version row: at `createdAt` (replacing one of that key and time), or just after the key's newest. */
 export async function insertCategoryVersion(

@@ -3,7 +3,7 @@ import "server-only";
 import type { Actor } from "@/lib/auth/permissions";
 import { assertCan } from "@/lib/auth/permissions";
 import { type Rule, type RuleInput, RuleInputSchema } from "@/lib/domain/rules";
-import { AppError } from "@/lib/errors";
+import { AppError, parsedOrRefused } from "@/lib/errors";
 import { patternProblem } from "./rule-patterns";
 
 import { type Sql, transaction } from "./sql";
@@ -47,13 +47,7 @@ export async function ruleVersions(sql: Sql, name?: string): Promise<Rule[]> {
 }
 
 /** A checked rule input, or the error naming its field. */
-export function parseRule(input: unknown): RuleInput {
-  const parsed = RuleInputSchema.safeParse(input);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  const field = String(issue.path[0] ?? "rule");
-  throw new AppError("BAD_INPUT", `${field}: ${issue.message}`, field);
-}
+export const parseRule = (input: unknown): RuleInput => parsedOrRefused(RuleInputSchema, input, "rule");
 
 /** Writes a new version of a rule, later than every version before it; the pattern must compile. */
 export async function writeRuleIn(sql: Sql, actor: Actor | null, rule: RuleInput): Promise<void> {
