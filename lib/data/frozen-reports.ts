@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { type Actor, assertCan, can } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
 import type { AgreementReport } from "@/lib/domain/agreement-report";
-import type { NetworkChange, PairedChange } from "@/lib/domain/paired";
+import type { McNemar, NetworkChange, PairedChange } from "@/lib/domain/paired";
 import type { ConditionResult } from "@/lib/domain/results";
 import type { ResultsReport } from "@/lib/domain/results-tables";
 import type { RuleHitsRow } from "@/lib/domain/rule-hits-table";
@@ -101,10 +101,22 @@ export const VIEW_SELECT = {
   createdBy: { select: { handle: true } },
 } as const;
 
+/** McNemar's yes counts as reports frozen before network on → off stored them: named for the prompts. */
+type StoredMcNemar = McNemar & { vanilla_yes?: number; principled_yes?: number };
+const sidesNamed = (c: PairedChange): PairedChange => ({
+  ...c,
+  mcnemar: Object.fromEntries(
+    Object.entries(c.mcnemar as Record<string, StoredMcNemar>).map(([k, { vanilla_yes, principled_yes, ...m }]) => [
+      k,
+      { ...m, before_yes: m.before_yes ?? vanilla_yes!, after_yes: m.after_yes ?? principled_yes! },
+    ]),
+  ) as PairedChange["mcnemar"],
+});
+
 /** The stored result figures as the result tables take them. */
 const frozenResults = (f: FrozenFigures): ResultsReport => ({
   conditions: f.results,
-  changes: f.changes,
+  changes: f.changes.map(sidesNamed),
   network: f.network ?? [],
   evidence: f.evidence ?? [],
   rules: f.rules ?? [],

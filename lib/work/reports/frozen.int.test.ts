@@ -6,6 +6,7 @@ import { type Actor, PermissionDenied } from "@/lib/auth/permissions";
 import { dataFingerprint, getFrozenReport, hasMoved, listFrozenReports } from "@/lib/data/frozen-reports";
 import { createPerson } from "@/lib/data/people";
 import { reportByToken, revokeLink, shareReport } from "@/lib/data/report-links";
+import { statement } from "@/lib/data/sql";
 import { db } from "@/lib/db";
 import { frozenDownload } from "@/lib/web/downloads";
 import { runImport } from "@/lib/work/import/records";
@@ -66,6 +67,16 @@ describe("frozen reports", () => {
     // Its downloads are the figures as they were: byte for byte what the live ones were then.
     const download = await frozenDownload(after, new URLSearchParams("what=results&format=json"));
     expect(await download.text()).toBe(liveJson);
+    // A report frozen before network on → off stored McNemar's counts named for the prompts: the same bytes.
+    await statement(
+      `UPDATE frozen_report SET figures = replace(replace(figures::text, '"before_yes"', '"vanilla_yes"'),
+         '"after_yes"', '"principled_yes"')::json WHERE id = $1`,
+      [id],
+    );
+    const renamed = (await getFrozenReport(reviewer, id))!;
+    expect(JSON.stringify(renamed.figures)).toContain('"vanilla_yes"');
+    const renamedDownload = await frozenDownload(renamed, new URLSearchParams("what=results&format=json"));
+    expect(await renamedDownload.text()).toBe(liveJson);
     const evidence = await frozenDownload(after, new URLSearchParams("what=results&format=csv&table=evidence"));
     expect(await evidence.text()).toBe(liveEvidence);
     // A report frozen before evidence was kept (its figures without the key) reads as one without evidence.
