@@ -4,14 +4,14 @@ import { DataTable } from "@/components/tables/data-table";
 import { ruleFamilies } from "@/lib/data/rule-families";
 import { countOf, formatCount } from "@/lib/domain/format";
 import { stepHref } from "@/lib/domain/timeline";
-import { CATEGORY_LABELS, type Category } from "@/lib/domain/verdicts";
+import { categoryLabel } from "@/lib/domain/verdicts";
 
 /** The families shown; the rest are counted. */
 const SHOWN = 50;
 
-export async function Families({ rule, category }: { rule?: string; category?: Category }) {
+export async function Families({ rule, category }: { rule?: string; category?: string }) {
   const { families, commands, cut, stopped } = await ruleFamilies({ rule, category });
-  const what = rule ?? `the ${CATEGORY_LABELS[category!]} rules`;
+  const what = rule ?? `the ${categoryLabel(category!)} rules`;
   return (
     <section aria-labelledby="families">
       <h2 id="families">Families of commands: {what}</h2>

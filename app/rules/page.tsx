@@ -7,6 +7,7 @@ import { type Column, DataTable } from "@/components/tables/data-table";
 import { Loading } from "@/components/ui/loading";
 import { can } from "@/lib/auth/permissions";
 import { requirePage } from "@/lib/auth/session";
+import { categoriesNow } from "@/lib/data/categories";
 import { ruleHitsCoverage } from "@/lib/data/rule-matches";
 import { rulesNow } from "@/lib/data/rules";
 import { formatCount } from "@/lib/domain/format";
@@ -14,7 +15,7 @@ import { firstValue } from "@/lib/domain/params";
 import { RULE_ON_LABELS, type Rule } from "@/lib/domain/rules";
 import { shownText } from "@/lib/domain/text";
 import { trajectoriesHref } from "@/lib/domain/trajectory-filter";
-import { CATEGORIES, CATEGORY_LABELS } from "@/lib/domain/verdicts";
+import { categoryLabel } from "@/lib/domain/verdicts";
 import { ruleFiguresNow } from "@/lib/work/reports/cache";
 import type { RuleFigures } from "@/lib/work/rule-figures";
 import { toggleRuleAction } from "./actions";
@@ -30,11 +31,11 @@ type Search = Promise<Record<string, string | string[] | undefined>>;
 export default async function RulesPage({ searchParams }: { searchParams: Search }) {
   const actor = await requirePage("rules:read", "/rules");
   const writes = can(actor.role, "rules:write");
-  const [rules, params] = await Promise.all([rulesNow(), searchParams]);
+  const [rules, params, categories] = await Promise.all([rulesNow(), searchParams, categoriesNow()]);
   const editing = rules.find((r) => r.name === firstValue(params.edit));
   const familiesOf = rules.find((r) => r.name === firstValue(params.families))?.name;
   const shown = rules.find((r) => r.name === firstValue(params.rule))?.name;
-  const category = CATEGORIES.find((c) => c === firstValue(params.category));
+  const category = categories.find((c) => c.key === firstValue(params.category))?.key;
   return (
     <>
       <h1>Rules</h1>
@@ -56,7 +57,10 @@ export default async function RulesPage({ searchParams }: { searchParams: Search
             Preview tries it over every trajectory (stopped after a minute) before anything is saved; saving writes a
             new version, in force at once.
           </p>
-          <RuleForm initial={editing ? formValues(editing) : null} />
+          <RuleForm
+            initial={editing ? formValues(editing) : null}
+            categories={categories.map(({ key, name }) => ({ key, name }))}
+          />
         </section>
       ) : null}
       <section aria-labelledby="in-force">
@@ -66,10 +70,10 @@ export default async function RulesPage({ searchParams }: { searchParams: Search
         </Suspense>
         <p className="note">
           Families of the commands each category&apos;s rules matched:{" "}
-          {CATEGORIES.map((c, i) => (
-            <span key={c}>
+          {categories.map((c, i) => (
+            <span key={c.key}>
               {i ? " · " : ""}
-              <Link href={`/rules?category=${c}#families`}>{CATEGORY_LABELS[c]}</Link>
+              <Link href={`/rules?category=${c.key}#families`}>{shownText(c.name)}</Link>
             </span>
           ))}
         </p>
@@ -136,7 +140,7 @@ function ruleColumns(writes: boolean): Array<Column<RuleFigures> | false> {
         </>
       ),
     },
-    { key: "category", label: "Category", cell: ({ rule: r }) => CATEGORY_LABELS[r.category] },
+    { key: "category", label: "Category", cell: ({ rule: r }) => categoryLabel(r.category) },
     { key: "on", label: "On", cell: ({ rule: r }) => RULE_ON_LABELS[r.on] },
     {
       key: "pattern",

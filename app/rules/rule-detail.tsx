@@ -6,7 +6,7 @@ import { ruleHistory } from "@/lib/data/rules";
 import { countOf, formatCount, formatTime } from "@/lib/domain/format";
 import { RULE_ON_LABELS, type Rule } from "@/lib/domain/rules";
 import { shownText } from "@/lib/domain/text";
-import { CATEGORY_LABELS } from "@/lib/domain/verdicts";
+import { categoryLabel } from "@/lib/domain/verdicts";
 import type { RuleFigures } from "@/lib/work/rule-figures";
 
 /** Who wrote a version and when: built in (the migration's), by a person, or from an imported file. */
@@ -25,7 +25,7 @@ export async function RuleDetail({ figures, writes }: { figures: RuleFigures; wr
     <section aria-labelledby="rule">
       <h2 id="rule">{shownText(rule.name)}</h2>
       <p>
-        {CATEGORY_LABELS[rule.category]}, on {RULE_ON_LABELS[rule.on].toLowerCase()}:{" "}
+        {categoryLabel(rule.category)}, on {RULE_ON_LABELS[rule.on].toLowerCase()}:{" "}
         <code className="pattern">{shownText(rule.pattern)}</code>
         {rule.ignoreCase ? " (ignoring case)" : ""}. {rule.why ? shownText(rule.why) : null}
       </p>
@@ -51,7 +51,7 @@ export async function RuleDetail({ figures, writes }: { figures: RuleFigures; wr
         rowKey={(v) => v.id}
         columns={[
           { key: "when", label: "Version", rowHeader: true, cell: (v) => versionWords(v) },
-          { key: "category", label: "Category", cell: (v) => CATEGORY_LABELS[v.category] },
+          { key: "category", label: "Category", cell: (v) => categoryLabel(v.category) },
           { key: "on", label: "On", cell: (v) => RULE_ON_LABELS[v.on] },
           {
             key: "pattern",

@@ -8,13 +8,14 @@ import { countOf, formatCount } from "@/lib/domain/format";
 import { RULE_ON, RULE_ON_LABELS, SCAN_TIMEOUT_MS } from "@/lib/domain/rules";
 import { stepHref } from "@/lib/domain/timeline";
 import type { TrajectoryFilter } from "@/lib/domain/trajectory-filter";
-import { CATEGORIES, CATEGORY_LABELS } from "@/lib/domain/verdicts";
 import { NO_ERRORS } from "@/lib/errors";
 import { type RulePreview, type RuleState, ruleAction } from "./actions";
 
 const START: RuleState = { ...NO_ERRORS, saved: null, preview: null, values: null };
 
-export function RuleForm({ initial }: { initial: Record<string, string> | null }) {
+type Choice = { key: string; name: string };
+
+export function RuleForm({ initial, categories }: { initial: Record<string, string> | null; categories: Choice[] }) {
   const [state, action, pending] = useActionState(ruleAction, START);
   const v = state.values ?? initial ?? {};
   return (
@@ -27,7 +28,7 @@ export function RuleForm({ initial }: { initial: Record<string, string> | null }
           </label>
           <FieldError errors={state} name="name" />
         </div>
-        <KindFields v={v} />
+        <KindFields v={v} categories={categories} />
         <div className="field wide">
           <label>
             Pattern (a PostgreSQL regular expression; \y is a word boundary)
@@ -66,15 +67,15 @@ export function RuleForm({ initial }: { initial: Record<string, string> | null }
   );
 }
 
-function KindFields({ v }: { v: Record<string, string> }) {
+function KindFields({ v, categories }: { v: Record<string, string>; categories: Choice[] }) {
   return (
     <>
       <label>
         Category
-        <select name="category" defaultValue={v.category ?? "UPSTREAM"}>
-          {CATEGORIES.map((c) => (
-            <option key={c} value={c}>
-              {CATEGORY_LABELS[c]}
+        <select name="category" defaultValue={v.category ?? categories[0]?.key}>
+          {categories.map((c) => (
+            <option key={c.key} value={c.key}>
+              {c.name}
             </option>
           ))}
         </select>
@@ -117,7 +118,7 @@ function Preview({ p, values }: { p: RulePreview; values: Record<string, string>
     tryPattern: values.pattern,
     tryCase: values.ignore_case === "on" ? "ignore" : undefined,
   };
-  const category = CATEGORIES.find((c) => c === values.category) ?? "UPSTREAM";
+  const category = values.category ?? "";
   return (
     <section aria-labelledby="preview" className="rule-preview">
       <h2 id="preview">What it would find</h2>

@@ -4,7 +4,6 @@ import { DataTable } from "@/components/tables/data-table";
 import { formatCount } from "@/lib/domain/format";
 import type { RuleCells, RuleConditionRow, RuleTestReport } from "@/lib/domain/rule-test";
 import { type TrajectoryFilter, trajectoriesHref } from "@/lib/domain/trajectory-filter";
-import type { Category } from "@/lib/domain/verdicts";
 
 /** A share to two places, or a dash when it has no cases. */
 export const share = (v: number | null) => (v === null ? "—" : v.toFixed(2));
@@ -28,7 +27,7 @@ export function RuleReport({
 }: {
   report: RuleTestReport;
   base: TrajectoryFilter;
-  category: Category;
+  category: string;
   name: string;
 }) {
   const href = (f: TrajectoryFilter) => trajectoriesHref({ ...base, ...f });

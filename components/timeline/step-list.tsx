@@ -4,7 +4,7 @@ import type { EvidenceView } from "@/lib/data/trajectory-evidence";
 import type { SuspectMark } from "@/lib/domain/rules";
 import { shownText } from "@/lib/domain/text";
 import { stepHref } from "@/lib/domain/timeline";
-import { CATEGORY_LABELS, type Category } from "@/lib/domain/verdicts";
+import { CATEGORY_LABELS, type Category, categoryLabel } from "@/lib/domain/verdicts";
 import { EVIDENCE_LABELS } from "./evidence-labels";
 import { MarkedText, TerminalText } from "./terminal-text";
 
@@ -173,7 +173,7 @@ function StepNotes({
         <ul className="marks" aria-label={`Suspect marks of step ${step}`}>
           {marks.map((k) => (
             <li key={k.rule}>
-              <strong>{CATEGORY_LABELS[k.category]}</strong> · {k.rule}: {k.why}
+              <strong>{categoryLabel(k.category)}</strong> · {k.rule}: {k.why}
             </li>
           ))}
         </ul>
@@ -183,7 +183,7 @@ function StepNotes({
           {found.map((e, i) => (
             <li key={i}>
               <strong>{EVIDENCE_LABELS[e.kind]}</strong>
-              {e.category ? ` (${CATEGORY_LABELS[e.category]})` : ""}: {e.detail}
+              {e.category ? ` (${categoryLabel(e.category)})` : ""}: {e.detail}
             </li>
           ))}
         </ul>

@@ -2,7 +2,7 @@
 import Link from "next/link";
 import type { getTaskEvidence } from "@/lib/data/trajectory-evidence";
 import { stepHref } from "@/lib/domain/timeline";
-import { CATEGORY_LABELS } from "@/lib/domain/verdicts";
+import { categoryLabel } from "@/lib/domain/verdicts";
 import { EVIDENCE_LABELS } from "./evidence-labels";
 import { PatchView } from "./patch-view";
 
@@ -66,7 +66,7 @@ export function EvidenceIndex({ trajectoryId, evidence }: { trajectoryId: number
             <li key={i}>
               <Link href={stepHref(trajectoryId, e.step)}>step {e.step}</Link>:{" "}
               <strong>{EVIDENCE_LABELS[e.kind]}</strong>
-              {e.category ? ` (${CATEGORY_LABELS[e.category]})` : ""}: {e.detail}
+              {e.category ? ` (${categoryLabel(e.category)})` : ""}: {e.detail}
             </li>
           ))}
         </ul>

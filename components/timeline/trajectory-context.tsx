@@ -7,7 +7,7 @@ import type { getSiblings } from "@/lib/data/trajectory";
 import type { SuspectMark } from "@/lib/domain/rules";
 import { shownText } from "@/lib/domain/text";
 import { COMPARE_MAX, compareHref, stepHref } from "@/lib/domain/timeline";
-import { CATEGORY_LABELS } from "@/lib/domain/verdicts";
+import { categoryLabel } from "@/lib/domain/verdicts";
 
 export function SuspectIndex({
   trajectoryId,
@@ -39,7 +39,7 @@ export function SuspectIndex({
             {suspects.map((s) => (
               <li key={s.step}>
                 <Link href={stepHref(trajectoryId, s.step)}>step {s.step}</Link>:{" "}
-                {s.marks.map((m) => `${CATEGORY_LABELS[m.category]} (${m.rule})`).join(", ")}
+                {s.marks.map((m) => `${categoryLabel(m.category)} (${m.rule})`).join(", ")}
               </li>
             ))}
           </ul>

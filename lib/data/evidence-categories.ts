@@ -1,6 +1,4 @@
 import "server-only";
-// An evidence item's category: the first enabled command rule in force whose kept hits hold its step.
-import type { Category } from "@/lib/domain/verdicts";
 
 import type { Sql } from "./sql";
 
@@ -14,9 +12,9 @@ const FIRST_CATEGORY = (s: string) => `(SELECT l.category FROM rule_match m JOIN
 export async function stepCategories(
   sql: Sql,
   steps: ReadonlyArray<{ trajectoryId: number; step: number }>,
-): Promise<Map<string, Category>> {
+): Promise<Map<string, string>> {
   if (!steps.length) return new Map();
-  const rows = await sql.query<{ t: number; step: number; category: Category | null }>(
+  const rows = await sql.query<{ t: number; step: number; category: string | null }>(
     `SELECT s.t, s.step, ${FIRST_CATEGORY("s")} AS category
        FROM (SELECT DISTINCT * FROM unnest($1::int[], $2::int[]) AS s(t, step)) s`,
     [steps.map((s) => s.trajectoryId), steps.map((s) => s.step)],

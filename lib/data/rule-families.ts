@@ -1,7 +1,6 @@
 import "server-only";
 // The commands a rule or category matched, grouped by shape: how the agents looked for the future.
 import { type CommandFamily, commandFamilies, type MatchedCommand } from "@/lib/domain/command-families";
-import type { Category } from "@/lib/domain/verdicts";
 import { findHits, type PatternRule } from "./pattern-hits";
 import { ranPastLimit, SCAN_TIMEOUT_MS } from "./rule-sql";
 import { statement } from "./sql";
@@ -28,7 +27,7 @@ const MATCHED_SQL = `
 export type Families = { families: CommandFamily[]; commands: number; cut: boolean; stopped?: string };
 
 /** The command families the named rule or category matched, from kept hits; none past the time limit. */
-export async function ruleFamilies(by: { rule?: string; category?: Category }): Promise<Families> {
+export async function ruleFamilies(by: { rule?: string; category?: string }): Promise<Families> {
   const rules = await statement<PatternRule>(RULES_SQL, [by.rule ?? null, by.category ?? null]);
   const hit = await statement<{ id: number }>(
     `SELECT DISTINCT "trajectoryId" AS id FROM rule_match WHERE "ruleId" = ANY($1::int[]) ORDER BY 1`,

@@ -2,7 +2,6 @@ import "server-only";
 // Which trajectories rules fire on: in force from kept hits, being tried from one time-limited scan.
 import { LRUCache } from "lru-cache";
 import type { RuleOn } from "@/lib/domain/rules";
-import type { Category } from "@/lib/domain/verdicts";
 import { AppError } from "@/lib/errors";
 import { type Hit, onPatternThread, threadHits } from "./pattern-hits";
 import { ruleHitsCoverage } from "./rule-matches";
@@ -15,7 +14,7 @@ import { inTurn } from "./tried-queue";
 const firedCache = new LRUCache<string, number[]>({ max: 32 });
 
 /** What chooses the fired trajectories: a rule in force by name, a category of enabled ones, a rule tried. */
-export type FiredBy = { rule?: string; category?: Category | "any"; tried?: TriedRule };
+export type FiredBy = { rule?: string; category?: string; tried?: TriedRule };
 
 /** Trajectories the named rule, a category's enabled rules, or a tried rule fire on (callers wait for the scan). */
 export async function firedIds(by: FiredBy): Promise<number[]> {
@@ -28,7 +27,7 @@ export async function firedIds(by: FiredBy): Promise<number[]> {
   return ids;
 }
 
-async function inForceIds(rule?: string, category?: Category | "any"): Promise<number[]> {
+async function inForceIds(rule?: string, category?: string): Promise<number[]> {
   const rows = await transaction((sql) =>
     sql.query<{ id: number }>(
       `SELECT DISTINCT m."trajectoryId" AS id FROM rule_match m JOIN rules_in_force() l ON l.id = m."ruleId"

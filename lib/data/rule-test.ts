@@ -22,7 +22,7 @@ import { trajectoryWhere } from "./trajectories";
 
 export type RuleUnderTest = {
   name: string | null;
-  category: Category;
+  category: string;
   on: RuleOn;
   pattern: string;
   ignoreCase: boolean;
@@ -171,7 +171,7 @@ export async function ruleStudy(sql: Sql, ids: number[] | null, hits: string): P
 }
 
 /** A rule's report: its category's verdicts, over the groups it fires on and the rest of the study. */
-export function reportOf(study: RuleStudy, rule: number, category: Category): RuleTestReport {
+export function reportOf(study: RuleStudy, rule: number, category: string): RuleTestReport {
   const fired = study.fired.get(rule) ?? [];
   const firedTimes = new Map(fired.map((f) => [groupKey(f), f.times]));
   const entry = (g: StudyGroup, times: number, stepsHit: number): TestedTrajectory => ({
@@ -181,8 +181,9 @@ export function reportOf(study: RuleStudy, rule: number, category: Category): Ru
     prompt: g.prompt,
     times,
     stepsHit,
-    panel: g.panel[category],
-    gold: g.gold[category],
+    // A category no vote or gold label stores a verdict in yet has none.
+    panel: (g.panel as Record<string, Verdict | null>)[category] ?? null,
+    gold: (g.gold as Record<string, Verdict | null>)[category] ?? null,
   });
   return ruleTestReport([
     ...fired.map((f) => entry(f, f.times, f.steps)),

@@ -51,10 +51,22 @@ export const parseRule = (input: unknown): RuleInput => parsedOrRefused(RuleInpu
 
 /** Writes a new version of a rule, later than every version before it; the pattern must compile. */
 export async function writeRuleIn(sql: Sql, actor: Actor | null, rule: RuleInput): Promise<void> {
+  const unknown = await undefinedCategories(sql, [rule.category]);
+  if (unknown.length) throw new AppError("BAD_INPUT", `category: ${unknownCategory(unknown[0]!)}`, "category");
   const problem = await patternProblem(sql, rule.pattern, rule.ignore_case);
   if (problem) throw new AppError("BAD_INPUT", `pattern: ${problem}`, "pattern");
   await insertRuleVersion(sql, actor, rule);
 }
+
+/** Of these category keys, those no category has. */
+export async function undefinedCategories(sql: Sql, keys: readonly string[]): Promise<string[]> {
+  const rows = await sql.query<{ key: string }>(
+    `SELECT k AS key FROM unnest($1::text[]) k WHERE NOT EXISTS (SELECT 1 FROM category c WHERE c.key = k)`,
+    [[...new Set(keys)]],
+  );
+  return rows.map((r) => r.key);
+}
+export const unknownCategory = (key: string) => `no category ${key.slice(0, 40)} (categories list shows them)`;
 
 /** The advisory lock a step of the rules' scan holds (lib/data/rule-matches.ts). */
 export const RULE_SCAN_LOCK = 7_312_026;

@@ -66,7 +66,9 @@ function verdictWhere(f: TrajectoryFilter): Prisma.TrajectoryWhereInput {
       success: "SUCCESSFUL" as const,
       "no-success": { in: ["ATTEMPTED", "NOT_ATTEMPTED"] as Verdict[] },
     }[f.gold];
-  if (f.category && f.categoryVerdict) where[PANEL_FIELDS[f.category]] = verdictIs(f.categoryVerdict);
+  if (f.category && f.categoryVerdict)
+    if (f.category in PANEL_FIELDS) where[PANEL_FIELDS[f.category as Category]] = verdictIs(f.categoryVerdict);
+    else where.id = { in: [] }; // no panel verdict is kept in another category yet
   if (f.split) where.panelSplit = f.split;
   if (f.judge)
     where.votes = {

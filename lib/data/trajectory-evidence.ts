@@ -4,7 +4,6 @@ import { db } from "@/lib/db";
 import type { EvidenceKind } from "@/lib/domain/evidence";
 import type { EvidenceReportRow } from "@/lib/domain/evidence-format";
 import { sortEvidence } from "@/lib/domain/evidence-format";
-import type { Category } from "@/lib/domain/verdicts";
 import type { NaturalKey } from "@/lib/formats/interchange";
 import { readByTheRules } from "./rule-matches";
 import { statement } from "./sql";
@@ -12,7 +11,7 @@ import { statement } from "./sql";
 export type EvidenceView = {
   kind: EvidenceKind;
   step: number;
-  category: Category | null;
+  category: string | null;
   detail: string;
   lines: string[];
 };
@@ -39,7 +38,7 @@ export async function getTaskEvidence(trajectoryId: number, taskKey: string) {
   const items: EvidenceView[] = (trajectory?.evidence ?? []).map((e) => ({
     kind: e.kind as EvidenceKind,
     step: e.step,
-    category: e.category as Category | null,
+    category: e.category,
     detail: e.detail,
     lines: Array.isArray(e.lines) ? e.lines.filter((l): l is string => typeof l === "string") : [],
   }));

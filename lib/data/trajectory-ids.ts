@@ -78,8 +78,9 @@ export async function idFilters(f: TrajectoryFilter): Promise<Prisma.TrajectoryW
 }
 
 /** Trajectories whose gold label in force (the newest) gives this verdict in this category. */
-async function goldIds(category: Category, verdict: string): Promise<Prisma.TrajectoryWhereInput> {
-  const field = CATEGORY_FIELDS[category];
+async function goldIds(category: string, verdict: string): Promise<Prisma.TrajectoryWhereInput> {
+  if (!(category in CATEGORY_FIELDS)) return { id: { in: [] } }; // no gold verdict is kept in it yet
+  const field = CATEGORY_FIELDS[category as Category];
   const rows = await statement<{ id: number }>(
     `SELECT g."trajectoryId" AS id FROM ${GOLD_IN_FORCE} g WHERE g."${field}"::text = ANY($1::text[])`,
     [verdict === "attempt" ? ATTEMPT : [verdict]],

@@ -5,7 +5,6 @@ import { db } from "@/lib/db";
 import { firstValue, wholeNumber } from "@/lib/domain/params";
 import type { SuspectMark } from "@/lib/domain/rules";
 import { pageSteps, STEPS_PER_PAGE } from "@/lib/domain/timeline";
-import type { Category } from "@/lib/domain/verdicts";
 import { voteVerdicts } from "./derived";
 import { readByTheRules, readFailed } from "./rule-matches";
 
@@ -120,7 +119,7 @@ export async function getSuspectSteps(trajectoryId: number): Promise<SuspectStep
   const key = `${trajectoryId}@${new Date(version.at).getTime()}@${version.rules}@${version.hits}`;
   const cached = suspectCache.get(key);
   if (cached) return cached;
-  const rows = await statement<{ step: number; name: string; category: Category; why: string }>(MARKS_SQL, [
+  const rows = await statement<{ step: number; name: string; category: string; why: string }>(MARKS_SQL, [
     trajectoryId,
   ]);
   const byStep = new Map<number, SuspectMark[]>();

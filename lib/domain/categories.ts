@@ -3,6 +3,7 @@ import { z } from "zod";
 import { cleanText } from "./params";
 
 export const MAX_EXAMPLES = 10;
+export const CATEGORY_KEY = /^[A-Z][A-Z0-9_]*$/;
 
 /** A category as written (record, command line or form); `created_at` only in records. */
 export const CategoryInputSchema = z.object({
@@ -11,7 +12,7 @@ export const CategoryInputSchema = z.object({
     .trim()
     .min(1, "give the category a key")
     .max(40, "at most 40 characters")
-    .regex(/^[A-Z][A-Z0-9_]*$/, "upper-case letters, digits and '_', starting with a letter"),
+    .regex(CATEGORY_KEY, "upper-case letters, digits and '_', starting with a letter"),
   name: cleanText(z.string().trim().min(1, "give the category a name").max(100, "at most 100 characters")),
   definition: cleanText(z.string().trim().min(1, "say what the category is").max(2000, "at most 2,000 characters")),
   examples: z

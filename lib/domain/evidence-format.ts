@@ -2,12 +2,11 @@
 import type { EvidenceKind } from "./evidence";
 import type { NaturalKey } from "./natural-key";
 import { csvCell } from "./table-format";
-import type { Category } from "./verdicts";
 
 export type EvidenceReportRow = {
   trajectory: { id: string | null } & NaturalKey;
   patch_similarity: number | null;
-  items: Array<{ kind: EvidenceKind; step: number; category: Category | null; detail: string }>;
+  items: Array<{ kind: EvidenceKind; step: number; category: string | null; detail: string }>;
 };
 
 const KEY = ["benchmark", "model", "task", "network", "prompt", "run"] as const;

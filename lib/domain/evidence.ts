@@ -3,7 +3,6 @@
 import { changedLines } from "./patch-similarity";
 import type { StepMessage } from "./steps";
 import { patchFiles, testEditDetail, testFilesTouched, writtenFiles } from "./test-edits";
-import type { Category } from "./verdicts";
 
 export const EVIDENCE_KINDS = ["fix_seen", "future_commit", "upstream_ref", "test_edit"] as const;
 export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
@@ -11,7 +10,7 @@ export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
 export type EvidenceItem = {
   kind: EvidenceKind;
   step: number;
-  category: Category | null;
+  category: string | null;
   detail: string;
   /** fix_seen: the reference lines the output showed (collapsed), for the timeline to mark. */
   lines?: string[];
@@ -173,7 +172,7 @@ const MAY_DATE = /Date:|\d{4}-\d{2}-\d{2}[ T]\d{2}:|(?:^|\n)(?:author|committer|
 export function computeEvidence(
   messages: readonly StepMessage[],
   task: TaskTruth,
-  categoryOf: (step: number) => Category | null = () => null,
+  categoryOf: (step: number) => string | null = () => null,
   finalPatch: string | null = null,
 ): EvidenceItem[] {
   return categorized(uncategorizedEvidence(messages, task, finalPatch), categoryOf);
@@ -185,7 +184,7 @@ export type RawEvidenceItem = EvidenceItem & { plainRead?: boolean };
 /** Items with their steps' categories; a fix_seen no rule marks, seen by plain reads, says the environment held it. */
 export function categorized(
   items: readonly RawEvidenceItem[],
-  categoryOf: (step: number) => Category | null,
+  categoryOf: (step: number) => string | null,
 ): EvidenceItem[] {
   return items.map(({ plainRead, ...item }) => {
     const category = categoryOf(item.step);

@@ -1,7 +1,7 @@
 // Suspect-step rules as data: a mark points, it does not judge (protocol §1); this module checks their shape.
 import { z } from "zod";
+import { CATEGORY_KEY } from "./categories";
 import { cleanText } from "./params";
-import { CATEGORIES, type Category } from "./verdicts";
 
 export const RULE_ON = ["command", "output", "reasoning"] as const;
 export type RuleOn = (typeof RULE_ON)[number];
@@ -29,7 +29,7 @@ export const RuleInputSchema = z.object({
       .max(100, "at most 100 characters")
       .regex(/^[A-Za-z0-9][\w.-]*$/, "letters, digits, '.', '_' and '-', starting with a letter or digit"),
   ),
-  category: z.enum(CATEGORIES, { message: `one of ${CATEGORIES.join(", ")}` }),
+  category: z.string().trim().regex(CATEGORY_KEY, "a category's key, as `categories list` shows them"),
   on: z.enum(RULE_ON, { message: `one of ${RULE_ON.join(", ")}` }),
   pattern: cleanText(z.string().min(1, "give a pattern").max(MAX_PATTERN, `at most ${MAX_PATTERN} characters`)),
   ignore_case: z.boolean().default(false),
@@ -42,7 +42,7 @@ export type RuleInput = z.infer<typeof RuleInputSchema>;
 export type Rule = {
   id: number;
   name: string;
-  category: Category;
+  category: string;
   on: RuleOn;
   pattern: string;
   ignoreCase: boolean;
@@ -70,7 +70,7 @@ export function ruleRecord(r: Rule) {
 }
 
 /** A mark on a step: the rule that hit it, its category and why. */
-export type SuspectMark = { rule: string; category: Category; why: string };
+export type SuspectMark = { rule: string; category: string; why: string };
 
 /** The first back-reference (`\\1`…`\\9` outside brackets), or null; none in a literal (`***=`) pattern. */
 export function backReference(pattern: string): string | null {

@@ -1,9 +1,10 @@
 // The list's filters as the URL holds them: unknown values fall back to "any", impossible ones are a 404.
 import { z } from "zod";
+import { CATEGORY_KEY } from "./categories";
 import { EVIDENCE_KINDS } from "./evidence";
 import { cleanText, malformed, wholeNumber } from "./params";
 import { MAX_PATTERN, RULE_ON, type RuleOn } from "./rules";
-import { CATEGORIES, CATEGORY_LABELS, VERDICTS } from "./verdicts";
+import { categoryLabel, VERDICTS } from "./verdicts";
 
 const text = cleanText(z.string().trim().min(1).max(500));
 const anyOf = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values);
@@ -22,7 +23,8 @@ const FIELDS = {
   resolved: anyOf(["yes", "no", "unknown"]),
   /** attempt: ATTEMPTED|SUCCESSFUL; no-success: ATTEMPTED|NOT_ATTEMPTED; not-successful: else, unjudged too. */
   panel: anyOf(["attempt", "no-success", "not-successful", "judged", "unjudged", ...VERDICTS]),
-  category: anyOf(CATEGORIES),
+  /** A category by its key (the panel's verdicts: the four kept in columns so far). */
+  category: z.string().regex(CATEGORY_KEY),
   /** The verdict the chosen category's panel must have ("attempt": ATTEMPTED or SUCCESSFUL). */
   categoryVerdict: anyOf(["attempt", ...VERDICTS]),
   /** The verdict the gold label in force must give in the chosen category (the rules' four cells). */
@@ -50,7 +52,7 @@ const FIELDS = {
   /** With a rule (named or tried): "no" keeps the trajectories it does not fire on instead. */
   ruleFires: anyOf(["yes", "no"]),
   /** Some enabled rule in force of this category fires on it ("any": of any category). */
-  suspect: anyOf(["any", ...CATEGORIES]),
+  suspect: z.string().regex(/^(?:any|[A-Z][A-Z0-9_]*)$/),
   study: text,
   /** Written by one import (its number on the Import page): what it brought new or changed. */
   import: wholeNumber(1),
@@ -171,7 +173,7 @@ export function filtersBeyondTheForm(f: TrajectoryFilter): Array<{ words: string
     });
   if (f.category && f.goldVerdict)
     out.push({
-      words: `the gold label says ${CATEGORY_LABELS[f.category]}: ${GOLD_VERDICT_WORDS[f.goldVerdict]}`,
+      words: `the gold label says ${categoryLabel(f.category)}: ${GOLD_VERDICT_WORDS[f.goldVerdict]}`,
       without: drop("goldVerdict"),
     });
   return out;

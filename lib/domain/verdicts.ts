@@ -44,6 +44,8 @@ export const CATEGORY_LABELS: Record<Category, string> = {
   MEMORY: "Memory",
   OTHER: "Other",
 };
+/** A category key as a reader sees it: the four's words, another's key. */
+export const categoryLabel = (key: string) => (CATEGORY_LABELS as Record<string, string>)[key] ?? key;
 
 export const NO_EXPLOIT: CategoryVerdicts = Object.freeze({
   UPSTREAM: "NOT_ATTEMPTED",

@@ -3,7 +3,7 @@ import "server-only";
 import type { Rule } from "@/lib/domain/rules";
 import type { RuleRecord } from "@/lib/formats/interchange";
 import { patternProblem } from "../rule-patterns";
-import { insertRuleVersion, listRules } from "../rules";
+import { insertRuleVersion, listRules, undefinedCategories, unknownCategory } from "../rules";
 import type { ImportContext, Located, RecordError } from "./context";
 
 /** Rule records, all or none, each pattern compiled; a version that changes nothing is not written. */
@@ -13,7 +13,15 @@ export async function importRules(
 ): Promise<RecordError[]> {
   if (!items.length) return [];
   const errors: RecordError[] = [];
+  const unknown = new Set(
+    await undefinedCategories(
+      ctx.sql,
+      items.map((i) => i.record.category),
+    ),
+  );
   for (const { line, record } of items) {
+    if (unknown.has(record.category))
+      errors.push({ line, field: "category", message: `category: ${unknownCategory(record.category)}` });
     const problem = await patternProblem(ctx.sql, record.pattern, record.ignore_case);
     if (problem) errors.push({ line, field: "pattern", message: `pattern: ${problem}` });
   }
