@@ -55,7 +55,7 @@ const field = (name: keyof TrajectoryFilter, label: string, options: readonly Op
 const pairs = (...values: string[]): Option[] => values.map((v) => [v, v] as const);
 
 /** The form's fields in order: each a filter of the list, with the options it offers (besides "any"). */
-function fields(benchmarks: readonly string[], models: readonly string[]): Field[] {
+function fields(benchmarks: readonly string[], models: readonly string[], categories: readonly Choice[]): Field[] {
   return [
     field(
       "benchmark",
@@ -68,8 +68,12 @@ function fields(benchmarks: readonly string[], models: readonly string[]): Field
       models.map((m) => [m, shownText(m)] as const),
     ),
     ...FIXED_FIELDS,
+    field("suspect", "Suspect marks", [["any", "any"], ...categories.map((c) => [c.key, shownText(c.name)] as const)]),
+    ...EVIDENCE_FIELDS,
   ];
 }
+
+type Choice = { key: string; name: string };
 
 const FIXED_FIELDS: Field[] = [
   field("network", "Network", [
@@ -117,7 +121,9 @@ const FIXED_FIELDS: Field[] = [
     ["success", "successful"],
     ["no-success", "not successful"],
   ]),
-  field("suspect", "Suspect marks", [["any", "any"], ...CATEGORIES.map((c) => [c, CATEGORY_LABELS[c]] as const)]),
+];
+
+const EVIDENCE_FIELDS: Field[] = [
   field("evidence", "Evidence", [
     ["any", "any"],
     ["none", "none found"],
@@ -135,10 +141,12 @@ export function TrajectoryFilters({
   filter,
   benchmarks,
   models,
+  categories,
 }: {
   filter: TrajectoryFilter;
   benchmarks: string[];
   models: string[];
+  categories: Choice[];
 }) {
   return (
     <form method="get" action="/trajectories" className="filters" aria-label="Filters">
@@ -153,7 +161,7 @@ export function TrajectoryFilters({
           maxLength={200}
         />
       </label>
-      {fields(benchmarks, models).map((f) => (
+      {fields(benchmarks, models, categories).map((f) => (
         <Select key={f.name} name={f.name} label={f.label} value={filter[f.name]} options={f.options} />
       ))}
       {filter.task ? <input type="hidden" name="task" value={filter.task} /> : null}

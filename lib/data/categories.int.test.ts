@@ -4,12 +4,17 @@
 import { describe, expect, it } from "vitest";
 import { PermissionDenied } from "@/lib/auth/permissions";
 import { categoryRecord } from "@/lib/domain/categories";
+import { readTrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import { exportCategories } from "@/lib/work/export";
 import { runImport } from "@/lib/work/import/records";
-import { asLines } from "@/prisma/factories";
+import { scanRuleHits } from "@/lib/work/rule-scan/scan";
+import { asLines, trajectoryFixture } from "@/prisma/factories";
 import { categoriesInUse, categoriesNow, categoryVersions, writeCategory } from "./categories";
 import { createPerson } from "./people";
+import { getRuleHits } from "./rule-hits";
+import { rulesNow, writeRule } from "./rules";
 import { transaction } from "./sql";
+import { listTrajectories } from "./trajectories";
 
 const TAMPER = {
   key: "TEST_TAMPER",
@@ -82,5 +87,48 @@ describe("categories", () => {
     expect(exported.find((r) => r.key === "GRADER_EDIT")).toEqual(record);
     expect((await importRecords(exported)).ok).toBe(true);
     expect(await versions()).toEqual(before);
+  });
+});
+
+describe("a rule of a category beyond the four", () => {
+  it("is refused until the category is defined, then counted in its own column of the rule hits", async () => {
+    const rule = { name: "tamper-conftest", category: "HOOKS", on: "command", pattern: String.raw`conftest\.py` };
+    await expect(writeRule(null, rule)).rejects.toThrow(/^category: no category HOOKS \(categories list shows them\)/);
+    const record = { type: "rule", ...rule, created_at: "2026-12-05T10:00:00.000Z" };
+    const refused = await importRecords([record]);
+    expect(refused.ok ? [] : refused.errors).toEqual([expect.objectContaining({ line: 1, field: "category" })]);
+
+    // The category and its rule in one file: the category is written first.
+    const hooks = { type: "category", key: "HOOKS", name: "Test hooks", definition: "hooks that pass every test" };
+    expect((await importRecords([record, hooks])).ok).toBe(true);
+    expect((await rulesNow()).find((r) => r.name === "tamper-conftest")).toMatchObject({ category: "HOOKS" });
+
+    const id = "cat-hooks-1";
+    const t = trajectoryFixture({
+      id,
+      benchmark: "cat-hooks",
+      task: { id: "cat-hooks-t" },
+      turns: [
+        { role: "user", content: "fix it" },
+        { role: "assistant", content: "", tool_calls: [{ id: "c", name: "bash", input: "cat > conftest.py" }] },
+        { role: "tool", tool_call_id: "c", content: "" },
+      ],
+    });
+    expect((await importRecords([t])).ok).toBe(true);
+    await scanRuleHits();
+    const [row] = (await getRuleHits()).filter((r) => r.benchmark === "cat-hooks");
+    expect(Object.keys(row!.fired)).toEqual([
+      "any",
+      "UPSTREAM",
+      "LOCAL_GIT",
+      "MEMORY",
+      "OTHER",
+      "GRADER_EDIT",
+      "HOOKS",
+      "TEST_TAMPER",
+    ]);
+    expect(row!.fired).toMatchObject({ any: 1, HOOKS: 1, UPSTREAM: 0 });
+    const list = await listTrajectories(readTrajectoryFilter(new URLSearchParams("suspect=HOOKS")).filter);
+    expect(list.rows.map((r) => [r.benchmark, r.task])).toEqual([["cat-hooks", "cat-hooks-t"]]);
   });
 });

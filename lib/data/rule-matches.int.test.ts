@@ -212,11 +212,11 @@ describe("the rules' kept hits", () => {
           [...anyEnabled].sort((a, b) => a - b),
         );
         const byCondition = await getRuleHits();
-        expect(byCondition.reduce((n, r) => n + r.fired.any, 0)).toBe(anyEnabled.size);
+        expect(byCondition.reduce((n, r) => n + r.fired.any!, 0)).toBe(anyEnabled.size);
         // Each category's column: the trajectories an enabled rule of that category fires on.
         for (const c of CATEGORIES) {
           const ofCategory = new Set(truth.filter((t) => t.enabled && t.category === c).flatMap((t) => t.ids));
-          expect([c, byCondition.reduce((n, r) => n + r.fired[c], 0)]).toEqual([c, ofCategory.size]);
+          expect([c, byCondition.reduce((n, r) => n + r.fired[c]!, 0)]).toEqual([c, ofCategory.size]);
         }
         for (const f of await ruleFigures()) {
           const t = truth.find((x) => x.name === f.rule.name);

@@ -6,6 +6,7 @@ import { db } from "@/lib/db";
 import type { EvidenceKind } from "@/lib/domain/evidence";
 import { PAGE_SIZE, type TrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import { type Category, PANEL_FIELDS, type Verdict, verdictsOf } from "@/lib/domain/verdicts";
+import { categoriesNow } from "./categories";
 import { CONDITION_SELECT, PANEL_SELECT } from "./selects";
 import { ATTEMPT, idFilters, matchingText } from "./trajectory-ids";
 
@@ -221,10 +222,19 @@ export async function trajectoryPage(
   return { items, next: rows.length > limit ? items.at(-1)!.id : null };
 }
 
-export async function listFilterOptions(): Promise<{ benchmarks: string[]; models: string[] }> {
-  const [benchmarks, models] = await Promise.all([
+export async function listFilterOptions(): Promise<{
+  benchmarks: string[];
+  models: string[];
+  categories: Array<{ key: string; name: string }>;
+}> {
+  const [benchmarks, models, categories] = await Promise.all([
     db().benchmark.findMany({ select: { name: true }, orderBy: { name: "asc" } }),
     db().agentModel.findMany({ select: { name: true }, orderBy: { name: "asc" } }),
+    categoriesNow(),
   ]);
-  return { benchmarks: benchmarks.map((b) => b.name), models: models.map((m) => m.name) };
+  return {
+    benchmarks: benchmarks.map((b) => b.name),
+    models: models.map((m) => m.name),
+    categories: categories.map(({ key, name }) => ({ key, name })),
+  };
 }

@@ -4,14 +4,16 @@ import { linked, plain, type TableModel, valued } from "./figure-table";
 import { formatCount, formatPercent } from "./format";
 import { type Condition, compareConditions } from "./results";
 import { conditionCells, conditionColumns, conditionWords, counted, rowKey } from "./table-columns";
-import { CATEGORIES, CATEGORY_LABELS, type Category } from "./verdicts";
+import { categoryLabel } from "./verdicts";
 
-export type RuleHitsRow = Condition & { trajectories: number; fired: Record<Category | "any", number> };
+/** `fired`: "any", then each category in force, in the table's order. */
+export type RuleHitsRow = Condition & { trajectories: number; fired: Record<string, number> };
 
 const share = (n: number, of: number) => (of ? (100 * n) / of : null);
 
 export function ruleHitsModel(rows: readonly RuleHitsRow[]): TableModel {
-  const column = (key: Category | "any", label: string) => ({
+  const keys = Object.keys(rows[0]?.fired ?? { any: 0 }).filter((k) => k !== "any");
+  const column = (key: string, label: string) => ({
     key: `fired_${key.toLowerCase()}`,
     label,
     numeric: true,
@@ -24,14 +26,14 @@ export function ruleHitsModel(rows: readonly RuleHitsRow[]): TableModel {
       ...conditionColumns(),
       counted("trajectories", "Trajectories", "Trajectories"),
       column("any", "Any rule"),
-      ...CATEGORIES.map((c) => column(c, CATEGORY_LABELS[c])),
+      ...keys.map((c) => column(c, categoryLabel(c))),
     ],
     rows: [...rows].sort(compareConditions).map((r) => {
       const words = conditionWords(r);
-      const cell = (key: Category | "any") => {
-        const n = r.fired[key];
+      const cell = (key: string) => {
+        const n = r.fired[key] ?? 0;
         const pct = share(n, r.trajectories);
-        const what = key === "any" ? "some rule" : `a ${CATEGORY_LABELS[key]} rule`;
+        const what = key === "any" ? "some rule" : `a ${categoryLabel(key)} rule`;
         return valued(
           linked(
             `${formatCount(n)} (${formatPercent(pct)})`,
@@ -50,7 +52,7 @@ export function ruleHitsModel(rows: readonly RuleHitsRow[]): TableModel {
           ...conditionCells(r),
           plain(r.trajectories, formatCount(r.trajectories)),
           cell("any"),
-          ...CATEGORIES.map(cell),
+          ...keys.map(cell),
         ],
       };
     }),

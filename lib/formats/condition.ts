@@ -117,7 +117,8 @@ export function draftToRecord(
   if (!task)
     errors.push({
       field: "task",
-      message: `the file does not name its task instance: ${giveIt("task", asks)} (or name the file after the instance)`,
+      message:
+        `the file does not name its task instance: ${giveIt("task", asks)} ` + "(or name the file after the instance)",
     });
   if (errors.length) return { ok: false, errors };
   return {
