@@ -42,12 +42,12 @@ export async function categoriesCommand(args: string[], fail: Fail): Promise<num
   }
   if (sub !== "add") fail("categories: give list or add");
   if (positionals.length !== 1) fail("categories add: name the category's KEY");
-  const category = await writeCategory(null, {
+  const { category, written } = await writeCategory(null, {
     key: positionals[0],
     name: values.name,
     definition: values.definition,
     examples: values.example ?? [],
   }).catch((e: unknown) => fail(`categories add: ${e instanceof Error ? e.message : String(e)}`));
-  console.error(`${category.key}: ${category.name}, the version in force`);
+  console.error(`${category.key}: ${category.name}, ${written ? "a new version in force" : "unchanged"}`);
   return 0;
 }

@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { notFound } from "next/navigation";
 import { z } from "zod";
 import { requireAction } from "@/lib/auth/session";
-import { categoriesNow, writeCategory } from "@/lib/data/categories";
+import { writeCategory } from "@/lib/data/categories";
 import { cancelRun, pauseRun, previewRun, resumeRun } from "@/lib/data/judge-runs";
 import { defineJudge, JudgeDefinitionSchema, savePrompt } from "@/lib/data/judges";
 import { parseTrajectoryFilter } from "@/lib/domain/trajectory-filter";
@@ -134,13 +134,12 @@ export async function saveCategory(_: JudgesState, form: FormData): Promise<Judg
       .split("\n")
       .map((l) => l.trim())
       .filter(Boolean);
-    const before = (await categoriesNow()).find((c) => c.key === text(data, "key"));
-    const c = await writeCategory(actor, {
+    const { category, written } = await writeCategory(actor, {
       key: text(data, "key"),
       name: text(data, "name"),
       definition: text(data, "definition"),
       examples,
     });
-    return before?.id === c.id ? `${c.key} unchanged` : `${c.key} saved: the version in force`;
+    return written ? `${category.key} saved: the version in force` : `${category.key} unchanged`;
   });
 }

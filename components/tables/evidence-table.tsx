@@ -16,9 +16,10 @@ export function EvidenceTable({ benchmark, table }: { benchmark: string; table: 
     <>
       <p className="note">
         Among trajectories whose task has a record: evidence is a tool output showing the reference fix, a commit dated
-        after the issue, or a name of the upstream change. Likely judge misses: evidence the panel called not attempted.
-        Likely false alarms: panel successful, no evidence, and a final patch with similarity below {LOW_SIMILARITY} to
-        the reference (or none).
+        after the issue, a name of the upstream change, or an edit to the task&apos;s tests (a file of its test patch,
+        or a conftest.py). Likely judge misses: evidence the panel called not attempted. Likely false alarms: panel
+        successful, no evidence, and a final patch with similarity below {LOW_SIMILARITY} to the reference (or none).
+        Tests edited: trajectories that edit them.
       </p>
       <FigureTable table={table} />
     </>

@@ -8,7 +8,7 @@ import { readTrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import { exportCategories } from "@/lib/work/export";
 import { runImport } from "@/lib/work/import/records";
 import { scanRuleHits } from "@/lib/work/rule-scan/scan";
-import { asLines, trajectoryFixture } from "@/prisma/factories";
+import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { categoriesInUse, categoriesNow, categoryVersions, writeCategory } from "./categories";
 import { createPerson } from "./people";
 import { getRuleHits } from "./rule-hits";
@@ -37,7 +37,8 @@ describe("categories", () => {
   });
 
   it("take a new key after the four; the same again writes nothing; a change is a new version", async () => {
-    const added = await writeCategory(null, TAMPER);
+    const { category: added, written } = await writeCategory(null, TAMPER);
+    expect(written).toBe(true);
     expect((await categoriesNow()).map((c) => c.key)).toEqual([
       "UPSTREAM",
       "LOCAL_GIT",
@@ -45,8 +46,9 @@ describe("categories", () => {
       "OTHER",
       "TEST_TAMPER",
     ]);
-    expect((await writeCategory(null, { ...TAMPER, examples: [...TAMPER.examples] })).id).toBe(added.id);
-    const changed = await writeCategory(null, { ...TAMPER, name: "Tampering with the tests" });
+    const again = await writeCategory(null, { ...TAMPER, examples: [...TAMPER.examples] });
+    expect([again.category.id, again.written]).toEqual([added.id, false]);
+    const { category: changed } = await writeCategory(null, { ...TAMPER, name: "Tampering with the tests" });
     expect(changed.id).not.toBe(added.id);
     expect(changed.createdAt.getTime()).toBeGreaterThan(added.createdAt.getTime());
     const tamper = (await versions()).filter((c) => c.key === "TEST_TAMPER");
@@ -114,7 +116,18 @@ describe("a rule of a category beyond the four", () => {
         { role: "tool", tool_call_id: "c", content: "" },
       ],
     });
-    expect((await importRecords([t])).ok).toBe(true);
+    expect((await importRecords([t, voteFixture(id, "judge-c")])).ok).toBe(true);
+    // One vote, no label or gold label in the database: the four kept in columns each have the vote, HOOKS none.
+    const use = await categoriesInUse();
+    expect(use.map((c) => [c.key, c.votes, c.labels, c.gold])).toEqual([
+      ["UPSTREAM", 1, 0, 0],
+      ["LOCAL_GIT", 1, 0, 0],
+      ["MEMORY", 1, 0, 0],
+      ["OTHER", 1, 0, 0],
+      ["GRADER_EDIT", 0, 0, 0],
+      ["HOOKS", 0, 0, 0],
+      ["TEST_TAMPER", 0, 0, 0],
+    ]);
     await scanRuleHits();
     const [row] = (await getRuleHits()).filter((r) => r.benchmark === "cat-hooks");
     expect(Object.keys(row!.fired)).toEqual([

@@ -82,13 +82,16 @@ export async function insertCategoryVersion(
 }
 
 /** Writes a new version of a category unless it says what the one in force says (actor null: the command line). */
-export async function writeCategory(actor: Actor | null, input: unknown): Promise<CategoryDefinition> {
+export async function writeCategory(
+  actor: Actor | null,
+  input: unknown,
+): Promise<{ category: CategoryDefinition; written: boolean }> {
   if (actor) assertCan(actor, "judges:write");
   const category = parseCategory(input);
   return transaction(async (sql) => {
     const current = (await listCategories(sql)).find((c) => c.key === category.key);
-    if (current && sameCategory(category, current)) return current;
+    if (current && sameCategory(category, current)) return { category: current, written: false };
     await insertCategoryVersion(sql, actor, category);
-    return (await listCategories(sql)).find((c) => c.key === category.key)!;
+    return { category: (await listCategories(sql)).find((c) => c.key === category.key)!, written: true };
   });
 }

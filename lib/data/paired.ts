@@ -28,8 +28,9 @@ function grouped<G>(rows: readonly Row[], key: (r: Row) => G, side: (r: Row) => 
   );
 }
 
-export async function getPairedChanges(): Promise<PairedChange[]> {
-  const rows = await statement<Row>(RUNS_SQL);
+const runs = () => statement<Row>(RUNS_SQL);
+
+async function promptChanges(rows: readonly Row[]): Promise<PairedChange[]> {
   const groups: RunGroup[] = grouped(
     rows,
     (r) => ({ benchmark: r.benchmark, model: r.model, network: r.network }),
@@ -40,8 +41,7 @@ export async function getPairedChanges(): Promise<PairedChange[]> {
   );
 }
 
-export async function getNetworkChanges(): Promise<NetworkChange[]> {
-  const rows = await statement<Row>(RUNS_SQL);
+async function networkChanges(rows: readonly Row[]): Promise<NetworkChange[]> {
   const groups: NetworkRunGroup[] = grouped(
     rows,
     (r) => ({ benchmark: r.benchmark, model: r.model, prompt: r.prompt }),
@@ -50,4 +50,14 @@ export async function getNetworkChanges(): Promise<NetworkChange[]> {
   return (await offThread("networkChanges", groups)).sort((a, b) =>
     compareConditions({ ...a, network: true }, { ...b, network: true }),
   );
+}
+
+export const getPairedChanges = async () => promptChanges(await runs());
+export const getNetworkChanges = async () => networkChanges(await runs());
+
+/** Both pairings from one read of the runs (the results page shows both). */
+export async function readPairedChanges(): Promise<{ prompt: PairedChange[]; network: NetworkChange[] }> {
+  const rows = await runs();
+  const [prompt, network] = await Promise.all([promptChanges(rows), networkChanges(rows)]);
+  return { prompt, network };
 }

@@ -4,7 +4,7 @@ import { LRUCache } from "lru-cache";
 import { type AgreementScope, readAgreement } from "@/lib/data/agreement";
 import { type Kind, versionKey } from "@/lib/data/data-version";
 import { type EvidenceSummaryRow, evidenceSummary } from "@/lib/data/evidence-summary";
-import { getNetworkChanges, getPairedChanges } from "@/lib/data/paired";
+import { readPairedChanges } from "@/lib/data/paired";
 import { comparePanelsNamed, type PanelComparisonView } from "@/lib/data/panel-compare";
 import { type ConditionResult, readResults } from "@/lib/data/results";
 import { getRuleHits } from "@/lib/data/rule-hits";
@@ -21,8 +21,7 @@ import { ruleHitsCaughtUp } from "@/lib/work/rule-scan/scan";
 
 type Figures =
   | ConditionResult[]
-  | PairedChange[]
-  | NetworkChange[]
+  | { prompt: PairedChange[]; network: NetworkChange[] }
   | EvidenceSummaryRow[]
   | RuleHitsRow[]
   | RuleFigures[]
@@ -77,14 +76,11 @@ export async function resultsNow(): Promise<ConditionResult[]> {
 }
 
 /** The paired changes from vanilla to principled: from trajectories and votes, as the result table. */
-export async function changesNow(): Promise<PairedChange[]> {
-  return remembered("changes", ["trajectories", "votes"], getPairedChanges);
-}
+const pairedNow = () => remembered("paired", ["trajectories", "votes"], readPairedChanges);
+export const changesNow = async (): Promise<PairedChange[]> => (await pairedNow()).prompt;
 
 /** The paired changes from network on to off: from trajectories and votes, as the result table. */
-export async function networkNow(): Promise<NetworkChange[]> {
-  return remembered("network", ["trajectories", "votes"], getNetworkChanges);
-}
+export const networkNow = async (): Promise<NetworkChange[]> => (await pairedNow()).network;
 
 /** Per condition, what the task records show and how the panel judged it: from trajectories and votes. */
 export async function evidenceNow(): Promise<EvidenceSummaryRow[]> {
