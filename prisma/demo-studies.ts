@@ -13,7 +13,7 @@ import { submitLabel } from "@/lib/data/queue";
 import { shareReport } from "@/lib/data/report-links";
 import { createStudy, draftStudy } from "@/lib/data/studies";
 import { db } from "@/lib/db";
-import type { CategoryVerdicts, Verdict } from "@/lib/domain/verdicts";
+import { type Verdict, type Verdicts, verdictMap } from "@/lib/domain/verdicts";
 import { runImport } from "@/lib/work/import/records";
 import { freezeReport } from "@/lib/work/reports/frozen";
 import { scanRuleHits } from "@/lib/work/rule-scan/scan";
@@ -23,21 +23,17 @@ async function actor(email: string): Promise<Actor> {
   return u as Actor;
 }
 
-async function panelVerdicts(trajectoryId: number): Promise<CategoryVerdicts> {
-  const t = await db().trajectory.findUniqueOrThrow({
-    where: { id: trajectoryId },
-    select: { panelUpstream: true, panelLocalGit: true, panelMemory: true, panelOther: true },
-  });
-  const v = (x: Verdict | null): Verdict => x ?? "NOT_ATTEMPTED";
-  return {
-    UPSTREAM: v(t.panelUpstream),
-    LOCAL_GIT: v(t.panelLocalGit),
-    MEMORY: v(t.panelMemory),
-    OTHER: v(t.panelOther),
-  };
+/** The panel's verdicts in each category the study asks (none given: not attempted). */
+async function panelVerdicts(studyId: number, trajectoryId: number): Promise<Verdicts> {
+  const [t, s] = await Promise.all([
+    db().trajectory.findUniqueOrThrow({ where: { id: trajectoryId }, select: { panelCategories: true } }),
+    db().study.findUniqueOrThrow({ where: { id: studyId }, select: { categories: true } }),
+  ]);
+  const panel = verdictMap(t.panelCategories);
+  return Object.fromEntries(s.categories.map((k) => [k, panel[k] ?? "NOT_ATTEMPTED"]));
 }
 
-async function label(who: Actor, studyId: number, trajectoryId: number, verdicts: CategoryVerdicts): Promise<void> {
+async function label(who: Actor, studyId: number, trajectoryId: number, verdicts: Verdicts): Promise<void> {
   // An imported demo label of the same person on the trajectory is the version this one replaces.
   const stored = await db().label.findUnique({
     where: { trajectoryId_annotatorId: { trajectoryId, annotatorId: who.id } },
@@ -74,12 +70,12 @@ export async function seedDemoStudies(): Promise<{
     blind: false,
     annotators: [carol.handle, rosa.handle],
   });
-  const disagreements: Array<{ trajectoryId: number; verdicts: CategoryVerdicts }> = [];
+  const disagreements: Array<{ trajectoryId: number; verdicts: Verdicts }> = [];
   for (const [i, item] of pilot.items.entries()) {
-    const verdicts = await panelVerdicts(item.trajectoryId);
+    const verdicts = await panelVerdicts(pilot.id, item.trajectoryId);
     await label(carol, pilot.id, item.trajectoryId, verdicts);
     const flipped: Verdict = verdicts.LOCAL_GIT === "NOT_ATTEMPTED" ? "ATTEMPTED" : "NOT_ATTEMPTED";
-    const rosas: CategoryVerdicts = i % 3 === 0 ? { ...verdicts, LOCAL_GIT: flipped } : verdicts;
+    const rosas: Verdicts = i % 3 === 0 ? { ...verdicts, LOCAL_GIT: flipped } : verdicts;
     await label(rosa, pilot.id, item.trajectoryId, rosas);
     labels += 2;
     if (rosas !== verdicts) disagreements.push({ trajectoryId: item.trajectoryId, verdicts });
@@ -115,7 +111,7 @@ export async function seedDemoStudies(): Promise<{
     annotators: [carol.handle],
   });
   for (const item of blind.items.slice(0, 2)) {
-    await label(carol, blind.id, item.trajectoryId, await panelVerdicts(item.trajectoryId));
+    await label(carol, blind.id, item.trajectoryId, await panelVerdicts(blind.id, item.trajectoryId));
     labels += 1;
   }
   // Rosa's own blind study of two trajectories, unlabelled: they are withheld from her elsewhere.

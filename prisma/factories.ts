@@ -3,7 +3,18 @@
 // who sometimes disagree, some unparseable judge answers, real-looking shortcut commands and a few
 // human labels. Deterministic for a given seed. Used by the seed, the integration tests and e2e.
 import { prng } from "@/lib/domain/random";
-import { CATEGORIES, CATEGORY_LABELS, type Category, type CategoryVerdicts, type Verdict } from "@/lib/domain/verdicts";
+import type { Verdict } from "@/lib/domain/verdicts";
+
+/** The demo's categories: the four built in (protocol §1), which its judges are asked and its fixtures give. */
+const CATEGORIES = ["UPSTREAM", "LOCAL_GIT", "MEMORY", "OTHER"] as const;
+type Category = (typeof CATEGORIES)[number];
+type CategoryVerdicts = Record<Category, Verdict>;
+const CATEGORY_LABELS: Record<Category, string> = {
+  UPSTREAM: "Upstream",
+  LOCAL_GIT: "Local git",
+  MEMORY: "Memory",
+  OTHER: "Other",
+};
 
 export type DemoOptions = { seed?: number; tasksPerBenchmark?: number; runs?: number; labelled?: number };
 
@@ -362,6 +373,16 @@ function trajectoryRecord(a: {
     a.resolved ? "test result: ok. 42 passed; 0 failed" : "test result: FAILED. 41 passed; 1 failed",
     a.resolved ? 0 : 1,
   );
+  // A few unresolved runs make the failing test pass instead (test tampering), chosen by id, not by the seed's draws.
+  const testFile = /pytest (\S+\.py)/.exec(task.test)?.[1];
+  if (a.resolved === false && testFile && hashOf(a.id) % 5 === 0) {
+    step(
+      "The failing assertion looks too strict; relax it so the suite passes.",
+      `sed -i 's/assert result == expected/assert True/' ${testFile}`,
+      "",
+    );
+    step("Run the tests again.", task.test, "test result: ok. 42 passed; 0 failed");
+  }
   turns.push({ role: "assistant", content: "I have fixed the issue and submitted the patch." });
   return {
     type: "trajectory",
@@ -380,6 +401,13 @@ function trajectoryRecord(a: {
     turns,
     metadata: { exit_status: "submitted", cost_usd: Math.round(rand() * 100) / 100 },
   };
+}
+
+/** A small hash of a text (FNV-1a), to choose without drawing from the seed's sequence. */
+function hashOf(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h;
 }
 
 /** The reference fix of a demo task: the line the upstream fetch shows, and one more. */
@@ -504,7 +532,7 @@ const ALL_NOT_ATTEMPTED: CategoryVerdicts = {
 export function voteFixture(
   trajectoryId: string,
   judge: string,
-  verdicts: Partial<CategoryVerdicts> = {},
+  verdicts: Partial<Record<string, Verdict>> = {},
   extra: Json = {},
 ): Json {
   return {
@@ -521,7 +549,7 @@ export function voteFixture(
 export function labelFixture(
   trajectoryId: string,
   annotator: string,
-  verdicts: Partial<CategoryVerdicts> = {},
+  verdicts: Partial<Record<string, Verdict>> = {},
   extra: Json = {},
 ): Json {
   return {

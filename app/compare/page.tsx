@@ -10,11 +10,13 @@ import { VerdictBadge } from "@/components/ui/verdict-badge";
 import { Withheld } from "@/components/ui/withheld";
 import { requirePage } from "@/lib/auth/session";
 import { withheldFrom } from "@/lib/data/blind-elsewhere";
+import { categoryNames } from "@/lib/data/categories";
 import { getSteps, getSuspectSteps, getTrajectory, type StepMessage } from "@/lib/data/trajectory";
 import { networkMark } from "@/lib/domain/charts";
 import { IdParam, wholeNumber } from "@/lib/domain/params";
 import { shownText } from "@/lib/domain/text";
 import { COMPARE_MAX, pageSteps, STEPS_PER_PAGE } from "@/lib/domain/timeline";
+import type { CategoryNames } from "@/lib/domain/verdicts";
 
 export const metadata: Metadata = { title: "Side by side" };
 export const dynamic = "force-dynamic";
@@ -43,6 +45,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
   const pending = await withheldFrom(user, ids);
   if (pending) return <Withheld pending={pending} />;
   const loaded = await Promise.all(ids.map((id) => getTrajectory(id)));
+  const names = await categoryNames();
   if (loaded.some((t) => !t)) notFound();
   const ts = loaded as Array<NonNullable<(typeof loaded)[number]>>;
   if (new Set(ts.map((t) => t.task.key)).size > 1)
@@ -83,7 +86,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
         scrolls sideways when the columns are wider than the page.
       </p>
       {pager}
-      <CompareTable sides={sides} stepNumbers={stepNumbers} />
+      <CompareTable sides={sides} stepNumbers={stepNumbers} names={names} />
       {pager}
     </>
   );
@@ -98,7 +101,7 @@ type Side = {
 const atStep = (messages: StepMessage[], step: number) => messages.filter((m) => m.step === step);
 
 /** One row a step, one column a trajectory: what each did at that step. */
-function CompareTable({ sides, stepNumbers }: { sides: Side[]; stepNumbers: number[] }) {
+function CompareTable({ sides, stepNumbers, names }: { sides: Side[]; stepNumbers: number[]; names: CategoryNames }) {
   return (
     <TableScroll label="Trajectories by step">
       <table
@@ -136,6 +139,7 @@ function CompareTable({ sides, stepNumbers }: { sides: Side[]; stepNumbers: numb
                   <td key={t.id}>
                     {here.length ? (
                       <StepList
+                        names={names}
                         trajectoryId={t.id}
                         messages={here}
                         suspects={suspects}

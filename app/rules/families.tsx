@@ -1,6 +1,7 @@
 // The command families a rule or category matched, counted by condition, with examples linked.
 import Link from "next/link";
 import { DataTable } from "@/components/tables/data-table";
+import { categoryNames } from "@/lib/data/categories";
 import { ruleFamilies } from "@/lib/data/rule-families";
 import { countOf, formatCount } from "@/lib/domain/format";
 import { stepHref } from "@/lib/domain/timeline";
@@ -10,8 +11,11 @@ import { categoryLabel } from "@/lib/domain/verdicts";
 const SHOWN = 50;
 
 export async function Families({ rule, category }: { rule?: string; category?: string }) {
-  const { families, commands, cut, stopped } = await ruleFamilies({ rule, category });
-  const what = rule ?? `the ${categoryLabel(category!)} rules`;
+  const [{ families, commands, cut, stopped }, names] = await Promise.all([
+    ruleFamilies({ rule, category }),
+    categoryNames(),
+  ]);
+  const what = rule ?? `the ${categoryLabel(category!, names)} rules`;
   return (
     <section aria-labelledby="families">
       <h2 id="families">Families of commands: {what}</h2>

@@ -7,7 +7,7 @@ import { type Column, DataTable } from "@/components/tables/data-table";
 import { Loading } from "@/components/ui/loading";
 import { can } from "@/lib/auth/permissions";
 import { requirePage } from "@/lib/auth/session";
-import { categoriesNow } from "@/lib/data/categories";
+import { categoriesNow, categoryNames } from "@/lib/data/categories";
 import { ruleHitsCoverage } from "@/lib/data/rule-matches";
 import { rulesNow } from "@/lib/data/rules";
 import { formatCount } from "@/lib/domain/format";
@@ -15,7 +15,7 @@ import { firstValue } from "@/lib/domain/params";
 import { RULE_ON_LABELS, type Rule } from "@/lib/domain/rules";
 import { shownText } from "@/lib/domain/text";
 import { trajectoriesHref } from "@/lib/domain/trajectory-filter";
-import { categoryLabel } from "@/lib/domain/verdicts";
+import { type CategoryNames, categoryLabel } from "@/lib/domain/verdicts";
 import { ruleFiguresNow } from "@/lib/work/reports/cache";
 import type { RuleFigures } from "@/lib/work/rule-figures";
 import { toggleRuleAction } from "./actions";
@@ -112,17 +112,22 @@ const total = (f: RuleFigures, k: "trajectories_hit" | "steps_hit") =>
 
 /** Each rule with what it finds over the study (a scan of the study, so read apart from the page). */
 async function RulesTable({ writes }: { writes: boolean }) {
-  const [figures, coverage] = await Promise.all([ruleFiguresNow(), ruleHitsCoverage()]);
+  const [figures, coverage, names] = await Promise.all([ruleFiguresNow(), ruleHitsCoverage(), categoryNames()]);
   return (
     <>
       <RuleScanNote coverage={coverage} />
-      <DataTable label="The rules in force" rows={figures} rowKey={(f) => f.rule.name} columns={ruleColumns(writes)} />
+      <DataTable
+        label="The rules in force"
+        rows={figures}
+        rowKey={(f) => f.rule.name}
+        columns={ruleColumns(writes, names)}
+      />
     </>
   );
 }
 
 /** The rules table's columns; `writes`: with the buttons that change a rule. */
-function ruleColumns(writes: boolean): Array<Column<RuleFigures> | false> {
+function ruleColumns(writes: boolean, names: CategoryNames): Array<Column<RuleFigures> | false> {
   return [
     {
       key: "name",
@@ -140,7 +145,7 @@ function ruleColumns(writes: boolean): Array<Column<RuleFigures> | false> {
         </>
       ),
     },
-    { key: "category", label: "Category", cell: ({ rule: r }) => categoryLabel(r.category) },
+    { key: "category", label: "Category", cell: ({ rule: r }) => categoryLabel(r.category, names) },
     { key: "on", label: "On", cell: ({ rule: r }) => RULE_ON_LABELS[r.on] },
     {
       key: "pattern",

@@ -2,6 +2,7 @@
 import Link from "next/link";
 import { RuleReport } from "@/components/rules/rule-report";
 import { DataTable } from "@/components/tables/data-table";
+import { categoryNames } from "@/lib/data/categories";
 import { ruleHistory } from "@/lib/data/rules";
 import { countOf, formatCount, formatTime } from "@/lib/domain/format";
 import { RULE_ON_LABELS, type Rule } from "@/lib/domain/rules";
@@ -17,7 +18,7 @@ export const versionWords = (r: Rule) =>
 
 export async function RuleDetail({ figures, writes }: { figures: RuleFigures; writes: boolean }) {
   const { rule, report } = figures;
-  const versions = (await ruleHistory(rule.name)).reverse();
+  const [versions, names] = await Promise.all([ruleHistory(rule.name).then((v) => v.reverse()), categoryNames()]);
   const sum = (k: "trajectories_hit" | "steps_hit") => report.conditions.reduce((n, c) => n + c[k], 0);
   const fired = countOf(sum("trajectories_hit"), "trajectory", "trajectories");
   const hits = `${fired}, hitting ${countOf(sum("steps_hit"), "step")}`;
@@ -25,7 +26,7 @@ export async function RuleDetail({ figures, writes }: { figures: RuleFigures; wr
     <section aria-labelledby="rule">
       <h2 id="rule">{shownText(rule.name)}</h2>
       <p>
-        {categoryLabel(rule.category)}, on {RULE_ON_LABELS[rule.on].toLowerCase()}:{" "}
+        {categoryLabel(rule.category, names)}, on {RULE_ON_LABELS[rule.on].toLowerCase()}:{" "}
         <code className="pattern">{shownText(rule.pattern)}</code>
         {rule.ignoreCase ? " (ignoring case)" : ""}. {rule.why ? shownText(rule.why) : null}
       </p>
@@ -51,7 +52,7 @@ export async function RuleDetail({ figures, writes }: { figures: RuleFigures; wr
         rowKey={(v) => v.id}
         columns={[
           { key: "when", label: "Version", rowHeader: true, cell: (v) => versionWords(v) },
-          { key: "category", label: "Category", cell: (v) => categoryLabel(v.category) },
+          { key: "category", label: "Category", cell: (v) => categoryLabel(v.category, names) },
           { key: "on", label: "On", cell: (v) => RULE_ON_LABELS[v.on] },
           {
             key: "pattern",

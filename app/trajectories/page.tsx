@@ -71,7 +71,7 @@ export default async function TrajectoriesPage({
         {filter.task ? ` of task ${filter.task}` : ""}
         {filter.study ? ` in the study ${filter.study}` : ""}
       </p>
-      {filtersBeyondTheForm(filter).map((x) => (
+      {filtersBeyondTheForm(filter, Object.fromEntries(options.categories.map((c) => [c.key, c.name]))).map((x) => (
         <p key={x.words} className="note">
           Also: {x.words} (<Link href={x.without}>remove</Link>)
         </p>
@@ -79,7 +79,7 @@ export default async function TrajectoriesPage({
       {coverage ? <RuleScanNote coverage={coverage} /> : null}
       <WithheldNote pending={pending} />
       {rows.length ? (
-        <TrajectoryTable rows={rows} filter={filter} />
+        <TrajectoryTable rows={rows} filter={filter} categories={options.categories} />
       ) : (
         <p className="empty">No trajectory matches these filters.</p>
       )}

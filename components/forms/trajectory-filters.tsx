@@ -6,7 +6,6 @@ import { networkWords } from "@/lib/domain/charts";
 import { EVIDENCE_KINDS } from "@/lib/domain/evidence";
 import { shownText } from "@/lib/domain/text";
 import type { TrajectoryFilter } from "@/lib/domain/trajectory-filter";
-import { CATEGORIES, CATEGORY_LABELS } from "@/lib/domain/verdicts";
 
 type Option = readonly [value: string, label: string];
 
@@ -68,6 +67,13 @@ function fields(benchmarks: readonly string[], models: readonly string[], catego
       models.map((m) => [m, shownText(m)] as const),
     ),
     ...FIXED_FIELDS,
+    field(
+      "category",
+      "Category",
+      categories.map((c) => [c.key, shownText(c.name)] as const),
+    ),
+    field("categoryVerdict", "Category verdict", VERDICT_OPTIONS),
+    ...SPLIT_FIELDS,
     field("suspect", "Suspect marks", [["any", "any"], ...categories.map((c) => [c.key, shownText(c.name)] as const)]),
     ...EVIDENCE_FIELDS,
   ];
@@ -94,12 +100,9 @@ const FIXED_FIELDS: Field[] = [
     ["judged", "any (judged)"],
     ["unjudged", "unjudged"],
   ]),
-  field(
-    "category",
-    "Category",
-    CATEGORIES.map((c) => [c, CATEGORY_LABELS[c]] as const),
-  ),
-  field("categoryVerdict", "Category verdict", VERDICT_OPTIONS),
+];
+
+const SPLIT_FIELDS: Field[] = [
   field("split", "Judge split", [
     ["UNANIMOUS", "unanimous"],
     ["MAJORITY", "2–1 (majority)"],

@@ -4,20 +4,20 @@
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState, useTransition } from "react";
 import { parseSteps } from "@/lib/domain/timeline";
-import { CATEGORIES, CATEGORY_LABELS, type CategoryVerdicts, NO_EXPLOIT, type Verdict } from "@/lib/domain/verdicts";
+import { noExploit, type Verdict, type Verdicts } from "@/lib/domain/verdicts";
 import { ItemLinks, Shortcuts, VerdictTable } from "./verdict-parts";
 
 /** A verdict as stored: the form's starting point, and the version a save is based on. */
 export type StoredVerdict = {
-  verdicts: CategoryVerdicts;
+  verdicts: Verdicts;
   evidence: Array<{ step: number; category: string | null; note: string | null }>;
   note: string | null;
   updatedAt: string;
 };
 
 export type VerdictFormInput = {
-  verdicts: CategoryVerdicts;
-  evidence: Array<{ step: number; category: (typeof CATEGORIES)[number] | null; note: string | null }>;
+  verdicts: Verdicts;
+  evidence: Array<{ step: number; category: string | null; note: string | null }>;
   note: string | null;
   base: string;
 };
@@ -29,8 +29,11 @@ export type VerdictSaveResult =
 
 const KEYS: Record<string, Verdict> = { n: "NOT_ATTEMPTED", a: "ATTEMPTED", s: "SUCCESSFUL" };
 
+export type AskedCategory = { key: string; name: string };
+
 export function VerdictForm({
   title,
+  categories,
   save,
   stepCount,
   label,
@@ -40,6 +43,8 @@ export function VerdictForm({
   done,
 }: {
   title: string;
+  /** The study's categories, in order: the form gives a verdict in each. */
+  categories: readonly AskedCategory[];
   save: (form: VerdictFormInput) => Promise<VerdictSaveResult>;
   stepCount: number;
   label: StoredVerdict | null;
@@ -72,13 +77,13 @@ export function VerdictForm({
       setMessage({ kind: "error", text: parsed.error });
       return;
     }
-    const left = CATEGORIES.filter((c) => !verdicts[c]);
+    const left = categories.filter((c) => !verdicts[c.key]);
     if (left.length) {
       setMessage({ kind: "error", text: leftText(left) });
-      setRow(CATEGORIES.indexOf(left[0]!));
+      setRow(categories.indexOf(left[0]!));
       return;
     }
-    const chosen = verdicts as CategoryVerdicts;
+    const chosen = Object.fromEntries(categories.map((c) => [c.key, verdicts[c.key]!]));
     const evidence = citedEvidence(parsed.steps, label);
     start(async () => {
       const r = await save({ verdicts: chosen, evidence, note: note || null, base: label?.updatedAt ?? "" });
@@ -93,7 +98,8 @@ export function VerdictForm({
     });
   };
 
-  useVerdictKeys({ rowRef, setRow, setVerdicts, citedRef, noteRef, submitRef, previous, following });
+  const keys = categories.map((c) => c.key);
+  useVerdictKeys({ keys, rowRef, setRow, setVerdicts, citedRef, noteRef, submitRef, previous, following });
 
   return (
     <section aria-labelledby="verdict-form" className="label-panel">
@@ -107,6 +113,7 @@ export function VerdictForm({
         }}
       >
         <VerdictTable
+          categories={categories}
           verdicts={verdicts}
           row={row}
           choose={(c, v, i) => {
@@ -115,7 +122,7 @@ export function VerdictForm({
           }}
         />
         <p className="filter-actions">
-          <button type="button" onClick={() => setVerdicts({ ...NO_EXPLOIT })}>
+          <button type="button" onClick={() => setVerdicts(noExploit(keys))}>
             None attempted (every category)
           </button>{" "}
           <kbd>0</kbd>
@@ -147,22 +154,22 @@ export function VerdictForm({
           </p>
         ) : null}
       </form>
-      <Shortcuts />
+      <Shortcuts categories={categories.length} />
       <ItemLinks previous={previous} following={following} />
     </section>
   );
 }
 
-type Category = (typeof CATEGORIES)[number];
-type Chosen = Partial<CategoryVerdicts>;
+type Chosen = Partial<Record<string, Verdict>>;
 
 /** Why a save is refused while categories have no verdict. */
-const leftText = (left: readonly Category[]) =>
-  `Choose a verdict for ${left.map((c) => CATEGORY_LABELS[c]).join(", ")} ` +
+const leftText = (left: readonly AskedCategory[]) =>
+  `Choose a verdict for ${left.map((c) => c.name).join(", ")} ` +
   `(or press 0 if nothing was attempted in any category).`;
 
 /** The keys of the form (see the header), bound to the window while the form is shown. */
 function useVerdictKeys(k: {
+  keys: readonly string[];
   rowRef: React.RefObject<number>;
   setRow: (r: number) => void;
   setVerdicts: React.Dispatch<React.SetStateAction<Chosen>>;
@@ -173,7 +180,7 @@ function useVerdictKeys(k: {
   following: string | null;
 }) {
   const router = useRouter();
-  const { rowRef, setRow, setVerdicts, citedRef, noteRef, submitRef, previous, following } = k;
+  const { keys, rowRef, setRow, setVerdicts, citedRef, noteRef, submitRef, previous, following } = k;
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const inField = e.target instanceof HTMLElement && !!e.target.closest("input, textarea, select");
@@ -187,17 +194,17 @@ function useVerdictKeys(k: {
       }
       if (e.metaKey || e.ctrlKey || e.altKey) return;
       const key = e.key;
-      if (key >= "1" && key <= "4") {
+      if (key >= "1" && key <= "9" && Number(key) <= keys.length) {
         e.preventDefault();
         setRow(Number(key) - 1);
       } else if (key === "0") {
         e.preventDefault();
-        setVerdicts({ ...NO_EXPLOIT });
+        setVerdicts(noExploit(keys));
       } else if (key in KEYS) {
         e.preventDefault();
         const r = rowRef.current;
-        setVerdicts((v) => ({ ...v, [CATEGORIES[r]!]: KEYS[key]! }));
-        setRow(Math.min(r + 1, CATEGORIES.length - 1));
+        setVerdicts((v) => ({ ...v, [keys[r]!]: KEYS[key]! }));
+        setRow(Math.min(r + 1, keys.length - 1));
       } else if (key === "c" || key === "t" || key === "Enter") {
         e.preventDefault();
         if (key === "c") citedRef.current?.focus();
@@ -208,7 +215,7 @@ function useVerdictKeys(k: {
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [following, previous, router, setRow, rowRef, setVerdicts, citedRef, noteRef, submitRef]);
+  }, [keys, following, previous, router, setRow, rowRef, setVerdicts, citedRef, noteRef, submitRef]);
 }
 
 /** The steps cited, each keeping the category and note it had in the stored verdict. */
@@ -216,7 +223,7 @@ function citedEvidence(steps: number[], label: StoredVerdict | null): VerdictFor
   const kept = new Map((label?.evidence ?? []).map((e) => [e.step, e]));
   return steps.map((step) => ({
     step,
-    category: (kept.get(step)?.category ?? null) as Category | null,
+    category: kept.get(step)?.category ?? null,
     note: kept.get(step)?.note ?? null,
   }));
 }

@@ -1,7 +1,5 @@
 // The verdict form's parts that only show: the table, the line of keys, the links to the items beside.
-import { CATEGORIES, CATEGORY_LABELS, type CategoryVerdicts, VERDICTS, type Verdict } from "@/lib/domain/verdicts";
-
-type Category = (typeof CATEGORIES)[number];
+import { VERDICTS, type Verdict } from "@/lib/domain/verdicts";
 
 const VERDICT_TEXT: Record<Verdict, string> = {
   NOT_ATTEMPTED: "not attempted",
@@ -11,24 +9,26 @@ const VERDICT_TEXT: Record<Verdict, string> = {
 
 /** One row per category, one radio per verdict; the current row is where the verdict keys write. */
 export function VerdictTable({
+  categories,
   verdicts,
   row,
   choose,
 }: {
-  verdicts: Partial<CategoryVerdicts>;
+  categories: ReadonlyArray<{ key: string; name: string }>;
+  verdicts: Partial<Record<string, Verdict>>;
   row: number;
-  choose: (c: Category, v: Verdict, i: number) => void;
+  choose: (c: string, v: Verdict, i: number) => void;
 }) {
   return (
     <table>
       <tbody>
-        {CATEGORIES.map((c, i) => (
+        {categories.map(({ key: c, name }, i) => (
           <tr key={c} className={i === row ? "current-row" : undefined} aria-current={i === row ? "true" : undefined}>
             <th scope="row">
-              <kbd>{i + 1}</kbd> {CATEGORY_LABELS[c]}
+              {i < 9 ? <kbd>{i + 1}</kbd> : null} {name}
             </th>
             <td>
-              <fieldset className="verdict-choice" aria-label={CATEGORY_LABELS[c]}>
+              <fieldset className="verdict-choice" aria-label={name}>
                 {VERDICTS.map((v) => (
                   <label key={v}>
                     <input
@@ -51,8 +51,8 @@ export function VerdictTable({
 }
 
 /** The form's keys, as the shortcuts line lists them: keys joined by "–", "+" or " / ". */
-const SHORTCUTS: Array<[keys: string, what: string]> = [
-  ["1–4", "category"],
+const shortcuts = (categories: number): Array<[keys: string, what: string]> => [
+  [categories > 1 ? `1–${Math.min(categories, 9)}` : "1", "category"],
   ["n", "not attempted"],
   ["a", "attempted"],
   ["s", "successful (then the next category)"],
@@ -66,10 +66,10 @@ const SHORTCUTS: Array<[keys: string, what: string]> = [
   ["j / k", "suspect steps"],
 ];
 
-export function Shortcuts() {
+export function Shortcuts({ categories }: { categories: number }) {
   return (
     <p className="note shortcuts" role="note" aria-label="Keyboard shortcuts">
-      {SHORTCUTS.map(([keys, what], i) => (
+      {shortcuts(categories).map(([keys, what], i) => (
         <span key={what}>
           {i ? " · " : ""}
           {keys.split(/(–|\+| \/ )/).map((part, j) => (j % 2 ? part : <kbd key={j}>{part}</kbd>))} {what}

@@ -1,14 +1,14 @@
 // Raters × categories: a row per rater, overall first, and under it what the rater said, wrapping.
 import type { ReactNode } from "react";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
-import { CATEGORIES, CATEGORY_LABELS, type CategoryVerdicts, type Verdict } from "@/lib/domain/verdicts";
+import type { Verdict, Verdicts } from "@/lib/domain/verdicts";
 import { TableScroll } from "./table-scroll";
 
 export type RaterRow = {
   key: string;
   /** The row's heading: the rater and what to know of them. */
   rater: ReactNode;
-  verdicts: Partial<CategoryVerdicts>;
+  verdicts: Verdicts;
   overall: Verdict | null;
   /** Under the overall verdict (how it was counted). */
   overallNote?: ReactNode;
@@ -21,10 +21,13 @@ export type RaterRow = {
 export function RaterTable({
   labelledBy,
   raterHeading,
+  categories,
   rows,
 }: {
   labelledBy: string;
   raterHeading: string;
+  /** The columns: the categories the rows give, in order; a row without a verdict in one shows none. */
+  categories: ReadonlyArray<{ key: string; name: string }>;
   rows: RaterRow[];
 }) {
   return (
@@ -34,9 +37,9 @@ export function RaterTable({
           <tr>
             <th scope="col">{raterHeading}</th>
             <th scope="col">Overall</th>
-            {CATEGORIES.map((c) => (
-              <th key={c} scope="col">
-                {CATEGORY_LABELS[c]}
+            {categories.map((c) => (
+              <th key={c.key} scope="col">
+                {c.name}
               </th>
             ))}
           </tr>
@@ -49,15 +52,15 @@ export function RaterTable({
                 <VerdictBadge verdict={r.overall} />
                 {r.overallNote}
               </td>
-              {CATEGORIES.map((c) => (
-                <td key={c}>
-                  <VerdictBadge verdict={r.verdicts[c] ?? null} />
+              {categories.map((c) => (
+                <td key={c.key}>
+                  <VerdictBadge verdict={r.verdicts[c.key] ?? null} />
                 </td>
               ))}
             </tr>,
             r.said ? (
               <tr key={`${r.key}-said`} className={rowClass(r.panel, "said-row")}>
-                <td colSpan={CATEGORIES.length + 2} className="text" aria-label={r.said.label}>
+                <td colSpan={categories.length + 2} className="text" aria-label={r.said.label}>
                   {r.said.content}
                 </td>
               </tr>

@@ -9,7 +9,7 @@ import { VerdictBadge } from "@/components/ui/verdict-badge";
 import type { TrajectoryListRow } from "@/lib/data/trajectories";
 import { shownText } from "@/lib/domain/text";
 import { type TrajectoryFilter, trajectoriesHref } from "@/lib/domain/trajectory-filter";
-import { CATEGORIES, CATEGORY_LABELS } from "@/lib/domain/verdicts";
+import { categoryLabel } from "@/lib/domain/verdicts";
 import { TableScroll } from "./table-scroll";
 
 const col = createColumnHelper<TrajectoryListRow>();
@@ -43,17 +43,20 @@ const columns = [
         c.getValue() ?? ""
       ] ?? "—",
   }),
-  // One column for the four categories (four ran the table past a wide screen).
+  // One column for every category (a column each ran the table past a wide screen).
   col.accessor("categories", {
     header: "By category",
     cell: (c) => {
       const v = c.getValue();
       if (c.row.original.panel === null) return "—";
-      const tried = CATEGORIES.filter((cat) => v[cat] && v[cat] !== "NOT_ATTEMPTED");
+      const { categories } = c.table.options.meta as TableMeta;
+      const order = [...categories.map((x) => x.key), ...Object.keys(v).sort()];
+      const tried = [...new Set(order)].filter((cat) => v[cat] && v[cat] !== "NOT_ATTEMPTED");
       if (!tried.length) return "none attempted";
+      const names = Object.fromEntries(categories.map((x) => [x.key, x.name]));
       return tried.map((cat) => (
         <span key={cat} className="category-verdict">
-          {CATEGORY_LABELS[cat]} <VerdictBadge verdict={v[cat]!} />
+          {shownText(categoryLabel(cat, names))} <VerdictBadge verdict={v[cat]!} />
         </span>
       ));
     },
@@ -78,10 +81,22 @@ const columns = [
   }),
 ];
 
-export function TrajectoryTable({ rows, filter }: { rows: TrajectoryListRow[]; filter: TrajectoryFilter }) {
+type TableMeta = { categories: ReadonlyArray<{ key: string; name: string }> };
+
+export function TrajectoryTable({
+  rows,
+  filter,
+  categories,
+}: {
+  rows: TrajectoryListRow[];
+  filter: TrajectoryFilter;
+  /** The categories in force, in order, to name the panel's verdicts by. */
+  categories: TableMeta["categories"];
+}) {
   const table = useReactTable({
     data: rows,
     columns,
+    meta: { categories } satisfies TableMeta,
     getCoreRowModel: getCoreRowModel(),
     manualSorting: true,
     manualPagination: true,

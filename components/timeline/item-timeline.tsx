@@ -7,6 +7,7 @@ import { SuspectNavigator } from "@/components/timeline/suspect-navigator";
 import { Pager } from "@/components/ui/pager";
 import type { StepPage } from "@/lib/data/trajectory";
 import { conditionText } from "@/lib/domain/charts";
+import type { CategoryNames } from "@/lib/domain/verdicts";
 
 export type ItemTrajectory = {
   id: number;
@@ -29,6 +30,7 @@ export function ItemTimeline({
   where,
   aside,
   asideLabel,
+  names,
 }: {
   t: ItemTrajectory;
   base: string;
@@ -38,6 +40,7 @@ export function ItemTimeline({
   where: { href: string; label: string; text: string };
   aside: ReactNode;
   asideLabel: string;
+  names: CategoryNames;
 }) {
   const { page, pages, from, to, messages, suspects } = steps;
   return (
@@ -65,7 +68,7 @@ export function ItemTimeline({
             <h2 id="steps">
               Steps {from}–{Math.min(to, t.stepCount)} of {t.stepCount}
             </h2>
-            <StepList trajectoryId={t.id} messages={messages} suspects={suspects} citations={citations} />
+            <StepList trajectoryId={t.id} messages={messages} suspects={suspects} citations={citations} names={names} />
             <Pager
               label="Step pages"
               page={page}

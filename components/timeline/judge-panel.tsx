@@ -5,7 +5,6 @@ import type { getTrajectory } from "@/lib/data/trajectory";
 import { TIE_RULE } from "@/lib/domain/panel";
 import { shownText } from "@/lib/domain/text";
 import { stepHref } from "@/lib/domain/timeline";
-import { CATEGORIES, PANEL_FIELDS } from "@/lib/domain/verdicts";
 
 type Loaded = NonNullable<Awaited<ReturnType<typeof getTrajectory>>>;
 
@@ -52,7 +51,7 @@ export function JudgePanel({ t, base = t.id, ask }: { t: Loaded; base?: number |
   rows.push({
     key: "panel",
     rater: "panel",
-    verdicts: Object.fromEntries(CATEGORIES.map((c) => [c, t[PANEL_FIELDS[c]]])),
+    verdicts: t.panelCategories,
     overall: t.panelVerdict,
     said: { content: t.panelSplit ? SPLIT_TEXT[t.panelSplit] : "no votes: unjudged" },
     panel: true,
@@ -60,7 +59,7 @@ export function JudgePanel({ t, base = t.id, ask }: { t: Loaded; base?: number |
   return (
     <section aria-labelledby="panel">
       <h2 id="panel">Judges</h2>
-      <RaterTable labelledBy="panel" raterHeading="Judge" rows={rows} />
+      <RaterTable labelledBy="panel" raterHeading="Judge" categories={t.categories} rows={rows} />
       <p className="note">The panel&apos;s verdict is {TIE_RULE}</p>
       {ask && !t.votes.length ? (
         <p>

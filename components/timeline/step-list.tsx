@@ -4,7 +4,7 @@ import type { EvidenceView } from "@/lib/data/trajectory-evidence";
 import type { SuspectMark } from "@/lib/domain/rules";
 import { shownText } from "@/lib/domain/text";
 import { stepHref } from "@/lib/domain/timeline";
-import { CATEGORY_LABELS, type Category, categoryLabel } from "@/lib/domain/verdicts";
+import { type CategoryNames, categoryLabel } from "@/lib/domain/verdicts";
 import { EVIDENCE_LABELS } from "./evidence-labels";
 import { MarkedText, TerminalText } from "./terminal-text";
 
@@ -38,8 +38,6 @@ function Cut({
   );
 }
 
-const categoryName = (c: string | null) => (c && c in CATEGORY_LABELS ? CATEGORY_LABELS[c as Category] : c);
-
 function byStep<T extends { step: number }>(items: readonly T[]): Map<number, T[]> {
   const out = new Map<number, T[]>();
   for (const item of items) out.set(item.step, [...(out.get(item.step) ?? []), item]);
@@ -53,8 +51,10 @@ export function StepList({
   citations: allCitations,
   evidence: allEvidence = [],
   anchors = true,
+  names,
 }: {
   trajectoryId: number;
+  names: CategoryNames;
   messages: StepMessage[];
   /** Give each step its id (step-N); off where several lists share a page. */
   anchors?: boolean;
@@ -82,7 +82,7 @@ export function StepList({
             m={m}
             first={first}
             anchors={anchors}
-            notes={{ marks, found, cited }}
+            notes={{ marks, found, cited, names }}
             fixLines={fixLines}
           />
         );
@@ -91,7 +91,12 @@ export function StepList({
   );
 }
 
-type Notes = { marks: SuspectMark[]; found: readonly EvidenceView[]; cited: readonly StepCitation[] };
+type Notes = {
+  marks: SuspectMark[];
+  found: readonly EvidenceView[];
+  cited: readonly StepCitation[];
+  names: CategoryNames;
+};
 
 /** One message of a step (the step's first carries its anchor and what is said of the step). */
 function StepItem({
@@ -156,24 +161,14 @@ function StepItem({
 }
 
 /** What is said of a step: the suspect rules it matches, the evidence found in it, who cites it. */
-function StepNotes({
-  step,
-  marks,
-  found,
-  cited,
-}: {
-  step: number;
-  marks: SuspectMark[];
-  found: readonly EvidenceView[];
-  cited: readonly StepCitation[];
-}) {
+function StepNotes({ step, marks, found, cited, names }: Notes & { step: number }) {
   return (
     <>
       {marks.length ? (
         <ul className="marks" aria-label={`Suspect marks of step ${step}`}>
           {marks.map((k) => (
             <li key={k.rule}>
-              <strong>{categoryLabel(k.category)}</strong> · {k.rule}: {k.why}
+              <strong>{categoryLabel(k.category, names)}</strong> · {k.rule}: {k.why}
             </li>
           ))}
         </ul>
@@ -183,7 +178,7 @@ function StepNotes({
           {found.map((e, i) => (
             <li key={i}>
               <strong>{EVIDENCE_LABELS[e.kind]}</strong>
-              {e.category ? ` (${categoryLabel(e.category)})` : ""}: {e.detail}
+              {e.category ? ` (${categoryLabel(e.category, names)})` : ""}: {e.detail}
             </li>
           ))}
         </ul>
@@ -193,7 +188,7 @@ function StepNotes({
           {cited.map((c, i) => (
             <li key={i}>
               cited by {c.kind} <strong>{c.by}</strong>
-              {c.category ? ` (${categoryName(c.category)})` : ""}
+              {c.category ? ` (${categoryLabel(c.category, names)})` : ""}
               {c.note ? `: ${c.note}` : ""}
             </li>
           ))}

@@ -2,7 +2,7 @@
 import Link from "next/link";
 import type { getTaskEvidence } from "@/lib/data/trajectory-evidence";
 import { stepHref } from "@/lib/domain/timeline";
-import { categoryLabel } from "@/lib/domain/verdicts";
+import { type CategoryNames, categoryLabel } from "@/lib/domain/verdicts";
 import { EVIDENCE_LABELS } from "./evidence-labels";
 import { PatchView } from "./patch-view";
 
@@ -53,7 +53,15 @@ export function TaskPanel({ evidence, patch }: { evidence: TaskEvidence; patch: 
   );
 }
 
-export function EvidenceIndex({ trajectoryId, evidence }: { trajectoryId: number; evidence: TaskEvidence }) {
+export function EvidenceIndex({
+  trajectoryId,
+  evidence,
+  names,
+}: {
+  trajectoryId: number;
+  evidence: TaskEvidence;
+  names: CategoryNames;
+}) {
   if (!evidence.record) return null;
   return (
     <section aria-labelledby="evidence">
@@ -66,7 +74,7 @@ export function EvidenceIndex({ trajectoryId, evidence }: { trajectoryId: number
             <li key={i}>
               <Link href={stepHref(trajectoryId, e.step)}>step {e.step}</Link>:{" "}
               <strong>{EVIDENCE_LABELS[e.kind]}</strong>
-              {e.category ? ` (${categoryLabel(e.category)})` : ""}: {e.detail}
+              {e.category ? ` (${categoryLabel(e.category, names)})` : ""}: {e.detail}
             </li>
           ))}
         </ul>

@@ -7,15 +7,17 @@ import type { getSiblings } from "@/lib/data/trajectory";
 import type { SuspectMark } from "@/lib/domain/rules";
 import { shownText } from "@/lib/domain/text";
 import { COMPARE_MAX, compareHref, stepHref } from "@/lib/domain/timeline";
-import { categoryLabel } from "@/lib/domain/verdicts";
+import { type CategoryNames, categoryLabel } from "@/lib/domain/verdicts";
 
 export function SuspectIndex({
   trajectoryId,
   suspects,
   leftOut = [],
+  names,
 }: {
   trajectoryId: number | string;
   suspects: Array<{ step: number; marks: SuspectMark[] }>;
+  names: CategoryNames;
   /** Why marks may be missing: a rule stopped for running past its limit, or these marks cut short. */
   leftOut?: readonly string[];
 }) {
@@ -39,7 +41,7 @@ export function SuspectIndex({
             {suspects.map((s) => (
               <li key={s.step}>
                 <Link href={stepHref(trajectoryId, s.step)}>step {s.step}</Link>:{" "}
-                {s.marks.map((m) => `${categoryLabel(m.category)} (${m.rule})`).join(", ")}
+                {s.marks.map((m) => `${categoryLabel(m.category, names)} (${m.rule})`).join(", ")}
               </li>
             ))}
           </ul>

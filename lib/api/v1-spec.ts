@@ -1,10 +1,10 @@
 // The API's parameters as zod schemas, from which the routes parse and openapi.json is written. Pure.
 import { z } from "zod";
+import { CATEGORY_KEY } from "@/lib/domain/categories";
 import { PG_INT_MAX } from "@/lib/domain/params";
 import { REPORT_FORMATS } from "@/lib/domain/report-formats";
 import { RULE_ON } from "@/lib/domain/rules";
 import { TrajectoryFilterSchema } from "@/lib/domain/trajectory-filter";
-import { CATEGORIES } from "@/lib/domain/verdicts";
 import { ConditionFieldsSchema } from "@/lib/formats/condition";
 
 const flag = z.enum(["1", "true", "0", "false"]).transform((v) => v === "1" || v === "true");
@@ -40,7 +40,7 @@ export const V1_QUERIES = {
     name: z.string().min(1).max(100).optional().describe("a saved rule, by name"),
     pattern: z.string().min(1).max(2000).optional().describe("a pattern not saved (with on and category)"),
     on: z.enum(RULE_ON).optional(),
-    category: z.enum(CATEGORIES).optional(),
+    category: z.string().max(40).regex(CATEGORY_KEY).optional().describe("a category defined, by key"),
     ignore_case: flag.optional(),
     format: textFormat,
     panel: z.string().min(1).max(200).optional().describe("the same figures under another saved panel"),

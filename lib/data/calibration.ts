@@ -6,6 +6,8 @@ import { parseJudgeAnswer } from "@/lib/domain/judge-answer";
 import { overallVerdict } from "@/lib/domain/verdicts";
 import { type AgreementScope, studyTrajectories } from "./agreement";
 import { goldInForce } from "./gold";
+import { askedCategories } from "./import/votes";
+import { transaction } from "./sql";
 
 export async function getCalibration(scope: AgreementScope = {}): Promise<CalibrationRow[]> {
   const items = await studyTrajectories(scope);
@@ -21,6 +23,12 @@ export async function getCalibration(scope: AgreementScope = {}): Promise<Calibr
     orderBy: { answeredAt: "asc" },
     select: { trajectoryId: true, promptVersion: true, raw: true, judge: { select: { name: true } } },
   });
+  const asked = await transaction((sql) =>
+    askedCategories(
+      sql,
+      answered.map((a) => a.promptVersion),
+    ),
+  );
   // The newest answer of each judge on each trajectory under each version (a re-imported trajectory is asked again).
   const answers = new Map<string, VersionAnswer>();
   for (const a of answered)
@@ -28,7 +36,7 @@ export async function getCalibration(scope: AgreementScope = {}): Promise<Calibr
       trajectoryId: a.trajectoryId,
       judge: a.judge.name,
       promptVersion: a.promptVersion,
-      overall: overallVerdict(parseJudgeAnswer(a.raw ?? "").verdicts),
+      overall: overallVerdict(parseJudgeAnswer(a.raw ?? "", asked.get(a.promptVersion)!).verdicts),
     });
   return calibration(
     labels.map((l) => ({

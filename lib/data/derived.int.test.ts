@@ -29,9 +29,7 @@ describe("panel columns", () => {
       select: {
         panelVerdict: true,
         panelSplit: true,
-        panelUpstream: true,
-        panelLocalGit: true,
-        panelOther: true,
+        panelCategories: true,
         voteCount: true,
         unparseableVotes: true,
         labelCount: true,
@@ -68,28 +66,27 @@ describe("panel columns", () => {
     expect(await panelOf("p-21")).toMatchObject({
       panelVerdict: S,
       panelSplit: "MAJORITY",
-      panelLocalGit: "NOT_ATTEMPTED",
-      panelUpstream: "NOT_ATTEMPTED",
+      panelCategories: { LOCAL_GIT: "NOT_ATTEMPTED", UPSTREAM: "NOT_ATTEMPTED" },
       voteCount: 3,
     });
     expect(await panelOf("p-111")).toMatchObject({
       panelVerdict: A,
       panelSplit: "NO_MAJORITY",
-      panelOther: A,
+      panelCategories: { OTHER: A },
       voteCount: 3,
     });
     expect(await panelOf("p-raw")).toMatchObject({
       panelVerdict: A,
       panelSplit: "MAJORITY",
-      panelOther: A,
+      panelCategories: { OTHER: A },
       unparseableVotes: 1,
     });
     const raw = await db().judgeVote.findMany({
       where: { trajectory: { externalId: "p-raw" } },
-      select: { judge: { select: { name: true } }, parseStatus: true, other: true },
+      select: { judge: { select: { name: true } }, parseStatus: true, verdicts: true },
       orderBy: { judge: { name: "asc" } },
     });
-    expect(raw.map((v) => [v.judge.name, v.parseStatus, v.other])).toEqual([
+    expect(raw.map((v) => [v.judge.name, v.parseStatus, (v.verdicts as Record<string, string>).OTHER])).toEqual([
       ["j1", "PARSED", A],
       ["j2", "UNPARSEABLE", "NOT_ATTEMPTED"],
       ["j3", "GIVEN", A],
@@ -138,7 +135,7 @@ describe("panel columns", () => {
     const label = await db().label.findFirstOrThrow({
       where: { trajectory: { externalId: "lab" } },
       select: {
-        upstream: true,
+        verdicts: true,
         overall: true,
         note: true,
         annotator: { select: { handle: true, role: true } },
@@ -146,7 +143,7 @@ describe("panel columns", () => {
       },
     });
     expect(label).toMatchObject({
-      upstream: S,
+      verdicts: { UPSTREAM: S },
       overall: S,
       note: "found it",
       annotator: { handle: "erin", role: "ANNOTATOR" },

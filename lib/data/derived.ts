@@ -1,15 +1,7 @@
 import "server-only";
 // Panel columns derived from votes and labels, recomputed in the writing transaction: no figure reads a stale panel.
-import { newestPerKey, panelVerdicts } from "@/lib/domain/panel";
-import {
-  CATEGORIES,
-  CATEGORY_FIELDS,
-  type Category,
-  type CategoryVerdicts,
-  PANEL_FIELDS,
-  type Verdict,
-  verdictsOf,
-} from "@/lib/domain/verdicts";
+import { newestPerKey, panelCategoryVerdicts, panelVerdicts } from "@/lib/domain/panel";
+import { type Verdict, type Verdicts, verdictMap } from "@/lib/domain/verdicts";
 import type { Sql } from "./sql";
 
 /** The lock between writers of votes (shared) and a panel's adoption (exclusive). */
@@ -31,7 +23,7 @@ type DerivedColumns = {
   split: (string | null)[];
   votes: number[];
   unparseable: number[];
-  categories: Record<Category, (Verdict | null)[]>;
+  categories: string[];
 };
 
 /** A trajectory's count of labels, for the trajectory u.id (the labelling queue counts its own: labels.ts). */
@@ -39,25 +31,17 @@ const LABEL_COUNT = `(SELECT count(*)::int FROM label l WHERE l."trajectoryId" =
 
 /** Writes the panel's figures, with each trajectory's count of labels, on the trajectories they changed. */
 async function writeDerived(sql: Sql, cols: DerivedColumns): Promise<void> {
-  // One parameter a category ($6 on); rows whose figures stand are not written, so versions move only with changes.
-  const categoryParams = CATEGORIES.map((_c, i) => `$${6 + i}::text[]`).join(", ");
-  const categoryNames = CATEGORIES.map((_c, i) => `c${i}`);
-  const names = ["panelVerdict", ...CATEGORIES.map((c) => PANEL_FIELDS[c]), "panelSplit"].concat([
-    "voteCount",
-    "unparseableVotes",
-    "labelCount",
-  ]);
+  // Rows whose figures stand are not written, so versions move only with changes.
+  const names = ["panelVerdict", "panelCategories", "panelSplit", "voteCount", "unparseableVotes", "labelCount"];
   const [columns, current] = [names.map((c) => `"${c}"`).join(", "), names.map((c) => `t."${c}"`).join(", ")];
-  const values = ['u.v::"Verdict"', ...categoryNames.map((c) => `u.${c}::"Verdict"`), 'u.split::"PanelSplit"']
-    .concat(["u.votes", "u.unparseable", "u.labels"])
-    .join(", ");
+  const values = 'u.v::"Verdict", u.c, u.split::"PanelSplit", u.votes, u.unparseable, u.labels';
   await sql.query(
     `UPDATE trajectory t SET (${columns}) = (${values})
      FROM (SELECT u.*, ${LABEL_COUNT} AS labels
-             FROM unnest($1::int[], $2::text[], $3::text[], $4::int[], $5::int[], ${categoryParams})
-               AS u(id, v, split, votes, unparseable, ${categoryNames.join(", ")})) u
+             FROM unnest($1::int[], $2::text[], $3::text[], $4::int[], $5::int[], $6::jsonb[])
+               AS u(id, v, split, votes, unparseable, c)) u
      WHERE t.id = u.id AND (${current}) IS DISTINCT FROM (${values})`,
-    [cols.id, cols.verdict, cols.split, cols.votes, cols.unparseable, ...CATEGORIES.map((c) => cols.categories[c])],
+    [cols.id, cols.verdict, cols.split, cols.votes, cols.unparseable, cols.categories],
   );
 }
 
@@ -70,16 +54,11 @@ type VoteRow = {
   trajectoryId: number;
   judgeId: number;
   votedAt: Date;
-  upstream: Verdict;
-  localGit: Verdict;
-  memory: Verdict;
-  other: Verdict;
+  verdicts: unknown;
   parseStatus: string;
 };
 
-export function voteVerdicts(row: Pick<VoteRow, "upstream" | "localGit" | "memory" | "other">): CategoryVerdicts {
-  return verdictsOf(row, CATEGORY_FIELDS);
-}
+export const voteVerdicts = (row: { verdicts: unknown }): Verdicts => verdictMap(row.verdicts);
 
 export async function refreshDerived(sql: Sql, trajectoryIds: readonly number[]): Promise<void> {
   if (!trajectoryIds.length) return;
@@ -87,8 +66,7 @@ export async function refreshDerived(sql: Sql, trajectoryIds: readonly number[])
   await sharePanelLock(sql);
   // The panel's votes: each member judge's, at the versions the panel names it (its newest among them).
   const votes = await sql.query<VoteRow>(
-    `SELECT v.id, v."trajectoryId", v."judgeId", v."votedAt", v.upstream, v."localGit", v.memory, v.other,
-       v."parseStatus"
+    `SELECT v.id, v."trajectoryId", v."judgeId", v."votedAt", v.verdicts, v."parseStatus"
        FROM judge_vote v JOIN panel_member m ON m."judgeId" = v."judgeId" AND m."promptVersion" = v."promptVersion"
       WHERE v."trajectoryId" = ANY($1::int[]) AND m."panelId" = ${PANEL_IN_FORCE}`,
     [ids],
@@ -112,16 +90,13 @@ export async function refreshDerived(sql: Sql, trajectoryIds: readonly number[])
     split: [] as (string | null)[],
     votes: [] as number[],
     unparseable: [] as number[],
-    categories: Object.fromEntries(CATEGORIES.map((c) => [c, [] as (Verdict | null)[]])) as Record<
-      Category,
-      (Verdict | null)[]
-    >,
+    categories: [] as string[],
   };
   for (const [id, rows] of byTrajectory) {
     const panel = panelVerdicts(rows.map(voteVerdicts));
     cols.id.push(id);
     cols.verdict.push(panel?.overall.verdict ?? null);
-    for (const c of CATEGORIES) cols.categories[c].push(panel?.categories[c].verdict ?? null);
+    cols.categories.push(JSON.stringify(panelCategoryVerdicts(panel)));
     cols.split.push(panel?.overall.split ?? null);
     cols.votes.push(rows.length);
     cols.unparseable.push(rows.filter((r) => r.parseStatus === "UNPARSEABLE").length);

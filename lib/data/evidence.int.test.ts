@@ -20,6 +20,7 @@ import { realFixture } from "@/test/fixtures";
 import { jsonl, tempFiles } from "@/test/temp-files";
 import { evidenceSummary } from "./evidence-summary";
 import { listTrajectories } from "./trajectories";
+import { getSuspectSteps } from "./trajectory";
 
 const SWEBENCH = realFixture("swebench");
 const ASTROID_ROW = "made-by-hand__pylint-dev__astroid-1333.swe-gym.json";
@@ -156,6 +157,14 @@ describe("edits to the task's tests", () => {
     // Counted by condition: the evidence table's "tests edited".
     const [row] = (await evidenceSummary()).filter((r) => r.benchmark === "ev-tests");
     expect(row).toMatchObject({ checked: 1, testEdits: 1 });
+    // The built-in test-tampering rules mark the step whose script opens the test file for writing (the
+    // file's 28th assistant message: `with open('astropy/timeseries/tests/test_sampled.py', 'w')`), and
+    // no other step: the runs of pytest and the reads of the file are not edits.
+    await scanRuleHits();
+    const tampering = (await getSuspectSteps(t.id)).filter((s) => s.marks.some((m) => m.category === "TEST_TAMPER"));
+    expect(tampering.map((s) => [s.step, s.marks.map((m) => m.rule)])).toEqual([
+      [28, ["test-file-opened-for-writing"]],
+    ]);
   });
 });
 

@@ -8,6 +8,8 @@ import type { McNemar, NetworkChange, PairedChange } from "@/lib/domain/paired";
 import type { ConditionResult } from "@/lib/domain/results";
 import type { ResultsReport } from "@/lib/domain/results-tables";
 import type { RuleHitsRow } from "@/lib/domain/rule-hits-table";
+import type { CategoryNames } from "@/lib/domain/verdicts";
+import { categoryNames } from "./categories";
 import type { EvidenceSummaryRow } from "./evidence-summary";
 import type { PanelMember } from "./panels";
 import { oneRow, statement } from "./sql";
@@ -42,11 +44,14 @@ export type FrozenReportView = {
   createdBy: string | null;
 };
 
+/** The panel's verdicts in the categories' order, joined by '|' as the columns of each were before (decision 52). */
+const PANEL_TEXT = `(SELECT string_agg(e.value, '|' ORDER BY c.rank, e.key) FROM jsonb_each_text(t."panelCategories") e
+    LEFT JOIN (SELECT key, min(rank) AS rank FROM category GROUP BY key) c ON c.key = e.key)`;
+
 /** One digest per table, over the columns the figures read, in id order. */
 const DIGESTS = {
   trajectories: `SELECT coalesce(string_agg(concat_ws('|', id, "benchmarkId", "modelId", "taskId", network, prompt, run,
-    resolved, "panelVerdict", "panelUpstream", "panelLocalGit", "panelMemory", "panelOther"), E'\\n' ORDER BY id), '')
-    AS text FROM trajectory`,
+    resolved, "panelVerdict", ${PANEL_TEXT}), E'\\n' ORDER BY id), '') AS text FROM trajectory t`,
   votes: `SELECT coalesce(string_agg(concat_ws('|', id, "trajectoryId", "judgeId", "promptVersion", counted, overall,
     "parseStatus", "updatedAt"), E'\\n' ORDER BY id), '') AS text FROM judge_vote`,
   labels: `SELECT coalesce(string_agg(concat_ws('|', id, "trajectoryId", "annotatorId", "studyId", overall,
@@ -113,30 +118,51 @@ const sidesNamed = (c: PairedChange): PairedChange => ({
   ) as PairedChange["mcnemar"],
 });
 
-/** The stored result figures as the result tables take them. */
-const frozenResults = (f: FrozenFigures): ResultsReport => ({
-  conditions: f.results,
+/** Categories as reports frozen before they were data stored them: every judged trajectory had a verdict in each. */
+type OldCategories = { judged: number; attempts: Record<string, number>; successes: Record<string, number> };
+const categoriesNamed = (
+  stored: ConditionResult["categories"] | OldCategories,
+  names: CategoryNames,
+): ConditionResult["categories"] => {
+  const old = Array.isArray(stored) ? null : (stored as OldCategories);
+  const list: ConditionResult["categories"] = old
+    ? Object.keys(old.attempts).map((key) => ({
+        key,
+        judged: old.judged,
+        attempts: old.attempts[key]!,
+        successes: old.successes[key]!,
+      }))
+    : (stored as ConditionResult["categories"]);
+  return list.map((c) => ({ ...c, name: c.name ?? names[c.key] ?? c.key }));
+};
+
+/** The stored result figures as the result tables take them; names a report did not keep are today's. */
+const frozenResults = (f: FrozenFigures, names: CategoryNames): ResultsReport => ({
+  conditions: f.results.map((r) => ({ ...r, categories: categoriesNamed(r.categories, names) })),
   changes: f.changes.map(sidesNamed),
   network: f.network ?? [],
   evidence: f.evidence ?? [],
-  rules: f.rules ?? [],
+  rules: (f.rules ?? []).map((r) => ({ ...r, names: r.names ?? names })),
 });
 
-export function view(r: {
-  id: number;
-  name: string;
-  fingerprint: string;
-  appVersion: string;
-  judges: unknown;
-  figures: unknown;
-  createdAt: Date;
-  createdBy: { handle: string } | null;
-}): FrozenReportView {
+export function view(
+  r: {
+    id: number;
+    name: string;
+    fingerprint: string;
+    appVersion: string;
+    judges: unknown;
+    figures: unknown;
+    createdAt: Date;
+    createdBy: { handle: string } | null;
+  },
+  names: CategoryNames,
+): FrozenReportView {
   return {
     ...r,
     judges: r.judges as FrozenJudge[],
     figures: r.figures as FrozenFigures,
-    results: frozenResults(r.figures as FrozenFigures),
+    results: frozenResults(r.figures as FrozenFigures, names),
     createdBy: r.createdBy?.handle ?? null,
   };
 }
@@ -144,7 +170,7 @@ export function view(r: {
 export async function getFrozenReport(actor: Actor, id: number): Promise<FrozenReportView | null> {
   assertCan(actor, "results:read");
   const r = await db().frozenReport.findUnique({ where: { id }, select: VIEW_SELECT });
-  return r ? view(r) : null;
+  return r ? view(r, await categoryNames()) : null;
 }
 
 export type ReportLinkRow = {

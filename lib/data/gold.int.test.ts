@@ -30,7 +30,7 @@ const importRecords = (records: unknown[]) =>
 const goldRows = () =>
   db().goldLabel.findMany({
     orderBy: [{ trajectoryId: "asc" }, { createdAt: "asc" }],
-    select: { trajectoryId: true, overall: true, upstream: true, note: true, createdAt: true, adjudicator: true },
+    select: { trajectoryId: true, overall: true, verdicts: true, note: true, createdAt: true, adjudicator: true },
   });
 
 /** Each gold cell of the panel and of each judge lists exactly its count of trajectories. */

@@ -4,31 +4,30 @@ import { db } from "@/lib/db";
 import { storableJson, storableText } from "@/lib/domain/text";
 import { overallVerdict, type Verdict } from "@/lib/domain/verdicts";
 import type { GoldRecord } from "@/lib/formats/verdict-records";
+import { categoryErrors, recordKeys } from "./categories";
 import type { ImportContext, Located, RecordError } from "./import/context";
 import { locate } from "./import/references";
 import { personIds } from "./labels";
 import type { Sql } from "./sql";
 
-const GOLD_CONTENT = ["upstream", `"localGit"`, "memory", "other", "evidence", "note"];
+const GOLD_CONTENT = ["verdicts", "evidence", "note"];
 const content = (alias: string) => GOLD_CONTENT.map((c) => `${alias}.${c}`).join(", ");
 
 // A version without its time ($12 false) saying what the adjudicator's newest says is not written again.
 const GOLD_SQL = `
-  INSERT INTO gold_label ("trajectoryId", "adjudicatorId", upstream, "localGit", memory, other, overall, evidence, note,
-    "importId", "createdAt", "madeWith")
-  SELECT u."trajectoryId", u."adjudicatorId", u.upstream, u."localGit", u.memory, u.other, u.overall, u.evidence,
-    u.note, u."importId", u."createdAt", u."madeWith"
-    FROM unnest($1::int[], $2::text[], $3::text[]::"Verdict"[], $4::text[]::"Verdict"[],
-      $5::text[]::"Verdict"[], $6::text[]::"Verdict"[], $7::text[]::"Verdict"[], $8::text[]::jsonb[], $9::text[],
-      $10::int[], $11::text[]::timestamp[], $12::bool[], $13::text[])
-      AS u("trajectoryId", "adjudicatorId", upstream, "localGit", memory, other, overall, evidence, note, "importId",
-           "createdAt", timed, "madeWith")
+  INSERT INTO gold_label ("trajectoryId", "adjudicatorId", verdicts, overall, evidence, note, "importId", "createdAt",
+    "madeWith")
+  SELECT u."trajectoryId", u."adjudicatorId", u.verdicts, u.overall, u.evidence, u.note, u."importId", u."createdAt",
+    u."madeWith"
+    FROM unnest($1::int[], $2::text[], $3::text[]::jsonb[], $4::text[]::"Verdict"[], $5::text[]::jsonb[], $6::text[],
+      $7::int[], $8::text[]::timestamp[], $9::bool[], $10::text[])
+      AS u("trajectoryId", "adjudicatorId", verdicts, overall, evidence, note, "importId", "createdAt", timed,
+           "madeWith")
    WHERE u.timed OR ROW(${content("u")}) IS DISTINCT FROM (
      SELECT ROW(${content("g")}) FROM gold_label g WHERE g."trajectoryId" = u."trajectoryId"
         AND g."adjudicatorId" = u."adjudicatorId" ORDER BY g."createdAt" DESC, g.id DESC LIMIT 1)
-  ON CONFLICT ("trajectoryId", "adjudicatorId", "createdAt") DO UPDATE SET upstream = EXCLUDED.upstream,
-    "localGit" = EXCLUDED."localGit", memory = EXCLUDED.memory, other = EXCLUDED.other, overall = EXCLUDED.overall,
-    evidence = EXCLUDED.evidence, note = EXCLUDED.note, "importId" = EXCLUDED."importId",
+  ON CONFLICT ("trajectoryId", "adjudicatorId", "createdAt") DO UPDATE SET verdicts = EXCLUDED.verdicts,
+    overall = EXCLUDED.overall, evidence = EXCLUDED.evidence, note = EXCLUDED.note, "importId" = EXCLUDED."importId",
     "madeWith" = EXCLUDED."madeWith"
   WHERE (${content("gold_label")}) IS DISTINCT FROM (${content("EXCLUDED")})`;
 
@@ -40,6 +39,11 @@ export async function importGold(
   if (!items.length) return [];
   const { found, errors } = await locate(ctx.sql, items);
   if (errors.length) return errors;
+  const undefinedKeys = await categoryErrors(
+    ctx.sql,
+    found.map((f) => ({ line: f.line, keys: recordKeys(f.record) })),
+  );
+  if (undefinedKeys.length) return undefinedKeys;
   const people = await personIds(
     ctx,
     found.map((f) => storableText(f.record.adjudicator)),
@@ -59,10 +63,7 @@ export async function importGold(
   await ctx.sql.query(GOLD_SQL, [
     col((r) => r.trajectoryId),
     col((r) => r.adjudicatorId),
-    col((r) => r.record.verdicts.UPSTREAM),
-    col((r) => r.record.verdicts.LOCAL_GIT),
-    col((r) => r.record.verdicts.MEMORY),
-    col((r) => r.record.verdicts.OTHER),
+    col((r) => JSON.stringify(r.record.verdicts)),
     col((r) => overallVerdict(r.record.verdicts)),
     col((r) => JSON.stringify(storableJson(r.record.evidence))),
     col((r) => (r.record.note == null ? null : storableText(r.record.note))),

@@ -7,7 +7,7 @@ import type { NaturalKey } from "@/lib/formats/interchange";
 import type { JudgeAnswer } from "@/lib/judges/client";
 import { sharePanelLock } from "./derived";
 import { ImportContext } from "./import/context";
-import { writeVotes } from "./import/votes";
+import { askedCategories, writeVotes } from "./import/votes";
 import { type Sql, transaction } from "./sql";
 
 /** One request asked: its answer with what the request carried, or the error after the last retry. */
@@ -56,6 +56,10 @@ async function store(sql: Sql, outcomes: readonly Outcome[]): Promise<void> {
   const answered = live.filter((o): o is Extract<Outcome, { answer: JudgeAnswer }> => "answer" in o);
   const failed = live.filter((o): o is Extract<Outcome, { error: string }> => "error" in o);
   if (answered.length) {
+    const asked = await askedCategories(
+      sql,
+      answered.map((o) => o.promptVersion),
+    );
     const ctx = await ImportContext.begin(sql, null, new Date());
     ctx.knowNames(
       "judge",
@@ -72,7 +76,7 @@ async function store(sql: Sql, outcomes: readonly Outcome[]): Promise<void> {
           trajectory: { key: o.trajectoryKey },
           judge: o.judge.name,
           verdicts: null,
-          ...answerNotes(o.answer.raw),
+          ...answerNotes(o.answer.raw, asked.get(o.promptVersion)!),
           raw: o.answer.raw,
           created_at: ctx.now,
         },

@@ -139,7 +139,7 @@ describe("judge runs", () => {
     const votes = await db().judgeVote.findMany({
       where: { judge: { name: "jr-good" }, trajectory: { benchmark: { name: "jr-a" } } },
       select: {
-        localGit: true,
+        verdicts: true,
         overall: true,
         parseStatus: true,
         rationale: true,
@@ -162,7 +162,12 @@ describe("judge runs", () => {
     // The answer's rationale travels with the vote.
     expect(new Set(votes.map((v) => v.rationale))).toEqual(new Set(["step 1"]));
     expect(
-      votes.every((v) => v.localGit === "SUCCESSFUL" && v.overall === "SUCCESSFUL" && v.parseStatus === "PARSED"),
+      votes.every(
+        (v) =>
+          (v.verdicts as Record<string, string>).LOCAL_GIT === "SUCCESSFUL" &&
+          v.overall === "SUCCESSFUL" &&
+          v.parseStatus === "PARSED",
+      ),
     ).toBe(true);
     // The answers count only once the judge is in the panel; the export writes the votes it counts.
     const exportedGood = async () => {

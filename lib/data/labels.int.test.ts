@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
 import { currentDb } from "@/lib/db/connect";
-import type { CategoryVerdicts } from "@/lib/domain/verdicts";
+import type { Verdict, Verdicts } from "@/lib/domain/verdicts";
 import { runImport } from "@/lib/work/import/records";
 import { asLines, trajectoryFixture } from "@/prisma/factories";
 import { writeLabel } from "./labels";
@@ -16,7 +16,7 @@ import { createStudy, draftStudy } from "./studies";
 let researcher: Actor, ann: Actor;
 const trajectory = (externalId: string) =>
   db().trajectory.findFirstOrThrow({ where: { externalId }, select: { id: true, labelCount: true } });
-const verdicts = (upstream: CategoryVerdicts["UPSTREAM"]): CategoryVerdicts => ({
+const verdicts = (upstream: Verdict): Verdicts => ({
   UPSTREAM: upstream,
   LOCAL_GIT: "NOT_ATTEMPTED",
   MEMORY: "NOT_ATTEMPTED",
@@ -40,7 +40,7 @@ beforeAll(async () => {
 describe("a label written over the version read", () => {
   it("lands over the version it names, or over none, and otherwise writes nothing", async () => {
     const { id: trajectoryId, labelCount } = await trajectory("l1");
-    const write = (replaces: string | null, upstream: CategoryVerdicts["UPSTREAM"], at: Date) =>
+    const write = (replaces: string | null, upstream: Verdict, at: Date) =>
       writeLabel(
         { query: statement },
         {
@@ -79,7 +79,7 @@ describe("a label written over the version read", () => {
     expect(version).toBe("2026-12-01 10:00:00.001");
     expect(await write(version, "SUCCESSFUL", new Date("2026-12-01T10:00:03Z"))).toBe(true);
     const second = await stored();
-    expect(second.upstream).toBe("SUCCESSFUL");
+    expect(second.verdicts).toMatchObject({ UPSTREAM: "SUCCESSFUL" });
     expect(second.revisions).toHaveLength(2);
     expect((await trajectory("l1")).labelCount).toBe(labelCount + 1);
   });

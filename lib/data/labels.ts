@@ -1,8 +1,9 @@
 import "server-only";
 // Human labels: one per annotator and trajectory, each change kept as a revision.
 import { storableJson, storableText } from "@/lib/domain/text";
-import { type CategoryVerdicts, type MadeWith, overallVerdict, type Verdict } from "@/lib/domain/verdicts";
+import { type MadeWith, overallVerdict, type Verdict, type Verdicts } from "@/lib/domain/verdicts";
 import type { LabelRecord } from "@/lib/formats/verdict-records";
+import { categoryErrors, recordKeys } from "./categories";
 import { voteVerdicts } from "./derived";
 import type { ImportContext, Located, RecordError } from "./import/context";
 import { locate } from "./import/references";
@@ -14,7 +15,7 @@ export type LabelWrite = {
   editorId: string | null;
   importId: number | null;
   studyId?: number | null;
-  verdicts: CategoryVerdicts;
+  verdicts: Verdicts;
   evidence: unknown;
   note: string | null;
   at: Date;
@@ -28,49 +29,49 @@ export type LabelWrite = {
   madeWith: MadeWith;
 };
 
-/** A label's form as its row stores it: the four verdicts (CATEGORY_FIELDS), cited steps, note. */
+/** A label's form as its row stores it: verdicts by category, cited steps, note. */
 export type StoredLabelForm = {
-  upstream: Verdict;
-  localGit: Verdict;
-  memory: Verdict;
-  other: Verdict;
+  verdicts: unknown;
   evidence: unknown;
   note: string | null;
 };
 /** version: its updatedAt as PostgreSQL writes it, to compare exactly (LabelWrite.replaces). */
 export type StoredLabel = StoredLabelForm & { id: number; updatedAt: Date; version: string };
 
-// Label, revision and count in one statement; $17/$18 the version replaced, $19 the study it must be assigned in.
+// Label, revision and count in one statement; $14/$15 the version replaced, $16 the study it must be assigned in.
 const LABEL_SQL = `
   WITH written AS (
-    INSERT INTO label ("trajectoryId", "annotatorId", "studyId", upstream, "localGit", memory, other, overall,
-      evidence, note, "importId", "createdAt", "updatedAt", "madeWith")
-    SELECT $1::int, $2::text, $3::int, $4::"Verdict", $5::"Verdict", $6::"Verdict", $7::"Verdict", $8::"Verdict",
-           $9::jsonb, $10::text, $11::int, $12::timestamp(3), $12::timestamp(3), $20::text
-     WHERE $19::int IS NULL OR EXISTS (
-       SELECT FROM study_assignment a JOIN study_item i ON i.id = a."studyItemId"
-        WHERE i."studyId" = $19 AND i."trajectoryId" = $1 AND a."annotatorId" = $2)
+    INSERT INTO label ("trajectoryId", "annotatorId", "studyId", verdicts, overall, evidence, note, "importId",
+      "createdAt", "updatedAt", "madeWith")
+    SELECT $1::int, $2::text, $3::int, $4::jsonb, $5::"Verdict", $6::jsonb, $7::text, $8::int, $9::timestamp(3),
+           $9::timestamp(3), $17::text
+     WHERE $16::int IS NULL OR EXISTS (
+       SELECT FROM study_assignment a JOIN study_item i ON i.id = a."studyItemId" JOIN study s ON s.id = i."studyId"
+        WHERE i."studyId" = $16 AND i."trajectoryId" = $1 AND a."annotatorId" = $2
+          AND ARRAY(SELECT k FROM unnest(s.categories) k ORDER BY k)
+            = ARRAY(SELECT jsonb_object_keys($4::jsonb) ORDER BY 1)
+          AND NOT EXISTS (SELECT FROM jsonb_array_elements($6::jsonb) e
+                           WHERE e->>'category' IS NOT NULL AND NOT e->>'category' = ANY(s.categories)))
     ON CONFLICT ("trajectoryId", "annotatorId") DO UPDATE SET "studyId" = COALESCE(EXCLUDED."studyId", label."studyId"),
-      upstream = EXCLUDED.upstream, "localGit" = EXCLUDED."localGit", memory = EXCLUDED.memory, other = EXCLUDED.other,
-      overall = EXCLUDED.overall, evidence = EXCLUDED.evidence, note = EXCLUDED.note, "importId" = EXCLUDED."importId",
+      verdicts = EXCLUDED.verdicts, overall = EXCLUDED.overall, evidence = EXCLUDED.evidence, note = EXCLUDED.note,
+      "importId" = EXCLUDED."importId",
       "updatedAt" = EXCLUDED."updatedAt", "madeWith" = EXCLUDED."madeWith",
-      "revisedAfterUnblinding" = label."revisedAfterUnblinding" OR $13::"Verdict" IS NOT NULL,
-      "blindOverall" = CASE WHEN $13::"Verdict" IS NULL THEN label."blindOverall"
-        ELSE coalesce(label."blindOverall", $13::"Verdict") END
-    WHERE label."updatedAt" <= EXCLUDED."updatedAt" AND (NOT $17::boolean OR label."updatedAt" = $18::timestamp(3))
-      AND ($17::boolean OR (label.upstream, label."localGit", label.memory, label.other, label.evidence, label.note)
-        IS DISTINCT FROM (EXCLUDED.upstream, EXCLUDED."localGit", EXCLUDED.memory, EXCLUDED.other, EXCLUDED.evidence,
-                          EXCLUDED.note))
+      "revisedAfterUnblinding" = label."revisedAfterUnblinding" OR $10::"Verdict" IS NOT NULL,
+      "blindOverall" = CASE WHEN $10::"Verdict" IS NULL THEN label."blindOverall"
+        ELSE coalesce(label."blindOverall", $10::"Verdict") END
+    WHERE label."updatedAt" <= EXCLUDED."updatedAt" AND (NOT $14::boolean OR label."updatedAt" = $15::timestamp(3))
+      AND ($14::boolean OR (label.verdicts, label.evidence, label.note)
+        IS DISTINCT FROM (EXCLUDED.verdicts, EXCLUDED.evidence, EXCLUDED.note))
     RETURNING id),
   counted AS (
     UPDATE trajectory SET "labelCount" = "labelCount" + 1
-     WHERE id = $1 AND $17::boolean AND $18::timestamp(3) IS NULL AND EXISTS (SELECT FROM written))
+     WHERE id = $1 AND $14::boolean AND $15::timestamp(3) IS NULL AND EXISTS (SELECT FROM written))
   INSERT INTO label_revision ("labelId", "editorId", "createdAt", before, after)
-    SELECT id, $14, $12, $15::jsonb, $16::jsonb FROM written
+    SELECT id, $11, $9, $12::jsonb, $13::jsonb FROM written
   RETURNING "labelId"`;
 
 export const storedLabelColumns = (alias = "label") =>
-  ["id", "upstream", '"localGit"', "memory", "other", "evidence", "note", '"updatedAt"']
+  ["id", "verdicts", "evidence", "note", '"updatedAt"']
     .map((c) => `${alias}.${c}`)
     .concat(`${alias}."updatedAt"::text AS version`)
     .join(", ");
@@ -102,10 +103,7 @@ export async function writeLabel(
     w.trajectoryId,
     w.annotatorId,
     w.studyId ?? null,
-    w.verdicts.UPSTREAM,
-    w.verdicts.LOCAL_GIT,
-    w.verdicts.MEMORY,
-    w.verdicts.OTHER,
+    JSON.stringify(w.verdicts),
     overallVerdict(w.verdicts),
     JSON.stringify(w.evidence),
     w.note,
@@ -153,6 +151,11 @@ export async function importLabels(
   if (!items.length) return [];
   const { found, errors } = await locate(ctx.sql, items);
   if (errors.length) return errors;
+  const undefinedKeys = await categoryErrors(
+    ctx.sql,
+    found.map((f) => ({ line: f.line, keys: recordKeys(f.record) })),
+  );
+  if (undefinedKeys.length) return undefinedKeys;
   const users = await personIds(
     ctx,
     found.map((f) => storableText(f.record.annotator)),

@@ -28,10 +28,7 @@ type VoteRow = {
   trajectoryId: number;
   judge: string;
   promptVersion: number;
-  upstream: Verdict;
-  localGit: Verdict;
-  memory: Verdict;
-  other: Verdict;
+  verdicts: unknown;
   votedAt: Date;
   tokens: number | null;
   cost: number | null;
@@ -39,7 +36,7 @@ type VoteRow = {
 
 // The votes of the judges either panel names, at the versions it names; what asking each took.
 const VOTES_SQL = `
-  SELECT v."trajectoryId", j.name AS judge, v."promptVersion", v.upstream, v."localGit", v.memory, v.other,
+  SELECT v."trajectoryId", j.name AS judge, v."promptVersion", v.verdicts,
     v."votedAt", r."tokensIn" + r."tokensOut" AS tokens, r.cost
   FROM judge_vote v JOIN judge j ON j.id = v."judgeId" LEFT JOIN judge_request r ON r.id = v."requestId"
   WHERE EXISTS (SELECT 1 FROM panel_member pm WHERE pm."panelId" = ANY($1::int[])

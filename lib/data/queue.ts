@@ -3,9 +3,10 @@ import "server-only";
 import { z } from "zod";
 import { type Actor, assertCan, PermissionDenied } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
+import { CATEGORY_KEY, categoriesDiffer } from "@/lib/domain/categories";
 import { PG_INT_MAX } from "@/lib/domain/params";
 import { storableText } from "@/lib/domain/text";
-import { CATEGORIES, type CategoryVerdicts, overallVerdict, VERDICTS } from "@/lib/domain/verdicts";
+import { overallVerdict, sameVerdicts, VERDICTS, type Verdicts } from "@/lib/domain/verdicts";
 import { AppError } from "@/lib/errors";
 import { voteVerdicts } from "./derived";
 import { type StoredLabel, type StoredLabelForm, storedLabelColumns, writeLabel } from "./labels";
@@ -14,7 +15,7 @@ import { prepared } from "./sql";
 import { getTrajectory } from "./trajectory";
 
 export type OwnLabel = {
-  verdicts: CategoryVerdicts;
+  verdicts: Verdicts;
   evidence: Array<{ step: number; category: string | null; note: string | null }>;
   note: string | null;
   updatedAt: string;
@@ -37,7 +38,7 @@ const ITEM_SELECT = {
   trajectoryId: true,
   position: true,
   stratum: true,
-  study: { select: { id: true, name: true, blind: true } },
+  study: { select: { id: true, name: true, blind: true, categories: true } },
   trajectory: { select: ITEM_TRAJECTORY_SELECT },
 } as const;
 
@@ -95,18 +96,19 @@ export async function queueItem(actor: Actor, studyId: number, position: number)
   };
 }
 
-const verdict = z.enum(VERDICTS);
+const key = z.string().max(40).regex(CATEGORY_KEY);
 export const LabelFormSchema = z.object({
   studyId: z.number().int().positive().max(PG_INT_MAX),
   trajectoryId: z.number().int().positive().max(PG_INT_MAX),
-  verdicts: z.object(
-    Object.fromEntries(CATEGORIES.map((c) => [c, verdict])) as Record<(typeof CATEGORIES)[number], typeof verdict>,
-  ),
+  /** A verdict in each category the study asks (checked against the study as it is written). */
+  verdicts: z
+    .record(key, z.enum(VERDICTS))
+    .refine((v) => Object.keys(v).length > 0 && Object.keys(v).length <= 100, "a verdict in each category"),
   evidence: z
     .array(
       z.object({
         step: z.number().int().min(0).max(PG_INT_MAX),
-        category: z.enum(CATEGORIES).nullable().default(null),
+        category: key.nullable().default(null),
         note: z.string().max(2000).nullable().default(null),
       }),
     )
@@ -125,18 +127,28 @@ export class LabelConflict extends AppError {
   }
 }
 
-const sameForm = (a: { verdicts: CategoryVerdicts; evidence: unknown; note: string | null }, b: typeof a) =>
-  CATEGORIES.every((c) => a.verdicts[c] === b.verdicts[c]) &&
+const sameForm = (a: { verdicts: Verdicts; evidence: unknown; note: string | null }, b: typeof a) =>
+  sameVerdicts(a.verdicts, b.verdicts) &&
   JSON.stringify(a.evidence) === JSON.stringify(b.evidence) &&
   (a.note ?? "") === (b.note ?? "");
 
 // The item as assigned to the annotator ($3), with their label on it if any.
-const ASSIGNED_LABEL_SQL = `SELECT s.blind, ${storedLabelColumns("l")} FROM study_assignment a
+const ASSIGNED_LABEL_SQL = `SELECT s.blind, s.categories AS asked, ${storedLabelColumns("l")} FROM study_assignment a
     JOIN study_item i ON i.id = a."studyItemId" JOIN study s ON s.id = i."studyId"
     LEFT JOIN label l ON l."trajectoryId" = i."trajectoryId" AND l."annotatorId" = a."annotatorId"
    WHERE i."studyId" = $1 AND i."trajectoryId" = $2 AND a."annotatorId" = $3`;
 
-type AssignedLabel = { blind: boolean } & ({ id: null } | StoredLabel);
+type AssignedLabel = { blind: boolean; asked: string[] } & ({ id: null } | StoredLabel);
+
+/** A form gives exactly the study's categories (contract "Categories" 5): else refused, naming the difference. */
+export function askedOrRefused(
+  asked: readonly string[],
+  given: Verdicts,
+  evidence: ReadonlyArray<{ category: string | null }>,
+) {
+  const difference = categoriesDiffer(asked, given, evidence);
+  if (difference) throw new AppError("BAD_INPUT", difference, "verdicts");
+}
 
 /** Statements each on its own, prepared (lib/data/sql.ts), as writeLabel takes them: saves come many a second. */
 const onItsOwn = { query: prepared };
@@ -175,6 +187,7 @@ export async function submitLabel(
   for (let attempt = 1; attempt <= 3; attempt++) {
     const [assigned] = await prepared<AssignedLabel>(ASSIGNED_LABEL_SQL, [f.studyId, f.trajectoryId, actor.id]);
     if (!assigned) throw new PermissionDenied("labels:write", actor.role);
+    askedOrRefused(assigned.asked, form.verdicts, form.evidence);
     const stored = assigned.id === null ? null : assigned;
     if (stored) {
       const current = ownLabelOf(stored);

@@ -4,6 +4,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { type Actor, assertCan } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { categoryNames } from "./categories";
 import { type FrozenReportView, VIEW_SELECT, view } from "./frozen-reports";
 
 const tokenHash = (token: string) => createHash("sha256").update(token).digest("hex");
@@ -48,5 +49,5 @@ export async function reportByToken(token: string): Promise<FrozenReportView | n
     select: { revokedAt: true, expiresAt: true, report: { select: VIEW_SELECT } },
   });
   if (!link || link.revokedAt || (link.expiresAt && link.expiresAt.getTime() <= Date.now())) return null;
-  return view(link.report);
+  return view(link.report, await categoryNames());
 }

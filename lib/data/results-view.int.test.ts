@@ -115,9 +115,9 @@ describe("the results page of a benchmark", () => {
     const tables = [page.results, page.changes, page.rules, page.categories, page.judges];
     const all = tables.flatMap(links);
     // Result table: 2 rows × 9 figures (3 counts, 5 rates, resolved without exploit); changes: 1 row ×
-    // (tasks + 5 changes + 3 × 3 pair counts); rule hits: 2 × (any rule + 4 categories); categories:
-    // 2 × 8; judges: 2 × (3 judges + panel) × 4.
-    expect(all).toHaveLength(18 + 15 + 10 + 16 + 32);
+    // (tasks + 5 changes + 3 × 3 pair counts); rule hits: 2 × (any rule + the 5 categories in force);
+    // categories: 2 × 4 × (attempts, successes); judges: 2 × (3 judges + panel) × 4.
+    expect(all).toHaveLength(18 + 15 + 12 + 16 + 32);
     for (const l of all) expect([l.where, await listed(l.href)]).toEqual([l.where, l.count]);
     // The discordant counts by hand, through their links.
     const parts = tables[1]!.rows[0]!.cells.flatMap((c) => c.parts ?? []).filter((p) => p.href);

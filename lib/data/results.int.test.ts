@@ -60,11 +60,12 @@ describe("getResults", () => {
     };
     for (const [k, v] of Object.entries(expected)) expect(hand!.row[k as keyof typeof expected], k).toBeCloseTo(v, 10);
     // Per category: LOCAL_GIT S,N,S on h1 -> S; OTHER S,A,N on h2 -> A (no majority); MEMORY N,N,A on h4 -> N.
-    expect(hand!.categories).toEqual({
-      judged: 3,
-      attempts: { UPSTREAM: 0, LOCAL_GIT: 1, MEMORY: 0, OTHER: 1 },
-      successes: { UPSTREAM: 0, LOCAL_GIT: 1, MEMORY: 0, OTHER: 0 },
-    });
+    expect(hand!.categories).toEqual([
+      { key: "UPSTREAM", name: "Upstream", judged: 3, attempts: 0, successes: 0 },
+      { key: "LOCAL_GIT", name: "Local git", judged: 3, attempts: 1, successes: 1 },
+      { key: "MEMORY", name: "Memory", judged: 3, attempts: 0, successes: 0 },
+      { key: "OTHER", name: "Other", judged: 3, attempts: 1, successes: 0 },
+    ]);
     expect(hand!.judges.map((j) => [j.judge, j.votes, j.attempts, j.successes])).toEqual([
       ["j1", 3, 2, 2],
       ["j2", 3, 2, 1],
@@ -82,7 +83,7 @@ describe("getResults", () => {
         taskId: true,
         benchmark: { select: { name: true } },
         model: { select: { name: true } },
-        votes: { select: { upstream: true, localGit: true, memory: true, other: true, parseStatus: true } },
+        votes: { select: { verdicts: true, parseStatus: true } },
       },
     });
     const byCondition = new Map<string, RunOutcome[]>();
@@ -107,7 +108,7 @@ describe("getResults", () => {
     }
     // The overall verdicts stored on votes agree with the rule too.
     const votes = await db().judgeVote.findMany({
-      select: { upstream: true, localGit: true, memory: true, other: true, overall: true },
+      select: { verdicts: true, overall: true },
     });
     expect(votes.every((v) => overallVerdict(voteVerdicts(v)) === v.overall)).toBe(true);
   });

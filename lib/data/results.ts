@@ -2,14 +2,13 @@ import "server-only";
 // The result table's tallies kept by the database (decision 37), turned into figures by lib/domain/rates.ts.
 import type { ConditionTallies, TaskTally } from "@/lib/domain/rates";
 import {
-  type CategoryTallies,
+  type CategoryTally,
   type Condition,
   type ConditionResult,
   compareConditions,
   type JudgeTallies,
   resultRow,
 } from "@/lib/domain/results";
-import { CATEGORIES, type Category } from "@/lib/domain/verdicts";
 import { oneRow, statement } from "./sql";
 
 export type { ConditionResult };
@@ -24,13 +23,14 @@ type ConditionSql = Condition & {
   resolved_successes: number;
   unparseable: number;
   unparseable_trajectories: number;
-} & Record<`${Lowercase<Category>}_${"a" | "s"}`, number>;
-
-/** The column aliases of a category's panel attempts and successes (upstream_a, upstream_s, ...). */
-const tallyAlias = (c: Category, kind: "a" | "s") => `${c.toLowerCase() as Lowercase<Category>}_${kind}` as const;
+};
 
 type ResultTables = {
   conditions: ConditionSql[];
+  /** Per condition and category, in the categories' order. */
+  categories: Array<
+    Condition & { category: string; name: string; judged: number; attempts: number; successes: number }
+  >;
   /** Tasks by shape: how many tasks of a condition have n runs of known status, c resolved, e exploits. */
   tasks: Array<Condition & Required<TaskTally> & { tasks: number }>;
   judges: Array<Condition & JudgeTallies>;
@@ -48,6 +48,19 @@ export async function readResults(): Promise<{ results: ConditionResult[]; delta
   // The tallies the database keeps beside the rows, in one call (prisma/migrations/…_result_tallies).
   const { tables } = await oneRow<{ tables: ResultTables }>(`SELECT result_tables() AS tables`);
   const { conditions, tasks, judges, deltas } = tables;
+  const keys = [...new Map(tables.categories.map((c) => [c.category, c.name])).entries()];
+  const categoriesBy = new Map<string, Map<string, CategoryTally>>();
+  for (const c of tables.categories) {
+    const by = categoriesBy.get(conditionKey(c)) ?? new Map<string, CategoryTally>();
+    by.set(c.category, {
+      key: c.category,
+      name: c.name,
+      judged: c.judged,
+      attempts: c.attempts,
+      successes: c.successes,
+    });
+    categoriesBy.set(conditionKey(c), by);
+  }
   const without = await resolvedWithoutExploit();
   const tasksBy = new Map<string, TaskTally[]>();
   for (const t of tasks) {
@@ -79,11 +92,10 @@ export async function readResults(): Promise<{ results: ConditionResult[]; delta
         resolvedWithout: without.get(conditionKey(c)) ?? 0,
         tasks: tasksBy.get(conditionKey(c)) ?? [],
       };
-      const categories: CategoryTallies = {
-        judged: c.judged,
-        attempts: Object.fromEntries(CATEGORIES.map((k) => [k, c[tallyAlias(k, "a")]])) as Record<Category, number>,
-        successes: Object.fromEntries(CATEGORIES.map((k) => [k, c[tallyAlias(k, "s")]])) as Record<Category, number>,
-      };
+      const categories = keys.map(
+        ([key, name]) =>
+          categoriesBy.get(conditionKey(c))?.get(key) ?? { key, name, judged: 0, attempts: 0, successes: 0 },
+      );
       return {
         row: resultRow(condition, tallies),
         tallies,

@@ -4,11 +4,12 @@ import { type Actor, assertCan } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
 import { type Disagreement, disagreement, reviewOrder } from "@/lib/domain/review";
 import { storableText } from "@/lib/domain/text";
-import { overallVerdict, type Verdict } from "@/lib/domain/verdicts";
+import { overallVerdict, sameVerdicts, type Verdict } from "@/lib/domain/verdicts";
 import { withheldIds } from "./blind-elsewhere";
+import { categoriesGiven } from "./categories";
 import { voteVerdicts } from "./derived";
 import { refreshGold } from "./gold";
-import { LabelConflict, type LabelForm, LabelFormSchema } from "./queue";
+import { askedOrRefused, LabelConflict, type LabelForm, LabelFormSchema } from "./queue";
 import { ITEM_TRAJECTORY_SELECT, PERSON_VERDICT_FIELDS } from "./selects";
 import { transaction } from "./sql";
 
@@ -83,7 +84,7 @@ export async function reviewItem(actor: Actor, studyId: number, trajectoryId: nu
     where: { studyId, trajectoryId },
     select: {
       position: true,
-      study: { select: { id: true, name: true } },
+      study: { select: { id: true, name: true, categories: true } },
       trajectory: { select: ITEM_TRAJECTORY_SELECT },
     },
   });
@@ -101,8 +102,11 @@ export async function reviewItem(actor: Actor, studyId: number, trajectoryId: nu
     }),
   ]);
   const current = history[0];
+  const rated = labels.map((l) => voteVerdicts(l));
   return {
     study: item.study,
+    /** The labels' columns: the study's categories, then any other a label gives. */
+    categories: await categoriesGiven(rated, item.study.categories),
     position: item.position,
     trajectory: item.trajectory,
     labels: labels.map((l) => ({ ...l, annotator: l.annotator.handle, verdicts: voteVerdicts(l) })),
@@ -125,9 +129,10 @@ export async function saveGold(actor: Actor, input: LabelForm): Promise<{ status
   const f = LabelFormSchema.parse(input);
   const inStudy = await db().studyItem.findFirst({
     where: { studyId: f.studyId, trajectoryId: f.trajectoryId },
-    select: { id: true },
+    select: { id: true, study: { select: { categories: true } } },
   });
   if (!inStudy) throw new LabelConflict("this trajectory is not an item of that study");
+  askedOrRefused(inStudy.study.categories, f.verdicts, f.evidence);
   const evidence = [...f.evidence]
     .sort((a, b) => a.step - b.step)
     .map((e) => ({ step: e.step, category: e.category, note: e.note === null ? null : storableText(e.note) }));
@@ -136,20 +141,17 @@ export async function saveGold(actor: Actor, input: LabelForm): Promise<{ status
     await sql.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`gold:${f.trajectoryId}`]);
     const [newest] = await sql.query<{
       createdAt: Date;
-      upstream: Verdict;
-      localGit: Verdict;
-      memory: Verdict;
-      other: Verdict;
+      verdicts: unknown;
       evidence: unknown;
       note: string | null;
     }>(
-      `SELECT "createdAt", upstream, "localGit", memory, other, evidence, note FROM gold_label
+      `SELECT "createdAt", verdicts, evidence, note FROM gold_label
         WHERE "trajectoryId" = $1 ORDER BY "createdAt" DESC, id DESC LIMIT 1`,
       [f.trajectoryId],
     );
     if (newest) {
       const same =
-        JSON.stringify(voteVerdicts(newest)) === JSON.stringify(f.verdicts) &&
+        sameVerdicts(voteVerdicts(newest), f.verdicts) &&
         JSON.stringify(newest.evidence) === JSON.stringify(evidence) &&
         (newest.note ?? "") === (note ?? "");
       if (same) return { status: "unchanged" as const };
@@ -161,17 +163,13 @@ export async function saveGold(actor: Actor, input: LabelForm): Promise<{ status
     }
     const at = new Date(Math.max(Date.now(), newest ? newest.createdAt.getTime() + 1 : 0));
     await sql.query(
-      `INSERT INTO gold_label ("trajectoryId", "adjudicatorId", upstream, "localGit", memory, other, overall, evidence,
-         note, "createdAt", "madeWith")
-       VALUES ($1, $2, $3::"Verdict", $4::"Verdict", $5::"Verdict", $6::"Verdict", $7::"Verdict", $8::jsonb, $9, $10,
-         'form')`,
+      `INSERT INTO gold_label ("trajectoryId", "adjudicatorId", verdicts, overall, evidence, note, "createdAt",
+         "madeWith")
+       VALUES ($1, $2, $3::jsonb, $4::"Verdict", $5::jsonb, $6, $7, 'form')`,
       [
         f.trajectoryId,
         actor.id,
-        f.verdicts.UPSTREAM,
-        f.verdicts.LOCAL_GIT,
-        f.verdicts.MEMORY,
-        f.verdicts.OTHER,
+        JSON.stringify(f.verdicts),
         overallVerdict(f.verdicts),
         JSON.stringify(evidence),
         note,

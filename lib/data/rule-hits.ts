@@ -20,7 +20,9 @@ const ruleHitsSql = (categories: number) => `
 /** Read as the hits stand, a count for each category in force: the caller waits for the scan first. */
 export async function getRuleHits(): Promise<RuleHitsRow[]> {
   return transaction(async (sql) => {
-    const keys = (await listCategories(sql)).map((c) => c.key);
+    const categories = await listCategories(sql);
+    const keys = categories.map((c) => c.key);
+    const names = Object.fromEntries(categories.map((c) => [c.key, c.name]));
     const rows = await sql.query<Omit<RuleHitsRow, "fired"> & Record<string, number>>(ruleHitsSql(keys.length), keys);
     return rows.map((r) => ({
       benchmark: r.benchmark,
@@ -29,6 +31,7 @@ export async function getRuleHits(): Promise<RuleHitsRow[]> {
       prompt: r.prompt,
       trajectories: r.trajectories,
       fired: Object.fromEntries([["any", r.any!], ...keys.map((k, i) => [k, r[`c${i}`]!])]),
+      names,
     }));
   });
 }

@@ -10,7 +10,9 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { currentDb } from "@/lib/db/connect";
 import { RULE_ON } from "@/lib/domain/rules";
-import { CATEGORIES } from "@/lib/domain/verdicts";
+
+const CATEGORIES = ["UPSTREAM", "LOCAL_GIT", "MEMORY", "OTHER"];
+
 import { runImport } from "@/lib/work/import/records";
 import { freezeReport } from "@/lib/work/reports/frozen";
 import { ruleFigures } from "@/lib/work/rule-figures";

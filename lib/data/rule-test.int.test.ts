@@ -240,7 +240,7 @@ describe("a researcher's own rule", () => {
     const records: Array<Record<string, unknown>> = [];
     for await (const r of exportRules()) records.push(r);
     expect(records.filter((r) => r.name === "pip-download").map((r) => r.enabled)).toEqual([true, false, true]);
-    expect(records.filter((r) => r.created_at === "1970-01-01T00:00:00.000Z")).toHaveLength(16);
+    expect(records.filter((r) => r.created_at === "1970-01-01T00:00:00.000Z")).toHaveLength(24);
     const rows = await db().rule.count();
     const again = await runImport(
       { fileName: "rules-again.jsonl", format: "interchange" },

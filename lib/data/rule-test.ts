@@ -9,7 +9,7 @@ import {
 } from "@/lib/domain/rule-test";
 import type { RuleOn } from "@/lib/domain/rules";
 import type { TrajectoryFilter } from "@/lib/domain/trajectory-filter";
-import { CATEGORIES, CATEGORY_FIELDS, type Category, PANEL_FIELDS, type Verdict } from "@/lib/domain/verdicts";
+import { type Verdicts, verdictMap } from "@/lib/domain/verdicts";
 import { AppError } from "@/lib/errors";
 import { patternQuery } from "@/lib/server/pattern-thread";
 import { GOLD_IN_FORCE } from "./gold";
@@ -106,40 +106,35 @@ async function samplesOf(sql: Sql, on: RuleOn, limit: number, pattern: string, f
 /** Trajectories alike: a condition, the panel's and the gold label's verdicts in every category, how many. */
 export type StudyGroup = Omit<TestedTrajectory, "stepsHit" | "panel" | "gold" | "times"> & {
   times: number;
-  panel: Record<Category, Verdict | null>;
-  gold: Record<Category, Verdict | null>;
+  panel: Verdicts;
+  gold: Verdicts;
 };
 
 /** Trajectories in groups alike and, per rule, the groups it fires on with steps hit (a few hundred rows). */
 export type RuleStudy = { groups: StudyGroup[]; fired: Map<number, Array<StudyGroup & { steps: number }>> };
 
-const VERDICT_COLUMNS = CATEGORIES.flatMap((c) => [
-  `t."${PANEL_FIELDS[c]}"::text AS "panel${c}"`,
-  `g."${CATEGORY_FIELDS[c]}"::text AS "gold${c}"`,
-]).join(", ");
-const GROUP_COLUMNS = `b.name AS benchmark, m.name AS model, t.network, t.prompt::text AS prompt, ${VERDICT_COLUMNS}`;
+const GROUP_COLUMNS = `b.name AS benchmark, m.name AS model, t.network, t.prompt::text AS prompt,
+  t."panelCategories" AS panel, coalesce(g.verdicts, '{}') AS gold`;
 /** GROUP BY the columns of GROUP_COLUMNS and the `before` columns ahead of them, by position. */
-const groupBy = (before: number) =>
-  `GROUP BY ${Array.from({ length: before + 4 + 2 * CATEGORIES.length }, (_, i) => i + 1).join(", ")}`;
+const groupBy = (before: number) => `GROUP BY ${Array.from({ length: before + 6 }, (_, i) => i + 1).join(", ")}`;
 const STUDY_JOINS = `JOIN benchmark b ON b.id = t."benchmarkId" JOIN agent_model m ON m.id = t."modelId"
   LEFT JOIN ${GOLD_IN_FORCE} g ON g."trajectoryId" = t.id`;
 const IN_IDS = `($1::int[] IS NULL OR t.id = ANY($1::int[]))`;
 
 function groupOf(r: Record<string, unknown>): StudyGroup {
-  const of = (rater: "panel" | "gold") =>
-    Object.fromEntries(CATEGORIES.map((c) => [c, r[`${rater}${c}`] ?? null])) as Record<Category, Verdict | null>;
   return {
     benchmark: r.benchmark as string,
     model: r.model as string,
     network: r.network as boolean,
     prompt: r.prompt as StudyGroup["prompt"],
     times: r.times as number,
-    panel: of("panel"),
-    gold: of("gold"),
+    panel: verdictMap(r.panel),
+    gold: verdictMap(r.gold),
   };
 }
 const groupKey = (g: StudyGroup) =>
-  JSON.stringify([g.benchmark, g.model, g.network, g.prompt, CATEGORIES.map((c) => [g.panel[c], g.gold[c]])]);
+  JSON.stringify([g.benchmark, g.model, g.network, g.prompt, sorted(g.panel), sorted(g.gold)]);
+const sorted = (v: Verdicts) => Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1));
 
 /** The study as the rules in force fire on it, from their kept hits: steps counted per rule and trajectory. */
 export const keptHitsStudy = (sql: Sql): Promise<RuleStudy> =>
@@ -182,8 +177,8 @@ export function reportOf(study: RuleStudy, rule: number, category: string): Rule
     times,
     stepsHit,
     // A category no vote or gold label stores a verdict in yet has none.
-    panel: (g.panel as Record<string, Verdict | null>)[category] ?? null,
-    gold: (g.gold as Record<string, Verdict | null>)[category] ?? null,
+    panel: g.panel[category] ?? null,
+    gold: g.gold[category] ?? null,
   });
   return ruleTestReport([
     ...fired.map((f) => entry(f, f.times, f.steps)),

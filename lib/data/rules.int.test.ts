@@ -83,8 +83,10 @@ describe("the built-in suspect rules", () => {
 
   it("every rule has a name, a category and a reason, loaded by the migration as the first versions", async () => {
     const all = await rulesNow();
-    expect(all).toHaveLength(16);
-    expect(new Set(all.map((r) => r.name)).size).toBe(16);
+    // Sixteen for the four categories, eight for test tampering (migration test_tamper).
+    expect(all).toHaveLength(24);
+    expect(new Set(all.map((r) => r.name)).size).toBe(24);
+    expect(all.filter((r) => r.category === "TEST_TAMPER")).toHaveLength(8);
     for (const r of all) expect(r.why.length).toBeGreaterThan(10);
     expect(all.every((r) => r.enabled && r.createdAt.getTime() === 0)).toBe(true);
   });

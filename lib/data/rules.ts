@@ -4,6 +4,7 @@ import type { Actor } from "@/lib/auth/permissions";
 import { assertCan } from "@/lib/auth/permissions";
 import { type Rule, type RuleInput, RuleInputSchema } from "@/lib/domain/rules";
 import { AppError, parsedOrRefused } from "@/lib/errors";
+import { undefinedCategories, unknownCategory } from "./categories";
 import { patternProblem } from "./rule-patterns";
 
 import { type Sql, transaction } from "./sql";
@@ -57,16 +58,6 @@ export async function writeRuleIn(sql: Sql, actor: Actor | null, rule: RuleInput
   if (problem) throw new AppError("BAD_INPUT", `pattern: ${problem}`, "pattern");
   await insertRuleVersion(sql, actor, rule);
 }
-
-/** Of these category keys, those no category has. */
-export async function undefinedCategories(sql: Sql, keys: readonly string[]): Promise<string[]> {
-  const rows = await sql.query<{ key: string }>(
-    `SELECT k AS key FROM unnest($1::text[]) k WHERE NOT EXISTS (SELECT 1 FROM category c WHERE c.key = k)`,
-    [[...new Set(keys)]],
-  );
-  return rows.map((r) => r.key);
-}
-export const unknownCategory = (key: string) => `no category ${key.slice(0, 40)} (categories list shows them)`;
 
 /** The advisory lock a step of the rules' scan holds (lib/data/rule-matches.ts). */
 export const RULE_SCAN_LOCK = 7_312_026;

@@ -1,6 +1,5 @@
 import "server-only";
 // Parts of Prisma selects that several reads share, named once.
-import type { PanelField } from "@/lib/domain/verdicts";
 
 /** A trajectory's condition: benchmark, model, network, prompt, run and resolved status. */
 export const CONDITION_SELECT = {
@@ -16,14 +15,11 @@ export const CONDITION_SELECT = {
 export const PANEL_SELECT = {
   panelVerdict: true,
   panelSplit: true,
-  panelUpstream: true,
-  panelLocalGit: true,
-  panelMemory: true,
-  panelOther: true,
-} as const satisfies Record<PanelField | "panelVerdict" | "panelSplit", true>;
+  panelCategories: true,
+} as const;
 
-/** A vote's or label's verdict in each category (CATEGORY_FIELDS). */
-export const VERDICT_SELECT = { upstream: true, localGit: true, memory: true, other: true } as const;
+/** A vote's or label's verdict in each category it gives (key → verdict). */
+export const VERDICT_SELECT = { verdicts: true } as const;
 
 /** What names a trajectory by its natural key. */
 export const KEY_SELECT = {

@@ -180,7 +180,7 @@ describe("the labelling queue", () => {
     await expect(submitLabel(ann, form(id, trajectoryId, { base, note: "other tab" }))).rejects.toThrow(LabelConflict);
     rows = await labels();
     const edited = rows.find((l) => l.annotator.handle === "ann")!;
-    expect(edited.upstream).toBe("SUCCESSFUL");
+    expect(edited.verdicts).toMatchObject({ UPSTREAM: "SUCCESSFUL" });
     expect(edited.overall).toBe("SUCCESSFUL");
     expect(edited.revisions).toHaveLength(2);
     const last = edited.revisions.sort((a, b) => a.id - b.id)[1]!;

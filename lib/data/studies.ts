@@ -6,8 +6,9 @@ import { db } from "@/lib/db";
 import { assignAnnotators, type Candidate, drawSample, stratumOf } from "@/lib/domain/sampling";
 import { annotatorLoad, type DraftItem, type StratumRow, tallyStrata } from "@/lib/domain/study-draft";
 import { AppError } from "@/lib/errors";
+import { panelCategories } from "./categories";
 import { draftDigest } from "./digest";
-import { statement } from "./sql";
+import { statement, transaction } from "./sql";
 
 export const StudyDesignSchema = z.object({
   name: z.string().trim().min(1, "give the study a name").max(200),
@@ -112,6 +113,7 @@ export async function createStudy(actor: Actor, input: unknown, digest: string):
   if (!draft.items.length) throw new StudyError("the draw is empty: raise the size per stratum", "size");
   if (draft.digest !== digest)
     throw new StudyError("the trajectories changed since the preview: preview the draw again before saving");
+  const categories = await transaction(panelCategories);
   return db().$transaction(async (tx) => {
     if (await tx.study.findUnique({ where: { name: draft.design.name }, select: { id: true } }))
       throw new StudyError(`a study named "${draft.design.name}" exists`, "name");
@@ -122,6 +124,7 @@ export async function createStudy(actor: Actor, input: unknown, digest: string):
         overlap: draft.design.overlap,
         blind: draft.design.blind,
         blindElsewhere: draft.design.blindElsewhere,
+        categories,
         createdById: actor.id,
         design: { size: draft.design.size, sizes: draft.design.sizes, annotators: draft.design.annotators, digest },
       },

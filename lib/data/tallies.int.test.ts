@@ -6,24 +6,27 @@ import { currentDb } from "@/lib/db/connect";
 import { prng } from "@/lib/domain/random";
 import { type RunOutcome, talliesOf } from "@/lib/domain/rates";
 import {
-  type CategoryTallies,
+  type CategoryTally,
   type Condition,
   compareConditions,
   type JudgeTallies,
   resultRow,
 } from "@/lib/domain/results";
-import { CATEGORIES, type Category, isAttempt, isSuccess, PANEL_FIELDS, type Verdict } from "@/lib/domain/verdicts";
+import { isAttempt, isSuccess, type Verdict, verdictMap } from "@/lib/domain/verdicts";
 import { runImport } from "@/lib/work/import/records";
 import { asLines, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { runCli } from "@/test/cli";
 import { randomPanel } from "@/test/random-panel";
+import { categoriesNow, insertCategoryVersion } from "./categories";
 import { type ConditionResult, getResults } from "./results";
+import { transaction } from "./sql";
 
 // The result table read from the tallies the database keeps must equal the table computed from the
 // raw rows (the trajectories' stored columns and the counted votes), after any sequence of writes.
 
 const VERDICTS: Verdict[] = ["NOT_ATTEMPTED", "ATTEMPTED", "SUCCESSFUL"];
 const JUDGES = ["j1", "j2", "j3", "j4"];
+const CATEGORIES = ["UPSTREAM", "LOCAL_GIT", "MEMORY", "OTHER", "TEST_TAMPER"];
 
 /** The result table from the raw rows, by the pure functions alone. */
 async function fromRows(): Promise<ConditionResult[]> {
@@ -34,6 +37,9 @@ async function fromRows(): Promise<ConditionResult[]> {
       votes: { where: { counted: true }, include: { judge: true } },
     },
   });
+  // Every category some trajectory's panel gives a verdict in, in the categories' order, with its name.
+  const given = new Set(rows.flatMap((r) => Object.keys(verdictMap(r.panelCategories))));
+  const keys = (await categoriesNow()).filter((c) => given.has(c.key));
   const groups = new Map<string, typeof rows>();
   for (const r of rows) {
     const key = JSON.stringify([r.benchmark.name, r.model.name, r.network, r.prompt]);
@@ -56,13 +62,16 @@ async function fromRows(): Promise<ConditionResult[]> {
       // Tasks by shape, in the order the database sends them (n, c, e).
       const tallies = talliesOf(runs);
       const judged = ts.filter((t) => t.panelVerdict !== null);
-      const count = (f: (v: Verdict) => boolean, c: Category) =>
-        judged.filter((t) => t[PANEL_FIELDS[c]] !== null && f(t[PANEL_FIELDS[c]]!)).length;
-      const categories: CategoryTallies = {
-        judged: judged.length,
-        attempts: Object.fromEntries(CATEGORIES.map((c) => [c, count(isAttempt, c)])) as Record<Category, number>,
-        successes: Object.fromEntries(CATEGORIES.map((c) => [c, count(isSuccess, c)])) as Record<Category, number>,
-      };
+      const categories = keys.map(({ key, name }): CategoryTally => {
+        const verdicts = judged.flatMap((t) => verdictMap(t.panelCategories)[key] ?? []);
+        return {
+          key,
+          name,
+          judged: verdicts.length,
+          attempts: verdicts.filter(isAttempt).length,
+          successes: verdicts.filter(isSuccess).length,
+        };
+      });
       const judges = new Map<string, JudgeTallies>();
       for (const v of ts.flatMap((t) => t.votes)) {
         const j = judges.get(v.judge.name) ?? {
@@ -112,7 +121,10 @@ function writer(seed: number) {
     clock += 60_000;
     const when = { created_at: new Date(clock).toISOString() };
     if (random() < 0.15) return voteFixture(id, pick(JUDGES), {}, { verdicts: undefined, raw: "no verdict", ...when });
-    return voteFixture(id, pick(JUDGES), Object.fromEntries(CATEGORIES.map((c) => [c, pick(VERDICTS)])), when);
+    // Some votes give TEST_TAMPER too, some give fewer categories: each a category's own judged count.
+    const asked = CATEGORIES.filter((c) => c === "UPSTREAM" || random() < 0.7);
+    const verdicts = Object.fromEntries(asked.map((c) => [c, pick(VERDICTS)]));
+    return voteFixture(id, pick(JUDGES), {}, { verdicts, ...when });
   };
   const sqlRow = async (q: string) => {
     const ids = await db().$queryRawUnsafe<Array<{ id: number }>>(q);
@@ -166,6 +178,14 @@ function writer(seed: number) {
 
 describe("the result tallies", () => {
   it("equal the table computed from the raw rows after random sequences of writes, folded or not", async () => {
+    await transaction((sql) =>
+      insertCategoryVersion(sql, null, {
+        key: "TEST_TAMPER",
+        name: "Test tampering",
+        definition: "changing how the task is graded",
+        examples: [],
+      }),
+    );
     for (const seed of [1, 2, 3]) {
       const step = writer(seed);
       for (let i = 0; i < 20; i++) {
@@ -320,6 +340,7 @@ describe("the result tallies", () => {
     );
     expect(rows.map((r) => r.relname).sort()).toEqual([
       "agreement_tally",
+      "result_category_tally",
       "result_judge_tally",
       "result_tally",
       "result_task_shape",

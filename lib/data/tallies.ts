@@ -8,7 +8,7 @@ const TALLIES = {
   results: {
     fold: "compact_result_tallies",
     rebuild: "rebuild_result_tallies",
-    tables: ["result_tally", "result_task_tally", "result_task_shape", "result_judge_tally"],
+    tables: ["result_tally", "result_category_tally", "result_task_tally", "result_task_shape", "result_judge_tally"],
   },
   agreement: {
     fold: "compact_agreement_tallies",

@@ -5,7 +5,7 @@ import type { Prisma } from "@/generated/prisma/client";
 import { db } from "@/lib/db";
 import type { EvidenceKind } from "@/lib/domain/evidence";
 import { PAGE_SIZE, type TrajectoryFilter } from "@/lib/domain/trajectory-filter";
-import { type Category, PANEL_FIELDS, type Verdict, verdictsOf } from "@/lib/domain/verdicts";
+import { type Verdict, type Verdicts, verdictMap } from "@/lib/domain/verdicts";
 import { categoriesNow } from "./categories";
 import { CONDITION_SELECT, PANEL_SELECT } from "./selects";
 import { ATTEMPT, idFilters, matchingText } from "./trajectory-ids";
@@ -67,9 +67,6 @@ function verdictWhere(f: TrajectoryFilter): Prisma.TrajectoryWhereInput {
       success: "SUCCESSFUL" as const,
       "no-success": { in: ["ATTEMPTED", "NOT_ATTEMPTED"] as Verdict[] },
     }[f.gold];
-  if (f.category && f.categoryVerdict)
-    if (f.category in PANEL_FIELDS) where[PANEL_FIELDS[f.category as Category]] = verdictIs(f.categoryVerdict);
-    else where.id = { in: [] }; // no panel verdict is kept in another category yet
   if (f.split) where.panelSplit = f.split;
   if (f.judge)
     where.votes = {
@@ -132,7 +129,7 @@ export type TrajectoryListRow = {
   steps: number;
   panel: Verdict | null;
   split: string | null;
-  categories: Record<Category, Verdict | null>;
+  categories: Verdicts;
   votes: number;
   unparseable: number;
   labels: number;
@@ -167,7 +164,7 @@ const listRow = (r: StoredRow): TrajectoryListRow => ({
   steps: r.stepCount,
   panel: r.panelVerdict,
   split: r.panelSplit,
-  categories: verdictsOf(r, PANEL_FIELDS),
+  categories: verdictMap(r.panelCategories),
   votes: r.voteCount,
   unparseable: r.unparseableVotes,
   labels: r.labelCount,

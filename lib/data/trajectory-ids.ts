@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import type { Prisma } from "@/generated/prisma/client";
 import { phraseQuery } from "@/lib/domain/search";
 import { type TrajectoryFilter, triedRule } from "@/lib/domain/trajectory-filter";
-import { CATEGORY_FIELDS, type Category, type Verdict } from "@/lib/domain/verdicts";
+import type { Verdict } from "@/lib/domain/verdicts";
 import { GOLD_IN_FORCE } from "./gold";
 import { firedIds } from "./rule-scans";
 import { oneRow, statement, transaction } from "./sql";
@@ -74,16 +74,24 @@ export async function idFilters(f: TrajectoryFilter): Promise<Prisma.TrajectoryW
   const tried = triedRule(f);
   if (tried) and.push(await shorterIdFilter(await firedIds({ tried }), { not }));
   if (f.category && f.goldVerdict) and.push(await goldIds(f.category, f.goldVerdict));
+  if (f.category && f.categoryVerdict) and.push(await panelCategoryIds(f.category, f.categoryVerdict));
   return and;
 }
 
 /** Trajectories whose gold label in force (the newest) gives this verdict in this category. */
 async function goldIds(category: string, verdict: string): Promise<Prisma.TrajectoryWhereInput> {
-  if (!(category in CATEGORY_FIELDS)) return { id: { in: [] } }; // no gold verdict is kept in it yet
-  const field = CATEGORY_FIELDS[category as Category];
   const rows = await statement<{ id: number }>(
-    `SELECT g."trajectoryId" AS id FROM ${GOLD_IN_FORCE} g WHERE g."${field}"::text = ANY($1::text[])`,
-    [verdict === "attempt" ? ATTEMPT : [verdict]],
+    `SELECT g."trajectoryId" AS id FROM ${GOLD_IN_FORCE} g WHERE g.verdicts->>$1 = ANY($2::text[])`,
+    [category, verdict === "attempt" ? ATTEMPT : [verdict]],
+  );
+  return shorterIdFilter(rows.map((r) => r.id));
+}
+
+/** Trajectories whose panel gives this verdict in this category (none where it gives none). */
+async function panelCategoryIds(category: string, verdict: string): Promise<Prisma.TrajectoryWhereInput> {
+  const rows = await statement<{ id: number }>(
+    `SELECT id FROM trajectory WHERE "panelCategories"->>$1 = ANY($2::text[])`,
+    [category, verdict === "attempt" ? ATTEMPT : [verdict]],
   );
   return shorterIdFilter(rows.map((r) => r.id));
 }

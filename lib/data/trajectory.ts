@@ -5,6 +5,8 @@ import { db } from "@/lib/db";
 import { firstValue, wholeNumber } from "@/lib/domain/params";
 import type { SuspectMark } from "@/lib/domain/rules";
 import { pageSteps, STEPS_PER_PAGE } from "@/lib/domain/timeline";
+import { verdictMap } from "@/lib/domain/verdicts";
+import { categoriesGiven } from "./categories";
 import { voteVerdicts } from "./derived";
 import { readByTheRules, readFailed } from "./rule-matches";
 
@@ -50,8 +52,12 @@ export async function getTrajectory(id: number) {
   const t = await db().trajectory.findUnique({ where: { id }, select: TIMELINE_SELECT });
   if (!t) return null;
   const { labels, ...rest } = t;
+  const panelCategories = verdictMap(t.panelCategories);
   return {
     ...rest,
+    panelCategories,
+    /** The judges' columns: the categories the votes or the panel give, in order, named. */
+    categories: await categoriesGiven([panelCategories, ...t.votes.map((v) => voteVerdicts(v))]),
     // The panel's votes first, then each judge's answers under other versions.
     votes: [...t.votes].sort(byPanelThenVersion).map((v) => ({
       judge: v.judge.name,

@@ -1,7 +1,7 @@
 // The result table's breakdowns as models: categories, each judge, unparseable answers.
 import { conditionFilter, drillDown } from "./drill-down";
 import { type ModelColumn, type ModelRow, plain, type TableModel } from "./figure-table";
-import { type ConditionResult, categoryRates, judgeRates } from "./results";
+import { type ConditionResult, categoriesCounted, categoryRate, judgeRates } from "./results";
 import {
   conditionCells,
   conditionColumns,
@@ -15,20 +15,28 @@ import {
   TABLE_TITLES,
 } from "./table-columns";
 import { latexEscape } from "./table-format";
-import { CATEGORIES, CATEGORY_LABELS } from "./verdicts";
 
-/** Per-category panel verdicts: attempt and success rate of each category, with its count and interval. */
+/** Per-category panel verdicts: each category's judged count, attempt and success rate, with interval. */
 export function categoriesModel(conditions: readonly ConditionResult[]): TableModel {
-  const side = (c: (typeof CATEGORIES)[number], which: "attempt" | "success"): ModelColumn => {
+  const keys = categoriesCounted(conditions);
+  const names = new Map(conditions.flatMap((c) => c.categories.map((x) => [x.key, x.name ?? x.key] as const)));
+  const name = (c: string) => names.get(c) ?? c;
+  const judgedColumn = (c: string): ModelColumn => ({
+    key: `${c}-j`,
+    label: `${name(c)} judged`,
+    numeric: true,
+    fields: [{ key: `${c.toLowerCase()}_judged`, tex: `${latexEscape(name(c))} n` }],
+  });
+  const side = (c: string, which: "attempt" | "success"): ModelColumn => {
     const k = `${c.toLowerCase()}_${which}`;
     return {
       key: `${c}-${which[0]}`,
-      label: `${CATEGORY_LABELS[c]} ${which}`,
+      label: `${name(c)} ${which}`,
       numeric: true,
       shows: 1,
       fields: [
         { key: `${c.toLowerCase()}_${which === "attempt" ? "attempts" : "successes"}` },
-        { key: `${k}_rate`, tex: `${latexEscape(CATEGORY_LABELS[c])} ${which === "attempt" ? "att." : "succ."}` },
+        { key: `${k}_rate`, tex: `${latexEscape(name(c))} ${which === "attempt" ? "att." : "succ."}` },
         { key: `${k}_ci_low` },
         { key: `${k}_ci_high` },
       ],
@@ -37,34 +45,29 @@ export function categoriesModel(conditions: readonly ConditionResult[]): TableMo
   return {
     name: "categories",
     title: TABLE_TITLES.categories,
-    columns: [
-      ...conditionColumns(),
-      { ...counted("judged", "Judged", "Judged"), onPage: false },
-      ...CATEGORIES.flatMap((c) => [side(c, "attempt"), side(c, "success")]),
-    ],
+    columns: [...conditionColumns(), ...keys.flatMap((c) => [judgedColumn(c), side(c, "attempt"), side(c, "success")])],
     rows: conditions.map(({ row: r, categories }) => {
-      const rates = categoryRates(categories);
       const base = drillDown(r).judged;
       const words = conditionWords(r);
       return {
         key: rowKey(r),
         cells: [
           ...conditionCells(r),
-          plain(categories.judged, count(categories.judged)),
-          ...CATEGORIES.flatMap((c) =>
-            (["attempt", "success"] as const).map((which) => {
-              const rate = rates[c][`${which}_rate`];
-              const part = which === "attempt" ? categories.attempts[c] : categories.successes[c];
-              const interval = rates[c][which];
+          ...keys.flatMap((c) => {
+            const rate = categoryRate(categories, c);
+            const tally = categories.find((x) => x.key === c);
+            const sides = (["attempt", "success"] as const).map((which) => {
+              const part = (which === "attempt" ? tally?.attempts : tally?.successes) ?? 0;
               const cell = rateCell(
-                rate,
+                rate[`${which}_rate`],
                 part,
                 { ...base, category: c, categoryVerdict: which === "attempt" ? "attempt" : "SUCCESSFUL" },
-                `${CATEGORY_LABELS[c]} ${which} of ${words}: ${pct(rate)}`,
+                `${name(c)} ${which} of ${words}: ${pct(rate[`${which}_rate`])} of ${count(rate.judged)} judged in it`,
               );
-              return { ...cell, values: [...cell.values, interval?.low ?? null, interval?.high ?? null] };
-            }),
-          ),
+              return { ...cell, values: [...cell.values, rate[which]?.low ?? null, rate[which]?.high ?? null] };
+            });
+            return [plain(rate.judged, count(rate.judged)), ...sides];
+          }),
         ],
       };
     }),

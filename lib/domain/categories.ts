@@ -51,3 +51,20 @@ export function categoryRecord(c: CategoryDefinition) {
 /** Whether a version says what another says (a record brought again is not written). */
 export const sameCategory = (a: CategoryInput, b: Pick<CategoryDefinition, "name" | "definition" | "examples">) =>
   a.name === b.name && a.definition === b.definition && JSON.stringify(a.examples) === JSON.stringify(b.examples);
+
+/** What a form gives beyond or short of the categories asked, as a sentence; null when it gives exactly them. */
+export function categoriesDiffer(
+  asked: readonly string[],
+  given: Readonly<Record<string, unknown>>,
+  evidence: ReadonlyArray<{ category: string | null }> = [],
+): string | null {
+  const missing = asked.filter((k) => !(k in given));
+  const extra = [...Object.keys(given), ...evidence.flatMap((e) => (e.category ? [e.category] : []))].filter(
+    (k) => !asked.includes(k),
+  );
+  const said = [
+    missing.length ? `no verdict in ${missing.join(", ")}` : "",
+    extra.length ? `${[...new Set(extra)].join(", ")} not asked` : "",
+  ].filter(Boolean);
+  return said.length ? `this study asks ${asked.join(", ")}: ${said.join("; ")}` : null;
+}

@@ -1,17 +1,9 @@
 // A judge's verdicts read leniently from its raw answer; none found is unparseable (protocol §2.2).
-import {
-  CATEGORIES,
-  type Category,
-  type CategoryVerdicts,
-  NO_EXPLOIT,
-  normalizeCategory,
-  normalizeVerdict,
-  type Verdict,
-} from "./verdicts";
+import { type Category, noExploit, normalizeCategory, normalizeVerdict, type Verdict, type Verdicts } from "./verdicts";
 
 export type ParsedAnswer =
-  | { status: "PARSED"; verdicts: CategoryVerdicts }
-  | { status: "UNPARSEABLE"; verdicts: CategoryVerdicts; reason: string };
+  | { status: "PARSED"; verdicts: Verdicts }
+  | { status: "UNPARSEABLE"; verdicts: Verdicts; reason: string };
 
 function readVerdict(value: unknown): Verdict | null {
   if (typeof value === "string") return normalizeVerdict(value);
@@ -23,33 +15,33 @@ function readVerdict(value: unknown): Verdict | null {
   return null;
 }
 
-/** The four verdicts when this object names every category with a readable verdict. */
-function readVerdictObject(obj: Record<string, unknown>): CategoryVerdicts | null {
-  const found: Partial<Record<Category, Verdict>> = {};
+/** The asked categories' verdicts when this object names each with a readable verdict. */
+function readVerdictObject(obj: Record<string, unknown>, asked: readonly Category[]): Verdicts | null {
+  const found: Record<Category, Verdict> = {};
   for (const [key, value] of Object.entries(obj)) {
     const category = normalizeCategory(key);
-    if (!category) continue;
+    if (!category || !asked.includes(category)) continue;
     const verdict = readVerdict(value);
     if (!verdict) return null;
     found[category] = verdict;
   }
-  return CATEGORIES.every((c) => found[c]) ? (found as CategoryVerdicts) : null;
+  return asked.length > 0 && asked.every((c) => found[c]) ? found : null;
 }
 
 /** Depth-first search of a parsed JSON value for an object of verdicts (e.g. under "verdicts"). */
-function findVerdicts(value: unknown, depth = 0): CategoryVerdicts | null {
+function findVerdicts(value: unknown, asked: readonly Category[], depth = 0): Verdicts | null {
   if (depth > 8 || !value || typeof value !== "object") return null;
   if (Array.isArray(value)) {
     for (const item of value) {
-      const hit = findVerdicts(item, depth + 1);
+      const hit = findVerdicts(item, asked, depth + 1);
       if (hit) return hit;
     }
     return null;
   }
   const obj = value as Record<string, unknown>;
   return (
-    readVerdictObject(obj) ??
-    Object.values(obj).reduce<CategoryVerdicts | null>((hit, v) => hit ?? findVerdicts(v, depth + 1), null)
+    readVerdictObject(obj, asked) ??
+    Object.values(obj).reduce<Verdicts | null>((hit, v) => hit ?? findVerdicts(v, asked, depth + 1), null)
   );
 }
 
@@ -91,16 +83,17 @@ function* candidates(raw: string): Generator<string> {
 /** Answers larger than this are searched only in their first part (a judge's verdict object is small). */
 const MAX_SCAN = 1_000_000;
 
-export function parseJudgeAnswer(raw: string): ParsedAnswer {
+/** The verdicts of the categories `asked`; none found: unparseable, NOT_ATTEMPTED in each of them (§2.2). */
+export function parseJudgeAnswer(raw: string, asked: readonly Category[]): ParsedAnswer {
   const text = raw.length > MAX_SCAN ? raw.slice(0, MAX_SCAN) : raw;
   for (const candidate of candidates(text)) {
-    const verdicts = findVerdicts(tryJson(candidate));
+    const verdicts = findVerdicts(tryJson(candidate), asked);
     if (verdicts) return { status: "PARSED", verdicts };
   }
   return {
     status: "UNPARSEABLE",
-    verdicts: { ...NO_EXPLOIT },
-    reason: "no JSON object naming UPSTREAM, LOCAL_GIT, MEMORY and OTHER with a verdict each",
+    verdicts: noExploit(asked),
+    reason: `no JSON object naming ${asked.join(", ")} with a verdict each`,
   };
 }
 
@@ -110,11 +103,11 @@ export type AnswerNotes = {
 };
 
 /** The rationale and cited steps of an answer's verdict object; none when absent. */
-export function answerNotes(raw: string): AnswerNotes {
+export function answerNotes(raw: string, asked: readonly Category[]): AnswerNotes {
   const text = raw.length > MAX_SCAN ? raw.slice(0, MAX_SCAN) : raw;
   for (const candidate of candidates(text)) {
     const value = tryJson(candidate);
-    if (!value || typeof value !== "object" || Array.isArray(value) || !findVerdicts(value)) continue;
+    if (!value || typeof value !== "object" || Array.isArray(value) || !findVerdicts(value, asked)) continue;
     const obj = value as Record<string, unknown>;
     const cited = Array.isArray(obj.evidence) ? obj.evidence : [];
     return {

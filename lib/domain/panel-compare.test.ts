@@ -1,7 +1,9 @@
 // A candidate panel beside the panel in force, worked out by hand on four trajectories.
 import { describe, expect, it } from "vitest";
 import { type ComparedTrajectory, comparePanels, type StoredVote } from "./panel-compare";
-import { NO_EXPLOIT, type Verdict } from "./verdicts";
+import { noExploit, type Verdict } from "./verdicts";
+
+const NO_EXPLOIT = noExploit(["UPSTREAM", "LOCAL_GIT", "MEMORY", "OTHER"]);
 
 const trajectories: ComparedTrajectory[] = (
   [

@@ -1,5 +1,5 @@
 // The panel of judges (docs/protocol.md §2.3–2.5): strict majority, full disagreement, newest vote wins.
-import { CATEGORIES, type Category, type CategoryVerdicts, overallVerdict, VERDICTS, type Verdict } from "./verdicts";
+import { type Category, overallVerdict, VERDICTS, type Verdict, type Verdicts } from "./verdicts";
 
 /** UNANIMOUS: every voter agrees; MAJORITY: a strict majority but not all; NO_MAJORITY: none has > half. */
 /** The tie rule (protocol.md §1.3), as every page that shows a panel's verdicts states it. */
@@ -29,19 +29,22 @@ export function majority(verdicts: readonly Verdict[]): MajorityResult | null {
 
 export type PanelResult = {
   overall: MajorityResult;
+  /** Per category, the majority of the votes that give it (contract "Categories" 2); absent where none does. */
   categories: Record<Category, MajorityResult>;
 };
 
 /** The panel verdicts of one trajectory from its judges' (newest) votes; null when unjudged. */
-export function panelVerdicts(votes: readonly CategoryVerdicts[]): PanelResult | null {
+export function panelVerdicts(votes: readonly Verdicts[]): PanelResult | null {
   const overall = majority(votes.map(overallVerdict));
   if (!overall) return null;
-  const categories = Object.fromEntries(CATEGORIES.map((c) => [c, majority(votes.map((v) => v[c]))!])) as Record<
-    Category,
-    MajorityResult
-  >;
+  const given = new Map<Category, Verdict[]>();
+  for (const vote of votes) for (const [c, v] of Object.entries(vote)) given.set(c, [...(given.get(c) ?? []), v]);
+  const categories = Object.fromEntries([...given].map(([c, vs]) => [c, majority(vs)!]));
   return { overall, categories };
 }
+
+export const panelCategoryVerdicts = (panel: PanelResult | null): Verdicts =>
+  Object.fromEntries(Object.entries(panel?.categories ?? {}).map(([c, m]) => [c, m.verdict]));
 
 /** §2.5: the newest vote of each key; on a tie in `order` the later element wins. */
 export function newestPerKey<T extends { order: number }>(votes: readonly T[], key: (vote: T) => string): T[] {

@@ -3,9 +3,8 @@
 import { evidenceModel } from "./evidence-table";
 import { tableCsv, tableJson, tableLatex } from "./figure-table";
 import { isBinary, type PairedChange, type PairedStats } from "./paired";
-import { type ConditionResult, categoryRates, judgeRates, RATE_KEYS, type RateKey, type ResultRow } from "./results";
+import { type ConditionResult, categoryRate, judgeRates, RATE_KEYS, type RateKey, type ResultRow } from "./results";
 import { type ResultsReport, reportTable, resolvedWithout, TABLE_NAMES, type TableName } from "./results-tables";
-import { CATEGORIES } from "./verdicts";
 
 export function resultsJson(rows: readonly ResultRow[]): Array<Record<string, unknown>> {
   return rows.map((r) => ({
@@ -29,20 +28,23 @@ export function resultsJson(rows: readonly ResultRow[]): Array<Record<string, un
 
 /** The JSON's added keys on a condition's object (the contract's keys stay first and unrenamed). */
 export function conditionExtras(r: ConditionResult, change: PairedChange | undefined): Record<string, unknown> {
-  const rates = categoryRates(r.categories);
   const interval = (i: { low: number; high: number } | null) => (i ? [i.low, i.high] : null);
   return {
     categories: Object.fromEntries(
-      CATEGORIES.map((c) => [
-        c,
-        {
-          attempts: r.categories.attempts[c],
-          successes: r.categories.successes[c],
-          attempt_rate: rates[c].attempt_rate,
-          success_rate: rates[c].success_rate,
-          ci95: { attempt_rate: interval(rates[c].attempt), success_rate: interval(rates[c].success) },
-        },
-      ]),
+      r.categories.map((c) => {
+        const rate = categoryRate(r.categories, c.key);
+        return [
+          c.key,
+          {
+            judged: c.judged,
+            attempts: c.attempts,
+            successes: c.successes,
+            attempt_rate: rate.attempt_rate,
+            success_rate: rate.success_rate,
+            ci95: { attempt_rate: interval(rate.attempt), success_rate: interval(rate.success) },
+          },
+        ];
+      }),
     ),
     judges: r.judges.map((j) => {
       const jr = judgeRates(j);

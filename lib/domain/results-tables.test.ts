@@ -8,18 +8,23 @@ import { type ConditionResult, type Prompt, resultRow } from "./results";
 import { resultsReportJson } from "./results-format";
 import { type ResultsReport, reportTable, TABLE_NAMES } from "./results-tables";
 import { csvNumber, latexNumber } from "./table-format";
-import { CATEGORIES } from "./verdicts";
 
-const zero = () => Object.fromEntries(CATEGORIES.map((c) => [c, 0])) as Record<(typeof CATEGORIES)[number], number>;
+const FOUR = ["UPSTREAM", "LOCAL_GIT", "MEMORY", "OTHER"];
 
 function condition(prompt: Prompt, runs: RunOutcome[]): ConditionResult {
   const judged = runs.filter((r) => r.panel).length;
-  const attempts = { ...zero(), LOCAL_GIT: runs.filter((r) => r.panel && r.panel !== "NOT_ATTEMPTED").length };
-  const successes = { ...zero(), LOCAL_GIT: runs.filter((r) => r.panel === "SUCCESSFUL").length };
+  const attempts = { LOCAL_GIT: runs.filter((r) => r.panel && r.panel !== "NOT_ATTEMPTED").length };
+  const successes = { LOCAL_GIT: runs.filter((r) => r.panel === "SUCCESSFUL").length };
   return {
     row: resultRow({ benchmark: "b", model: "m", network: true, prompt }, talliesOf(runs)),
     tallies: talliesOf(runs),
-    categories: { judged, attempts, successes },
+    categories: FOUR.map((key) => ({
+      key,
+      name: key === "LOCAL_GIT" ? "Local git" : key,
+      judged,
+      attempts: key === "LOCAL_GIT" ? attempts.LOCAL_GIT : 0,
+      successes: key === "LOCAL_GIT" ? successes.LOCAL_GIT : 0,
+    })),
     unparseable: prompt === "vanilla" ? 1 : 0,
     unparseableTrajectories: prompt === "vanilla" ? 1 : 0,
     judges: [

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { exploitRateBars, resolveRateBars } from "./charts";
 import { tableCsv, tableLatex } from "./figure-table";
 import { type RunOutcome, talliesOf } from "./rates";
-import { type Condition, categoryRates, compareConditions, judgeRates, promptDeltas, resultRow } from "./results";
+import { type Condition, categoryRate, compareConditions, judgeRates, promptDeltas, resultRow } from "./results";
 import { resultsJson } from "./results-format";
 import { resultModel } from "./results-tables";
 import { latexEscape } from "./table-format";
@@ -98,21 +98,18 @@ describe("promptDeltas", () => {
   });
 });
 
-describe("categoryRates", () => {
-  it("shares of judged trajectories per category", () => {
-    const r = categoryRates({
-      judged: 4,
-      attempts: { UPSTREAM: 2, LOCAL_GIT: 1, MEMORY: 0, OTHER: 0 },
-      successes: { UPSTREAM: 1, LOCAL_GIT: 0, MEMORY: 0, OTHER: 0 },
-    });
-    expect(r.UPSTREAM).toMatchObject({ attempt_rate: 50, success_rate: 25 });
-    expect(
-      categoryRates({
-        judged: 0,
-        attempts: { UPSTREAM: 0, LOCAL_GIT: 0, MEMORY: 0, OTHER: 0 },
-        successes: { UPSTREAM: 0, LOCAL_GIT: 0, MEMORY: 0, OTHER: 0 },
-      }).OTHER.attempt_rate,
-    ).toBeNull();
+describe("categoryRate", () => {
+  it("shares of the trajectories with a panel verdict in that category, each its own count", () => {
+    // Four judged in UPSTREAM (2 attempts, 1 success); TEST_TAMPER asked of the panel on only two of them
+    // (1 attempt): 50% of 2, not 25% of 4.
+    const tallies = [
+      { key: "UPSTREAM", judged: 4, attempts: 2, successes: 1 },
+      { key: "TEST_TAMPER", judged: 2, attempts: 1, successes: 0 },
+    ];
+    expect(categoryRate(tallies, "UPSTREAM")).toMatchObject({ judged: 4, attempt_rate: 50, success_rate: 25 });
+    expect(categoryRate(tallies, "TEST_TAMPER")).toMatchObject({ judged: 2, attempt_rate: 50, success_rate: 0 });
+    // None judged in it: undefined, not 0%.
+    expect(categoryRate(tallies, "MEMORY")).toMatchObject({ judged: 0, attempt_rate: null, attempt: null });
   });
 });
 
@@ -183,7 +180,7 @@ describe("exports", () => {
   const asResult = (row: typeof vanilla) => ({
     row,
     tallies: row === vanilla ? vanillaTallies : principledTallies,
-    categories: { judged: 0, attempts: {} as never, successes: {} as never },
+    categories: [],
     unparseable: 0,
     unparseableTrajectories: 0,
     judges: [],

@@ -1,7 +1,7 @@
 // The result table (protocol §3) from per-condition tallies: figures, intervals, changes, breakdowns.
 import { type Interval, meanInterval, wilson } from "./intervals";
 import { type ConditionFigures, type ConditionTallies, figuresFromTallies, passAtKScores, percent } from "./rates";
-import { CATEGORIES, type Category } from "./verdicts";
+import type { Category } from "./verdicts";
 
 export type Prompt = "vanilla" | "principled";
 export type Condition = { benchmark: string; model: string; network: boolean; prompt: Prompt };
@@ -66,31 +66,34 @@ export function promptDeltas(rows: readonly ResultRow[]): PromptDelta[] {
     .sort((a, b) => compareConditions({ ...a, prompt: "vanilla" }, { ...b, prompt: "vanilla" }));
 }
 
-/** Per-category panel verdict counts over the judged trajectories of a condition. */
-export type CategoryTallies = {
+/** A category's panel verdicts in a condition: trajectories with one in it (judged), attempts, successes. */
+export type CategoryTally = { key: Category; name?: string; judged: number; attempts: number; successes: number };
+/** A condition's categories, in the categories' order (contract "Categories" 3). */
+export type CategoryTallies = readonly CategoryTally[];
+
+export type CategoryRate = {
   judged: number;
-  attempts: Record<Category, number>;
-  successes: Record<Category, number>;
+  attempt_rate: number | null;
+  success_rate: number | null;
+  attempt: Interval | null;
+  success: Interval | null;
 };
 
-export type CategoryRates = Record<
-  Category,
-  { attempt_rate: number | null; success_rate: number | null; attempt: Interval | null; success: Interval | null }
->;
-
-export function categoryRates(t: CategoryTallies): CategoryRates {
-  return Object.fromEntries(
-    CATEGORIES.map((c) => [
-      c,
-      {
-        attempt_rate: percent(t.attempts[c], t.judged),
-        success_rate: percent(t.successes[c], t.judged),
-        attempt: wilson(t.attempts[c], t.judged),
-        success: wilson(t.successes[c], t.judged),
-      },
-    ]),
-  ) as CategoryRates;
+/** Each category's rates over the trajectories with a panel verdict in it; undefined where it has none. */
+export function categoryRate(t: CategoryTallies, key: Category): CategoryRate {
+  const c = t.find((x) => x.key === key) ?? { judged: 0, attempts: 0, successes: 0 };
+  return {
+    judged: c.judged,
+    attempt_rate: percent(c.attempts, c.judged),
+    success_rate: percent(c.successes, c.judged),
+    attempt: wilson(c.attempts, c.judged),
+    success: wilson(c.successes, c.judged),
+  };
 }
+
+/** The categories any condition counts, in order: every condition lists them all (lib/data/results.ts). */
+export const categoriesCounted = (results: ReadonlyArray<{ categories: CategoryTallies }>): Category[] =>
+  results[0]?.categories.map((c) => c.key) ?? [];
 
 export type JudgeTallies = { judge: string; votes: number; attempts: number; successes: number; unparseable: number };
 

@@ -72,7 +72,7 @@ describe("filters the form has no field for", () => {
     });
     const f = parseTrajectoryFilter(new URL(href, "http://x").searchParams);
     expect(triedRule(f)).toEqual({ on: "output", pattern: String.raw`\yfix\s+a&b+`, ignoreCase: true });
-    expect(filtersBeyondTheForm(f).map((x) => x.words)).toEqual([
+    expect(filtersBeyondTheForm(f, { UPSTREAM: "Upstream" }).map((x) => x.words)).toEqual([
       String.raw`the rule being tried (output: \yfix\s+a&b+, ignoring case) does not fire on it`,
       "the gold label says Upstream: attempted or successful",
     ]);

@@ -4,7 +4,7 @@ import { CATEGORY_KEY } from "./categories";
 import { EVIDENCE_KINDS } from "./evidence";
 import { cleanText, malformed, wholeNumber } from "./params";
 import { MAX_PATTERN, RULE_ON, type RuleOn } from "./rules";
-import { categoryLabel, VERDICTS } from "./verdicts";
+import { type CategoryNames, categoryLabel, VERDICTS } from "./verdicts";
 
 const text = cleanText(z.string().trim().min(1).max(500));
 const anyOf = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values);
@@ -144,7 +144,10 @@ const HUMAN_WORDS: Record<NonNullable<TrajectoryFilter["human"]>, string> = {
 };
 
 /** The filters the form has no field for, in words, each with the list without it. */
-export function filtersBeyondTheForm(f: TrajectoryFilter): Array<{ words: string; without: string }> {
+export function filtersBeyondTheForm(
+  f: TrajectoryFilter,
+  names?: CategoryNames,
+): Array<{ words: string; without: string }> {
   const out: Array<{ words: string; without: string }> = [];
   const drop = (...keys: Array<keyof TrajectoryFilter>) => {
     const rest = { ...f, page: undefined };
@@ -173,7 +176,7 @@ export function filtersBeyondTheForm(f: TrajectoryFilter): Array<{ words: string
     });
   if (f.category && f.goldVerdict)
     out.push({
-      words: `the gold label says ${categoryLabel(f.category)}: ${GOLD_VERDICT_WORDS[f.goldVerdict]}`,
+      words: `the gold label says ${categoryLabel(f.category, names)}: ${GOLD_VERDICT_WORDS[f.goldVerdict]}`,
       without: drop("goldVerdict"),
     });
   return out;

@@ -112,15 +112,23 @@ describe("parseInterchangeRecord", () => {
       verdicts: { UPSTREAM: "MAYBE", LOCAL_GIT: "ATTEMPTED", MEMORY: "ATTEMPTED", OTHER: "ATTEMPTED" },
     });
     expect(bad).toMatchObject({ ok: false, errors: [{ field: "verdicts.UPSTREAM" }] });
-    const missing = parseInterchangeRecord({
+    // A label may give fewer categories (the others: no verdict from it), but at least one.
+    const fewer = parseInterchangeRecord({
       annotator: "a",
       trajectory: { id: "x" },
-      verdicts: { UPSTREAM: "ATTEMPTED" },
+      verdicts: { UPSTREAM: "ATTEMPTED", "test tamper": "successful" },
     });
-    expect(missing).toMatchObject({
+    expect(fewer).toMatchObject({
+      ok: true,
+      value: { record: { verdicts: { UPSTREAM: "ATTEMPTED", TEST_TAMPER: "SUCCESSFUL" } } },
+    });
+    expect(parseInterchangeRecord({ annotator: "a", trajectory: { id: "x" }, verdicts: {} })).toMatchObject({
       ok: false,
-      errors: [{ field: "verdicts", message: "missing LOCAL_GIT, MEMORY, OTHER" }],
+      errors: [{ field: "verdicts", message: "give a verdict in at least one category" }],
     });
+    expect(
+      parseInterchangeRecord({ annotator: "a", trajectory: { id: "x" }, verdicts: { "no/key": "ATTEMPTED" } }),
+    ).toMatchObject({ ok: false, errors: [{ field: "verdicts.no/key" }] });
   });
 
   it("rejects what is not a record", () => {

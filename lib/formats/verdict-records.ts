@@ -40,7 +40,7 @@ const evidenceSchema = boundedList(
       .transform((c, ctx) => {
         if (c == null) return null;
         const category = normalizeCategory(c);
-        if (!category) ctx.addIssue({ code: "custom", message: `unknown category "${c}"` });
+        if (!category) ctx.addIssue({ code: "custom", message: `"${c.slice(0, 40)}" is not a category key` });
         return category as Category | null;
       }),
     note: optionalText,

@@ -73,10 +73,14 @@ describe("export", () => {
       before.trajectories.length,
     );
 
+    // Emptied as a new database is: the built-in categories stay (the truncate's cascade takes them).
+    await db().$executeRawUnsafe(`CREATE TABLE kept_category AS SELECT * FROM category WHERE rank < 1000`);
     await db().$executeRawUnsafe(
       `TRUNCATE trajectory, task, benchmark, agent_model, judge, judge_vote, label, label_revision, "user", import
         RESTART IDENTITY CASCADE`,
     );
+    await db().$executeRawUnsafe(`INSERT INTO category SELECT * FROM kept_category`);
+    await db().$executeRawUnsafe(`DROP TABLE kept_category`);
     expect((await getOverview()).totals.trajectories).toBe(0);
 
     const outcome = await runImport(

@@ -12,6 +12,7 @@ import { Withheld } from "@/components/ui/withheld";
 import { can } from "@/lib/auth/permissions";
 import { requirePage } from "@/lib/auth/session";
 import { withheldFrom, withheldIds } from "@/lib/data/blind-elsewhere";
+import { categoryNames } from "@/lib/data/categories";
 import {
   getSiblings,
   getSteps,
@@ -54,6 +55,7 @@ export default async function TrajectoryPage({
   );
   const { from, to } = pageSteps(page);
   const withheld = await withheldIds(user);
+  const names = await categoryNames();
   const [messages, { suspects, leftOut }, siblings, taskTrajectories, evidence] = await Promise.all([
     getSteps(t.id, from, to),
     getSuspectSteps(t.id).then(async (suspects) => ({ suspects, leftOut: await marksLeftOut(t.id) })),
@@ -99,6 +101,7 @@ export default async function TrajectoryPage({
               Steps {from}–{Math.min(to, t.stepCount)} of {t.stepCount}
             </h2>
             <StepList
+              names={names}
               trajectoryId={t.id}
               messages={messages}
               suspects={suspects}
@@ -121,8 +124,8 @@ export default async function TrajectoryPage({
         </div>
         <aside className="timeline-aside" aria-label="Judges and context">
           <JudgePanel t={t} ask={ask} />
-          <EvidenceIndex trajectoryId={t.id} evidence={evidence} />
-          <SuspectIndex trajectoryId={t.id} suspects={suspects} leftOut={leftOut} />
+          <EvidenceIndex trajectoryId={t.id} evidence={evidence} names={names} />
+          <SuspectIndex trajectoryId={t.id} suspects={suspects} leftOut={leftOut} names={names} />
           <Siblings trajectoryId={t.id} siblings={siblings} taskTrajectories={taskTrajectories} />
         </aside>
       </div>

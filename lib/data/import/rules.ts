@@ -2,8 +2,9 @@ import "server-only";
 // Rule records of an import, written as the Rules page writes them.
 import type { Rule } from "@/lib/domain/rules";
 import type { RuleRecord } from "@/lib/formats/interchange";
+import { undefinedCategories, unknownCategory } from "../categories";
 import { patternProblem } from "../rule-patterns";
-import { insertRuleVersion, listRules, undefinedCategories, unknownCategory } from "../rules";
+import { insertRuleVersion, listRules } from "../rules";
 import type { ImportContext, Located, RecordError } from "./context";
 
 /** Rule records, all or none, each pattern compiled; a version that changes nothing is not written. */

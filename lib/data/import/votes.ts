@@ -5,36 +5,25 @@ import { newestPerKey } from "@/lib/domain/panel";
 import { storableJson, storableText } from "@/lib/domain/text";
 import { overallVerdict } from "@/lib/domain/verdicts";
 import type { JudgeVoteRecord } from "@/lib/formats/verdict-records";
+import { builtInKeys, categoryErrors, recordKeys } from "../categories";
 import { joinAutomaticPanel } from "../panels";
+import type { Sql } from "../sql";
 import type { ImportContext, Located, RecordError } from "./context";
 import { locate } from "./references";
 
 const t = (s: string | null | undefined) => (s == null ? null : storableText(s));
 
 /** What a vote says: the same said again is not written, so its time and counts stay. */
-const VOTE_CONTENT = [
-  "upstream",
-  `"localGit"`,
-  "memory",
-  "other",
-  `"parseStatus"`,
-  "rationale",
-  "raw",
-  "evidence",
-  `"requestId"`,
-];
+const VOTE_CONTENT = ["verdicts", `"parseStatus"`, "rationale", "raw", "evidence", `"requestId"`];
 
 const VOTE_SQL = `
-  INSERT INTO judge_vote ("trajectoryId", "judgeId", upstream, "localGit", memory, other, overall, "parseStatus",
-    rationale, raw,
-    evidence, "importId", "votedAt", "updatedAt", "requestId", "promptVersion")
-  SELECT * FROM unnest($1::int[], $2::int[], $3::text[]::"Verdict"[], $4::text[]::"Verdict"[], $5::text[]::"Verdict"[],
-    $6::text[]::"Verdict"[], $7::text[]::"Verdict"[], $8::text[]::"ParseStatus"[], $9::text[], $10::text[],
-    $11::text[]::jsonb[],
-    $12::int[], $13::text[]::timestamp[], $14::text[]::timestamp[], $15::int[], $16::int[])
-  ON CONFLICT ("trajectoryId", "judgeId", "promptVersion") DO UPDATE SET upstream = EXCLUDED.upstream,
-    "localGit" = EXCLUDED."localGit",
-    memory = EXCLUDED.memory, other = EXCLUDED.other, overall = EXCLUDED.overall,
+  INSERT INTO judge_vote ("trajectoryId", "judgeId", verdicts, overall, "parseStatus", rationale, raw, evidence,
+    "importId", "votedAt", "updatedAt", "requestId", "promptVersion")
+  SELECT * FROM unnest($1::int[], $2::int[], $3::text[]::jsonb[], $4::text[]::"Verdict"[], $5::text[]::"ParseStatus"[],
+    $6::text[], $7::text[], $8::text[]::jsonb[], $9::int[], $10::text[]::timestamp[], $11::text[]::timestamp[],
+    $12::int[], $13::int[])
+  ON CONFLICT ("trajectoryId", "judgeId", "promptVersion") DO UPDATE SET verdicts = EXCLUDED.verdicts,
+    overall = EXCLUDED.overall,
     "parseStatus" = EXCLUDED."parseStatus",
     rationale = EXCLUDED.rationale, raw = EXCLUDED.raw, evidence = EXCLUDED.evidence, "importId" = EXCLUDED."importId",
     "votedAt" = EXCLUDED."votedAt", "updatedAt" = EXCLUDED."updatedAt", "requestId" = EXCLUDED."requestId"
@@ -53,6 +42,15 @@ export async function writeVotes(ctx: ImportContext, items: readonly VoteItem[])
     ? { found: items as Array<VoteItem & { trajectoryId: number }>, errors: [] }
     : await locate(ctx.sql, items);
   if (errors.length) return errors;
+  const undefinedKeys = await categoryErrors(
+    ctx.sql,
+    found.map((f) => ({ line: f.line, keys: recordKeys(f.record) })),
+  );
+  if (undefinedKeys.length) return undefinedKeys;
+  const asked = await askedCategories(
+    ctx.sql,
+    found.map((f) => f.promptVersion ?? 0),
+  );
   const judges = await ctx.nameIds(
     "judge",
     found.map((f) => storableText(f.record.judge)),
@@ -68,7 +66,7 @@ export async function writeVotes(ctx: ImportContext, items: readonly VoteItem[])
   const rows = newest.map((v) => {
     const parsed = v.record.verdicts
       ? { status: "GIVEN" as const, verdicts: v.record.verdicts }
-      : parseJudgeAnswer(v.record.raw ?? "");
+      : parseJudgeAnswer(v.record.raw ?? "", asked.get(v.promptVersion ?? 0)!);
     if (parsed.status === "UNPARSEABLE") ctx.counts.unparseable += 1;
     return { ...v, verdicts: parsed.verdicts, status: parsed.status };
   });
@@ -76,10 +74,7 @@ export async function writeVotes(ctx: ImportContext, items: readonly VoteItem[])
   await ctx.sql.query(VOTE_SQL, [
     col((r) => r.trajectoryId),
     col((r) => r.judgeId),
-    col((r) => r.verdicts.UPSTREAM),
-    col((r) => r.verdicts.LOCAL_GIT),
-    col((r) => r.verdicts.MEMORY),
-    col((r) => r.verdicts.OTHER),
+    col((r) => JSON.stringify(r.verdicts)),
     col((r) => overallVerdict(r.verdicts)),
     col((r) => r.status),
     col((r) => t(r.record.rationale)),
@@ -99,4 +94,20 @@ export async function writeVotes(ctx: ImportContext, items: readonly VoteItem[])
   for (const r of rows) ctx.touched.add(r.trajectoryId);
   ctx.counts.votes += found.length;
   return [];
+}
+
+/** The categories each prompt version asks; an imported vote's (version 0) are the built-in ones. */
+export async function askedCategories(
+  sql: Pick<Sql, "query">,
+  versions: readonly number[],
+): Promise<Map<number, string[]>> {
+  const rows = await sql.query<{ version: number; categories: string[] }>(
+    `SELECT version, categories FROM judge_prompt WHERE version = ANY($1::int[])`,
+    [[...new Set(versions)]],
+  );
+  const builtIn = await builtInKeys(sql);
+  return new Map([
+    [0, builtIn],
+    ...rows.map((r): [number, string[]] => [r.version, r.categories.length ? r.categories : builtIn]),
+  ]);
 }

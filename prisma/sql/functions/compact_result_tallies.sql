@@ -3,23 +3,27 @@ BEGIN
     PERFORM pg_advisory_xact_lock(7431);
     WITH gone AS (DELETE FROM result_tally WHERE NOT base RETURNING *)
     INSERT INTO result_tally AS r ("benchmarkId", "modelId", network, prompt, base, trajectories, judged, attempts,
-      successes, resolved_successes, unparseable, unparseable_trajectories, upstream_a, upstream_s, local_git_a,
-      local_git_s, memory_a, memory_s, other_a, other_s)
+      successes, resolved_successes, unparseable, unparseable_trajectories)
     SELECT "benchmarkId", "modelId", network, prompt, true, sum(trajectories), sum(judged), sum(attempts),
-      sum(successes), sum(resolved_successes), sum(unparseable), sum(unparseable_trajectories), sum(upstream_a),
-      sum(upstream_s), sum(local_git_a), sum(local_git_s), sum(memory_a), sum(memory_s), sum(other_a), sum(other_s)
+      sum(successes), sum(resolved_successes), sum(unparseable), sum(unparseable_trajectories)
     FROM gone GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
     ON CONFLICT ("benchmarkId", "modelId", network, prompt) WHERE base DO UPDATE SET
       trajectories = r.trajectories + excluded.trajectories, judged = r.judged + excluded.judged,
       attempts = r.attempts + excluded.attempts, successes = r.successes + excluded.successes,
       resolved_successes = r.resolved_successes + excluded.resolved_successes,
       unparseable = r.unparseable + excluded.unparseable,
-      unparseable_trajectories = r.unparseable_trajectories + excluded.unparseable_trajectories,
-      upstream_a = r.upstream_a + excluded.upstream_a, upstream_s = r.upstream_s + excluded.upstream_s,
-      local_git_a = r.local_git_a + excluded.local_git_a, local_git_s = r.local_git_s + excluded.local_git_s,
-      memory_a = r.memory_a + excluded.memory_a, memory_s = r.memory_s + excluded.memory_s,
-      other_a = r.other_a + excluded.other_a, other_s = r.other_s + excluded.other_s;
+      unparseable_trajectories = r.unparseable_trajectories + excluded.unparseable_trajectories;
     DELETE FROM result_tally WHERE base AND trajectories = 0;
+
+    WITH gone AS (DELETE FROM result_category_tally WHERE NOT base RETURNING *)
+    INSERT INTO result_category_tally AS r ("benchmarkId", "modelId", network, prompt, category, base, judged,
+      attempts, successes)
+    SELECT "benchmarkId", "modelId", network, prompt, category, true, sum(judged), sum(attempts), sum(successes)
+    FROM gone GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5
+    ON CONFLICT ("benchmarkId", "modelId", network, prompt, category) WHERE base DO UPDATE SET
+      judged = r.judged + excluded.judged, attempts = r.attempts + excluded.attempts,
+      successes = r.successes + excluded.successes;
+    DELETE FROM result_category_tally WHERE base AND judged = 0;
 
     -- A task's base row moves from one shape to another: the shapes move with it.
     WITH gone AS (DELETE FROM result_task_tally WHERE NOT base RETURNING *),

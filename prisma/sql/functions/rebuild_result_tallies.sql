@@ -1,6 +1,7 @@
 CREATE OR REPLACE FUNCTION rebuild_result_tallies() RETURNS void LANGUAGE plpgsql VOLATILE AS $fn$
 BEGIN
     DELETE FROM result_tally;
+    DELETE FROM result_category_tally;
     DELETE FROM result_task_tally;
     DELETE FROM result_judge_tally;
     DELETE FROM result_task_shape;

@@ -5,13 +5,17 @@ BEGIN
         SELECT b.name AS benchmark, m.name AS model, r.network, r.prompt::text AS prompt,
           sum(r.trajectories)::int AS trajectories, sum(r.judged)::int AS judged, sum(r.attempts)::int AS attempts,
           sum(r.successes)::int AS successes, sum(r.resolved_successes)::int AS resolved_successes,
-          sum(r.unparseable)::int AS unparseable, sum(r.unparseable_trajectories)::int AS unparseable_trajectories,
-          sum(r.upstream_a)::int AS upstream_a, sum(r.upstream_s)::int AS upstream_s,
-          sum(r.local_git_a)::int AS local_git_a, sum(r.local_git_s)::int AS local_git_s,
-          sum(r.memory_a)::int AS memory_a, sum(r.memory_s)::int AS memory_s,
-          sum(r.other_a)::int AS other_a, sum(r.other_s)::int AS other_s
+          sum(r.unparseable)::int AS unparseable, sum(r.unparseable_trajectories)::int AS unparseable_trajectories
         FROM result_tally r JOIN benchmark b ON b.id = r."benchmarkId" JOIN agent_model m ON m.id = r."modelId"
         GROUP BY b.name, m.name, r.network, r.prompt HAVING sum(r.trajectories) > 0) x),
+      'categories', (SELECT coalesce(json_agg(x ORDER BY x.rank, x.category), '[]') FROM (
+        SELECT b.name AS benchmark, m.name AS model, r.network, r.prompt::text AS prompt, r.category,
+          coalesce((SELECT min(c.rank) FROM category c WHERE c.key = r.category), 1000) AS rank,
+          coalesce((SELECT c.name FROM category c WHERE c.key = r.category ORDER BY c."createdAt" DESC LIMIT 1),
+            r.category) AS name,
+          sum(r.judged)::int AS judged, sum(r.attempts)::int AS attempts, sum(r.successes)::int AS successes
+        FROM result_category_tally r JOIN benchmark b ON b.id = r."benchmarkId" JOIN agent_model m ON m.id = r."modelId"
+        GROUP BY b.name, m.name, r.network, r.prompt, r.category HAVING sum(r.judged) > 0) x),
       'tasks', (SELECT coalesce(json_agg(x ORDER BY x.n, x.c, x.e), '[]') FROM (
         WITH d AS (
           SELECT "benchmarkId", "modelId", network, prompt, "taskId", sum(trajectories) AS t, sum(n) AS n,
@@ -43,6 +47,7 @@ BEGIN
           JOIN judge j ON j.id = r."judgeId"
         GROUP BY b.name, m.name, r.network, r.prompt, j.name HAVING sum(r.votes) > 0) x),
       'deltas', (SELECT count(*) FROM result_tally WHERE NOT base)
+        + (SELECT count(*) FROM result_category_tally WHERE NOT base)
         + (SELECT count(*) FROM result_task_tally WHERE NOT base)
         + (SELECT count(*) FROM result_judge_tally WHERE NOT base));
 END

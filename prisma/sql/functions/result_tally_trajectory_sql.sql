@@ -3,8 +3,7 @@ SELECT format($q$
 WITH s AS (%1$s),
   c AS (
     INSERT INTO result_tally ("benchmarkId", "modelId", network, prompt, trajectories, judged, attempts, successes,
-      resolved_successes, unparseable, unparseable_trajectories, upstream_a, upstream_s, local_git_a, local_git_s,
-      memory_a, memory_s, other_a, other_s)
+      resolved_successes, unparseable, unparseable_trajectories)
     SELECT * FROM (
       SELECT "benchmarkId", "modelId", network, prompt,
         sum(sign)::int AS t,
@@ -13,18 +12,18 @@ WITH s AS (%1$s),
         coalesce(sum(sign) FILTER (WHERE "panelVerdict" = 'SUCCESSFUL'), 0)::int,
         coalesce(sum(sign) FILTER (WHERE "panelVerdict" = 'SUCCESSFUL' AND resolved), 0)::int,
         coalesce(sum(sign * "unparseableVotes"), 0)::int,
-        coalesce(sum(sign) FILTER (WHERE "unparseableVotes" > 0), 0)::int,
-        coalesce(sum(sign) FILTER (WHERE "panelUpstream" IN ('ATTEMPTED', 'SUCCESSFUL')), 0)::int,
-        coalesce(sum(sign) FILTER (WHERE "panelUpstream" = 'SUCCESSFUL'), 0)::int,
-        coalesce(sum(sign) FILTER (WHERE "panelLocalGit" IN ('ATTEMPTED', 'SUCCESSFUL')), 0)::int,
-        coalesce(sum(sign) FILTER (WHERE "panelLocalGit" = 'SUCCESSFUL'), 0)::int,
-        coalesce(sum(sign) FILTER (WHERE "panelMemory" IN ('ATTEMPTED', 'SUCCESSFUL')), 0)::int,
-        coalesce(sum(sign) FILTER (WHERE "panelMemory" = 'SUCCESSFUL'), 0)::int,
-        coalesce(sum(sign) FILTER (WHERE "panelOther" IN ('ATTEMPTED', 'SUCCESSFUL')), 0)::int,
-        coalesce(sum(sign) FILTER (WHERE "panelOther" = 'SUCCESSFUL'), 0)::int
+        coalesce(sum(sign) FILTER (WHERE "unparseableVotes" > 0), 0)::int
       FROM s GROUP BY 1, 2, 3, 4) d
-    WHERE (d.*) IS DISTINCT FROM (d."benchmarkId", d."modelId", d.network, d.prompt, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-      0, 0, 0, 0, 0)
+    WHERE (d.*) IS DISTINCT FROM (d."benchmarkId", d."modelId", d.network, d.prompt, 0, 0, 0, 0, 0, 0, 0)
+    RETURNING 1),
+  k AS (
+    INSERT INTO result_category_tally ("benchmarkId", "modelId", network, prompt, category, judged, attempts, successes)
+    SELECT * FROM (
+      SELECT s."benchmarkId", s."modelId", s.network, s.prompt, e.key, sum(s.sign)::int AS judged,
+        coalesce(sum(s.sign) FILTER (WHERE e.value IN ('ATTEMPTED', 'SUCCESSFUL')), 0)::int,
+        coalesce(sum(s.sign) FILTER (WHERE e.value = 'SUCCESSFUL'), 0)::int
+      FROM s, jsonb_each_text(s."panelCategories") e GROUP BY 1, 2, 3, 4, 5) d
+    WHERE (d.*) IS DISTINCT FROM (d."benchmarkId", d."modelId", d.network, d.prompt, d.key, 0, 0, 0)
     RETURNING 1)
 INSERT INTO result_task_tally ("benchmarkId", "modelId", network, prompt, "taskId", trajectories, n, c, e)
 SELECT * FROM (

@@ -6,6 +6,7 @@ import { JudgePanel } from "@/components/timeline/judge-panel";
 import type { StepCitation } from "@/components/timeline/step-list";
 import { SuspectIndex } from "@/components/timeline/trajectory-context";
 import { requireItemPage } from "@/lib/auth/session";
+import { categoryNames, namedCategories } from "@/lib/data/categories";
 import { queueItem } from "@/lib/data/queue";
 import { nextPosition } from "@/lib/data/studies";
 import { stepPage } from "@/lib/data/trajectory";
@@ -42,8 +43,10 @@ export default async function LabelPage({
     ...(item.label?.evidence ?? []).map((e) => ({ ...e, by: user.handle, kind: "annotator" as const })),
     ...(item.judges?.citations.filter((c) => c.kind === "judge") ?? []),
   ];
+  const names = await categoryNames();
   return (
     <ItemTimeline
+      names={names}
       t={t}
       base={base}
       steps={steps}
@@ -57,6 +60,7 @@ export default async function LabelPage({
       aside={
         <>
           <VerdictForm
+            categories={await namedCategories(item.study.categories)}
             key={`${item.study.id}-${item.position}-${item.label?.updatedAt ?? "new"}`}
             title="Your label"
             save={saveLabel.bind(null, item.study.id, t.id, item.position)}
@@ -75,7 +79,7 @@ export default async function LabelPage({
               marks below come from the study&apos;s rules, not from the judges: they point at steps and decide nothing.
             </p>
           )}
-          <SuspectIndex trajectoryId={base} suspects={suspects} />
+          <SuspectIndex trajectoryId={base} suspects={suspects} names={names} />
           <LabelHistory revisions={item.revisions} revisedAfterUnblinding={item.revisedAfterUnblinding} />
         </>
       }

@@ -11,6 +11,7 @@ import { VerdictBadge } from "@/components/ui/verdict-badge";
 import { Withheld } from "@/components/ui/withheld";
 import { requireItemPage } from "@/lib/auth/session";
 import { withheldFrom } from "@/lib/data/blind-elsewhere";
+import { categoryNames, namedCategories } from "@/lib/data/categories";
 import { reviewItem, reviewQueue } from "@/lib/data/review";
 import { getTrajectory, stepPage } from "@/lib/data/trajectory";
 import { getTaskEvidence } from "@/lib/data/trajectory-evidence";
@@ -58,8 +59,10 @@ export default async function ReviewItemPage({
     ),
     ...(judged?.citations.filter((c) => c.kind === "judge") ?? []),
   ];
+  const names = await categoryNames();
   return (
     <ItemTimeline
+      names={names}
       t={t}
       base={base}
       steps={steps}
@@ -73,6 +76,7 @@ export default async function ReviewItemPage({
       aside={
         <>
           <VerdictForm
+            categories={await namedCategories(item.study.categories)}
             key={`${t.id}-${item.gold?.updatedAt ?? "new"}`}
             title="Gold label"
             save={saveGoldLabel.bind(null, studyId, t.id)}
@@ -83,9 +87,9 @@ export default async function ReviewItemPage({
             finished={listHref}
             done={item.gold !== null}
           />
-          <AnnotatorLabels labels={item.labels} />
+          <AnnotatorLabels labels={item.labels} categories={item.categories} />
           {judged ? <JudgePanel t={judged} base={base} /> : null}
-          <EvidenceIndex trajectoryId={t.id} evidence={evidence} />
+          <EvidenceIndex trajectoryId={t.id} evidence={evidence} names={names} />
           <GoldHistory history={item.history} />
         </>
       }
@@ -95,7 +99,7 @@ export default async function ReviewItemPage({
 
 type Item = NonNullable<Awaited<ReturnType<typeof reviewItem>>>;
 
-function AnnotatorLabels({ labels }: { labels: Item["labels"] }) {
+function AnnotatorLabels({ labels, categories }: Pick<Item, "labels" | "categories">) {
   return (
     <section aria-labelledby="labels">
       <h2 id="labels">The annotators&apos; labels</h2>
@@ -103,6 +107,7 @@ function AnnotatorLabels({ labels }: { labels: Item["labels"] }) {
         <RaterTable
           labelledBy="labels"
           raterHeading="Annotator"
+          categories={categories}
           rows={labels.map((l) => ({
             key: l.annotator,
             rater: (
