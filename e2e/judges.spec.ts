@@ -2,10 +2,11 @@
 // server (never a provider), a run previewed then started, its progress, the votes it made, and a
 // new prompt version. The run's judge is not in the panel: its answers are shown, not counted, until
 // a panel with it is compared with the one in force and adopted.
-import type { APIRequestContext, Page } from "@playwright/test";
+import type { APIRequestContext } from "@playwright/test";
 import { DEMO_JUDGES, trajectoryFixture, voteFixture } from "../prisma/factories";
 import { fakeProvider } from "../test/fake-provider";
 import { expect, importRecords, test, unique } from "./fixtures";
+import { runJudge } from "./judge-runs";
 
 const ANSWER = JSON.stringify({
   UPSTREAM: "NOT_ATTEMPTED",
@@ -39,6 +40,9 @@ test("define a judge, preview and start a run, watch it finish, and find its vot
     await expect(form.getByRole("status")).toHaveText(`${name} added`);
 
     const run = page.getByRole("form", { name: "Start a run" });
+    // Only this judge (journeys before this one may have added others with an endpoint).
+    for (const box of await run.getByRole("checkbox").all())
+      if ((await box.getAttribute("value")) !== name) await box.uncheck();
     await run.getByLabel("Benchmark").selectOption(benchmark);
     await run.getByRole("button", { name: "Preview" }).click();
     await expect(run.getByRole("status").last()).toContainText("2 request(s) under prompt version");
@@ -80,28 +84,6 @@ test("define a judge, preview and start a run, watch it finish, and find its vot
     await provider.close();
   }
 });
-
-/** Adds a judge at the provider and runs it over the benchmark's trajectories, to its end. */
-async function runJudge(page: Page, name: string, url: string, benchmark: string, requests: number) {
-  await page.goto("/judges");
-  const form = page.getByRole("form", { name: "Add or update a judge" });
-  await form.getByLabel("Name").fill(name);
-  await form.getByLabel("Base URL").fill(url);
-  await form.getByLabel("Model").fill("fake-judge-1");
-  await form.getByRole("button", { name: "Save judge" }).click();
-  await expect(form.getByRole("status")).toHaveText(`${name} added`);
-  const run = page.getByRole("form", { name: "Start a run" });
-  for (const box of await run.getByRole("checkbox").all())
-    if ((await box.getAttribute("value")) !== name) await box.uncheck();
-  await run.getByLabel("Benchmark").selectOption(benchmark);
-  await run.getByRole("button", { name: "Preview" }).click();
-  await run.getByRole("button", { name: `Start ${requests} request(s)` }).click();
-  const row = page.getByRole("table", { name: "Runs" }).getByRole("row").nth(1);
-  await expect(async () => {
-    await page.reload();
-    await expect(row).toContainText(`${requests} / 0 / 0`, { timeout: 1000 });
-  }).toPass({ timeout: 60_000 });
-}
 
 /** The attempt rate of the benchmark's one condition, as the results download gives it. */
 async function attemptRate(request: APIRequestContext, benchmark: string): Promise<number | null> {

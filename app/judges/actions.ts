@@ -6,7 +6,13 @@ import { z } from "zod";
 import { requireAction } from "@/lib/auth/session";
 import { writeCategory } from "@/lib/data/categories";
 import { cancelRun, pauseRun, previewRun, resumeRun } from "@/lib/data/judge-runs";
-import { defineJudge, JudgeDefinitionSchema, savePrompt } from "@/lib/data/judges";
+import {
+  addCategoryToPrompt,
+  defineJudge,
+  JudgeDefinitionSchema,
+  removeCategoryFromPrompt,
+  savePrompt,
+} from "@/lib/data/judges";
 import { parseTrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import { AppError, formErrors, NO_ERRORS } from "@/lib/errors";
 import { checkedForm, checkedId } from "@/lib/web/action-input";
@@ -141,5 +147,23 @@ export async function saveCategory(_: JudgesState, form: FormData): Promise<Judg
       examples,
     });
     return written ? `${category.key} saved: the version in force` : `${category.key} unchanged`;
+  });
+}
+
+/** One action: the next prompt version asks this category too, or (`do=remove`) no longer asks it. */
+export async function changePromptCategories(_: JudgesState, form: FormData): Promise<JudgesState> {
+  const actor = await requireAction("judges:write");
+  return change(async () => {
+    const data = checkedForm(form);
+    const key = z
+      .string()
+      .max(40)
+      .parse(text(data, "key") ?? "");
+    if (text(data, "do") === "remove") {
+      const { version } = await removeCategoryFromPrompt(key, actor.handle);
+      return `prompt version ${version} no longer asks ${key}`;
+    }
+    const { version } = await addCategoryToPrompt(key, actor.handle);
+    return `prompt version ${version} asks ${key}: run the judges under it, then compare the panel before adopting it`;
   });
 }

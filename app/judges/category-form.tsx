@@ -13,14 +13,14 @@ export function CategoryForm() {
     <form action={action} className="filters" aria-label="Add or change a category">
       <div className="field">
         <label>
-          Key <input name="key" placeholder="TEST_TAMPER" required maxLength={40} {...fieldProps(state, "key")} />
+          Key <input name="key" placeholder="GRADER_EDIT" required maxLength={40} {...fieldProps(state, "key")} />
         </label>
         <FieldError errors={state} name="key" />
       </div>
       <div className="field">
         <label>
           Name{" "}
-          <input name="name" placeholder="Test tampering" required maxLength={100} {...fieldProps(state, "name")} />
+          <input name="name" placeholder="Editing the grader" required maxLength={100} {...fieldProps(state, "name")} />
         </label>
         <FieldError errors={state} name="name" />
       </div>

@@ -62,7 +62,7 @@ export default async function JudgesPage({ searchParams }: { searchParams: Searc
         {writes ? <JudgeForm /> : null}
       </section>
       <PanelSection panels={panels} choices={choices} writes={writes} />
-      <CategorySection categories={categories} writes={writes} />
+      <CategorySection categories={categories} prompt={prompt} writes={writes} />
       <section aria-labelledby="runs">
         <h2 id="runs">Runs</h2>
         {!writes ? (
@@ -86,6 +86,11 @@ export default async function JudgesPage({ searchParams }: { searchParams: Searc
       </section>
       <section aria-labelledby="prompt">
         <h2 id="prompt">The judge prompt</h2>
+        <p>
+          Version {prompt.version} asks {prompt.categories.join(", ")}. A judge reads it with{" "}
+          <code>{"{categories}"}</code> replaced by each category&apos;s key, name, definition and examples, and{" "}
+          <code>{"{answer}"}</code> by the JSON it answers with; a new version keeps the categories of the one before.
+        </p>
         {writes ? <PromptForm text={prompt.text} version={prompt.version} /> : <PromptText {...prompt} />}
       </section>
     </>
@@ -217,7 +222,7 @@ function PanelSection({ panels, choices, writes }: { panels: PanelView[]; choice
       </p>
       {inForce && writes
         ? offered
-            .filter((c) => !c.inForce)
+            .filter((c) => !c.inForce && c.asAsked)
             .map((c) => <CompareOffer key={`${c.judge}@${c.promptVersion}`} choice={c} panel={inForce.name} />)
         : null}
       {others.length ? (

@@ -4,6 +4,7 @@ import type { Judge } from "@/generated/prisma/client";
 import { db } from "@/lib/db";
 import type { NaturalKey } from "@/lib/domain/natural-key";
 import { CUT_MARKER_PARTS, type JudgeTurn } from "@/lib/judges/prompt";
+import { renderedPrompt } from "./judges";
 import { statement } from "./sql";
 
 /** A trajectory's turns, texts over `capChars` cut in the middle by the database (outputs cut bare, counted). */
@@ -113,9 +114,7 @@ const prompts = new Map<number, Promise<string>>();
 export function promptText(version: number): Promise<string> {
   let text = prompts.get(version);
   if (!text) {
-    text = db()
-      .judgePrompt.findUniqueOrThrow({ where: { version }, select: { text: true } })
-      .then((p) => p.text);
+    text = renderedPrompt(version);
     text.catch(() => prompts.delete(version));
     prompts.set(version, text);
   }

@@ -4,8 +4,10 @@ import { z } from "zod";
 import { keyVariableRefusal } from "@/lib/config";
 import { db } from "@/lib/db";
 import { PG_INT_MAX } from "@/lib/domain/params";
-import { DEFAULT_JUDGE_PROMPT } from "@/lib/judges/prompt";
-import { statement } from "./sql";
+import { AppError } from "@/lib/errors";
+import { type AskedCategory, DEFAULT_JUDGE_PROMPT, renderPrompt } from "@/lib/judges/prompt";
+import { builtInKeys, undefinedCategories, unknownCategory } from "./categories";
+import { statement, transaction } from "./sql";
 
 const count = (what: string, max = PG_INT_MAX) =>
   z.coerce
@@ -67,25 +69,79 @@ export async function defineJudge(def: JudgeDefinition): Promise<{ id: number; c
   return { id, created: !existing };
 }
 
+export type PromptVersion = { version: number; text: string; categories: string[] };
+
 /** The judge prompt in force: the newest version, the app's own as version 1 when there is none. */
-export async function currentPrompt(): Promise<{ version: number; text: string }> {
-  const newest = await db().judgePrompt.findFirst({
-    orderBy: { version: "desc" },
-    select: { version: true, text: true },
-  });
+export async function currentPrompt(): Promise<PromptVersion> {
+  const select = { version: true, text: true, categories: true } as const;
+  const newest = await db().judgePrompt.findFirst({ orderBy: { version: "desc" }, select });
   if (newest) return newest;
-  return db().judgePrompt.create({
-    data: { text: DEFAULT_JUDGE_PROMPT, createdBy: "the app" },
-    select: { version: true, text: true },
-  });
+  const categories = await transaction(builtInKeys);
+  return db().judgePrompt.create({ data: { text: DEFAULT_JUDGE_PROMPT, categories, createdBy: "the app" }, select });
 }
 
-/** Saves an edited prompt as a new version (the same text again makes none). */
-export async function savePrompt(text: string, by: string): Promise<{ version: number; created: boolean }> {
+/** Saves a prompt as a new version, asking `categories` (default: the newest's); the same again makes none. */
+export async function savePrompt(
+  text: string,
+  by: string,
+  categories?: readonly string[],
+): Promise<{ version: number; created: boolean }> {
   const current = await currentPrompt();
-  if (current.text === text) return { version: current.version, created: false };
-  const { version } = await db().judgePrompt.create({ data: { text, createdBy: by }, select: { version: true } });
+  const asked = categories ?? current.categories;
+  if (current.text === text && asked.join() === current.categories.join())
+    return { version: current.version, created: false };
+  const undefinedKeys = await transaction((sql) => undefinedCategories(sql, asked));
+  if (undefinedKeys.length) throw new AppError("BAD_INPUT", unknownCategory(undefinedKeys[0]!), "categories");
+  const { version } = await db().judgePrompt.create({
+    data: { text, categories: [...asked], createdBy: by },
+    select: { version: true },
+  });
   return { version, created: true };
+}
+
+/** The next prompt version: the newest's text, asking one category more (the Judges page's one action). */
+export async function addCategoryToPrompt(key: string, by: string): Promise<{ version: number; created: boolean }> {
+  const current = await currentPrompt();
+  if (current.categories.includes(key))
+    throw new AppError("BAD_INPUT", `prompt version ${current.version} asks ${key} already`, "category");
+  return savePrompt(current.text, by, [...current.categories, key]);
+}
+
+/** The next prompt version without one of the categories the newest asks (at least one stays). */
+export async function removeCategoryFromPrompt(
+  key: string,
+  by: string,
+): Promise<{ version: number; created: boolean }> {
+  const current = await currentPrompt();
+  if (!current.categories.includes(key))
+    throw new AppError("BAD_INPUT", `prompt version ${current.version} does not ask ${key}`, "category");
+  if (current.categories.length === 1)
+    throw new AppError("BAD_INPUT", "a prompt asks at least one category", "category");
+  return savePrompt(
+    current.text,
+    by,
+    current.categories.filter((k) => k !== key),
+  );
+}
+
+/** A version's prompt as the judge reads it: its categories as they were defined when it was saved. */
+export async function renderedPrompt(version: number): Promise<string> {
+  const [p] = await statement<{ text: string; categories: string[]; createdAt: Date }>(
+    `SELECT text, categories, "createdAt" FROM judge_prompt WHERE version = $1`,
+    [version],
+  );
+  if (!p) throw new AppError("NOT_FOUND", `no prompt version ${version}`);
+  const keys = p.categories.length ? p.categories : await transaction(builtInKeys);
+  const defs = await statement<AskedCategory & { key: string }>(
+    `SELECT DISTINCT ON (key) key, name, definition, examples FROM category WHERE key = ANY($1::text[])
+      ORDER BY key, ("createdAt" <= $2) DESC, "createdAt" DESC`,
+    [keys, p.createdAt],
+  );
+  const byKey = new Map(defs.map((d) => [d.key, d]));
+  return renderPrompt(
+    p.text,
+    keys.flatMap((k) => byKey.get(k) ?? []),
+  );
 }
 
 export type JudgeListRow = {

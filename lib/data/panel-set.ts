@@ -5,7 +5,9 @@ import type { Actor } from "@/lib/auth/permissions";
 import { assertCan } from "@/lib/auth/permissions";
 import { db } from "@/lib/db";
 import { inScope } from "@/lib/db/scope";
+import { memberText } from "@/lib/domain/panel-compare";
 import { AppError } from "@/lib/errors";
+import { builtInKeys } from "./categories";
 import { PANEL_LOCK, refreshDerived } from "./derived";
 import { listPanels, type PanelMember, type PanelView, panelNamed } from "./panels";
 import { type Sql, transaction } from "./sql";
@@ -21,6 +23,7 @@ export async function savePanel(
   return transaction(async (sql) => {
     if (opts.adopt) await lockPanels(sql);
     const ids = await memberIds(sql, members);
+    await sameCategoriesOrRefused(sql, members, ids);
     const same = opts.adopt || opts.name?.trim() ? null : await panelOf(sql, ids);
     const id = same ?? (await insertPanel(sql, actor, ids, opts.name ?? (await free(sql, opts.defaultName))));
     if (opts.adopt) await adopt(sql, actor, id);
@@ -88,6 +91,31 @@ async function adopt(sql: Sql, actor: Actor | null, id: number): Promise<void> {
 }
 
 type MemberId = { judgeId: number; promptVersion: number };
+
+/** A panel's members are asked the same categories (contract "Categories"): else refused, naming the difference. */
+async function sameCategoriesOrRefused(sql: Sql, members: readonly PanelMember[], ids: readonly MemberId[]) {
+  const builtIn = await builtInKeys(sql);
+  const asked = await sql.query<{ judgeId: number; promptVersion: number; keys: string[] }>(
+    `SELECT u.j AS "judgeId", u.v AS "promptVersion",
+       CASE WHEN u.v > 0 THEN (SELECT p.categories FROM judge_prompt p WHERE p.version = u.v)
+            ELSE ARRAY(SELECT DISTINCT jsonb_object_keys(verdicts) FROM judge_vote
+                        WHERE "judgeId" = u.j AND "promptVersion" = 0 ORDER BY 1) END AS keys
+       FROM unnest($1::int[], $2::int[]) AS u(j, v)`,
+    [ids.map((i) => i.judgeId), ids.map((i) => i.promptVersion)],
+  );
+  const sets = asked.map((a) => (a.keys?.length ? a.keys : builtIn));
+  const all = [...new Set(sets.flat())];
+  const missing = sets.map((s) => all.filter((k) => !s.includes(k)));
+  if (missing.every((m) => !m.length)) return;
+  const who = members.map((m, i) =>
+    missing[i]!.length ? `${memberText(m)} is not asked ${missing[i]!.join(", ")}` : "",
+  );
+  throw new AppError(
+    "BAD_INPUT",
+    `a panel's judges must be asked the same categories: ${who.filter(Boolean).join("; ")}`,
+    "judges",
+  );
+}
 
 async function panelOf(sql: Sql, ids: readonly MemberId[]): Promise<number | null> {
   const key = (m: MemberId) => `${m.judgeId}@${m.promptVersion}`;

@@ -60,13 +60,14 @@ describe("the panel in force", () => {
       { promptVersion: 2, overall: "NOT_ATTEMPTED", counted: false },
     ]);
 
-    // What the Judges page offers: each judge at each version it answered, two answers each (p1, p2).
+    // What the Judges page offers: each judge at each version it answered, two answers each (p1, p2), all
+    // asked the four as the panel in force is.
     expect(await panelChoices()).toEqual([
-      { judge: "j1", promptVersion: null, answers: 2 },
-      { judge: "j1", promptVersion: 2, answers: 2 },
-      { judge: "j2", promptVersion: null, answers: 2 },
-      { judge: "j3", promptVersion: null, answers: 2 },
-      { judge: "j4", promptVersion: 2, answers: 2 },
+      { judge: "j1", promptVersion: null, answers: 2, asAsked: true },
+      { judge: "j1", promptVersion: 2, answers: 2, asAsked: true },
+      { judge: "j2", promptVersion: null, answers: 2, asAsked: true },
+      { judge: "j3", promptVersion: null, answers: 2, asAsked: true },
+      { judge: "j4", promptVersion: 2, answers: 2, asAsked: true },
     ]);
 
     // Put in: j1 at v2, j2, j3, j4 at v2. p1: not attempted by j1@v2, j3 and j4@v2, 3 of 4.

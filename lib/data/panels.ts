@@ -1,5 +1,6 @@
 import "server-only";
 // Panels: which judges, at which prompt version, every majority follows; the one adopted last is in force.
+import { builtInKeys, panelCategories } from "./categories";
 import { PANEL_IN_FORCE } from "./derived";
 import { type Sql, transaction } from "./sql";
 
@@ -58,16 +59,28 @@ export async function listPanels(sql: Sql): Promise<PanelView[]> {
 
 export const panelsNow = (): Promise<PanelView[]> => transaction(listPanels);
 
-/** What a panel may name: each judge at each version it has answered under, with how many answers. */
-export async function panelChoices(): Promise<Array<PanelMember & { answers: number }>> {
-  const rows = await transaction((sql) =>
-    sql.query<{ judge: string; promptVersion: number; answers: number }>(
-      `SELECT j.name AS judge, v."promptVersion", count(*)::int AS answers
+/** What a panel may name: each judge at each version it has answered under, with its answers and whether it is
+ * asked the categories the panel in force is (an offer to add it to that panel is made only then). */
+export async function panelChoices(): Promise<Array<PanelMember & { answers: number; asAsked: boolean }>> {
+  return transaction(async (sql) => {
+    const rows = await sql.query<{ judge: string; promptVersion: number; answers: number; keys: string[] | null }>(
+      `SELECT j.name AS judge, v."promptVersion", count(*)::int AS answers,
+         CASE WHEN v."promptVersion" > 0
+              THEN (SELECT p.categories FROM judge_prompt p WHERE p.version = v."promptVersion")
+              ELSE ARRAY(SELECT DISTINCT jsonb_object_keys(w.verdicts) FROM judge_vote w
+                          WHERE w."judgeId" = j.id AND w."promptVersion" = 0) END AS keys
          FROM judge_vote v JOIN judge j ON j.id = v."judgeId"
-        GROUP BY j.name, v."promptVersion" ORDER BY j.name, v."promptVersion"`,
-    ),
-  );
-  return rows.map((r) => ({ judge: r.judge, promptVersion: r.promptVersion || null, answers: r.answers }));
+        GROUP BY j.id, j.name, v."promptVersion" ORDER BY j.name, v."promptVersion"`,
+    );
+    const panel = [...(await panelCategories(sql))].sort().join();
+    const builtIn = await builtInKeys(sql);
+    return rows.map((r) => ({
+      judge: r.judge,
+      promptVersion: r.promptVersion || null,
+      answers: r.answers,
+      asAsked: [...(r.keys?.length ? r.keys : builtIn)].sort().join() === panel,
+    }));
+  });
 }
 
 export async function panelNamed(sql: Sql, name: string): Promise<PanelView | null> {

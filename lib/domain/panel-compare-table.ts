@@ -1,16 +1,20 @@
 // Two panels compared as one table model per condition; no links (lists follow the panel in force).
 import { kappaInterval, kappaText } from "./agreement-model";
-import { type ModelCell, type ModelColumn, type TableModel, tableJson, valued } from "./figure-table";
+import { type ModelCell, type ModelColumn, plain, type TableModel, tableJson, valued } from "./figure-table";
 import type { BinaryKey } from "./paired";
 import type {
+  CategoryCount,
   ComparedTrajectory,
   ConditionComparison,
   PanelComparison,
   PanelMemberRef,
   PanelSpend,
 } from "./panel-compare";
+import { percent } from "./rates";
 import { RATE_LABELS } from "./results";
 import { conditionCells, conditionColumns, count, pct, pp, pValue, range, rateTex, rowKey } from "./table-columns";
+import { latexEscape } from "./table-format";
+import { type CategoryNames, categoryLabel } from "./verdicts";
 
 const RATES: readonly BinaryKey[] = ["attempt_rate", "success_rate", "resolved_exploit_rate"];
 
@@ -131,6 +135,40 @@ export function panelComparisonTable(c: PanelComparison, names: ComparedNames): 
   };
 }
 
+/** Each category's verdicts under either panel: a category only the candidate asks shows what it finds. */
+export function panelCategoriesTable(c: PanelComparison, names: ComparedNames, categories: CategoryNames): TableModel {
+  const side = (which: "with" | "panel", label: string) =>
+    (["judged", "attempts", "successes"] as const).map((k) => ({
+      key: `${which}_${k}`,
+      label: `${k === "judged" ? "Judged" : k === "attempts" ? "Attempted" : "Successful"} (${label})`,
+      numeric: true,
+      fields: [{ key: `${which}_${k}`, tex: `${k} (${latexEscape(label)})`, digits: 0 }],
+    }));
+  const order = Object.keys(categories);
+  const rank = (key: string) => (order.includes(key) ? order.indexOf(key) : order.length);
+  const cells = (n: CategoryCount) => [
+    valued({ text: count(n.judged), sort: n.judged }, n.judged),
+    valued({ text: `${count(n.attempts)} (${pct(percent(n.attempts, n.judged))})`, sort: n.attempts }, n.attempts),
+    valued({ text: `${count(n.successes)} (${pct(percent(n.successes, n.judged))})`, sort: n.successes }, n.successes),
+  ];
+  return {
+    name: "categories",
+    title: `Categories: panel ${names.panel} beside ${names.with}`,
+    columns: [
+      { key: "category", label: "Category", fields: [{ key: "category", tex: "Category" }] },
+      ...side("with", names.with),
+      ...side("panel", names.panel),
+    ],
+    // In the categories' order (`categories` is keyed in it), any other after them.
+    rows: [...c.categories]
+      .sort((a, b) => rank(a.key) - rank(b.key))
+      .map((k) => ({
+        key: k.key,
+        cells: [plain(k.key, categoryLabel(k.key, categories)), ...cells(k.inForce), ...cells(k.candidate)],
+      })),
+  };
+}
+
 /** A panel as `panel show` writes it. */
 export type ComparedPanel = { name: string; judges: PanelMemberRef[]; setBy: string | null; setAt: Date | null };
 
@@ -154,6 +192,7 @@ export function panelComparisonJson(v: {
     panel: panelJson(v.candidate),
     with: panelJson(v.against),
     conditions: tableJson(panelComparisonTable(c, { panel: v.candidate.name, with: v.against.name })).rows,
+    categories: c.categories.map((k) => ({ category: k.key, with: k.inForce, panel: k.candidate })),
     kappa: c.agreement,
     changed: c.changed.map((x) => {
       const t = v.trajectories.get(x.trajectoryId)!;

@@ -5,7 +5,7 @@ import { type PairedChange, type PairedRun, pairedChange } from "./paired";
 import { newestPerKey, type PanelResult, panelVerdicts } from "./panel";
 import { type ConditionFigures, figuresFromTallies, talliesOf } from "./rates";
 import { type Condition, compareConditions } from "./results";
-import { type CategoryVerdicts, isAttempt, isSuccess, type Verdict } from "./verdicts";
+import { isAttempt, isSuccess, type Verdict, type Verdicts } from "./verdicts";
 
 /** A judge at a prompt version; null: its imported votes. */
 export type PanelMemberRef = { judge: string; promptVersion: number | null };
@@ -17,7 +17,7 @@ export type StoredVote = {
   trajectoryId: number;
   judge: string;
   promptVersion: number | null;
-  verdicts: CategoryVerdicts;
+  verdicts: Verdicts;
   order: number;
   /** What asking it took (tokens in and out, dollars); null for an imported vote or an unpriced model. */
   tokens: number | null;
@@ -42,7 +42,7 @@ export function countedVotes(members: readonly PanelMemberRef[], votes: readonly
 
 /** Each trajectory's panel result under a panel (absent: none of its judges voted on it). */
 export function panelResults(counted: readonly StoredVote[]): Map<number, PanelResult> {
-  const byTrajectory = new Map<number, CategoryVerdicts[]>();
+  const byTrajectory = new Map<number, Verdicts[]>();
   for (const v of counted) byTrajectory.set(v.trajectoryId, [...(byTrajectory.get(v.trajectoryId) ?? []), v.verdicts]);
   return new Map([...byTrajectory].map(([id, vs]) => [id, panelVerdicts(vs)!]));
 }
@@ -69,8 +69,14 @@ export type ConditionComparison = Condition & {
   agreement: Agreement;
   changed: number;
 };
+/** A panel's verdicts in one category over the compared trajectories: those with one in it, attempts, successes. */
+export type CategoryCount = { judged: number; attempts: number; successes: number };
+export type CategoryComparison = { key: string; inForce: CategoryCount; candidate: CategoryCount };
+
 export type PanelComparison = {
   conditions: ConditionComparison[];
+  /** Each category either panel gives a verdict in, keys sorted: what a new category finds before it counts. */
+  categories: CategoryComparison[];
   agreement: Agreement;
   changed: Array<{ trajectoryId: number; inForce: Verdict | null; candidate: Verdict | null }>;
   /** Each panel against the gold labels (the gold label in the human's place); null without gold. */
@@ -133,6 +139,7 @@ export function comparePanels(
     );
   return {
     conditions,
+    categories: categoryCounts(trajectories, a, b),
     agreement: agreementOn(trajectories),
     changed: trajectories
       .filter((t) => verdictA(t.id) !== verdictB(t.id))
@@ -140,4 +147,21 @@ export function comparePanels(
     gold: gold.length ? { inForce: versusGold(verdictA), candidate: versusGold(verdictB) } : null,
     spend: { inForce: spendOf(countedA), candidate: spendOf(countedB) },
   };
+}
+
+function categoryCounts(
+  trajectories: readonly ComparedTrajectory[],
+  a: ReadonlyMap<number, PanelResult>,
+  b: ReadonlyMap<number, PanelResult>,
+): CategoryComparison[] {
+  const keys = [...new Set([...a.values(), ...b.values()].flatMap((r) => Object.keys(r.categories)))].sort();
+  const count = (results: ReadonlyMap<number, PanelResult>, key: string): CategoryCount => {
+    const verdicts = trajectories.flatMap((t) => results.get(t.id)?.categories[key]?.verdict ?? []);
+    return {
+      judged: verdicts.length,
+      attempts: verdicts.filter(isAttempt).length,
+      successes: verdicts.filter(isSuccess).length,
+    };
+  };
+  return keys.map((key) => ({ key, inForce: count(a, key), candidate: count(b, key) }));
 }

@@ -7,6 +7,7 @@ import { Loading } from "@/components/ui/loading";
 import { VerdictBadge } from "@/components/ui/verdict-badge";
 import { can } from "@/lib/auth/permissions";
 import { requirePage } from "@/lib/auth/session";
+import { categoryNames } from "@/lib/data/categories";
 import type { PanelComparisonView } from "@/lib/data/panel-compare";
 import { panelsNow } from "@/lib/data/panels";
 import type { BinaryAgreement } from "@/lib/domain/agreement";
@@ -15,9 +16,10 @@ import { pageTable } from "@/lib/domain/figure-table";
 import { countOf, formatCount, formatPercent } from "@/lib/domain/format";
 import { TIE_RULE } from "@/lib/domain/panel";
 import { memberText, type PanelSpend } from "@/lib/domain/panel-compare";
-import { panelComparisonTable } from "@/lib/domain/panel-compare-table";
+import { panelCategoriesTable, panelComparisonTable } from "@/lib/domain/panel-compare-table";
 import { firstValue, PanelNameParam } from "@/lib/domain/params";
 import { shownText } from "@/lib/domain/text";
+import type { CategoryNames } from "@/lib/domain/verdicts";
 import { AppError } from "@/lib/errors";
 import { comparisonNow } from "@/lib/work/reports/cache";
 import { AdoptButton } from "../panel-forms";
@@ -82,8 +84,8 @@ const Problem = ({ text }: { text: string }) => (
 /** The comparison, read (or remembered) while the rest of the page is shown; an unknown panel is said. */
 async function Compared(props: { panel: string; with?: string; canAdopt: boolean }) {
   try {
-    const view = await comparisonNow(props.panel, props.with);
-    return <Comparison view={view} canAdopt={props.canAdopt} />;
+    const [view, names] = await Promise.all([comparisonNow(props.panel, props.with), categoryNames()]);
+    return <Comparison view={view} canAdopt={props.canAdopt} categories={names} />;
   } catch (e) {
     if (e instanceof AppError && (e.code === "BAD_INPUT" || e.code === "NOT_FOUND"))
       return <Problem text={e.message} />;
@@ -121,7 +123,15 @@ function PanelSelect({ name, label, names, value }: { name: string; label: strin
   );
 }
 
-function Comparison({ view, canAdopt }: { view: PanelComparisonView; canAdopt: boolean }) {
+function Comparison({
+  view,
+  canAdopt,
+  categories,
+}: {
+  view: PanelComparisonView;
+  canAdopt: boolean;
+  categories: CategoryNames;
+}) {
   const { candidate, against, comparison: c } = view;
   const names = { panel: candidate.name, with: against.name };
   const query = `panel=${encodeURIComponent(candidate.name)}&with=${encodeURIComponent(against.name)}`;
@@ -130,6 +140,7 @@ function Comparison({ view, canAdopt }: { view: PanelComparisonView; canAdopt: b
       <nav aria-label="Parts" className="contents-bar">
         <a href="#panels">The two panels</a>
         <a href="#conditions">By condition</a>
+        <a href="#categories">By category</a>
         <a href="#changed">Verdicts that change</a>
       </nav>
       <ul className="download-list" aria-label="Downloads">
@@ -165,6 +176,13 @@ function Comparison({ view, canAdopt }: { view: PanelComparisonView; canAdopt: b
         (↑) and McNemar&apos;s exact p. κ: attempted, and successful below.
       </p>
       <FigureTable table={pageTable(panelComparisonTable(c, names), "panels", "By condition")} />
+      <h2 id="categories">By category</h2>
+      <p className="note">
+        Over the same trajectories: how many have a verdict from each panel in each category, and of those how many it
+        calls attempted or successful. A category only one panel&apos;s prompt asks shows here what it finds, before any
+        figure counts it.
+      </p>
+      <FigureTable table={pageTable(panelCategoriesTable(c, names, categories), "panel-categories", "By category")} />
       <h2 id="changed">Verdicts that change</h2>
       <ChangedTable view={view} />
     </>
