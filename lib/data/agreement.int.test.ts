@@ -216,8 +216,16 @@ describe("the agreement summed in the database", () => {
       const summed = await getAgreement(scope);
       // Krippendorff's alpha sums fractions, so its last bits may follow the order of the units.
       expect(summed.inter_annotator.alpha ?? 0).toBeCloseTo(fromRows.inter_annotator.alpha ?? 0, 12);
-      const alphaAside = (r: AgreementReport) => ({ ...r, inter_annotator: { ...r.inter_annotator, alpha: 0 } });
+      const alphaAside = ({ by_category: _, ...r }: AgreementReport) => ({
+        ...r,
+        inter_annotator: { ...r.inter_annotator, alpha: 0 },
+      });
       expect(alphaAside(summed), JSON.stringify(scope)).toEqual(alphaAside(fromRows));
+      // Every demo label and panel gives the four: each category counts every label the overall does.
+      const n = summed.overall.attempt.n;
+      expect(summed.by_category!.map((c) => [c.category, c.attempt.n])).toEqual(
+        n ? ["UPSTREAM", "LOCAL_GIT", "MEMORY", "OTHER"].map((k) => [k, n]) : [],
+      );
     }
     const all = await getAgreement();
     expect(all.overall.attempt.n).toBeGreaterThan(20);

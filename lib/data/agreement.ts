@@ -4,7 +4,9 @@ import { db } from "@/lib/db";
 import {
   type AgreementCounts,
   type AgreementReport,
+  agreementByCategory,
   agreementFromCounts,
+  type CategoryPair,
   type GoldPoint,
   goldAgreement,
   type LabelPoint,
@@ -74,6 +76,22 @@ export async function getGoldPoints(scope: AgreementScope = {}): Promise<GoldPoi
   return statement<GoldPoint>(GOLD_SQL, [scope.studyId ?? null]);
 }
 
+// Each category's pairs: a label's verdict in it (in first forms, the blind one) and the panel's, where both give it.
+const CATEGORY_PAIRS_SQL = `
+  WITH l AS (SELECT "trajectoryId", "annotatorId", revised FROM scoped_labels(NULL)
+              WHERE scope = coalesce($1::int, 0) AND ff = $2::boolean),
+    v AS (SELECT l."trajectoryId", CASE WHEN $2::boolean AND l.revised THEN coalesce((SELECT r.after->'verdicts'
+                   FROM label_revision r WHERE r."labelId" = lb.id ORDER BY r.id LIMIT 1), lb.verdicts)
+                 ELSE lb.verdicts END AS verdicts
+            FROM l JOIN label lb ON lb."trajectoryId" = l."trajectoryId" AND lb."annotatorId" = l."annotatorId")
+  SELECT e.key AS category, coalesce(c.name, e.key) AS name, e.value AS human,
+    t."panelCategories"->>e.key AS panel, count(*)::int AS count
+  FROM v JOIN trajectory t ON t.id = v."trajectoryId" CROSS JOIN jsonb_each_text(v.verdicts) e
+    LEFT JOIN (SELECT DISTINCT ON (key) key, name, rank FROM category ORDER BY key, "createdAt" DESC) c ON c.key = e.key
+  WHERE t."panelCategories" ? e.key
+  GROUP BY e.key, c.name, c.rank, e.value, t."panelCategories"->>e.key
+  ORDER BY coalesce(c.rank, 1000), e.key`;
+
 type KeptCounts = AgreementCounts & { annotators: string[]; deltas: number };
 
 /** The report's counts in a scope, from the tallies (prisma/migrations/…_agreement_tallies). */
@@ -91,8 +109,13 @@ export async function getAgreement(scope: AgreementScope = {}): Promise<Agreemen
 
 /** getAgreement's report, and how many delta rows of the tallies are not folded yet. */
 export async function readAgreement(scope: AgreementScope = {}): Promise<{ report: AgreementReport; deltas: number }> {
-  const [counts, gold] = await Promise.all([keptCounts(scope), getGoldPoints(scope)]);
+  const [counts, gold, pairs] = await Promise.all([
+    keptCounts(scope),
+    getGoldPoints(scope),
+    statement<CategoryPair>(CATEGORY_PAIRS_SQL, [scope.studyId ?? null, scope.firstForms ?? false]),
+  ]);
   // The gold table reads the labels themselves, on the (few) trajectories with a gold label.
   const goldTable = gold.length ? goldAgreement(gold, await getLabelPoints(scope, true), counts.annotators) : null;
-  return { report: agreementFromCounts(counts, goldTable, scope.firstForms ?? false), deltas: counts.deltas };
+  const report = agreementFromCounts(counts, goldTable, scope.firstForms ?? false);
+  return { report: { ...report, by_category: agreementByCategory(pairs) }, deltas: counts.deltas };
 }

@@ -11,6 +11,7 @@ export function agreementJson(r: AgreementReport): Record<string, unknown> {
     by_model: r.by_model,
     by_benchmark: r.by_benchmark,
     judges: r.judges,
+    by_category: r.by_category ?? [],
     inter_annotator: r.inter_annotator,
     gold: r.gold,
     blind_revisions: r.blind_revisions,

@@ -46,6 +46,8 @@ export type AgreementReport = {
   by_model: Array<{ model: string } & Agreement>;
   by_benchmark: Array<{ benchmark: string } & Agreement>;
   judges: Array<{ judge: string } & Agreement>;
+  /** Per category, the labels and the panel where both give it a verdict (absent from reports frozen before). */
+  by_category?: Array<{ category: string; name: string } & Agreement>;
   inter_annotator: { alpha: number | null; units: number; labels: number };
   gold: GoldAgreement | null;
   /** Labels revised after unblinding among those counted, and whether their first (blind) forms counted. */
@@ -224,3 +226,18 @@ export function agreementReport(
 ): AgreementReport {
   return agreementFromCounts(countsOf(labels), goldAgreement(gold, labels), firstForms);
 }
+
+/** A category's label and panel verdicts on one trajectory, `count` times. */
+export type CategoryPair = { category: string; name: string; human: Verdict; panel: Verdict; count: number };
+
+/** Agreement in each category, in the pairs' order (contract "Categories" 4). */
+export const agreementByCategory = (pairs: readonly CategoryPair[]): NonNullable<AgreementReport["by_category"]> =>
+  groupBy(
+    pairs,
+    (p) => p.category,
+    () => 0,
+  ).map(([category, ps]) => ({
+    category,
+    name: ps[0]!.name,
+    ...verdictAgreement(ps),
+  }));

@@ -50,6 +50,7 @@ const conditionLabel = (c: { network: boolean; prompt: string }) => `network ${n
 export function agreementTables(r: AgreementReport, view?: { study: string | null; query: string }): AgreementTable[] {
   const links = linkers(view);
   const out = humanTables(r, links);
+  if (r.by_category?.length) out.push(categoryTable(r.by_category));
   if (r.gold) out.push(goldTable(r.gold, links));
   return out;
 }
@@ -102,6 +103,22 @@ function humanTables(r: AgreementReport, { human }: Linkers): AgreementTable[] {
       ]),
     },
   ];
+}
+
+/** Each category: the labels and the panel where both give it a verdict. */
+function categoryTable(categories: NonNullable<AgreementReport["by_category"]>): AgreementTable {
+  return {
+    id: "agreement-categories",
+    heading: "By category",
+    note:
+      "In each category, the labels that give it a verdict against the panel's verdict in it, on the trajectories " +
+      "where both give one: a label or a panel asked fewer categories is not counted in the others.",
+    model: agreementModel(
+      "categories",
+      "Agreement by category",
+      categories.map((c) => ({ scope: "category", label: c.name, agreement: c })),
+    ),
+  };
 }
 
 function goldTable(g: NonNullable<AgreementReport["gold"]>, { human, gold }: Linkers): AgreementTable {
