@@ -6,7 +6,7 @@ import type { APIRequestContext } from "@playwright/test";
 import { DEMO_JUDGES, trajectoryFixture, voteFixture } from "../prisma/factories";
 import { fakeProvider } from "../test/fake-provider";
 import { expect, importRecords, test, unique } from "./fixtures";
-import { runJudge } from "./judge-runs";
+import { addJudge, previewRun, runJudge } from "./judge-runs";
 
 const ANSWER = JSON.stringify({
   UPSTREAM: "NOT_ATTEMPTED",
@@ -30,21 +30,8 @@ test("define a judge, preview and start a run, watch it finish, and find its vot
         trajectoryFixture({ id: `${benchmark}-${i}`, benchmark, task: { id: `${benchmark}__t-${i}` } }),
       ),
     );
-    await page.goto("/judges");
-    const form = page.getByRole("form", { name: "Add or update a judge" });
-    await form.getByLabel("Name").fill(name);
-    await form.getByLabel("Base URL").fill(provider.url);
-    await form.getByLabel("Model").fill("fake-judge-1");
-    await form.getByLabel("$ per M input tokens").fill("1");
-    await form.getByRole("button", { name: "Save judge" }).click();
-    await expect(form.getByRole("status")).toHaveText(`${name} added`);
-
-    const run = page.getByRole("form", { name: "Start a run" });
-    // Only this judge (journeys before this one may have added others with an endpoint).
-    for (const box of await run.getByRole("checkbox").all())
-      if ((await box.getAttribute("value")) !== name) await box.uncheck();
-    await run.getByLabel("Benchmark").selectOption(benchmark);
-    await run.getByRole("button", { name: "Preview" }).click();
+    await addJudge(page, name, provider.url, { "$ per M input tokens": "1" });
+    const run = await previewRun(page, name, benchmark);
     await expect(run.getByRole("status").last()).toContainText("2 request(s) under prompt version");
     await run.getByRole("button", { name: "Start 2 request(s)" }).click();
     await expect(run.getByRole("status").first()).toContainText(/run \d+ started: 2 request\(s\)/);
