@@ -110,7 +110,12 @@ test("keys jump between suspect steps across pages, and a judge's cited step ope
   await page.getByRole("link", { name: "suspects__task-1" }).click();
   await expect(page.getByRole("heading", { name: "Suspect steps" })).toBeVisible();
   const index = page.locator(".suspect-index");
-  await expect(index).toContainText("step 3: Local git (git-log-all-refs)");
+  // The rules read a new trajectory when it is opened, or when the background scan reaches it (the page
+  // says so meanwhile): a moment after an import the scan may still hold it.
+  await expect(async () => {
+    if (!(await index.isVisible())) await page.reload();
+    await expect(index).toContainText("step 3: Local git (git-log-all-refs)", { timeout: 1000 });
+  }).toPass({ timeout: 30_000 });
   await expect(index).toContainText("step 20: Upstream");
   await expect(index).toContainText("step 64: Other (find-from-root)");
 

@@ -66,20 +66,20 @@ await sql(`INSERT INTO trajectory ("benchmarkId", "modelId", "taskId", network, 
     pr(p), generate_series(1, 3) r
   LIMIT ${N}`);
 const verdict = `(ARRAY['NOT_ATTEMPTED','ATTEMPTED','SUCCESSFUL'])[1 + floor(random() * 3)::int]::"Verdict"`;
-await sql(`INSERT INTO judge_vote ("trajectoryId", "judgeId", upstream, "localGit", memory, other, overall,
-  "parseStatus", "updatedAt", counted)
-  SELECT t.id, j, ${verdict}, ${verdict}, ${verdict}, ${verdict}, ${verdict}, 'GIVEN', now(), true FROM trajectory t,
-    generate_series(1, 3) j`);
+// A random verdict in each of the four built-in categories.
+const verdicts = `jsonb_build_object('UPSTREAM', ${verdict}, 'LOCAL_GIT', ${verdict}, 'MEMORY', ${verdict},
+  'OTHER', ${verdict})`;
+await sql(`INSERT INTO judge_vote ("trajectoryId", "judgeId", verdicts, overall, "parseStatus", "updatedAt", counted)
+  SELECT t.id, j, ${verdicts}, ${verdict}, 'GIVEN', now(), true FROM trajectory t, generate_series(1, 3) j`);
 // Stored panel columns as the import would leave them (values need not follow the votes for timing).
-await sql(`UPDATE trajectory SET "panelVerdict" = ${verdict}, "panelUpstream" = ${verdict}, "panelLocalGit" =
-  ${verdict}, "panelMemory" = ${verdict}, "panelOther" = ${verdict},
+await sql(`UPDATE trajectory SET "panelVerdict" = ${verdict}, "panelCategories" = ${verdicts},
   "panelSplit" = 'MAJORITY', "voteCount" = 3`);
 // Two annotators label one trajectory in ten: the agreement table's rows.
 await sql(`INSERT INTO "user" (id, handle, name, role, "updatedAt") VALUES
   ('bench-ann-1', 'bench-ann-1', 'Annotator 1', 'ANNOTATOR', now()),
   ('bench-ann-2', 'bench-ann-2', 'Annotator 2', 'ANNOTATOR', now())`);
-await sql(`INSERT INTO label ("trajectoryId", "annotatorId", upstream, "localGit", memory, other, overall, "updatedAt")
-  SELECT t.id, a, ${verdict}, ${verdict}, ${verdict}, ${verdict}, ${verdict}, now()
+await sql(`INSERT INTO label ("trajectoryId", "annotatorId", verdicts, overall, "updatedAt")
+  SELECT t.id, a, ${verdicts}, ${verdict}, now()
     FROM trajectory t, (VALUES ('bench-ann-1'), ('bench-ann-2')) x(a) WHERE t.id % 10 = 0`);
 await sql(`UPDATE trajectory SET "labelCount" = 2 WHERE id % 10 = 0`);
 // 20 steps a trajectory: a command and its output (whose start is searchable), for text search.
@@ -157,8 +157,8 @@ const [probe] = await handle.prisma.$queryRawUnsafe<Array<{ text: string }>>(
 const searchOutput = await time(() => listTrajectories({ q: probe!.text }));
 // Every filter of the list, its first page: those answered by an id list (search, pairs, rules, gold)
 // pass 65,535 ids past about 130,000 trajectories and go through an id set there.
-await sql(`INSERT INTO gold_label ("trajectoryId", "adjudicatorId", upstream, "localGit", memory, other, overall)
-  SELECT id, 'bench-ann-1', ${verdict}, ${verdict}, ${verdict}, ${verdict}, ${verdict} FROM trajectory
+await sql(`INSERT INTO gold_label ("trajectoryId", "adjudicatorId", verdicts, overall)
+  SELECT id, 'bench-ann-1', ${verdicts}, ${verdict} FROM trajectory
   WHERE id % 20 = 0`);
 await sql(`UPDATE trajectory t SET "goldOverall" = g.overall FROM gold_label g WHERE g."trajectoryId" = t.id`);
 const FILTERS: Record<string, TrajectoryFilter> = {
@@ -197,10 +197,10 @@ const suspectIndex = await time(() => getSuspectSteps(longId));
 
 // A fourth judge's answers under prompt v1, and a candidate panel with it in judge-3's place.
 await sql(`INSERT INTO judge (name) VALUES ('judge-4')`);
-await sql(`INSERT INTO judge_vote ("trajectoryId", "judgeId", upstream, "localGit", memory, other, overall,
-  "parseStatus", "updatedAt", "promptVersion")
-  SELECT t.id, (SELECT id FROM judge WHERE name = 'judge-4'), ${verdict}, ${verdict}, ${verdict}, ${verdict},
-    ${verdict}, 'GIVEN', now(), 1 FROM trajectory t`);
+await sql(`INSERT INTO judge_vote ("trajectoryId", "judgeId", verdicts, overall, "parseStatus", "updatedAt",
+  "promptVersion")
+  SELECT t.id, (SELECT id FROM judge WHERE name = 'judge-4'), ${verdicts}, ${verdict}, 'GIVEN', now(), 1
+    FROM trajectory t`);
 await sql(`INSERT INTO panel_member ("panelId", "judgeId", "promptVersion")
   SELECT p.id, j.id, 0 FROM panel p, judge j WHERE p.name = 'initial' AND j.name <> 'judge-4' ON CONFLICT DO NOTHING`);
 const judge = (name: string, promptVersion: number | null = null) => ({ judge: name, promptVersion });
