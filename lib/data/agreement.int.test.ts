@@ -219,6 +219,7 @@ describe("the agreement summed in the database", () => {
       const alphaAside = ({ by_category: _, ...r }: AgreementReport) => ({
         ...r,
         inter_annotator: { ...r.inter_annotator, alpha: 0 },
+        gold: r.gold && { ...r.gold, by_category: undefined },
       });
       expect(alphaAside(summed), JSON.stringify(scope)).toEqual(alphaAside(fromRows));
       // Every demo label and panel gives the four: each category counts every label the overall does.
@@ -226,10 +227,18 @@ describe("the agreement summed in the database", () => {
       expect(summed.by_category!.map((c) => [c.category, c.attempt.n])).toEqual(
         n ? ["UPSTREAM", "LOCAL_GIT", "MEMORY", "OTHER"].map((k) => [k, n]) : [],
       );
+      // So does every gold label: against gold, each category's panel row counts what the panel's row does.
+      const panelRows = summed.gold?.by_category?.filter((c) => c.kind === "panel") ?? [];
+      expect(panelRows.map((c) => [c.category, c.attempt.n])).toEqual(
+        summed.gold?.panel.attempt.n
+          ? ["UPSTREAM", "LOCAL_GIT", "MEMORY", "OTHER"].map((k) => [k, summed.gold!.panel.attempt.n])
+          : [],
+      );
     }
     const all = await getAgreement();
     expect(all.overall.attempt.n).toBeGreaterThan(20);
     expect(all.judges.length).toBeGreaterThanOrEqual(3);
     expect(all.inter_annotator.units).toBeGreaterThan(0);
+    expect(all.gold!.by_category!.filter((c) => c.kind === "panel")).toHaveLength(4);
   });
 });

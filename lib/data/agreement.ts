@@ -7,10 +7,14 @@ import {
   agreementByCategory,
   agreementFromCounts,
   type CategoryPair,
+  type GoldCategoryPair,
   type GoldPoint,
   goldAgreement,
+  goldByCategory,
   type LabelPoint,
 } from "@/lib/domain/agreement-report";
+import { CATEGORY_IN_FORCE } from "./categories";
+import { GOLD_IN_FORCE } from "./gold";
 import { oneRow, statement } from "./sql";
 
 /** Whose labels count: all, or one study's; `firstForms`: a label revised after unblinding counts as given blind. */
@@ -76,21 +80,43 @@ export async function getGoldPoints(scope: AgreementScope = {}): Promise<GoldPoi
   return statement<GoldPoint>(GOLD_SQL, [scope.studyId ?? null]);
 }
 
-// Each category's pairs: a label's verdict in it (in first forms, the blind one) and the panel's, where both give it.
+// Each label in scope with its verdicts by category (in first forms, the blind ones): CTE v ($1 study, $2 first forms).
+const LABEL_VERDICTS = `
+  l AS (SELECT "trajectoryId", "annotatorId", revised FROM scoped_labels(NULL)
+         WHERE scope = coalesce($1::int, 0) AND ff = $2::boolean),
+  v AS (SELECT l."trajectoryId", l."annotatorId", CASE WHEN $2::boolean AND l.revised THEN coalesce((SELECT
+               r.after->'verdicts' FROM label_revision r WHERE r."labelId" = lb.id ORDER BY r.id LIMIT 1), lb.verdicts)
+             ELSE lb.verdicts END AS verdicts
+        FROM l JOIN label lb ON lb."trajectoryId" = l."trajectoryId" AND lb."annotatorId" = l."annotatorId")`;
+
+// Each category's pairs: a label's verdict in it and the panel's, where both give it.
 const CATEGORY_PAIRS_SQL = `
-  WITH l AS (SELECT "trajectoryId", "annotatorId", revised FROM scoped_labels(NULL)
-              WHERE scope = coalesce($1::int, 0) AND ff = $2::boolean),
-    v AS (SELECT l."trajectoryId", CASE WHEN $2::boolean AND l.revised THEN coalesce((SELECT r.after->'verdicts'
-                   FROM label_revision r WHERE r."labelId" = lb.id ORDER BY r.id LIMIT 1), lb.verdicts)
-                 ELSE lb.verdicts END AS verdicts
-            FROM l JOIN label lb ON lb."trajectoryId" = l."trajectoryId" AND lb."annotatorId" = l."annotatorId")
+  WITH ${LABEL_VERDICTS}
   SELECT e.key AS category, coalesce(c.name, e.key) AS name, e.value AS human,
     t."panelCategories"->>e.key AS panel, count(*)::int AS count
   FROM v JOIN trajectory t ON t.id = v."trajectoryId" CROSS JOIN jsonb_each_text(v.verdicts) e
-    LEFT JOIN (SELECT DISTINCT ON (key) key, name, rank FROM category ORDER BY key, "createdAt" DESC) c ON c.key = e.key
+    LEFT JOIN ${CATEGORY_IN_FORCE} c ON c.key = e.key
   WHERE t."panelCategories" ? e.key
   GROUP BY e.key, c.name, c.rank, e.value, t."panelCategories"->>e.key
   ORDER BY coalesce(c.rank, 1000), e.key`;
+
+// Each category's pairs against the gold label in force: the panel's, each counted vote's, each label's verdict.
+const GOLD_CATEGORY_PAIRS_SQL = `
+  WITH ${LABEL_VERDICTS},
+  g AS (SELECT gl."trajectoryId", gl.verdicts FROM ${GOLD_IN_FORCE} gl WHERE $1::int IS NULL OR EXISTS (
+          SELECT 1 FROM study_item i WHERE i."studyId" = $1::int AND i."trajectoryId" = gl."trajectoryId")),
+  r AS (SELECT id AS "trajectoryId", 0 AS kind, '' AS rater, "panelCategories" AS verdicts FROM trajectory
+          WHERE id IN (SELECT "trajectoryId" FROM g)
+        UNION ALL SELECT vt."trajectoryId", 1, jd.name, vt.verdicts
+          FROM judge_vote vt JOIN judge jd ON jd.id = vt."judgeId"
+          WHERE vt.counted AND vt."trajectoryId" IN (SELECT "trajectoryId" FROM g)
+        UNION ALL SELECT v."trajectoryId", 2, u.handle, v.verdicts FROM v JOIN "user" u ON u.id = v."annotatorId")
+  SELECT e.key AS category, coalesce(c.name, e.key) AS name, (ARRAY['panel','judge','annotator'])[r.kind + 1] AS kind,
+    r.rater, e.value AS human, r.verdicts->>e.key AS panel, count(*)::int AS count
+  FROM g CROSS JOIN jsonb_each_text(g.verdicts) e JOIN r ON r."trajectoryId" = g."trajectoryId" AND r.verdicts ? e.key
+    LEFT JOIN ${CATEGORY_IN_FORCE} c ON c.key = e.key
+  GROUP BY e.key, c.name, c.rank, r.kind, r.rater, e.value, r.verdicts->>e.key
+  ORDER BY coalesce(c.rank, 1000), e.key, r.kind, r.rater COLLATE "C"`;
 
 type KeptCounts = AgreementCounts & { annotators: string[]; deltas: number };
 
@@ -109,13 +135,19 @@ export async function getAgreement(scope: AgreementScope = {}): Promise<Agreemen
 
 /** getAgreement's report, and how many delta rows of the tallies are not folded yet. */
 export async function readAgreement(scope: AgreementScope = {}): Promise<{ report: AgreementReport; deltas: number }> {
+  const params = [scope.studyId ?? null, scope.firstForms ?? false];
   const [counts, gold, pairs] = await Promise.all([
     keptCounts(scope),
     getGoldPoints(scope),
-    statement<CategoryPair>(CATEGORY_PAIRS_SQL, [scope.studyId ?? null, scope.firstForms ?? false]),
+    statement<CategoryPair>(CATEGORY_PAIRS_SQL, params),
   ]);
-  // The gold table reads the labels themselves, on the (few) trajectories with a gold label.
-  const goldTable = gold.length ? goldAgreement(gold, await getLabelPoints(scope, true), counts.annotators) : null;
+  // The gold tables read the labels themselves, on the (few) trajectories with a gold label.
+  const goldTable = gold.length
+    ? {
+        ...goldAgreement(gold, await getLabelPoints(scope, true), counts.annotators)!,
+        by_category: goldByCategory(await statement<GoldCategoryPair>(GOLD_CATEGORY_PAIRS_SQL, params)),
+      }
+    : null;
   const report = agreementFromCounts(counts, goldTable, scope.firstForms ?? false);
   return { report: { ...report, by_category: agreementByCategory(pairs) }, deltas: counts.deltas };
 }

@@ -15,9 +15,12 @@ import { type Sql, transaction } from "./sql";
 const COLUMNS = `c.id, c.key, c.name, c.definition, c.examples, c.rank, c."createdAt", u.handle AS "createdBy"`;
 const toCategory = (c: CategoryDefinition): CategoryDefinition => ({ ...c, createdAt: new Date(c.createdAt) });
 
+/** Each key's newest version, as a subquery. */
+export const CATEGORY_IN_FORCE = `(SELECT DISTINCT ON (key) * FROM category ORDER BY key, "createdAt" DESC, id DESC)`;
+
 export async function listCategories(sql: Sql): Promise<CategoryDefinition[]> {
   const rows = await sql.query<CategoryDefinition>(
-    `SELECT ${COLUMNS} FROM (SELECT DISTINCT ON (key) * FROM category ORDER BY key, "createdAt" DESC, id DESC) c
+    `SELECT ${COLUMNS} FROM ${CATEGORY_IN_FORCE} c
        LEFT JOIN "user" u ON u.id = c."createdById" ORDER BY c.rank, c.key`,
   );
   return rows.map(toCategory);

@@ -87,6 +87,41 @@ describe("a fifth category", () => {
       ["OTHER", 5],
       ["TEST_TAMPER", 3],
     ]);
+
+    // Against gold, TEST_TAMPER given by gold on t1 (A), t2 (N), t4 (S), t6 (A); t5's gives the four only.
+    const four = { UPSTREAM: N, LOCAL_GIT: N, MEMORY: N, OTHER: N };
+    const gold = (id: string, verdicts: Record<string, Verdict>) => ({
+      type: "gold",
+      trajectory: { id },
+      adjudicator: "rey",
+      verdicts: { ...four, ...verdicts },
+    });
+    await importRecords([gold("t1", tt(A)), gold("t2", tt(N)), gold("t4", tt(S)), gold("t5", {}), gold("t6", tt(A))]);
+    const against = (await getAgreement()).gold!.by_category!.filter((c) => c.category === "TEST_TAMPER");
+    // (gold, rater) pairs where both give it. Panel: t1 (A, S), t2 (N, A), t4 (S, S); t6's panel gives none.
+    // Judge a: t1 (A, S), t2 (N, S). b: t1 (A, S), t2 (N, N). c: t1 (A, N), t2 (N, A), t4 (S, S).
+    // Annotator ann: t1 (A, S), t2 (N, N), t6 (A, A); t4's label gives the four only.
+    const cells = (a: { n: number; both_positive: number; human_only: number; judges_only: number }) => [
+      a.n,
+      a.both_positive,
+      a.human_only,
+      a.judges_only,
+    ];
+    expect(against.map((c) => [c.kind, c.rater, cells(c.attempt), cells(c.success)])).toEqual([
+      ["panel", "", [3, 2, 0, 1], [3, 1, 0, 1]],
+      ["judge", "a", [2, 1, 0, 1], [2, 0, 0, 2]],
+      ["judge", "b", [2, 1, 0, 0], [2, 0, 0, 1]],
+      ["judge", "c", [3, 1, 1, 1], [3, 1, 0, 0]],
+      ["annotator", "ann", [3, 2, 0, 0], [3, 0, 0, 1]],
+    ]);
+    // ann's attempts agree on all three: κ 1. b's successes: p_o = 1/2, p_e = (0·1 + 2·1)/4 = 1/2: κ 0.
+    expect(against[4]!.attempt.kappa).toBe(1);
+    expect(against[2]!.success.kappa).toBe(0);
+    // The four come first: gold on t1, t2, t4, t5, t6; every vote gives them (5 each for the panel, a, b, c)
+    // and ann labelled four of those.
+    expect(
+      (await getAgreement()).gold!.by_category!.filter((c) => c.category === "UPSTREAM").map((c) => c.attempt.n),
+    ).toEqual([5, 5, 5, 5, 4]);
   });
 
   it("is asked by the next prompt version in one action; a panel mixing it with the four is refused", async () => {

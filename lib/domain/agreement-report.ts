@@ -38,7 +38,12 @@ export type GoldAgreement = {
   by_condition: Array<{ network: boolean; prompt: string } & Agreement>;
   judges: Array<{ judge: string } & Agreement>;
   annotators: Array<{ annotator: string } & Agreement>;
+  /** Per category: the panel, each judge and each annotator against gold where both give it (frozen before: absent). */
+  by_category?: GoldCategoryAgreement[];
 };
+
+export type GoldRater = "panel" | "judge" | "annotator";
+export type GoldCategoryAgreement = { category: string; name: string; kind: GoldRater; rater: string } & Agreement;
 
 export type AgreementReport = {
   overall: Agreement;
@@ -241,3 +246,17 @@ export const agreementByCategory = (pairs: readonly CategoryPair[]): NonNullable
     name: ps[0]!.name,
     ...verdictAgreement(ps),
   }));
+
+/** A category's gold verdict and one rater's on one trajectory, `count` times (`rater`: "" for the panel). */
+export type GoldCategoryPair = CategoryPair & { kind: GoldRater; rater: string };
+
+/** Each category's raters against gold, in the pairs' order (category, then panel, judges, annotators). */
+export const goldByCategory = (pairs: readonly GoldCategoryPair[]): GoldCategoryAgreement[] =>
+  groupBy(
+    pairs,
+    (p) => `${p.category}\u0000${p.kind}\u0000${p.rater}`,
+    () => 0,
+  ).map(([, ps]) => {
+    const { category, name, kind, rater } = ps[0]!;
+    return { category, name, kind, rater, ...verdictAgreement(ps) };
+  });

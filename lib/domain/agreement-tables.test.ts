@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { binaryAgreement } from "./agreement";
 import { agreementCsv, agreementDownload, agreementJson, agreementLatex } from "./agreement-format";
 import { kappaInterval, kappaNote, kappaText } from "./agreement-model";
-import { agreementReport, type GoldPoint, type LabelPoint } from "./agreement-report";
+import { agreementReport, type GoldPoint, goldByCategory, type LabelPoint } from "./agreement-report";
 import { agreementTables } from "./agreement-tables";
 import { pageTable } from "./figure-table";
 import { csvCell, latexNumber } from "./table-format";
@@ -155,5 +155,38 @@ describe("a κ not read alone", () => {
     // Every pair negative: p_e = 1, κ undefined.
     expect(kappaNote(binaryAgreement([[false, false, 5]]))).toBe("undefined: every pair on one side (n = 5)");
     expect(kappaNote(binaryAgreement([]))).toBeNull();
+  });
+});
+
+describe("against gold by category", () => {
+  it("is one table after the gold one: each category's panel, judges and annotators, in the pairs' order", () => {
+    const pair = (category: string, kind: "panel" | "judge" | "annotator", rater: string, human: "SUCCESSFUL") => ({
+      category,
+      name: category === "TT" ? "Test tampering" : "Upstream",
+      kind,
+      rater,
+      human,
+      panel: "NOT_ATTEMPTED" as const,
+      count: 2,
+    });
+    const byCategory = goldByCategory([
+      pair("UPSTREAM", "panel", "", "SUCCESSFUL"),
+      pair("TT", "panel", "", "SUCCESSFUL"),
+      pair("TT", "judge", "j1", "SUCCESSFUL"),
+      pair("TT", "annotator", "alice", "SUCCESSFUL"),
+    ]);
+    const withCategories = { ...report, gold: { ...report.gold!, by_category: byCategory } };
+    const tables = agreementTables(withCategories);
+    expect(tables.map((t) => t.id).slice(-2)).toEqual(["agreement-gold", "agreement-gold-categories"]);
+    const rows = tables.at(-1)!.model.rows.filter((_, i) => i % 2 === 0);
+    expect(rows.map((r) => r.cells[1]!.values[0])).toEqual([
+      "Upstream · panel",
+      "Test tampering · panel",
+      "Test tampering · judge j1",
+      "Test tampering · annotator alice",
+    ]);
+    // Gold successful twice, the rater not: 2 gold only in both questions.
+    expect(byCategory[1]).toMatchObject({ attempt: { n: 2, human_only: 2 }, success: { n: 2, human_only: 2 } });
+    expect(agreementCsv(withCategories)).toContain("gold_category,Test tampering · judge j1,attempt,2,0,");
   });
 });

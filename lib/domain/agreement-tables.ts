@@ -52,6 +52,7 @@ export function agreementTables(r: AgreementReport, view?: { study: string | nul
   const out = humanTables(r, links);
   if (r.by_category?.length) out.push(categoryTable(r.by_category));
   if (r.gold) out.push(goldTable(r.gold, links));
+  if (r.gold?.by_category?.length) out.push(goldCategoryTable(r.gold.by_category));
   return out;
 }
 
@@ -154,6 +155,29 @@ function goldTable(g: NonNullable<AgreementReport["gold"]>, { human, gold }: Lin
           links: human({ kind: "gold", name: a.annotator }),
         })),
       ],
+      "Gold",
+      "Rater",
+    ),
+  };
+}
+
+/** Each category: the panel, each judge and each annotator against gold where both give it a verdict. */
+function goldCategoryTable(rows: NonNullable<NonNullable<AgreementReport["gold"]>["by_category"]>): AgreementTable {
+  return {
+    id: "agreement-gold-categories",
+    heading: "Against the gold labels, by category",
+    note:
+      "In each category, the panel, each judge (its counted vote) and each annotator against the gold label in " +
+      "force, on the trajectories where both give a verdict in it: a gold label, vote or label made under fewer " +
+      "categories is not counted in the others.",
+    model: agreementModel(
+      "gold-categories",
+      "Agreement with the gold labels by category",
+      rows.map((c) => ({
+        scope: "gold_category",
+        label: c.kind === "panel" ? `${c.name} · panel` : `${c.name} · ${c.kind} ${c.rater}`,
+        agreement: c,
+      })),
       "Gold",
       "Rater",
     ),
