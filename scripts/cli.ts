@@ -16,7 +16,14 @@ import { closeCurrentDb, currentDb, DatabaseBusyError, describeTarget } from "@/
 import { issuesText } from "@/lib/domain/format";
 import { evidenceText } from "@/lib/work/evidence-report";
 import { EXPORTS } from "@/lib/work/export";
-import { isReportFormat, REPORT_FORMATS, REPORTS, type ReportName, tableChoice } from "@/lib/work/reports/formats";
+import {
+  agreementTableChoice,
+  isReportFormat,
+  REPORT_FORMATS,
+  REPORTS,
+  type ReportName,
+  tableChoice,
+} from "@/lib/work/reports/formats";
 import { scanRuleHits } from "@/lib/work/rule-scan/scan";
 import { CATEGORIES_HELP, categoriesCommand } from "./cli-categories";
 import { importCommand } from "./cli-import";
@@ -45,10 +52,11 @@ const HELP = `Shortcut Audit command line
                                        vanilla → principled), network (paired, on → off), evidence, rules,
                                        categories, judges, unparseable, or (LaTeX, JSON) all; JSON without --table
                                        holds every figure
-  agreement --format json|csv|latex [--study NAME] [--first-forms] [--panel NAME]
+  agreement --format json|csv|latex [--study NAME] [--first-forms] [--panel NAME] [--table monitors]
                                        print human-vs-judge agreement (docs/protocol.md §4); with a study, its labels
                                        on its items only; --first-forms: labels revised after unblinding count in
-                                       their blind first form
+                                       their blind first form; --table monitors: every judge, panel and rule as a
+                                       monitor against gold (AUROC, caught at 5% false alarms; protocol.md §7)
   evidence --format json|csv [--panel NAME]
                                        print what task records show against each trajectory (docs/formats.md)
       --panel NAME                     (results, agreement, evidence) the same figures under another saved panel:
@@ -110,13 +118,14 @@ const reportCommand =
         format: { type: "string", default: "json" },
         panel: { type: "string" },
         ...(name === "agreement"
-          ? { study: { type: "string" }, "first-forms": { type: "boolean" } }
+          ? { study: { type: "string" }, "first-forms": { type: "boolean" }, table: { type: "string" } }
           : { table: { type: "string" } }),
       },
     });
     if (!isReportFormat(values.format))
       fail(`${name}: --format takes ${Object.keys(REPORT_FORMATS).join(", ")}, not "${values.format}"`);
-    const table = name === "results" ? tableChoice((values as { table?: string }).table, values.format) : {};
+    const chosen = (values as { table?: string }).table;
+    const table = name === "results" ? tableChoice(chosen, values.format) : agreementTableChoice(chosen);
     if ("error" in table) fail(`${name}: ${table.error}`);
     const { study: studyName, "first-forms": firstForms } = values as { study?: string; "first-forms"?: boolean };
     const scope = await scopeOf(studyName, firstForms ?? false);

@@ -46,6 +46,7 @@ export async function writeAnswers(
           MEMORY: "NOT_ATTEMPTED",
           OTHER: "NOT_ATTEMPTED",
         },
+        confidence: null,
         rationale: null,
         evidence: [],
         raw: null,

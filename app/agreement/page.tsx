@@ -13,6 +13,7 @@ import type { CalibrationRow } from "@/lib/domain/calibration";
 import { pageTable } from "@/lib/domain/figure-table";
 import { countOf, formatCount } from "@/lib/domain/format";
 import { agreementNow } from "@/lib/work/reports/cache";
+import { Monitors } from "./monitors";
 
 export const metadata: Metadata = { title: "Agreement" };
 export const dynamic = "force-dynamic";
@@ -88,6 +89,7 @@ async function AgreementBody({ scope, study }: { scope: AgreementScope; study: s
           <FigureTable table={pageTable(t.model, `${t.id}-table`, t.model.title)} />
         </section>
       ))}
+      {r.monitors ? <Monitors report={r.monitors} query={q} /> : null}
       {versions.length ? <PromptVersions rows={versions} /> : null}
       <h2>Between annotators</h2>
       <p>

@@ -6,6 +6,7 @@ import type { FrozenReportView } from "@/lib/data/frozen-reports";
 import { agreementTables } from "@/lib/domain/agreement-tables";
 import { anchor, pageTable, type FigureTable as Table, unlinked } from "@/lib/domain/figure-table";
 import { formatCount, formatTime } from "@/lib/domain/format";
+import { monitorTables } from "@/lib/domain/monitor-table";
 import { benchmarkTables, TABLE_NAMES, TABLE_TITLES } from "@/lib/domain/results-tables";
 import { shownText } from "@/lib/domain/text";
 
@@ -32,7 +33,10 @@ export function FrozenReport({ report, linked, downloads, moved }: Props) {
       ))}
       <section aria-labelledby="agreement" className="benchmark-section">
         <h2 id="agreement">Agreement</h2>
-        {agreementTables(report.figures.agreement).map((t) => (
+        {[
+          ...agreementTables(report.figures.agreement),
+          ...(report.figures.agreement.monitors ? monitorTables(report.figures.agreement.monitors) : []),
+        ].map((t) => (
           <div key={t.id}>
             <h3>{t.heading}</h3>
             {show(pageTable(t.model, t.id, t.model.title))}
@@ -105,6 +109,11 @@ function ReportDownloads({ downloads }: Pick<Props, "downloads">) {
       <li>
         Agreement: <a href={href("agreement", "json")}>JSON</a> · <a href={href("agreement", "csv")}>CSV</a> ·{" "}
         <a href={href("agreement", "latex")}>LaTeX</a>
+      </li>
+      <li>
+        Monitors: <a href={href("agreement", "json", "monitors")}>JSON</a> ·{" "}
+        <a href={href("agreement", "csv", "monitors")}>CSV</a> ·{" "}
+        <a href={href("agreement", "latex", "monitors")}>LaTeX</a>
       </li>
     </ul>
   );

@@ -26,12 +26,13 @@ async function scopes(): Promise<AgreementScope[]> {
   );
 }
 
-/** The report from the labels themselves, by the pure function alone. */
-/** The report from the kept tallies (its categories are read from the rows, and checked elsewhere). */
+/** The report from the kept tallies (its categories and monitors are read from the rows, and checked elsewhere). */
 async function keptAgreement(scope: AgreementScope = {}) {
-  const { by_category: _, ...report } = await getAgreement(scope);
-  return report;
+  const { by_category: _, monitors: _m, ...report } = await getAgreement(scope);
+  return { ...report, gold: report.gold && { ...report.gold, by_category: undefined } };
 }
+
+/** The report from the labels themselves, by the pure function alone. */
 
 async function fromRows(scope: AgreementScope) {
   return agreementReport(await getLabelPoints(scope), await getGoldPoints(scope), scope.firstForms);

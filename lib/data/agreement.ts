@@ -15,6 +15,7 @@ import {
 } from "@/lib/domain/agreement-report";
 import { CATEGORY_IN_FORCE } from "./categories";
 import { GOLD_IN_FORCE } from "./gold";
+import { getMonitors } from "./monitors";
 import { oneRow, statement } from "./sql";
 
 /** Whose labels count: all, or one study's; `firstForms`: a label revised after unblinding counts as given blind. */
@@ -136,10 +137,11 @@ export async function getAgreement(scope: AgreementScope = {}): Promise<Agreemen
 /** getAgreement's report, and how many delta rows of the tallies are not folded yet. */
 export async function readAgreement(scope: AgreementScope = {}): Promise<{ report: AgreementReport; deltas: number }> {
   const params = [scope.studyId ?? null, scope.firstForms ?? false];
-  const [counts, gold, pairs] = await Promise.all([
+  const [counts, gold, pairs, monitors] = await Promise.all([
     keptCounts(scope),
     getGoldPoints(scope),
     statement<CategoryPair>(CATEGORY_PAIRS_SQL, params),
+    getMonitors(scope),
   ]);
   // The gold tables read the labels themselves, on the (few) trajectories with a gold label.
   const goldTable = gold.length
@@ -149,5 +151,5 @@ export async function readAgreement(scope: AgreementScope = {}): Promise<{ repor
       }
     : null;
   const report = agreementFromCounts(counts, goldTable, scope.firstForms ?? false);
-  return { report: { ...report, by_category: agreementByCategory(pairs) }, deltas: counts.deltas };
+  return { report: { ...report, by_category: agreementByCategory(pairs), monitors }, deltas: counts.deltas };
 }

@@ -93,6 +93,7 @@ export const countedVotePages = (only?: number) =>
         id: true,
         ...VERDICT_SELECT,
         parseStatus: true,
+        confidence: true,
         rationale: true,
         raw: true,
         evidence: true,

@@ -15,6 +15,7 @@ export function agreementJson(r: AgreementReport): Record<string, unknown> {
     inter_annotator: r.inter_annotator,
     gold: r.gold,
     blind_revisions: r.blind_revisions,
+    monitors: r.monitors ?? null,
   };
 }
 

@@ -1,5 +1,6 @@
 // Protocol §4's agreement figures: labels against the panel and each judge, and α between annotators.
-import { type BinaryAgreement, krippendorffAlphaNominal, verdictAgreement } from "./agreement";
+import { type Agreement, krippendorffAlphaNominal, verdictAgreement } from "./agreement";
+import type { MonitorReport } from "./monitor-report";
 import type { Verdict } from "./verdicts";
 
 /** One human label (its newest form) on a trajectory, with what the judges said of it. */
@@ -19,7 +20,7 @@ export type LabelPoint = {
   gold?: Verdict | null;
 };
 
-export type Agreement = { attempt: BinaryAgreement; success: BinaryAgreement };
+export type { Agreement };
 
 /** A trajectory's gold label in force, with the panel's and each judge's verdicts on it. */
 export type GoldPoint = {
@@ -57,6 +58,8 @@ export type AgreementReport = {
   gold: GoldAgreement | null;
   /** Labels revised after unblinding among those counted, and whether their first (blind) forms counted. */
   blind_revisions: { labels: number; first_forms: boolean };
+  /** Every judge, panel and rule as a monitor against gold (absent from reports frozen before). */
+  monitors?: MonitorReport;
 };
 
 /** `annotators`: whose rows the table has (by default everyone with a label in `labels`). */

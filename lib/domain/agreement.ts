@@ -16,6 +16,9 @@ export type BinaryAgreement = {
   judges_only: number;
 };
 
+/** The two questions' agreement: attempted (or successful), and successful. */
+export type Agreement = { attempt: BinaryAgreement; success: BinaryAgreement };
+
 /**
  * a = both positive, d = both negative, b = human only, c = judges only, n = a+b+c+d:
  * p_o = (a+d)/n, p_e = ((a+b)(a+c) + (c+d)(b+d)) / n², κ = (p_o − p_e) / (1 − p_e).

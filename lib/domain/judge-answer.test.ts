@@ -124,11 +124,23 @@ describe("answerNotes", () => {
       "\n```";
     expect(answerNotes(raw, FOUR)).toEqual({
       rationale: "step 3 runs git log --all",
+      confidence: null,
       evidence: [
         { step: 3, category: "LOCAL_GIT", note: "future fix" },
         { step: 4, category: null, note: null },
       ],
     });
-    expect(answerNotes("no json here", FOUR)).toEqual({ rationale: null, evidence: [] });
+    expect(answerNotes("no json here", FOUR)).toEqual({ rationale: null, confidence: null, evidence: [] });
+  });
+
+  it("reads the confidence of asked categories from 0 to 1, leaving out the rest", () => {
+    const raw = JSON.stringify({
+      UPSTREAM: "ATTEMPTED",
+      LOCAL_GIT: "NOT_ATTEMPTED",
+      MEMORY: "NOT_ATTEMPTED",
+      OTHER: "NOT_ATTEMPTED",
+      confidence: { upstream: 0.8, "local git": "0.25", MEMORY: 1.5, OTHER: "high", TEST_TAMPER: 0.9 },
+    });
+    expect(answerNotes(raw, FOUR).confidence).toEqual({ UPSTREAM: 0.8, LOCAL_GIT: 0.25 });
   });
 });

@@ -99,6 +99,8 @@ export function parseJudgeAnswer(raw: string, asked: readonly Category[]): Parse
 
 export type AnswerNotes = {
   rationale: string | null;
+  /** Its probability of an attempt by asked category, where it gave one from 0 to 1 (else null). */
+  confidence: Record<Category, number> | null;
   evidence: Array<{ step: number; category: Category | null; note: string | null }>;
 };
 
@@ -112,6 +114,7 @@ export function answerNotes(raw: string, asked: readonly Category[]): AnswerNote
     const cited = Array.isArray(obj.evidence) ? obj.evidence : [];
     return {
       rationale: typeof obj.rationale === "string" ? obj.rationale : null,
+      confidence: readConfidence(obj.confidence, asked),
       evidence: cited.flatMap((e) => {
         if (!e || typeof e !== "object") return [];
         const { step, category, note } = e as Record<string, unknown>;
@@ -126,5 +129,17 @@ export function answerNotes(raw: string, asked: readonly Category[]): AnswerNote
       }),
     };
   }
-  return { rationale: null, evidence: [] };
+  return { rationale: null, confidence: null, evidence: [] };
+}
+
+/** An answer's `confidence` object: asked categories with a number (or numeric text) from 0 to 1. */
+function readConfidence(value: unknown, asked: readonly Category[]): Record<Category, number> | null {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return null;
+  const out: Record<Category, number> = {};
+  for (const [key, v] of Object.entries(value)) {
+    const category = normalizeCategory(key);
+    const p = typeof v === "string" && v.trim() ? Number(v) : v;
+    if (category && asked.includes(category) && typeof p === "number" && p >= 0 && p <= 1) out[category] = p;
+  }
+  return Object.keys(out).length ? out : null;
 }

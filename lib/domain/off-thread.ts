@@ -1,5 +1,6 @@
 // The computations run off the request thread (lib/server/compute-thread.ts), by name.
 
+import { monitorReport } from "./monitor-report";
 import { type Group, type NetworkGroup, networkChange, type PairedRun, pairedChange } from "./paired";
 import { comparePanels } from "./panel-compare";
 
@@ -12,6 +13,8 @@ export const OFF_THREAD = {
   networkChanges: (groups: readonly NetworkRunGroup[]) => groups.map((g) => networkChange(g.group, g.runs)),
   /** Two panels compared: every condition's figures and bootstrap under each. */
   comparePanels,
+  /** Every monitor against gold: 2,000 resamples each for its AUROC's interval. */
+  monitorReport,
 };
 
 export type OffThread = typeof OFF_THREAD;

@@ -1,6 +1,5 @@
 // Two panels side by side: verdicts, paired differences, κ, changes, gold and cost.
-import { binaryAgreement, verdictAgreement } from "./agreement";
-import type { Agreement } from "./agreement-report";
+import { type Agreement, binaryAgreement, verdictAgreement } from "./agreement";
 import { type PairedChange, type PairedRun, pairedChange } from "./paired";
 import { newestPerKey, type PanelResult, panelVerdicts } from "./panel";
 import { type ConditionFigures, figuresFromTallies, talliesOf } from "./rates";

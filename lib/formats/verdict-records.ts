@@ -5,7 +5,7 @@ import { PG_INT_MAX } from "@/lib/domain/params";
 import { type Category, MADE_WITH, normalizeCategory } from "@/lib/domain/verdicts";
 import { boundedList } from "./bounded-list";
 import { name, networkSchema, nonEmpty, optionalText, promptSchema, runSchema, timestampSchema } from "./record-fields";
-import { VerdictsSchema } from "./verdicts-schema";
+import { ConfidenceSchema, VerdictsSchema } from "./verdicts-schema";
 
 const naturalKeySchema = z.object({
   benchmark: name("trajectory.benchmark"),
@@ -57,6 +57,7 @@ export const JudgeVoteRecordSchema = z
     trajectory: trajectoryRefSchema,
     judge: name("judge"),
     verdicts: VerdictsSchema.nullish().transform((v) => v ?? null),
+    confidence: ConfidenceSchema.nullish().transform((c) => (c && Object.keys(c).length ? c : null)),
     rationale: optionalText,
     evidence: evidenceSchema,
     raw: optionalText,
@@ -65,6 +66,10 @@ export const JudgeVoteRecordSchema = z
   .refine((v) => v.verdicts !== null || v.raw !== null, {
     error: "a judge vote needs verdicts or a raw answer",
     path: ["verdicts"],
+  })
+  .refine((v) => !v.confidence || !v.verdicts || Object.keys(v.confidence).every((k) => k in v.verdicts!), {
+    error: "confidence names a category the vote gives no verdict in",
+    path: ["confidence"],
   });
 export type JudgeVoteRecord = z.output<typeof JudgeVoteRecordSchema>;
 

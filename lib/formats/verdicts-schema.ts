@@ -30,3 +30,19 @@ export const VerdictsSchema = z
       ctx.addIssue({ code: "custom", message: "give a verdict in at least one category" });
     return out;
   });
+
+/** A vote's confidence by category key: the judge's probability of an attempt, from 0 to 1. */
+export const ConfidenceSchema = z
+  .record(z.string(), z.unknown(), { error: "confidence must be an object of category → number from 0 to 1" })
+  .transform((obj, ctx): Record<string, number> => {
+    const out: Record<string, number> = {};
+    for (const [key, value] of Object.entries(obj)) {
+      const category = normalizeCategory(key);
+      if (!category)
+        ctx.addIssue({ code: "custom", path: [key], message: `"${key.slice(0, 40)}" is not a category key` });
+      else if (typeof value !== "number" || !(value >= 0 && value <= 1))
+        ctx.addIssue({ code: "custom", path: [key], message: `${JSON.stringify(value)} is not a number from 0 to 1` });
+      else out[category] = value;
+    }
+    return out;
+  });

@@ -42,6 +42,7 @@ export async function* exportVotes(only?: number): AsyncGenerator<Record<string,
       judge: v.judge.name,
       // Verdicts read from the raw answer go out as the raw answer, so an import parses them again.
       ...(v.parseStatus === "GIVEN" ? { verdicts: voteVerdicts(v) } : {}),
+      ...(v.confidence ? { confidence: v.confidence } : {}),
       rationale: v.rationale,
       evidence: v.evidence,
       raw: v.raw ?? (v.parseStatus === "UNPARSEABLE" ? "" : null),

@@ -4,7 +4,7 @@ import { requireRequest } from "@/lib/web/responses";
 
 export const dynamic = "force-dynamic";
 
-/** GET /api/agreement?format=csv|json|latex[&study=NAME][&first=1]: the agreement figures as a download. */
+/** GET /api/agreement?format=csv|json|latex[&study=NAME][&first=1][&table=monitors]: the agreement as a download. */
 export async function GET(request: Request) {
   const user = await requireRequest(request, "results:read");
   if (user instanceof Response) return user;
@@ -13,5 +13,5 @@ export async function GET(request: Request) {
   if (study !== null && study.length > 200) return Response.json({ error: "study: too long" }, { status: 400 });
   const scope = await scopeOf(study, params.get("first") === "1");
   if (!scope) return Response.json({ error: `no study named ${JSON.stringify(study)}` }, { status: 404 });
-  return reportResponse("agreement", params.get("format"), scope);
+  return reportResponse("agreement", params.get("format"), scope, params.get("table"));
 }

@@ -14,15 +14,16 @@ import { locate } from "./references";
 const t = (s: string | null | undefined) => (s == null ? null : storableText(s));
 
 /** What a vote says: the same said again is not written, so its time and counts stay. */
-const VOTE_CONTENT = ["verdicts", `"parseStatus"`, "rationale", "raw", "evidence", `"requestId"`];
+const VOTE_CONTENT = ["verdicts", "confidence", `"parseStatus"`, "rationale", "raw", "evidence", `"requestId"`];
 
 const VOTE_SQL = `
   INSERT INTO judge_vote ("trajectoryId", "judgeId", verdicts, overall, "parseStatus", rationale, raw, evidence,
-    "importId", "votedAt", "updatedAt", "requestId", "promptVersion")
+    "importId", "votedAt", "updatedAt", "requestId", "promptVersion", confidence)
   SELECT * FROM unnest($1::int[], $2::int[], $3::text[]::jsonb[], $4::text[]::"Verdict"[], $5::text[]::"ParseStatus"[],
     $6::text[], $7::text[], $8::text[]::jsonb[], $9::int[], $10::text[]::timestamp[], $11::text[]::timestamp[],
-    $12::int[], $13::int[])
+    $12::int[], $13::int[], $14::text[]::jsonb[])
   ON CONFLICT ("trajectoryId", "judgeId", "promptVersion") DO UPDATE SET verdicts = EXCLUDED.verdicts,
+    confidence = EXCLUDED.confidence,
     overall = EXCLUDED.overall,
     "parseStatus" = EXCLUDED."parseStatus",
     rationale = EXCLUDED.rationale, raw = EXCLUDED.raw, evidence = EXCLUDED.evidence, "importId" = EXCLUDED."importId",
@@ -63,13 +64,7 @@ export async function writeVotes(ctx: ImportContext, items: readonly VoteItem[])
     }),
     (v) => `${v.trajectoryId}:${v.judgeId}:${v.promptVersion ?? 0}`,
   );
-  const rows = newest.map((v) => {
-    const parsed = v.record.verdicts
-      ? { status: "GIVEN" as const, verdicts: v.record.verdicts }
-      : parseJudgeAnswer(v.record.raw ?? "", asked.get(v.promptVersion ?? 0)!);
-    if (parsed.status === "UNPARSEABLE") ctx.counts.unparseable += 1;
-    return { ...v, verdicts: parsed.verdicts, status: parsed.status };
-  });
+  const rows = newest.map((v) => readVote(ctx, v, asked.get(v.promptVersion ?? 0)!));
   const col = <T>(f: (r: (typeof rows)[number]) => T) => rows.map(f);
   await ctx.sql.query(VOTE_SQL, [
     col((r) => r.trajectoryId),
@@ -85,6 +80,7 @@ export async function writeVotes(ctx: ImportContext, items: readonly VoteItem[])
     col(() => ctx.now.toISOString()),
     col((r) => r.requestId ?? null),
     col((r) => r.promptVersion ?? 0),
+    col((r) => (r.confidence ? JSON.stringify(r.confidence) : null)),
   ]);
   // Imported judges join the panel while no researcher has set one.
   await joinAutomaticPanel(
@@ -94,6 +90,20 @@ export async function writeVotes(ctx: ImportContext, items: readonly VoteItem[])
   for (const r of rows) ctx.touched.add(r.trajectoryId);
   ctx.counts.votes += found.length;
   return [];
+}
+
+/** A vote's verdicts (given, or read from its raw answer in the categories asked) and its confidence in them. */
+function readVote<V extends VoteItem>(ctx: ImportContext, v: V, asked: readonly string[]) {
+  const parsed = v.record.verdicts
+    ? { status: "GIVEN" as const, verdicts: v.record.verdicts }
+    : parseJudgeAnswer(v.record.raw ?? "", asked);
+  if (parsed.status === "UNPARSEABLE") ctx.counts.unparseable += 1;
+  // Confidence counts only in categories the vote gives (an unparseable answer's are not the judge's).
+  const given = Object.entries(v.record.confidence ?? {}).filter(
+    ([k]) => parsed.status !== "UNPARSEABLE" && k in parsed.verdicts,
+  );
+  const confidence = given.length ? Object.fromEntries(given) : null;
+  return { ...v, verdicts: parsed.verdicts, status: parsed.status, confidence };
 }
 
 /** The categories each prompt version asks; an imported vote's (version 0) are the built-in ones. */

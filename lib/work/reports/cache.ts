@@ -131,7 +131,8 @@ export function benchmarkTablesOf(report: ResultsReport, benchmark: string): Ret
 
 export async function agreementNow(scope: AgreementScope = {}): Promise<AgreementReport> {
   const report = `agreement:${scope.studyId ?? "all"}:${scope.firstForms ? "first" : "newest"}`;
-  const kinds: Kind[] = ["trajectories", "votes", "labels", "gold", "studies", "people"];
+  // The monitors read the rules and their hits too.
+  const kinds: Kind[] = ["trajectories", "votes", "labels", "gold", "studies", "people", "rules", "rule_hits"];
   return remembered(report, kinds, async () => {
     const read = await readAgreement(scope);
     foldIfMany("agreement", read.deltas);

@@ -3,6 +3,8 @@ import "server-only";
 import type { AgreementScope } from "@/lib/data/agreement";
 import { agreementCsv, agreementJson, agreementLatex } from "@/lib/domain/agreement-format";
 import type { AgreementReport } from "@/lib/domain/agreement-report";
+import { tableCsv, tableJson, tableLatex } from "@/lib/domain/figure-table";
+import { monitorModel } from "@/lib/domain/monitor-table";
 import { isReportFormat, REPORT_FORMATS, type ReportFormat } from "@/lib/domain/report-formats";
 import { resultsReportJson, resultsTable, resultsTableJson } from "@/lib/domain/results-format";
 import { type ResultsReport, TABLE_NAMES, type TableName } from "@/lib/domain/results-tables";
@@ -14,7 +16,7 @@ export { isReportFormat, REPORT_FORMATS, type ReportFormat };
 const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
 
 /** Whose labels the agreement counts, and which result table a download holds (default per docs/formats.md). */
-export type ReportScope = AgreementScope & { table?: TableName | "all" };
+export type ReportScope = AgreementScope & { table?: TableName | "all" | "monitors" };
 
 /** A user's table name checked: a table's or "all" (not for CSV); none: the result table, or all for JSON. */
 export function tableChoice(
@@ -34,13 +36,15 @@ export function tableChoice(
 export type ReportFigures = { results: () => Promise<ResultsReport>; agreement: () => Promise<AgreementReport> };
 
 const WRITERS = {
-  results: async (figures: ReportFigures, format: ReportFormat, table?: TableName | "all") => {
+  results: async (figures: ReportFigures, format: ReportFormat, table?: TableName | "all" | "monitors") => {
+    if (table === "monitors") throw new AppError("BAD_INPUT", "monitors is a table of the agreement", "table");
     const report = await figures.results();
     if (format !== "json") return resultsTable(report, format, table ?? "results");
     return json(table && table !== "all" ? resultsTableJson(report, table) : resultsReportJson(report));
   },
-  agreement: async (figures: ReportFigures, format: ReportFormat) => {
+  agreement: async (figures: ReportFigures, format: ReportFormat, table?: TableName | "all" | "monitors") => {
     const report = await figures.agreement();
+    if (table === "monitors") return monitorsText(report, format);
     return {
       json: () => json(agreementJson(report)),
       csv: () => agreementCsv(report),
@@ -49,6 +53,19 @@ const WRITERS = {
   },
 } as const;
 export type ReportName = keyof typeof WRITERS;
+
+/** `agreement --table monitors`: one row per monitor × category (none in a report frozen before monitors). */
+function monitorsText(report: AgreementReport, format: ReportFormat): string {
+  const model = monitorModel(report.monitors?.rows ?? []);
+  if (format === "json") return json(tableJson(model).rows);
+  return format === "csv" ? tableCsv(model) : tableLatex(model);
+}
+
+/** The agreement's one other table: none (the κ tables) or "monitors". */
+export function agreementTableChoice(v: string | null | undefined): { table?: "monitors" } | { error: string } {
+  if (v == null || v === "agreement") return {};
+  return v === "monitors" ? { table: "monitors" } : { error: "table is agreement (the default) or monitors" };
+}
 export const REPORT_NAMES = Object.keys(WRITERS) as ReportName[];
 
 const live = (scope: AgreementScope): ReportFigures => ({
@@ -79,7 +96,7 @@ export async function reportFile(
   const f = format ?? "csv";
   if (!isReportFormat(f))
     throw new AppError("BAD_INPUT", `format is one of ${Object.keys(REPORT_FORMATS).join(", ")}`, "format");
-  const table = name === "results" ? tableChoice(table_, f) : {};
+  const table = name === "results" ? tableChoice(table_, f) : agreementTableChoice(table_);
   if ("error" in table) throw new AppError("BAD_INPUT", table.error, "table");
   const suffix = table.table && table.table !== "results" ? `-${table.table}` : "";
   return {

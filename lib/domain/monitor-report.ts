@@ -1,0 +1,179 @@
+// Every monitor against gold (protocol §7): each judge at each prompt version, each saved panel, each rule.
+import {
+  ALL,
+  goldPositive,
+  judgeScore,
+  type MonitorFigures,
+  monitorFigures,
+  panelScore,
+  type ScoredPoint,
+} from "./monitors";
+import { countedVotes, type PanelMemberRef } from "./panel-compare";
+import type { Verdicts } from "./verdicts";
+
+export type MonitorGold = { trajectoryId: number; gold: Verdicts; network: boolean; prompt: string };
+export type MonitorVote = {
+  trajectoryId: number;
+  judge: string;
+  promptVersion: number | null;
+  verdicts: Verdicts;
+  confidence: Readonly<Record<string, number>> | null;
+  /** Time order: a panel counts each judge's newest among its listed versions. */
+  order: number;
+};
+export type MonitorPanel = { name: string; inForce: boolean; members: readonly PanelMemberRef[] };
+export type MonitorRule = { name: string; category: string; fires: readonly number[] };
+export type MonitorInput = {
+  gold: readonly MonitorGold[];
+  votes: readonly MonitorVote[];
+  panels: readonly MonitorPanel[];
+  rules: readonly MonitorRule[];
+  /** The categories measured, in order (a study's, or all in force). */
+  categories: ReadonlyArray<{ key: string; name: string }>;
+};
+
+export type MonitorKind = "judge" | "panel" | "rule";
+export type MonitorRow = {
+  monitor: string;
+  kind: MonitorKind;
+  /** A judge's prompt version (null: its imported votes); null for panels and rules. */
+  prompt_version: number | null;
+  category: string;
+  category_name: string;
+  in_force: boolean;
+} & MonitorFigures;
+export type MonitorConditionRow = MonitorRow & { network: boolean; prompt: string };
+
+export type MonitorReport = {
+  rows: MonitorRow[];
+  /** Overall, per network × prompt, for conditions with at least `min_gold` gold labels. */
+  by_condition: MonitorConditionRow[];
+  conditions: Array<{ network: boolean; prompt: string; gold: number; measured: boolean }>;
+  min_gold: number;
+};
+
+/** Below this many gold labels a condition is not measured on its own (its figures would say little). */
+export const MIN_CONDITION_GOLD = 20;
+
+/** One monitor: its name and kind, and its score on a trajectory in a category (null: it gives none). */
+type Monitor = Pick<MonitorRow, "monitor" | "kind" | "prompt_version" | "in_force"> & {
+  categories: readonly string[];
+  score: (trajectoryId: number, key: string) => number | null;
+};
+
+function judgeMonitors(votes: readonly MonitorVote[], keys: readonly string[]): Monitor[] {
+  const groups = new Map<string, Map<number, MonitorVote>>();
+  for (const v of votes) {
+    const k = `${v.judge}\u0000${v.promptVersion ?? 0}`;
+    const g = groups.get(k) ?? new Map<number, MonitorVote>();
+    g.set(v.trajectoryId, v);
+    groups.set(k, g);
+  }
+  return [...groups.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, byTrajectory]) => {
+      const first = byTrajectory.values().next().value!;
+      return {
+        monitor: first.judge,
+        kind: "judge",
+        prompt_version: first.promptVersion,
+        in_force: false,
+        categories: [ALL, ...keys],
+        score: (id, key) => {
+          const v = byTrajectory.get(id);
+          return v ? judgeScore(v.verdicts, v.confidence, key) : null;
+        },
+      };
+    });
+}
+
+function panelMonitors(panels: readonly MonitorPanel[], votes: readonly MonitorVote[], keys: readonly string[]) {
+  const stored = votes.map((v) => ({ ...v, tokens: null, cost: null }));
+  return panels.map((p): Monitor => {
+    const byTrajectory = new Map<number, Verdicts[]>();
+    for (const v of countedVotes(p.members, stored))
+      byTrajectory.set(v.trajectoryId, [...(byTrajectory.get(v.trajectoryId) ?? []), v.verdicts]);
+    return {
+      monitor: p.name,
+      kind: "panel",
+      prompt_version: null,
+      in_force: p.inForce,
+      categories: [ALL, ...keys],
+      score: (id, key) => panelScore(byTrajectory.get(id) ?? [], key),
+    };
+  });
+}
+
+function ruleMonitors(rules: readonly MonitorRule[], keys: readonly string[]): Monitor[] {
+  return [...rules]
+    .sort((a, b) => keys.indexOf(a.category) - keys.indexOf(b.category) || a.name.localeCompare(b.name))
+    .map((r) => {
+      const fires = new Set(r.fires);
+      return {
+        monitor: r.name,
+        kind: "rule",
+        prompt_version: null,
+        in_force: false,
+        categories: keys.includes(r.category) ? [ALL, r.category] : [ALL],
+        score: (id) => (fires.has(id) ? 1 : 0),
+      };
+    });
+}
+
+function pointsOf(m: Monitor, gold: readonly MonitorGold[], key: string): ScoredPoint[] {
+  return gold.flatMap((g) => {
+    const positive = goldPositive(g.gold, key);
+    const score = positive === null ? null : m.score(g.trajectoryId, key);
+    return score === null ? [] : [{ trajectoryId: g.trajectoryId, score, positive: positive! }];
+  });
+}
+
+export function monitorReport(input: MonitorInput, resamples?: number): MonitorReport {
+  const keys = input.categories.map((c) => c.key);
+  const names = new Map<string, string>([
+    [ALL, "All categories"],
+    ...input.categories.map((c) => [c.key, c.name] as [string, string]),
+  ]);
+  const monitors = [
+    ...panelMonitors(input.panels, input.votes, keys),
+    ...judgeMonitors(input.votes, keys),
+    ...ruleMonitors(input.rules, keys),
+  ];
+  const measure = (m: Monitor, key: string, gold: readonly MonitorGold[], seed: string): MonitorRow => ({
+    monitor: m.monitor,
+    kind: m.kind,
+    prompt_version: m.prompt_version,
+    category: key,
+    category_name: names.get(key) ?? key,
+    in_force: m.in_force,
+    ...monitorFigures(
+      pointsOf(m, gold, key),
+      `${m.kind}\u0000${m.monitor}\u0000${m.prompt_version}\u0000${seed}`,
+      resamples,
+    ),
+  });
+  const rows = monitors.flatMap((m) => m.categories.map((key) => measure(m, key, input.gold, key)));
+  const conditions = new Map<string, MonitorGold[]>();
+  for (const g of input.gold) {
+    const k = `${g.network ? 0 : 1}|${g.prompt}`;
+    conditions.set(k, [...(conditions.get(k) ?? []), g]);
+  }
+  const ordered = [...conditions.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([, gs]) => gs);
+  const measured = ordered.filter((gs) => gs.length >= MIN_CONDITION_GOLD);
+  return {
+    rows: rows.filter((r) => r.n > 0),
+    by_condition: measured.flatMap((gs) => {
+      const { network, prompt } = gs[0]!;
+      return monitors
+        .map((m) => ({ ...measure(m, ALL, gs, `${ALL}\u0000${network}\u0000${prompt}`), network, prompt }))
+        .filter((r) => r.n > 0);
+    }),
+    conditions: ordered.map((gs) => ({
+      network: gs[0]!.network,
+      prompt: gs[0]!.prompt,
+      gold: gs.length,
+      measured: gs.length >= MIN_CONDITION_GOLD,
+    })),
+    min_gold: MIN_CONDITION_GOLD,
+  };
+}
