@@ -20,6 +20,7 @@ export const V1_QUERIES = {
   agreement: z.object({
     format: reportFormat,
     study: z.string().min(1).max(200).optional().describe("only this annotation study's labels on its items"),
+    table: z.enum(["agreement", "monitors"]).optional().describe("monitors: every judge, panel and rule against gold"),
   }),
   evidence: z.object({ format: textFormat }),
   imports: ConditionFieldsSchema.extend({

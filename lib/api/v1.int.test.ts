@@ -226,6 +226,11 @@ describe("the HTTP API's routes", () => {
   });
 
   it("says what it answers: unknown parameters, ids out of range, unknown panels refused as described", async () => {
+    // The monitors' table as `agreement --table monitors` prints it; another table name is a 400.
+    const monitors = await call(agreementGet, "/api/v1/agreement?format=csv&table=monitors", { token: importer });
+    expect((await monitors.text()).split("\n")[0]).toMatch(/^monitor,kind,prompt_version,category,n,positives,auroc,/);
+    const table = await call(agreementGet, "/api/v1/agreement?table=kappa", { token: importer });
+    expect(table.status).toBe(400);
     const unknown = await call(resultsGet, "/api/v1/results?format=csv&colour=red", { token: importer });
     expect(unknown.status).toBe(400);
     expect((await errorOf(unknown)).message).toMatch(/colour/);

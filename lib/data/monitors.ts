@@ -42,7 +42,6 @@ type VoteRow = {
 /** What the monitors are measured on, in a scope (a study: its items and its categories). */
 export async function monitorInput(scope: MonitorScope = {}): Promise<MonitorInput> {
   return transaction(async (sql) => {
-    // Inside a scope (a panel tried) the scope's transaction is the snapshot already.
     if (!currentScope()) await sql.query(`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`);
     const gold = (
       await sql.query<{ trajectoryId: number; gold: unknown; network: boolean; prompt: string }>(GOLD_SQL, [

@@ -18,7 +18,6 @@ export type MonitorVote = {
   promptVersion: number | null;
   verdicts: Verdicts;
   confidence: Readonly<Record<string, number>> | null;
-  /** Time order: a panel counts each judge's newest among its listed versions. */
   order: number;
 };
 export type MonitorPanel = { name: string; inForce: boolean; members: readonly PanelMemberRef[] };

@@ -6,10 +6,10 @@ import { reportDownload } from "@/lib/web/downloads";
 
 export const dynamic = "force-dynamic";
 
-/** GET /api/v1/agreement?format=json|csv|latex[&study=NAME]: what `agreement` prints (JSON unless asked). */
+/** GET /api/v1/agreement?format=json|csv|latex[&study=NAME][&table=monitors]: what `agreement` prints. */
 export const GET = v1Route("results:read", async (request) => {
   const q = queryOf(V1_QUERIES.agreement, request);
   const scope = await scopeOf(q.study ?? null, false);
   if (!scope) throw new AppError("NOT_FOUND", `no study named ${JSON.stringify(q.study)}`, "study");
-  return reportDownload("agreement", q.format, scope);
+  return reportDownload("agreement", q.format, scope, q.table ?? null);
 });
