@@ -485,10 +485,24 @@ function voteRecord(id: string, judge: string, truth: CategoryVerdicts, rand: ()
     trajectory: { id },
     judge,
     verdicts,
+    // One demo judge gives its confidence (chosen by hash: the seed's draws stay as they were).
+    ...(judge === CONFIDENT_JUDGE ? { confidence: demoConfidence(id, verdicts) } : {}),
     rationale,
     evidence: [],
     raw: JSON.stringify(verdicts),
   };
+}
+
+const CONFIDENT_JUDGE = "deepseek-v4-judge";
+
+/** Above 0.5 where it says attempted, below where not, spread by a hash so the bins fill. */
+function demoConfidence(id: string, verdicts: Record<string, Verdict>): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(verdicts).map(([c, v]) => {
+      const spread = (hashOf(`${id}:${c}`) % 45) / 100;
+      return [c, v === "NOT_ATTEMPTED" ? spread * 0.9 : 0.55 + spread];
+    }),
+  );
 }
 
 /** A small valid trajectory record; override any field. */

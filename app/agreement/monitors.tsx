@@ -1,13 +1,18 @@
 // The monitors' part of the agreement page: every judge, panel and rule against gold.
+
+import { MonitorChart } from "@/components/charts/monitor-charts";
 import { FigureTable } from "@/components/tables/figure-table";
 import { networkWords } from "@/lib/domain/charts";
 import { pageTable } from "@/lib/domain/figure-table";
 import { countOf } from "@/lib/domain/format";
-import type { MonitorReport } from "@/lib/domain/monitor-report";
+import { reliabilitySeries, rocSeries } from "@/lib/domain/monitor-charts";
+import type { MonitorReport, MonitorRow } from "@/lib/domain/monitor-report";
 import { monitorTables } from "@/lib/domain/monitor-table";
+import { ALL } from "@/lib/domain/monitors";
 
-export function Monitors({ report, query }: { report: MonitorReport; query: string }) {
+export function Monitors({ report, query, study }: { report: MonitorReport; query: string; study: string | null }) {
   const tables = monitorTables(report);
+  const overall = report.rows.filter((r) => r.category === ALL);
   const few = report.conditions.filter((c) => !c.measured);
   return (
     <section aria-labelledby="monitors">
@@ -31,6 +36,7 @@ export function Monitors({ report, query }: { report: MonitorReport; query: stri
         </a>
       </p>
       {tables.length ? null : <p>No gold label yet: the monitors are measured against gold labels.</p>}
+      <MonitorPictures rows={overall} study={study} />
       {tables.map((t) => (
         <section key={t.id} aria-labelledby={t.id}>
           <h3 id={t.id}>{t.heading}</h3>
@@ -47,5 +53,44 @@ export function Monitors({ report, query }: { report: MonitorReport; query: stri
         </p>
       ) : null}
     </section>
+  );
+}
+
+/** ROC curves of every judge and panel overall; reliability of the judges that gave confidence. */
+function MonitorPictures({ rows, study }: { rows: MonitorRow[]; study: string | null }) {
+  const roc = rocSeries(rows, study);
+  const reliability = reliabilitySeries(rows, study);
+  return (
+    <>
+      {roc.length ? (
+        <MonitorChart
+          title="ROC curves: each judge and panel overall"
+          series={roc}
+          x="false alarms (share of gold negatives flagged)"
+          y="caught (share of gold positives flagged)"
+          roc
+        />
+      ) : null}
+      {reliability.length ? (
+        <MonitorChart
+          title="Reliability: confidence given against the share gold calls positive, in tenths"
+          series={reliability}
+          x="confidence given (mean in the bin)"
+          y="share positive"
+          roc={false}
+        />
+      ) : null}
+      {reliability.map((r) => (
+        <p key={r.name} className="note">
+          {r.name}:{" "}
+          {r.points.map((p, i) => (
+            <span key={p.label}>
+              {i ? "; " : ""}
+              {p.href ? <a href={p.href}>{p.label}</a> : p.label}
+            </span>
+          ))}
+        </p>
+      ))}
+    </>
   );
 }

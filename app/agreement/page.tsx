@@ -89,7 +89,7 @@ async function AgreementBody({ scope, study }: { scope: AgreementScope; study: s
           <FigureTable table={pageTable(t.model, `${t.id}-table`, t.model.title)} />
         </section>
       ))}
-      {r.monitors ? <Monitors report={r.monitors} query={q} /> : null}
+      {r.monitors ? <Monitors report={r.monitors} query={q} study={study} /> : null}
       {versions.length ? <PromptVersions rows={versions} /> : null}
       <h2>Between annotators</h2>
       <p>

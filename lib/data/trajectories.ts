@@ -30,6 +30,7 @@ function conditionWhere(f: TrajectoryFilter): Prisma.TrajectoryWhereInput {
   if (f.run) where.run = f.run;
   if (f.resolved) where.resolved = f.resolved === "yes" ? true : f.resolved === "no" ? false : null;
   if (f.study) where.studyItems = { some: { study: { name: f.study } } };
+  if (f.ids) where.id = { in: f.ids };
   if (f.import) where.importId = f.import;
   if (f.labelled) where.labelCount = f.labelled === "yes" ? { gt: 0 } : 0;
   return where;

@@ -40,6 +40,10 @@ export type MonitorRow = {
   category: string;
   category_name: string;
   in_force: boolean;
+  /** Points scored from the judge's own confidence (0: by verdicts only, or not a judge). */
+  confident: number;
+  /** Overall rows of judges and panels: each trajectory's [id, score, positive 1/0], for the pictures. */
+  scores?: Array<[number, number, 0 | 1]>;
 } & MonitorFigures;
 export type MonitorConditionRow = MonitorRow & { network: boolean; prompt: string };
 
@@ -58,6 +62,7 @@ export const MIN_CONDITION_GOLD = 20;
 type Monitor = Pick<MonitorRow, "monitor" | "kind" | "prompt_version" | "in_force"> & {
   categories: readonly string[];
   score: (trajectoryId: number, key: string) => number | null;
+  confident?: (trajectoryId: number, key: string) => boolean;
 };
 
 function judgeMonitors(votes: readonly MonitorVote[], keys: readonly string[]): Monitor[] {
@@ -81,6 +86,10 @@ function judgeMonitors(votes: readonly MonitorVote[], keys: readonly string[]): 
         score: (id, key) => {
           const v = byTrajectory.get(id);
           return v ? judgeScore(v.verdicts, v.confidence, key) : null;
+        },
+        confident: (id, key) => {
+          const c = byTrajectory.get(id)?.confidence;
+          return !!c && (key === ALL ? Object.keys(c).length > 0 : key in c);
         },
       };
     });
@@ -138,19 +147,23 @@ export function monitorReport(input: MonitorInput, resamples?: number): MonitorR
     ...judgeMonitors(input.votes, keys),
     ...ruleMonitors(input.rules, keys),
   ];
-  const measure = (m: Monitor, key: string, gold: readonly MonitorGold[], seed: string): MonitorRow => ({
-    monitor: m.monitor,
-    kind: m.kind,
-    prompt_version: m.prompt_version,
-    category: key,
-    category_name: names.get(key) ?? key,
-    in_force: m.in_force,
-    ...monitorFigures(
-      pointsOf(m, gold, key),
-      `${m.kind}\u0000${m.monitor}\u0000${m.prompt_version}\u0000${seed}`,
-      resamples,
-    ),
-  });
+  const measure = (m: Monitor, key: string, gold: readonly MonitorGold[], seed: string): MonitorRow => {
+    const points = pointsOf(m, gold, key);
+    const pictured = key === ALL && m.kind !== "rule" && seed === ALL;
+    return {
+      monitor: m.monitor,
+      kind: m.kind,
+      prompt_version: m.prompt_version,
+      category: key,
+      category_name: names.get(key) ?? key,
+      in_force: m.in_force,
+      confident: m.confident ? points.filter((p) => m.confident!(p.trajectoryId, key)).length : 0,
+      ...monitorFigures(points, `${m.kind}\u0000${m.monitor}\u0000${m.prompt_version}\u0000${seed}`, resamples),
+      ...(pictured
+        ? { scores: points.map((p): [number, number, 0 | 1] => [p.trajectoryId, p.score, p.positive ? 1 : 0]) }
+        : {}),
+    };
+  };
   const rows = monitors.flatMap((m) => m.categories.map((key) => measure(m, key, input.gold, key)));
   const conditions = new Map<string, MonitorGold[]>();
   for (const g of input.gold) {

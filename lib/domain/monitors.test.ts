@@ -9,6 +9,8 @@ import {
   judgeScore,
   monitorFigures,
   panelScore,
+  reliabilityBins,
+  rocCurve,
   type ScoredPoint,
   tprAtFpr,
 } from "./monitors";
@@ -105,5 +107,31 @@ describe("scores", () => {
       true,
     ]);
     expect(goldPositive(gold, "TEST_TAMPER")).toBeNull();
+  });
+});
+
+describe("pictures", () => {
+  it("the ROC curve steps down each distinct score, ties together, from flagging nothing", () => {
+    const p = points([0.9, 0.6], [0.6, 0.1]);
+    // Flag nothing; ≥ 0.9: trajectory 0 (TPR ½); ≥ 0.6: 0, 1 and 100 (TPR 1, FPR ½); ≥ 0.1: all four.
+    expect(rocCurve(p)!.map((r) => [r.threshold, r.fpr, r.tpr, r.ids])).toEqual([
+      [null, 0, 0, []],
+      [0.9, 0, 0.5, [0]],
+      [0.6, 0.5, 1, [0, 1, 100]],
+      [0.1, 1, 1, [0, 1, 100, 101]],
+    ]);
+    expect(rocCurve(p, 2)!.map((r) => r.ids?.length ?? null)).toEqual([0, 1, null, null]);
+    expect(rocCurve(points([0.5], []))).toBeNull();
+  });
+
+  it("the reliability diagram bins confidence and says what share was positive, with its trajectories", () => {
+    const p = points([0.95, 1, 0.3], [0.9, 0.32, 0.05]);
+    // Positives 0, 1, 2; negatives 100, 101, 102. [0, 0.1): 102. [0.3, 0.4): 2 and 101, one positive.
+    // [0.9, 1]: 0, 1 and 100 (1 falls in the last bin), two positive; mean (0.95 + 1 + 0.9) / 3.
+    expect(reliabilityBins(p).map((b) => [b.low, b.n, b.predicted, b.observed, b.ids])).toEqual([
+      [0, 1, 0.05, 0, [102]],
+      [0.3, 2, expect.closeTo(0.31, 12), 0.5, [2, 101]],
+      [0.9, 3, expect.closeTo(2.85 / 3, 12), 2 / 3, [0, 1, 100]],
+    ]);
   });
 });

@@ -137,3 +137,59 @@ export function goldPositive(gold: Verdicts, key: string): boolean | null {
   const v = key === ALL ? overallVerdict(gold) : gold[key];
   return v ? isAttempt(v) : null;
 }
+
+/** A point of the ROC curve: flagging "score ≥ threshold" (null: nothing), and the trajectories flagged. */
+export type RocPoint = { threshold: number | null; fpr: number; tpr: number; flagged: number; ids: number[] | null };
+
+/** From flagging nothing down each distinct score; `ids` where at most `maxIds` are flagged. Null with one class. */
+export function rocCurve(points: readonly ScoredPoint[], maxIds = 500): RocPoint[] | null {
+  const desc = [...points].sort((a, b) => b.score - a.score || a.trajectoryId - b.trajectoryId);
+  const pos = desc.filter((p) => p.positive).length;
+  const neg = desc.length - pos;
+  if (!pos || !neg) return null;
+  const out: RocPoint[] = [{ threshold: null, fpr: 0, tpr: 0, flagged: 0, ids: [] }];
+  let tp = 0;
+  for (let i = 0; i < desc.length; i++) {
+    if (desc[i]!.positive) tp += 1;
+    if (i + 1 < desc.length && desc[i + 1]!.score === desc[i]!.score) continue;
+    const flagged = i + 1;
+    out.push({
+      threshold: desc[i]!.score,
+      fpr: (flagged - tp) / neg,
+      tpr: tp / pos,
+      flagged,
+      ids: flagged <= maxIds ? desc.slice(0, flagged).map((p) => p.trajectoryId) : null,
+    });
+  }
+  return out;
+}
+
+/** A bin of confidence: the mean score predicted, the share of positives observed, and its trajectories. */
+export type ReliabilityBin = {
+  low: number;
+  high: number;
+  n: number;
+  predicted: number;
+  observed: number;
+  ids: number[];
+};
+
+/** Scores in `bins` equal bins of [0, 1] (1 in the last); empty bins left out. */
+export function reliabilityBins(points: readonly ScoredPoint[], bins = 10): ReliabilityBin[] {
+  const groups = Array.from({ length: bins }, () => [] as ScoredPoint[]);
+  for (const p of points) groups[Math.min(bins - 1, Math.floor(p.score * bins))]!.push(p);
+  return groups.flatMap((g, i) =>
+    g.length
+      ? [
+          {
+            low: i / bins,
+            high: (i + 1) / bins,
+            n: g.length,
+            predicted: g.reduce((s, p) => s + p.score, 0) / g.length,
+            observed: g.filter((p) => p.positive).length / g.length,
+            ids: g.map((p) => p.trajectoryId).sort((a, b) => a - b),
+          },
+        ]
+      : [],
+  );
+}

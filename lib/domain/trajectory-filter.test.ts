@@ -83,3 +83,15 @@ describe("filters the form has no field for", () => {
     expect(readTrajectoryFilter(new URLSearchParams("tryOn=command&tryPattern=a%00b")).invalid).toEqual(["tryPattern"]);
   });
 });
+
+describe("a figure's trajectories by id", () => {
+  it("reads up to 500 ids once each, refuses the rest, and writes them back", () => {
+    const { filter } = readTrajectoryFilter(new URLSearchParams("ids=3,1,3"));
+    expect(filter.ids).toEqual([3, 1]);
+    expect(trajectoriesHref(filter)).toBe("/trajectories?ids=3%2C1");
+    const many = Array.from({ length: 501 }, (_, i) => i + 1).join(",");
+    for (const bad of ["0", "1,,2", "2147483648", many, "1;2"])
+      expect(readTrajectoryFilter(new URLSearchParams({ ids: bad })).invalid).toEqual(["ids"]);
+    expect(filtersBeyondTheForm(filter)[0]!.words).toBe("2 trajectories a figure chose");
+  });
+});

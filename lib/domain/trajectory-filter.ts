@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { CATEGORY_KEY } from "./categories";
 import { EVIDENCE_KINDS } from "./evidence";
-import { cleanText, malformed, wholeNumber } from "./params";
+import { cleanText, malformed, PG_INT_MAX, wholeNumber } from "./params";
 import { MAX_PATTERN, RULE_ON, type RuleOn } from "./rules";
 import { type CategoryNames, categoryLabel, VERDICTS } from "./verdicts";
 
@@ -10,6 +10,8 @@ const text = cleanText(z.string().trim().min(1).max(500));
 const anyOf = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values);
 
 export const PAGE_SIZE = 50;
+/** The most trajectories a link may name one by one. */
+export const MAX_IDS = 500;
 export const SORTS = ["task", "model", "steps", "run", "panel", "votes", "similarity"] as const;
 
 const FIELDS = {
@@ -54,6 +56,12 @@ const FIELDS = {
   /** Some enabled rule in force of this category fires on it ("any": of any category). */
   suspect: z.string().regex(/^(?:any|[A-Z][A-Z0-9_]*)$/),
   study: text,
+  /** These trajectories (a figure's, e.g. a monitor's flagged at a threshold): up to MAX_IDS ids. */
+  ids: z
+    .string()
+    .regex(/^\d{1,10}(?:,\d{1,10})*$/)
+    .transform((s) => [...new Set(s.split(",").map(Number))])
+    .refine((ids) => ids.length <= MAX_IDS && ids.every((id) => id >= 1 && id <= PG_INT_MAX)),
   /** Written by one import (its number on the Import page): what it brought new or changed. */
   import: wholeNumber(1),
   /** Evidence: any, none, unchecked (no task record), or one kind. */
@@ -91,7 +99,8 @@ export function readTrajectoryFilter(params: Params): { filter: TrajectoryFilter
     if (raw === undefined || raw === "") continue;
     const parsed = FIELDS[key].safeParse(raw);
     if (parsed.success) out[key] = parsed.data;
-    else if (malformed(raw, key === "run" || key === "page")) invalid.push(key);
+    // A list of ids left out would widen to every trajectory: refused instead.
+    else if (key === "ids" || malformed(raw, key === "run" || key === "page")) invalid.push(key);
   }
   return { filter: out as TrajectoryFilter, invalid };
 }
@@ -155,6 +164,7 @@ export function filtersBeyondTheForm(
     return trajectoriesHref(rest);
   };
   if (f.study) out.push({ words: `items of the study “${f.study}”`, without: drop("study") });
+  if (f.ids) out.push({ words: `${f.ids.length} trajectories a figure chose`, without: drop("ids") });
   if (f.import) out.push({ words: `written by import ${f.import}`, without: drop("import") });
   if (f.pair) {
     const by = f.pairBy ?? "prompt";
