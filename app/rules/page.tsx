@@ -11,12 +11,15 @@ import { categoriesNow, categoryNames } from "@/lib/data/categories";
 import { ruleHitsCoverage } from "@/lib/data/rule-matches";
 import { rulesNow } from "@/lib/data/rules";
 import { formatCount } from "@/lib/domain/format";
+import type { MonitorRow } from "@/lib/domain/monitor-report";
+import { monitorInBrief } from "@/lib/domain/monitor-table";
+import { ALL } from "@/lib/domain/monitors";
 import { firstValue } from "@/lib/domain/params";
 import { RULE_ON_LABELS, type Rule } from "@/lib/domain/rules";
 import { shownText } from "@/lib/domain/text";
 import { trajectoriesHref } from "@/lib/domain/trajectory-filter";
 import { type CategoryNames, categoryLabel } from "@/lib/domain/verdicts";
-import { ruleFiguresNow } from "@/lib/work/reports/cache";
+import { agreementNow, ruleFiguresNow } from "@/lib/work/reports/cache";
 import type { RuleFigures } from "@/lib/work/rule-figures";
 import { toggleRuleAction } from "./actions";
 import { Families } from "./families";
@@ -112,7 +115,16 @@ const total = (f: RuleFigures, k: "trajectories_hit" | "steps_hit") =>
 
 /** Each rule with what it finds over the study (a scan of the study, so read apart from the page). */
 async function RulesTable({ writes }: { writes: boolean }) {
-  const [figures, coverage, names] = await Promise.all([ruleFiguresNow(), ruleHitsCoverage(), categoryNames()]);
+  const [figures, coverage, names, agreement] = await Promise.all([
+    ruleFiguresNow(),
+    ruleHitsCoverage(),
+    categoryNames(),
+    agreementNow(),
+  ]);
+  // Each enabled rule as a monitor in its own category (the Agreement page's rows).
+  const monitors = new Map(
+    (agreement.monitors?.rows ?? []).filter((m) => m.kind === "rule" && m.category !== ALL).map((m) => [m.monitor, m]),
+  );
   return (
     <>
       <RuleScanNote coverage={coverage} />
@@ -120,14 +132,18 @@ async function RulesTable({ writes }: { writes: boolean }) {
         label="The rules in force"
         rows={figures}
         rowKey={(f) => f.rule.name}
-        columns={ruleColumns(writes, names)}
+        columns={ruleColumns(writes, names, monitors)}
       />
     </>
   );
 }
 
 /** The rules table's columns; `writes`: with the buttons that change a rule. */
-function ruleColumns(writes: boolean, names: CategoryNames): Array<Column<RuleFigures> | false> {
+function ruleColumns(
+  writes: boolean,
+  names: CategoryNames,
+  monitors: ReadonlyMap<string, MonitorRow>,
+): Array<Column<RuleFigures> | false> {
   return [
     {
       key: "name",
@@ -184,6 +200,12 @@ function ruleColumns(writes: boolean, names: CategoryNames): Array<Column<RuleFi
       label: "Against gold: P · R · κ",
       className: "nowrap",
       cell: (f) => cellsInBrief(f.report.versus_gold),
+    },
+    {
+      key: "monitor",
+      label: "As a monitor: AUROC · caught at 5% false alarms",
+      className: "nowrap",
+      cell: (f) => monitorInBrief(monitors.get(f.rule.name)),
     },
     { key: "changed", label: "Version", cell: ({ rule: r }) => versionWords(r) },
     writes && {

@@ -2,6 +2,7 @@ import "server-only";
 import { currentScope } from "@/lib/db/scope";
 // The monitors' inputs in one snapshot: gold labels in scope, every vote on them, the panels, the rules' hits.
 import type { MonitorInput, MonitorReport } from "@/lib/domain/monitor-report";
+import { ALL } from "@/lib/domain/monitors";
 import { verdictMap } from "@/lib/domain/verdicts";
 import { offThread } from "@/lib/server/compute-thread";
 import { listCategories } from "./categories";
@@ -83,4 +84,13 @@ async function measuredCategories(sql: Sql, scope: MonitorScope) {
 /** Every monitor against gold in a scope, measured off the request thread. */
 export async function getMonitors(scope: MonitorScope = {}): Promise<MonitorReport> {
   return offThread("monitorReport", await monitorInput(scope));
+}
+
+/** Two panels as monitors (the compare page's): their rows overall and per category, in that order. */
+export async function panelMonitors(names: readonly string[]): Promise<MonitorReport["rows"]> {
+  const input = await monitorInput();
+  const panels = names.flatMap((n) => input.panels.filter((p) => p.name === n));
+  const { rows } = await offThread("monitorReport", { ...input, panels }, undefined, true);
+  const order = [ALL, ...input.categories.map((c) => c.key)];
+  return rows.sort((a, b) => order.indexOf(a.category) - order.indexOf(b.category));
 }

@@ -1,10 +1,12 @@
 import "server-only";
 // Two saved panels side by side: every trajectory and the votes either panel counts, read in one snapshot.
+import type { MonitorRow } from "@/lib/domain/monitor-report";
 import type { ComparedTrajectory, PanelComparison, StoredVote } from "@/lib/domain/panel-compare";
 import type { Verdict } from "@/lib/domain/verdicts";
 import { AppError } from "@/lib/errors";
 import { offThread } from "@/lib/server/compute-thread";
 import { voteVerdicts } from "./derived";
+import { panelMonitors } from "./monitors";
 import { listPanels, type PanelView } from "./panels";
 import { type Sql, transaction } from "./sql";
 
@@ -15,6 +17,8 @@ export type PanelComparisonView = {
   comparison: PanelComparison;
   /** Each trajectory's condition, task and run, for the changed ones' links. */
   trajectories: Map<number, ComparedTrajectory>;
+  /** Both panels as monitors against gold: the panel beside first, in each category. */
+  monitors: MonitorRow[];
 };
 
 const TRAJECTORIES_SQL = `
@@ -59,6 +63,7 @@ export async function comparePanelsNamed(name: string, withName?: string): Promi
     // Seconds at paper scale: off the request thread, after the snapshot's connection is given back.
     comparison: await offThread("comparePanels", trajectories, votes, against.judges, candidate.judges),
     trajectories: new Map(trajectories.map((t) => [t.id, t])),
+    monitors: await panelMonitors([against.name, candidate.name]),
   };
 }
 

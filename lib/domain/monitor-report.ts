@@ -136,7 +136,8 @@ function pointsOf(m: Monitor, gold: readonly MonitorGold[], key: string): Scored
   });
 }
 
-export function monitorReport(input: MonitorInput, resamples?: number): MonitorReport {
+/** `panelsOnly`: the panels alone (the compare page's two). */
+export function monitorReport(input: MonitorInput, resamples?: number, panelsOnly = false): MonitorReport {
   const keys = input.categories.map((c) => c.key);
   const names = new Map<string, string>([
     [ALL, "All categories"],
@@ -144,8 +145,7 @@ export function monitorReport(input: MonitorInput, resamples?: number): MonitorR
   ]);
   const monitors = [
     ...panelMonitors(input.panels, input.votes, keys),
-    ...judgeMonitors(input.votes, keys),
-    ...ruleMonitors(input.rules, keys),
+    ...(panelsOnly ? [] : [...judgeMonitors(input.votes, keys), ...ruleMonitors(input.rules, keys)]),
   ];
   const measure = (m: Monitor, key: string, gold: readonly MonitorGold[], seed: string): MonitorRow => {
     const points = pointsOf(m, gold, key);

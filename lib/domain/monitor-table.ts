@@ -106,3 +106,10 @@ export function monitorTables(m: MonitorReport): Array<{ id: string; heading: st
   ];
   return models.filter((t) => t.model.rows.length);
 }
+
+/** A monitor's AUROC (interval) and catch at 5% false alarms in one line; "—" where not measured. */
+export function monitorInBrief(r: MonitorRow | undefined): string {
+  if (!r || r.auroc === null) return UNDEFINED_FIGURE;
+  const ci = r.auroc_ci ? ` (${r.auroc_ci[0].toFixed(2)}–${r.auroc_ci[1].toFixed(2)})` : "";
+  return `${fraction(r.auroc)}${ci} · ${share(r.tpr_at_5_fpr)}`;
+}

@@ -1,6 +1,9 @@
 // Two panels compared as one table model per condition; no links (lists follow the panel in force).
+
 import { kappaInterval, kappaText } from "./agreement-model";
 import { type ModelCell, type ModelColumn, plain, type TableModel, tableJson, valued } from "./figure-table";
+import type { MonitorRow } from "./monitor-report";
+import { monitorModel } from "./monitor-table";
 import type { BinaryKey } from "./paired";
 import type {
   CategoryCount,
@@ -186,6 +189,7 @@ export function panelComparisonJson(v: {
   against: ComparedPanel;
   comparison: PanelComparison;
   trajectories: ReadonlyMap<number, ComparedTrajectory>;
+  monitors?: readonly MonitorRow[];
 }): Record<string, unknown> {
   const c = v.comparison;
   return {
@@ -210,5 +214,6 @@ export function panelComparisonJson(v: {
     }),
     gold: c.gold && { with: c.gold.inForce, panel: c.gold.candidate },
     spend: { with: spendJson(c.spend.inForce), panel: spendJson(c.spend.candidate) },
+    monitors: tableJson(monitorModel(v.monitors ?? [])).rows,
   };
 }

@@ -23,6 +23,7 @@ import type { CategoryNames } from "@/lib/domain/verdicts";
 import { AppError } from "@/lib/errors";
 import { comparisonNow } from "@/lib/work/reports/cache";
 import { AdoptButton } from "../panel-forms";
+import { PanelMonitors } from "./monitors";
 
 export const metadata: Metadata = { title: "Compare panels" };
 export const dynamic = "force-dynamic";
@@ -141,6 +142,7 @@ function Comparison({
         <a href="#panels">The two panels</a>
         <a href="#conditions">By condition</a>
         <a href="#categories">By category</a>
+        <a href="#monitors">As monitors</a>
         <a href="#changed">Verdicts that change</a>
       </nav>
       <ul className="download-list" aria-label="Downloads">
@@ -183,6 +185,7 @@ function Comparison({
         figure counts it.
       </p>
       <FigureTable table={pageTable(panelCategoriesTable(c, names, categories), "panel-categories", "By category")} />
+      <PanelMonitors rows={view.monitors} />
       <h2 id="changed">Verdicts that change</h2>
       <ChangedTable view={view} />
     </>
