@@ -64,8 +64,12 @@ function row(r: MonitorRow, extra = ""): ModelRow {
 }
 
 /** Every monitor × category (category "ALL" overall): the rows of `agreement --table monitors`. */
-export function monitorModel(rows: readonly MonitorRow[], name = "monitors"): TableModel {
-  return { name, title: "Monitors against the gold labels", columns: COLUMNS, rows: rows.map((r) => row(r)) };
+export function monitorModel(
+  rows: readonly MonitorRow[],
+  name = "monitors",
+  title = "Monitors against the gold labels",
+): TableModel {
+  return { name, title, columns: COLUMNS, rows: rows.map((r) => row(r)) };
 }
 
 export function monitorConditionModel(rows: readonly MonitorConditionRow[]): TableModel {

@@ -164,7 +164,10 @@ export function filtersBeyondTheForm(
     return trajectoriesHref(rest);
   };
   if (f.study) out.push({ words: `items of the study “${f.study}”`, without: drop("study") });
-  if (f.ids) out.push({ words: `${f.ids.length} trajectories a figure chose`, without: drop("ids") });
+  if (f.ids) {
+    const n = f.ids.length;
+    out.push({ words: `${n} trajector${n === 1 ? "y" : "ies"} a figure chose`, without: drop("ids") });
+  }
   if (f.import) out.push({ words: `written by import ${f.import}`, without: drop("import") });
   if (f.pair) {
     const by = f.pairBy ?? "prompt";
