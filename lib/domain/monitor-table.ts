@@ -99,12 +99,20 @@ export function monitorTables(m: MonitorReport): Array<{ id: string; heading: st
     {
       id: "monitors-judges",
       heading: "Judges and panels as monitors",
-      model: monitorModel(m.rows.filter((r) => r.kind !== "rule")),
+      model: monitorModel(
+        m.rows.filter((r) => r.kind !== "rule"),
+        "monitors",
+        "Judges and panels as monitors",
+      ),
     },
     {
       id: "monitors-rules",
       heading: "Rules as monitors",
-      model: monitorModel(m.rows.filter((r) => r.kind === "rule")),
+      model: monitorModel(
+        m.rows.filter((r) => r.kind === "rule"),
+        "monitors",
+        "Rules as monitors",
+      ),
     },
     { id: "monitors-conditions", heading: "Monitors by condition", model: monitorConditionModel(m.by_condition) },
   ];
