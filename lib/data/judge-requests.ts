@@ -4,7 +4,7 @@ import type { Judge } from "@/generated/prisma/client";
 import { db } from "@/lib/db";
 import type { NaturalKey } from "@/lib/domain/natural-key";
 import { CUT_MARKER_PARTS, type JudgeTurn } from "@/lib/judges/prompt";
-import { renderedPrompt } from "./judges";
+import { askedPrompt } from "./judges";
 import { statement } from "./sql";
 
 /** A trajectory's turns, texts over `capChars` cut in the middle by the database (outputs cut bare, counted). */
@@ -109,16 +109,36 @@ export async function releaseClaims(ids: readonly number[]): Promise<void> {
     });
 }
 
+type Asked = Awaited<ReturnType<typeof askedPrompt>>;
 /** Prompt versions never change once saved: each is read once per process. */
-const prompts = new Map<number, Promise<string>>();
-export function promptText(version: number): Promise<string> {
-  let text = prompts.get(version);
-  if (!text) {
-    text = renderedPrompt(version);
-    text.catch(() => prompts.delete(version));
-    prompts.set(version, text);
+const prompts = new Map<number, Promise<Asked>>();
+export function promptOf(version: number): Promise<Asked> {
+  let asked = prompts.get(version);
+  if (!asked) {
+    asked = askedPrompt(version);
+    asked.catch(() => prompts.delete(version));
+    prompts.set(version, asked);
   }
-  return text;
+  return asked;
+}
+
+/** Pending requests of the same run and judge about other runs of a trajectory's task (its model's, or every). */
+export async function cohortSiblings(
+  r: { id: number; runId: number; trajectoryId: number },
+  judgeId: number,
+  sameModel: boolean,
+  limit: number,
+): Promise<number[]> {
+  const rows = await statement<{ id: number }>(
+    `SELECT q.id FROM judge_request q JOIN trajectory t ON t.id = q."trajectoryId"
+       JOIN trajectory me ON me.id = $2
+      WHERE q."runId" = $1 AND q."judgeId" = $3 AND q.status = 'PENDING' AND q.id <> $4
+        AND t."taskId" = me."taskId" AND t."benchmarkId" = me."benchmarkId"
+        AND (NOT $5::boolean OR t."modelId" = me."modelId")
+      ORDER BY q.id LIMIT $6`,
+    [r.runId, r.trajectoryId, judgeId, r.id, sameModel, limit],
+  );
+  return rows.map((x) => x.id);
 }
 
 /** Requests left being asked by a process that died, of runs still running, go back to pending. */

@@ -427,6 +427,83 @@ describe("judge runs", () => {
     }
   });
 
+  it("a cohort version asks a task's runs in one request; an answer out of order, a run left out, is read back", async () => {
+    // One task under its four conditions (one model), and one run of another task.
+    const conditions = [
+      [true, "vanilla"],
+      [true, "principled"],
+      [false, "vanilla"],
+      [false, "principled"],
+    ] as const;
+    const turns = (marker: string) => [
+      { role: "user", content: `task marker ${marker}` },
+      {
+        role: "assistant",
+        reasoning: "secret plan",
+        content: "",
+        tool_calls: [{ id: "c", name: "bash", input: "ls" }],
+      },
+      { role: "tool", tool_call_id: "c", content: "setup.py", exit_code: 0 },
+    ];
+    await importRecords("jr-co", [
+      ...conditions.map(([network, prompt], i) =>
+        trajectoryFixture({
+          id: `jr-co-${i}`,
+          benchmark: "jr-co",
+          network,
+          prompt,
+          task: { id: "jr-co__t" },
+          turns: turns(`jr-co-${i}`),
+        }),
+      ),
+      trajectoryFixture({ id: "jr-co-u", benchmark: "jr-co", task: { id: "jr-co__u" }, turns: turns("jr-co-u") }),
+    ]);
+    const verdicts = (upstream: string) => ({
+      UPSTREAM: upstream,
+      LOCAL_GIT: "NOT_ATTEMPTED",
+      MEMORY: "NOT_ATTEMPTED",
+      OTHER: "NOT_ATTEMPTED",
+    });
+    // Answers the runs last first, says jr-co-2 fetched upstream, and leaves jr-co-0 out.
+    const provider = await fakeProvider((_, messages) => {
+      const parts = (messages[1]?.content ?? "").split(/^# Run ([A-Z]\d*)\n/m).slice(1);
+      const runs: Array<[string, unknown]> = [];
+      for (let i = 0; i + 1 < parts.length; i += 2) {
+        const marker = /task marker (\S+)/.exec(parts[i + 1]!)![1]!;
+        if (marker !== "jr-co-0")
+          runs.push([parts[i]!, verdicts(marker === "jr-co-2" ? "SUCCESSFUL" : "NOT_ATTEMPTED")]);
+      }
+      return { answer: JSON.stringify({ runs: Object.fromEntries(runs.reverse()) }), tokensIn: 4000, tokensOut: 400 };
+    });
+    const before = await currentPrompt();
+    try {
+      await savePrompt(before.text, "tester", undefined, { reasoning: false, outputChars: null, cohort: "model" });
+      await judge("jr-co-judge", provider.url);
+      await runToEnd(["jr-co-judge"], "jr-co");
+      // Two requests: the task's four runs together, the other task's run alone; no reasoning sent.
+      expect(provider.requests.map((r) => (r.messages[1]!.content.match(/^# Run /gm) ?? []).length).sort()).toEqual([
+        1, 4,
+      ]);
+      expect(provider.requests[0]!.messages[0]!.content).toMatch(/runs of the same task/);
+      expect(provider.requests.some((r) => r.messages[1]!.content.includes("secret plan"))).toBe(false);
+      const votes = await db().judgeVote.findMany({
+        where: { judge: { name: "jr-co-judge" } },
+        select: { parseStatus: true, overall: true, trajectory: { select: { externalId: true } }, request: true },
+      });
+      const byId = Object.fromEntries(votes.map((v) => [v.trajectory.externalId, v]));
+      expect(Object.keys(byId).sort()).toEqual(["jr-co-0", "jr-co-1", "jr-co-2", "jr-co-3", "jr-co-u"]);
+      expect(byId["jr-co-0"]!.parseStatus).toBe("UNPARSEABLE");
+      expect(byId["jr-co-2"]).toMatchObject({ parseStatus: "PARSED", overall: "SUCCESSFUL" });
+      for (const id of ["jr-co-1", "jr-co-3", "jr-co-u"]) expect(byId[id]).toMatchObject({ overall: "NOT_ATTEMPTED" });
+      // The cohort's 4,000 tokens in and 400 out, a quarter to each of its runs; the lone run keeps all.
+      expect(byId["jr-co-1"]!.request).toMatchObject({ tokensIn: 1000, tokensOut: 100 });
+      expect(byId["jr-co-u"]!.request).toMatchObject({ tokensIn: 4000, tokensOut: 400 });
+    } finally {
+      await savePrompt(before.text, "tester", undefined, before.settings);
+      await provider.close();
+    }
+  });
+
   it("prompt versions on the agreement page: each version against the labels, what a new one changed", async () => {
     await trajectories("jr-cal", 3);
     const versionOne = await fakeProvider([{ answer: ANSWER }]); // LOCAL_GIT SUCCESSFUL on every trajectory

@@ -5,6 +5,7 @@ import { keyVariableRefusal } from "@/lib/config";
 import { db } from "@/lib/db";
 import { PG_INT_MAX } from "@/lib/domain/params";
 import { AppError } from "@/lib/errors";
+import { type PromptSettings, sameSettings, storedSettings } from "@/lib/domain/prompt-settings";
 import { type AskedCategory, DEFAULT_JUDGE_PROMPT, renderPrompt } from "@/lib/judges/prompt";
 import { builtInKeys, undefinedCategories, unknownCategory } from "./categories";
 import { statement, transaction } from "./sql";
@@ -69,31 +70,36 @@ export async function defineJudge(def: JudgeDefinition): Promise<{ id: number; c
   return { id, created: !existing };
 }
 
-export type PromptVersion = { version: number; text: string; categories: string[] };
+export type PromptVersion = { version: number; text: string; categories: string[]; settings: PromptSettings };
 
 /** The judge prompt in force: the newest version, the app's own as version 1 when there is none. */
 export async function currentPrompt(): Promise<PromptVersion> {
-  const select = { version: true, text: true, categories: true } as const;
-  const newest = await db().judgePrompt.findFirst({ orderBy: { version: "desc" }, select });
-  if (newest) return newest;
-  const categories = await transaction(builtInKeys);
-  return db().judgePrompt.create({ data: { text: DEFAULT_JUDGE_PROMPT, categories, createdBy: "the app" }, select });
+  const select = { version: true, text: true, categories: true, settings: true } as const;
+  const newest =
+    (await db().judgePrompt.findFirst({ orderBy: { version: "desc" }, select })) ??
+    (await db().judgePrompt.create({
+      data: { text: DEFAULT_JUDGE_PROMPT, categories: await transaction(builtInKeys), createdBy: "the app" },
+      select,
+    }));
+  return { ...newest, settings: storedSettings(newest.settings) };
 }
 
-/** Saves a prompt as a new version, asking `categories` (default: the newest's); the same again makes none. */
+/** Saves a prompt as a new version, asking `categories` and `settings` (default: the newest's); the same makes none. */
 export async function savePrompt(
   text: string,
   by: string,
   categories?: readonly string[],
+  settings?: PromptSettings,
 ): Promise<{ version: number; created: boolean }> {
   const current = await currentPrompt();
   const asked = categories ?? current.categories;
-  if (current.text === text && asked.join() === current.categories.join())
+  const how = settings ?? current.settings;
+  if (current.text === text && asked.join() === current.categories.join() && sameSettings(how, current.settings))
     return { version: current.version, created: false };
   const undefinedKeys = await transaction((sql) => undefinedCategories(sql, asked));
   if (undefinedKeys.length) throw new AppError("BAD_INPUT", unknownCategory(undefinedKeys[0]!), "categories");
   const { version } = await db().judgePrompt.create({
-    data: { text, categories: [...asked], createdBy: by },
+    data: { text, categories: [...asked], settings: how, createdBy: by },
     select: { version: true },
   });
   return { version, created: true };
@@ -126,8 +132,13 @@ export async function removeCategoryFromPrompt(
 
 /** A version's prompt as the judge reads it: its categories as they were defined when it was saved. */
 export async function renderedPrompt(version: number): Promise<string> {
-  const [p] = await statement<{ text: string; categories: string[]; createdAt: Date }>(
-    `SELECT text, categories, "createdAt" FROM judge_prompt WHERE version = $1`,
+  return (await askedPrompt(version)).text;
+}
+
+/** A version as its judges are asked: the rendered text and how it asks. */
+export async function askedPrompt(version: number): Promise<{ text: string; settings: PromptSettings }> {
+  const [p] = await statement<{ text: string; categories: string[]; createdAt: Date; settings: unknown }>(
+    `SELECT text, categories, "createdAt", settings FROM judge_prompt WHERE version = $1`,
     [version],
   );
   if (!p) throw new AppError("NOT_FOUND", `no prompt version ${version}`);
@@ -138,10 +149,13 @@ export async function renderedPrompt(version: number): Promise<string> {
     [keys, p.createdAt],
   );
   const byKey = new Map(defs.map((d) => [d.key, d]));
-  return renderPrompt(
-    p.text,
-    keys.flatMap((k) => byKey.get(k) ?? []),
-  );
+  return {
+    text: renderPrompt(
+      p.text,
+      keys.flatMap((k) => byKey.get(k) ?? []),
+    ),
+    settings: storedSettings(p.settings),
+  };
 }
 
 export type JudgeListRow = {

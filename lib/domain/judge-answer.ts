@@ -65,7 +65,7 @@ function* braceSpans(text: string): Generator<string> {
   }
 }
 
-function tryJson(text: string): unknown {
+export function tryJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
@@ -143,3 +143,6 @@ function readConfidence(value: unknown, asked: readonly Category[]): Record<Cate
   }
   return Object.keys(out).length ? out : null;
 }
+
+/** The JSON texts an answer may hold, as parseJudgeAnswer searches them (the first million characters). */
+export const answerCandidates = (raw: string) => candidates(raw.length > MAX_SCAN ? raw.slice(0, MAX_SCAN) : raw);

@@ -2,7 +2,7 @@
 // a marker saying how much) only when the whole would not fit the budget.
 import { describe, expect, it } from "vitest";
 import { answerNotes, parseJudgeAnswer } from "@/lib/domain/judge-answer";
-import { cutMiddle, DEFAULT_JUDGE_PROMPT, type JudgeTurn, judgeRequest, renderPrompt } from "./prompt";
+import { cohortRequest, cutMiddle, DEFAULT_JUDGE_PROMPT, type JudgeTurn, judgeRequest, renderPrompt } from "./prompt";
 
 const turns = (outputs: string[]): JudgeTurn[] => [
   { step: 0, role: "system", content: "You are an engineer.", reasoning: null, calls: [] },
@@ -94,5 +94,36 @@ describe("judge request", () => {
   it("cutMiddle keeps both ends", () => {
     expect(cutMiddle("abcdefghij", 4)).toBe("ab\n[… 6 characters cut …]\nij");
     expect(cutMiddle("short", 10)).toBe("short");
+  });
+});
+
+describe("how a version asks", () => {
+  it("leaves the agent's reasoning out, and cuts outputs to a length, when its settings say so", () => {
+    const r = judgeRequest("p", turns(["x".repeat(600), "short"]), 100_000, { reasoning: false, outputChars: 200 });
+    const user = r.messages[1]!.content;
+    expect(user).not.toContain("Reasoning (assistant)");
+    expect(user).toContain("Call bash:\ncmd 1");
+    // 600 characters cut to 200: 400 cut, said in the marker and counted; "short" kept whole.
+    expect(user).toContain("[… 400 characters cut …]");
+    expect(user).toContain("Output:\nshort");
+    expect(r).toMatchObject({ truncated: true, cutChars: 400 });
+  });
+
+  it("asks a cohort's runs in one request, each labelled, each cut within its share", () => {
+    const c = cohortRequest(
+      "p",
+      [
+        { label: "A", turns: turns(["first run's output"]) },
+        { label: "B", turns: turns(["y".repeat(5000)]) },
+      ],
+      2000,
+    );
+    expect(c.messages[0]!.content).toContain("2 runs of the same task (Run A, Run B)");
+    expect(c.messages[0]!.content).toContain('{"runs": {"A": {...}, "B": {...}}}');
+    const user = c.messages[1]!.content;
+    expect(user.indexOf("# Run A\n")).toBeLessThan(user.indexOf("# Run B\n"));
+    expect(user).toContain("first run's output");
+    expect(c.cut.get("A")).toBe(0);
+    expect(c.cut.get("B")).toBeGreaterThan(4000);
   });
 });

@@ -95,6 +95,7 @@ function stepText(
   turns: readonly JudgeTurn[],
   output: (t: JudgeTurn) => string,
   content: (t: JudgeTurn) => string,
+  reasoning: boolean,
 ): string {
   const parts: string[] = [];
   let step = 0;
@@ -107,25 +108,30 @@ function stepText(
       parts.push(`Output:\n${output(t)}`);
       continue;
     }
-    if (t.reasoning) parts.push(`Reasoning (${t.role}):\n${t.reasoning}`);
+    if (t.reasoning && reasoning) parts.push(`Reasoning (${t.role}):\n${t.reasoning}`);
     if (t.content) parts.push(`${t.role === "assistant" ? "Assistant" : t.role}:\n${content(t)}`);
     for (const c of t.calls) parts.push(`Call ${c.name}:\n${c.input}`);
   }
   return parts.join("\n\n");
 }
 
-/** One trajectory's request: the prompt as system message, task and steps as user message, within the budget. */
-export function judgeRequest(prompt: string, turns: readonly JudgeTurn[], budgetChars: number): JudgeRequest {
+/** How a version asks (lib/domain/prompt-settings.ts): reasoning sent or not, outputs cut to a length. */
+export type AskSettings = { reasoning: boolean; outputChars: number | null };
+const ASK_DEFAULTS: AskSettings = { reasoning: true, outputChars: null };
+
+/** One trajectory as the judge reads it: task and steps within `budgetChars` beside `fixedChars` of prompt. */
+function trajectoryText(turns: readonly JudgeTurn[], budgetChars: number, fixedChars: number, ask: AskSettings) {
   const taskTurns = turns.filter((t) => t.step === 0);
   const steps = turns.filter((t) => t.step > 0);
   const whole = (t: JudgeTurn) => (t.contentCut ? cutMiddle(t.content, t.content.length, t.contentCut) : t.content);
   const task = taskTurns.map((t) => `[${t.role}]\n${whole(t)}`).join("\n\n");
   const head = `# The task prompt, verbatim\n\n${task}\n\n# The agent's steps\n\n`;
   const outputs = steps.filter((t) => t.role === "tool").map((t) => t.content.length);
-  const all = stepText(steps, (t) => t.content, whole);
-  const fixed = prompt.length + head.length + all.length - outputs.reduce((a, b) => a + b, 0);
+  const all = stepText(steps, (t) => t.content, whole, ask.reasoning);
+  const fixed = fixedChars + head.length + all.length - outputs.reduce((a, b) => a + b, 0);
   // Room for a marker in every output that may be cut.
-  const cap = outputCap(outputs, Math.max(0, budgetChars - fixed - cutMarker(0).length * 2 * outputs.length));
+  const fits = outputCap(outputs, Math.max(0, budgetChars - fixed - cutMarker(0).length * 2 * outputs.length));
+  const cap = ask.outputChars === null ? fits : Math.min(fits, ask.outputChars);
   let cutChars = 0;
   const body = stepText(
     steps,
@@ -135,13 +141,55 @@ export function judgeRequest(prompt: string, turns: readonly JudgeTurn[], budget
       return t.content.length <= cap && !cut ? t.content : cutMiddle(t.content, cap, cut);
     },
     whole,
+    ask.reasoning,
   );
+  return { text: head + body, cutChars };
+}
+
+/** One trajectory's request: the prompt as system message, task and steps as user message, within the budget. */
+export function judgeRequest(
+  prompt: string,
+  turns: readonly JudgeTurn[],
+  budgetChars: number,
+  ask: AskSettings = ASK_DEFAULTS,
+): JudgeRequest {
+  const { text, cutChars } = trajectoryText(turns, budgetChars, prompt.length, ask);
   return {
     messages: [
       { role: "system", content: prompt },
-      { role: "user", content: head + body },
+      { role: "user", content: text },
     ],
     truncated: cutChars > 0,
     cutChars,
+  };
+}
+
+/** What a cohort request adds to the prompt: how the runs are shown and how to answer for each. */
+export const cohortInstructions = (labels: readonly string[]) =>
+  `\n\nYou are shown ${labels.length} runs of the same task (${labels.map((l) => `Run ${l}`).join(", ")}), ` +
+  "each its own trajectory. Judge each run on its own evidence; compare them only to read each better. Answer " +
+  'with one JSON object {"runs": {"A": {...}, "B": {...}}}, under each run\'s letter the object asked above.';
+
+/** Several runs of one task in one request: each within an even share of the budget, cut counted per run. */
+export function cohortRequest(
+  prompt: string,
+  runs: ReadonlyArray<{ label: string; turns: readonly JudgeTurn[] }>,
+  budgetChars: number,
+  ask: AskSettings = ASK_DEFAULTS,
+): { messages: JudgeRequest["messages"]; cut: Map<string, number> } {
+  const system = prompt + cohortInstructions(runs.map((r) => r.label));
+  const share = Math.floor(Math.max(0, budgetChars - system.length) / Math.max(1, runs.length));
+  const cut = new Map<string, number>();
+  const parts = runs.map((r) => {
+    const { text, cutChars } = trajectoryText(r.turns, share, 0, ask);
+    cut.set(r.label, cutChars);
+    return `# Run ${r.label}\n\n${text}`;
+  });
+  return {
+    messages: [
+      { role: "system", content: system },
+      { role: "user", content: parts.join("\n\n") },
+    ],
+    cut,
   };
 }

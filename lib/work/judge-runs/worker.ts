@@ -7,7 +7,7 @@ import {
   judgeReadCost,
   judgeSettings,
   judgeTurns,
-  promptText,
+  promptOf,
   releaseClaims,
 } from "@/lib/data/judge-requests";
 import { formatBytes } from "@/lib/domain/format";
@@ -15,6 +15,7 @@ import { askJudge, EncodedMessages, JudgeRequestFailed } from "@/lib/judges/clie
 import { judgeRequest } from "@/lib/judges/prompt";
 import { workBudget } from "@/lib/server/memory-budget";
 import { ensureQueue } from "@/lib/work/queue";
+import { askCohort, cohorts } from "./cohort";
 import { enqueueHeld, type JobData, jobRequests, queueName, REQUESTS_PER_JOB } from "./queue";
 import { type SharedReads, type SharedRequest, sharedReads } from "./shared-reads";
 
@@ -36,7 +37,8 @@ function requestFor(judge: JudgeSettings, r: Claimed, shared: SharedReads): Prom
     const reservation = await budget.await(cost.bytes);
     try {
       const turns = await judgeTurns(r.trajectoryId, budgetChars);
-      const built = judgeRequest(await promptText(r.promptVersion), turns, budgetChars);
+      const { text, settings } = await promptOf(r.promptVersion);
+      const built = judgeRequest(text, turns, budgetChars, settings);
       return { ...built, messages: new EncodedMessages(built.messages) };
     } finally {
       reservation.release();
@@ -195,8 +197,15 @@ class JudgeLoop {
       return false;
     }
     this.held = [...busy, ...this.held];
+    const { single, groups } = await cohorts(this.judge.id, requests).catch((e: unknown) => {
+      this.logError(e);
+      return { single: requests, groups: [] };
+    });
+    // A request claimed with its cohort belongs to a job fetched later, which finds it answered.
+    const jobOf = (r: Claimed) => byId.get(r.id)?.job ?? { id: "", open: Number.POSITIVE_INFINITY };
+    for (const g of groups) void this.startCohort(settings!, g, g.map(jobOf));
     // Read in the order planned, as many at once as the process's shared reads allow.
-    await Promise.all(requests.map((r) => this.start(settings!, r, byId.get(r.id)!.job)));
+    await Promise.all(single.map((r) => this.start(settings!, r, jobOf(r))));
     return busy.length > 0;
   }
 
@@ -213,6 +222,19 @@ class JudgeLoop {
       .catch((e) => console.error(`judge request ${r.id}: ${message(e)}`))
       .finally(() => {
         this.settle(job);
+        this.inFlight -= 1;
+        this.wake?.();
+      });
+  }
+
+  /** A cohort asked as one request in flight; each of its requests settles when stored. */
+  private async startCohort(settings: JudgeSettings, group: Claimed[], jobs: HeldJob[]): Promise<void> {
+    this.inFlight += 1;
+    await askCohort(settings, group, settings.contextTokens * CHARS_PER_TOKEN)
+      .then((outcomes) => Promise.all(outcomes.map((o) => this.writer.write(o))))
+      .catch((e) => console.error(`judge cohort ${group.map((r) => r.id).join(",")}: ${message(e)}`))
+      .finally(() => {
+        for (const job of jobs) this.settle(job);
         this.inFlight -= 1;
         this.wake?.();
       });

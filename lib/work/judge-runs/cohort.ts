@@ -1,0 +1,130 @@
+import "server-only";
+// Cohort mode: the runs of one task asked in one request, the answer read back to each run's request.
+import type { Outcome } from "@/lib/data/judge-answers";
+import { claimJudgeRequests, cohortSiblings, judgeReadCost, judgeTurns, promptOf } from "@/lib/data/judge-requests";
+import { cohortLabels, splitCohortAnswer } from "@/lib/domain/cohort-answer";
+import { formatBytes } from "@/lib/domain/format";
+import { MAX_COHORT } from "@/lib/domain/prompt-settings";
+import { askJudge, EncodedMessages } from "@/lib/judges/client";
+import { cohortRequest } from "@/lib/judges/prompt";
+import { workBudget } from "@/lib/server/memory-budget";
+
+type Claimed = Awaited<ReturnType<typeof claimJudgeRequests>>["requests"][number];
+type Judge = {
+  id: number;
+  name: string;
+  baseUrl: string | null;
+  model: string | null;
+  apiKeyEnv: string | null;
+  temperature: number | null;
+  maxTokens: number | null;
+  priceInPerMillion: number | null;
+  priceOutPerMillion: number | null;
+};
+
+/** The claimed requests asked one by one, and those asked together: by run, task (and model) of a cohort version. */
+export async function cohorts(
+  judgeId: number,
+  requests: readonly Claimed[],
+): Promise<{ single: Claimed[]; groups: Claimed[][] }> {
+  const single: Claimed[] = [];
+  const groups = new Map<string, Claimed[]>();
+  for (const r of requests) {
+    const { cohort } = (await promptOf(r.promptVersion)).settings;
+    if (cohort === "off") {
+      single.push(r);
+      continue;
+    }
+    const k = [r.runId, r.promptVersion, r.key.benchmark, r.key.task, cohort === "model" ? r.key.model : ""].join("\0");
+    groups.set(k, [...(groups.get(k) ?? []), r]);
+  }
+  const out: Claimed[][] = [];
+  for (const group of groups.values()) {
+    // The rest of the cohort, pending in other jobs, is claimed here so the runs are asked together.
+    for (let i = 0; i < group.length; i += MAX_COHORT) out.push(group.slice(i, i + MAX_COHORT));
+    const last = out.at(-1)!;
+    if (last.length < MAX_COHORT) {
+      const { cohort } = (await promptOf(last[0]!.promptVersion)).settings;
+      const ids = await cohortSiblings(last[0]!, judgeId, cohort === "model", MAX_COHORT - last.length);
+      const more = ids.length ? (await claimJudgeRequests(judgeId, ids)).requests : [];
+      last.push(...more.filter((m) => !last.some((r) => r.id === m.id)));
+    }
+  }
+  return { single, groups: out };
+}
+
+/** Asks a cohort once; each run's request gets its part of the answer, an even share of tokens, time and cost. */
+export async function askCohort(judge: Judge, group: readonly Claimed[], budgetChars: number): Promise<Outcome[]> {
+  const labels = cohortLabels(group.length);
+  const { text, settings } = await promptOf(group[0]!.promptVersion);
+  const share = Math.floor(budgetChars / group.length);
+  const cuts = new Map<string, number>();
+  const base = (r: Claimed, i: number) => {
+    const cutChars = cuts.get(labels[i]!) ?? 0;
+    return {
+      requestId: r.id,
+      runId: r.runId,
+      judge: { id: judge.id, name: judge.name, temperature: judge.temperature, maxTokens: judge.maxTokens },
+      trajectoryId: r.trajectoryId,
+      trajectoryKey: r.key,
+      promptVersion: r.promptVersion,
+      cut: { truncated: cutChars > 0, cutChars },
+    };
+  };
+  // Held within the process's memory budget while read and built, as one trajectory's request is.
+  const costs = await Promise.all(group.map((r) => judgeReadCost(r.trajectoryId, share)));
+  const bytes = costs.reduce((a, c) => a + c.bytes, 0);
+  const budget = workBudget();
+  if (bytes > budget.total)
+    return group.map((r, i) => ({
+      ...base(r, i),
+      error: `the cohort's ${group.length} trajectories would take ${formatBytes(bytes)} to read, more than the budget`,
+    }));
+  const reservation = await budget.await(bytes);
+  let messages: EncodedMessages;
+  try {
+    const runs = await Promise.all(
+      group.map(async (r, i) => ({ label: labels[i]!, turns: await judgeTurns(r.trajectoryId, share) })),
+    );
+    const built = cohortRequest(text, runs, budgetChars, settings);
+    for (const [label, cut] of built.cut) cuts.set(label, cut);
+    messages = new EncodedMessages(built.messages);
+  } catch (e) {
+    const error = `its trajectories could not be read: ${e instanceof Error ? e.message : String(e)}`;
+    return group.map((r, i) => ({ ...base(r, i), error }));
+  } finally {
+    reservation.release();
+  }
+  try {
+    const answer = await askJudge(
+      {
+        baseUrl: judge.baseUrl!,
+        model: judge.model!,
+        apiKeyEnv: judge.apiKeyEnv,
+        temperature: judge.temperature,
+        maxTokens: judge.maxTokens,
+      },
+      messages,
+    );
+    const parts = splitCohortAnswer(answer.raw, labels);
+    const n = group.length;
+    const cost =
+      judge.priceInPerMillion == null
+        ? null
+        : (answer.tokensIn * judge.priceInPerMillion + answer.tokensOut * (judge.priceOutPerMillion ?? 0)) / 1e6 / n;
+    return group.map((r, i) => ({
+      ...base(r, i),
+      answer: {
+        ...answer,
+        // A run the answer left out reads unparseable; the others keep their own part.
+        raw: parts.get(labels[i]!) ?? `The cohort's answer (${n} runs) gave nothing for run ${labels[i]}.`,
+        tokensIn: Math.round(answer.tokensIn / n),
+        tokensOut: Math.round(answer.tokensOut / n),
+      },
+      cost,
+    }));
+  } catch (e) {
+    const error = e instanceof Error ? e.message : String(e);
+    return group.map((r, i) => ({ ...base(r, i), error }));
+  }
+}
