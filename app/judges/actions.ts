@@ -13,6 +13,7 @@ import {
   removeCategoryFromPrompt,
   savePrompt,
 } from "@/lib/data/judges";
+import { settingsFromForm } from "@/lib/domain/prompt-settings";
 import { parseTrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import { AppError, formErrors, NO_ERRORS } from "@/lib/errors";
 import { checkedForm, checkedId } from "@/lib/web/action-input";
@@ -54,9 +55,12 @@ export async function saveJudge(_: JudgesState, form: FormData): Promise<JudgesS
 export async function savePromptVersion(_: JudgesState, form: FormData): Promise<JudgesState> {
   const actor = await requireAction("judges:write");
   return change(async () => {
-    const prompt = String(checkedForm(form).get("prompt") ?? "");
+    const data = checkedForm(form);
+    const prompt = String(data.get("prompt") ?? "");
     if (prompt.trim().length < 20) throw new AppError("BAD_INPUT", "a judge prompt says more than that", "prompt");
-    const { version, created } = await savePrompt(prompt, actor.handle);
+    const settings = settingsFromForm((name) => text(data, name) ?? null);
+    if ("error" in settings) throw new AppError("BAD_INPUT", settings.error, settings.field);
+    const { version, created } = await savePrompt(prompt, actor.handle, undefined, settings);
     return created ? `saved as version ${version}` : `unchanged: still version ${version}`;
   });
 }

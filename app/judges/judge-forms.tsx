@@ -3,9 +3,11 @@
 import { useActionState } from "react";
 import { ChoiceSelect } from "@/components/forms/choice-select";
 import { FieldError, FormMessage, fieldProps, Saved } from "@/components/forms/field-error";
+import type { PromptSettings } from "@/lib/domain/prompt-settings";
 import { shownText } from "@/lib/domain/text";
 import { NO_ERRORS } from "@/lib/errors";
 import { type JudgesState, type RunPreview, runAction, saveJudge, savePromptVersion } from "./actions";
+import { PromptSettingsFields } from "./prompt-settings-fields";
 import type { RunField } from "./run-fields";
 
 const START: JudgesState = { ...NO_ERRORS, saved: null };
@@ -45,7 +47,7 @@ export function JudgeForm() {
   );
 }
 
-export function PromptForm({ text, version }: { text: string; version: number }) {
+export function PromptForm({ text, version, settings }: { text: string; version: number; settings: PromptSettings }) {
   const [state, action, pending] = useActionState(savePromptVersion, START);
   return (
     <form action={action} aria-label="The judge prompt" className="prompt-form">
@@ -62,6 +64,7 @@ export function PromptForm({ text, version }: { text: string; version: number })
         </label>
         <FieldError errors={state} name="prompt" />
       </div>
+      <PromptSettingsFields settings={settings} state={state} />
       <button type="submit" disabled={pending}>
         Save as a new version
       </button>

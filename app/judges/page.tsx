@@ -11,6 +11,7 @@ import { type PanelView, panelChoices, panelsNow } from "@/lib/data/panels";
 import { listFilterOptions } from "@/lib/data/trajectories";
 import { formatCount, formatTime } from "@/lib/domain/format";
 import { comparePanelsHref } from "@/lib/domain/panel-compare-table";
+import { settingsText } from "@/lib/domain/prompt-settings";
 import { shownText } from "@/lib/domain/text";
 import { resumeWaitingRuns } from "@/lib/work/judge-runs/service";
 import { controlRun } from "./actions";
@@ -89,9 +90,15 @@ export default async function JudgesPage({ searchParams }: { searchParams: Searc
         <p>
           Version {prompt.version} asks {prompt.categories.join(", ")}. A judge reads it with{" "}
           <code>{"{categories}"}</code> replaced by each category&apos;s key, name, definition and examples, and{" "}
-          <code>{"{answer}"}</code> by the JSON it answers with; a new version keeps the categories of the one before.
+          <code>{"{answer}"}</code> by the JSON it answers with (<code>{"{confidence}"}</code> asks each category&apos;s
+          probability); a new version keeps the categories of the one before. It asks {settingsText(prompt.settings)}.
+          Each way of asking is a prompt version: run a judge under it and compare its panel before adopting it.
         </p>
-        {writes ? <PromptForm text={prompt.text} version={prompt.version} /> : <PromptText {...prompt} />}
+        {writes ? (
+          <PromptForm text={prompt.text} version={prompt.version} settings={prompt.settings} />
+        ) : (
+          <PromptText {...prompt} />
+        )}
       </section>
     </>
   );

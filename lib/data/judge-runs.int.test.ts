@@ -427,7 +427,7 @@ describe("judge runs", () => {
     }
   });
 
-  it("a cohort version asks a task's runs in one request; an answer out of order, a run left out, is read back", async () => {
+  it("a cohort version asks a task's runs in one request; answers out of order or left out are read back", async () => {
     // One task under its four conditions (one model), and one run of another task.
     const conditions = [
       [true, "vanilla"],

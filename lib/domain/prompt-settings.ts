@@ -9,7 +9,6 @@ export type Cohort = (typeof COHORTS)[number];
 export const MAX_COHORT = 12;
 
 export const PromptSettingsSchema = z.object({
-  /** Whether the agent's reasoning is sent. */
   reasoning: z.boolean().default(true),
   /** Outputs longer than this are cut in the middle (null: only as the judge's budget requires). */
   outputChars: z.number().int().min(200).max(10_000_000).nullable().default(null),
@@ -19,7 +18,6 @@ export type PromptSettings = z.output<typeof PromptSettingsSchema>;
 
 export const DEFAULT_SETTINGS: PromptSettings = PromptSettingsSchema.parse({});
 
-/** A stored version's settings; a version saved before settings existed asks as the defaults do. */
 export const storedSettings = (v: unknown): PromptSettings => {
   const parsed = PromptSettingsSchema.safeParse(v ?? {});
   return parsed.success ? parsed.data : DEFAULT_SETTINGS;

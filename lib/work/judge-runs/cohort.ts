@@ -116,7 +116,6 @@ export async function askCohort(judge: Judge, group: readonly Claimed[], budgetC
       ...base(r, i),
       answer: {
         ...answer,
-        // A run the answer left out reads unparseable; the others keep their own part.
         raw: parts.get(labels[i]!) ?? `The cohort's answer (${n} runs) gave nothing for run ${labels[i]}.`,
         tokensIn: Math.round(answer.tokensIn / n),
         tokensOut: Math.round(answer.tokensOut / n),
