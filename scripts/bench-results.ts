@@ -11,7 +11,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { getAgreement } from "@/lib/data/agreement";
+import { readAgreement } from "@/lib/data/agreement";
+import { getMonitors } from "@/lib/data/monitors";
 import { getPairedChanges } from "@/lib/data/paired";
 import { comparePanelsNamed } from "@/lib/data/panel-compare";
 import { savePanel, underPanel } from "@/lib/data/panel-set";
@@ -141,7 +142,7 @@ const bare = await time(() =>
   ),
 );
 const paired = await time(() => getPairedChanges());
-const agreement = await time(() => getAgreement());
+const agreement = await time(() => readAgreement({}, { monitors: false }));
 const agreementBare = await time(() =>
   handle.prisma.$queryRawUnsafe(
     `SELECT t.network, t.prompt, l.overall, t."panelVerdict", count(*) FROM label l JOIN trajectory t ON t.id =
@@ -161,6 +162,12 @@ await sql(`INSERT INTO gold_label ("trajectoryId", "adjudicatorId", verdicts, ov
   SELECT id, 'bench-ann-1', ${verdicts}, ${verdict} FROM trajectory
   WHERE id % 20 = 0`);
 await sql(`UPDATE trajectory t SET "goldOverall" = g.overall FROM gold_label g WHERE g."trajectoryId" = t.id`);
+// The monitors against those gold labels beside the agreement table read with them (one judge gives confidence).
+await sql(`UPDATE judge_vote SET confidence = jsonb_build_object('UPSTREAM', random(), 'LOCAL_GIT', random(),
+  'MEMORY', random(), 'OTHER', random()) WHERE "judgeId" = (SELECT min(id) FROM judge)`);
+const agreementWithGold = await time(() => readAgreement({}, { monitors: false }));
+const monitors = await time(() => getMonitors());
+const gold = await handle.prisma.goldLabel.count();
 const FILTERS: Record<string, TrajectoryFilter> = {
   "network, prompt, panel": { network: "on", prompt: "vanilla", panel: "SUCCESSFUL" },
   "split, judge verdict": { split: "MAJORITY", judge: "judge-1", judgeVerdict: "attempt" },
@@ -219,6 +226,10 @@ const figures = {
   agreement_ms: +agreement.toFixed(1),
   agreement_bare_ms: +agreementBare.toFixed(1),
   agreement_ratio_to_bare: +(agreement / agreementBare).toFixed(2),
+  gold_labels: gold,
+  agreement_with_gold_ms: +agreementWithGold.toFixed(1),
+  monitors_ms: +monitors.toFixed(1),
+  monitors_ratio_to_agreement: +(monitors / agreementWithGold).toFixed(2),
   list_page_ms: +list.toFixed(1),
   filtered_list_page_ms: +filtered.toFixed(1),
   search_command_ms: +searchCommand.toFixed(1),
@@ -245,6 +256,11 @@ console.log(`paired changes  ${figures.paired_changes_ms.toFixed(1).padStart(8)}
 console.log(
   `agreement table ${figures.agreement_ms.toFixed(1).padStart(8)} ms   bare GROUP BY ` +
     `${figures.agreement_bare_ms.toFixed(1)} ms   ratio ${figures.agreement_ratio_to_bare}`,
+);
+console.log(
+  `monitors        ${figures.monitors_ms.toFixed(1).padStart(8)} ms   agreement table with the same ` +
+    `${figures.gold_labels} gold labels ${figures.agreement_with_gold_ms.toFixed(1)} ms   ratio ` +
+    `${figures.monitors_ratio_to_agreement}`,
 );
 console.log(
   `list, page 1    ${figures.list_page_ms.toFixed(1).padStart(8)} ms   filtered ` +

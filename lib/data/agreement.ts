@@ -134,14 +134,17 @@ export async function getAgreement(scope: AgreementScope = {}): Promise<Agreemen
   return (await readAgreement(scope)).report;
 }
 
-/** getAgreement's report, and how many delta rows of the tallies are not folded yet. */
-export async function readAgreement(scope: AgreementScope = {}): Promise<{ report: AgreementReport; deltas: number }> {
+/** getAgreement's report (`monitors: false`: without them), and how many delta rows are not folded yet. */
+export async function readAgreement(
+  scope: AgreementScope = {},
+  { monitors: withMonitors = true } = {},
+): Promise<{ report: AgreementReport; deltas: number }> {
   const params = [scope.studyId ?? null, scope.firstForms ?? false];
   const [counts, gold, pairs, monitors] = await Promise.all([
     keptCounts(scope),
     getGoldPoints(scope),
     statement<CategoryPair>(CATEGORY_PAIRS_SQL, params),
-    getMonitors(scope),
+    withMonitors ? getMonitors(scope) : undefined,
   ]);
   // The gold tables read the labels themselves, on the (few) trajectories with a gold label.
   const goldTable = gold.length
@@ -151,5 +154,6 @@ export async function readAgreement(scope: AgreementScope = {}): Promise<{ repor
       }
     : null;
   const report = agreementFromCounts(counts, goldTable, scope.firstForms ?? false);
-  return { report: { ...report, by_category: agreementByCategory(pairs), monitors }, deltas: counts.deltas };
+  const kept = { ...report, by_category: agreementByCategory(pairs), ...(monitors ? { monitors } : {}) };
+  return { report: kept, deltas: counts.deltas };
 }

@@ -20,27 +20,25 @@ export const MONITOR_RESAMPLES = 2000;
 export const ALL = "ALL";
 export const FALSE_ALARM_SHARE = 0.05;
 
-/** Distinct scores ascending, each with its positives' and negatives' weight (`weight[i]`: point i's copies). */
-function scoreGroups(sorted: readonly ScoredPoint[], weight?: ArrayLike<number>) {
+/** Distinct scores ascending, each with its positives and negatives. */
+function scoreGroups(sorted: readonly ScoredPoint[]) {
   const groups: Array<{ score: number; pos: number; neg: number }> = [];
-  sorted.forEach((p, i) => {
-    const w = weight ? weight[i]! : 1;
-    if (!w) return;
+  for (const p of sorted) {
     const last = groups.at(-1);
     const g = last && last.score === p.score ? last : { score: p.score, pos: 0, neg: 0 };
     if (g !== last) groups.push(g);
-    if (p.positive) g.pos += w;
-    else g.neg += w;
-  });
+    if (p.positive) g.pos += 1;
+    else g.neg += 1;
+  }
   return groups;
 }
 
 /** Mann–Whitney: P(a positive scores above a negative), ties one half; over points sorted by score. */
-function aurocOfSorted(sorted: readonly ScoredPoint[], weight?: ArrayLike<number>): number | null {
+function aurocOfSorted(sorted: readonly ScoredPoint[]): number | null {
   let below = 0;
   let wins = 0;
   let pos = 0;
-  for (const g of scoreGroups(sorted, weight)) {
+  for (const g of scoreGroups(sorted)) {
     wins += g.pos * (below + g.neg / 2);
     below += g.neg;
     pos += g.pos;
@@ -91,14 +89,39 @@ export function aurocInterval(
   const sorted = byScore(points);
   const n = sorted.length;
   if (!n) return null;
+  // Each point's score group (ascending): a resample only counts positives and negatives per group.
+  const group = new Int32Array(n);
+  const positive = new Uint8Array(n);
+  let groups = 0;
+  for (let i = 0; i < n; i++) {
+    if (i > 0 && sorted[i]!.score !== sorted[i - 1]!.score) groups += 1;
+    group[i] = groups;
+    positive[i] = sorted[i]!.positive ? 1 : 0;
+  }
+  groups += 1;
+  // One score for all: every resample with both classes ties them all.
+  if (groups === 1) return auroc(points) === null ? null : [0.5, 0.5];
   const random = prng(textSeed(seed));
-  const weight = new Uint32Array(n);
+  const pos = new Float64Array(groups);
+  const neg = new Float64Array(groups);
   const draws: number[] = [];
   for (let r = 0; r < resamples; r++) {
-    weight.fill(0);
-    for (let i = 0; i < n; i++) weight[Math.floor(random() * n)]! += 1;
-    const a = aurocOfSorted(sorted, weight);
-    if (a !== null) draws.push(a);
+    pos.fill(0);
+    neg.fill(0);
+    for (let i = 0; i < n; i++) {
+      const j = Math.floor(random() * n);
+      if (positive[j]) pos[group[j]!]! += 1;
+      else neg[group[j]!]! += 1;
+    }
+    let below = 0;
+    let wins = 0;
+    let p = 0;
+    for (let g = 0; g < groups; g++) {
+      wins += pos[g]! * (below + neg[g]! / 2);
+      below += neg[g]!;
+      p += pos[g]!;
+    }
+    if (p && below) draws.push(wins / (p * below));
   }
   if (!draws.length) return null;
   draws.sort((a, b) => a - b);
