@@ -1,4 +1,6 @@
 // npm run bench:judges -- [--trajectories N] [--latency MS] [--concurrency C]
+// Then one judge again, each trajectory alone and by cohorts (a prompt version's cohort mode): requests,
+// tokens and time per trajectory each way.
 // A judge run at scale against the local fake provider (never a real one): N trajectories × 3
 // judges, each answering after MS milliseconds, C requests at a time per judge. Prints requests per
 // second beside the ideal (3 × C ÷ latency), peak memory, the database time the queue and the
@@ -10,8 +12,10 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { planRun, runProgress } from "@/lib/data/judge-runs";
-import { defineJudge, JudgeDefinitionSchema } from "@/lib/data/judges";
+import { currentPrompt, defineJudge, JudgeDefinitionSchema, savePrompt } from "@/lib/data/judges";
 import { closeCurrentDb, connect, describeTarget, setCurrentDb } from "@/lib/db/connect";
+import { cohortLabels } from "@/lib/domain/cohort-answer";
+import { MAX_COHORT } from "@/lib/domain/prompt-settings";
 import { importFile } from "@/lib/work/import/files";
 import { enqueue } from "@/lib/work/judge-runs/queue";
 import { sharedReads } from "@/lib/work/judge-runs/shared-reads";
@@ -58,17 +62,37 @@ const answer = JSON.stringify({
   MEMORY: "NOT_ATTEMPTED",
   OTHER: "NOT_ATTEMPTED",
 });
-// The provider runs as a process of its own, as a real one would.
-const providerProcess = spawn(
-  process.execPath,
-  ["--import", "tsx", "scripts/fake-provider.ts", answer, String(LATENCY)],
-  { stdio: ["ignore", "pipe", "inherit"] },
-);
-const providerUrl = await new Promise<string>((resolve, reject) => {
-  providerProcess.stdout.once("data", (d: Buffer) => resolve(d.toString().trim()));
-  providerProcess.once("exit", (code) => reject(new Error(`the fake provider exited (${code})`)));
-});
-const provider = { url: providerUrl, close: () => providerProcess.kill("SIGTERM") };
+/** A provider as a process of its own, as a real one would be; stopping it says how many requests it answered. */
+async function startProvider(text: string) {
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/fake-provider.ts", text, String(LATENCY)], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const lines: string[] = [];
+  let waiting: ((line: string) => void) | null = null;
+  child.stdout.on("data", (d: Buffer) => {
+    for (const line of d.toString().split("\n").filter(Boolean)) {
+      if (waiting) {
+        waiting(line);
+        waiting = null;
+      } else lines.push(line);
+    }
+  });
+  const next = () => new Promise<string>((resolve) => (lines.length ? resolve(lines.shift()!) : (waiting = resolve)));
+  const url = await Promise.race([
+    next(),
+    new Promise<string>((_, reject) =>
+      child.once("exit", (code) => reject(new Error(`the provider exited (${code})`))),
+    ),
+  ]);
+  return {
+    url,
+    stop: async () => {
+      child.kill("SIGTERM");
+      return Number((await next()).replace("requests ", ""));
+    },
+  };
+}
+const provider = await startProvider(answer);
 for (const name of JUDGES)
   await defineJudge(JudgeDefinitionSchema.parse({ name, baseUrl: provider.url, model: name, concurrency: C }));
 
@@ -161,7 +185,65 @@ console.log(
 );
 console.log(`peak memory          ${figures.peak_rss_mb} MB RSS`);
 console.log(JSON.stringify(figures));
-provider.close();
+await provider.stop();
+
+// Cohort mode beside the usual, one judge each way: alone per trajectory, then (a new prompt version)
+// the runs of a task by one model in one request; the provider answers every letter of a cohort.
+const cohortAnswer = JSON.stringify({
+  runs: Object.fromEntries(cohortLabels(MAX_COHORT).map((l) => [l, JSON.parse(answer)])),
+});
+const modes: Record<string, Record<string, number>> = {};
+for (const [mode, text] of [
+  ["off", answer],
+  ["model", cohortAnswer],
+] as const) {
+  const current = await currentPrompt();
+  if (mode !== current.settings.cohort)
+    await savePrompt(current.text, "bench", undefined, { ...current.settings, cohort: mode });
+  const asked = await startProvider(text);
+  await defineJudge(
+    JudgeDefinitionSchema.parse({ name: "bench-solo", baseUrl: asked.url, model: "solo", concurrency: C }),
+  );
+  const solo = await planRun(["bench-solo"], {}, "bench");
+  const queue = await openQueue();
+  await enqueue(queue, solo.requests);
+  const t0 = performance.now();
+  const stop = await workJudges(
+    queue,
+    await handle.prisma.judge.findMany({ where: { name: "bench-solo" }, select: { id: true, concurrency: true } }),
+  );
+  for (;;) {
+    const q = await runProgress(solo.runId);
+    if (!q.pending && !q.asking) break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const s = (performance.now() - t0) / 1000;
+  await stop();
+  await queue.stop({ graceful: false, wait: true });
+  const q = await runProgress(solo.runId);
+  const requests = await asked.stop();
+  modes[mode] = {
+    requests,
+    requests_per_trajectory: +(requests / N).toFixed(3),
+    tokens_in_per_trajectory: +(q.tokensIn / N).toFixed(1),
+    tokens_out_per_trajectory: +(q.tokensOut / N).toFixed(1),
+    ms_per_trajectory: +((s * 1000) / N).toFixed(2),
+    answered: q.done,
+    unparseable: await handle.prisma.judgeVote.count({
+      where: { judge: { name: "bench-solo" }, parseStatus: "UNPARSEABLE", promptVersion: solo.promptVersion },
+    }),
+  };
+}
+console.log(
+  `\none judge, ${N} trajectories: each alone, and by cohorts (a task's runs by one model, at most ${MAX_COHORT})`,
+);
+for (const [mode, f] of Object.entries(modes))
+  console.log(
+    `  cohort ${mode.padEnd(6)} ${f.requests} requests (${f.requests_per_trajectory} a trajectory), ` +
+      `${f.tokens_in_per_trajectory} tokens in and ${f.tokens_out_per_trajectory} out a trajectory, ` +
+      `${f.ms_per_trajectory} ms a trajectory, ${f.unparseable} unparseable`,
+  );
+console.log(JSON.stringify({ cohorts: modes }));
 await closeCurrentDb();
 fs.rmSync(dir, { recursive: true, force: true });
 await dropBenchDatabase("judges");

@@ -16,12 +16,16 @@ const provider = demo
       keepMessages: false,
       port: Number(process.env.FAKE_JUDGE_PORT ?? 4010),
     })
-  : await fakeProvider([{ answer, latencyMs: Number(latency) }], { modelOnly: true });
+  : await fakeProvider([{ answer, latencyMs: Number(latency) }], { modelOnly: true, tokensFromBytes: true });
 console.log(provider.url);
 if (demo)
   console.error(
     `a fake judge (keyword rules, never a model) answers at ${provider.url}: on the Judges page, add a judge with ` +
       "this base URL and any model name, then start a run",
   );
+// On stopping, how many requests it answered (a benchmark reads the line).
 for (const signal of ["SIGTERM", "SIGINT"] as const)
-  process.on(signal, () => void provider.close().then(() => process.exit(0)));
+  process.on(signal, () => {
+    if (!demo) console.log(`requests ${provider.requests.length}`);
+    void provider.close().then(() => process.exit(0));
+  });

@@ -43,7 +43,7 @@ export async function fakeProvider(
    * benchmark's provider stands for a remote one and must not take the cores it measures (parsing a
    * judge's ~130 KB body took a third of its CPU); port: where to listen (any free one by default).
    */
-  options: { keepMessages?: boolean; modelOnly?: boolean; port?: number } = {},
+  options: { keepMessages?: boolean; modelOnly?: boolean; port?: number; tokensFromBytes?: boolean } = {},
 ): Promise<FakeProvider> {
   const requests: FakeProvider["requests"] = [];
   let inFlight = 0;
@@ -54,7 +54,9 @@ export async function fakeProvider(
     // Decoded whole: a character's bytes may fall in two chunks.
     const chunks: Buffer[] = [];
     let kept = 0;
+    let bytes = 0;
     req.on("data", (c: Buffer) => {
+      bytes += c.length;
       if (options.modelOnly && kept >= HEAD_BYTES) return;
       chunks.push(c);
       kept += c.length;
@@ -96,7 +98,12 @@ export async function fakeProvider(
             created: 0,
             model: parsed.model,
             choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: step.answer } }],
-            usage: { prompt_tokens: step.tokensIn ?? 100, completion_tokens: step.tokensOut ?? 20, total_tokens: 0 },
+            usage: {
+              // tokensFromBytes: a body's bytes over 4, as the judges' estimate counts (a benchmark's cost).
+              prompt_tokens: step.tokensIn ?? (options.tokensFromBytes ? Math.ceil(bytes / 4) : 100),
+              completion_tokens: step.tokensOut ?? (options.tokensFromBytes ? Math.ceil(step.answer.length / 4) : 20),
+              total_tokens: 0,
+            },
           }),
         );
       }, step.latencyMs ?? 0);

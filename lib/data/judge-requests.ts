@@ -77,21 +77,58 @@ export async function claimJudgeRequests(judgeId: number, ids: readonly number[]
     ids,
     LEASE_MINUTES,
   ]);
-  const claimed = rows.filter((r) => r.outcome === "claimed");
-  const stale = claimed.filter((r) => !r.fresh).map((r) => r.id);
-  if (stale.length) await statement(`UPDATE judge_request SET status = 'STALE' WHERE id = ANY($1::int[])`, [stale]);
   return {
     busy: rows.filter((r) => r.outcome === "busy").map((r) => r.id),
-    requests: claimed
-      .filter((r) => r.fresh)
-      .map(({ benchmark, model, task, network, prompt, run, ...r }) => ({
-        id: r.id,
-        runId: r.runId,
-        trajectoryId: r.trajectoryId,
-        promptVersion: r.promptVersion,
-        key: { benchmark, model, task, network, prompt, run },
-      })),
+    requests: await claimedOf(rows.filter((r) => r.outcome === "claimed")),
   };
+}
+
+/** Claimed rows as the worker asks them; one whose trajectory was re-imported since is stale, not asked. */
+async function claimedOf(claimed: readonly ClaimRow[]) {
+  const stale = claimed.filter((r) => !r.fresh).map((r) => r.id);
+  if (stale.length) await statement(`UPDATE judge_request SET status = 'STALE' WHERE id = ANY($1::int[])`, [stale]);
+  return claimed
+    .filter((r) => r.fresh)
+    .map(({ benchmark, model, task, network, prompt, run, ...r }) => ({
+      id: r.id,
+      runId: r.runId,
+      trajectoryId: r.trajectoryId,
+      promptVersion: r.promptVersion,
+      key: { benchmark, model, task, network, prompt, run },
+    }));
+}
+
+/**
+ * Claims these pending requests as asked with `leader` (its cohort: one call, so outside the judge's
+ * concurrency and rate), and marks `members` already claimed the same; returns those newly claimed.
+ */
+export async function claimCohort(
+  judgeId: number,
+  leader: number,
+  pending: readonly number[],
+  members: readonly number[],
+) {
+  if (members.length)
+    await statement(`UPDATE judge_request SET "cohortOf" = $1 WHERE id = ANY($2::int[]) AND status = 'ASKING'`, [
+      leader,
+      members,
+    ]);
+  if (!pending.length) return [];
+  const rows = await statement<ClaimRow>(
+    `WITH claimed AS (
+       UPDATE judge_request r SET status = 'ASKING', "askedAt" = clock_timestamp(), attempts = r.attempts + 1,
+              "cohortOf" = $2
+        WHERE r.id = ANY($3::int[]) AND r."judgeId" = $1 AND r.status = 'PENDING'
+          AND (SELECT u.status FROM judge_run u WHERE u.id = r."runId") = 'RUNNING'
+       RETURNING r.id, r."runId", r."trajectoryId", r."promptVersion", r."trajectoryVersion")
+     SELECT c.id, 'claimed' AS outcome, c."runId", c."trajectoryId", c."promptVersion",
+            t."updatedAt" = c."trajectoryVersion" AS fresh, b.name AS benchmark, m.name AS model, k.key AS task,
+            t.network, t.prompt::text AS prompt, t.run
+       FROM claimed c JOIN trajectory t ON t.id = c."trajectoryId" JOIN benchmark b ON b.id = t."benchmarkId"
+       JOIN agent_model m ON m.id = t."modelId" JOIN task k ON k.id = t."taskId"`,
+    [judgeId, leader, pending],
+  );
+  return claimedOf(rows);
 }
 
 /** A judge's settings, as the worker asks with them; null once it was removed. */

@@ -7,6 +7,7 @@ import {
   monitorFigures,
   panelScore,
   type ScoredPoint,
+  sharedIntervals,
 } from "./monitors";
 import { countedVotes, type PanelMemberRef } from "./panel-compare";
 import type { Verdicts } from "./verdicts";
@@ -147,24 +148,38 @@ export function monitorReport(input: MonitorInput, resamples?: number, panelsOnl
     ...panelMonitors(input.panels, input.votes, keys),
     ...(panelsOnly ? [] : [...judgeMonitors(input.votes, keys), ...ruleMonitors(input.rules, keys)]),
   ];
-  const measure = (m: Monitor, key: string, gold: readonly MonitorGold[], seed: string): MonitorRow => {
-    const points = pointsOf(m, gold, key);
-    const pictured = key === ALL && m.kind !== "rule" && seed === ALL;
-    return {
-      monitor: m.monitor,
-      kind: m.kind,
-      prompt_version: m.prompt_version,
-      category: key,
-      category_name: names.get(key) ?? key,
-      in_force: m.in_force,
-      confident: m.confident ? points.filter((p) => m.confident!(p.trajectoryId, key)).length : 0,
-      ...monitorFigures(points, `${m.kind}\u0000${m.monitor}\u0000${m.prompt_version}\u0000${seed}`, resamples),
-      ...(pictured
-        ? { scores: points.map((p): [number, number, 0 | 1] => [p.trajectoryId, p.score, p.positive ? 1 : 0]) }
-        : {}),
-    };
+  // Every row over the same resamples of the gold trajectories in `gold` (their intervals comparable).
+  const measure = (specs: ReadonlyArray<[Monitor, string]>, gold: readonly MonitorGold[], seed: string) => {
+    const at = new Map(gold.map((g, i) => [g.trajectoryId, i]));
+    const points = specs.map(([m, key]) => pointsOf(m, gold, key));
+    const indexed = points.map((ps) => ({
+      index: ps.map((p) => at.get(p.trajectoryId)!),
+      score: ps.map((p) => p.score),
+      positive: ps.map((p) => p.positive),
+    }));
+    const intervals = sharedIntervals(gold.length, indexed, seed, resamples);
+    return specs.map(([m, key], i): MonitorRow => {
+      const ps = points[i]!;
+      return {
+        monitor: m.monitor,
+        kind: m.kind,
+        prompt_version: m.prompt_version,
+        category: key,
+        category_name: names.get(key) ?? key,
+        in_force: m.in_force,
+        confident: m.confident ? ps.filter((p) => m.confident!(p.trajectoryId, key)).length : 0,
+        ...monitorFigures(ps, seed, resamples, intervals[i]!),
+        ...(key === ALL && m.kind !== "rule" && seed === ALL
+          ? { scores: ps.map((p): [number, number, 0 | 1] => [p.trajectoryId, p.score, p.positive ? 1 : 0]) }
+          : {}),
+      };
+    });
   };
-  const rows = monitors.flatMap((m) => m.categories.map((key) => measure(m, key, input.gold, key)));
+  const rows = measure(
+    monitors.flatMap((m) => m.categories.map((key): [Monitor, string] => [m, key])),
+    input.gold,
+    ALL,
+  );
   const conditions = new Map<string, MonitorGold[]>();
   for (const g of input.gold) {
     const k = `${g.network ? 0 : 1}|${g.prompt}`;
@@ -176,8 +191,12 @@ export function monitorReport(input: MonitorInput, resamples?: number, panelsOnl
     rows: rows.filter((r) => r.n > 0),
     by_condition: measured.flatMap((gs) => {
       const { network, prompt } = gs[0]!;
-      return monitors
-        .map((m) => ({ ...measure(m, ALL, gs, `${ALL}\u0000${network}\u0000${prompt}`), network, prompt }))
+      return measure(
+        monitors.map((m): [Monitor, string] => [m, ALL]),
+        gs,
+        `${ALL}\u0000${network}\u0000${prompt}`,
+      )
+        .map((r) => ({ ...r, network, prompt }))
         .filter((r) => r.n > 0);
     }),
     conditions: ordered.map((gs) => ({

@@ -80,61 +80,81 @@ export function balancedAccuracy(points: readonly ScoredPoint[]): number | null 
   return (tpr + tnr) / 2;
 }
 
-/** 2.5th and 97.5th percentiles of AUROC over resamples of the trajectories (those where it is defined). */
+/** A monitor's points as indices into the trajectories resampled (`universe` of them), with scores and gold. */
+export type IndexedPoints = { index: ArrayLike<number>; score: ArrayLike<number>; positive: ArrayLike<boolean> };
+
+/**
+ * AUROC's 2.5th and 97.5th percentiles for several monitors over the same resamples of `universe`
+ * trajectories (each resample drawn once, seeded), counting each monitor's points by score group;
+ * resamples where a monitor has one class are left out of its interval. Null: never defined.
+ */
+export function sharedIntervals(
+  universe: number,
+  monitors: readonly IndexedPoints[],
+  seed: string,
+  resamples = MONITOR_RESAMPLES,
+): Array<[number, number] | null> {
+  const prepared = monitors.map((m) => {
+    const order = Array.from(m.score, (_, i) => i).sort((a, b) => m.score[a]! - m.score[b]!);
+    const cell = new Int32Array(order.length);
+    let groups = 0;
+    order.forEach((k, at) => {
+      if (at > 0 && m.score[k] !== m.score[order[at - 1]!]) groups += 1;
+      cell[k] = groups * 2 + (m.positive[k] ? 1 : 0);
+    });
+    return { index: m.index, cell, groups: groups + 1, acc: new Float64Array((groups + 1) * 2), draws: [] as number[] };
+  });
+  const random = prng(textSeed(seed));
+  const weight = new Uint32Array(universe);
+  for (let r = 0; universe && r < resamples; r++) {
+    weight.fill(0);
+    for (let i = 0; i < universe; i++) weight[Math.floor(random() * universe)]! += 1;
+    for (const m of prepared) {
+      const { acc, cell, index } = m;
+      acc.fill(0);
+      for (let k = 0; k < cell.length; k++) acc[cell[k]!]! += weight[index[k]!]!;
+      let below = 0;
+      let wins = 0;
+      let pos = 0;
+      for (let g = 0; g < m.groups; g++) {
+        wins += acc[2 * g + 1]! * (below + acc[2 * g]! / 2);
+        below += acc[2 * g]!;
+        pos += acc[2 * g + 1]!;
+      }
+      if (pos && below) m.draws.push(wins / (pos * below));
+    }
+  }
+  return prepared.map(({ draws }) => {
+    if (!draws.length) return null;
+    draws.sort((a, b) => a - b);
+    return [quantile(draws, 0.025), quantile(draws, 0.975)];
+  });
+}
+
+/** One monitor's interval: its own points resampled (sharedIntervals with the points as the universe). */
 export function aurocInterval(
   points: readonly ScoredPoint[],
   seed: string,
   resamples = MONITOR_RESAMPLES,
 ): [number, number] | null {
-  const sorted = byScore(points);
-  const n = sorted.length;
-  if (!n) return null;
-  // Each point's score group (ascending): a resample only counts positives and negatives per group.
-  const group = new Int32Array(n);
-  const positive = new Uint8Array(n);
-  let groups = 0;
-  for (let i = 0; i < n; i++) {
-    if (i > 0 && sorted[i]!.score !== sorted[i - 1]!.score) groups += 1;
-    group[i] = groups;
-    positive[i] = sorted[i]!.positive ? 1 : 0;
-  }
-  groups += 1;
-  // One score for all: every resample with both classes ties them all.
-  if (groups === 1) return auroc(points) === null ? null : [0.5, 0.5];
-  const random = prng(textSeed(seed));
-  const pos = new Float64Array(groups);
-  const neg = new Float64Array(groups);
-  const draws: number[] = [];
-  for (let r = 0; r < resamples; r++) {
-    pos.fill(0);
-    neg.fill(0);
-    for (let i = 0; i < n; i++) {
-      const j = Math.floor(random() * n);
-      if (positive[j]) pos[group[j]!]! += 1;
-      else neg[group[j]!]! += 1;
-    }
-    let below = 0;
-    let wins = 0;
-    let p = 0;
-    for (let g = 0; g < groups; g++) {
-      wins += pos[g]! * (below + neg[g]! / 2);
-      below += neg[g]!;
-      p += pos[g]!;
-    }
-    if (p && below) draws.push(wins / (p * below));
-  }
-  if (!draws.length) return null;
-  draws.sort((a, b) => a - b);
-  return [quantile(draws, 0.025), quantile(draws, 0.975)];
+  const index = points.map((_, i) => i);
+  const m = { index, score: points.map((p) => p.score), positive: points.map((p) => p.positive) };
+  return sharedIntervals(points.length, [m], seed, resamples)[0]!;
 }
 
-export function monitorFigures(points: readonly ScoredPoint[], seed: string, resamples?: number): MonitorFigures {
+/** `interval`: AUROC's, drawn already (sharedIntervals); else the points' own resamples under `seed`. */
+export function monitorFigures(
+  points: readonly ScoredPoint[],
+  seed: string,
+  resamples?: number,
+  interval?: [number, number] | null,
+): MonitorFigures {
   const a = auroc(points);
   return {
     n: points.length,
     positives: points.filter((p) => p.positive).length,
     auroc: a,
-    auroc_ci: a === null ? null : aurocInterval(points, seed, resamples),
+    auroc_ci: a === null ? null : interval !== undefined ? interval : aurocInterval(points, seed, resamples),
     tpr_at_5_fpr: tprAtFpr(points),
     balanced_accuracy: balancedAccuracy(points),
   };

@@ -1,7 +1,14 @@
 import "server-only";
 // Cohort mode: the runs of one task asked in one request, the answer read back to each run's request.
 import type { Outcome } from "@/lib/data/judge-answers";
-import { claimJudgeRequests, cohortSiblings, judgeReadCost, judgeTurns, promptOf } from "@/lib/data/judge-requests";
+import {
+  claimCohort,
+  type claimJudgeRequests,
+  cohortSiblings,
+  judgeReadCost,
+  judgeTurns,
+  promptOf,
+} from "@/lib/data/judge-requests";
 import { cohortLabels, splitCohortAnswer } from "@/lib/domain/cohort-answer";
 import { formatBytes } from "@/lib/domain/format";
 import { MAX_COHORT } from "@/lib/domain/prompt-settings";
@@ -40,15 +47,23 @@ export async function cohorts(
   }
   const out: Claimed[][] = [];
   for (const group of groups.values()) {
-    // The rest of the cohort, pending in other jobs, is claimed here so the runs are asked together.
-    for (let i = 0; i < group.length; i += MAX_COHORT) out.push(group.slice(i, i + MAX_COHORT));
-    const last = out.at(-1)!;
-    if (last.length < MAX_COHORT) {
-      const { cohort } = (await promptOf(last[0]!.promptVersion)).settings;
-      const ids = await cohortSiblings(last[0]!, judgeId, cohort === "model", MAX_COHORT - last.length);
-      const more = ids.length ? (await claimJudgeRequests(judgeId, ids)).requests : [];
-      last.push(...more.filter((m) => !last.some((r) => r.id === m.id)));
+    const slices: Claimed[][] = [];
+    for (let i = 0; i < group.length; i += MAX_COHORT) slices.push(group.slice(i, i + MAX_COHORT));
+    // The last is filled from the rest of the cohort, pending in other jobs, so the runs are asked together.
+    const last = slices.at(-1)!;
+    const { cohort } = (await promptOf(last[0]!.promptVersion)).settings;
+    const room = MAX_COHORT - last.length;
+    const ids = room > 0 ? await cohortSiblings(last[0]!, judgeId, cohort === "model", room) : [];
+    for (const slice of slices) {
+      const more = await claimCohort(
+        judgeId,
+        slice[0]!.id,
+        slice === last ? ids : [],
+        slice.slice(1).map((r) => r.id),
+      );
+      slice.push(...more.filter((m) => !slice.some((r) => r.id === m.id)));
     }
+    out.push(...slices);
   }
   return { single, groups: out };
 }

@@ -9,11 +9,11 @@ BEGIN
   PERFORM pg_advisory_xact_lock(7411, p_judge);
   SELECT j.concurrency, j."requestsPerMinute" INTO v_concurrency, v_rpm FROM judge j WHERE j.id = p_judge;
   SELECT v_concurrency - count(*) INTO v_room FROM judge_request x
-   WHERE x."judgeId" = p_judge AND x.status = 'ASKING'
+   WHERE x."judgeId" = p_judge AND x.status = 'ASKING' AND x."cohortOf" IS NULL
      AND x."askedAt" > clock_timestamp() - make_interval(mins => p_lease_minutes);
   IF v_rpm IS NOT NULL THEN
     SELECT count(*) INTO v_recent FROM judge_request x
-     WHERE x."judgeId" = p_judge AND x."askedAt" > clock_timestamp() - interval '1 minute';
+     WHERE x."judgeId" = p_judge AND x."cohortOf" IS NULL AND x."askedAt" > clock_timestamp() - interval '1 minute';
     v_room := least(v_room, v_rpm - v_recent);
   END IF;
   v_room := greatest(v_room, 0);
@@ -40,7 +40,8 @@ BEGIN
        AND (r.status = 'PENDING'
             OR (r.status = 'ASKING' AND r."askedAt" < clock_timestamp() - make_interval(mins => p_lease_minutes)))
   ), claimed AS (
-    UPDATE judge_request r SET status = 'ASKING', "askedAt" = clock_timestamp(), attempts = r.attempts + 1
+    UPDATE judge_request r SET status = 'ASKING', "askedAt" = clock_timestamp(), attempts = r.attempts + 1,
+           "cohortOf" = NULL
       FROM claimable c WHERE r.id = c.id AND c.n <= v_room
     RETURNING r.id, r."runId", r."trajectoryId", r."promptVersion", r."trajectoryVersion"
   )
