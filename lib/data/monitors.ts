@@ -69,7 +69,6 @@ export async function monitorInput(scope: MonitorScope = {}): Promise<MonitorInp
   });
 }
 
-/** A study's categories (as it was made), else every category in force. */
 async function measuredCategories(sql: Sql, scope: MonitorScope) {
   const all = await listCategories(sql);
   if (scope.studyId === undefined) return all.map((c) => ({ key: c.key, name: c.name }));
@@ -81,7 +80,6 @@ async function measuredCategories(sql: Sql, scope: MonitorScope) {
   return keys.map((key) => ({ key, name: names.get(key) ?? key }));
 }
 
-/** Every monitor against gold in a scope, measured off the request thread. */
 export async function getMonitors(scope: MonitorScope = {}): Promise<MonitorReport> {
   return offThread("monitorReport", await monitorInput(scope));
 }

@@ -1,7 +1,6 @@
 // A cohort's one answer split back into each run's: by its label, in any order; a run left out has none. Pure.
 import { answerCandidates, tryJson } from "./judge-answer";
 
-/** Run labels A, B, … (then A2, B2, … past 26). */
 export const cohortLabels = (n: number): string[] =>
   Array.from({ length: n }, (_, i) => `${String.fromCharCode(65 + (i % 26))}${i >= 26 ? Math.floor(i / 26) + 1 : ""}`);
 

@@ -9,7 +9,6 @@ export type ChartSeries = { name: string; points: ChartPoint[] };
 const pointsOf = (r: MonitorRow): ScoredPoint[] =>
   (r.scores ?? []).map(([trajectoryId, score, positive]) => ({ trajectoryId, score, positive: positive === 1 }));
 
-/** What a chart calls a monitor: a judge with its prompt version, a panel by name. */
 export const monitorName = (r: MonitorRow) =>
   r.kind === "judge" ? `${r.monitor} (${r.prompt_version === null ? "imported" : `v${r.prompt_version}`})` : r.monitor;
 

@@ -1,4 +1,4 @@
-// Every monitor against gold (protocol §7): each judge at each prompt version, each saved panel, each rule.
+// Every monitor against gold (protocol §9): each judge at each prompt version, each saved panel, each rule.
 import {
   ALL,
   goldPositive,
@@ -148,7 +148,6 @@ export function monitorReport(input: MonitorInput, resamples?: number, panelsOnl
     ...panelMonitors(input.panels, input.votes, keys),
     ...(panelsOnly ? [] : [...judgeMonitors(input.votes, keys), ...ruleMonitors(input.rules, keys)]),
   ];
-  // Every row over the same resamples of the gold trajectories in `gold` (their intervals comparable).
   const measure = (specs: ReadonlyArray<[Monitor, string]>, gold: readonly MonitorGold[], seed: string) => {
     const at = new Map(gold.map((g, i) => [g.trajectoryId, i]));
     const points = specs.map(([m, key]) => pointsOf(m, gold, key));

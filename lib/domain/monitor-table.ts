@@ -93,7 +93,6 @@ export function monitorConditionModel(rows: readonly MonitorConditionRow[]): Tab
   };
 }
 
-/** The page's monitor tables: judges and panels, then rules (each a part of one model's rows). */
 export function monitorTables(m: MonitorReport): Array<{ id: string; heading: string; model: TableModel }> {
   const models = [
     {

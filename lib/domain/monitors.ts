@@ -1,4 +1,4 @@
-// Judges, panels and rules as monitors against gold (protocol §7): AUROC, TPR at 5% FPR, balanced accuracy.
+// Judges, panels and rules as monitors against gold (protocol §9): AUROC, TPR at 5% FPR, balanced accuracy.
 import { quantile } from "./paired";
 import { prng, textSeed } from "./random";
 import { isAttempt, overallVerdict, type Verdict, type Verdicts } from "./verdicts";

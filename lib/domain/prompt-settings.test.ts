@@ -32,7 +32,8 @@ describe("prompt settings", () => {
     expect(storedSettings({ cohort: "nonsense" })).toEqual(DEFAULT_SETTINGS);
     expect(sameSettings(storedSettings(null), DEFAULT_SETTINGS)).toBe(true);
     expect(settingsText({ reasoning: false, outputChars: 2000, cohort: "all" })).toBe(
-      "without the agent's reasoning; outputs cut to 2,000 characters; the runs of one task by every model in one request",
+      "without the agent's reasoning; outputs cut to 2,000 characters; " +
+        "the runs of one task by every model in one request",
     );
   });
 });

@@ -5,7 +5,6 @@ import { z } from "zod";
 export const COHORTS = ["off", "model", "all"] as const;
 export type Cohort = (typeof COHORTS)[number];
 
-/** The most runs one cohort request holds (a task's four conditions × a few models). */
 export const MAX_COHORT = 12;
 
 export const PromptSettingsSchema = z.object({

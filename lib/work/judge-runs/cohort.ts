@@ -86,7 +86,6 @@ export async function askCohort(judge: Judge, group: readonly Claimed[], budgetC
       cut: { truncated: cutChars > 0, cutChars },
     };
   };
-  // Held within the process's memory budget while read and built, as one trajectory's request is.
   const costs = await Promise.all(group.map((r) => judgeReadCost(r.trajectoryId, share)));
   const bytes = costs.reduce((a, c) => a + c.bytes, 0);
   const budget = workBudget();
