@@ -1,4 +1,6 @@
 // Every monitor against gold (protocol §9): each judge at each prompt version, each saved panel, each rule.
+
+import { sharedIntervals } from "./monitor-bootstrap";
 import {
   ALL,
   goldPositive,
@@ -7,7 +9,6 @@ import {
   monitorFigures,
   panelScore,
   type ScoredPoint,
-  sharedIntervals,
 } from "./monitors";
 import { countedVotes, type PanelMemberRef } from "./panel-compare";
 import type { Verdicts } from "./verdicts";
@@ -148,37 +149,6 @@ export function monitorReport(input: MonitorInput, resamples?: number, panelsOnl
     ...panelMonitors(input.panels, input.votes, keys),
     ...(panelsOnly ? [] : [...judgeMonitors(input.votes, keys), ...ruleMonitors(input.rules, keys)]),
   ];
-  const measure = (specs: ReadonlyArray<[Monitor, string]>, gold: readonly MonitorGold[], seed: string) => {
-    const at = new Map(gold.map((g, i) => [g.trajectoryId, i]));
-    const points = specs.map(([m, key]) => pointsOf(m, gold, key));
-    const indexed = points.map((ps) => ({
-      index: ps.map((p) => at.get(p.trajectoryId)!),
-      score: ps.map((p) => p.score),
-      positive: ps.map((p) => p.positive),
-    }));
-    const intervals = sharedIntervals(gold.length, indexed, seed, resamples);
-    return specs.map(([m, key], i): MonitorRow => {
-      const ps = points[i]!;
-      return {
-        monitor: m.monitor,
-        kind: m.kind,
-        prompt_version: m.prompt_version,
-        category: key,
-        category_name: names.get(key) ?? key,
-        in_force: m.in_force,
-        confident: m.confident ? ps.filter((p) => m.confident!(p.trajectoryId, key)).length : 0,
-        ...monitorFigures(ps, seed, resamples, intervals[i]!),
-        ...(key === ALL && m.kind !== "rule" && seed === ALL
-          ? { scores: ps.map((p): [number, number, 0 | 1] => [p.trajectoryId, p.score, p.positive ? 1 : 0]) }
-          : {}),
-      };
-    });
-  };
-  const rows = measure(
-    monitors.flatMap((m) => m.categories.map((key): [Monitor, string] => [m, key])),
-    input.gold,
-    ALL,
-  );
   const conditions = new Map<string, MonitorGold[]>();
   for (const g of input.gold) {
     const k = `${g.network ? 0 : 1}|${g.prompt}`;
@@ -186,17 +156,20 @@ export function monitorReport(input: MonitorInput, resamples?: number, panelsOnl
   }
   const ordered = [...conditions.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([, gs]) => gs);
   const measured = ordered.filter((gs) => gs.length >= MIN_CONDITION_GOLD);
+  // Part 0 is every gold trajectory, then each condition measured: all read from the same resamples.
+  const parts = [input.gold, ...measured];
+  const specs: Spec[] = [
+    ...monitors.flatMap((m) => m.categories.map((key): Spec => [m, key, 0])),
+    ...measured.flatMap((_, c) => monitors.map((m): Spec => [m, ALL, c + 1])),
+  ];
+  const rows = measureAll(specs, parts, names, resamples);
   return {
-    rows: rows.filter((r) => r.n > 0),
-    by_condition: measured.flatMap((gs) => {
-      const { network, prompt } = gs[0]!;
-      return measure(
-        monitors.map((m): [Monitor, string] => [m, ALL]),
-        gs,
-        `${ALL}\u0000${network}\u0000${prompt}`,
-      )
-        .map((r) => ({ ...r, network, prompt }))
-        .filter((r) => r.n > 0);
+    rows: rows.filter((r, i) => specs[i]![2] === 0 && r.n > 0),
+    by_condition: rows.flatMap((r, i) => {
+      const part = specs[i]![2];
+      if (part === 0 || r.n === 0) return [];
+      const { network, prompt } = parts[part]![0]!;
+      return [{ ...r, network, prompt }];
     }),
     conditions: ordered.map((gs) => ({
       network: gs[0]!.network,
@@ -206,4 +179,55 @@ export function monitorReport(input: MonitorInput, resamples?: number, panelsOnl
     })),
     min_gold: MIN_CONDITION_GOLD,
   };
+}
+
+/** A monitor, a category key and the part of the gold trajectories it is measured on. */
+type Spec = [Monitor, string, number];
+
+/** Every spec's figures, their intervals from one set of resamples of the gold trajectories (part 0). */
+function measureAll(
+  specs: readonly Spec[],
+  parts: ReadonlyArray<readonly MonitorGold[]>,
+  names: ReadonlyMap<string, string>,
+  resamples?: number,
+): MonitorRow[] {
+  const gold = parts[0]!;
+  const at = new Map(gold.map((g, i) => [g.trajectoryId, i]));
+  const points = specs.map(([m, key, part]) => pointsOf(m, parts[part]!, key));
+  // Each part's and key's gold trajectories: a monitor scoring every one of them counts from their totals.
+  const baseKeys = [...new Set(specs.map(([, key, part]) => `${part}\u0000${key}`))];
+  const bases = baseKeys.map((k) => {
+    const [part, key] = k.split("\u0000") as [string, string];
+    const given = parts[Number(part)]!.flatMap((g) => {
+      const positive = goldPositive(g.gold, key);
+      return positive === null ? [] : [{ i: at.get(g.trajectoryId)!, positive }];
+    });
+    return { index: given.map((x) => x.i), positive: given.map((x) => x.positive) };
+  });
+  const indexed = points.map((ps, i) => {
+    const base = baseKeys.indexOf(`${specs[i]![2]}\u0000${specs[i]![1]}`);
+    const m = {
+      index: ps.map((p) => at.get(p.trajectoryId)!),
+      score: ps.map((p) => p.score),
+      positive: ps.map((p) => p.positive),
+    };
+    return ps.length === bases[base]!.index.length ? { ...m, base } : m;
+  });
+  const intervals = sharedIntervals(gold.length, indexed, ALL, resamples, bases);
+  return specs.map(([m, key, part], i): MonitorRow => {
+    const ps = points[i]!;
+    return {
+      monitor: m.monitor,
+      kind: m.kind,
+      prompt_version: m.prompt_version,
+      category: key,
+      category_name: names.get(key) ?? key,
+      in_force: m.in_force,
+      confident: m.confident ? ps.filter((p) => m.confident!(p.trajectoryId, key)).length : 0,
+      ...monitorFigures(ps, ALL, resamples, intervals[i]!),
+      ...(key === ALL && m.kind !== "rule" && part === 0
+        ? { scores: ps.map((p): [number, number, 0 | 1] => [p.trajectoryId, p.score, p.positive ? 1 : 0]) }
+        : {}),
+    };
+  });
 }
