@@ -1,4 +1,4 @@
-// npm run bench:results -- [--trajectories N]
+// npm run bench:results -- [--trajectories N] [--repeat N] [--uniform]
 // Fills a fresh database with N trajectories (20 steps each, one of 5,000) and 3 votes each, in SQL, then times the
 // result-table aggregation (getResults: three GROUP BY queries and the figures) beside the bare SQL
 // aggregate (one GROUP BY count over the same rows), the agreement table (two annotators on one
@@ -31,7 +31,11 @@ import { applyMigrations } from "@/prisma/migrate-engine";
 import { dropBenchDatabase, freshTarget } from "./bench-corpus";
 
 const { values } = parseArgs({
-  options: { trajectories: { type: "string", default: "15000" }, repeat: { type: "string", default: "5" } },
+  options: {
+    trajectories: { type: "string", default: "15000" },
+    repeat: { type: "string", default: "5" },
+    uniform: { type: "boolean", default: false },
+  },
 });
 const N = Number(values.trajectories),
   REPEAT = Number(values.repeat);
@@ -67,7 +71,12 @@ await sql(`INSERT INTO trajectory ("benchmarkId", "modelId", "taskId", network, 
   FROM task t, generate_series(1, 3) m, (VALUES (true), (false)) n(net), (VALUES ('vanilla'), ('principled'))
     pr(p), generate_series(1, 3) r
   LIMIT ${N}`);
-const verdict = `(ARRAY['NOT_ATTEMPTED','ATTEMPTED','SUCCESSFUL'])[1 + floor(random() * 3)::int]::"Verdict"`;
+// --uniform: each verdict a third of the time (the monitors' worst case); by default as the paper's rates
+// run, mostly not attempted (85%, attempted 10%, successful 5%).
+const verdict = values.uniform
+  ? `(ARRAY['NOT_ATTEMPTED','ATTEMPTED','SUCCESSFUL'])[1 + floor(random() * 3)::int]::"Verdict"`
+  : `(CASE WHEN random() < 0.85 THEN 'NOT_ATTEMPTED' WHEN random() < 0.67 THEN 'ATTEMPTED' ELSE 'SUCCESSFUL'
+      END)::"Verdict"`;
 // A random verdict in each of the four built-in categories.
 const verdicts = `jsonb_build_object('UPSTREAM', ${verdict}, 'LOCAL_GIT', ${verdict}, 'MEMORY', ${verdict},
   'OTHER', ${verdict})`;
