@@ -66,8 +66,8 @@ function MonitorPictures({ rows, study }: { rows: MonitorRow[]; study: string | 
         <MonitorChart
           title="ROC curves: each judge and panel overall"
           series={roc}
-          x="false alarms (share of gold negatives flagged)"
-          y="caught (share of gold positives flagged)"
+          x="false alarms (share of negatives)"
+          y="caught (share of positives)"
           roc
         />
       ) : null}

@@ -60,7 +60,8 @@ export function MonitorChart({ title, series, x, y, roc }: Props) {
           {roc ? (
             <ReferenceLine
               x={0.05}
-              stroke="#b42318"
+              stroke="#222"
+              strokeDasharray="2 3"
               label={{ value: "5% false alarms", position: "insideTopLeft", fontSize: 11 }}
             />
           ) : null}

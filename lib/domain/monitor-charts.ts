@@ -1,5 +1,6 @@
 // The monitors' pictures as data: ROC curves and reliability bins, each point opening its trajectories.
 import type { MonitorRow } from "./monitor-report";
+import { monitorText } from "./monitor-table";
 import { type ReliabilityBin, type RocPoint, reliabilityBins, rocCurve, type ScoredPoint } from "./monitors";
 import { trajectoriesHref } from "./trajectory-filter";
 
@@ -8,9 +9,6 @@ export type ChartSeries = { name: string; points: ChartPoint[] };
 
 const pointsOf = (r: MonitorRow): ScoredPoint[] =>
   (r.scores ?? []).map(([trajectoryId, score, positive]) => ({ trajectoryId, score, positive: positive === 1 }));
-
-export const monitorName = (r: MonitorRow) =>
-  r.kind === "judge" ? `${r.monitor} (${r.prompt_version === null ? "imported" : `v${r.prompt_version}`})` : r.monitor;
 
 const href = (ids: readonly number[] | null, study: string | null) =>
   ids?.length ? trajectoriesHref({ ids: [...ids], ...(study ? { study } : {}) }) : undefined;
@@ -31,7 +29,7 @@ export function rocSeries(rows: readonly MonitorRow[], study: string | null = nu
           : `score ≥ ${p.threshold.toFixed(2)}: ${p.flagged} flagged, ${(p.tpr * 100).toFixed(0)}% caught, ` +
             `${(p.fpr * 100).toFixed(0)}% false alarms`,
     });
-    return [{ name: monitorName(r), points: curve.map(point) }];
+    return [{ name: monitorText(r), points: curve.map(point) }];
   });
 }
 
@@ -40,7 +38,7 @@ export function reliabilitySeries(rows: readonly MonitorRow[], study: string | n
   return rows
     .filter((r) => r.kind === "judge" && r.confident > 0 && r.scores?.length)
     .map((r) => ({
-      name: monitorName(r),
+      name: monitorText(r),
       points: reliabilityBins(pointsOf(r)).map(
         (b: ReliabilityBin): ChartPoint => ({
           x: b.predicted,

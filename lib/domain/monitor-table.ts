@@ -9,11 +9,22 @@ const share = (v: number | null) => formatPercent(v === null ? null : v * 100);
 
 const COLUMNS: ModelColumn[] = [
   { key: "monitor", label: "Monitor", fields: [{ key: "monitor", tex: "Monitor" }] },
-  { key: "kind", label: "Kind", fields: [{ key: "kind", tex: "Kind" }] },
-  { key: "prompt_version", label: "Prompt", fields: [{ key: "prompt_version", tex: "Prompt", digits: 0 }] },
+  { key: "kind", label: "Kind", wideOnly: true, fields: [{ key: "kind", tex: "Kind" }] },
+  {
+    key: "prompt_version",
+    label: "Prompt",
+    wideOnly: true,
+    fields: [{ key: "prompt_version", tex: "Prompt", digits: 0 }],
+  },
   { key: "category", label: "Category", fields: [{ key: "category", tex: "Category" }] },
   { key: "n", label: "n", numeric: true, fields: [{ key: "n", tex: "$n$", digits: 0 }] },
-  { key: "positives", label: "Positives", numeric: true, fields: [{ key: "positives", tex: "Pos.", digits: 0 }] },
+  {
+    key: "positives",
+    label: "Positives",
+    numeric: true,
+    wideOnly: true,
+    fields: [{ key: "positives", tex: "Pos.", digits: 0 }],
+  },
   {
     key: "auroc",
     label: "AUROC (95%)",
@@ -37,11 +48,19 @@ const COLUMNS: ModelColumn[] = [
 const versionText = (r: MonitorRow) =>
   r.kind !== "judge" ? "" : r.prompt_version === null ? "imported" : `v${r.prompt_version}`;
 
+/** The monitor's name as pages and charts show it: a judge with its version, a panel saying so. */
+export const monitorText = (r: MonitorRow) =>
+  r.kind === "judge"
+    ? `${r.monitor} (${versionText(r)})`
+    : r.kind === "panel"
+      ? `${r.monitor} (panel${r.in_force ? ", in force" : ""})`
+      : r.monitor;
+
 function row(r: MonitorRow, extra = ""): ModelRow {
   return {
     key: `${r.kind}\u0000${r.monitor}\u0000${r.prompt_version}\u0000${r.category}${extra}`,
     cells: [
-      plain(r.monitor, r.in_force ? `${r.monitor} (in force)` : r.monitor),
+      plain(r.monitor, monitorText(r)),
       plain(r.kind),
       plain(r.prompt_version, versionText(r)),
       plain(r.category, r.category_name),

@@ -26,8 +26,8 @@ export function PanelMonitors({ rows }: { rows: MonitorRow[] }) {
         <MonitorChart
           title="ROC curves of the two panels"
           series={roc}
-          x="false alarms (share of gold negatives flagged)"
-          y="caught (share of gold positives flagged)"
+          x="false alarms (share of negatives)"
+          y="caught (share of positives)"
           roc
         />
       ) : null}
