@@ -172,7 +172,7 @@ function goldCategoryTable(rows: NonNullable<NonNullable<AgreementReport["gold"]
       "categories is not counted in the others.",
     model: agreementModel(
       "gold-categories",
-      "Agreement with the gold labels by category",
+      "Each rater against the gold labels, by category",
       rows.map((c) => ({
         scope: "gold_category",
         label: c.kind === "panel" ? `${c.name} · panel` : `${c.name} · ${c.kind} ${c.rater}`,

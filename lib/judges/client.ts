@@ -112,6 +112,27 @@ function requestBody(endpoint: JudgeEndpoint, messages: EncodedMessages): Buffer
 
 export type JudgeAnswer = { raw: string; model: string; tokensIn: number; tokensOut: number; ms: number };
 
+type PricedJudge = Pick<JudgeEndpoint, "apiKeyEnv" | "temperature" | "maxTokens"> & {
+  baseUrl: string | null;
+  model: string | null;
+  priceInPerMillion: number | null;
+  priceOutPerMillion: number | null;
+};
+
+/** Asks a judge as stored (its endpoint and sampling settings); the answer and its price (null: unpriced). */
+export async function askPriced(
+  judge: PricedJudge,
+  messages: EncodedMessages,
+): Promise<{ answer: JudgeAnswer; cost: number | null }> {
+  const { baseUrl, model, apiKeyEnv, temperature, maxTokens } = judge;
+  const answer = await askJudge({ baseUrl: baseUrl!, model: model!, apiKeyEnv, temperature, maxTokens }, messages);
+  const cost =
+    judge.priceInPerMillion == null
+      ? null
+      : (answer.tokensIn * judge.priceInPerMillion + answer.tokensOut * (judge.priceOutPerMillion ?? 0)) / 1e6;
+  return { answer, cost };
+}
+
 /** A failure after the last retry, with what the endpoint said (never the key). */
 export class JudgeRequestFailed extends Error {
   constructor(

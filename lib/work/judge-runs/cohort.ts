@@ -12,7 +12,7 @@ import {
 import { cohortLabels, splitCohortAnswer } from "@/lib/domain/cohort-answer";
 import { formatBytes } from "@/lib/domain/format";
 import { MAX_COHORT } from "@/lib/domain/prompt-settings";
-import { askJudge, EncodedMessages } from "@/lib/judges/client";
+import { askPriced, EncodedMessages } from "@/lib/judges/client";
 import { cohortRequest } from "@/lib/judges/prompt";
 import { workBudget } from "@/lib/server/memory-budget";
 
@@ -110,22 +110,10 @@ export async function askCohort(judge: Judge, group: readonly Claimed[], budgetC
     reservation.release();
   }
   try {
-    const answer = await askJudge(
-      {
-        baseUrl: judge.baseUrl!,
-        model: judge.model!,
-        apiKeyEnv: judge.apiKeyEnv,
-        temperature: judge.temperature,
-        maxTokens: judge.maxTokens,
-      },
-      messages,
-    );
+    const { answer, cost: whole } = await askPriced(judge, messages);
     const parts = splitCohortAnswer(answer.raw, labels);
     const n = group.length;
-    const cost =
-      judge.priceInPerMillion == null
-        ? null
-        : (answer.tokensIn * judge.priceInPerMillion + answer.tokensOut * (judge.priceOutPerMillion ?? 0)) / 1e6 / n;
+    const cost = whole === null ? null : whole / n;
     return group.map((r, i) => ({
       ...base(r, i),
       answer: {

@@ -11,7 +11,7 @@ import {
   releaseClaims,
 } from "@/lib/data/judge-requests";
 import { formatBytes } from "@/lib/domain/format";
-import { askJudge, EncodedMessages, JudgeRequestFailed } from "@/lib/judges/client";
+import { askPriced, EncodedMessages, JudgeRequestFailed } from "@/lib/judges/client";
 import { judgeRequest } from "@/lib/judges/prompt";
 import { workBudget } from "@/lib/server/memory-budget";
 import { ensureQueue } from "@/lib/work/queue";
@@ -73,20 +73,7 @@ class TrajectoryUnread extends Error {
 async function ask(judge: JudgeSettings, r: Claimed, request: SharedRequest): Promise<Outcome> {
   const base = outcomeBase(judge, r, request);
   try {
-    const answer = await askJudge(
-      {
-        baseUrl: judge.baseUrl!,
-        model: judge.model!,
-        apiKeyEnv: judge.apiKeyEnv,
-        temperature: judge.temperature,
-        maxTokens: judge.maxTokens,
-      },
-      request.messages,
-    );
-    const cost =
-      judge.priceInPerMillion == null
-        ? null
-        : (answer.tokensIn * judge.priceInPerMillion + answer.tokensOut * (judge.priceOutPerMillion ?? 0)) / 1e6;
+    const { answer, cost } = await askPriced(judge, request.messages);
     return { ...base, answer, cost };
   } catch (e) {
     return { ...base, error: e instanceof JudgeRequestFailed || e instanceof Error ? e.message : String(e) };
