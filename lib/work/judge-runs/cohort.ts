@@ -1,5 +1,6 @@
 import "server-only";
 // Cohort mode: the runs of one task asked in one request, the answer read back to each run's request.
+import type { Judge } from "@/generated/prisma/client";
 import type { Outcome } from "@/lib/data/judge-answers";
 import {
   claimCohort,
@@ -17,17 +18,19 @@ import { cohortRequest } from "@/lib/judges/prompt";
 import { workBudget } from "@/lib/server/memory-budget";
 
 type Claimed = Awaited<ReturnType<typeof claimJudgeRequests>>["requests"][number];
-type Judge = {
-  id: number;
-  name: string;
-  baseUrl: string | null;
-  model: string | null;
-  apiKeyEnv: string | null;
-  temperature: number | null;
-  maxTokens: number | null;
-  priceInPerMillion: number | null;
-  priceOutPerMillion: number | null;
-};
+
+/** What every outcome of a request says: which request, judge and trajectory, and how much was cut. */
+export function outcomeBase(judge: Judge, r: Claimed, cutChars: number) {
+  return {
+    requestId: r.id,
+    runId: r.runId,
+    judge: { id: judge.id, name: judge.name, temperature: judge.temperature, maxTokens: judge.maxTokens },
+    trajectoryId: r.trajectoryId,
+    trajectoryKey: r.key,
+    promptVersion: r.promptVersion,
+    cut: { truncated: cutChars > 0, cutChars },
+  };
+}
 
 /** The claimed requests asked one by one, and those asked together: by run, task (and model) of a cohort version. */
 export async function cohorts(
@@ -49,7 +52,6 @@ export async function cohorts(
   for (const group of groups.values()) {
     const slices: Claimed[][] = [];
     for (let i = 0; i < group.length; i += MAX_COHORT) slices.push(group.slice(i, i + MAX_COHORT));
-    // The last is filled from the rest of the cohort, pending in other jobs, so the runs are asked together.
     const last = slices.at(-1)!;
     const { cohort } = (await promptOf(last[0]!.promptVersion)).settings;
     const room = MAX_COHORT - last.length;
@@ -74,18 +76,7 @@ export async function askCohort(judge: Judge, group: readonly Claimed[], budgetC
   const { text, settings } = await promptOf(group[0]!.promptVersion);
   const share = Math.floor(budgetChars / group.length);
   const cuts = new Map<string, number>();
-  const base = (r: Claimed, i: number) => {
-    const cutChars = cuts.get(labels[i]!) ?? 0;
-    return {
-      requestId: r.id,
-      runId: r.runId,
-      judge: { id: judge.id, name: judge.name, temperature: judge.temperature, maxTokens: judge.maxTokens },
-      trajectoryId: r.trajectoryId,
-      trajectoryKey: r.key,
-      promptVersion: r.promptVersion,
-      cut: { truncated: cutChars > 0, cutChars },
-    };
-  };
+  const base = (r: Claimed, i: number) => outcomeBase(judge, r, cuts.get(labels[i]!) ?? 0);
   const costs = await Promise.all(group.map((r) => judgeReadCost(r.trajectoryId, share)));
   const bytes = costs.reduce((a, c) => a + c.bytes, 0);
   const budget = workBudget();

@@ -15,7 +15,7 @@ import { askPriced, EncodedMessages, JudgeRequestFailed } from "@/lib/judges/cli
 import { judgeRequest } from "@/lib/judges/prompt";
 import { workBudget } from "@/lib/server/memory-budget";
 import { ensureQueue } from "@/lib/work/queue";
-import { askCohort, cohorts } from "./cohort";
+import { askCohort, cohorts, outcomeBase } from "./cohort";
 import { enqueueHeld, type JobData, jobRequests, queueName, REQUESTS_PER_JOB } from "./queue";
 import { type SharedReads, type SharedRequest, sharedReads } from "./shared-reads";
 
@@ -49,19 +49,6 @@ function requestFor(judge: JudgeSettings, r: Claimed, shared: SharedReads): Prom
 type Claimed = Awaited<ReturnType<typeof claimJudgeRequests>>["requests"][number];
 type JudgeSettings = NonNullable<Awaited<ReturnType<typeof judgeSettings>>>;
 
-/** What every outcome of a request says: which request, judge and trajectory, and what was cut. */
-function outcomeBase(judge: JudgeSettings, r: Claimed, request: SharedRequest | null) {
-  return {
-    requestId: r.id,
-    runId: r.runId,
-    judge: { id: judge.id, name: judge.name, temperature: judge.temperature, maxTokens: judge.maxTokens },
-    trajectoryId: r.trajectoryId,
-    trajectoryKey: r.key,
-    promptVersion: r.promptVersion,
-    cut: { truncated: request?.truncated ?? false, cutChars: request?.cutChars ?? 0 },
-  };
-}
-
 /** A trajectory that could not be read for its request: the request fails with the reason. */
 class TrajectoryUnread extends Error {
   constructor(reason: string) {
@@ -71,7 +58,7 @@ class TrajectoryUnread extends Error {
 
 /** Asks one claimed request: its answer, or the error after the client's last retry. */
 async function ask(judge: JudgeSettings, r: Claimed, request: SharedRequest): Promise<Outcome> {
-  const base = outcomeBase(judge, r, request);
+  const base = outcomeBase(judge, r, request.cutChars);
   try {
     const { answer, cost } = await askPriced(judge, request.messages);
     return { ...base, answer, cost };
@@ -202,7 +189,7 @@ class JudgeLoop {
     const request = await requestFor(settings, r, this.shared).catch((e: unknown) => new TrajectoryUnread(message(e)));
     void (
       request instanceof TrajectoryUnread
-        ? Promise.resolve({ ...outcomeBase(settings, r, null), error: request.message })
+        ? Promise.resolve({ ...outcomeBase(settings, r, 0), error: request.message })
         : ask(settings, r, request)
     )
       .then((outcome) => this.writer.write(outcome))
