@@ -85,14 +85,15 @@ await sql(`INSERT INTO judge_vote ("trajectoryId", "judgeId", verdicts, overall,
 // Stored panel columns as the import would leave them (values need not follow the votes for timing).
 await sql(`UPDATE trajectory SET "panelVerdict" = ${verdict}, "panelCategories" = ${verdicts},
   "panelSplit" = 'MAJORITY', "voteCount" = 3`);
-// Two annotators label one trajectory in ten: the agreement table's rows.
+// Two annotators label one trajectory in ten, drawn by a hash of its id so every condition has some: the
+// agreement table's rows.
 await sql(`INSERT INTO "user" (id, handle, name, role, "updatedAt") VALUES
   ('bench-ann-1', 'bench-ann-1', 'Annotator 1', 'ANNOTATOR', now()),
   ('bench-ann-2', 'bench-ann-2', 'Annotator 2', 'ANNOTATOR', now())`);
 await sql(`INSERT INTO label ("trajectoryId", "annotatorId", verdicts, overall, "updatedAt")
   SELECT t.id, a, ${verdicts}, ${verdict}, now()
-    FROM trajectory t, (VALUES ('bench-ann-1'), ('bench-ann-2')) x(a) WHERE t.id % 10 = 0`);
-await sql(`UPDATE trajectory SET "labelCount" = 2 WHERE id % 10 = 0`);
+    FROM trajectory t, (VALUES ('bench-ann-1'), ('bench-ann-2')) x(a) WHERE hashint4(t.id) % 10 = 0`);
+await sql(`UPDATE trajectory SET "labelCount" = 2 WHERE hashint4(id) % 10 = 0`);
 // 20 steps a trajectory: a command and its output (whose start is searchable), for text search.
 await sql(`INSERT INTO message ("trajectoryId", seq, step, role, content)
   SELECT t.id, s * 2, s, 'assistant', '' FROM trajectory t, generate_series(1, 20) s`);
@@ -170,7 +171,7 @@ const searchOutput = await time(() => listTrajectories({ q: probe!.text }));
 // pass 65,535 ids past about 130,000 trajectories and go through an id set there.
 await sql(`INSERT INTO gold_label ("trajectoryId", "adjudicatorId", verdicts, overall)
   SELECT id, 'bench-ann-1', ${verdicts}, ${verdict} FROM trajectory
-  WHERE id % 20 = 0`);
+  WHERE hashint4(id) % 20 = 0`);
 await sql(`UPDATE trajectory t SET "goldOverall" = g.overall FROM gold_label g WHERE g."trajectoryId" = t.id`);
 // The monitors against those gold labels beside the agreement table read with them (one judge gives confidence).
 await sql(`UPDATE judge_vote SET confidence = jsonb_build_object('UPSTREAM', random(), 'LOCAL_GIT', random(),

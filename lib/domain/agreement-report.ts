@@ -83,7 +83,10 @@ export function goldAgreement(
   const conditions = new Map<string, GoldPoint[]>();
   for (const g of gold.filter((x) => x.panel)) {
     const key = `${g.network ? "0" : "1"}|${g.prompt === "vanilla" ? "0" : "1"}`;
-    conditions.set(key, [...(conditions.get(key) ?? []), g]);
+    conditions
+      .set(key, conditions.get(key) ?? [])
+      .get(key)!
+      .push(g);
   }
   return {
     panel: panelOf(gold),

@@ -8,75 +8,120 @@ export const MONITOR_RESAMPLES = 2000;
 export type IndexedPoints = { index: ArrayLike<number>; score: ArrayLike<number>; positive: ArrayLike<boolean> };
 type Base = Pick<IndexedPoints, "index" | "positive">;
 
-/** A monitor ready to count: its cells (score group × gold class), each a list, or each point's cell. */
+/** Cell c (2g: group g's negatives, 2g + 1: its positives) is at[from[c]…from[c + 1]); direct: `last` ends groups. */
 type Counter = {
   base: number;
   derived: number;
-  direct: boolean;
-  cellOf: Int32Array;
-  pointIndex: Int32Array;
-  cells: Int32Array[];
   groups: number;
+  at: Int32Array;
+  from: Int32Array;
+  direct: boolean;
+  positive: Uint8Array;
+  last: Uint8Array;
   acc: Float64Array;
-  draws: number[];
+  draws: Float64Array;
+  defined: number;
+  interval: [number, number] | null;
 };
 
 function counter(m: IndexedPoints & { base?: number }): Counter {
   const order = Array.from(m.score, (_, i) => i).sort((a, b) => m.score[a]! - m.score[b]!);
-  const lists: number[][] = [[], []];
-  let groups = 0;
-  order.forEach((k, at) => {
-    if (at > 0 && m.score[k] !== m.score[order[at - 1]!]) {
-      groups += 1;
-      lists.push([], []);
-    }
-    lists[groups * 2 + (m.positive[k] ? 1 : 0)]!.push(m.index[k]!);
-  });
+  const cells: number[][] = [[], []];
+  for (let k = 0; k < order.length; k++) {
+    const i = order[k]!;
+    if (k > 0 && m.score[i] !== m.score[order[k - 1]!]) cells.push([], []);
+    cells[cells.length - 2 + (m.positive[i] ? 1 : 0)]!.push(m.index[i]!);
+  }
+  const groups = cells.length / 2;
+  if (groups > order.length / 8) return directCounter(m, order, groups);
   let derived = -1;
   if (m.base !== undefined) {
-    const size = (g: number) => lists[2 * g]!.length + lists[2 * g + 1]!.length;
+    const size = (g: number) => cells[2 * g]!.length + cells[2 * g + 1]!.length;
     derived = 0;
-    for (let g = 1; g <= groups; g++) if (size(g) > size(derived)) derived = g;
-    lists[2 * derived] = [];
-    lists[2 * derived + 1] = [];
+    for (let g = 1; g < groups; g++) if (size(g) > size(derived)) derived = g;
+    cells[2 * derived] = [];
+    cells[2 * derived + 1] = [];
   }
-  // Many groups (scores from confidence): each point adds to its cell, no list per cell.
-  const direct = lists.length > order.length / 4;
-  const flat = direct ? lists.flatMap((l, c) => l.map((i) => [c, i] as const)) : [];
+  const from = new Int32Array(cells.length + 1);
+  cells.forEach((c, i) => {
+    from[i + 1] = from[i]! + c.length;
+  });
   return {
-    base: m.base ?? -1,
+    base: derived >= 0 ? m.base! : -1,
     derived,
-    direct,
-    cellOf: Int32Array.from(flat, ([c]) => c),
-    pointIndex: Int32Array.from(flat, ([, i]) => i),
-    cells: direct ? [] : lists.map((l) => Int32Array.from(l)),
-    groups: groups + 1,
-    acc: new Float64Array((groups + 1) * 2),
-    draws: [],
+    groups,
+    at: Int32Array.from(cells.flat()),
+    from,
+    direct: false,
+    positive: new Uint8Array(),
+    last: new Uint8Array(),
+    acc: new Float64Array(cells.length),
+    draws: new Float64Array(),
+    defined: 0,
+    interval: null,
   };
 }
 
-function sumOf(list: Int32Array, weight: Uint32Array): number {
+function directCounter(m: IndexedPoints, order: readonly number[], groups: number): Counter {
+  return {
+    base: -1,
+    derived: -1,
+    groups,
+    at: Int32Array.from(order, (i) => m.index[i]!),
+    from: new Int32Array(),
+    direct: true,
+    positive: Uint8Array.from(order, (i) => +!!m.positive[i]),
+    last: Uint8Array.from(order, (i, k) => +(k + 1 === order.length || m.score[order[k + 1]!] !== m.score[i])),
+    acc: new Float64Array(),
+    draws: new Float64Array(),
+    defined: 0,
+    interval: null,
+  };
+}
+
+function countDirect(m: Counter, weight: Uint32Array): number {
+  const { at, positive, last } = m;
+  let below = 0;
+  let wins = 0;
+  let pos = 0;
+  let p = 0;
+  let n = 0;
+  for (let k = 0; k < at.length; k++) {
+    const w = weight[at[k]!]!;
+    if (positive[k]) p += w;
+    else n += w;
+    if (last[k]) {
+      wins += p * (below + n / 2);
+      below += n;
+      pos += p;
+      p = 0;
+      n = 0;
+    }
+  }
+  return pos && below ? wins / (pos * below) : Number.NaN;
+}
+
+function sumOf(at: Int32Array, from: number, to: number, weight: Uint32Array): number {
   let sum = 0;
-  for (let k = 0; k < list.length; k++) sum += weight[list[k]!]!;
+  for (let k = from; k < to; k++) sum += weight[at[k]!]!;
   return sum;
 }
 
 function count(m: Counter, weight: Uint32Array, totals: Float64Array): void {
-  const { acc, cells } = m;
-  if (m.direct) {
-    acc.fill(0);
-    for (let k = 0; k < m.cellOf.length; k++) acc[m.cellOf[k]!]! += weight[m.pointIndex[k]!]!;
-  } else for (let c = 0; c < cells.length; c++) acc[c] = sumOf(cells[c]!, weight);
-  if (m.base >= 0) {
-    const d = m.derived;
+  const auroc = m.direct ? countDirect(m, weight) : countCells(m, weight, totals);
+  if (!Number.isNaN(auroc)) m.draws[m.defined++] = auroc;
+}
+
+function countCells(m: Counter, weight: Uint32Array, totals: Float64Array): number {
+  const { acc, at, from, derived: d } = m;
+  if (d >= 0) {
     acc[2 * d] = totals[2 * m.base]!;
     acc[2 * d + 1] = totals[2 * m.base + 1]!;
-    for (let g = 0; g < m.groups; g++) {
-      if (g === d) continue;
-      acc[2 * d]! -= acc[2 * g]!;
-      acc[2 * d + 1]! -= acc[2 * g + 1]!;
-    }
+  }
+  for (let c = 0; c < acc.length; c++) {
+    if (c >> 1 === d) continue;
+    acc[c] = sumOf(at, from[c]!, from[c + 1]!, weight);
+    if (d >= 0) acc[2 * d + (c & 1)]! -= acc[c]!;
   }
   let below = 0;
   let wins = 0;
@@ -86,7 +131,7 @@ function count(m: Counter, weight: Uint32Array, totals: Float64Array): void {
     below += acc[2 * g]!;
     pos += acc[2 * g + 1]!;
   }
-  if (pos && below) m.draws.push(wins / (pos * below));
+  return pos && below ? wins / (pos * below) : Number.NaN;
 }
 
 /**
@@ -102,10 +147,21 @@ export function sharedIntervals(
   resamples = MONITOR_RESAMPLES,
   bases: readonly Base[] = [],
 ): Array<[number, number] | null> {
-  const counters = monitors.map(counter);
+  // Monitors counting alike (rules firing on no gold trajectory) share one counter.
+  const bySignature = new Map<string, Counter>();
+  const all = monitors.map((m) => {
+    const c = counter(m);
+    const signature = [c.base, c.derived, c.direct, c.at, c.from, c.positive, c.last].join("|");
+    return bySignature.set(signature, bySignature.get(signature) ?? c).get(signature)!;
+  });
+  const counters = [...bySignature.values()];
+  for (const c of counters) c.draws = new Float64Array(resamples);
+  // A base covering every trajectory sums its smaller class only: the weights sum to `universe`.
   const baseLists = bases.map((b) => {
     const at = Array.from(b.index, (_, k) => k);
-    return [0, 1].map((cls) => Int32Array.from(at.filter((k) => +!!b.positive[k] === cls).map((k) => b.index[k]!)));
+    const lists = [0, 1].map((c) => Int32Array.from(at.filter((k) => +!!b.positive[k] === c).map((k) => b.index[k]!)));
+    const small = lists[0]!.length <= lists[1]!.length ? 0 : 1;
+    return { lists, small, whole: b.index.length === universe };
   });
   const totals = new Float64Array(bases.length * 2);
   const random = prng(textSeed(seed));
@@ -113,15 +169,18 @@ export function sharedIntervals(
   for (let r = 0; universe && r < resamples; r++) {
     weight.fill(0);
     for (let i = 0; i < universe; i++) weight[Math.floor(random() * universe)]! += 1;
-    for (let b = 0; b < baseLists.length; b++) {
-      totals[2 * b] = sumOf(baseLists[b]![0]!, weight);
-      totals[2 * b + 1] = sumOf(baseLists[b]![1]!, weight);
-    }
+    baseLists.forEach(({ lists, small, whole }, b) => {
+      const other = 1 - small;
+      totals[2 * b + small] = sumOf(lists[small]!, 0, lists[small]!.length, weight);
+      totals[2 * b + other] = whole
+        ? universe - totals[2 * b + small]!
+        : sumOf(lists[other]!, 0, lists[other]!.length, weight);
+    });
     for (const m of counters) count(m, weight, totals);
   }
-  return counters.map(({ draws }) => {
-    if (!draws.length) return null;
-    draws.sort((a, b) => a - b);
-    return [quantile(draws, 0.025), quantile(draws, 0.975)];
-  });
+  for (const c of counters) {
+    const sorted = c.draws.subarray(0, c.defined).sort();
+    if (c.defined) c.interval = [quantile(sorted, 0.025), quantile(sorted, 0.975)];
+  }
+  return all.map((c) => c.interval);
 }

@@ -130,12 +130,15 @@ function ruleMonitors(rules: readonly MonitorRule[], keys: readonly string[]): M
     });
 }
 
-function pointsOf(m: Monitor, gold: readonly MonitorGold[], key: string): ScoredPoint[] {
-  return gold.flatMap((g) => {
-    const positive = goldPositive(g.gold, key);
-    const score = positive === null ? null : m.score(g.trajectoryId, key);
-    return score === null ? [] : [{ trajectoryId: g.trajectoryId, score, positive: positive! }];
-  });
+type Given = { trajectoryId: number; i: number; positive: boolean };
+
+function pointsOf(m: Monitor, given: readonly Given[], key: string): ScoredPoint[] {
+  const points: ScoredPoint[] = [];
+  for (const g of given) {
+    const score = m.score(g.trajectoryId, key);
+    if (score !== null) points.push({ trajectoryId: g.trajectoryId, score, positive: g.positive });
+  }
+  return points;
 }
 
 /** `panelsOnly`: the panels alone (the compare page's two). */
@@ -152,7 +155,10 @@ export function monitorReport(input: MonitorInput, resamples?: number, panelsOnl
   const conditions = new Map<string, MonitorGold[]>();
   for (const g of input.gold) {
     const k = `${g.network ? 0 : 1}|${g.prompt}`;
-    conditions.set(k, [...(conditions.get(k) ?? []), g]);
+    conditions
+      .set(k, conditions.get(k) ?? [])
+      .get(k)!
+      .push(g);
   }
   const ordered = [...conditions.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([, gs]) => gs);
   const measured = ordered.filter((gs) => gs.length >= MIN_CONDITION_GOLD);
@@ -193,25 +199,27 @@ function measureAll(
 ): MonitorRow[] {
   const gold = parts[0]!;
   const at = new Map(gold.map((g, i) => [g.trajectoryId, i]));
-  const points = specs.map(([m, key, part]) => pointsOf(m, parts[part]!, key));
   // Each part's and key's gold trajectories: a monitor scoring every one of them counts from their totals.
   const baseKeys = [...new Set(specs.map(([, key, part]) => `${part}\u0000${key}`))];
-  const bases = baseKeys.map((k) => {
+  const specBase = specs.map(([, key, part]) => baseKeys.indexOf(`${part}\u0000${key}`));
+  const given = baseKeys.map((k): Given[] => {
     const [part, key] = k.split("\u0000") as [string, string];
-    const given = parts[Number(part)]!.flatMap((g) => {
+    return parts[Number(part)]!.flatMap((g) => {
       const positive = goldPositive(g.gold, key);
-      return positive === null ? [] : [{ i: at.get(g.trajectoryId)!, positive }];
+      return positive === null ? [] : [{ trajectoryId: g.trajectoryId, i: at.get(g.trajectoryId)!, positive }];
     });
-    return { index: given.map((x) => x.i), positive: given.map((x) => x.positive) };
   });
-  const indexed = points.map((ps, i) => {
-    const base = baseKeys.indexOf(`${specs[i]![2]}\u0000${specs[i]![1]}`);
+  const bases = given.map((gs) => ({ index: gs.map((g) => g.i), positive: gs.map((g) => g.positive) }));
+  const points = specs.map(([m, key], s) => pointsOf(m, given[specBase[s]!]!, key));
+  // By score (ties in gold's order): every later sort finds them sorted.
+  const sorted = points.map((ps) => [...ps].sort((a, b) => a.score - b.score));
+  const indexed = sorted.map((ps, s) => {
     const m = {
       index: ps.map((p) => at.get(p.trajectoryId)!),
       score: ps.map((p) => p.score),
       positive: ps.map((p) => p.positive),
     };
-    return ps.length === bases[base]!.index.length ? { ...m, base } : m;
+    return ps.length === bases[specBase[s]!]!.index.length ? { ...m, base: specBase[s]! } : m;
   });
   const intervals = sharedIntervals(gold.length, indexed, ALL, resamples, bases);
   return specs.map(([m, key, part], i): MonitorRow => {
@@ -224,7 +232,7 @@ function measureAll(
       category_name: names.get(key) ?? key,
       in_force: m.in_force,
       confident: m.confident ? ps.filter((p) => m.confident!(p.trajectoryId, key)).length : 0,
-      ...monitorFigures(ps, ALL, resamples, intervals[i]!),
+      ...monitorFigures(sorted[i]!, ALL, resamples, intervals[i]!),
       ...(key === ALL && m.kind !== "rule" && part === 0
         ? { scores: ps.map((p): [number, number, 0 | 1] => [p.trajectoryId, p.score, p.positive ? 1 : 0]) }
         : {}),

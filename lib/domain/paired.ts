@@ -147,7 +147,7 @@ function figuresInto(tasks: readonly TaskSums[], chosen: readonly number[], out:
   out[4] = percent(resolved, judged) ?? NaN;
 }
 
-export function quantile(sorted: readonly number[], q: number): number {
+export function quantile(sorted: ArrayLike<number>, q: number): number {
   const h = (sorted.length - 1) * q;
   const lo = Math.floor(h);
   return sorted[lo]! + (h - lo) * ((sorted[Math.min(lo + 1, sorted.length - 1)] ?? sorted[lo]!) - sorted[lo]!);
