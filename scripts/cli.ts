@@ -29,6 +29,7 @@ import { CATEGORIES_HELP, categoriesCommand } from "./cli-categories";
 import { importCommand } from "./cli-import";
 import { judgeCommand } from "./cli-judges";
 import { PANEL_HELP, panelCommand } from "./cli-panel";
+import { reportCommand as bundleCommand, REPORT_HELP } from "./cli-report";
 import { RULES_HELP, rulesCommand } from "./cli-rules";
 import { TOKEN_HELP, tokenCommand } from "./cli-token";
 import { endQuietlyWhenTheReaderLeaves, exitWhenFlushed, writeOut } from "./output";
@@ -74,6 +75,7 @@ const HELP = `Shortcut Audit command line
 ${PANEL_HELP}
 ${RULES_HELP}
 ${CATEGORIES_HELP}
+${REPORT_HELP}
 ${TOKEN_HELP}
   tallies rebuild                      recompute the running tallies the result table and the agreement read, from
                                        the rows (after restoring a database from a dump), and say whether they had
@@ -250,6 +252,7 @@ async function main(): Promise<number> {
     judge: (args) => judgeCommand(args, fail),
     panel: (args) => panelCommand(args, fail),
     rules: (args) => rulesCommand(args, fail),
+    report: (args) => bundleCommand(args, fail),
     categories: (args) => categoriesCommand(args, fail),
     token: (args) => tokenCommand(args, fail),
     tallies: talliesCommand,

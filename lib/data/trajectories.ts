@@ -202,6 +202,12 @@ export async function listTrajectories(
   return { total, page, pages, rows: rows.map(listRow) };
 }
 
+/** Every trajectory a list's filter holds, by id (a bundle's figure links). */
+export async function idsWhere(f: TrajectoryFilter): Promise<number[]> {
+  const rows = await db().trajectory.findMany({ where: await listWhere(f, []), select: { id: true } });
+  return rows.map((r) => r.id).sort((a, b) => a - b);
+}
+
 /** The list as the API pages it: `limit` rows by id after the cursor `after`; `next` null at the end. */
 export async function trajectoryPage(
   f: TrajectoryFilter,

@@ -1,0 +1,171 @@
+import "server-only";
+// What a bundle holds of the trajectories, read a chunk at a time: no account, email or internal id leaves.
+import type { BundleStep, BundleTrajectory, BundleTrajectoryRow } from "@/lib/domain/bundle";
+import { verdictMap } from "@/lib/domain/verdicts";
+import { GOLD_IN_FORCE } from "./gold";
+import { statement } from "./sql";
+
+/** Characters of a text kept before it is cut (its full length said beside it), as the timeline shows it. */
+export const BUNDLE_TEXT = 4000;
+
+const ROWS_SQL = `
+  SELECT t.id, b.name AS benchmark, m.name AS model, k.key AS task, t.network, t.prompt::text AS prompt, t.run,
+    t.resolved, t."stepCount" AS steps, t."panelVerdict"::text AS panel, t."panelSplit"::text AS split,
+    t."goldOverall"::text AS gold,
+    (SELECT count(DISTINCT r.step)::int FROM rule_match r WHERE r."trajectoryId" = t.id
+      AND r."ruleId" IN (SELECT id FROM rules_scanned())) AS suspect
+  FROM trajectory t JOIN benchmark b ON b.id = t."benchmarkId" JOIN agent_model m ON m.id = t."modelId"
+    JOIN task k ON k.id = t."taskId"
+  ORDER BY b.name, m.name, k.key, t.network DESC, t.prompt, t.run, t.id`;
+
+/** Every trajectory in the bundle's order (benchmark, model, task, condition, run): its number is its place. */
+export async function bundleRows(): Promise<Array<BundleTrajectoryRow & { id: number }>> {
+  const rows = await statement<Omit<BundleTrajectoryRow, "n"> & { id: number }>(ROWS_SQL);
+  return rows.map((r, i) => ({ ...r, n: i + 1 }));
+}
+
+const HEAD_SQL = `
+  SELECT t.id, left(t.patch, $2) AS patch, coalesce(length(t.patch), 0) AS "patchLength",
+    t."patchSimilarity" AS similarity, t."panelCategories" AS categories
+  FROM trajectory t WHERE t.id = ANY($1::int[])`;
+const VOTES_SQL = `
+  SELECT v."trajectoryId" AS id, j.name AS judge, nullif(v."promptVersion", 0) AS "promptVersion", v.counted,
+    v.overall::text AS overall, v.verdicts, v."parseStatus"::text AS "parseStatus", left(v.rationale, $2) AS rationale,
+    v.evidence
+  FROM judge_vote v JOIN judge j ON j.id = v."judgeId" WHERE v."trajectoryId" = ANY($1::int[])
+  ORDER BY v.counted DESC, j.name, v."promptVersion"`;
+const GOLD_SQL = `
+  SELECT g."trajectoryId" AS id, u.handle AS who, g.verdicts, g.overall::text AS overall,
+    left(g.note, $2) AS note, g.evidence
+  FROM ${GOLD_IN_FORCE} g JOIN "user" u ON u.id = g."adjudicatorId" WHERE g."trajectoryId" = ANY($1::int[])`;
+const EVIDENCE_SQL = `
+  SELECT "trajectoryId" AS id, kind, step, category, left(detail, $2) AS detail FROM evidence
+  WHERE "trajectoryId" = ANY($1::int[]) ORDER BY "trajectoryId", seq`;
+const MARKS_SQL = `
+  SELECT DISTINCT m."trajectoryId" AS id, m.step, l.name AS rule, l.category, l.why, l.rank
+  FROM rule_match m JOIN rule l ON l.id = m."ruleId"
+  WHERE m."trajectoryId" = ANY($1::int[]) AND l.id IN (SELECT id FROM rules_scanned())
+  ORDER BY m.step, l.rank, l.name`;
+const MESSAGES_SQL = `
+  SELECT "trajectoryId" AS id, seq, step, role::text AS role, left(content, $2) AS content,
+    length(content) AS "contentLength", left(reasoning, $2) AS reasoning,
+    coalesce(length(reasoning), 0) AS "reasoningLength", "exitCode"
+  FROM message WHERE "trajectoryId" = ANY($1::int[]) ORDER BY "trajectoryId", step, seq`;
+const CALLS_SQL = `
+  SELECT "trajectoryId" AS id, "messageSeq", name, left(input, $2) AS input, length(input) AS "inputLength"
+  FROM tool_call WHERE "trajectoryId" = ANY($1::int[]) ORDER BY "trajectoryId", "messageSeq", seq`;
+
+type Cited = { step: number; category: string | null; note: string | null };
+const cited = (value: unknown): Cited[] =>
+  Array.isArray(value)
+    ? value.flatMap((e) =>
+        e && typeof e === "object" && Number.isInteger(e.step)
+          ? [
+              {
+                step: e.step as number,
+                category: typeof e.category === "string" ? e.category : null,
+                note: typeof e.note === "string" ? e.note : null,
+              },
+            ]
+          : [],
+      )
+    : [];
+
+function byId<T extends { id: number }>(rows: readonly T[]): Map<number, Array<Omit<T, "id">>> {
+  const out = new Map<number, Array<Omit<T, "id">>>();
+  for (const { id, ...rest } of rows)
+    out
+      .set(id, out.get(id) ?? [])
+      .get(id)!
+      .push(rest);
+  return out;
+}
+
+type Head = { id: number; patch: string | null; patchLength: number; similarity: number | null; categories: unknown };
+type Vote = { id: number; judge: string; promptVersion: number | null; counted: boolean; overall: string | null };
+type VoteRow = Vote & { verdicts: unknown; parseStatus: string; rationale: string | null; evidence: unknown };
+type GoldRow = { id: number; who: string; verdicts: unknown; overall: string; note: string | null; evidence: unknown };
+type Item = { id: number; kind: string; step: number; category: string | null; detail: string };
+type Mark = { id: number; step: number; rule: string; category: string; why: string };
+type Message = Omit<BundleStep, "calls"> & { id: number; seq: number };
+type Call = { id: number; messageSeq: number; name: string; input: string; inputLength: number };
+
+/** Everyone who gave a gold label, by handle. */
+export async function adjudicatorHandles(): Promise<string[]> {
+  const rows = await statement<{ handle: string }>(
+    `SELECT DISTINCT u.handle FROM gold_label g JOIN "user" u ON u.id = g."adjudicatorId" ORDER BY 1`,
+  );
+  return rows.map((r) => r.handle);
+}
+
+/** The trajectories' details (`ids` a chunk), keyed by id; `person` names an adjudicator (by handle) as shown. */
+export async function bundleDetails(
+  ids: readonly number[],
+  person: (userId: string) => string,
+): Promise<Map<number, Omit<BundleTrajectory, keyof BundleTrajectoryRow>>> {
+  const args = [ids, BUNDLE_TEXT];
+  const [heads, votes, golds, items, marks, messages, calls] = await Promise.all([
+    statement<Head>(HEAD_SQL, args),
+    statement<VoteRow>(VOTES_SQL, args),
+    statement<GoldRow>(GOLD_SQL, args),
+    statement<Item>(EVIDENCE_SQL, args),
+    statement<Mark>(MARKS_SQL, [ids]),
+    statement<Message>(MESSAGES_SQL, args),
+    statement<Call>(CALLS_SQL, args),
+  ]);
+  const [votesOf, itemsOf, marksOf, callsOf] = [byId(votes), byId(items), byId(marks), byId(calls)];
+  const messagesOf = byId(messages);
+  const goldOf = new Map(golds.map((g) => [g.id, g]));
+  return new Map(
+    heads.map((h) => {
+      const g = goldOf.get(h.id);
+      const callsAt = byId((callsOf.get(h.id) ?? []).map(({ messageSeq, ...c }) => ({ ...c, id: messageSeq })));
+      return [
+        h.id,
+        {
+          patch: h.patch,
+          patchLength: h.patchLength,
+          similarity: h.similarity,
+          categories: verdictMap(h.categories),
+          votes: (votesOf.get(h.id) ?? []).map((v) => ({
+            ...v,
+            verdicts: verdictMap(v.verdicts),
+            evidence: cited(v.evidence),
+          })),
+          goldLabel: g
+            ? {
+                by: person(g.who),
+                verdicts: verdictMap(g.verdicts),
+                overall: g.overall,
+                note: g.note,
+                evidence: cited(g.evidence),
+              }
+            : null,
+          evidence: itemsOf.get(h.id) ?? [],
+          marks: marksOf.get(h.id) ?? [],
+          messages: (messagesOf.get(h.id) ?? []).map(({ seq, ...m }) => ({
+            ...m,
+            calls: callsAt.get(seq) ?? [],
+          })),
+        },
+      ];
+    }),
+  );
+}
+
+/** A task's record as the bundle shows it (texts cut), or null without one. */
+export async function bundleTaskRecords(keys: readonly string[]) {
+  return statement<{
+    key: string;
+    repo: string | null;
+    baseCommit: string | null;
+    createdAt: Date | null;
+    problemStatement: string | null;
+    patch: string;
+    testPatch: string | null;
+  }>(
+    `SELECT "instanceId" AS key, repo, "baseCommit", "createdAt", left("problemStatement", $2) AS "problemStatement",
+      left(patch, $2) AS patch, left("testPatch", $2) AS "testPatch" FROM task_record WHERE "instanceId" = ANY($1)`,
+    [keys, BUNDLE_TEXT * 4],
+  );
+}

@@ -1,0 +1,207 @@
+// A frozen report published as a folder that opens from the file system (protocol: docs/formats.md, "Bundles").
+import fs from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import { gzip } from "node:zlib";
+import { adjudicatorHandles, bundleDetails, bundleRows, bundleTaskRecords } from "@/lib/data/bundle-reads";
+import { dataFingerprint, type FrozenReportView } from "@/lib/data/frozen-reports";
+import { idsWhere } from "@/lib/data/trajectories";
+import { agreementJson } from "@/lib/domain/agreement-format";
+import {
+  type BundleChoice,
+  type BundleTrajectoryRow,
+  bundled,
+  personNames,
+  privateAgreement,
+  taskFile,
+  trajectoryFile,
+} from "@/lib/domain/bundle";
+import type { LinkTarget } from "@/lib/domain/bundle-html";
+import { reportSections } from "@/lib/domain/report-sections";
+import { resultsReportJson } from "@/lib/domain/results-format";
+import { parseTrajectoryFilter } from "@/lib/domain/trajectory-filter";
+import { AppError } from "@/lib/errors";
+import { type BundleSet, bundlePages } from "./bundle-pages";
+
+const gzipped = promisify(gzip);
+const CHUNK = 200;
+
+export type BundleOptions = {
+  trajectories: BundleChoice;
+  /** People by their names instead of `annotator 1`, `annotator 2` … */
+  names: boolean;
+  progress?: (done: number, total: number) => void;
+};
+export type BundleSummary = {
+  trajectories: number;
+  links: number;
+  files: number;
+  bytes: number;
+  largest: { file: string; bytes: number };
+};
+
+/** A data file: a script that hands its value to the viewer (a page opened from disk may fetch nothing). */
+const dataScript = (call: string, ...args: unknown[]) =>
+  `SA_BUNDLE.${call}(${args.map((a) => JSON.stringify(a)).join(",")});\n`;
+
+async function packed(value: unknown): Promise<string> {
+  return (await gzipped(Buffer.from(JSON.stringify(value)))).toString("base64");
+}
+
+/** Writes the bundle into `out` (which must not exist): built beside it, moved in place when whole. */
+export async function writeBundle(report: FrozenReportView, out: string, o: BundleOptions): Promise<BundleSummary> {
+  if (fs.existsSync(out)) throw new AppError("BAD_INPUT", `${out} exists already: name a new folder`, "out");
+  if ((await dataFingerprint()) !== report.fingerprint)
+    throw new AppError(
+      "CONFLICT",
+      "the data have changed since this report was frozen, so its trajectories are no longer the ones its figures " +
+        "count: freeze a new report and bundle that one",
+    );
+  const work = `${out}.partial-${process.pid}`;
+  fs.rmSync(work, { recursive: true, force: true });
+  try {
+    const summary = await writeInto(report, work, o);
+    fs.renameSync(work, out);
+    return summary;
+  } catch (e) {
+    fs.rmSync(work, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+async function writeInto(report: FrozenReportView, dir: string, o: BundleOptions): Promise<BundleSummary> {
+  const files = new Map<string, number>();
+  const write = (file: string, body: string | Buffer) => {
+    const at = path.join(dir, file);
+    fs.mkdirSync(path.dirname(at), { recursive: true });
+    fs.writeFileSync(at, body);
+    files.set(file, Buffer.byteLength(body));
+  };
+  const rows = await bundleRows();
+  const number = new Map(rows.map((r) => [r.id, r.n]));
+  const inside = rows.filter((r) => bundled(o.trajectories, r));
+  const people = await peopleOf(report, o.names);
+  const person = (handle: string) => people.get(handle) ?? "annotator";
+  const agreement = privateAgreement(report.figures.agreement, person, (id) => number.get(id));
+  const sets = await linkSets(report, agreement, number, new Set(inside.map((r) => r.n)));
+  const tasks = await writeTrajectories(inside, write, person, o.progress);
+  write(
+    "data/list.js",
+    dataScript(
+      "list",
+      inside.map(({ id: _, ...r }) => ({ ...r, k: tasks.get(r.task) ?? null })),
+    ),
+  );
+  write("data/sets.js", dataScript("sets", sets.list));
+  write(
+    "report.json",
+    `${JSON.stringify(
+      {
+        report: {
+          name: report.name,
+          fingerprint: report.fingerprint,
+          frozen_at: report.createdAt,
+          app_version: report.appVersion,
+        },
+        results: resultsReportJson(report.results),
+        agreement: agreementJson(agreement),
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  for (const [file, body] of bundlePages(report, sets.sections, sets.target, inside.length, o.names)) write(file, body);
+  const largest = [...files].reduce((a, b) => (b[1] > a[1] ? b : a), ["", 0] as [string, number]);
+  return {
+    trajectories: inside.length,
+    links: sets.list.length,
+    files: files.size,
+    bytes: [...files.values()].reduce((a, b) => a + b, 0),
+    largest: { file: largest[0], bytes: largest[1] },
+  };
+}
+
+/** Annotators and adjudicators the bundle mentions, named in one numbering. */
+async function peopleOf(report: FrozenReportView, names: boolean): Promise<Map<string, string>> {
+  const gold = report.figures.agreement.gold;
+  return personNames(
+    [
+      ...(gold?.annotators.map((a) => a.annotator) ?? []),
+      ...(gold?.by_category?.filter((c) => c.kind === "annotator").map((c) => c.rater) ?? []),
+      ...(await adjudicatorHandles()),
+    ],
+    names,
+  );
+}
+
+/**
+ * Every figure's link, opened here as the live list would (the same filter, the same data: the fingerprint
+ * matched), as the numbers of its trajectories. The sections are written from the private figures; their
+ * links are the report's own, cell for cell (names differ, the tables' shapes do not).
+ */
+async function linkSets(
+  report: FrozenReportView,
+  agreement: FrozenReportView["figures"]["agreement"],
+  number: ReadonlyMap<number, number>,
+  inside: ReadonlySet<number>,
+) {
+  const left = report.figures.rulesLeftOut;
+  const own = reportSections(report.results, report.figures.agreement, left);
+  const sections = reportSections(report.results, agreement, left);
+  const hrefs: string[] = [];
+  const at = new Map<string, number>();
+  const seen = new Map<string, number>();
+  own.forEach((s, i) =>
+    s.tables.forEach((t, j) =>
+      t.table.rows.forEach((r, k) =>
+        r.cells.forEach((c, l) => {
+          const mine = sections[i]!.tables[j]!.table.rows[k]!.cells[l]!;
+          for (const [a, b] of [
+            [c.href, mine.href] as const,
+            ...(c.parts ?? []).map((p, m) => [p.href, mine.parts?.[m]?.href] as const),
+          ])
+            if (a && b) at.set(b, seen.get(a) ?? seen.set(a, hrefs.push(a) - 1).get(a)!);
+        }),
+      ),
+    ),
+  );
+  const list: BundleSet[] = [];
+  for (const href of hrefs) {
+    const filter = parseTrajectoryFilter(new URL(href, "http://bundle.invalid").searchParams);
+    const ns = (await idsWhere(filter)).map((id) => number.get(id)!).sort((a, b) => a - b);
+    list.push({ all: ns.length, here: ns.filter((n) => inside.has(n)) });
+  }
+  const target: LinkTarget = (href) => {
+    const set = at.get(href);
+    return set === undefined ? null : { set, count: list[set]!.all };
+  };
+  return { list, sections, target };
+}
+
+async function writeTrajectories(
+  rows: ReadonlyArray<BundleTrajectoryRow & { id: number }>,
+  write: (file: string, body: string) => void,
+  person: (handle: string) => string,
+  progress?: (done: number, total: number) => void,
+): Promise<Map<string, number>> {
+  const taskNumbers = new Map<string, number>();
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    const chunk = rows.slice(i, i + CHUNK);
+    const details = await bundleDetails(
+      chunk.map((r) => r.id),
+      person,
+    );
+    const records = await bundleTaskRecords([...new Set(chunk.map((r) => r.task))].filter((k) => !taskNumbers.has(k)));
+    for (const r of records) {
+      const k = taskNumbers.size + 1;
+      taskNumbers.set(r.key, k);
+      write(taskFile(k), dataScript("task", k, await packed(r)));
+    }
+    for (const { id, ...row } of chunk) {
+      const whole = { ...row, k: taskNumbers.get(row.task) ?? null, ...details.get(id)! };
+      write(trajectoryFile(row.n), dataScript("trajectory", row.n, await packed(whole)));
+    }
+    progress?.(Math.min(i + CHUNK, rows.length), rows.length);
+  }
+  return taskNumbers;
+}
