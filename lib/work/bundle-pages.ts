@@ -6,8 +6,8 @@ import { escapeHtml, type LinkTarget, page, sectionsHtml } from "@/lib/domain/bu
 import { formatTime } from "@/lib/domain/format";
 import { judgesText, panelText, type ReportSection } from "@/lib/domain/report-sections";
 
-/** A figure's trajectories by their numbers: how many it counts, and those in the folder. */
-export type BundleSet = { all: number; here: number[] };
+/** A figure's trajectories by their numbers: how many its list holds, the figure's own count, those here. */
+export type BundleSet = { all: number; counted: number | null; here: number[] };
 
 const asset = (name: string) => fs.readFileSync(path.join(process.cwd(), name), "utf8");
 

@@ -148,7 +148,7 @@ async function linkSets(
   const left = report.figures.rulesLeftOut;
   const own = reportSections(report.results, report.figures.agreement, left);
   const sections = reportSections(report.results, agreement, left);
-  const hrefs: string[] = [];
+  const hrefs: Array<{ href: string; counted: number | null }> = [];
   const at = new Map<string, number>();
   const seen = new Map<string, number>();
   own.forEach((s, i) =>
@@ -156,20 +156,21 @@ async function linkSets(
       t.table.rows.forEach((r, k) =>
         r.cells.forEach((c, l) => {
           const mine = sections[i]!.tables[j]!.table.rows[k]!.cells[l]!;
-          for (const [a, b] of [
-            [c.href, mine.href] as const,
-            ...(c.parts ?? []).map((p, m) => [p.href, mine.parts?.[m]?.href] as const),
-          ])
-            if (a && b) at.set(b, seen.get(a) ?? seen.set(a, hrefs.push(a) - 1).get(a)!);
+          const pairs = [[c, mine] as const, ...(c.parts ?? []).map((p, m) => [p, mine.parts?.[m]] as const)];
+          for (const [a, b] of pairs)
+            if (a.href && b?.href) {
+              if (!seen.has(a.href)) seen.set(a.href, hrefs.push({ href: a.href, counted: a.count ?? null }) - 1);
+              at.set(b.href, seen.get(a.href)!);
+            }
         }),
       ),
     ),
   );
   const list: BundleSet[] = [];
-  for (const href of hrefs) {
+  for (const { href, counted } of hrefs) {
     const filter = parseTrajectoryFilter(new URL(href, "http://bundle.invalid").searchParams);
     const ns = (await idsWhere(filter)).map((id) => number.get(id)!).sort((a, b) => a - b);
-    list.push({ all: ns.length, here: ns.filter((n) => inside.has(n)) });
+    list.push({ all: ns.length, counted, here: ns.filter((n) => inside.has(n)) });
   }
   const target: LinkTarget = (href) => {
     const set = at.get(href);
