@@ -142,7 +142,8 @@
     const root = document.getElementById("list-root");
     const status = document.getElementById("list-status");
     status.textContent = set
-      ? `The figure counts ${set.all} trajectories; ${set.here.length} of them are in this folder, ${rows.length} shown by the filters.`
+      ? `The figure counts ${set.all} trajectories; ${set.here.length} of them are in this folder, ` +
+        `${rows.length} shown by the filters.`
       : `${rows.length} of the ${state.rows.length} trajectories in this folder.`;
     const more = el("button", { type: "button" }, `Show ${Math.min(100, rows.length - state.shown)} more`);
     more.addEventListener("click", () => {
@@ -185,7 +186,8 @@
         el(
           "td",
           {},
-          `${v.judge} ${v.promptVersion === null ? "(imported)" : `v${v.promptVersion}`}${v.counted ? "" : " · not counted"}`,
+          `${v.judge} ${v.promptVersion === null ? "(imported)" : `v${v.promptVersion}`}` +
+            (v.counted ? "" : " · not counted"),
         ),
         el("td", {}, text(v.overall || v.parseStatus)),
         el("td", {}, verdicts(v.verdicts)),
@@ -262,14 +264,16 @@
       el(
         "p",
         {},
-        `${t.benchmark} · network ${t.network ? "on" : "off"} · ${t.prompt} · run ${t.run} · resolved ${value(t, "resolved")} · ${t.steps} steps`,
+        `${t.benchmark} · network ${t.network ? "on" : "off"} · ${t.prompt} · run ${t.run} · ` +
+          `resolved ${value(t, "resolved")} · ${t.steps} steps`,
       ),
       el("p", {}, `Panel: ${t.panel || "unjudged"}${t.split ? ` (${t.split})` : ""}. ${verdicts(t.categories)}`),
       gold
         ? el(
             "p",
             { class: "gold" },
-            `Gold label by ${gold.by}: ${gold.overall}. ${verdicts(gold.verdicts)}${gold.note ? `. ${gold.note}` : ""} `,
+            `Gold label by ${gold.by}: ${gold.overall}. ${verdicts(gold.verdicts)}` +
+              (gold.note ? `. ${gold.note} ` : " "),
             cites(gold.evidence),
           )
         : el("p", { class: "note" }, "No gold label."),
@@ -348,7 +352,7 @@
       el(
         "p",
         {},
-        `${r.key}${r.repo ? ` · ${r.repo}` : ""}${r.baseCommit ? ` · base ${r.baseCommit}` : ""}${r.createdAt ? ` · ${r.createdAt}` : ""}`,
+        [r.key, r.repo, r.baseCommit ? `base ${r.baseCommit}` : null, r.createdAt].filter(Boolean).join(" · "),
       ),
       part("Problem statement", r.problemStatement),
       part("Reference patch", r.patch),

@@ -49,7 +49,8 @@ export async function reportCommand(args: string[], fail: Fail): Promise<number>
     });
     const mb = (b: number) => `${(b / 1e6).toFixed(1)} MB`;
     console.error(
-      `wrote ${values.out}: ${s.trajectories} trajectories, ${s.links} figure links, ${s.files} files, ${mb(s.bytes)} ` +
+      `wrote ${values.out}: ${s.trajectories} trajectories, ${s.links} figure links, ${s.files} files, ` +
+        `${mb(s.bytes)} ` +
         `(largest ${s.largest.file}, ${mb(s.largest.bytes)}) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
     return 0;

@@ -16,9 +16,11 @@ type Props = {
   downloads: string;
   /** Whether the live figures have moved away from these (null: not said to this reader). */
   moved: boolean | null;
+  /** The bundle's address, for a signed-in reader (a shared link offers none). */
+  bundle?: string;
 };
 
-export function FrozenReport({ report, linked, downloads, moved }: Props) {
+export function FrozenReport({ report, linked, downloads, moved, bundle }: Props) {
   const show = (t: Table) => <FigureTable table={linked ? t : unlinked(t)} whole />;
   const sections = reportSections(report.results, report.figures.agreement, report.figures.rulesLeftOut);
   const benchmarks = sections.slice(0, -1).map((s) => s.heading);
@@ -26,7 +28,7 @@ export function FrozenReport({ report, linked, downloads, moved }: Props) {
     <>
       <ReportHeader report={report} moved={moved} />
       <ContentsBar benchmarks={benchmarks} more={[{ id: "agreement", text: "Agreement" }]} />
-      <ReportDownloads downloads={downloads} />
+      <ReportDownloads downloads={downloads} bundle={bundle} />
       {sections.map((s) => (
         <section key={s.id} aria-labelledby={s.id} className="benchmark-section">
           <h2 id={s.id}>{s.heading}</h2>
@@ -72,7 +74,7 @@ function ReportHeader({ report, moved }: Pick<Props, "report" | "moved">) {
   );
 }
 
-function ReportDownloads({ downloads }: Pick<Props, "downloads">) {
+function ReportDownloads({ downloads, bundle }: Pick<Props, "downloads" | "bundle">) {
   const href = (what: string, format: string, table?: string) =>
     `${downloads}?what=${what}&format=${format}${table ? `&table=${table}` : ""}`;
   return (
@@ -91,6 +93,13 @@ function ReportDownloads({ downloads }: Pick<Props, "downloads">) {
         Agreement: <a href={href("agreement", "json")}>JSON</a> · <a href={href("agreement", "csv")}>CSV</a> ·{" "}
         <a href={href("agreement", "latex")}>LaTeX</a>
       </li>
+      {bundle ? (
+        <li>
+          Published as a folder that opens without a server (the figures, report.json and the trajectories they count;
+          people numbered): <a href={bundle}>bundle (.zip)</a> ·{" "}
+          <a href={`${bundle}?trajectories=flagged`}>only trajectories the panel flags</a>
+        </li>
+      ) : null}
       <li>
         Monitors: <a href={href("agreement", "json", "monitors")}>JSON</a> ·{" "}
         <a href={href("agreement", "csv", "monitors")}>CSV</a> ·{" "}

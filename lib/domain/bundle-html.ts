@@ -50,26 +50,25 @@ export function tableHtml(t: FigureTable, target: LinkTarget): string {
         .join("")}</tr>`,
   );
   const title = escapeHtml(t.title);
-  return `<section class="table-scroll figure-box" tabindex="0" aria-label="${title}"><table aria-label="${title}" id="${escapeHtml(
-    t.id,
-  )}"><thead><tr>${head.join("")}</tr></thead><tbody>${rows.join("")}</tbody></table></section>`;
+  const table = `<table aria-label="${title}" id="${escapeHtml(t.id)}">`;
+  const parts = `<thead><tr>${head.join("")}</tr></thead><tbody>${rows.join("")}</tbody>`;
+  const box = `<section class="table-scroll figure-box" tabindex="0" aria-label="${title}">`;
+  return `${box}${table}${parts}</table></section>`;
 }
+
+const tableBlock = (t: ReportSection["tables"][number], target: LinkTarget) =>
+  `<div><h3>${escapeHtml(t.heading)}</h3>${tableHtml(t.table, target)}${(t.notes ?? [])
+    .map((n) => `<p class="note" role="note">${escapeHtml(n)}</p>`)
+    .join("")}</div>`;
 
 export function sectionsHtml(sections: readonly ReportSection[], target: LinkTarget): string {
   return sections
-    .map(
-      (s) =>
-        `<section aria-labelledby="${escapeHtml(s.id)}" class="benchmark-section"><h2 id="${escapeHtml(s.id)}">${escapeHtml(
-          s.heading,
-        )}</h2>${s.tables
-          .map(
-            (t) =>
-              `<div><h3>${escapeHtml(t.heading)}</h3>${tableHtml(t.table, target)}${(t.notes ?? [])
-                .map((n) => `<p class="note" role="note">${escapeHtml(n)}</p>`)
-                .join("")}</div>`,
-          )
-          .join("")}</section>`,
-    )
+    .map((s) => {
+      const id = escapeHtml(s.id);
+      const tables = s.tables.map((t) => tableBlock(t, target)).join("");
+      const heading = `<h2 id="${id}">${escapeHtml(s.heading)}</h2>`;
+      return `<section aria-labelledby="${id}" class="benchmark-section">${heading}${tables}</section>`;
+    })
     .join("\n");
 }
 
@@ -82,7 +81,8 @@ export function page(title: string, body: string, scripts: readonly string[] = [
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(title)}</title>
 <link rel="stylesheet" href="assets/app.css"><link rel="stylesheet" href="assets/bundle.css">
-</head><body><header class="bundle-bar"><nav aria-label="Bundle"><a href="index.html">Report</a> · <a href="list.html">Trajectories</a></nav></header>
+</head><body><header class="bundle-bar"><nav aria-label="Bundle">
+<a href="index.html">Report</a> · <a href="list.html">Trajectories</a></nav></header>
 <main id="main">${body}</main>
 ${scripts.map((s) => `<script src="${escapeHtml(s)}"></script>`).join("\n")}
 </body></html>

@@ -17,6 +17,7 @@ import {
   trajectoryFile,
 } from "@/lib/domain/bundle";
 import type { LinkTarget } from "@/lib/domain/bundle-html";
+import type { FigurePart } from "@/lib/domain/figure-table";
 import { reportSections } from "@/lib/domain/report-sections";
 import { resultsReportJson } from "@/lib/domain/results-format";
 import { parseTrajectoryFilter } from "@/lib/domain/trajectory-filter";
@@ -151,21 +152,20 @@ async function linkSets(
   const hrefs: Array<{ href: string; counted: number | null }> = [];
   const at = new Map<string, number>();
   const seen = new Map<string, number>();
-  own.forEach((s, i) =>
-    s.tables.forEach((t, j) =>
-      t.table.rows.forEach((r, k) =>
-        r.cells.forEach((c, l) => {
+  const add = (a: FigurePart, b: FigurePart | undefined) => {
+    if (!a.href || !b?.href) return;
+    if (!seen.has(a.href)) seen.set(a.href, hrefs.push({ href: a.href, counted: a.count ?? null }) - 1);
+    at.set(b.href, seen.get(a.href)!);
+  };
+  own.forEach((s, i) => {
+    for (const [j, t] of s.tables.entries())
+      for (const [k, r] of t.table.rows.entries())
+        for (const [l, c] of r.cells.entries()) {
           const mine = sections[i]!.tables[j]!.table.rows[k]!.cells[l]!;
-          const pairs = [[c, mine] as const, ...(c.parts ?? []).map((p, m) => [p, mine.parts?.[m]] as const)];
-          for (const [a, b] of pairs)
-            if (a.href && b?.href) {
-              if (!seen.has(a.href)) seen.set(a.href, hrefs.push({ href: a.href, counted: a.count ?? null }) - 1);
-              at.set(b.href, seen.get(a.href)!);
-            }
-        }),
-      ),
-    ),
-  );
+          add(c, mine);
+          for (const [m, p] of (c.parts ?? []).entries()) add(p, mine.parts?.[m]);
+        }
+  });
   const list: BundleSet[] = [];
   for (const { href, counted } of hrefs) {
     const filter = parseTrajectoryFilter(new URL(href, "http://bundle.invalid").searchParams);

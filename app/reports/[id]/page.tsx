@@ -25,6 +25,7 @@ export default async function FrozenReportPage({ params }: { params: Promise<{ i
         report={report}
         linked
         downloads={`/reports/${report.id}/download`}
+        bundle={`/reports/${report.id}/bundle`}
         moved={await hasMoved(report)}
       />
     </>
