@@ -7,7 +7,7 @@
   function el(tag, attrs, ...children) {
     const node = document.createElement(tag);
     for (const [k, v] of Object.entries(attrs || {})) if (v !== null && v !== undefined) node.setAttribute(k, v);
-    for (const c of children.flat())
+    for (const c of children.flat(Number.POSITIVE_INFINITY))
       if (c !== null && c !== undefined && c !== false) node.append(typeof c === "string" ? c : c);
     return node;
   }
@@ -242,19 +242,57 @@
   }
 
   /** A step and its messages; a suspect step says which rules mark it and why. */
-  function steps(t) {
-    const byStep = new Map();
-    for (const m of t.messages) byStep.set(m.step, [...(byStep.get(m.step) || []), m]);
-    return [...byStep].map(([n, messages]) => {
-      const mine = t.marks.filter((k) => k.step === n);
-      return el(
-        "section",
-        { id: `step-${n}`, class: `step${mine.length ? " suspect" : ""}`, tabindex: "-1", "aria-label": `Step ${n}` },
-        el("h3", {}, `Step ${n}${mine.length ? " · suspect" : ""}`),
-        mine.map((k) => el("p", { class: "suspect-mark" }, `${k.rule} (${k.category}): ${k.why}`)),
-        messages.map(message),
-      );
-    });
+  function stepSection(t, n) {
+    const mine = t.marks.filter((k) => k.step === n);
+    return el(
+      "section",
+      { id: `step-${n}`, class: `step${mine.length ? " suspect" : ""}`, tabindex: "-1", "aria-label": `Step ${n}` },
+      el("h3", {}, `Step ${n}${mine.length ? " · suspect" : ""}`),
+      mine.map((k) => el("p", { class: "suspect-mark" }, `${k.rule} (${k.category}): ${k.why}`)),
+      state.byStep.get(n).map(message),
+    );
+  }
+
+  // A long timeline is read a page of steps at a time; a suspect step's link and j / k open its page.
+  const STEPS_PER_PAGE = 100;
+
+  function pager(numbers, page) {
+    const pages = Math.ceil(numbers.length / STEPS_PER_PAGE);
+    if (pages <= 1) return "";
+    const first = numbers[page * STEPS_PER_PAGE];
+    const last = numbers[Math.min(numbers.length, (page + 1) * STEPS_PER_PAGE) - 1];
+    const go = (to, label) => {
+      const b = el("button", { type: "button" }, label);
+      b.disabled = to < 0 || to >= pages;
+      b.addEventListener("click", () => showStep(numbers[to * STEPS_PER_PAGE]));
+      return b;
+    };
+    return el(
+      "p",
+      { class: "pager" },
+      go(page - 1, "Previous steps"),
+      ` Steps ${first}–${last} of ${numbers.length} (page ${page + 1} of ${pages}) `,
+      go(page + 1, "Next steps"),
+    );
+  }
+
+  function drawSteps(page) {
+    const numbers = state.numbers;
+    state.page = page;
+    const shown = numbers.slice(page * STEPS_PER_PAGE, (page + 1) * STEPS_PER_PAGE);
+    document
+      .getElementById("steps")
+      .replaceChildren(pager(numbers, page), ...shown.map((n) => stepSection(state.t, n)), pager(numbers, page));
+  }
+
+  function showStep(n) {
+    const at = state.numbers.indexOf(n);
+    if (at < 0) return;
+    const page = Math.floor(at / STEPS_PER_PAGE);
+    if (page !== state.page) drawSteps(page);
+    const section = document.getElementById(`step-${n}`);
+    section.focus({ preventScroll: true });
+    section.scrollIntoView({ block: "start" });
   }
 
   function header(t) {
@@ -323,23 +361,29 @@
       t.patch
         ? el("details", {}, el("summary", {}, "Final patch"), el("pre", {}, t.patch), cut(t.patch, t.patchLength))
         : "",
-      el("div", { class: "steps" }, steps(t)),
+      el("div", { class: "steps", id: "steps" }),
     );
+    state.t = t;
+    state.byStep = new Map();
+    for (const m of t.messages) state.byStep.set(m.step, [...(state.byStep.get(m.step) || []), m]);
+    state.numbers = [...state.byStep.keys()];
+    drawSteps(0);
     if (t.k) load(`k/${folder(t.k)}/${t.k}.js`);
-    keys(t.marks.length ? ".step.suspect" : ".step");
-    if (location.hash.startsWith("#step-")) document.getElementById(location.hash.slice(1))?.scrollIntoView();
+    const suspect = [...new Set(t.marks.map((m) => m.step))];
+    keys(suspect.length ? suspect : state.numbers);
+    const fromHash = () => location.hash.startsWith("#step-") && showStep(Number(location.hash.slice(6)));
+    window.addEventListener("hashchange", fromHash);
+    fromHash();
   }
 
-  function keys(selector) {
+  /** j / k: the next or previous of these steps (the suspect ones, else every one). */
+  function keys(numbers) {
     let at = -1;
     document.addEventListener("keydown", (e) => {
       if (e.target.closest("input, select, textarea") || e.ctrlKey || e.metaKey || e.altKey) return;
-      if (e.key !== "j" && e.key !== "k") return;
-      const steps = [...document.querySelectorAll(selector)];
-      if (!steps.length) return;
-      at = Math.max(0, Math.min(steps.length - 1, at + (e.key === "j" ? 1 : -1)));
-      steps[at].focus();
-      steps[at].scrollIntoView({ block: "start" });
+      if ((e.key !== "j" && e.key !== "k") || !numbers.length) return;
+      at = Math.max(0, Math.min(numbers.length - 1, at + (e.key === "j" ? 1 : -1)));
+      showStep(numbers[at]);
     });
   }
 

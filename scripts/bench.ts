@@ -22,6 +22,7 @@ import { freezeReport } from "@/lib/work/reports/frozen";
 import { prng } from "@/prisma/factories";
 import { applyMigrations } from "@/prisma/migrate-engine";
 import { addBenchAccount, BENCH_ACCOUNT, startApp } from "./bench-app";
+import { bundleFigures } from "./bench-bundle";
 import {
   dropBenchDatabase,
   freshTarget,
@@ -207,6 +208,8 @@ const bench = await handle.prisma.user.findUniqueOrThrow({ where: { email: BENCH
 const benchActor = { id: bench.id, handle: bench.handle, role: "RESEARCHER" as const };
 const reportId = await freezeReport(benchActor, "bench");
 const reportToken = await shareReport(benchActor, reportId, null);
+const bundle = await bundleFigures(reportId, log);
+log(`bundle: ${JSON.stringify(bundle)}`);
 await closeCurrentDb();
 
 // ---- the app: server time and bytes, the browser, load --------------------------------------------
@@ -363,6 +366,7 @@ try {
     ),
     load_connections: CONNECTIONS,
     load_seconds: DURATION,
+    ...bundle,
     mixed,
   };
   const row = (what: string, figure: string, baseline = "") => console.log(tableRow(what, figure, baseline));
@@ -412,6 +416,16 @@ try {
     "in steps of 200 trajectories; a server runs it in the background after an import",
   );
   row("every rule in force measured (Rules page)", `${figures.rules_page_figures_ms} ms`, "from the kept hits");
+  row(
+    "the report as a bundle (report bundle)",
+    `${figures.bundle_seconds} s, ${figures.bundle_mb} MB in ${figures.bundle_files} files`,
+    `export ${figures.export_mb} MB; largest ${figures.bundle_largest_file} ${figures.bundle_largest_mb} MB`,
+  );
+  row(
+    "its pages from file:// in Chromium",
+    `report ${figures.bundle_first_page_ms} ms`,
+    `list ${figures.bundle_list_ms} ms, a trajectory ${figures.bundle_trajectory_ms} ms`,
+  );
   row(
     "agreement query",
     `${figures.agreement_ms} ms`,

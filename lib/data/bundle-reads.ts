@@ -1,6 +1,6 @@
 import "server-only";
 // What a bundle holds of the trajectories, read a chunk at a time: no account, email or internal id leaves.
-import type { BundleStep, BundleTrajectory, BundleTrajectoryRow } from "@/lib/domain/bundle";
+import type { BundleTrajectory, BundleTrajectoryRow } from "@/lib/domain/bundle";
 import { verdictMap } from "@/lib/domain/verdicts";
 import { GOLD_IN_FORCE } from "./gold";
 import { statement } from "./sql";
@@ -46,14 +46,18 @@ const MARKS_SQL = `
   FROM rule_match m JOIN rule l ON l.id = m."ruleId"
   WHERE m."trajectoryId" = ANY($1::int[]) AND l.id IN (SELECT id FROM rules_scanned())
   ORDER BY m.step, l.rank, l.name`;
+// Each trajectory's messages as one JSON text, built by the database (none of it parsed here): texts cut.
 const MESSAGES_SQL = `
-  SELECT "trajectoryId" AS id, seq, step, role::text AS role, left(content, $2) AS content,
-    length(content) AS "contentLength", left(reasoning, $2) AS reasoning,
-    coalesce(length(reasoning), 0) AS "reasoningLength", "exitCode"
-  FROM message WHERE "trajectoryId" = ANY($1::int[]) ORDER BY "trajectoryId", step, seq`;
-const CALLS_SQL = `
-  SELECT "trajectoryId" AS id, "messageSeq", name, left(input, $2) AS input, length(input) AS "inputLength"
-  FROM tool_call WHERE "trajectoryId" = ANY($1::int[]) ORDER BY "trajectoryId", "messageSeq", seq`;
+  WITH c AS (
+    SELECT "trajectoryId", "messageSeq", json_agg(json_build_object('name', name, 'input', left(input, $2),
+      'inputLength', length(input)) ORDER BY seq) AS calls
+    FROM tool_call WHERE "trajectoryId" = ANY($1::int[]) GROUP BY 1, 2)
+  SELECT m."trajectoryId" AS id, json_agg(json_build_object('step', m.step, 'role', m.role::text,
+    'content', left(m.content, $2), 'contentLength', length(m.content), 'reasoning', left(m.reasoning, $2),
+    'reasoningLength', coalesce(length(m.reasoning), 0), 'exitCode', m."exitCode",
+    'calls', coalesce(c.calls, '[]'::json)) ORDER BY m.step, m.seq)::text AS messages
+  FROM message m LEFT JOIN c ON c."trajectoryId" = m."trajectoryId" AND c."messageSeq" = m.seq
+  WHERE m."trajectoryId" = ANY($1::int[]) GROUP BY m."trajectoryId"`;
 
 type Cited = { step: number; category: string | null; note: string | null };
 const cited = (value: unknown): Cited[] =>
@@ -87,8 +91,6 @@ type VoteRow = Vote & { verdicts: unknown; parseStatus: string; rationale: strin
 type GoldRow = { id: number; who: string; verdicts: unknown; overall: string; note: string | null; evidence: unknown };
 type Item = { id: number; kind: string; step: number; category: string | null; detail: string };
 type Mark = { id: number; step: number; rule: string; category: string; why: string };
-type Message = Omit<BundleStep, "calls"> & { id: number; seq: number };
-type Call = { id: number; messageSeq: number; name: string; input: string; inputLength: number };
 
 /** Everyone who gave a gold label, by handle. */
 export async function adjudicatorHandles(): Promise<string[]> {
@@ -98,28 +100,29 @@ export async function adjudicatorHandles(): Promise<string[]> {
   return rows.map((r) => r.handle);
 }
 
+/** A trajectory's details but its messages, and those as the JSON text of `BundleTrajectory["messages"]`. */
+export type BundleDetail = Omit<BundleTrajectory, keyof BundleTrajectoryRow | "messages"> & { messagesJson: string };
+
 /** The trajectories' details (`ids` a chunk), keyed by id; `person` names an adjudicator (by handle) as shown. */
 export async function bundleDetails(
   ids: readonly number[],
   person: (userId: string) => string,
-): Promise<Map<number, Omit<BundleTrajectory, keyof BundleTrajectoryRow>>> {
+): Promise<Map<number, BundleDetail>> {
   const args = [ids, BUNDLE_TEXT];
-  const [heads, votes, golds, items, marks, messages, calls] = await Promise.all([
+  const [heads, votes, golds, items, marks, messages] = await Promise.all([
     statement<Head>(HEAD_SQL, args),
     statement<VoteRow>(VOTES_SQL, args),
     statement<GoldRow>(GOLD_SQL, args),
     statement<Item>(EVIDENCE_SQL, args),
     statement<Mark>(MARKS_SQL, [ids]),
-    statement<Message>(MESSAGES_SQL, args),
-    statement<Call>(CALLS_SQL, args),
+    statement<{ id: number; messages: string }>(MESSAGES_SQL, args),
   ]);
-  const [votesOf, itemsOf, marksOf, callsOf] = [byId(votes), byId(items), byId(marks), byId(calls)];
-  const messagesOf = byId(messages);
+  const [votesOf, itemsOf, marksOf] = [byId(votes), byId(items), byId(marks)];
+  const messagesOf = new Map(messages.map((m) => [m.id, m.messages]));
   const goldOf = new Map(golds.map((g) => [g.id, g]));
   return new Map(
     heads.map((h) => {
       const g = goldOf.get(h.id);
-      const callsAt = byId((callsOf.get(h.id) ?? []).map(({ messageSeq, ...c }) => ({ ...c, id: messageSeq })));
       return [
         h.id,
         {
@@ -143,10 +146,7 @@ export async function bundleDetails(
             : null,
           evidence: itemsOf.get(h.id) ?? [],
           marks: marksOf.get(h.id) ?? [],
-          messages: (messagesOf.get(h.id) ?? []).map(({ seq, ...m }) => ({
-            ...m,
-            calls: callsAt.get(seq) ?? [],
-          })),
+          messagesJson: messagesOf.get(h.id) ?? "[]",
         },
       ];
     }),

@@ -26,6 +26,9 @@ import { type BundleSet, bundlePages } from "./bundle-pages";
 
 const gzipped = promisify(gzip);
 const CHUNK = 200;
+const CHUNK_STEPS = 20_000;
+/** Figure links opened at once (each one query). */
+const LINKS_AT_ONCE = 4;
 
 export type BundleOptions = {
   trajectories: BundleChoice;
@@ -45,9 +48,9 @@ export type BundleSummary = {
 const dataScript = (call: string, ...args: unknown[]) =>
   `SA_BUNDLE.${call}(${args.map((a) => JSON.stringify(a)).join(",")});\n`;
 
-async function packed(value: unknown): Promise<string> {
-  return (await gzipped(Buffer.from(JSON.stringify(value)))).toString("base64");
-}
+/** JSON text gzipped and written in base64 (a script can carry only text). */
+const gzipText = async (json: string) => (await gzipped(Buffer.from(json))).toString("base64");
+const packed = (value: unknown) => gzipText(JSON.stringify(value));
 
 /** Writes the bundle into `out` (which must not exist): built beside it, moved in place when whole. */
 export async function writeBundle(report: FrozenReportView, out: string, o: BundleOptions): Promise<BundleSummary> {
@@ -166,12 +169,17 @@ async function linkSets(
           for (const [m, p] of (c.parts ?? []).entries()) add(p, mine.parts?.[m]);
         }
   });
-  const list: BundleSet[] = [];
-  for (const { href, counted } of hrefs) {
-    const filter = parseTrajectoryFilter(new URL(href, "http://bundle.invalid").searchParams);
-    const ns = (await idsWhere(filter)).map((id) => number.get(id)!).sort((a, b) => a - b);
-    list.push({ all: ns.length, counted, here: ns.filter((n) => inside.has(n)) });
-  }
+  const list: BundleSet[] = new Array(hrefs.length);
+  let taken = 0;
+  const worker = async () => {
+    for (let i = taken++; i < hrefs.length; i = taken++) {
+      const { href, counted } = hrefs[i]!;
+      const filter = parseTrajectoryFilter(new URL(href, "http://bundle.invalid").searchParams);
+      const ns = (await idsWhere(filter)).map((id) => number.get(id)!).sort((a, b) => a - b);
+      list[i] = { all: ns.length, counted, here: ns.filter((n) => inside.has(n)) };
+    }
+  };
+  await Promise.all(Array.from({ length: LINKS_AT_ONCE }, worker));
   const target: LinkTarget = (href) => {
     const set = at.get(href);
     return set === undefined ? null : { set, count: list[set]!.all };
@@ -179,6 +187,22 @@ async function linkSets(
   return { list, sections, target };
 }
 
+/** The rows in chunks read at once: at most CHUNK trajectories and CHUNK_STEPS steps (so the heap holds two). */
+function chunked<T extends { steps: number }>(rows: readonly T[]): T[][] {
+  const out: T[][] = [];
+  let steps = Number.POSITIVE_INFINITY;
+  for (const r of rows) {
+    if (steps + r.steps > CHUNK_STEPS || out.at(-1)!.length >= CHUNK) {
+      out.push([]);
+      steps = 0;
+    }
+    out.at(-1)!.push(r);
+    steps += r.steps;
+  }
+  return out;
+}
+
+/** Each trajectory packed into its file, a chunk read while the one before is packed. */
 async function writeTrajectories(
   rows: ReadonlyArray<BundleTrajectoryRow & { id: number }>,
   write: (file: string, body: string) => void,
@@ -186,23 +210,35 @@ async function writeTrajectories(
   progress?: (done: number, total: number) => void,
 ): Promise<Map<string, number>> {
   const taskNumbers = new Map<string, number>();
-  for (let i = 0; i < rows.length; i += CHUNK) {
-    const chunk = rows.slice(i, i + CHUNK);
-    const details = await bundleDetails(
-      chunk.map((r) => r.id),
-      person,
-    );
+  const chunks = chunked(rows);
+  const read = (c: number) =>
+    c < chunks.length
+      ? bundleDetails(
+          chunks[c]!.map((r) => r.id),
+          person,
+        )
+      : null;
+  let next = read(0);
+  let done = 0;
+  for (const [c, chunk] of chunks.entries()) {
+    const details = (await next)!;
+    next = read(c + 1);
     const records = await bundleTaskRecords([...new Set(chunk.map((r) => r.task))].filter((k) => !taskNumbers.has(k)));
     for (const r of records) {
       const k = taskNumbers.size + 1;
       taskNumbers.set(r.key, k);
       write(taskFile(k), dataScript("task", k, await packed(r)));
     }
-    for (const { id, ...row } of chunk) {
-      const whole = { ...row, k: taskNumbers.get(row.task) ?? null, ...details.get(id)! };
-      write(trajectoryFile(row.n), dataScript("trajectory", row.n, await packed(whole)));
-    }
-    progress?.(Math.min(i + CHUNK, rows.length), rows.length);
+    await Promise.all(
+      chunk.map(async ({ id, ...row }) => {
+        const { messagesJson, ...detail } = details.get(id)!;
+        const head = JSON.stringify({ ...row, k: taskNumbers.get(row.task) ?? null, ...detail });
+        const whole = `${head.slice(0, -1)},"messages":${messagesJson}}`;
+        write(trajectoryFile(row.n), dataScript("trajectory", row.n, await gzipText(whole)));
+      }),
+    );
+    done += chunk.length;
+    progress?.(done, rows.length);
   }
   return taskNumbers;
 }
