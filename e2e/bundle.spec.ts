@@ -4,6 +4,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
 import yauzl from "yauzl";
 import { trajectoryFixture, voteFixture } from "../prisma/factories";
 import { expect, importRecords, test, unique } from "./fixtures";
@@ -28,6 +30,16 @@ async function unzip(file: string, dir: string): Promise<void> {
     zip.on("end", done);
     zip.readEntry();
   });
+}
+
+/** Serious or critical WCAG 2.x A/AA violations on the page, as axe-core finds them. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "experimental"])
+    .analyze();
+  return violations
+    .filter((v) => (v.impact === "serious" || v.impact === "critical") && v.tags.some((t) => /^wcag2/.test(t)))
+    .map((v) => `${v.id}: ${v.help} (${v.nodes[0]?.target.join(" ")})`);
 }
 
 test("a frozen report as a folder opens from the file system, asks nothing outside it, and runs no agent text", async ({
@@ -83,6 +95,7 @@ test("a frozen report as a folder opens from the file system, asks nothing outsi
   await expect(reader.getByRole("heading", { level: 1 })).toHaveText(`Report: ${name}`);
   await expect(reader.locator("code.fingerprint")).toHaveText(fingerprint!);
   expect(await atEachWidth(reader, info, "bundle-report")).toEqual({ "1440": [], "390": [] });
+  expect(await seriousViolations(reader)).toEqual([]);
   await reader.setViewportSize({ width: 1440, height: 900 });
   // The result table's count of trajectories opens the one it counts.
   const table = reader.getByRole("table", { name: benchmark, exact: true });
@@ -92,6 +105,7 @@ test("a frozen report as a folder opens from the file system, asks nothing outsi
     .click();
   await expect(reader.getByRole("status")).toHaveText(/The figure counts 1 trajectories; 1 of them are in this folder/);
   expect(await atEachWidth(reader, info, "bundle-list")).toEqual({ "1440": [], "390": [] });
+  expect(await seriousViolations(reader)).toEqual([]);
   await reader.setViewportSize({ width: 1440, height: 900 });
   await reader.getByRole("link", { name: "bundle__task-1" }).click();
   await expect(reader.getByRole("heading", { level: 1 })).toContainText("bundle__task-1");
@@ -103,6 +117,7 @@ test("a frozen report as a folder opens from the file system, asks nothing outsi
   await expect(reader.locator(".step.suspect").first()).toBeFocused();
   expect(await reader.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
   expect(await atEachWidth(reader, info, "bundle-trajectory")).toEqual({ "1440": [], "390": [] });
+  expect(await seriousViolations(reader)).toEqual([]);
   expect(dialogs).toEqual([]);
   expect(requests.filter((u) => !u.startsWith(`file://${root}/`))).toEqual([]);
   fs.rmSync(dir, { recursive: true, force: true });

@@ -4,6 +4,7 @@ import type { BundleTrajectory, BundleTrajectoryRow } from "@/lib/domain/bundle"
 import { verdictMap } from "@/lib/domain/verdicts";
 import { GOLD_IN_FORCE } from "./gold";
 import { statement } from "./sql";
+import { readEvidence } from "./trajectory";
 
 /** Characters of a text kept before it is cut (its full length said beside it), as the timeline shows it. */
 export const BUNDLE_TEXT = 4000;
@@ -58,22 +59,6 @@ const MESSAGES_SQL = `
     'calls', coalesce(c.calls, '[]'::json)) ORDER BY m.step, m.seq)::text AS messages
   FROM message m LEFT JOIN c ON c."trajectoryId" = m."trajectoryId" AND c."messageSeq" = m.seq
   WHERE m."trajectoryId" = ANY($1::int[]) GROUP BY m."trajectoryId"`;
-
-type Cited = { step: number; category: string | null; note: string | null };
-const cited = (value: unknown): Cited[] =>
-  Array.isArray(value)
-    ? value.flatMap((e) =>
-        e && typeof e === "object" && Number.isInteger(e.step)
-          ? [
-              {
-                step: e.step as number,
-                category: typeof e.category === "string" ? e.category : null,
-                note: typeof e.note === "string" ? e.note : null,
-              },
-            ]
-          : [],
-      )
-    : [];
 
 function byId<T extends { id: number }>(rows: readonly T[]): Map<number, Array<Omit<T, "id">>> {
   const out = new Map<number, Array<Omit<T, "id">>>();
@@ -133,7 +118,7 @@ export async function bundleDetails(
           votes: (votesOf.get(h.id) ?? []).map((v) => ({
             ...v,
             verdicts: verdictMap(v.verdicts),
-            evidence: cited(v.evidence),
+            evidence: readEvidence(v.evidence),
           })),
           goldLabel: g
             ? {
@@ -141,7 +126,7 @@ export async function bundleDetails(
                 verdicts: verdictMap(g.verdicts),
                 overall: g.overall,
                 note: g.note,
-                evidence: cited(g.evidence),
+                evidence: readEvidence(g.evidence),
               }
             : null,
           evidence: itemsOf.get(h.id) ?? [],

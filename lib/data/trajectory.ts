@@ -91,7 +91,7 @@ const byPanelThenVersion = (a: Ordered, b: Ordered) =>
 export type Citation = { step: number; category: string | null; note: string | null };
 
 /** Cited steps as stored (validated on import; read defensively all the same). */
-function readEvidence(value: unknown): Citation[] {
+export function readEvidence(value: unknown): Citation[] {
   if (!Array.isArray(value)) return [];
   return value.flatMap((e) =>
     e && typeof e === "object" && Number.isInteger((e as Citation).step)

@@ -52,19 +52,24 @@ const dataScript = (call: string, ...args: unknown[]) =>
 const gzipText = async (json: string) => (await gzipped(Buffer.from(json))).toString("base64");
 const packed = (value: unknown) => gzipText(JSON.stringify(value));
 
-/** Writes the bundle into `out` (which must not exist): built beside it, moved in place when whole. */
-export async function writeBundle(report: FrozenReportView, out: string, o: BundleOptions): Promise<BundleSummary> {
-  if (fs.existsSync(out)) throw new AppError("BAD_INPUT", `${out} exists already: name a new folder`, "out");
+async function sameData(report: FrozenReportView): Promise<void> {
   if ((await dataFingerprint()) !== report.fingerprint)
     throw new AppError(
       "CONFLICT",
       "the data have changed since this report was frozen, so its trajectories are no longer the ones its figures " +
         "count: freeze a new report and bundle that one",
     );
+}
+
+/** Writes the bundle into `out` (which must not exist): built beside it, moved in place when whole. */
+export async function writeBundle(report: FrozenReportView, out: string, o: BundleOptions): Promise<BundleSummary> {
+  if (fs.existsSync(out)) throw new AppError("BAD_INPUT", `${out} exists already: name a new folder`, "out");
+  await sameData(report);
   const work = `${out}.partial-${process.pid}`;
   fs.rmSync(work, { recursive: true, force: true });
   try {
     const summary = await writeInto(report, work, o);
+    await sameData(report); // nothing the figures read changed while the folder was written
     fs.renameSync(work, out);
     return summary;
   } catch (e) {
