@@ -93,18 +93,19 @@ function ReportDownloads({ downloads, bundle }: Pick<Props, "downloads" | "bundl
         Agreement: <a href={href("agreement", "json")}>JSON</a> · <a href={href("agreement", "csv")}>CSV</a> ·{" "}
         <a href={href("agreement", "latex")}>LaTeX</a>
       </li>
-      {bundle ? (
-        <li>
-          Published as a folder that opens without a server (the figures, report.json and the trajectories they count;
-          people numbered): <a href={bundle}>bundle (.zip)</a> ·{" "}
-          <a href={`${bundle}?trajectories=flagged`}>only trajectories the panel flags</a>
-        </li>
-      ) : null}
       <li>
         Monitors: <a href={href("agreement", "json", "monitors")}>JSON</a> ·{" "}
         <a href={href("agreement", "csv", "monitors")}>CSV</a> ·{" "}
         <a href={href("agreement", "latex", "monitors")}>LaTeX</a>
       </li>
+      {bundle ? (
+        <li>
+          As a folder that opens without a server (the tables, report.json and the trajectories they count; people
+          numbered): <a href={bundle}>bundle (.zip)</a> ·{" "}
+          <a href={`${bundle}?trajectories=flagged`}>with only the trajectories the panel flags</a>. It is written when
+          asked: at the paper's scale the download starts after a minute or two.
+        </li>
+      ) : null}
     </ul>
   );
 }

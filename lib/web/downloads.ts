@@ -1,7 +1,8 @@
 import "server-only";
 // Reports as HTTP downloads, live or frozen; a bad format, table or report is a 400 naming it.
 import type { AgreementScope } from "@/lib/data/agreement";
-import { type FrozenReportView, frozenSlug } from "@/lib/data/frozen-reports";
+import { type FrozenReportView, frozenSlug, getFrozenReport } from "@/lib/data/frozen-reports";
+import { IdParam } from "@/lib/domain/params";
 import { AppError } from "@/lib/errors";
 import {
   frozenFigures,
@@ -11,6 +12,16 @@ import {
   reportFile,
 } from "@/lib/work/reports/formats";
 import { isReportName } from "@/lib/work/reports/frozen";
+import { requireRequest } from "./responses";
+
+/** The frozen report a signed-in reader asks for by its route's id, or the answer refusing them (401, 403, 404). */
+export async function requestedReport(request: Request, id: string): Promise<FrozenReportView | Response> {
+  const user = await requireRequest(request, "results:read");
+  if (user instanceof Response) return user;
+  const parsed = IdParam.safeParse(id);
+  const report = parsed.success ? await getFrozenReport(user, parsed.data) : null;
+  return report ?? Response.json({ error: "no such report" }, { status: 404 });
+}
 
 /** A report as a download, or the AppError of reportFile (the API's wrapper answers it). */
 export async function reportDownload(

@@ -34,15 +34,15 @@ function folderText(dir: string): string {
     .join("\n");
 }
 
+async function researcherNamed(handle: string): Promise<Actor> {
+  const email = `${handle}@lab.example`;
+  const p = await createPerson("system", { handle, email, role: "RESEARCHER", password: "password-1" });
+  return { id: p.id, handle, role: "RESEARCHER" };
+}
+
 describe("a bundle", () => {
   it("holds the frozen figures, links that open what they count, and no person, account or id", async () => {
-    const p = await createPerson("system", {
-      handle: "bundle-res",
-      email: "bundle-res@lab.example",
-      role: "RESEARCHER",
-      password: "password-1",
-    });
-    const researcher: Actor = { id: p.id, handle: "bundle-res", role: "RESEARCHER" };
+    const researcher = await researcherNamed("bundle-res");
     await runImport(
       { fileName: "bundle.jsonl", format: "interchange" },
       asLines([
@@ -122,13 +122,7 @@ describe("a bundle", () => {
   });
 
   it("is refused once the data have moved since the report was frozen", async () => {
-    const p = await createPerson("system", {
-      handle: "moved-res",
-      email: "m@lab.example",
-      role: "RESEARCHER",
-      password: "password-1",
-    });
-    const id = await freezeReport({ id: p.id, handle: "moved-res", role: "RESEARCHER" }, "before");
+    const id = await freezeReport(await researcherNamed("moved-res"), "before");
     await runImport({ fileName: "more.jsonl", format: "interchange" }, asLines([t("moved-1", "vanilla", 9)]));
     const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "sa-bundle-")), "out");
     await expect(

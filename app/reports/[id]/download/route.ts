@@ -1,16 +1,10 @@
-import { getFrozenReport } from "@/lib/data/frozen-reports";
-import { IdParam } from "@/lib/domain/params";
-import { frozenDownload } from "@/lib/web/downloads";
-import { requireRequest } from "@/lib/web/responses";
+import { frozenDownload, requestedReport } from "@/lib/web/downloads";
 
 export const dynamic = "force-dynamic";
 
 /** GET /reports/ID/download?what=results|agreement&format=csv|json|latex[&table=NAME]: a frozen report's figures. */
 export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
-  const user = await requireRequest(request, "results:read");
-  if (user instanceof Response) return user;
-  const id = IdParam.safeParse((await params).id);
-  const report = id.success ? await getFrozenReport(user, id.data) : null;
-  if (!report) return Response.json({ error: "no such report" }, { status: 404 });
+  const report = await requestedReport(request, (await params).id);
+  if (report instanceof Response) return report;
   return frozenDownload(report, new URL(request.url).searchParams);
 }
