@@ -16,6 +16,7 @@ import { runImport } from "@/lib/work/import/records";
 import { asLines, labelFixture, trajectoryFixture, voteFixture } from "@/prisma/factories";
 import { writeBundle } from "./bundle";
 import { freezeReport } from "./reports/frozen";
+import { scanRuleHits } from "./rule-scan/scan";
 
 const HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)>';
 const t = (id: string, prompt: "vanilla" | "principled", run: number) =>
@@ -64,6 +65,7 @@ describe("a bundle", () => {
         { type: "gold", trajectory: { id: "b3" }, adjudicator: "dana-secret", verdicts: { LOCAL_GIT: "ATTEMPTED" } },
       ]),
     );
+    await scanRuleHits(); // a report is frozen once the rules have read every trajectory
     const id = await freezeReport(researcher, "bundle test");
     const shared = await shareReport(researcher, id, null);
     const token = (await createToken("system", "bundle-res", { scopes: ["read"] })).token;
@@ -122,6 +124,7 @@ describe("a bundle", () => {
   });
 
   it("is refused once the data have moved since the report was frozen", async () => {
+    await scanRuleHits();
     const id = await freezeReport(await researcherNamed("moved-res"), "before");
     await runImport({ fileName: "more.jsonl", format: "interchange" }, asLines([t("moved-1", "vanilla", 9)]));
     const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "sa-bundle-")), "out");
