@@ -9,7 +9,12 @@ import { judgesText, panelText, type ReportSection } from "@/lib/domain/report-s
 /** A figure's trajectories by their numbers: how many its list holds, the figure's own count, those here. */
 export type BundleSet = { all: number; counted: number | null; here: number[] };
 
-const asset = (name: string) => fs.readFileSync(path.join(process.cwd(), name), "utf8");
+/** The folder's assets, read from the checkout (paths written out, so a build traces these files only). */
+const assets = () => ({
+  css: fs.readFileSync(path.join(process.cwd(), "app", "globals.css"), "utf8"),
+  bundleCss: fs.readFileSync(path.join(process.cwd(), "bundle", "bundle.css"), "utf8"),
+  viewer: fs.readFileSync(path.join(process.cwd(), "bundle", "viewer.js"), "utf8"),
+});
 
 function reportBody(report: FrozenReportView, sections: readonly ReportSection[], target: LinkTarget, held: number) {
   const contents = [
@@ -45,13 +50,14 @@ export function bundlePages(
   names: boolean,
 ): Array<[string, string]> {
   const title = `Report: ${report.name}`;
+  const a = assets();
   return [
     ["index.html", page(title, reportBody(report, sections, target, held))],
     ["list.html", page(`Trajectories · ${title}`, LIST_BODY, ["assets/viewer.js", "data/sets.js", "data/list.js"])],
     ["trajectory.html", page(`Trajectory · ${title}`, TRAJECTORY_BODY, ["assets/viewer.js", "assets/open.js"])],
-    ["assets/app.css", asset("app/globals.css")],
-    ["assets/bundle.css", asset("bundle/bundle.css")],
-    ["assets/viewer.js", asset("bundle/viewer.js")],
+    ["assets/app.css", a.css],
+    ["assets/bundle.css", a.bundleCss],
+    ["assets/viewer.js", a.viewer],
     ["assets/open.js", "SA_BUNDLE.open();\n"],
     [
       "README.txt",
