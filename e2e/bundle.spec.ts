@@ -64,13 +64,16 @@ test("a frozen report as a folder opens from the file system, asks nothing outsi
       voteFixture(`${benchmark}-0`, j, { LOCAL_GIT: "SUCCESSFUL" }, { rationale: `read the future ${PAYLOAD}` }),
     ),
   ]);
-  await page.goto("/reports");
-  // A report is frozen once the rules' scan has read the trajectory just imported.
+  // A report is frozen once the rules' scan has read the trajectory just imported: until then the form says so.
+  test.setTimeout(180_000);
+  const frozen = page.getByRole("heading", { level: 1, name: `Report: ${name}` });
   await expect(async () => {
+    await page.goto("/reports");
     await page.getByLabel("Name").fill(name);
     await page.getByRole("button", { name: "Freeze the results and agreement now" }).click();
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Report: ${name}`, { timeout: 3000 });
-  }).toPass({ timeout: 60_000 });
+    await expect(frozen.or(page.getByText(/the rules have not yet read/))).toBeVisible({ timeout: 30_000 });
+    await expect(frozen).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 120_000 });
   const fingerprint = await page.locator("code[title]").first().getAttribute("title");
   const [download] = await Promise.all([
     page.waitForEvent("download"),
