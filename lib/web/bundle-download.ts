@@ -40,11 +40,13 @@ export async function bundleDownload(report: FrozenReportView, params: URLSearch
     if (fs.statSync(path.join(dir, file)).isFile())
       zip.addFile(path.join(dir, file), `${frozenSlug(report)}/${file}`, { compress: !file.startsWith("t/") });
   zip.end();
-  zip.outputStream.on("end", removed).on("error", removed);
+  zip.outputStream.on("end", removed).on("close", removed).on("error", removed);
   return new Response(Readable.toWeb(zip.outputStream as Readable) as ReadableStream, {
     headers: {
       "content-type": "application/zip",
-      "content-disposition": `attachment; filename="shortcut-audit-${frozenSlug(report)}-bundle.zip"`,
+      "content-disposition": `attachment; filename="shortcut-audit-${frozenSlug(report)}-bundle${
+        choice === "counted" ? "" : `-${choice}`
+      }.zip"`,
       "cache-control": "no-store",
     },
   });
