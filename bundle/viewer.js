@@ -8,7 +8,7 @@
     const node = document.createElement(tag);
     for (const [k, v] of Object.entries(attrs || {})) if (v !== null && v !== undefined) node.setAttribute(k, v);
     for (const c of children.flat(Number.POSITIVE_INFINITY))
-      if (c !== null && c !== undefined && c !== false) node.append(typeof c === "string" ? c : c);
+      if (c !== null && c !== undefined && c !== false) node.append(c);
     return node;
   }
   const text = (v) => (v === null || v === undefined ? "" : String(v));

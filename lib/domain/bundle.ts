@@ -101,6 +101,7 @@ export function privateAgreement(
   return { ...r, gold, ...(monitors ? { monitors } : {}) };
 }
 
-/** A trajectory's file in the bundle: a thousand to a folder. */
-export const trajectoryFile = (n: number) => `t/${String(Math.floor(n / 1000)).padStart(3, "0")}/${n}.js`;
-export const taskFile = (k: number) => `k/${String(Math.floor(k / 1000)).padStart(3, "0")}/${k}.js`;
+/** Trajectory N's file (`t/`) or task record K's (`k/`), a thousand to a folder (the viewer finds them so). */
+const sharded = (kind: "t" | "k", n: number) => `${kind}/${String(Math.floor(n / 1000)).padStart(3, "0")}/${n}.js`;
+export const trajectoryFile = (n: number) => sharded("t", n);
+export const taskFile = (k: number) => sharded("k", k);
