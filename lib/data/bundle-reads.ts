@@ -12,16 +12,19 @@ export const BUNDLE_TEXT = 4000;
 const ROWS_SQL = `
   SELECT t.id, b.name AS benchmark, m.name AS model, k.key AS task, t.network, t.prompt::text AS prompt, t.run,
     t.resolved, t."stepCount" AS steps, t."panelVerdict"::text AS panel, t."panelSplit"::text AS split,
-    t."goldOverall"::text AS gold,
+    t."goldOverall"::text AS gold, t."messageCount" AS messages,
     (SELECT count(DISTINCT r.step)::int FROM rule_match r WHERE r."trajectoryId" = t.id
       AND r."ruleId" IN (SELECT id FROM rules_scanned())) AS suspect
   FROM trajectory t JOIN benchmark b ON b.id = t."benchmarkId" JOIN agent_model m ON m.id = t."modelId"
     JOIN task k ON k.id = t."taskId"
   ORDER BY b.name, m.name, k.key, t.network DESC, t.prompt, t.run, t.id`;
 
+/** A trajectory as read for the bundle: its row, its id and how many messages it holds (neither is written). */
+export type BundleRead = BundleTrajectoryRow & { id: number; messages: number };
+
 /** Every trajectory in the bundle's order (benchmark, model, task, condition, run): its number is its place. */
-export async function bundleRows(): Promise<Array<BundleTrajectoryRow & { id: number }>> {
-  const rows = await statement<Omit<BundleTrajectoryRow, "n"> & { id: number }>(ROWS_SQL);
+export async function bundleRows(): Promise<BundleRead[]> {
+  const rows = await statement<Omit<BundleRead, "n">>(ROWS_SQL);
   return rows.map((r, i) => ({ ...r, n: i + 1 }));
 }
 

@@ -18,7 +18,6 @@ export type BundleTrajectoryRow = {
   panel: string | null;
   split: string | null;
   gold: string | null;
-  /** Steps a rule in force marks suspect. */
   suspect: number;
 };
 

@@ -3,13 +3,19 @@ import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
-import { adjudicatorHandles, bundleDetails, bundleRows, bundleTaskRecords } from "@/lib/data/bundle-reads";
+import {
+  adjudicatorHandles,
+  BUNDLE_TEXT,
+  type BundleRead,
+  bundleDetails,
+  bundleRows,
+  bundleTaskRecords,
+} from "@/lib/data/bundle-reads";
 import { dataFingerprint, type FrozenReportView } from "@/lib/data/frozen-reports";
 import { idsWhere } from "@/lib/data/trajectories";
 import { agreementJson } from "@/lib/domain/agreement-format";
 import {
   type BundleChoice,
-  type BundleTrajectoryRow,
   bundled,
   personNames,
   privateAgreement,
@@ -22,12 +28,13 @@ import { reportSections } from "@/lib/domain/report-sections";
 import { resultsReportJson } from "@/lib/domain/results-format";
 import { parseTrajectoryFilter } from "@/lib/domain/trajectory-filter";
 import { AppError } from "@/lib/errors";
+import { workBudget } from "@/lib/server/memory-budget";
 import { type BundleSet, bundlePages } from "./bundle-pages";
 
 const gzipped = promisify(gzip);
 const CHUNK = 200;
-const CHUNK_STEPS = 20_000;
-/** Figure links opened at once (each one query). */
+/** Messages read at once: each of its texts kept to BUNDLE_TEXT characters, a chunk is at most ~100 MB. */
+const CHUNK_MESSAGES = 4000;
 const LINKS_AT_ONCE = 4;
 
 export type BundleOptions = {
@@ -98,7 +105,7 @@ async function writeInto(report: FrozenReportView, dir: string, o: BundleOptions
     "data/list.js",
     dataScript(
       "list",
-      inside.map(({ id: _, ...r }) => ({ ...r, k: tasks.get(r.task) ?? null })),
+      inside.map(({ id: _, messages: __, ...r }) => ({ ...r, k: tasks.get(r.task) ?? null })),
     ),
   );
   write("data/sets.js", dataScript("sets", sets.list));
@@ -192,42 +199,52 @@ async function linkSets(
   return { list, sections, target };
 }
 
-/** The rows in chunks read at once: at most CHUNK trajectories and CHUNK_STEPS steps (so the heap holds two). */
-function chunked<T extends { steps: number }>(rows: readonly T[]): T[][] {
+/** The rows in chunks read at once: at most CHUNK trajectories and CHUNK_MESSAGES messages (one more alone). */
+function chunked<T extends { messages: number }>(rows: readonly T[]): T[][] {
   const out: T[][] = [];
-  let steps = Number.POSITIVE_INFINITY;
+  let messages = Number.POSITIVE_INFINITY;
   for (const r of rows) {
-    if (steps + r.steps > CHUNK_STEPS || out.at(-1)!.length >= CHUNK) {
+    if (messages + r.messages > CHUNK_MESSAGES || out.at(-1)!.length >= CHUNK) {
       out.push([]);
-      steps = 0;
+      messages = 0;
     }
     out.at(-1)!.push(r);
-    steps += r.steps;
+    messages += r.messages;
   }
   return out;
 }
 
+/** The most a chunk's texts may take in memory (UTF-16, a content, a reasoning and a call's input a message). */
+const chunkBytes = (chunk: ReadonlyArray<{ messages: number }>) =>
+  chunk.reduce((n, r) => n + r.messages, 0) * 3 * BUNDLE_TEXT * 2;
+
 /** Each trajectory packed into its file, a chunk read while the one before is packed. */
 async function writeTrajectories(
-  rows: ReadonlyArray<BundleTrajectoryRow & { id: number }>,
+  rows: readonly BundleRead[],
   write: (file: string, body: string) => void,
   person: (handle: string) => string,
   progress?: (done: number, total: number) => void,
 ): Promise<Map<string, number>> {
   const taskNumbers = new Map<string, number>();
   const chunks = chunked(rows);
-  const read = (c: number) =>
-    c < chunks.length
-      ? bundleDetails(
-          chunks[c]!.map((r) => r.id),
-          person,
-        )
-      : null;
-  let next = read(0);
+  // Each chunk holds its share of the process's memory for work (decision 32) from its read to its last file.
+  const read = async (c: number) => {
+    const held = await workBudget().await(chunkBytes(chunks[c]!));
+    const details = await bundleDetails(
+      chunks[c]!.map((r) => r.id),
+      person,
+    ).catch((e) => {
+      held.release();
+      throw e;
+    });
+    return { details, held };
+  };
+  let next = chunks.length ? read(0) : null;
   let done = 0;
   for (const [c, chunk] of chunks.entries()) {
-    const details = (await next)!;
-    next = read(c + 1);
+    const { details, held } = await next!;
+    next = c + 1 < chunks.length ? read(c + 1) : null;
+    next?.catch(() => {}); // thrown where awaited, not left unhandled meanwhile
     const records = await bundleTaskRecords([...new Set(chunk.map((r) => r.task))].filter((k) => !taskNumbers.has(k)));
     for (const r of records) {
       const k = taskNumbers.size + 1;
@@ -235,13 +252,14 @@ async function writeTrajectories(
       write(taskFile(k), dataScript("task", k, await packed(r)));
     }
     await Promise.all(
-      chunk.map(async ({ id, ...row }) => {
+      chunk.map(async ({ id, messages: _, ...row }) => {
         const { messagesJson, ...detail } = details.get(id)!;
         const head = JSON.stringify({ ...row, k: taskNumbers.get(row.task) ?? null, ...detail });
         const whole = `${head.slice(0, -1)},"messages":${messagesJson}}`;
         write(trajectoryFile(row.n), dataScript("trajectory", row.n, await gzipText(whole)));
       }),
     );
+    held.release();
     done += chunk.length;
     progress?.(done, rows.length);
   }
