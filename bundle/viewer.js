@@ -137,26 +137,30 @@
     );
   }
 
-  function renderList() {
+  /** The list under the form: drawn again when the hash changes; the form stays (and keeps the focus). */
+  function renderList(focusRow) {
     const { set, rows } = filtered();
-    const root = document.getElementById("list-root");
-    const status = document.getElementById("list-status");
-    status.textContent = set
+    const p = hashParams();
+    for (const [k] of FILTERS) document.getElementById(`f-${k}`).value = p.get(k) || "";
+    document.getElementById("f-q").value = p.get("q") || "";
+    document.getElementById("list-status").textContent = set
       ? `The figure counts ${set.all} trajectories; ${set.here.length} of them are in this folder, ` +
         `${rows.length} shown by the filters.`
       : `${rows.length} of the ${state.rows.length} trajectories in this folder.`;
     const more = el("button", { type: "button" }, `Show ${Math.min(100, rows.length - state.shown)} more`);
     more.addEventListener("click", () => {
       state.shown += 100;
-      renderList();
+      renderList(state.shown - 100);
     });
     const clear = el("a", { href: "#" }, "every trajectory in the folder");
-    root.replaceChildren(
-      filterForm(),
-      set ? el("p", {}, "Only the figure's trajectories; show ", clear) : "",
-      listTable(rows),
-      rows.length > state.shown ? el("p", { class: "fold" }, more) : "",
-    );
+    document
+      .getElementById("list-body")
+      .replaceChildren(
+        set ? el("p", {}, "Only the figure's trajectories; show ", clear) : "",
+        listTable(rows),
+        rows.length > state.shown ? el("p", { class: "fold" }, more) : "",
+      );
+    if (focusRow !== undefined) document.querySelectorAll("table.list tbody tr")[focusRow]?.querySelector("a")?.focus();
   }
 
   // A trajectory: its header, verdicts, votes, evidence, task record and every step, suspect steps marked.
@@ -413,8 +417,9 @@
     },
     list(rows) {
       state.rows = rows;
+      document.getElementById("list-root").replaceChildren(filterForm(), el("div", { id: "list-body" }));
       renderList();
-      window.addEventListener("hashchange", renderList);
+      window.addEventListener("hashchange", () => renderList());
     },
     open() {
       const n = Number.parseInt(new URLSearchParams(location.search).get("n") || "", 10);
